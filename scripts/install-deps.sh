@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs everything xttcp needs to build, test and benchmark on Debian 12.
+# Idempotent: when every package is present it only checks and returns (well under a second).
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential g++ meson ninja-build pkg-config
+  # libraries (Debian's, no vendored copies)
+  libhwloc-dev nlohmann-json3-dev libfmt-dev libpugixml-dev liburing-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # test and benchmark tools
+  iproute2 iperf iperf3 python3 procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps: missing packages (${missing[*]}); run this script as root" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# iperf3 asks whether to start a daemon; we never want one.
+echo 'iperf3 iperf3/start_daemon boolean false' | debconf-set-selections
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
