@@ -1,0 +1,8 @@
+// The process exit codes xttcp documents (README, --help).
+#pragma once
+
+namespace xttcp::exit_code {
+inline constexpr int success = 0;     // the test ran and every result was written
+inline constexpr int run_failed = 1;  // the run failed (an error line says why)
+inline constexpr int usage = 2;       // bad command line or option value
+}  // namespace xttcp::exit_code

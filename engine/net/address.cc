@@ -1,0 +1,89 @@
+#include "engine/net/address.hh"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+
+#include <cstring>
+
+namespace xttcp {
+
+uint16_t SocketAddress::port() const {
+  if (family() == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
+}
+
+void SocketAddress::set_port(uint16_t port) {
+  if (family() == AF_INET6)
+    reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port = htons(port);
+  else
+    reinterpret_cast<sockaddr_in*>(&storage)->sin_port = htons(port);
+}
+
+bool SocketAddress::is_any() const {
+  if (family() == AF_INET6) {
+    const auto& a = reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_addr;
+    return IN6_IS_ADDR_UNSPECIFIED(&a);
+  }
+  return reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr.s_addr == htonl(INADDR_ANY);
+}
+
+std::string SocketAddress::host() const {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (family() == AF_INET6)
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_addr, text, sizeof text);
+  else
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr, text, sizeof text);
+  return text;
+}
+
+std::string SocketAddress::to_string() const {
+  if (family() == AF_INET6) return "[" + host() + "]:" + std::to_string(port());
+  return host() + ":" + std::to_string(port());
+}
+
+Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv6) {
+  SocketAddress out;
+  const int family = ipv6 ? AF_INET6 : AF_INET;
+  if (host.empty() || host == "*") {
+    out.storage.ss_family = static_cast<sa_family_t>(family);
+    out.length = ipv6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+    out.set_port(port);
+    return out;
+  }
+  addrinfo hints{};
+  hints.ai_family = family;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  if (rc != 0 || found == nullptr)
+    return fail("cannot resolve '" + host + "' as an " + (ipv6 ? "IPv6" : "IPv4") +
+                " address: " + gai_strerror(rc));
+  std::memcpy(&out.storage, found->ai_addr, found->ai_addrlen);
+  out.length = found->ai_addrlen;
+  freeaddrinfo(found);
+  out.set_port(port);
+  return out;
+}
+
+bool is_local_address(const SocketAddress& address) {
+  if (address.is_any()) return true;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return false;
+  bool found = false;
+  for (ifaddrs* i = list; i != nullptr && !found; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != address.family()) continue;
+    if (address.family() == AF_INET6) {
+      found = std::memcmp(&reinterpret_cast<sockaddr_in6*>(i->ifa_addr)->sin6_addr,
+                          &reinterpret_cast<const sockaddr_in6*>(&address.storage)->sin6_addr,
+                          sizeof(in6_addr)) == 0;
+    } else {
+      found = reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr ==
+              reinterpret_cast<const sockaddr_in*>(&address.storage)->sin_addr.s_addr;
+    }
+  }
+  freeifaddrs(list);
+  return found;
+}
+
+}  // namespace xttcp

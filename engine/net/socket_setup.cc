@@ -1,0 +1,113 @@
+#include "engine/net/socket_setup.hh"
+
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace xttcp {
+
+namespace {
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+bool same_host(const sockaddr* a, const SocketAddress& b) {
+  if (a->sa_family != b.family()) return false;
+  if (b.family() == AF_INET6)
+    return std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr,
+                       &reinterpret_cast<const sockaddr_in6*>(&b.storage)->sin6_addr,
+                       sizeof(in6_addr)) == 0;
+  return reinterpret_cast<const sockaddr_in*>(a)->sin_addr.s_addr ==
+         reinterpret_cast<const sockaddr_in*>(&b.storage)->sin_addr.s_addr;
+}
+
+}  // namespace
+
+std::optional<std::string> interface_of(const SocketAddress& address) {
+  if (address.is_any()) return std::nullopt;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return std::nullopt;
+  std::optional<std::string> name;
+  for (ifaddrs* i = list; i != nullptr && !name; i = i->ifa_next)
+    if (i->ifa_addr != nullptr && same_host(i->ifa_addr, address)) name = i->ifa_name;
+  freeifaddrs(list);
+  return name;
+}
+
+Status set_nonblocking(int fd, bool on) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0) return fail("fcntl: " + errno_text(errno));
+  flags = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
+  if (fcntl(fd, F_SETFL, flags) < 0) return fail("fcntl: " + errno_text(errno));
+  return ok();
+}
+
+Expected<UniqueFd> listen_tcp(const SocketAddress& address, int backlog) {
+  const std::string where = "port " + std::to_string(address.port());
+  UniqueFd fd(socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return fail(where + ": socket: " + errno_text(errno));
+  int one = 1;
+  setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (address.family() == AF_INET6) setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  if (bind(fd.get(), address.get(), address.length) != 0)
+    return fail(where + " on " + address.host() + ": " + errno_text(errno));
+  if (listen(fd.get(), backlog) != 0) return fail(where + ": listen: " + errno_text(errno));
+  return fd;
+}
+
+Expected<UniqueFd> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options) {
+  UniqueFd fd(socket(remote.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return fail("socket: " + errno_text(errno));
+  int one = 1;
+  if (options.no_delay) setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (options.max_pacing_rate_bytes > 0) {
+    // The kernel takes an unsigned 32-bit value here on every version we support.
+    uint32_t rate = static_cast<uint32_t>(std::min<uint64_t>(options.max_pacing_rate_bytes, UINT32_MAX));
+    setsockopt(fd.get(), SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate);
+  }
+  if (options.source) {
+    if (options.bind_to_device) {
+      if (auto device = interface_of(*options.source))
+        setsockopt(fd.get(), SOL_SOCKET, SO_BINDTODEVICE, device->c_str(),
+                   static_cast<socklen_t>(device->size()));
+    }
+    setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd.get(), options.source->get(), options.source->length) != 0)
+      return fail("cannot bind source " + options.source->to_string() + ": " + errno_text(errno));
+  }
+  if (connect(fd.get(), remote.get(), remote.length) != 0 && errno != EINPROGRESS)
+    return fail(remote.to_string() + ": " + errno_text(errno));
+  return fd;
+}
+
+Status finish_connect(int fd, const SocketAddress& remote) {
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+  if (err != 0) return fail(remote.to_string() + ": " + errno_text(err));
+  return ok();
+}
+
+Expected<UniqueFd> connect_tcp(const SocketAddress& remote, const ConnectOptions& options,
+                               std::chrono::milliseconds timeout) {
+  auto fd = start_connect_tcp(remote, options);
+  if (!fd) return fd.error();
+  pollfd p{fd->get(), POLLOUT, 0};
+  int rc;
+  do {
+    rc = poll(&p, 1, static_cast<int>(timeout.count()));
+  } while (rc < 0 && errno == EINTR);
+  if (rc == 0)
+    return fail(remote.to_string() + ": no answer within " +
+                std::to_string(timeout.count() / 1000.0).substr(0, 4) + " s");
+  if (rc < 0) return fail(remote.to_string() + ": poll: " + errno_text(errno));
+  if (auto done = finish_connect(fd->get(), remote); !done) return done.error();
+  return std::move(*fd);
+}
+
+}  // namespace xttcp

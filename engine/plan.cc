@@ -1,0 +1,79 @@
+#include "engine/plan.hh"
+
+#include <algorithm>
+
+namespace xttcp {
+
+uint16_t source_port_for(const TestSpec& spec, uint32_t port_index, uint32_t thread, uint32_t conn) {
+  if (spec.source_base_port == 0) return 0;
+  const uint32_t port = spec.source_base_port +
+                        (port_index * spec.threads_per_port + thread) * spec.conns_per_thread + conn;
+  return static_cast<uint16_t>(port);
+}
+
+static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
+  std::vector<FlowPlan> flows;
+  if (spec.role == Role::receiver) {
+    for (uint32_t p = 0; p < spec.ports; ++p)
+      flows.push_back({p, p, static_cast<uint16_t>(spec.base_port + p), 0});
+    return flows;
+  }
+  uint32_t slot = 0;
+  for (uint32_t p = 0; p < spec.ports; ++p)
+    for (uint32_t t = 0; t < spec.threads_per_port; ++t)
+      for (uint32_t c = 0; c < spec.conns_per_thread; ++c)
+        flows.push_back({slot++, p * spec.threads_per_port + t,
+                         static_cast<uint16_t>(spec.base_port + p), source_port_for(spec, p, t, c)});
+  return flows;
+}
+
+Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
+  if (spec.ports == 0) return fail("-P: at least one port is needed");
+  if (uint32_t last = uint32_t{spec.base_port} + spec.ports - 1; last > 65535)
+    return fail("-p/-P: ports " + std::to_string(spec.base_port) + ".." + std::to_string(last) +
+                " run past 65535");
+  if (spec.source_base_port != 0 && spec.role == Role::sender &&
+      uint32_t{spec.source_base_port} + spec.sender_connections() - 1 > 65535)
+    return fail("-f: source ports from " + std::to_string(spec.source_base_port) + " for " +
+                std::to_string(spec.sender_connections()) + " connections run past 65535");
+
+  Plan plan;
+  std::vector<FlowPlan> flows = all_flows(spec);
+  plan.flow_count = static_cast<uint32_t>(flows.size());
+  plan.thread_rows = spec.role == Role::receiver ? spec.ports : spec.sender_threads();
+
+  // CPUs the workers may run on: one pinned CPU (-m n,cpu,...) or all of them.
+  std::vector<std::optional<int>> placement;
+  if (spec.mapping_cpu) {
+    placement.push_back(*spec.mapping_cpu);
+  } else {
+    for (int cpu : cpus) placement.push_back(cpu);
+  }
+  if (placement.empty()) placement.push_back(std::nullopt);
+
+  uint32_t workers = spec.worker_threads.value_or(static_cast<uint32_t>(
+      spec.mapping_cpu ? 1 : placement.size()));
+  workers = std::clamp<uint32_t>(workers, 1, plan.flow_count);
+
+  plan.workers.resize(workers);
+  for (uint32_t w = 0; w < workers; ++w) {
+    plan.workers[w].index = w;
+    plan.workers[w].cpu = placement[w % placement.size()];
+  }
+  // Round-robin by NTttcp thread so one thread's connections share a worker (keeps the -l
+  // semantics: one thread drives its l connections) while ports spread across workers.
+  for (const FlowPlan& flow : flows) plan.workers[flow.thread_index % workers].flows.push_back(flow);
+  return plan;
+}
+
+std::string Plan::describe_cpus() const {
+  std::string out;
+  for (const WorkerPlan& w : workers) {
+    if (!out.empty()) out += ", ";
+    out += "worker " + std::to_string(w.index) + " -> " +
+           (w.cpu ? "cpu " + std::to_string(*w.cpu) : std::string("any cpu"));
+  }
+  return out;
+}
+
+}  // namespace xttcp

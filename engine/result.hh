@@ -1,0 +1,106 @@
+// Result: the one model every renderer reads (console, XML, JSON, native JSON).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/spec.hh"
+
+namespace xttcp {
+
+struct HostInfo {
+  std::string hostname;
+  std::string os;          // `uname -a` style line
+  std::string kernel;      // release
+  std::string cpu_model;
+  uint32_t cpu_cores = 0;  // number of cpuN lines in /proc/stat
+  double cpu_mhz = 0;      // first "cpu MHz" of /proc/cpuinfo
+};
+
+// System-wide CPU split over the window, from /proc/stat deltas (percent).
+struct CpuSplit {
+  double user = 0, system = 0, idle = 0, iowait = 0, softirq = 0;
+  double cycles_per_byte = 0;
+  double process_busy = 0;  // this process's CPU time / wall time (can exceed 100)
+  double process_user_s = 0, process_system_s = 0;
+};
+
+// Deltas of /proc/net/snmp and /proc/net/netstat over the window.
+struct TcpRetransmits {
+  uint64_t retrans_segs = 0;
+  uint64_t lost_retransmit = 0, syn_retrans = 0, fast_retrans = 0, forward_retrans = 0,
+           slow_start_retrans = 0, retrans_fail = 0;
+};
+
+struct NicPackets {
+  std::string interface;
+  uint64_t tx_packets = 0, rx_packets = 0;
+};
+
+struct Interrupts {
+  std::string pattern;
+  uint64_t total = 0;
+};
+
+// One NTttcp "thread" row: a sender (port, thread) pair or a receiver port.
+struct ThreadResult {
+  uint32_t index = 0;
+  double seconds = 0;
+  uint64_t bytes = 0;
+};
+
+// TCP_INFO of one of our own connections, read at the end of the run.
+struct ConnectionStats {
+  std::string local, remote;
+  uint64_t bytes = 0;
+  uint32_t rtt_us = 0, rttvar_us = 0;
+  uint32_t total_retrans = 0;
+  uint32_t snd_cwnd = 0, pmtu = 0;
+  uint64_t delivery_rate_bps = 0;
+};
+
+struct IntervalSample {
+  double start_s = 0;  // from the start of the measured window (negative during warm-up)
+  double seconds = 0;
+  uint64_t bytes = 0;
+};
+
+struct Result {
+  // What was run.
+  TestSpec spec;
+  Role role = Role::receiver;
+  std::string tool_version;
+  std::string backend;
+  HostInfo host;
+  std::string cpu_mapping;   // e.g. "worker 0 -> cpu 1, worker 1 -> any"
+  std::string start_time;    // ISO 8601 UTC, start of the measured window
+  uint32_t negotiated_cycle_s = 0;
+
+  // What happened.
+  double duration_s = 0;     // measured window, exact
+  uint64_t total_bytes = 0;
+  uint64_t total_operations = 0;
+  uint32_t threads_created = 0;
+  uint32_t connections_tested = 0;
+  std::vector<ThreadResult> threads;
+  std::vector<IntervalSample> intervals;
+  std::vector<ConnectionStats> connections;
+
+  CpuSplit cpu;
+  TcpRetransmits tcp;
+  uint64_t tcp_info_retransmits = 0;         // summed from our own connections
+  std::optional<uint32_t> tcp_average_rtt_us;  // sender, TCP
+  std::optional<NicPackets> nic;
+  std::optional<Interrupts> interrupts;
+
+  // The peer's native JSON result when the peer is xttcp and shared it.
+  std::optional<std::string> peer_result_json;
+
+  double throughput_bps() const {
+    return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;
+  }
+};
+
+}  // namespace xttcp

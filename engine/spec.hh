@@ -1,0 +1,104 @@
+// TestSpec: the one validated model of what the user asked for. Every command-line dialect
+// fills it; the engine, the plan and every renderer read only this.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace xttcp {
+
+enum class Role { receiver, sender, local };
+enum class Protocol { tcp, udp };
+
+// NTTTCP-for-Linux limits (const.h) and defaults (default_ntttcp_test()).
+namespace limits {
+inline constexpr uint32_t max_ports = 512;
+inline constexpr uint32_t max_threads_per_port = 25600;
+inline constexpr uint32_t max_conns_per_thread = 1000;
+inline constexpr uint32_t max_remote_endpoints = 8;
+inline constexpr uint32_t max_udp_send_size = 65535 - 8 - 20;
+}  // namespace limits
+
+namespace defaults {
+inline constexpr uint32_t ports = 16;
+inline constexpr uint32_t threads_per_port = 4;
+inline constexpr uint32_t conns_per_thread = 1;
+inline constexpr uint16_t base_port = 5001;
+inline constexpr uint16_t source_base_port = 25001;  // bare -f
+inline constexpr uint32_t receiver_buffer = 64 * 1024;
+inline constexpr uint32_t sender_buffer = 128 * 1024;
+inline constexpr uint32_t duration_s = 60;
+inline constexpr const char* log_file = "ntttcp-for-linux-log.log";
+inline constexpr const char* xml_file = "ntttcp-for-linux-log.xml";
+inline constexpr const char* json_file = "ntttcp-for-linux-log.json";
+inline constexpr double interval_s = 0.5;
+}  // namespace defaults
+
+struct TestSpec {
+  Role role = Role::receiver;
+  // Receiver: local bind address ("" = any). Sender: the receiver's address.
+  std::string address;
+  Protocol protocol = Protocol::tcp;
+  bool ipv6 = false;
+
+  // Connection layout (NTTTCP-for-Linux): ports x threads-per-port x connections-per-thread.
+  uint32_t ports = defaults::ports;                         // -P
+  uint32_t threads_per_port = defaults::threads_per_port;   // -n (sender)
+  uint32_t conns_per_thread = defaults::conns_per_thread;   // -l (sender)
+  uint16_t base_port = defaults::base_port;                 // -p; sync port is base_port - 1
+  uint16_t source_base_port = 0;                            // -f; 0 = ephemeral
+  std::string source_address;                               // -a (sender)
+
+  // CPU mapping from -m n,cpu,host: nullopt = '*' (spread over all cores).
+  std::optional<int> mapping_cpu;
+  std::string mapping_text = "16,*,*";  // as given, echoed in verbose output
+
+  // I/O sizes (-b sets the application buffer for send()/recv(), not SO_SNDBUF).
+  uint32_t send_buffer = defaults::sender_buffer;
+  uint32_t recv_buffer = defaults::receiver_buffer;
+
+  uint64_t rate_limit_bps = 0;     // -B, bits/s over all sender threads; 0 = off
+  uint64_t fq_rate_limit_bps = 0;  // --fq-rate-limit, bits/s over all connections; 0 = off
+  bool no_delay = false;           // --no-delay
+
+  uint32_t warmup_s = 0;                      // -W
+  uint32_t duration_s = defaults::duration_s; // -t; 0 = continuous
+  uint32_t cooldown_s = 0;                    // -C
+
+  bool no_sync = false;        // -N
+  bool multi_clients = false;  // -M (receiver)
+  bool last_client = false;    // -L (sender)
+  bool hold = false;           // -H (receiver)
+  bool daemonize = false;      // -D
+  bool use_epoll = false;      // -e (accepted: our receiver always uses the chosen backend)
+
+  std::optional<std::string> log_file;   // -O
+  std::optional<std::string> xml_file;   // -x
+  std::optional<std::string> json_file;  // -j
+  bool quiet = false;                    // -Q
+  bool verbose = false;                  // -V
+  bool show_tcp_retrans = false;         // --show-tcp-retrans
+  std::string show_nic_packets;          // --show-nic-packets IF
+  std::string show_dev_interrupts;       // --show-dev-interrupts STR
+
+  // Native options (xttcp only).
+  std::string backend = "epoll";                 // --backend
+  std::optional<std::string> native_json_file;   // --json
+  double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
+  std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows
+  uint32_t connect_timeout_s = 10;               // --connect-timeout
+  uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
+
+  // Derived counts.
+  uint32_t sender_threads() const { return ports * threads_per_port; }
+  uint32_t sender_connections() const { return ports * threads_per_port * conns_per_thread; }
+  uint16_t sync_port() const { return static_cast<uint16_t>(base_port - 1); }
+  uint32_t cycle_s() const { return warmup_s + duration_s + cooldown_s; }
+  bool is_sender() const { return role == Role::sender; }
+};
+
+const char* to_string(Role role);
+const char* to_string(Protocol protocol);
+
+}  // namespace xttcp
