@@ -1,0 +1,94 @@
+// The backend contract (DESIGN.md): a backend is chosen once per run. Its control path is
+// virtual (probe, capabilities, make a worker, open, tear down); its data path is the worker's own
+// loop, entered once per run through DataWorker::run(), with no virtual call, lock or allocation
+// per buffer inside it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/net/address.hh"
+#include "engine/plan.hh"
+#include "engine/result.hh"
+#include "engine/spec.hh"
+#include "engine/stats/counters.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+enum Capability : uint32_t {
+  cap_tcp = 1u << 0,
+  cap_udp = 1u << 1,
+  cap_zerocopy_tx = 1u << 2,
+  cap_multishot_rx = 1u << 3,
+  cap_queue_binding = 1u << 4,
+  cap_busy_poll = 1u << 5,
+  cap_raw_frames = 1u << 6,
+};
+std::string describe_capabilities(uint32_t caps);
+
+struct Availability {
+  bool available = false;
+  std::string reason;  // why not, or a note on what was found
+};
+
+// What a worker needs from the engine. Owned by the engine; outlives the worker.
+struct WorkerContext {
+  const TestSpec* spec = nullptr;
+  const WorkerPlan* plan = nullptr;
+  SocketAddress local;    // receiver: bind address (port set per flow); sender: -a source or any
+  SocketAddress remote;   // sender: receiver address (port set per flow)
+  FlowCounter* counters = nullptr;  // indexed by FlowPlan::slot
+  // Called by a receiver worker each time it accepts a data connection (-N starts the
+  // receiver's clock at the first one). Control path; may be empty.
+  std::function<void()> on_accept;
+};
+
+// Counts a worker keeps about its connections, read after run() returns.
+struct WorkerReport {
+  uint32_t connections = 0;       // connections opened (sender) or accepted (receiver)
+  uint32_t closed_by_peer = 0;    // orderly EOF or reset while running
+  uint32_t errors = 0;            // I/O errors other than the peer going away
+  std::string first_error;        // the first such error, for the log
+  std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
+};
+
+class DataWorker {
+ public:
+  virtual ~DataWorker() = default;
+
+  // Mandatory. Control path: create the worker's sockets (listen, or connect every flow),
+  // blocking, bounded by spec.connect_timeout_s. Runs on the worker's own (pinned) thread.
+  virtual Status open() = 0;
+
+  // Mandatory. Data path: the worker's loop. Sender: send full buffers on every connection;
+  // receiver: accept and count. Returns soon (<= 100 ms) after `stop` becomes true.
+  virtual void run(const std::atomic<bool>& stop) = 0;
+
+  // Mandatory. Control path, after run() returned: counts and per-connection statistics.
+  virtual WorkerReport finish() = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view description() const = 0;
+  // Mandatory: "available" or the exact reason not.
+  virtual Availability probe() const = 0;
+  virtual uint32_t capabilities() const = 0;
+  // Mandatory: a worker for one WorkerPlan. The context outlives the worker.
+  virtual Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) = 0;
+};
+
+// Every backend compiled into this binary, in order of preference.
+const std::vector<std::unique_ptr<Backend>>& all_backends();
+// The named backend if compiled in and available, else a one-line reason.
+Expected<Backend*> find_backend(std::string_view name);
+
+}  // namespace xttcp

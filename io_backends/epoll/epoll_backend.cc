@@ -1,0 +1,39 @@
+#include "io_backends/epoll/epoll_backend.hh"
+
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include "io_backends/epoll/epoll_receiver.hh"
+#include "io_backends/epoll/epoll_sender.hh"
+
+namespace xttcp {
+
+namespace {
+
+class EpollBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "epoll"; }
+  std::string_view description() const override {
+    return "kernel sockets, non-blocking, many connections per thread (epoll)";
+  }
+  Availability probe() const override {
+    int fd = epoll_create1(EPOLL_CLOEXEC);
+    if (fd < 0) return {false, "epoll_create1 failed"};
+    ::close(fd);
+    return {true, "available"};
+  }
+  uint32_t capabilities() const override { return cap_tcp; }
+  Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
+    if (context.spec->protocol != Protocol::tcp)
+      return fail("--backend epoll: UDP is not supported yet");
+    if (context.spec->role == Role::sender)
+      return std::unique_ptr<DataWorker>(std::make_unique<EpollSender>(context));
+    return std::unique_ptr<DataWorker>(std::make_unique<EpollReceiver>(context));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_epoll_backend() { return std::make_unique<EpollBackend>(); }
+
+}  // namespace xttcp

@@ -1,0 +1,153 @@
+#include "io_backends/epoll/epoll_receiver.hh"
+
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "engine/net/socket_setup.hh"
+#include "engine/stats/tcp_info.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr int wait_ms = 100;          // bounds how late a worker sees `stop`
+constexpr int max_events = 256;
+constexpr int reads_per_turn = 16;    // fairness between connections on one worker
+constexpr int listen_backlog = 4096;  // the kernel caps it at net.core.somaxconn
+constexpr uint64_t listener_tag = uint64_t{1} << 32;
+
+}  // namespace
+
+Status EpollReceiver::open() {
+  const TestSpec& spec = *context_.spec;
+  epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
+  buffer_ = IoBuffer(spec.recv_buffer, 0);
+  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
+
+  for (const FlowPlan& flow : context_.plan->flows) {
+    SocketAddress address = context_.local;
+    address.set_port(flow.port);
+    auto fd = listen_tcp(address, listen_backlog);
+    if (!fd) return fd.error();
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.u64 = listener_tag | listeners_.size();
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
+      return fail(std::string("epoll_ctl: ") + std::strerror(errno));
+    listeners_.push_back({std::move(*fd), flow.slot});
+  }
+  return ok();
+}
+
+void EpollReceiver::accept_all(const Listener& listener) {
+  for (;;) {
+    const int fd = accept4(listener.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != ECONNABORTED && report_.errors++ == 0)
+        report_.first_error = std::string("accept: ") + std::strerror(errno);
+      return;
+    }
+    uint32_t index;
+    if (!free_.empty()) {
+      index = free_.back();
+      free_.pop_back();
+    } else {
+      index = static_cast<uint32_t>(connections_.size());
+      connections_.emplace_back();
+    }
+    connections_[index] = {UniqueFd(fd), listener.slot, true, 0};
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
+    event.data.u64 = index;
+    epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event);
+    ready_.push_back(index);  // data may have arrived before the registration
+    ++report_.connections;
+    if (context_.on_accept) context_.on_accept();
+  }
+}
+
+void EpollReceiver::close_connection(uint32_t index, int err) {
+  Connection& c = connections_[index];
+  if (err == 0 || err == ECONNRESET) {
+    ++report_.closed_by_peer;
+  } else if (report_.errors++ == 0) {
+    report_.first_error = std::string("recv: ") + std::strerror(err);
+  }
+  ConnectionStats stats = read_tcp_info(c.fd.get());
+  stats.bytes = c.bytes;
+  report_.connection_stats.push_back(std::move(stats));
+  epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
+  c.fd.reset();
+  free_.push_back(index);
+}
+
+bool EpollReceiver::drain(uint32_t index) {
+  Connection& c = connections_[index];
+  FlowCounter& counter = context_.counters[c.slot];
+  unsigned char* const data = buffer_.data();
+  const size_t length = buffer_.size();
+  for (int i = 0; i < reads_per_turn; ++i) {
+    const ssize_t n = ::recv(c.fd.get(), data, length, 0);
+    if (n > 0) {
+      counter.add(static_cast<uint64_t>(n));
+      c.bytes += static_cast<uint64_t>(n);
+      continue;
+    }
+    if (n == 0) {
+      close_connection(index, 0);
+      return false;
+    }
+    if (errno == EAGAIN) return false;
+    if (errno == EINTR) continue;
+    close_connection(index, errno);
+    return false;
+  }
+  return true;
+}
+
+void EpollReceiver::run(const std::atomic<bool>& stop) {
+  epoll_event events[max_events];
+  std::vector<uint32_t> still_ready;
+  while (!stop.load(std::memory_order_relaxed)) {
+    const int n = epoll_wait(epoll_.get(), events, max_events, ready_.empty() ? wait_ms : 0);
+    for (int i = 0; i < n; ++i) {
+      const uint64_t tag = events[i].data.u64;
+      if (tag & listener_tag) {
+        accept_all(listeners_[static_cast<uint32_t>(tag)]);
+        continue;
+      }
+      Connection& c = connections_[static_cast<uint32_t>(tag)];
+      if (c.fd.valid() && !c.queued) {
+        c.queued = true;
+        ready_.push_back(static_cast<uint32_t>(tag));
+      }
+    }
+    still_ready.clear();
+    for (uint32_t index : ready_) {
+      connections_[index].queued = false;
+      if (!connections_[index].fd.valid()) continue;
+      if (drain(index)) {
+        connections_[index].queued = true;
+        still_ready.push_back(index);
+      }
+    }
+    ready_.swap(still_ready);
+  }
+}
+
+WorkerReport EpollReceiver::finish() {
+  for (const Connection& c : connections_) {
+    if (!c.fd.valid()) continue;
+    ConnectionStats stats = read_tcp_info(c.fd.get());
+    stats.bytes = c.bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp

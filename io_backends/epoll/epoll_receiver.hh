@@ -1,0 +1,48 @@
+// epoll receiver: one listening socket per port of its worker; accepts any number of
+// connections and counts every byte received, per port.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/io_buffer.hh"
+
+namespace xttcp {
+
+class EpollReceiver final : public DataWorker {
+ public:
+  explicit EpollReceiver(const WorkerContext& context) : context_(context) {}
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Listener {
+    UniqueFd fd;
+    uint32_t slot = 0;
+  };
+  struct Connection {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    bool queued = false;  // in ready_
+    uint64_t bytes = 0;   // for its ConnectionStats
+  };
+
+  void accept_all(const Listener& listener);
+  void close_connection(uint32_t index, int err);
+  // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
+  bool drain(uint32_t index);
+
+  const WorkerContext& context_;
+  UniqueFd epoll_;
+  std::vector<Listener> listeners_;
+  std::vector<Connection> connections_;
+  std::vector<uint32_t> free_;   // reusable slots in connections_
+  std::vector<uint32_t> ready_;  // connections with unread data
+  IoBuffer buffer_;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

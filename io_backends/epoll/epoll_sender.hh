@@ -1,0 +1,40 @@
+// epoll sender: connects every flow of its worker, then writes full buffers of 'A' round-robin
+// over its writable connections; waits in epoll_wait only when all of them are full.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/io_buffer.hh"
+
+namespace xttcp {
+
+class EpollSender final : public DataWorker {
+ public:
+  explicit EpollSender(const WorkerContext& context) : context_(context) {}
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Connection {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    bool writable = true;
+    bool closed = false;
+  };
+
+  template <bool Paced>
+  void send_loop(const std::atomic<bool>& stop);
+  void on_send_error(Connection& connection, int err);
+
+  const WorkerContext& context_;
+  UniqueFd epoll_;
+  std::vector<Connection> connections_;
+  IoBuffer buffer_;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,58 @@
+#include "io_backends/null/null_backend.hh"
+
+#include <thread>
+
+namespace xttcp {
+
+namespace {
+
+class NullWorker final : public DataWorker {
+ public:
+  explicit NullWorker(const WorkerContext& context) : context_(context) {}
+
+  Status open() override { return ok(); }
+
+  void run(const std::atomic<bool>& stop) override {
+    const auto& flows = context_.plan->flows;
+    if (context_.spec->role != Role::sender || flows.empty()) {
+      while (!stop.load(std::memory_order_relaxed))
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      return;
+    }
+    const uint64_t buffer = context_.spec->send_buffer;
+    FlowCounter* counters = context_.counters;
+    // Same shape as a real sender loop: round-robin over the worker's flows.
+    while (!stop.load(std::memory_order_relaxed))
+      for (const FlowPlan& flow : flows) counters[flow.slot].add(buffer);
+  }
+
+  WorkerReport finish() override {
+    WorkerReport report;
+    report.connections = context_.spec->role == Role::sender
+                             ? static_cast<uint32_t>(context_.plan->flows.size())
+                             : 0;
+    return report;
+  }
+
+ private:
+  const WorkerContext& context_;
+};
+
+class NullBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "null"; }
+  std::string_view description() const override {
+    return "no I/O: measures the engine's own overhead";
+  }
+  Availability probe() const override { return {true, "always available"}; }
+  uint32_t capabilities() const override { return cap_tcp; }
+  Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
+    return std::unique_ptr<DataWorker>(std::make_unique<NullWorker>(context));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_null_backend() { return std::make_unique<NullBackend>(); }
+
+}  // namespace xttcp
