@@ -1,0 +1,62 @@
+// The receiver's side of the sync protocol as a pure state machine: one request in, the
+// replies (possibly to other peers) and the actions out. No sockets, no clock, no threads.
+// Rules follow NTTTCP-for-Linux 1.4 (reference 1.4) minus its defects (#2 is the sender's
+// business, #9 duplicate 'R' is not copied), plus xttcp's native HELLO.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xttcp {
+
+class ReceiverSync {
+ public:
+  struct Config {
+    bool multi_clients = false;  // -M: senders park with 'W' until the '-L' sender arrives
+    uint32_t duration_s = 60;    // -t; 0 = continuous
+    uint32_t own_cycle_s = 60;   // this receiver's W+t+C: the cycle if no sender proposes one
+  };
+  struct Reply {
+    int peer;
+    int32_t value;
+  };
+  struct Outcome {
+    std::vector<Reply> replies;                  // in this order; may address parked peers
+    bool start = false;                          // turn the light on now
+    bool stop_early = false;                     // 'E' while running
+    std::optional<uint32_t> negotiated_cycle_s;  // set when a proposal was answered
+    bool native_hello = false;  // peer is an xttcp sender: its next message is a frame
+    std::vector<std::string> log_info, log_error;  // lines for the engine's logger
+  };
+
+  explicit ReceiverSync(Config config);
+
+  // `peer` is any id the caller keeps unique while the peer is connected (e.g. its fd).
+  Outcome on_request(int peer, int32_t request);
+  // Forgets a parked peer so the '-L' start does not address it.
+  void on_peer_closed(int peer);
+  // The measurement is over: state -> finished (13); parked peers are forgotten. A later 'R'
+  // starts a new test (receiver -H loop).
+  void test_finished();
+
+  int32_t state() const { return state_; }
+  uint32_t negotiated_cycle_s() const { return negotiated_cycle_s_; }
+  size_t parked_peers() const { return parked_.size(); }
+
+ private:
+  void query_state(int peer, Outcome& out) const;
+  void early_exit(int peer, Outcome& out);
+  void start(int peer, Outcome& out);
+  void last_client_start(int peer, Outcome& out);
+  void negotiate(int peer, int32_t proposal, Outcome& out);
+  void turn_light_on(Outcome& out);
+
+  Config config_;
+  int32_t state_;
+  uint32_t negotiated_cycle_s_;
+  std::vector<int> parked_;  // senders answered 'W', in arrival order
+};
+
+}  // namespace xttcp

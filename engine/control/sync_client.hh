@@ -1,0 +1,59 @@
+// The sender's end of the sync connection: a blocking-style client where every call is
+// bounded by a timeout (poll-based), so a silent receiver never hangs the sender.
+// Errors are one line: "sync: no reply from the receiver within 10 s".
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/net/address.hh"
+#include "engine/net/unique_fd.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+class SyncClient {
+ public:
+  // Connects within `timeout`. `source` (-a) binds the local end and, when it is a specific
+  // address, SO_BINDTODEVICE to the interface owning it (EPERM without CAP_NET_RAW is ignored).
+  static Expected<SyncClient> connect(const SocketAddress& receiver,
+                                      const std::optional<SocketAddress>& source,
+                                      std::chrono::milliseconds timeout);
+
+  // Sends one int and reads one reply, both within `timeout`.
+  Expected<int32_t> exchange(int32_t request, std::chrono::milliseconds timeout);
+  Status send_int(int32_t value, std::chrono::milliseconds timeout);
+  // Reads one int, e.g. the 'R' that follows a 'W'.
+  Expected<int32_t> read_int(std::chrono::milliseconds timeout);
+  // Sends HELLO: true if the receiver is xttcp (HELLO_ACK; the connection is native from now
+  // on), false if it is NTTTCP-for-Linux (any reply >= 0, which its later proposal overwrites).
+  Expected<bool> try_native_hello(std::chrono::milliseconds timeout);
+  Status send_frame(std::string_view json,
+                    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  Expected<std::string> read_frame(std::chrono::milliseconds timeout);
+
+  int fd() const { return fd_.get(); }
+  const SocketAddress& receiver() const { return receiver_; }
+
+  SyncClient(SyncClient&&) noexcept = default;
+  SyncClient& operator=(SyncClient&&) noexcept = default;
+  SyncClient(const SyncClient&) = delete;
+  SyncClient& operator=(const SyncClient&) = delete;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  SyncClient(UniqueFd fd, SocketAddress receiver) : fd_(std::move(fd)), receiver_(receiver) {}
+
+  Status write_all(std::string_view bytes, Clock::time_point deadline,
+                   std::chrono::milliseconds timeout);
+  Status read_exact(char* into, size_t size, Clock::time_point deadline,
+                    std::chrono::milliseconds timeout);
+
+  UniqueFd fd_;
+  SocketAddress receiver_;
+};
+
+}  // namespace xttcp

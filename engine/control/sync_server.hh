@@ -1,0 +1,93 @@
+// The receiver's sync listener on port base-1: accepts any number of sync connections, speaks
+// NTTTCP-for-Linux's int protocol and, on native (xttcp) connections, frames. Every protocol
+// decision is ReceiverSync's; this class only moves bytes. One thread, one epoll loop.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+
+#include "engine/control/receiver_sync.hh"
+#include "engine/net/address.hh"
+#include "engine/net/unique_fd.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+// Every hook is called on the server thread, must return promptly (replies wait for it) and
+// may be empty (nothing special to do). Hooks may call test_finished()/publish_result().
+struct SyncServerHooks {
+  // A native sender's hello frame arrived; returns the receiver's hello frame ("{}" if empty).
+  std::function<std::string(const std::string& sender_hello)> native_hello;
+  // Light on: the test starts now, for the negotiated cycle.
+  std::function<void(uint32_t cycle_s)> start;
+  // 'E' while running: the sender stopped, stop the test now.
+  std::function<void()> early_exit;
+  // A native sender's result frame.
+  std::function<void(const std::string& sender_result)> peer_result;
+  // A sync connection closed; was_running = the test was running at that moment.
+  std::function<void(bool was_running)> peer_closed;
+  // One line for the engine's logger (info or error).
+  std::function<void(std::string_view line, bool is_error)> log;
+};
+
+class SyncServer {
+ public:
+  // Binds and listens now, so a busy port is reported before anything starts:
+  // "sync port 5000: address already in use". Port 0 picks a free port (see port()).
+  static Expected<std::unique_ptr<SyncServer>> listen(const SocketAddress& address,
+                                                      ReceiverSync::Config config,
+                                                      SyncServerHooks hooks);
+  ~SyncServer();
+  SyncServer(const SyncServer&) = delete;
+  SyncServer& operator=(const SyncServer&) = delete;
+
+  void start();  // spawns the loop thread
+  void stop();   // idempotent; returns within about one 200 ms loop period
+  // State -> finished (13); safe from any thread.
+  void test_finished();
+  // Sent to every native sender that has sent its result, now or when it does (until it
+  // disconnects). Cleared when a new test starts. Safe from any thread.
+  void publish_result(std::string result_json);
+
+  uint16_t port() const { return port_; }
+  int32_t state() const;  // ReceiverSync's state, for the engine and tests
+
+ private:
+  struct Connection;
+  SyncServer(UniqueFd listener, UniqueFd epoll, UniqueFd wake, uint16_t port,
+             ReceiverSync::Config config, SyncServerHooks hooks);
+
+  void run();
+  void accept_all();
+  void on_readable(int fd);
+  bool process_input(Connection& connection);  // false: the connection must close
+  bool handle_request(Connection& connection, int32_t request);
+  bool handle_frame(Connection& connection, std::string payload);
+  void send_bytes(int fd, std::string_view bytes);
+  bool flush(Connection& connection);  // false: write error
+  void watch_output(Connection& connection, bool want);
+  void deliver_result();
+  void close_connection(int fd, std::string_view reason, bool is_error);
+  void log(std::string_view line, bool is_error) const;
+
+  UniqueFd listener_, epoll_, wake_;
+  uint16_t port_;
+  SyncServerHooks hooks_;
+  std::unordered_map<int, std::unique_ptr<Connection>> connections_;  // loop thread only
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+
+  mutable std::mutex mutex_;  // guards sync_ and the published result
+  ReceiverSync sync_;
+  std::string result_;
+  bool has_result_ = false;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,236 @@
+// ReceiverSync against scripted request sequences (NTTTCP-for-Linux's rules, reference 1.4).
+#include "engine/control/receiver_sync.hh"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "engine/control/sync_codes.hh"
+
+namespace xttcp {
+namespace {
+
+using namespace sync_code;
+
+ReceiverSync make(uint32_t duration_s, bool multi = false) {
+  ReceiverSync::Config config;
+  config.duration_s = duration_s;
+  config.own_cycle_s = duration_s;
+  config.multi_clients = multi;
+  return ReceiverSync(config);
+}
+
+// The single reply to `peer`, or -1 if the outcome does not hold exactly one reply for it.
+int32_t only_reply(const ReceiverSync::Outcome& outcome, int peer) {
+  if (outcome.replies.size() != 1 || outcome.replies[0].peer != peer) return -1;
+  return outcome.replies[0].value;
+}
+
+TEST(ReceiverSync, ObservedExchange) {  // reference 1.4: sender -W 1 -t 3 -C 1
+  auto sync = make(3);
+  auto x = sync.on_request(1, kQueryState);
+  EXPECT_EQ(only_reply(x, 1), kStateNotStarted);
+  auto proposal = sync.on_request(1, 5);
+  EXPECT_EQ(only_reply(proposal, 1), 5);
+  ASSERT_TRUE(proposal.negotiated_cycle_s);
+  EXPECT_EQ(*proposal.negotiated_cycle_s, 5u);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 5u);
+  EXPECT_FALSE(proposal.start);
+  auto r = sync.on_request(1, kStart);
+  EXPECT_EQ(only_reply(r, 1), kStart);
+  EXPECT_TRUE(r.start);
+  EXPECT_EQ(sync.state(), kStateRunning);
+  auto e = sync.on_request(1, kEarlyExit);
+  EXPECT_EQ(only_reply(e, 1), kStateFinished);
+  EXPECT_TRUE(e.stop_early);
+  EXPECT_EQ(sync.state(), kStateFinished);
+}
+
+TEST(ReceiverSync, BusyWhileRunning) {
+  auto sync = make(10);
+  sync.on_request(1, 10);
+  sync.on_request(1, kStart);
+  EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateRunning);
+}
+
+TEST(ReceiverSync, EarlyExitWhenNotRunningOnlyReportsState) {
+  auto sync = make(10);
+  auto e = sync.on_request(1, kEarlyExit);
+  EXPECT_EQ(only_reply(e, 1), kStateNotStarted);
+  EXPECT_FALSE(e.stop_early);
+  EXPECT_EQ(sync.state(), kStateNotStarted);
+}
+
+TEST(ReceiverSync, NegotiationTakesTheLargerOfReceiverDurationAndProposal) {
+  auto longer = make(10);
+  auto outcome = longer.on_request(1, 15);
+  EXPECT_EQ(only_reply(outcome, 1), 15);
+  ASSERT_EQ(outcome.log_info.size(), 1u);
+  EXPECT_EQ(outcome.log_info[0], "Test cycle time negotiated is: 15 seconds");
+
+  auto shorter = make(10);
+  outcome = shorter.on_request(1, 7);
+  EXPECT_EQ(only_reply(outcome, 1), 10);
+  EXPECT_TRUE(outcome.log_info.empty());
+  EXPECT_EQ(shorter.negotiated_cycle_s(), 10u);
+}
+
+TEST(ReceiverSync, NegotiationProposalZeroMeansContinuous) {
+  auto sync = make(10);
+  auto outcome = sync.on_request(1, 0);
+  EXPECT_EQ(only_reply(outcome, 1), 0);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 0u);
+  ASSERT_EQ(outcome.log_info.size(), 1u);
+  EXPECT_EQ(outcome.log_info[0], "test is negotiated to run with continuous mode");
+}
+
+TEST(ReceiverSync, NegotiationContinuousReceiverMakesSenderContinuous) {
+  auto sync = make(0);
+  EXPECT_EQ(only_reply(sync.on_request(1, 25), 1), 0);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 0u);
+  auto zero = sync.on_request(1, 0);  // both continuous: nothing to announce
+  EXPECT_EQ(only_reply(zero, 1), 0);
+  EXPECT_TRUE(zero.log_info.empty());
+}
+
+TEST(ReceiverSync, NegotiationMultiClientUsesReceiverDuration) {
+  auto sync = make(30, /*multi=*/true);
+  EXPECT_EQ(only_reply(sync.on_request(1, 100), 1), 30);
+  EXPECT_EQ(only_reply(sync.on_request(2, 0), 2), 30);
+  EXPECT_EQ(only_reply(sync.on_request(3, 5), 3), 30);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 30u);
+}
+
+TEST(ReceiverSync, NegativeNonHelloProposalGetsReceiverDuration) {
+  auto sync = make(20);
+  EXPECT_EQ(only_reply(sync.on_request(1, -5), 1), 20);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 20u);
+  auto continuous = make(0);
+  EXPECT_EQ(only_reply(continuous.on_request(1, -5), 1), 0);
+}
+
+TEST(ReceiverSync, CycleWithoutProposalIsTheReceiversOwn) {
+  ReceiverSync sync({.multi_clients = false, .duration_s = 10, .own_cycle_s = 14});
+  EXPECT_EQ(sync.negotiated_cycle_s(), 14u);
+  EXPECT_TRUE(sync.on_request(1, kStart).start);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 14u);
+}
+
+TEST(ReceiverSync, ContinuousModeRun) {
+  auto sync = make(0);
+  EXPECT_EQ(only_reply(sync.on_request(1, kQueryState), 1), kStateNotStarted);
+  EXPECT_EQ(only_reply(sync.on_request(1, 0), 1), 0);
+  auto r = sync.on_request(1, kStart);
+  EXPECT_TRUE(r.start);
+  EXPECT_EQ(only_reply(r, 1), kStart);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 0u);
+  EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateRunning);
+}
+
+TEST(ReceiverSync, MultiClientThreeSenders) {
+  auto sync = make(10, /*multi=*/true);
+  for (int peer : {1, 2, 3}) {
+    EXPECT_EQ(only_reply(sync.on_request(peer, kQueryState), peer), kStateNotStarted);
+    EXPECT_EQ(only_reply(sync.on_request(peer, 10), peer), 10);
+  }
+  for (int peer : {1, 2}) {
+    auto r = sync.on_request(peer, kStart);
+    EXPECT_EQ(only_reply(r, peer), kPleaseWait);
+    EXPECT_FALSE(r.start);
+  }
+  EXPECT_EQ(sync.state(), kStateNotStarted);
+  auto last = sync.on_request(3, kLastClientStart);
+  EXPECT_TRUE(last.start);
+  EXPECT_EQ(sync.state(), kStateRunning);
+  std::vector<int> released;
+  for (const auto& reply : last.replies) {
+    EXPECT_EQ(reply.value, kStart);
+    released.push_back(reply.peer);
+  }
+  EXPECT_EQ(released, (std::vector<int>{1, 2, 3}));  // exactly one 'R' each (no defect #9)
+  EXPECT_EQ(sync.parked_peers(), 0u);
+}
+
+TEST(ReceiverSync, MultiClientAtMostSevenParked) {
+  auto sync = make(10, /*multi=*/true);
+  for (int peer = 1; peer <= 7; ++peer)
+    EXPECT_EQ(only_reply(sync.on_request(peer, kStart), peer), kPleaseWait) << peer;
+  auto eighth = sync.on_request(8, kStart);
+  EXPECT_EQ(only_reply(eighth, 8), kEarlyExit);
+  EXPECT_FALSE(eighth.start);
+  EXPECT_EQ(eighth.log_error.size(), 1u);
+  EXPECT_EQ(sync.parked_peers(), 7u);
+  auto last = sync.on_request(9, kLastClientStart);
+  EXPECT_TRUE(last.start);
+  ASSERT_EQ(last.replies.size(), 8u);
+  for (size_t i = 0; i < last.replies.size(); ++i) {
+    EXPECT_EQ(last.replies[i].value, kStart);
+    EXPECT_EQ(last.replies[i].peer, i < 7 ? static_cast<int>(i) + 1 : 9);
+  }
+}
+
+TEST(ReceiverSync, MultiClientClosedPeerIsNotReleased) {
+  auto sync = make(10, /*multi=*/true);
+  sync.on_request(1, kStart);
+  sync.on_request(2, kStart);
+  sync.on_peer_closed(1);
+  auto last = sync.on_request(3, kLastClientStart);
+  ASSERT_EQ(last.replies.size(), 2u);
+  EXPECT_EQ(last.replies[0].peer, 2);
+  EXPECT_EQ(last.replies[1].peer, 3);
+}
+
+TEST(ReceiverSync, MultiClientLateSendersAreRejected) {
+  auto sync = make(10, /*multi=*/true);
+  sync.on_request(1, kLastClientStart);
+  auto late = sync.on_request(2, kStart);
+  EXPECT_EQ(only_reply(late, 2), kEarlyExit);
+  EXPECT_EQ(late.log_error.size(), 1u);
+  auto second_last = sync.on_request(3, kLastClientStart);
+  EXPECT_EQ(only_reply(second_last, 3), kEarlyExit);
+  EXPECT_FALSE(second_last.start);
+}
+
+TEST(ReceiverSync, LastClientWithoutMultiClientModeIsRefused) {
+  auto sync = make(10);
+  auto outcome = sync.on_request(1, kLastClientStart);
+  const int32_t reply = only_reply(outcome, 1);
+  EXPECT_NE(reply, kStart);       // NTTTCP's sender then says "receiver is not ready"
+  EXPECT_NE(reply, kPleaseWait);  // and must not block waiting for a second reply
+  EXPECT_FALSE(outcome.start);
+  ASSERT_EQ(outcome.log_error.size(), 1u);
+  EXPECT_NE(outcome.log_error[0].find("'-M'"), std::string::npos);
+  EXPECT_EQ(sync.state(), kStateNotStarted);
+}
+
+TEST(ReceiverSync, NativeHello) {
+  auto sync = make(10);
+  auto hello = sync.on_request(1, kHello);
+  EXPECT_EQ(only_reply(hello, 1), kHelloAck);
+  EXPECT_TRUE(hello.native_hello);
+  EXPECT_FALSE(hello.negotiated_cycle_s);
+  EXPECT_EQ(sync.state(), kStateNotStarted);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 10u);
+  EXPECT_FALSE(sync.on_request(1, 10).native_hello);
+}
+
+TEST(ReceiverSync, FinishedThenAnotherTest) {  // receiver -H: runs one test after another
+  auto sync = make(10);
+  sync.on_request(1, kStart);
+  sync.test_finished();
+  EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateFinished);
+  auto again = sync.on_request(2, kStart);
+  EXPECT_TRUE(again.start);
+  EXPECT_EQ(sync.state(), kStateRunning);
+}
+
+TEST(ReceiverSync, SecondStartWhileRunningDoesNotRestart) {
+  auto sync = make(10);
+  EXPECT_TRUE(sync.on_request(1, kStart).start);
+  auto second = sync.on_request(2, kStart);
+  EXPECT_EQ(only_reply(second, 2), kStart);
+  EXPECT_FALSE(second.start);
+}
+
+}  // namespace
+}  // namespace xttcp

@@ -1,0 +1,443 @@
+// SyncServer and SyncClient end to end over 127.0.0.1, plus xttcp's sender against a scripted
+// NTTTCP-for-Linux receiver. Every wait is bounded (kWait); nothing asserts on durations.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/control/sync_client.hh"
+#include "engine/control/sync_codes.hh"
+#include "engine/control/sync_server.hh"
+#include "engine/control/sync_wire.hh"
+#include "engine/net/unique_fd.hh"
+
+namespace xttcp {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace sync_code;
+
+constexpr auto kWait = 5s;
+
+SocketAddress loopback(uint16_t port) {
+  auto address = resolve("127.0.0.1", port, false);
+  EXPECT_TRUE(address) << address.error().message;
+  return *address;
+}
+
+// What the server's hooks saw, in order; tests wait for an entry to appear.
+class Recorder {
+ public:
+  void add(std::string event) {
+    std::lock_guard lock(mutex_);
+    events_.push_back(std::move(event));
+    changed_.notify_all();
+  }
+  bool wait_for(const std::string& event) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, kWait, [&] {
+      return std::find(events_.begin(), events_.end(), event) != events_.end();
+    });
+  }
+  std::vector<std::string> events() {
+    std::lock_guard lock(mutex_);
+    return events_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::string> events_;
+};
+
+SyncServerHooks recording_hooks(Recorder& recorder) {
+  SyncServerHooks hooks;
+  hooks.native_hello = [&recorder](const std::string& sender_hello) {
+    recorder.add("hello " + sender_hello);
+    return std::string(R"({"role":"receiver"})");
+  };
+  hooks.start = [&recorder](uint32_t cycle_s) { recorder.add("start " + std::to_string(cycle_s)); };
+  hooks.early_exit = [&recorder] { recorder.add("early_exit"); };
+  hooks.peer_result = [&recorder](const std::string& result) { recorder.add("result " + result); };
+  hooks.peer_closed = [&recorder](bool was_running) {
+    recorder.add(was_running ? "closed running" : "closed idle");
+  };
+  hooks.log = [&recorder](std::string_view line, bool is_error) {
+    recorder.add((is_error ? "ERR " : "INFO ") + std::string(line));
+  };
+  return hooks;
+}
+
+std::unique_ptr<SyncServer> start_server(Recorder& recorder, uint32_t duration_s,
+                                         bool multi = false) {
+  ReceiverSync::Config config;
+  config.duration_s = duration_s;
+  config.own_cycle_s = duration_s;
+  config.multi_clients = multi;
+  auto server = SyncServer::listen(loopback(0), config, recording_hooks(recorder));
+  EXPECT_TRUE(server) << server.error().message;
+  if (!server) return nullptr;
+  EXPECT_NE((*server)->port(), 0);
+  (*server)->start();
+  return std::move(*server);
+}
+
+SyncClient connect_client(uint16_t port) {
+  auto client = SyncClient::connect(loopback(port), std::nullopt, 2000ms);
+  if (!client) ADD_FAILURE() << client.error().message;
+  return std::move(*client);
+}
+
+int32_t exchange(SyncClient& client, int32_t request) {
+  auto reply = client.exchange(request, 2000ms);
+  EXPECT_TRUE(reply) << reply.error().message;
+  return reply ? *reply : -1;
+}
+
+// A plain blocking socket with receive/send timeouts, for byte-level scripts.
+UniqueFd raw_connect(uint16_t port) {
+  UniqueFd fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  timeval timeout{5, 0};
+  setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  const SocketAddress address = loopback(port);
+  EXPECT_EQ(connect(fd.get(), address.get(), address.length), 0);
+  return fd;
+}
+
+void write_slowly(int fd, const std::string& bytes) {
+  for (char byte : bytes) {
+    ASSERT_EQ(send(fd, &byte, 1, MSG_NOSIGNAL), 1);
+    std::this_thread::sleep_for(5ms);  // let each byte arrive as its own segment
+  }
+}
+
+std::string read_bytes(int fd, size_t count) {
+  std::string bytes(count, '\0');
+  size_t done = 0;
+  while (done < count) {
+    const ssize_t got = recv(fd, bytes.data() + done, count - done, 0);
+    if (got <= 0) break;
+    done += static_cast<size_t>(got);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+std::string int_bytes(int32_t value) {
+  std::string bytes;
+  sync_wire::append_int(bytes, value);
+  return bytes;
+}
+
+TEST(SyncEndToEnd, LegacySequence) {
+  Recorder recorder;
+  auto server = start_server(recorder, 3);
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  EXPECT_EQ(exchange(client, kQueryState), kStateNotStarted);
+  EXPECT_EQ(exchange(client, 5), 5);
+  EXPECT_EQ(exchange(client, kStart), kStart);
+  EXPECT_TRUE(recorder.wait_for("start 5"));
+  EXPECT_EQ(server->state(), kStateRunning);
+  EXPECT_EQ(exchange(client, kEarlyExit), kStateFinished);
+  EXPECT_TRUE(recorder.wait_for("early_exit"));
+  EXPECT_TRUE(recorder.wait_for("INFO Network activity progressing..."));
+  { SyncClient gone = std::move(client); }
+  EXPECT_TRUE(recorder.wait_for("closed idle"));
+  server->stop();
+  server->stop();  // idempotent
+}
+
+void native_sequence(bool publish_before_sender_asks) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  auto native = client.try_native_hello(2000ms);
+  ASSERT_TRUE(native) << native.error().message;
+  EXPECT_TRUE(*native);
+  ASSERT_TRUE(client.send_frame(R"({"role":"sender"})"));
+  auto hello = client.read_frame(2000ms);
+  ASSERT_TRUE(hello) << hello.error().message;
+  EXPECT_EQ(*hello, R"({"role":"receiver"})");
+  EXPECT_TRUE(recorder.wait_for(R"(hello {"role":"sender"})"));
+
+  EXPECT_EQ(exchange(client, kQueryState), kStateNotStarted);
+  EXPECT_EQ(exchange(client, 12), 12);
+  EXPECT_EQ(exchange(client, kStart), kStart);
+  EXPECT_TRUE(recorder.wait_for("start 12"));
+  server->test_finished();  // the receiver's window ended first
+  if (publish_before_sender_asks) server->publish_result(R"({"receiver":"result"})");
+  EXPECT_EQ(exchange(client, kEarlyExit), kStateFinished);
+  ASSERT_TRUE(client.send_frame(R"({"sender":"result"})"));
+  EXPECT_TRUE(recorder.wait_for(R"(result {"sender":"result"})"));
+  if (!publish_before_sender_asks) server->publish_result(R"({"receiver":"result"})");
+  auto result = client.read_frame(2000ms);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(*result, R"({"receiver":"result"})");
+  const auto events = recorder.events();
+  EXPECT_EQ(std::count(events.begin(), events.end(), "early_exit"), 0);  // it had finished
+  server->stop();
+}
+
+TEST(SyncEndToEnd, NativeSequencePublishBeforeSenderAsks) { native_sequence(true); }
+TEST(SyncEndToEnd, NativeSequencePublishAfterSenderAsks) { native_sequence(false); }
+
+TEST(SyncEndToEnd, NewTestForgetsThePreviousResult) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  server->publish_result("stale");
+  auto client = connect_client(server->port());
+  ASSERT_TRUE(client.try_native_hello(2000ms).value());
+  ASSERT_TRUE(client.send_frame("{}"));
+  ASSERT_TRUE(client.read_frame(2000ms));
+  EXPECT_EQ(exchange(client, kStart), kStart);
+  EXPECT_EQ(exchange(client, kEarlyExit), kStateFinished);
+  ASSERT_TRUE(client.send_frame("mine"));
+  EXPECT_TRUE(recorder.wait_for("result mine"));
+  server->publish_result("fresh");
+  auto result = client.read_frame(2000ms);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(*result, "fresh");
+}
+
+TEST(SyncEndToEnd, ShortReadsAreReassembled) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  UniqueFd fd = raw_connect(server->port());
+  write_slowly(fd.get(), int_bytes(kQueryState));
+  EXPECT_EQ(read_bytes(fd.get(), 4), int_bytes(kStateNotStarted));
+  write_slowly(fd.get(), int_bytes(kHello));
+  EXPECT_EQ(read_bytes(fd.get(), 4), int_bytes(kHelloAck));
+  std::string frame;
+  sync_wire::append_frame(frame, R"({"split":true})");
+  write_slowly(fd.get(), frame);
+  std::string expected;
+  sync_wire::append_frame(expected, R"({"role":"receiver"})");
+  EXPECT_EQ(read_bytes(fd.get(), expected.size()), expected);
+  EXPECT_TRUE(recorder.wait_for(R"(hello {"split":true})"));
+  // Two messages in one segment are two requests.
+  const std::string two = int_bytes(kQueryState) + int_bytes(7);
+  ASSERT_EQ(send(fd.get(), two.data(), two.size(), MSG_NOSIGNAL), 8);
+  EXPECT_EQ(read_bytes(fd.get(), 8), int_bytes(kStateNotStarted) + int_bytes(10));
+}
+
+TEST(SyncEndToEnd, ClientThatConnectsAndClosesIsHarmless) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  { UniqueFd fd = raw_connect(server->port()); }
+  EXPECT_TRUE(recorder.wait_for("closed idle"));
+  auto client = connect_client(server->port());
+  EXPECT_EQ(exchange(client, kQueryState), kStateNotStarted);
+}
+
+TEST(SyncEndToEnd, ClosingWhileRunningIsReported) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  {
+    auto client = connect_client(server->port());
+    EXPECT_EQ(exchange(client, kStart), kStart);
+  }
+  EXPECT_TRUE(recorder.wait_for("closed running"));
+}
+
+TEST(SyncEndToEnd, OversizedFrameClosesTheConnection) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  ASSERT_TRUE(client.try_native_hello(2000ms).value());
+  ASSERT_TRUE(client.send_int(static_cast<int32_t>(kMaxFrameBytes + 1), 2000ms));
+  auto reply = client.read_frame(2000ms);
+  ASSERT_FALSE(reply);
+  EXPECT_EQ(reply.error().message, "sync: receiver closed the connection");
+  EXPECT_TRUE(recorder.wait_for("closed idle"));
+}
+
+TEST(SyncEndToEnd, MultiClientOverTheWire) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10, /*multi=*/true);
+  ASSERT_TRUE(server);
+  auto first = connect_client(server->port());
+  auto second = connect_client(server->port());
+  auto last = connect_client(server->port());
+  EXPECT_EQ(exchange(first, 20), 10);  // -M: the receiver's -t wins
+  EXPECT_EQ(exchange(first, kStart), kPleaseWait);
+  EXPECT_EQ(exchange(second, kStart), kPleaseWait);
+  EXPECT_EQ(exchange(last, kLastClientStart), kStart);
+  for (SyncClient* waiting : {&first, &second}) {
+    auto run = waiting->read_int(2000ms);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(*run, kStart);
+  }
+  EXPECT_TRUE(recorder.wait_for("start 10"));
+  // No duplicate 'R' for the '-L' sender: its next read sees only the reply to 'X'.
+  EXPECT_EQ(exchange(last, kQueryState), kStateRunning);
+}
+
+TEST(SyncEndToEnd, ReadTimesOutWhenTheServerNeverReplies) {
+  UniqueFd silent(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  SocketAddress address = loopback(0);
+  ASSERT_EQ(bind(silent.get(), address.get(), address.length), 0);
+  ASSERT_EQ(listen(silent.get(), 4), 0);  // the kernel completes the handshake; nobody answers
+  address.length = sizeof address.storage;
+  ASSERT_EQ(getsockname(silent.get(), address.get(), &address.length), 0);
+  auto client = connect_client(address.port());
+  auto reply = client.read_int(200ms);
+  ASSERT_FALSE(reply);
+  EXPECT_EQ(reply.error().message, "sync: no reply from the receiver within 200 ms");
+  auto exchanged = client.exchange(kQueryState, 1000ms);
+  ASSERT_FALSE(exchanged);
+  EXPECT_EQ(exchanged.error().message, "sync: no reply from the receiver within 1 s");
+  auto frame = client.read_frame(100ms);
+  EXPECT_FALSE(frame);
+}
+
+TEST(SyncEndToEnd, RefusedConnectionSaysSo) {
+  uint16_t port;
+  {
+    UniqueFd probe(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    SocketAddress address = loopback(0);
+    ASSERT_EQ(bind(probe.get(), address.get(), address.length), 0);
+    address.length = sizeof address.storage;
+    ASSERT_EQ(getsockname(probe.get(), address.get(), &address.length), 0);
+    port = address.port();
+  }  // closed: nothing listens there now
+  auto client = SyncClient::connect(loopback(port), std::nullopt, 2000ms);
+  ASSERT_FALSE(client);
+  EXPECT_EQ(client.error().message, "sync: receiver 127.0.0.1:" + std::to_string(port) +
+                                        " refused the connection (is the receiver running?)");
+}
+
+TEST(SyncEndToEnd, SourceAddressIsBound) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto client = SyncClient::connect(loopback(server->port()), loopback(0), 2000ms);
+  ASSERT_TRUE(client) << client.error().message;
+  SocketAddress local;
+  local.length = sizeof local.storage;
+  ASSERT_EQ(getsockname(client->fd(), local.get(), &local.length), 0);
+  EXPECT_EQ(local.host(), "127.0.0.1");
+  EXPECT_EQ(exchange(*client, kQueryState), kStateNotStarted);
+}
+
+TEST(SyncEndToEnd, BusyPortIsReported) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto second = SyncServer::listen(loopback(server->port()), {}, {});
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error().message, "sync port " + std::to_string(server->port()) +
+                                        " on 127.0.0.1: address already in use");
+}
+
+TEST(SyncEndToEnd, StopWithoutStart) {
+  auto server = SyncServer::listen(loopback(0), {}, {});
+  ASSERT_TRUE(server) << server.error().message;
+  (*server)->stop();
+}
+
+TEST(SyncEndToEnd, OversizedFrameIsRefusedBySender) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  const std::string huge(kMaxFrameBytes + 1, 'x');
+  auto sent = client.send_frame(huge);
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().message, "sync: frame of 16777217 bytes is over the 16 MiB limit");
+}
+
+// A scripted NTTTCP-for-Linux 1.4 receiver (-t duration): one connection, its reply rules.
+class LegacyNtttcpReceiver {
+ public:
+  explicit LegacyNtttcpReceiver(int32_t duration) : duration_(duration) {
+    listener_.reset(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    SocketAddress address = loopback(0);
+    EXPECT_EQ(bind(listener_.get(), address.get(), address.length), 0);
+    EXPECT_EQ(listen(listener_.get(), 4), 0);
+    address.length = sizeof address.storage;
+    EXPECT_EQ(getsockname(listener_.get(), address.get(), &address.length), 0);
+    port_ = address.port();
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~LegacyNtttcpReceiver() {
+    shutdown(listener_.get(), SHUT_RDWR);  // unblocks accept() if no sender came
+    thread_.join();
+  }
+  uint16_t port() const { return port_; }
+
+ private:
+  void serve() {
+    UniqueFd peer(accept(listener_.get(), nullptr, nullptr));
+    if (!peer.valid()) return;
+    timeval timeout{5, 0};
+    setsockopt(peer.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    int32_t state = kStateNotStarted;
+    for (;;) {
+      const std::string request = read_bytes(peer.get(), 4);
+      if (request.size() != 4) return;
+      const int32_t value = sync_wire::decode_int(request.data());
+      int32_t answer;
+      if (value == kEarlyExit) {
+        if (state == kStateRunning) state = kStateFinished;
+        answer = state;
+      } else if (value == kQueryState) {
+        answer = state;
+      } else if (value == kStart) {
+        state = kStateRunning;
+        answer = kStart;
+      } else if (value == 0 || duration_ == 0) {
+        answer = 0;
+      } else {
+        answer = duration_ < value ? value : duration_;  // signed compare, as in C
+      }
+      const std::string reply = int_bytes(answer);
+      if (send(peer.get(), reply.data(), reply.size(), MSG_NOSIGNAL) != 4) return;
+    }
+  }
+
+  int32_t duration_;
+  UniqueFd listener_;
+  uint16_t port_ = 0;
+  std::thread thread_;
+};
+
+TEST(SyncEndToEnd, NativeSenderFallsBackWithLegacyNtttcpReceiver) {
+  LegacyNtttcpReceiver legacy(10);
+  auto client = connect_client(legacy.port());
+  auto native = client.try_native_hello(2000ms);
+  ASSERT_TRUE(native) << native.error().message;
+  EXPECT_FALSE(*native);
+  EXPECT_EQ(exchange(client, kQueryState), kStateNotStarted);
+  EXPECT_EQ(exchange(client, 15), 15);  // the real proposal overwrites the hello's answer
+  EXPECT_EQ(exchange(client, kStart), kStart);
+  EXPECT_EQ(exchange(client, kEarlyExit), kStateFinished);
+}
+
+TEST(SyncEndToEnd, NativeSenderFallsBackWithContinuousLegacyReceiver) {
+  LegacyNtttcpReceiver legacy(0);
+  auto client = connect_client(legacy.port());
+  auto native = client.try_native_hello(2000ms);
+  ASSERT_TRUE(native) << native.error().message;
+  EXPECT_FALSE(*native);
+  EXPECT_EQ(exchange(client, 15), 0);
+}
+
+}  // namespace
+}  // namespace xttcp
