@@ -1,0 +1,172 @@
+#include "engine/stats/proc_parsers.hh"
+
+#include <charconv>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace xttcp {
+namespace {
+
+// Calls `visit(line)` for each line, without its '\n' (and without a trailing '\r').
+template <class Visit>
+void for_each_line(std::string_view text, Visit&& visit) {
+  while (!text.empty()) {
+    std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!visit(line)) return;
+    if (end == std::string_view::npos) return;
+    text.remove_prefix(end + 1);
+  }
+}
+
+std::vector<std::string_view> split(std::string_view line, std::string_view separators) {
+  std::vector<std::string_view> tokens;
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    std::size_t start = line.find_first_not_of(separators, pos);
+    if (start == std::string_view::npos) break;
+    std::size_t end = line.find_first_of(separators, start);
+    if (end == std::string_view::npos) end = line.size();
+    tokens.push_back(line.substr(start, end - start));
+    pos = end;
+  }
+  return tokens;
+}
+
+std::string_view trim(std::string_view s) {
+  constexpr std::string_view blanks = " \t\r\n";
+  std::size_t start = s.find_first_not_of(blanks);
+  if (start == std::string_view::npos) return {};
+  std::size_t end = s.find_last_not_of(blanks);
+  return s.substr(start, end - start + 1);
+}
+
+// True only when the whole token is an unsigned decimal that fits in 64 bits.
+bool parse_u64(std::string_view token, uint64_t& value) {
+  if (token.empty()) return false;
+  auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  return ec == std::errc() && ptr == token.data() + token.size();
+}
+
+bool all_digits(std::string_view token) {
+  if (token.empty()) return false;
+  for (char c : token) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// The value after the ':' of a "key<tabs>: value" line of /proc/cpuinfo.
+std::string_view value_after_colon(std::string_view line) {
+  std::size_t colon = line.find(':');
+  return colon == std::string_view::npos ? std::string_view{} : trim(line.substr(colon + 1));
+}
+
+}  // namespace
+
+Expected<CpuTimes> parse_proc_stat(std::string_view text) {
+  CpuTimes times;
+  bool found_aggregate = false;
+  std::string error;
+  for_each_line(text, [&](std::string_view line) {
+    if (line.substr(0, 3) != "cpu") return true;
+    std::vector<std::string_view> tokens = split(line, " \t");
+    if (tokens.empty()) return true;
+    if (tokens[0] == "cpu") {
+      if (found_aggregate) return true;  // keep the first one
+      found_aggregate = true;
+      uint64_t* fields[] = {&times.user, &times.nice,    &times.system, &times.idle,
+                            &times.iowait, &times.irq, &times.softirq, &times.steal};
+      std::size_t parsed = 0;
+      for (std::size_t i = 1; i < tokens.size() && parsed < std::size(fields); ++i, ++parsed) {
+        if (!parse_u64(tokens[i], *fields[parsed])) {
+          error = fmt::format("/proc/stat: field {} of the 'cpu' line is not a number: '{}'", i,
+                              tokens[i]);
+          return false;
+        }
+      }
+      if (parsed < 4) {
+        error = "/proc/stat: the 'cpu' line has fewer than 4 fields (user nice system idle)";
+        return false;
+      }
+    } else if (all_digits(tokens[0].substr(3))) {
+      ++times.cores;
+    }
+    return true;
+  });
+  if (!error.empty()) return fail(error);
+  if (!found_aggregate) return fail("/proc/stat: no aggregate 'cpu' line");
+  return times;
+}
+
+Expected<std::map<std::string, uint64_t>> parse_snmp_section(std::string_view text,
+                                                             std::string_view section) {
+  std::string prefix(section);
+  if (prefix.empty() || prefix.back() != ':') prefix += ':';
+
+  std::vector<std::string_view> names;
+  std::vector<std::string_view> values;
+  for_each_line(text, [&](std::string_view line) {
+    std::vector<std::string_view> tokens = split(line, " \t");
+    if (tokens.empty() || tokens[0] != prefix) return true;
+    if (names.empty()) {
+      names.assign(tokens.begin() + 1, tokens.end());
+      return true;
+    }
+    values.assign(tokens.begin() + 1, tokens.end());
+    return false;  // first header/value pair only
+  });
+  if (names.empty()) return fail(fmt::format("no '{}' section", prefix));
+  if (values.size() != names.size()) {
+    return fail(fmt::format("section '{}' has {} names but {} values", prefix, names.size(),
+                            values.size()));
+  }
+  std::map<std::string, uint64_t> counters;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    uint64_t value = 0;
+    if (parse_u64(values[i], value)) counters.emplace(std::string(names[i]), value);
+  }
+  return counters;
+}
+
+uint64_t sum_interrupts(std::string_view proc_interrupts, std::string_view pattern) {
+  if (pattern.empty()) return 0;
+  uint64_t total = 0;
+  for_each_line(proc_interrupts, [&](std::string_view line) {
+    if (line.find(pattern) == std::string_view::npos) return true;
+    // Space-separated like the original (strtok on " "): a tab-joined token is not a number.
+    for (std::string_view token : split(line, " ")) {
+      uint64_t value = 0;
+      if (all_digits(token) && parse_u64(token, value)) total += value;
+    }
+    return true;
+  });
+  return total;
+}
+
+double parse_cpu_mhz(std::string_view cpuinfo) {
+  double mhz = 0;
+  for_each_line(cpuinfo, [&](std::string_view line) {
+    if (line.find("cpu MHz") == std::string_view::npos) return true;
+    std::string_view value = value_after_colon(line);
+    auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), mhz);
+    if (ec != std::errc()) mhz = 0;
+    (void)ptr;
+    return false;
+  });
+  return mhz;
+}
+
+std::string parse_cpu_model(std::string_view cpuinfo) {
+  std::string model;
+  for_each_line(cpuinfo, [&](std::string_view line) {
+    if (line.substr(0, 10) != "model name") return true;
+    model = std::string(value_after_colon(line));
+    return false;
+  });
+  return model;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,44 @@
+// Pure parsers of Linux /proc text. They take the text, not a path, so tests feed them fixtures
+// and the probe decides where the text comes from.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "engine/status.hh"
+
+namespace xttcp {
+
+// The aggregate "cpu" line of /proc/stat, in USER_HZ ticks.
+struct CpuTimes {
+  uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  uint32_t cores = 0;  // number of cpuN lines
+
+  // NTTTCP-for-Linux's denominator: guest time is already inside user/nice, so it is left out.
+  uint64_t total() const { return user + nice + system + idle + iowait + irq + softirq + steal; }
+};
+
+// Fails when there is no aggregate "cpu" line with at least user, nice, system and idle.
+Expected<CpuTimes> parse_proc_stat(std::string_view text);
+
+// One section of /proc/net/snmp ("Tcp") or /proc/net/netstat ("TcpExt"): a header line of names
+// followed by a line of values, both starting with "<section>:". `section` may end with ':'.
+// Values that are not unsigned numbers (Tcp MaxConn is -1) are left out of the map.
+Expected<std::map<std::string, uint64_t>> parse_snmp_section(std::string_view text,
+                                                             std::string_view section);
+
+// NTTTCP-for-Linux's --show-dev-interrupts rule: for every line of /proc/interrupts that contains
+// `pattern` (case-sensitive), add up every space-separated token made only of digits. That counts
+// per-CPU columns but skips "24:" and "0-edge". An empty pattern counts nothing.
+uint64_t sum_interrupts(std::string_view proc_interrupts, std::string_view pattern);
+
+// The first "cpu MHz" of /proc/cpuinfo (current frequency of CPU0, as NTTTCP-for-Linux reads it);
+// 0 when there is none (some ARM kernels).
+double parse_cpu_mhz(std::string_view cpuinfo);
+
+// The first "model name" of /proc/cpuinfo, trimmed; "" when there is none.
+std::string parse_cpu_model(std::string_view cpuinfo);
+
+}  // namespace xttcp

@@ -1,0 +1,255 @@
+#include "engine/stats/system_probe.hh"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace xttcp {
+namespace {
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// /proc files report size 0, so read until EOF instead of trusting stat().
+Expected<std::string> read_text_file(const std::string& path) {
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return fail(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+  std::string text;
+  char chunk[16384];
+  for (;;) {
+    ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+Expected<uint64_t> read_counter_file(const std::string& path) {
+  Expected<std::string> text = read_text_file(path);
+  if (!text) return text.error();
+  const char* first = text->data();
+  const char* last = first + text->size();
+  uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || (ptr != last && *ptr != '\n')) {
+    return fail(fmt::format("{} does not hold a number", path));
+  }
+  return value;
+}
+
+double seconds_of(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
+
+uint64_t counter_delta(uint64_t begin, uint64_t end) { return end >= begin ? end - begin : 0; }
+
+double percent(uint64_t part, uint64_t whole) {
+  return whole == 0 ? 0.0 : static_cast<double>(part) * 100.0 / static_cast<double>(whole);
+}
+
+uint64_t value_or_zero(const std::map<std::string, uint64_t>& counters, const char* name) {
+  auto it = counters.find(name);
+  return it == counters.end() ? 0 : it->second;
+}
+
+void read_tcp_counters(const std::string& proc_root, SystemSnapshot& snapshot) {
+  std::string snmp_path = proc_root + "/net/snmp";
+  if (Expected<std::string> text = read_text_file(snmp_path); !text) {
+    snapshot.problems.push_back(text.error().message);
+  } else if (auto tcp = parse_snmp_section(*text, "Tcp"); !tcp) {
+    snapshot.problems.push_back(snmp_path + ": " + tcp.error().message);
+  } else {
+    snapshot.tcp.retrans_segs = value_or_zero(*tcp, "RetransSegs");
+  }
+
+  std::string netstat_path = proc_root + "/net/netstat";
+  if (Expected<std::string> text = read_text_file(netstat_path); !text) {
+    snapshot.problems.push_back(text.error().message);
+  } else if (auto ext = parse_snmp_section(*text, "TcpExt"); !ext) {
+    snapshot.problems.push_back(netstat_path + ": " + ext.error().message);
+  } else {
+    snapshot.tcp.lost_retransmit = value_or_zero(*ext, "TCPLostRetransmit");
+    snapshot.tcp.syn_retrans = value_or_zero(*ext, "TCPSynRetrans");
+    snapshot.tcp.fast_retrans = value_or_zero(*ext, "TCPFastRetrans");
+    snapshot.tcp.forward_retrans = value_or_zero(*ext, "TCPForwardRetrans");
+    snapshot.tcp.slow_start_retrans = value_or_zero(*ext, "TCPSlowStartRetrans");
+    snapshot.tcp.retrans_fail = value_or_zero(*ext, "TCPRetransFail");
+  }
+}
+
+}  // namespace
+
+SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::string sys_root)
+    : proc_root_(std::move(proc_root)),
+      sys_root_(std::move(sys_root)),
+      nic_(spec.show_nic_packets),
+      interrupt_pattern_(spec.show_dev_interrupts) {}
+
+SystemSnapshot SystemProbe::take() const {
+  SystemSnapshot snapshot;
+  try {
+    snapshot.at = std::chrono::steady_clock::now();
+
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) == 0) {
+      snapshot.process_user_s = seconds_of(usage.ru_utime);
+      snapshot.process_system_s = seconds_of(usage.ru_stime);
+    }
+
+    std::string stat_path = proc_root_ + "/stat";
+    if (Expected<std::string> text = read_text_file(stat_path); !text) {
+      snapshot.problems.push_back(text.error().message);
+    } else if (Expected<CpuTimes> cpu = parse_proc_stat(*text); !cpu) {
+      snapshot.problems.push_back(cpu.error().message);
+    } else {
+      snapshot.cpu = *cpu;
+    }
+
+    read_tcp_counters(proc_root_, snapshot);
+
+    if (!nic_.empty()) {
+      NicPackets nic{nic_, 0, 0};
+      std::string base = sys_root_ + "/class/net/" + nic_ + "/statistics/";
+      if (auto tx = read_counter_file(base + "tx_packets"); tx) {
+        nic.tx_packets = *tx;
+      } else {
+        snapshot.problems.push_back(tx.error().message);
+      }
+      if (auto rx = read_counter_file(base + "rx_packets"); rx) {
+        nic.rx_packets = *rx;
+      } else {
+        snapshot.problems.push_back(rx.error().message);
+      }
+      snapshot.nic = nic;
+    }
+
+    if (!interrupt_pattern_.empty()) {
+      Interrupts interrupts{interrupt_pattern_, 0};
+      if (auto text = read_text_file(proc_root_ + "/interrupts"); text) {
+        interrupts.total = sum_interrupts(*text, interrupt_pattern_);
+      } else {
+        snapshot.problems.push_back(text.error().message);
+      }
+      snapshot.interrupts = interrupts;
+    }
+  } catch (const std::exception& e) {  // only allocation can throw here
+    snapshot.problems.push_back(fmt::format("system probe failed: {}", e.what()));
+  }
+  return snapshot;
+}
+
+void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end, double seconds,
+                         uint64_t total_bytes, const HostInfo& host, Result& result) {
+  const CpuTimes& b = begin.cpu;
+  const CpuTimes& e = end.cpu;
+  uint64_t total = counter_delta(b.total(), e.total());
+  uint64_t idle = counter_delta(b.idle, e.idle);
+
+  CpuSplit& cpu = result.cpu;
+  cpu.user = percent(counter_delta(b.user, e.user), total);
+  cpu.system = percent(counter_delta(b.system, e.system), total);
+  cpu.idle = percent(idle, total);
+  cpu.iowait = percent(counter_delta(b.iowait, e.iowait), total);
+  cpu.softirq = percent(counter_delta(b.softirq, e.softirq), total);
+
+  // cpuMHz x 1e6 x duration x ncpu x (1 - idle) / bytes; iowait counts as busy. Without any CPU
+  // ticks in the window there is no busy fraction to speak of, so 0 rather than "all busy".
+  cpu.cycles_per_byte = 0;
+  if (total_bytes > 0 && total > 0) {
+    double busy = 1.0 - static_cast<double>(idle) / static_cast<double>(total);
+    cpu.cycles_per_byte = host.cpu_mhz * 1e6 * seconds * static_cast<double>(host.cpu_cores) *
+                          busy / static_cast<double>(total_bytes);
+  }
+
+  cpu.process_user_s = std::max(0.0, end.process_user_s - begin.process_user_s);
+  cpu.process_system_s = std::max(0.0, end.process_system_s - begin.process_system_s);
+  cpu.process_busy =
+      seconds > 0 ? (cpu.process_user_s + cpu.process_system_s) / seconds * 100.0 : 0.0;
+
+  const TcpRetransmits& tb = begin.tcp;
+  const TcpRetransmits& te = end.tcp;
+  result.tcp.retrans_segs = counter_delta(tb.retrans_segs, te.retrans_segs);
+  result.tcp.lost_retransmit = counter_delta(tb.lost_retransmit, te.lost_retransmit);
+  result.tcp.syn_retrans = counter_delta(tb.syn_retrans, te.syn_retrans);
+  result.tcp.fast_retrans = counter_delta(tb.fast_retrans, te.fast_retrans);
+  result.tcp.forward_retrans = counter_delta(tb.forward_retrans, te.forward_retrans);
+  result.tcp.slow_start_retrans = counter_delta(tb.slow_start_retrans, te.slow_start_retrans);
+  result.tcp.retrans_fail = counter_delta(tb.retrans_fail, te.retrans_fail);
+
+  if (begin.nic && end.nic) {
+    result.nic = NicPackets{end.nic->interface,
+                            counter_delta(begin.nic->tx_packets, end.nic->tx_packets),
+                            counter_delta(begin.nic->rx_packets, end.nic->rx_packets)};
+  } else {
+    result.nic.reset();
+  }
+  if (begin.interrupts && end.interrupts) {
+    result.interrupts = Interrupts{end.interrupts->pattern,
+                                   counter_delta(begin.interrupts->total, end.interrupts->total)};
+  } else {
+    result.interrupts.reset();
+  }
+}
+
+HostInfo read_host_info(const std::string& proc_root) {
+  HostInfo host;
+  try {
+    utsname names{};
+    if (::uname(&names) == 0) {
+      host.hostname = names.nodename;
+      host.kernel = names.release;
+      // `uname -a` on GNU/Linux: kernel name, node, release, version, machine, operating system.
+      host.os = fmt::format("{} {} {} {} {}", names.sysname, names.nodename, names.release,
+                            names.version, names.machine);
+      if (std::strcmp(names.sysname, "Linux") == 0) host.os += " GNU/Linux";
+    }
+    if (auto cpuinfo = read_text_file(proc_root + "/cpuinfo"); cpuinfo) {
+      host.cpu_model = parse_cpu_model(*cpuinfo);
+      host.cpu_mhz = parse_cpu_mhz(*cpuinfo);
+    }
+    host.cpu_cores = 1;  // NTTTCP-for-Linux: MAX(cpuN lines, 1)
+    if (auto stat = read_text_file(proc_root + "/stat"); stat) {
+      if (auto cpu = parse_proc_stat(*stat); cpu && cpu->cores > 0) host.cpu_cores = cpu->cores;
+    }
+  } catch (const std::exception&) {  // allocation only; return what we have
+  }
+  return host;
+}
+
+Status check_interface_exists(const std::string& name, const std::string& sys_root) {
+  bool plausible = !name.empty() && name != "." && name != ".." &&
+                   name.find('/') == std::string::npos;
+  struct stat info {};
+  if (!plausible || ::stat((sys_root + "/class/net/" + name).c_str(), &info) != 0) {
+    return fail(fmt::format("--show-nic-packets: no network interface named '{}'", name));
+  }
+  return ok();
+}
+
+}  // namespace xttcp

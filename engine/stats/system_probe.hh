@@ -1,0 +1,54 @@
+// System probes: absolute counters read at phase edges (CPU ticks, TCP retransmits, NIC packets,
+// interrupts, this process's CPU time), and the deltas NTTTCP-for-Linux reports (reference §1.8).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/result.hh"
+#include "engine/spec.hh"
+#include "engine/stats/proc_parsers.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+struct SystemSnapshot {
+  CpuTimes cpu;
+  TcpRetransmits tcp;                    // absolute counters
+  std::optional<NicPackets> nic;         // when spec.show_nic_packets is set
+  std::optional<Interrupts> interrupts;  // when spec.show_dev_interrupts is set
+  double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF)
+  std::chrono::steady_clock::time_point at;
+  // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their
+  // counters stay 0. The caller decides whether to print them.
+  std::vector<std::string> problems;
+};
+
+class SystemProbe {
+ public:
+  explicit SystemProbe(const TestSpec& spec, std::string proc_root = "/proc",
+                       std::string sys_root = "/sys");
+  SystemSnapshot take() const;  // cheap enough to call at phase edges; never throws
+
+ private:
+  std::string proc_root_, sys_root_;
+  std::string nic_;                // "" = not probed
+  std::string interrupt_pattern_;  // "" = not probed
+};
+
+// Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
+// NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,
+// result.nic and result.interrupts from two snapshots. A counter that went backwards gives 0.
+void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end, double seconds,
+                         uint64_t total_bytes, const HostInfo& host, Result& result);
+
+// Hostname, a `uname -a` style line, kernel release, CPU model, cores (cpuN lines of stat, at
+// least 1) and MHz (first "cpu MHz" of cpuinfo). Unreadable parts stay empty or 0.
+HostInfo read_host_info(const std::string& proc_root = "/proc");
+
+// For --show-nic-packets: the interface must exist under <sys_root>/class/net.
+Status check_interface_exists(const std::string& name, const std::string& sys_root = "/sys");
+
+}  // namespace xttcp

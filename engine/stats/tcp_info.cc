@@ -1,0 +1,52 @@
+#include "engine/stats/tcp_info.hh"
+
+// <linux/tcp.h> rather than <netinet/tcp.h>: glibc's struct tcp_info stops before
+// tcpi_delivery_rate. The two headers must not meet in one file.
+#include <linux/tcp.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstddef>
+
+#include "engine/net/address.hh"
+
+namespace xttcp {
+namespace {
+
+std::string address_text(int fd, int (*get)(int, sockaddr*, socklen_t*)) {
+  SocketAddress address;
+  address.length = sizeof address.storage;
+  if (get(fd, address.get(), &address.length) != 0) return {};
+  if (address.family() != AF_INET && address.family() != AF_INET6) return {};
+  return address.to_string();
+}
+
+}  // namespace
+
+ConnectionStats read_tcp_info(int fd) {
+  ConnectionStats stats;
+  stats.local = address_text(fd, ::getsockname);
+  stats.remote = address_text(fd, ::getpeername);
+
+  tcp_info info{};
+  socklen_t length = sizeof info;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return stats;
+
+  // Older kernels fill a shorter struct: only trust fields that fit in what they wrote.
+  auto reported = [length](std::size_t offset, std::size_t size) {
+    return offset + size <= static_cast<std::size_t>(length);
+  };
+  stats.rtt_us = info.tcpi_rtt;
+  stats.rttvar_us = info.tcpi_rttvar;
+  stats.snd_cwnd = info.tcpi_snd_cwnd;
+  stats.pmtu = info.tcpi_pmtu;
+  if (reported(offsetof(tcp_info, tcpi_total_retrans), sizeof info.tcpi_total_retrans)) {
+    stats.total_retrans = info.tcpi_total_retrans;
+  }
+  if (reported(offsetof(tcp_info, tcpi_delivery_rate), sizeof info.tcpi_delivery_rate)) {
+    stats.delivery_rate_bps = info.tcpi_delivery_rate * 8;
+  }
+  return stats;
+}
+
+}  // namespace xttcp

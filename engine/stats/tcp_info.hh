@@ -1,0 +1,14 @@
+// TCP_INFO of one of our own connections (RTT, retransmits, cwnd, path MTU, delivery rate).
+#pragma once
+
+#include "engine/result.hh"
+
+namespace xttcp {
+
+// Reads getsockopt(TCP_INFO) and the connection's addresses ("127.0.0.1:5001", "[::1]:5001").
+// Fields the kernel does not report stay 0; a non-TCP or closed fd gives an all-zero record.
+// delivery_rate_bps is in bits per second (the kernel reports bytes per second). bytes is left
+// for the caller, who counts them.
+ConnectionStats read_tcp_info(int fd);
+
+}  // namespace xttcp
