@@ -1,0 +1,199 @@
+#include "engine/report/linux_console.hh"
+
+#include <fmt/format.h>
+
+#include "engine/report/native_json.hh"
+#include "engine/units.hh"
+
+namespace xttcp {
+
+namespace {
+
+std::string throughput_text(uint64_t bytes, double seconds) {
+  return format_bps(seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0);
+}
+
+double per_second(uint64_t delta, double seconds) {
+  return seconds > 0 ? static_cast<double>(delta) / seconds : 0.0;
+}
+
+// The CPU lines shared by our own summary and the peer's.
+void append_cpu_split(std::vector<std::string>& lines, const CpuSplit& cpu) {
+  lines.push_back(fmt::format("\t user\t\t:{:.2f}%", cpu.user));
+  lines.push_back(fmt::format("\t system\t\t:{:.2f}%", cpu.system));
+  lines.push_back(fmt::format("\t idle\t\t:{:.2f}%", cpu.idle));
+  lines.push_back(fmt::format("\t iowait\t\t:{:.2f}%", cpu.iowait));
+  lines.push_back(fmt::format("\t softirq\t:{:.2f}%", cpu.softirq));
+  lines.push_back(fmt::format("\t cycles/byte\t:{:.2f}", cpu.cycles_per_byte));
+}
+
+void append_totals(std::vector<std::string>& lines, const Result& r) {
+  lines.push_back(fmt::format("test duration\t:{:.2f} seconds", r.duration_s));
+  lines.push_back(fmt::format("total bytes\t:{}", r.total_bytes));
+  lines.push_back(fmt::format("\t throughput\t:{}", throughput_text(r.total_bytes, r.duration_s)));
+  if (r.spec.protocol == Protocol::tcp) {  // RetransSegs is printed for TCP only
+    lines.push_back(fmt::format("\t retrans segs\t:{}", r.tcp.retrans_segs));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> linux_flags_lines(const TestSpec& spec) {
+  const bool sender = spec.is_sender();
+  const bool receiver = !sender;
+  const char* any_address = spec.ipv6 ? "::" : "0.0.0.0";
+  std::vector<std::string> lines;
+
+  lines.emplace_back(sender ? "*** sender role" : "*** receiver role");
+  if (spec.daemonize) lines.emplace_back("*** run as daemon");
+  if (receiver && spec.use_epoll) lines.emplace_back("*** use epoll()");
+  if (receiver && spec.hold) lines.emplace_back("*** hold receiver always running");
+  if (spec.multi_clients) lines.emplace_back("multiple clients:\t\t yes");
+  if (spec.last_client) lines.emplace_back("last client:\t\t\t yes");
+  if (spec.no_sync) lines.emplace_back("*** no sender/receiver synch");
+
+  if (sender) {
+    lines.push_back(fmt::format("connections:\t\t\t {} X {} X {}", spec.ports,
+                                spec.threads_per_port, spec.conns_per_thread));
+  } else {
+    lines.push_back(fmt::format("ports:\t\t\t\t {}", spec.ports));
+  }
+  if (spec.mapping_cpu) {
+    lines.push_back(fmt::format("cpu affinity:\t\t\t {}", *spec.mapping_cpu));
+  } else {
+    lines.emplace_back("cpu affinity:\t\t\t *");
+  }
+  lines.push_back(
+      fmt::format("server address:\t\t\t {}", spec.address.empty() ? any_address : spec.address));
+  if (sender) {
+    lines.push_back(fmt::format("client address:\t\t\t {}",
+                                spec.source_address.empty() ? any_address : spec.source_address));
+  }
+  lines.push_back(fmt::format("domain:\t\t\t\t {}", spec.ipv6 ? "IPv6" : "IPv4"));
+  lines.push_back(fmt::format("protocol:\t\t\t {}", to_string(spec.protocol)));
+  lines.push_back(fmt::format("server port starting at:\t {}", spec.base_port));
+  if (sender && spec.source_base_port > 0) {
+    lines.push_back(fmt::format("client source port starting at:\t {}", spec.source_base_port));
+  }
+  if (receiver)
+    lines.push_back(fmt::format("receiver socket buffer (bytes):\t {}", spec.recv_buffer));
+  if (sender) lines.push_back(fmt::format("sender socket buffer (bytes):\t {}", spec.send_buffer));
+  if (sender && spec.rate_limit_bps != 0) {
+    lines.push_back(fmt::format("bandwidth limit (bits/sec):\t {}", spec.rate_limit_bps));
+  }
+  if (sender && spec.fq_rate_limit_bps != 0) {
+    lines.push_back(fmt::format("fq rate limit (bits/sec):\t {}", spec.fq_rate_limit_bps));
+  }
+  lines.push_back(fmt::format("tcp nodelay:\t {}", spec.no_delay ? "yes" : "no"));
+
+  auto seconds_or = [](uint32_t seconds, const char* zero) {
+    return seconds == 0 ? std::string(zero) : std::to_string(seconds);
+  };
+  lines.push_back("test warm-up (sec):\t\t " + seconds_or(spec.warmup_s, "no"));
+  lines.push_back("test duration (sec):\t\t " + seconds_or(spec.duration_s, "continuous"));
+  lines.push_back("test cool-down (sec):\t\t " + seconds_or(spec.cooldown_s, "no"));
+
+  lines.push_back(
+      fmt::format("show system tcp retransmit:\t {}", spec.show_tcp_retrans ? "yes" : "no"));
+  if (!spec.show_nic_packets.empty()) {
+    lines.push_back(fmt::format("show packets for:\t\t {}", spec.show_nic_packets));
+  }
+  if (!spec.show_dev_interrupts.empty()) {
+    lines.push_back(fmt::format("show device interrupts for:\t {}", spec.show_dev_interrupts));
+  }
+  // The doubled colons are the original's ("%s:" of a label that already ends in ':').
+  if (spec.log_file)
+    lines.push_back(fmt::format("capture console output to::\t {}", *spec.log_file));
+  if (spec.xml_file) lines.push_back(fmt::format("save output to xml file::\t {}", *spec.xml_file));
+  if (spec.json_file)
+    lines.push_back(fmt::format("save output to json file::\t {}", *spec.json_file));
+
+  lines.push_back(fmt::format("quiet mode:\t\t\t {}", spec.quiet ? "enabled" : "disabled"));
+  lines.push_back(fmt::format("verbose mode:\t\t\t {}", spec.verbose ? "enabled" : "disabled"));
+  lines.emplace_back(linux_separator);
+  return lines;
+}
+
+std::vector<std::string> linux_summary_lines(const Result& r) {
+  std::vector<std::string> lines;
+  if (r.duration_s <= 0) return lines;  // the original prints nothing without a window
+  const TestSpec& spec = r.spec;
+  const bool sender = r.role == Role::sender;
+  const double seconds = r.duration_s;
+
+  if (spec.verbose) {
+    lines.emplace_back("\tThread\tTime(s)\tThroughput");
+    lines.emplace_back("\t======\t=======\t==========");
+    for (const ThreadResult& t : r.threads) {
+      lines.push_back(fmt::format("\t{}\t {:.2f}\t {}", t.index, t.seconds,
+                                  throughput_text(t.bytes, t.seconds)));
+    }
+  }
+  if (sender) lines.push_back(fmt::format("{} connections tested", r.connections_tested));
+
+  lines.emplace_back("#####  Totals:  #####");
+  append_totals(lines, r);
+
+  if (spec.show_tcp_retrans) {
+    const TcpRetransmits& t = r.tcp;
+    lines.emplace_back("tcp retransmit:");
+    lines.push_back(
+        fmt::format("\t retrans_segments/sec\t:{:.2f}", per_second(t.retrans_segs, seconds)));
+    lines.push_back(
+        fmt::format("\t lost_retrans/sec\t:{:.2f}", per_second(t.lost_retransmit, seconds)));
+    lines.push_back(fmt::format("\t syn_retrans/sec\t:{:.2f}", per_second(t.syn_retrans, seconds)));
+    lines.push_back(
+        fmt::format("\t fast_retrans/sec\t:{:.2f}", per_second(t.fast_retrans, seconds)));
+    lines.push_back(
+        fmt::format("\t forward_retrans/sec\t:{:.2f}", per_second(t.forward_retrans, seconds)));
+    lines.push_back(fmt::format("\t slowStart_retrans/sec\t:{:.2f}",
+                                per_second(t.slow_start_retrans, seconds)));
+    lines.push_back(
+        fmt::format("\t retrans_fail/sec\t:{:.2f}", per_second(t.retrans_fail, seconds)));
+  }
+
+  const bool show_packets = !spec.show_nic_packets.empty();
+  const bool show_interrupts = !spec.show_dev_interrupts.empty();
+  const NicPackets nic = r.nic.value_or(NicPackets{});
+  const Interrupts irq = r.interrupts.value_or(Interrupts{});
+  if (show_packets) {
+    lines.emplace_back("total packets:");
+    lines.push_back(fmt::format("\t tx_packets\t:{}", nic.tx_packets));
+    lines.push_back(fmt::format("\t rx_packets\t:{}", nic.rx_packets));
+  }
+  if (show_interrupts) {
+    lines.emplace_back("interrupts:");
+    lines.push_back(fmt::format("\t total\t\t:{}", irq.total));
+    lines.push_back(fmt::format("\t interrupts/sec\t:{:.3f}", per_second(irq.total, seconds)));
+  }
+  if (show_packets && show_interrupts) {
+    double per_interrupt = irq.total == 0 ? 0.0
+                                          : static_cast<double>(nic.tx_packets + nic.rx_packets) /
+                                                static_cast<double>(irq.total);
+    lines.push_back(fmt::format("\t pkts/interrupt\t:{:.2f}", per_interrupt));
+  }
+
+  lines.push_back(fmt::format("cpu cores\t:{}", r.host.cpu_cores));
+  lines.push_back(fmt::format("\t cpu speed\t:{:.3f}MHz", r.host.cpu_mhz));
+  append_cpu_split(lines, r.cpu);
+  lines.push_back(fmt::format("cpu busy (all)\t:{:.2f}%", r.cpu.process_busy));
+
+  if (spec.verbose && sender && spec.protocol == Protocol::tcp && r.tcp_average_rtt_us) {
+    lines.push_back(fmt::format("tcpi rtt\t\t:{} us", *r.tcp_average_rtt_us));
+  }
+  return lines;
+}
+
+std::vector<std::string> peer_summary_lines(std::string_view peer_native_json) {
+  Expected<Result> peer = parse_native_json(peer_native_json);
+  if (!peer) return {"peer result unreadable: " + peer.error().message};
+  const Result& r = *peer;
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("#####  Peer ({}) totals:  #####", to_string(r.role)));
+  append_totals(lines, r);
+  append_cpu_split(lines, r.cpu);
+  lines.push_back(fmt::format("cpu busy (all)\t:{:.2f}%", r.cpu.process_busy));
+  return lines;
+}
+
+}  // namespace xttcp

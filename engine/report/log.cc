@@ -1,0 +1,118 @@
+#include "engine/report/log.hh"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "engine/units.hh"
+
+namespace xttcp {
+
+namespace {
+
+std::string local_time_now() {
+  std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  localtime_r(&now, &parts);
+  char text[16];
+  std::strftime(text, sizeof text, "%H:%M:%S", &parts);
+  return text;
+}
+
+// NTTTCP-for-Linux's is_running_tty(): a terminal that is not TERM=dumb.
+bool is_interactive(FILE* stream) {
+  const char* term = std::getenv("TERM");
+  bool dumb = term != nullptr && std::strcmp(term, "dumb") == 0;
+  return !dumb && isatty(fileno(stream)) == 1;
+}
+
+void write_all(FILE* stream, std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stream);
+  std::fflush(stream);
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Log>> Log::open(Options options) {
+  FILE* file = nullptr;
+  if (options.log_file) {
+    file = std::fopen(options.log_file->c_str(), "w");
+    if (file == nullptr) {
+      return fail(
+          fmt::format("-O: cannot open log file {}: {}", *options.log_file, std::strerror(errno)));
+    }
+  }
+  if (!options.clock) options.clock = local_time_now;
+  return std::unique_ptr<Log>(new Log(std::move(options), file));
+}
+
+Log::Log(Options options, FILE* log_file)
+    : options_(std::move(options)),
+      log_file_(log_file),
+      out_is_tty_(is_interactive(options_.out)) {}
+
+Log::~Log() {
+  std::lock_guard lock(mutex_);
+  end_realtime_locked();
+  if (log_file_ != nullptr) std::fclose(log_file_);
+}
+
+void Log::end_realtime_locked() {
+  if (!realtime_pending_) return;
+  write_all(options_.out, "\n");
+  realtime_pending_ = false;
+}
+
+void Log::line_locked(FILE* stream, std::string_view prefix, std::string_view message) {
+  end_realtime_locked();
+  std::string line;
+  if (!prefix.empty()) line = fmt::format("{} {}: ", options_.clock(), prefix);
+  line.append(message);
+  line.push_back('\n');
+  write_all(stream, line);
+  if (log_file_ != nullptr) write_all(log_file_, line);
+}
+
+void Log::info(std::string_view message) {
+  std::lock_guard lock(mutex_);
+  line_locked(options_.out, "INFO", message);
+}
+
+void Log::debug(std::string_view message) {
+  if (!options_.verbose) return;
+  std::lock_guard lock(mutex_);
+  line_locked(options_.out, "DBG ", message);
+}
+
+void Log::error(std::string_view message) {
+  std::lock_guard lock(mutex_);
+  line_locked(options_.err, "ERR ", message);
+}
+
+void Log::raw(std::string_view line) {
+  std::lock_guard lock(mutex_);
+  line_locked(options_.out, "", line);
+}
+
+void Log::realtime(double bits_per_second) {
+  if (options_.quiet) return;
+  std::lock_guard lock(mutex_);
+  std::string text = "Real-time throughput: " + format_bps(bits_per_second);
+  if (out_is_tty_) {
+    write_all(options_.out, "\x1b[2K" + text + "\r");  // clear the line, overwrite it next time
+    realtime_pending_ = true;
+  } else {
+    write_all(options_.out, text + "\n");
+  }
+}
+
+void Log::end_realtime() {
+  std::lock_guard lock(mutex_);
+  end_realtime_locked();
+}
+
+}  // namespace xttcp

@@ -1,0 +1,463 @@
+#include "engine/report/native_json.hh"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace xttcp {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// Non-finite numbers (a probe that divided by zero) are written as null, read back as 0.
+ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+
+template <class T>
+ordered_json optional_value(const std::optional<T>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+// ---- reading -------------------------------------------------------------------------------
+// Readers throw BadField inside this file only; the public functions turn it into an Error.
+
+struct BadField {
+  std::string message;
+};
+
+[[noreturn]] void bad(const std::string& path, const char* rule) {
+  throw BadField{fmt::format("{}: {}", path, rule)};
+}
+
+template <class Json>
+const Json* member(const Json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+template <class Json, class T>
+void read(const Json& obj, const char* key, T& out, const std::string& parent) {
+  const Json* v = member(obj, key);
+  if (v == nullptr) return;  // absent: keep the default
+  const std::string path = parent.empty() ? key : parent + "." + key;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v->is_boolean()) bad(path, "expected true or false");
+    out = v->template get<bool>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!v->is_string()) bad(path, "expected a string");
+    out = v->template get<std::string>();
+  } else if constexpr (std::is_same_v<T, double>) {
+    if (v->is_null()) {
+      out = 0;
+    } else if (v->is_number()) {
+      out = v->template get<double>();
+    } else {
+      bad(path, "expected a number");
+    }
+  } else if constexpr (std::is_unsigned_v<T>) {
+    if (!v->is_number_unsigned()) bad(path, "expected a non-negative integer");
+    uint64_t n = v->template get<uint64_t>();
+    if (n > std::numeric_limits<T>::max()) bad(path, "value out of range");
+    out = static_cast<T>(n);
+  } else if constexpr (std::is_same_v<T, int>) {
+    if (!v->is_number_integer()) bad(path, "expected an integer");
+    int64_t n = v->template get<int64_t>();
+    if (n < std::numeric_limits<int>::min() || n > std::numeric_limits<int>::max()) {
+      bad(path, "value out of range");
+    }
+    out = static_cast<int>(n);
+  } else {
+    static_assert(sizeof(T) == 0, "no reader for this type");
+  }
+}
+
+// null or absent = nullopt.
+template <class Json, class T>
+void read(const Json& obj, const char* key, std::optional<T>& out, const std::string& parent) {
+  const Json* v = member(obj, key);
+  if (v == nullptr || v->is_null()) {
+    out.reset();
+    return;
+  }
+  T value{};
+  read(obj, key, value, parent);
+  out = std::move(value);
+}
+
+template <class Json>
+const Json* object_member(const Json& obj, const char* key, const std::string& parent) {
+  const Json* v = member(obj, key);
+  if (v != nullptr && !v->is_object())
+    bad(parent.empty() ? key : parent + "." + key, "expected an object");
+  return v;
+}
+
+template <class Json>
+const Json* array_member(const Json& obj, const char* key) {
+  const Json* v = member(obj, key);
+  if (v != nullptr && !v->is_array()) bad(key, "expected an array");
+  return v;
+}
+
+Role role_from(const std::string& text, const std::string& path) {
+  if (text == "receiver") return Role::receiver;
+  if (text == "sender") return Role::sender;
+  if (text == "local") return Role::local;
+  bad(path, "expected \"receiver\", \"sender\" or \"local\"");
+}
+
+template <class Json>
+TestSpec read_spec(const Json& j) {
+  if (!j.is_object()) bad("spec", "expected an object");
+  const std::string p = "spec";
+  TestSpec s;
+  std::string text;
+  if (member(j, "role") != nullptr) {
+    read(j, "role", text, p);
+    s.role = role_from(text, p + ".role");
+  }
+  read(j, "address", s.address, p);
+  if (member(j, "protocol") != nullptr) {
+    read(j, "protocol", text, p);
+    if (text == "tcp") {
+      s.protocol = Protocol::tcp;
+    } else if (text == "udp") {
+      s.protocol = Protocol::udp;
+    } else {
+      bad(p + ".protocol", "expected \"tcp\" or \"udp\"");
+    }
+  }
+  read(j, "ipv6", s.ipv6, p);
+  read(j, "ports", s.ports, p);
+  read(j, "threads_per_port", s.threads_per_port, p);
+  read(j, "conns_per_thread", s.conns_per_thread, p);
+  read(j, "base_port", s.base_port, p);
+  read(j, "source_base_port", s.source_base_port, p);
+  read(j, "source_address", s.source_address, p);
+  read(j, "mapping_cpu", s.mapping_cpu, p);
+  read(j, "mapping_text", s.mapping_text, p);
+  read(j, "send_buffer", s.send_buffer, p);
+  read(j, "recv_buffer", s.recv_buffer, p);
+  read(j, "rate_limit_bps", s.rate_limit_bps, p);
+  read(j, "fq_rate_limit_bps", s.fq_rate_limit_bps, p);
+  read(j, "no_delay", s.no_delay, p);
+  read(j, "warmup_s", s.warmup_s, p);
+  read(j, "duration_s", s.duration_s, p);
+  read(j, "cooldown_s", s.cooldown_s, p);
+  read(j, "no_sync", s.no_sync, p);
+  read(j, "multi_clients", s.multi_clients, p);
+  read(j, "last_client", s.last_client, p);
+  read(j, "hold", s.hold, p);
+  read(j, "daemonize", s.daemonize, p);
+  read(j, "use_epoll", s.use_epoll, p);
+  read(j, "log_file", s.log_file, p);
+  read(j, "xml_file", s.xml_file, p);
+  read(j, "json_file", s.json_file, p);
+  read(j, "quiet", s.quiet, p);
+  read(j, "verbose", s.verbose, p);
+  read(j, "show_tcp_retrans", s.show_tcp_retrans, p);
+  read(j, "show_nic_packets", s.show_nic_packets, p);
+  read(j, "show_dev_interrupts", s.show_dev_interrupts, p);
+  read(j, "backend", s.backend, p);
+  read(j, "native_json_file", s.native_json_file, p);
+  read(j, "interval_s", s.interval_s, p);
+  read(j, "worker_threads", s.worker_threads, p);
+  read(j, "connect_timeout_s", s.connect_timeout_s, p);
+  read(j, "wait_timeout_s", s.wait_timeout_s, p);
+  return s;
+}
+
+Result read_result(const ordered_json& j) {
+  if (!j.is_object()) bad("native result", "expected a JSON object");
+  std::string schema;
+  if (member(j, "schema") == nullptr) bad("schema", "missing; not an xttcp result");
+  read(j, "schema", schema, "");
+  if (schema != native_schema_name) bad("schema", "expected \"xttcp-result\"");
+  int version = 0;
+  if (member(j, "schema_version") == nullptr) bad("schema_version", "missing");
+  read(j, "schema_version", version, "");
+  if (version < 1 || version > native_schema_version) {
+    throw BadField{fmt::format("schema_version: {} is not supported (this xttcp reads 1 to {})",
+                               version, native_schema_version)};
+  }
+
+  Result r;
+  if (const auto* tool = object_member(j, "tool", ""))
+    read(*tool, "version", r.tool_version, "tool");
+  std::string role;
+  if (member(j, "role") != nullptr) {
+    read(j, "role", role, "");
+    r.role = role_from(role, "role");
+  }
+  read(j, "backend", r.backend, "");
+  if (const auto* h = object_member(j, "host", "")) {
+    read(*h, "hostname", r.host.hostname, "host");
+    read(*h, "os", r.host.os, "host");
+    read(*h, "kernel", r.host.kernel, "host");
+    read(*h, "cpu_model", r.host.cpu_model, "host");
+    read(*h, "cpu_cores", r.host.cpu_cores, "host");
+    read(*h, "cpu_mhz", r.host.cpu_mhz, "host");
+  }
+  read(j, "cpu_mapping", r.cpu_mapping, "");
+  read(j, "start_time", r.start_time, "");
+  read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
+  if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
+
+  if (const auto* s = object_member(j, "summary", "")) {
+    read(*s, "duration_s", r.duration_s, "summary");
+    read(*s, "total_bytes", r.total_bytes, "summary");
+    read(*s, "operations", r.total_operations, "summary");
+    read(*s, "connections", r.connections_tested, "summary");
+    read(*s, "threads_created", r.threads_created, "summary");
+  }
+  if (const auto* threads = array_member(j, "threads")) {
+    for (const auto& t : *threads) {
+      ThreadResult tr;
+      read(t, "index", tr.index, "threads[]");
+      read(t, "seconds", tr.seconds, "threads[]");
+      read(t, "bytes", tr.bytes, "threads[]");
+      r.threads.push_back(tr);
+    }
+  }
+  if (const auto* intervals = array_member(j, "intervals")) {
+    for (const auto& i : *intervals) {
+      IntervalSample sample;
+      read(i, "start_s", sample.start_s, "intervals[]");
+      read(i, "seconds", sample.seconds, "intervals[]");
+      read(i, "bytes", sample.bytes, "intervals[]");
+      r.intervals.push_back(sample);
+    }
+  }
+  if (const auto* connections = array_member(j, "connections")) {
+    for (const auto& c : *connections) {
+      ConnectionStats cs;
+      const std::string p = "connections[]";
+      read(c, "local", cs.local, p);
+      read(c, "remote", cs.remote, p);
+      read(c, "bytes", cs.bytes, p);
+      read(c, "rtt_us", cs.rtt_us, p);
+      read(c, "rttvar_us", cs.rttvar_us, p);
+      read(c, "total_retrans", cs.total_retrans, p);
+      read(c, "snd_cwnd", cs.snd_cwnd, p);
+      read(c, "pmtu", cs.pmtu, p);
+      read(c, "delivery_rate_bps", cs.delivery_rate_bps, p);
+      r.connections.push_back(cs);
+    }
+  }
+  if (const auto* c = object_member(j, "cpu", "")) {
+    read(*c, "user_pct", r.cpu.user, "cpu");
+    read(*c, "system_pct", r.cpu.system, "cpu");
+    read(*c, "idle_pct", r.cpu.idle, "cpu");
+    read(*c, "iowait_pct", r.cpu.iowait, "cpu");
+    read(*c, "softirq_pct", r.cpu.softirq, "cpu");
+    read(*c, "cycles_per_byte", r.cpu.cycles_per_byte, "cpu");
+    read(*c, "process_busy_pct", r.cpu.process_busy, "cpu");
+    read(*c, "process_user_s", r.cpu.process_user_s, "cpu");
+    read(*c, "process_system_s", r.cpu.process_system_s, "cpu");
+  }
+  if (const auto* t = object_member(j, "tcp", "")) {
+    read(*t, "retrans_segs", r.tcp.retrans_segs, "tcp");
+    read(*t, "lost_retransmit", r.tcp.lost_retransmit, "tcp");
+    read(*t, "syn_retrans", r.tcp.syn_retrans, "tcp");
+    read(*t, "fast_retrans", r.tcp.fast_retrans, "tcp");
+    read(*t, "forward_retrans", r.tcp.forward_retrans, "tcp");
+    read(*t, "slow_start_retrans", r.tcp.slow_start_retrans, "tcp");
+    read(*t, "retrans_fail", r.tcp.retrans_fail, "tcp");
+    read(*t, "tcp_info_retransmits", r.tcp_info_retransmits, "tcp");
+    read(*t, "average_rtt_us", r.tcp_average_rtt_us, "tcp");
+  }
+  if (const auto* n = object_member(j, "nic", "")) {
+    NicPackets nic;
+    read(*n, "interface", nic.interface, "nic");
+    read(*n, "tx_packets", nic.tx_packets, "nic");
+    read(*n, "rx_packets", nic.rx_packets, "nic");
+    r.nic = nic;
+  }
+  if (const auto* i = object_member(j, "interrupts", "")) {
+    Interrupts irq;
+    read(*i, "pattern", irq.pattern, "interrupts");
+    read(*i, "total", irq.total, "interrupts");
+    r.interrupts = irq;
+  }
+  if (const auto* peer = member(j, "peer")) {
+    if (peer->is_object()) {
+      r.peer_result_json = peer->dump();
+    } else if (peer->is_string()) {
+      r.peer_result_json = peer->get<std::string>();
+    } else if (!peer->is_null()) {
+      bad("peer", "expected an object");
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+nlohmann::ordered_json spec_to_json(const TestSpec& s) {
+  return ordered_json{
+      {"role", to_string(s.role)},
+      {"address", s.address},
+      {"protocol", s.protocol == Protocol::tcp ? "tcp" : "udp"},
+      {"ipv6", s.ipv6},
+      {"ports", s.ports},
+      {"threads_per_port", s.threads_per_port},
+      {"conns_per_thread", s.conns_per_thread},
+      {"base_port", s.base_port},
+      {"source_base_port", s.source_base_port},
+      {"source_address", s.source_address},
+      {"mapping_cpu", optional_value(s.mapping_cpu)},
+      {"mapping_text", s.mapping_text},
+      {"send_buffer", s.send_buffer},
+      {"recv_buffer", s.recv_buffer},
+      {"rate_limit_bps", s.rate_limit_bps},
+      {"fq_rate_limit_bps", s.fq_rate_limit_bps},
+      {"no_delay", s.no_delay},
+      {"warmup_s", s.warmup_s},
+      {"duration_s", s.duration_s},
+      {"cooldown_s", s.cooldown_s},
+      {"no_sync", s.no_sync},
+      {"multi_clients", s.multi_clients},
+      {"last_client", s.last_client},
+      {"hold", s.hold},
+      {"daemonize", s.daemonize},
+      {"use_epoll", s.use_epoll},
+      {"log_file", optional_value(s.log_file)},
+      {"xml_file", optional_value(s.xml_file)},
+      {"json_file", optional_value(s.json_file)},
+      {"quiet", s.quiet},
+      {"verbose", s.verbose},
+      {"show_tcp_retrans", s.show_tcp_retrans},
+      {"show_nic_packets", s.show_nic_packets},
+      {"show_dev_interrupts", s.show_dev_interrupts},
+      {"backend", s.backend},
+      {"native_json_file", optional_value(s.native_json_file)},
+      {"interval_s", number(s.interval_s)},
+      {"worker_threads", optional_value(s.worker_threads)},
+      {"connect_timeout_s", s.connect_timeout_s},
+      {"wait_timeout_s", s.wait_timeout_s},
+  };
+}
+
+Expected<TestSpec> spec_from_json(const nlohmann::json& j) {
+  try {
+    return read_spec(j);
+  } catch (const BadField& e) {
+    return fail("spec JSON: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("spec JSON: ") + e.what());
+  }
+}
+
+std::string render_native_json(const Result& r) {
+  ordered_json doc;
+  doc["schema"] = native_schema_name;
+  doc["schema_version"] = native_schema_version;
+  doc["tool"] = {{"name", "xttcp"}, {"version", r.tool_version}};
+  doc["role"] = to_string(r.role);
+  doc["backend"] = r.backend;
+  doc["host"] = {
+      {"hostname", r.host.hostname},   {"os", r.host.os},
+      {"kernel", r.host.kernel},       {"cpu_model", r.host.cpu_model},
+      {"cpu_cores", r.host.cpu_cores}, {"cpu_mhz", number(r.host.cpu_mhz)},
+  };
+  doc["cpu_mapping"] = r.cpu_mapping;
+  doc["start_time"] = r.start_time;
+  doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
+  doc["spec"] = spec_to_json(r.spec);
+
+  const double bps = r.throughput_bps();
+  doc["summary"] = {
+      {"duration_s", number(r.duration_s)},   {"total_bytes", r.total_bytes},
+      {"throughput_bps", number(bps)},        {"throughput_gbps", number(bps / 1e9)},
+      {"operations", r.total_operations},     {"connections", r.connections_tested},
+      {"threads_created", r.threads_created},
+  };
+
+  auto rate = [](uint64_t bytes, double seconds) {
+    return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
+  };
+  ordered_json threads = ordered_json::array();
+  for (const ThreadResult& t : r.threads) {
+    threads.push_back({{"index", t.index},
+                       {"seconds", number(t.seconds)},
+                       {"bytes", t.bytes},
+                       {"throughput_bps", number(rate(t.bytes, t.seconds))}});
+  }
+  doc["threads"] = std::move(threads);
+
+  ordered_json intervals = ordered_json::array();
+  for (const IntervalSample& i : r.intervals) {
+    intervals.push_back({{"start_s", number(i.start_s)},
+                         {"seconds", number(i.seconds)},
+                         {"bytes", i.bytes},
+                         {"throughput_bps", number(rate(i.bytes, i.seconds))}});
+  }
+  doc["intervals"] = std::move(intervals);
+
+  ordered_json connections = ordered_json::array();
+  for (const ConnectionStats& c : r.connections) {
+    connections.push_back({{"local", c.local},
+                           {"remote", c.remote},
+                           {"bytes", c.bytes},
+                           {"rtt_us", c.rtt_us},
+                           {"rttvar_us", c.rttvar_us},
+                           {"total_retrans", c.total_retrans},
+                           {"snd_cwnd", c.snd_cwnd},
+                           {"pmtu", c.pmtu},
+                           {"delivery_rate_bps", c.delivery_rate_bps}});
+  }
+  doc["connections"] = std::move(connections);
+
+  doc["cpu"] = {
+      {"user_pct", number(r.cpu.user)},
+      {"system_pct", number(r.cpu.system)},
+      {"idle_pct", number(r.cpu.idle)},
+      {"iowait_pct", number(r.cpu.iowait)},
+      {"softirq_pct", number(r.cpu.softirq)},
+      {"cycles_per_byte", number(r.cpu.cycles_per_byte)},
+      {"process_busy_pct", number(r.cpu.process_busy)},
+      {"process_user_s", number(r.cpu.process_user_s)},
+      {"process_system_s", number(r.cpu.process_system_s)},
+  };
+  doc["tcp"] = {
+      {"retrans_segs", r.tcp.retrans_segs},
+      {"lost_retransmit", r.tcp.lost_retransmit},
+      {"syn_retrans", r.tcp.syn_retrans},
+      {"fast_retrans", r.tcp.fast_retrans},
+      {"forward_retrans", r.tcp.forward_retrans},
+      {"slow_start_retrans", r.tcp.slow_start_retrans},
+      {"retrans_fail", r.tcp.retrans_fail},
+      {"tcp_info_retransmits", r.tcp_info_retransmits},
+      {"average_rtt_us", optional_value(r.tcp_average_rtt_us)},
+  };
+  if (r.nic) {
+    doc["nic"] = {{"interface", r.nic->interface},
+                  {"tx_packets", r.nic->tx_packets},
+                  {"rx_packets", r.nic->rx_packets}};
+  }
+  if (r.interrupts) {
+    doc["interrupts"] = {{"pattern", r.interrupts->pattern}, {"total", r.interrupts->total}};
+  }
+  if (r.peer_result_json) {
+    // Embedded as an object; text that is not JSON is kept as a string rather than lost.
+    ordered_json peer = ordered_json::parse(*r.peer_result_json, nullptr, false);
+    doc["peer"] = peer.is_discarded() ? ordered_json(*r.peer_result_json) : std::move(peer);
+  }
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+Expected<Result> parse_native_json(std::string_view text) {
+  ordered_json doc = ordered_json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return fail("native result: not valid JSON");
+  try {
+    return read_result(doc);
+  } catch (const BadField& e) {
+    return fail("native result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("native result: ") + e.what());
+  }
+}
+
+}  // namespace xttcp

@@ -1,0 +1,30 @@
+// xttcp's own result format: typed, versioned, self-describing (docs/native-json.md).
+// Also the spec's JSON form, used in result files and in the native peer protocol.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "engine/result.hh"
+#include "engine/spec.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+inline constexpr int native_schema_version = 1;
+inline constexpr const char* native_schema_name = "xttcp-result";
+
+// Pretty (2-space indent), numbers as numbers, keys in a fixed order, ends with '\n'.
+std::string render_native_json(const Result& result);
+// Reads what render_native_json writes (any schema_version up to ours). Derived figures
+// (throughput_bps, throughput_gbps) are ignored; everything else round-trips.
+Expected<Result> parse_native_json(std::string_view text);
+
+// The effective spec, every TestSpec field including defaults; absent optionals are null.
+nlohmann::ordered_json spec_to_json(const TestSpec& spec);
+// Missing keys keep their defaults (a newer peer may omit nothing, an older one may lack
+// keys); unknown keys are ignored; a wrong type or range fails naming the key.
+Expected<TestSpec> spec_from_json(const nlohmann::json& j);
+
+}  // namespace xttcp

@@ -1,0 +1,63 @@
+// Golden-file and sample helpers for the report tests.
+// Regenerate every golden file of this suite with: XTTCP_UPDATE_GOLDEN=1 meson test unit-report
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef GOLDEN_DIR
+#error "GOLDEN_DIR must point at tests/golden"
+#endif
+
+namespace xttcp::test {
+
+inline std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline std::string join_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+inline std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Byte-for-byte comparison with tests/golden/report/<name>; XTTCP_UPDATE_GOLDEN=1 rewrites it.
+inline void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(GOLDEN_DIR) + "/report/" + name;
+  const char* update = std::getenv("XTTCP_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::optional<std::string> expected = read_text(path);
+  ASSERT_TRUE(expected.has_value())
+      << "missing golden file " << path << " (run with XTTCP_UPDATE_GOLDEN=1 to create it)";
+  EXPECT_EQ(*expected, actual) << "differs from " << path;
+}
+
+// The real NTTTCP-for-Linux output kept in the shared reference; tests that compare with it
+// skip when it is absent (XTTCP_SAMPLES_DIR overrides the place).
+inline std::optional<std::string> read_sample(const std::string& name) {
+  const char* dir = std::getenv("XTTCP_SAMPLES_DIR");
+  std::string base = dir != nullptr ? dir : "/work/shared/reference/samples";
+  return read_text(base + "/" + name);
+}
+
+}  // namespace xttcp::test

@@ -1,0 +1,122 @@
+#include "engine/report/linux_console.hh"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engine/report/native_json.hh"
+#include "tests/unit/report/golden.hh"
+#include "tests/unit/report/sample_results.hh"
+
+namespace xttcp {
+namespace {
+
+using test::expect_golden;
+using test::join_lines;
+using test::read_sample;
+using test::split_lines;
+
+Result sender_with_all_show_flags() {
+  Result r = test::sample_sender_verbose();
+  r.spec.show_dev_interrupts = "virtio0-input";
+  r.interrupts = Interrupts{"virtio0-input", 40021};
+  return r;
+}
+
+TEST(LinuxSummary, ReceiverGolden) {
+  expect_golden("linux-receiver-summary.txt",
+                join_lines(linux_summary_lines(test::sample_receiver())));
+}
+
+TEST(LinuxSummary, SenderVerboseAllShowFlagsGolden) {
+  expect_golden("linux-sender-verbose-all-summary.txt",
+                join_lines(linux_summary_lines(sender_with_all_show_flags())));
+}
+
+TEST(LinuxSummary, ReceiverMatchesSample) {
+  auto console = read_sample("linux-receiver-console.txt");
+  if (!console) GTEST_SKIP() << "reference samples not available";
+  EXPECT_EQ(test::sample_summary(split_lines(*console)),
+            linux_summary_lines(test::sample_receiver()));
+}
+
+TEST(LinuxSummary, SenderVerboseMatchesSample) {
+  auto console = read_sample("linux-sender-verbose-console.txt");
+  if (!console) GTEST_SKIP() << "reference samples not available";
+  EXPECT_EQ(test::sample_summary(split_lines(*console)),
+            linux_summary_lines(test::sample_sender_verbose()));
+}
+
+TEST(LinuxSummary, InterruptLinesAndPacketsPerInterrupt) {
+  auto lines = linux_summary_lines(sender_with_all_show_flags());
+  // (613356 + 613356) / 40021 = 30.65; 40021 / window = interrupts/sec.
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "\t pkts/interrupt\t:30.65"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "\t total\t\t:40021"), lines.end());
+}
+
+TEST(LinuxSummary, UdpHasNoRetransSegsAndNoRtt) {
+  Result r = test::sample_sender_verbose();
+  r.spec.protocol = Protocol::udp;
+  for (const std::string& line : linux_summary_lines(r)) {
+    EXPECT_EQ(line.find("retrans segs"), std::string::npos);
+    EXPECT_EQ(line.find("tcpi rtt"), std::string::npos);
+  }
+}
+
+TEST(LinuxSummary, NothingWithoutAWindow) {
+  Result r = test::sample_receiver();
+  r.duration_s = 0;
+  EXPECT_TRUE(linux_summary_lines(r).empty());
+}
+
+TEST(LinuxFlags, SenderMatchesSample) {
+  auto console = read_sample("linux-sender-verbose-console.txt");
+  if (!console) GTEST_SKIP() << "reference samples not available";
+  // The sample: banner, separator, the flags block (ending with its own separator).
+  std::vector<std::string> lines = split_lines(*console);
+  std::vector<std::string> flags;
+  for (std::size_t i = 2; i < lines.size(); ++i) {
+    flags.push_back(lines[i]);
+    if (lines[i] == linux_separator) break;
+  }
+  EXPECT_EQ(flags, linux_flags_lines(test::sample_sender_verbose().spec));
+}
+
+TEST(LinuxFlags, SenderGolden) {
+  TestSpec spec = test::sample_sender_verbose().spec;
+  expect_golden("linux-sender-flags.txt", join_lines(linux_flags_lines(spec)));
+}
+
+TEST(LinuxFlags, ReceiverVariantGolden) {
+  TestSpec spec;  // receiver defaults, plus every receiver-only line
+  spec.hold = true;
+  spec.use_epoll = true;
+  spec.multi_clients = true;
+  spec.no_sync = true;
+  spec.ipv6 = true;
+  spec.mapping_cpu = 3;
+  spec.warmup_s = 2;
+  spec.duration_s = 0;
+  spec.cooldown_s = 1;
+  spec.show_dev_interrupts = "mlx5";
+  spec.log_file = "ntttcp-for-linux-log.log";
+  spec.quiet = true;
+  expect_golden("linux-receiver-flags.txt", join_lines(linux_flags_lines(spec)));
+}
+
+TEST(PeerSummary, ShowsThePeersFigures) {
+  std::string peer = render_native_json(test::sample_receiver());
+  expect_golden("peer-receiver-summary.txt", join_lines(peer_summary_lines(peer)));
+  auto lines = peer_summary_lines(peer);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "#####  Peer (receiver) totals:  #####");
+}
+
+TEST(PeerSummary, UnreadablePeerIsOneLine) {
+  auto lines = peer_summary_lines("{not json");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].rfind("peer result unreadable: ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace xttcp

@@ -1,0 +1,181 @@
+#include "engine/report/native_json.hh"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/report/golden.hh"
+#include "tests/unit/report/sample_results.hh"
+
+namespace xttcp {
+namespace {
+
+// Field-by-field equality of everything render_native_json writes.
+void expect_same(const Result& a, const Result& b) {
+  EXPECT_EQ(spec_to_json(a.spec), spec_to_json(b.spec));
+  EXPECT_EQ(a.role, b.role);
+  EXPECT_EQ(a.tool_version, b.tool_version);
+  EXPECT_EQ(a.backend, b.backend);
+  EXPECT_EQ(a.host.hostname, b.host.hostname);
+  EXPECT_EQ(a.host.os, b.host.os);
+  EXPECT_EQ(a.host.kernel, b.host.kernel);
+  EXPECT_EQ(a.host.cpu_model, b.host.cpu_model);
+  EXPECT_EQ(a.host.cpu_cores, b.host.cpu_cores);
+  EXPECT_EQ(a.host.cpu_mhz, b.host.cpu_mhz);
+  EXPECT_EQ(a.cpu_mapping, b.cpu_mapping);
+  EXPECT_EQ(a.start_time, b.start_time);
+  EXPECT_EQ(a.negotiated_cycle_s, b.negotiated_cycle_s);
+  EXPECT_EQ(a.duration_s, b.duration_s);  // exact: doubles are written round-trippable
+  EXPECT_EQ(a.total_bytes, b.total_bytes);
+  EXPECT_EQ(a.total_operations, b.total_operations);
+  EXPECT_EQ(a.threads_created, b.threads_created);
+  EXPECT_EQ(a.connections_tested, b.connections_tested);
+  ASSERT_EQ(a.threads.size(), b.threads.size());
+  for (std::size_t i = 0; i < a.threads.size(); ++i) {
+    EXPECT_EQ(a.threads[i].index, b.threads[i].index);
+    EXPECT_EQ(a.threads[i].seconds, b.threads[i].seconds);
+    EXPECT_EQ(a.threads[i].bytes, b.threads[i].bytes);
+  }
+  ASSERT_EQ(a.intervals.size(), b.intervals.size());
+  for (std::size_t i = 0; i < a.intervals.size(); ++i) {
+    EXPECT_EQ(a.intervals[i].start_s, b.intervals[i].start_s);
+    EXPECT_EQ(a.intervals[i].seconds, b.intervals[i].seconds);
+    EXPECT_EQ(a.intervals[i].bytes, b.intervals[i].bytes);
+  }
+  ASSERT_EQ(a.connections.size(), b.connections.size());
+  for (std::size_t i = 0; i < a.connections.size(); ++i) {
+    const ConnectionStats& x = a.connections[i];
+    const ConnectionStats& y = b.connections[i];
+    EXPECT_EQ(x.local, y.local);
+    EXPECT_EQ(x.remote, y.remote);
+    EXPECT_EQ(x.bytes, y.bytes);
+    EXPECT_EQ(x.rtt_us, y.rtt_us);
+    EXPECT_EQ(x.rttvar_us, y.rttvar_us);
+    EXPECT_EQ(x.total_retrans, y.total_retrans);
+    EXPECT_EQ(x.snd_cwnd, y.snd_cwnd);
+    EXPECT_EQ(x.pmtu, y.pmtu);
+    EXPECT_EQ(x.delivery_rate_bps, y.delivery_rate_bps);
+  }
+  EXPECT_EQ(a.cpu.user, b.cpu.user);
+  EXPECT_EQ(a.cpu.system, b.cpu.system);
+  EXPECT_EQ(a.cpu.idle, b.cpu.idle);
+  EXPECT_EQ(a.cpu.iowait, b.cpu.iowait);
+  EXPECT_EQ(a.cpu.softirq, b.cpu.softirq);
+  EXPECT_EQ(a.cpu.cycles_per_byte, b.cpu.cycles_per_byte);
+  EXPECT_EQ(a.cpu.process_busy, b.cpu.process_busy);
+  EXPECT_EQ(a.cpu.process_user_s, b.cpu.process_user_s);
+  EXPECT_EQ(a.cpu.process_system_s, b.cpu.process_system_s);
+  EXPECT_EQ(a.tcp.retrans_segs, b.tcp.retrans_segs);
+  EXPECT_EQ(a.tcp.lost_retransmit, b.tcp.lost_retransmit);
+  EXPECT_EQ(a.tcp.syn_retrans, b.tcp.syn_retrans);
+  EXPECT_EQ(a.tcp.fast_retrans, b.tcp.fast_retrans);
+  EXPECT_EQ(a.tcp.forward_retrans, b.tcp.forward_retrans);
+  EXPECT_EQ(a.tcp.slow_start_retrans, b.tcp.slow_start_retrans);
+  EXPECT_EQ(a.tcp.retrans_fail, b.tcp.retrans_fail);
+  EXPECT_EQ(a.tcp_info_retransmits, b.tcp_info_retransmits);
+  EXPECT_EQ(a.tcp_average_rtt_us, b.tcp_average_rtt_us);
+  ASSERT_EQ(a.nic.has_value(), b.nic.has_value());
+  if (a.nic) {
+    EXPECT_EQ(a.nic->interface, b.nic->interface);
+    EXPECT_EQ(a.nic->tx_packets, b.nic->tx_packets);
+    EXPECT_EQ(a.nic->rx_packets, b.nic->rx_packets);
+  }
+  ASSERT_EQ(a.interrupts.has_value(), b.interrupts.has_value());
+  if (a.interrupts) {
+    EXPECT_EQ(a.interrupts->pattern, b.interrupts->pattern);
+    EXPECT_EQ(a.interrupts->total, b.interrupts->total);
+  }
+  EXPECT_EQ(a.peer_result_json.has_value(), b.peer_result_json.has_value());
+}
+
+Result full_sender() {
+  Result r = test::sample_sender_verbose();
+  r.spec.mapping_cpu = 2;
+  r.spec.worker_threads = 4;
+  r.spec.native_json_file = "out.json";
+  r.spec.rate_limit_bps = 10'000'000'000ull;
+  r.spec.source_address = "127.0.0.2";
+  r.spec.show_dev_interrupts = "virtio";
+  r.interrupts = Interrupts{"virtio", 12345};
+  r.tcp_info_retransmits = 7;
+  r.peer_result_json = render_native_json(test::sample_receiver());
+  return r;
+}
+
+TEST(NativeJson, Golden) {
+  test::expect_golden("native-sender.json", render_native_json(full_sender()));
+}
+
+TEST(NativeJson, RoundTripsEverything) {
+  for (const Result& original : {test::sample_receiver(), full_sender()}) {
+    std::string text = render_native_json(original);
+    Expected<Result> parsed = parse_native_json(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    expect_same(original, *parsed);
+    EXPECT_EQ(text, render_native_json(*parsed));  // the peer object included
+  }
+}
+
+TEST(NativeJson, PeerIsEmbeddedAsAnObject) {
+  auto doc = nlohmann::json::parse(render_native_json(full_sender()));
+  ASSERT_TRUE(doc["peer"].is_object());
+  EXPECT_EQ(doc["peer"]["role"], "receiver");
+  EXPECT_EQ(doc["peer"]["summary"]["total_bytes"], 19870252526u);
+  Expected<Result> peer = parse_native_json(doc["peer"].dump());
+  ASSERT_TRUE(peer) << peer.error().message;
+  EXPECT_EQ(peer->total_bytes, 19870252526u);
+}
+
+TEST(NativeJson, SelfDescribing) {
+  auto doc = nlohmann::json::parse(render_native_json(test::sample_receiver()));
+  EXPECT_EQ(doc["schema"], "xttcp-result");
+  EXPECT_EQ(doc["schema_version"], native_schema_version);
+  EXPECT_EQ(doc["tool"]["name"], "xttcp");
+  EXPECT_TRUE(doc["summary"]["throughput_bps"].is_number());
+  EXPECT_NEAR(doc["summary"]["throughput_gbps"].get<double>(), 15.895, 0.001);
+  EXPECT_FALSE(doc.contains("peer"));
+  EXPECT_FALSE(doc.contains("interrupts"));
+  EXPECT_TRUE(doc["tcp"]["average_rtt_us"].is_null());
+}
+
+TEST(NativeJson, RejectsOtherDocuments) {
+  EXPECT_FALSE(parse_native_json("not json"));
+  EXPECT_FALSE(parse_native_json("[]"));
+  EXPECT_FALSE(parse_native_json(R"({"schema":"other","schema_version":1})"));
+  auto newer = parse_native_json(R"({"schema":"xttcp-result","schema_version":2})");
+  ASSERT_FALSE(newer);
+  EXPECT_NE(newer.error().message.find("schema_version"), std::string::npos);
+  auto wrong = parse_native_json(
+      R"({"schema":"xttcp-result","schema_version":1,"summary":{"total_bytes":"12"}})");
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().message,
+            "native result: summary.total_bytes: expected a non-negative integer");
+}
+
+TEST(SpecJson, DefaultsRoundTripAndEveryFieldIsThere) {
+  TestSpec defaults;
+  auto j = spec_to_json(defaults);
+  EXPECT_EQ(j.size(), 40u);  // one key per TestSpec field: update with TestSpec
+  EXPECT_EQ(j["ports"], 16);
+  EXPECT_TRUE(j["mapping_cpu"].is_null());
+  Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(spec_to_json(*back), j);
+}
+
+TEST(SpecJson, MissingKeysKeepDefaultsAndBadTypesAreNamed) {
+  auto partial = spec_from_json(nlohmann::json::parse(R"({"role":"sender","ports":2})"));
+  ASSERT_TRUE(partial);
+  EXPECT_EQ(partial->role, Role::sender);
+  EXPECT_EQ(partial->ports, 2u);
+  EXPECT_EQ(partial->threads_per_port, defaults::threads_per_port);
+
+  auto bad_port = spec_from_json(nlohmann::json::parse(R"({"base_port":70000})"));
+  ASSERT_FALSE(bad_port);
+  EXPECT_EQ(bad_port.error().message, "spec JSON: spec.base_port: value out of range");
+  auto bad_role = spec_from_json(nlohmann::json::parse(R"({"role":"both"})"));
+  ASSERT_FALSE(bad_role);
+  EXPECT_NE(bad_role.error().message.find("spec.role"), std::string::npos);
+  EXPECT_FALSE(spec_from_json(nlohmann::json::parse("[1]")));
+}
+
+}  // namespace
+}  // namespace xttcp
