@@ -1,0 +1,135 @@
+// Bad command lines: each must be refused with one line (no '\n') that names the offending
+// option or word, so the user can fix it without reading the help.
+#include <gtest/gtest.h>
+
+#include "tests/unit/cli/cli_test_util.hh"
+
+namespace xttcp {
+namespace {
+
+struct BadLine {
+  std::vector<std::string> args;
+  std::string names;  // must appear in the error line
+};
+
+const BadLine bad_lines[] = {
+    // counts and sizes
+    {{"-P", "abc"}, "-P: 'abc' is not a whole number"},
+    {{"-P", "0"}, "-P: the number of ports must be at least 1"},
+    {{"-P", "-1"}, "-P: '-1'"},
+    {{"-P4x"}, "-P: '4x'"},
+    {{"-P"}, "-P needs a value"},
+    {{"-P", "-V"}, "-P needs a value"},
+    {{"-s", "x", "-n", "0"}, "-n: the number of threads per port must be at least 1"},
+    {{"-s", "x", "-n", "two"}, "-n: 'two'"},
+    {{"-s", "x", "-l", "0"}, "-l: the number of connections per thread must be at least 1"},
+    {{"-b", "0"}, "-b: the buffer size must be at least 1 byte"},
+    {{"-b", "12x"}, "-b: '12x' is not a size"},
+    {{"-b", "-1"}, "-b: '-1'"},
+    {{"-b", "4g"}, "-b: 4g is 4294967296 bytes"},
+    {{"-s", "x", "-B", "fast"}, "-B: 'fast' is not a rate"},
+    {{"-s", "x", "-B", "-5"}, "-B: '-5'"},
+    {{"-s", "x", "--fq-rate-limit", "1.5x"}, "--fq-rate-limit: '1.5x'"},
+    // ports
+    {{"-p", "0"}, "-p: port 0 is outside 1..65535"},
+    {{"-p", "65536"}, "-p: port 65536 is outside 1..65535"},
+    {{"-p", "1"}, "-p: port 1 leaves no sync port"},
+    {{"-p", "65530"}, "-p: receiver ports 65530..65545 pass 65535"},
+    {{"-s", "x", "-f", "70000"}, "-f: port 70000 is outside 1..65535"},
+    {{"-s", "x", "-f", "65500"}, "-f: source ports 65500..65563 pass 65535"},
+    {{"-s", "x", "-fabc"}, "-f: 'abc'"},
+    // seconds
+    {{"-t", "-5"}, "-t: '-5'"},
+    {{"-t", "1.5"}, "-t: '1.5' is not a whole number"},
+    {{"-W", "x"}, "-W: 'x'"},
+    {{"-C", "99999999999"}, "-C: 99999999999 is above the maximum of 31536000"},
+    {{"--interval", "0"}, "--interval: seconds must be > 0"},
+    {{"--interval", "abc"}, "--interval: 'abc' is not a number of seconds"},
+    {{"-s", "x", "--connect-timeout", "0"}, "--connect-timeout: the timeout must be at least 1"},
+    {{"-s", "x", "--connect-timeout", "1.5"}, "--connect-timeout: '1.5'"},
+    {{"--wait-timeout", "-1"}, "--wait-timeout: '-1'"},
+    {{"--threads", "0"}, "--threads: the number of threads must be 1..1024"},
+    {{"--threads", "2000"}, "--threads: 2000 is above the maximum of 1024"},
+    // roles
+    {{"-r", "-s", "x"}, "-r and -s cannot be used together"},
+    {{"-s"}, "-s needs the receiver's address"},
+    {{"-s", "-m", "4,*"}, "-s needs the receiver's address"},
+    {{"-s", "x", "-M"}, "-M is for the receiver only (drop -M or use -r)"},
+    {{"-s", "x", "-H"}, "-H is for the receiver only"},
+    {{"-s", "x", "-e"}, "-e is for the receiver only"},
+    {{"-s", "x", "--wait-timeout", "5"}, "--wait-timeout is for the receiver only"},
+    {{"-L"}, "-L is for the sender only (drop -L or use -s ADDR)"},
+    {{"-r", "-a", "10.0.0.2"}, "-a is for the sender only"},
+    {{"-f"}, "-f is for the sender only"},
+    {{"-n", "2"}, "-n is for the sender only"},
+    {{"-l", "2"}, "-l is for the sender only"},
+    {{"-B", "1g"}, "-B is for the sender only"},
+    {{"--fq-rate-limit", "1g"}, "--fq-rate-limit is for the sender only"},
+    {{"--connect-timeout", "5"}, "--connect-timeout is for the sender only"},
+    {{"--local", "-r"}, "--local cannot be used with -r"},
+    {{"--local", "-s", "x"}, "--local cannot be used with -s"},
+    {{"--local", "-M"}, "-M cannot be used with --local"},
+    {{"--local", "-L"}, "-L cannot be used with --local"},
+    {{"--local", "-H"}, "-H cannot be used with --local"},
+    {{"--local", "-N"}, "-N cannot be used with --local"},
+    // protocol and rates
+    {{"-u"}, "-u: UDP is not supported yet"},
+    {{"-u", "--no-delay"}, "--no-delay is for TCP only (drop --no-delay or -u)"},
+    {{"-s", "x", "-P", "1", "-n", "1", "--fq-rate-limit", "100g"},
+     "--fq-rate-limit: 100.00Gbps over 1 connection(s) is 12500000000 bytes/s"},
+    {{"-s", "x", "-P", "64", "-n", "64", "-l", "10", "--fq-rate-limit", "100"},
+     "--fq-rate-limit: 100 bits/s over 40960 connections is less than 1 byte/s"},
+    // mappings
+    {{"-m", "4,99999"}, "-m: CPU 99999 does not exist (this machine has 8 CPUs: 0..7)"},
+    {{"-m", "4,8"}, "-m: CPU 8 does not exist"},
+    {{"-m", "4,x"}, "-m: CPU 'x' is not '*' or a CPU id"},
+    {{"-m", "4,-1"}, "-m: CPU '-1'"},
+    {{"-m", "0"}, "-m: ports must be at least 1"},
+    {{"-m", "abc"}, "-m: ports 'abc' is not a whole number"},
+    {{"-m", "1,2,3,4"}, "-m: '1,2,3,4' has more than 3 fields"},
+    {{"-m", ""}, "-m: empty mapping"},
+    // names and words
+    {{"--bakend", "epoll"}, "unknown option '--bakend' (did you mean '--backend'?)"},
+    {{"--intervall", "1"}, "unknown option '--intervall' (did you mean '--interval'?)"},
+    {{"--show"}, "option '--show' is ambiguous"},
+    {{"--frobnicate"}, "unknown option '--frobnicate'"},
+    {{"-z"}, "unknown option '-z'"},
+    {{"-v"}, "unknown option '-v' (did you mean '-V'?)"},
+    {{"-Vz"}, "unknown option '-z' in '-Vz'"},
+    {{"-no-delay"}, "unknown option '-no-delay' (did you mean '--no-delay'?)"},
+    {{"-no-dealy"}, "unknown option '-no-dealy' (did you mean '--no-delay'?)"},
+    {{"-show-tcp-retrans"}, "unknown option '-show-tcp-retrans' (did you mean"},
+    {{"-s", "x", "-fq-rate-limit", "1g"}, "unknown option '-fq-rate-limit'"},
+    {{"-s", "x", "extra"}, "unexpected argument 'extra'"},
+    {{"local"}, "unexpected argument 'local' (did you mean '--local'?)"},
+    {{""}, "unexpected argument ''"},
+    {{"-V", "--", "x"}, "unexpected argument 'x'"},
+    {{"backends", "-V"}, "'backends' takes no arguments"},
+    // values of long options
+    {{"--backend="}, "--backend: the value is empty"},
+    {{"--backend"}, "--backend needs a value (NAME)"},
+    {{"--json"}, "--json needs a value (FILE)"},
+    {{"--no-delay=yes"}, "--no-delay takes no value"},
+    {{"--local=1"}, "--local takes no value"},
+    {{"--show-nic-packets", "-V"}, "--show-nic-packets needs a value (IF)"},
+    {{"--show-dev-interrupts="}, "--show-dev-interrupts: the value is empty"},
+    {{"-s", "x", "-a", ""}, "-a: the value is empty"},
+};
+
+TEST(BadCommandLines, EachIsRefusedWithOneLineNamingTheOption) {
+  EXPECT_GE(std::size(bad_lines), 35u);
+  for (const BadLine& bad : bad_lines) {
+    std::string line;
+    for (const std::string& word : bad.args) line += "'" + word + "' ";
+    auto command = test::parse(bad.args);
+    ASSERT_FALSE(command.has_value()) << "accepted: " << line;
+    const std::string& message = command.error().message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << line << "-> " << message;
+    EXPECT_NE(message.find(bad.names), std::string::npos)
+        << line << "\n  got:      " << message << "\n  expected: ..." << bad.names << "...";
+    EXPECT_FALSE(message.empty());
+  }
+}
+
+}  // namespace
+}  // namespace xttcp

@@ -1,0 +1,435 @@
+// The NTTTCP-for-Linux grammar: every flag in its attached and separate forms, defaults,
+// clamps with their notes, option-order independence and role rules.
+#include <gtest/gtest.h>
+
+#include "tests/unit/cli/cli_test_util.hh"
+
+namespace xttcp {
+namespace {
+
+using test::has_note;
+using test::parse;
+using test::parse_error;
+using test::parse_ok;
+
+// ---- defaults ---------------------------------------------------------------------------
+
+TEST(LinuxDialectDefaults, EmptyLineIsAReceiverWithNtttcpDefaults) {
+  Command command = parse_ok("");
+  EXPECT_EQ(command.action, Action::run);
+  const TestSpec& spec = command.spec;
+  EXPECT_EQ(spec.role, Role::receiver);
+  EXPECT_TRUE(has_note(command, "no role given"));
+  EXPECT_EQ(spec.address, "");
+  EXPECT_EQ(spec.protocol, Protocol::tcp);
+  EXPECT_FALSE(spec.ipv6);
+  EXPECT_EQ(spec.ports, 16u);
+  EXPECT_EQ(spec.threads_per_port, 4u);
+  EXPECT_EQ(spec.conns_per_thread, 1u);
+  EXPECT_EQ(spec.base_port, 5001);
+  EXPECT_EQ(spec.sync_port(), 5000);
+  EXPECT_EQ(spec.source_base_port, 0);
+  EXPECT_EQ(spec.source_address, "");
+  EXPECT_EQ(spec.mapping_text, "16,*,*");
+  EXPECT_FALSE(spec.mapping_cpu.has_value());
+  EXPECT_EQ(spec.send_buffer, 131072u);
+  EXPECT_EQ(spec.recv_buffer, 65536u);
+  EXPECT_EQ(spec.rate_limit_bps, 0u);
+  EXPECT_EQ(spec.fq_rate_limit_bps, 0u);
+  EXPECT_FALSE(spec.no_delay);
+  EXPECT_EQ(spec.warmup_s, 0u);
+  EXPECT_EQ(spec.duration_s, 60u);
+  EXPECT_EQ(spec.cooldown_s, 0u);
+  EXPECT_FALSE(spec.no_sync || spec.multi_clients || spec.last_client || spec.hold ||
+               spec.daemonize || spec.use_epoll || spec.quiet || spec.verbose ||
+               spec.show_tcp_retrans);
+  EXPECT_FALSE(spec.log_file || spec.xml_file || spec.json_file || spec.native_json_file);
+  EXPECT_EQ(spec.show_nic_packets, "");
+  EXPECT_EQ(spec.show_dev_interrupts, "");
+  EXPECT_EQ(spec.backend, "epoll");
+  EXPECT_DOUBLE_EQ(spec.interval_s, 0.5);
+  EXPECT_FALSE(spec.worker_threads.has_value());
+  EXPECT_EQ(spec.connect_timeout_s, 10u);
+  EXPECT_EQ(spec.wait_timeout_s, 0u);
+}
+
+TEST(LinuxDialectDefaults, SenderHasNoNotesAndSixtyFourConnections) {
+  Command command = parse_ok("-s 10.0.0.1");
+  EXPECT_EQ(command.spec.role, Role::sender);
+  EXPECT_EQ(command.spec.address, "10.0.0.1");
+  EXPECT_EQ(command.spec.sender_connections(), 64u);
+  EXPECT_TRUE(command.notes.empty());
+}
+
+// ---- roles and addresses ---------------------------------------------------------------
+
+TEST(LinuxDialectRoles, ReceiverForms) {
+  EXPECT_EQ(parse_ok("-r").spec.address, "");
+  EXPECT_FALSE(has_note(parse_ok("-r"), "no role"));
+  EXPECT_EQ(parse_ok("-r10.0.0.1").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-r 10.0.0.1").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-r -V").spec.address, "");  // an option is never taken as the address
+  EXPECT_EQ(parse_ok("-r -V").spec.role, Role::receiver);
+  EXPECT_EQ(parse_ok("-r fe80::1 -6").spec.address, "fe80::1");
+}
+
+TEST(LinuxDialectRoles, SenderForms) {
+  EXPECT_EQ(parse_ok("-s10.0.0.1").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-s 10.0.0.1").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-V -s host.example -Q").spec.address, "host.example");
+  EXPECT_EQ(parse_ok("-s -m 4,*,10.0.0.9").spec.address, "10.0.0.9");
+}
+
+TEST(LinuxDialectRoles, RoleAddressWinsOverMappingAddressInAnyOrder) {
+  EXPECT_EQ(parse_ok("-s 10.0.0.1 -m 4,*,10.0.0.2").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-m 4,*,10.0.0.2 -s 10.0.0.1").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-r 10.0.0.1 -m 4,*,10.0.0.2").spec.address, "10.0.0.1");
+  EXPECT_EQ(parse_ok("-r -m 4,*,10.0.0.2").spec.address, "10.0.0.2");
+}
+
+TEST(LinuxDialectRoles, LocalRunsOnLoopback) {
+  Command command = parse_ok("--local");
+  EXPECT_EQ(command.spec.role, Role::local);
+  EXPECT_EQ(command.spec.address, "127.0.0.1");
+  EXPECT_TRUE(command.notes.empty());
+  EXPECT_EQ(parse_ok("--local -6").spec.address, "::1");
+  EXPECT_EQ(parse_ok("-6 --local").spec.address, "::1");
+  EXPECT_EQ(parse_ok("--local -m 2,*,127.0.0.2").spec.address, "127.0.0.2");
+  // Options of both sides are allowed with --local.
+  Command both = parse_ok("--local -n 2 -l 3 -f -a 127.0.0.1 -B 1g --wait-timeout 5 -D");
+  EXPECT_EQ(both.spec.threads_per_port, 2u);
+  EXPECT_EQ(both.spec.conns_per_thread, 3u);
+  EXPECT_EQ(both.spec.source_base_port, 25001);
+  EXPECT_EQ(both.spec.wait_timeout_s, 5u);
+}
+
+TEST(LinuxDialectRoles, RoleRulesStateTheRule) {
+  EXPECT_EQ(parse_error("-s 10.0.0.1 -M"), "-M is for the receiver only (drop -M or use -r)");
+  EXPECT_EQ(parse_error("-L"), "-L is for the sender only (drop -L or use -s ADDR)");
+  EXPECT_EQ(parse_error("-r -n 2"),
+            "-n is for the sender only (drop -n, or use -s ADDR or --local)");
+  EXPECT_EQ(parse_error("--local -H"), "-H cannot be used with --local (drop -H or --local)");
+  EXPECT_EQ(parse_error("-r -s 10.0.0.1"),
+            "-r and -s cannot be used together (a run is either receiver or sender)");
+  EXPECT_EQ(parse_error("-s"), "-s needs the receiver's address (-s ADDR or -m PORTS,CPU,ADDR)");
+}
+
+// ---- every flag ------------------------------------------------------------------------
+
+TEST(LinuxDialectFlags, BooleanFlags) {
+  EXPECT_TRUE(parse_ok("-D").spec.daemonize);
+  EXPECT_TRUE(parse_ok("-r -M").spec.multi_clients);
+  EXPECT_TRUE(parse_ok("-s x -L").spec.last_client);
+  EXPECT_TRUE(parse_ok("-e").spec.use_epoll);
+  EXPECT_TRUE(parse_ok("-H").spec.hold);
+  EXPECT_TRUE(parse_ok("-6").spec.ipv6);
+  EXPECT_TRUE(parse_ok("-N").spec.no_sync);
+  EXPECT_TRUE(parse_ok("-Q").spec.quiet);
+  EXPECT_TRUE(parse_ok("-V").spec.verbose);
+  EXPECT_TRUE(parse_ok("--show-tcp-retrans").spec.show_tcp_retrans);
+  EXPECT_TRUE(parse_ok("--no-delay").spec.no_delay);
+}
+
+TEST(LinuxDialectFlags, BundledShortFlags) {
+  Command command = parse_ok("-NQV6");
+  EXPECT_TRUE(command.spec.no_sync && command.spec.quiet && command.spec.verbose &&
+              command.spec.ipv6);
+  // A value-taking option ends the bundle and takes the rest of the word.
+  Command with_value = parse_ok("-QP4");
+  EXPECT_TRUE(with_value.spec.quiet);
+  EXPECT_EQ(with_value.spec.ports, 4u);
+  EXPECT_EQ(parse_ok("-Vr10.0.0.1").spec.address, "10.0.0.1");
+}
+
+TEST(LinuxDialectFlags, CountsAttachedAndSeparate) {
+  EXPECT_EQ(parse_ok("-P 4").spec.ports, 4u);
+  EXPECT_EQ(parse_ok("-P4").spec.ports, 4u);
+  EXPECT_EQ(parse_ok("-s x -n 2").spec.threads_per_port, 2u);
+  EXPECT_EQ(parse_ok("-s x -n2").spec.threads_per_port, 2u);
+  EXPECT_EQ(parse_ok("-s x -l 3").spec.conns_per_thread, 3u);
+  EXPECT_EQ(parse_ok("-s x -l3").spec.conns_per_thread, 3u);
+  Command layout = parse_ok("-s x -P 64 -n 16 -l 10");
+  EXPECT_EQ(layout.spec.sender_threads(), 1024u);
+  EXPECT_EQ(layout.spec.sender_connections(), 10240u);
+}
+
+TEST(LinuxDialectFlags, SourceAddress) {
+  EXPECT_EQ(parse_ok("-s x -a 10.0.0.11").spec.source_address, "10.0.0.11");
+  EXPECT_EQ(parse_ok("-s x -a10.0.0.11").spec.source_address, "10.0.0.11");
+}
+
+TEST(LinuxDialectFlags, Protocol) {
+  EXPECT_EQ(parse_error("-u"),
+            "-u: UDP is not supported yet in this version (see issue 4); use TCP");
+  EXPECT_EQ(parse_error("-s x -u"),
+            "-u: UDP is not supported yet in this version (see issue 4); use TCP");
+}
+
+TEST(LinuxDialectFlags, BasePort) {
+  Command command = parse_ok("-p 6001");
+  EXPECT_EQ(command.spec.base_port, 6001);
+  EXPECT_EQ(command.spec.sync_port(), 6000);
+  EXPECT_EQ(parse_ok("-p6001").spec.base_port, 6001);
+  EXPECT_EQ(parse_ok("-p 2").spec.base_port, 2);
+  EXPECT_EQ(parse_ok("-p 1 -N").spec.base_port, 1);  // no sync port with -N
+  EXPECT_EQ(parse_ok("-p 65520 -P 16").spec.base_port, 65520);  // last port exactly 65535
+}
+
+TEST(LinuxDialectFlags, SourcePort) {
+  EXPECT_EQ(parse_ok("-s x -f").spec.source_base_port, 25001);
+  EXPECT_EQ(parse_ok("-s x -f -V").spec.source_base_port, 25001);
+  EXPECT_EQ(parse_ok("-f -s x").spec.source_base_port, 25001);
+  EXPECT_EQ(parse_ok("-s x -f 30000").spec.source_base_port, 30000);
+  EXPECT_EQ(parse_ok("-s x -f30000").spec.source_base_port, 30000);
+  EXPECT_EQ(parse_ok("-s x -f 1025").spec.source_base_port, 1025);
+  for (const char* low : {"-s x -f 1024", "-s x -f1", "-s x -f 0"}) {
+    Command command = parse_ok(low);
+    EXPECT_EQ(command.spec.source_base_port, 25001) << low;
+    EXPECT_TRUE(has_note(command, "using 25001")) << low;
+  }
+}
+
+TEST(LinuxDialectFlags, BufferSetsBothDirections1024Based) {
+  for (const char* line : {"-b 64k", "-b64k", "-b 64K", "-b 65536"}) {
+    Command command = parse_ok(line);
+    EXPECT_EQ(command.spec.send_buffer, 65536u) << line;
+    EXPECT_EQ(command.spec.recv_buffer, 65536u) << line;
+  }
+  EXPECT_EQ(parse_ok("-b 1m").spec.send_buffer, 1048576u);
+  EXPECT_EQ(parse_ok("-b 1g").spec.recv_buffer, 1073741824u);
+  EXPECT_EQ(parse_ok("-b 1").spec.recv_buffer, 1u);
+}
+
+TEST(LinuxDialectFlags, RatesAre1000Based) {
+  EXPECT_EQ(parse_ok("-s x -B 10G").spec.rate_limit_bps, 10'000'000'000u);
+  EXPECT_EQ(parse_ok("-s x -B500m").spec.rate_limit_bps, 500'000'000u);
+  EXPECT_EQ(parse_ok("-s x -B 1000").spec.rate_limit_bps, 1000u);
+  EXPECT_EQ(parse_ok("-s x -B 0").spec.rate_limit_bps, 0u);
+  EXPECT_TRUE(has_note(parse_ok("-s x -B 10G"), "10.00Gbps"));
+  EXPECT_EQ(parse_ok("-s x --fq-rate-limit 10G").spec.fq_rate_limit_bps, 10'000'000'000u);
+  EXPECT_EQ(parse_ok("-s x --fq-rate-limit=2g").spec.fq_rate_limit_bps, 2'000'000'000u);
+}
+
+TEST(LinuxDialectFlags, FqRateLimitPerSocketFitsThirtyTwoBits) {
+  // 64 connections: 100 Gbit/s is 195312500 bytes/s each, well inside 32 bits.
+  Command command = parse_ok("-s x --fq-rate-limit 100g");
+  EXPECT_TRUE(has_note(command, "195312500 bytes/s"));
+  // One connection: 34g / 8 = 4.25e9 bytes/s is just below 2^32, 35g is above.
+  EXPECT_TRUE(parse("-s x -P 1 -n 1 --fq-rate-limit 34g").has_value());
+  EXPECT_FALSE(parse("-s x -P 1 -n 1 --fq-rate-limit 35g").has_value());
+  // The same rate is fine once spread over enough connections, whatever the order.
+  EXPECT_TRUE(parse("--fq-rate-limit 35g -s x -P 1 -n 2").has_value());
+}
+
+TEST(LinuxDialectFlags, FqRateLimitIsIgnoredWithBandwidthLimit) {
+  Command command = parse_ok("-s x --fq-rate-limit 1g -B 2g");
+  EXPECT_EQ(command.spec.fq_rate_limit_bps, 0u);
+  EXPECT_EQ(command.spec.rate_limit_bps, 2'000'000'000u);
+  EXPECT_TRUE(has_note(command, "--fq-rate-limit is ignored because -B is given"));
+}
+
+TEST(LinuxDialectFlags, Timeline) {
+  Command command = parse_ok("-W 2 -t 30 -C 3");
+  EXPECT_EQ(command.spec.warmup_s, 2u);
+  EXPECT_EQ(command.spec.duration_s, 30u);
+  EXPECT_EQ(command.spec.cooldown_s, 3u);
+  EXPECT_EQ(command.spec.cycle_s(), 35u);
+  Command attached = parse_ok("-W2 -t30 -C3");
+  EXPECT_EQ(attached.spec.cycle_s(), 35u);
+  Command continuous = parse_ok("-t 0");
+  EXPECT_EQ(continuous.spec.duration_s, 0u);
+  EXPECT_TRUE(has_note(continuous, "continuous mode"));
+}
+
+TEST(LinuxDialectFlags, ResultFilesBareAttachedAndSeparate) {
+  Command bare = parse_ok("-O -x -j");
+  EXPECT_EQ(bare.spec.log_file, "ntttcp-for-linux-log.log");
+  EXPECT_EQ(bare.spec.xml_file, "ntttcp-for-linux-log.xml");
+  EXPECT_EQ(bare.spec.json_file, "ntttcp-for-linux-log.json");
+  Command attached = parse_ok("-Oa.log -xb.xml -jc.json");
+  EXPECT_EQ(attached.spec.log_file, "a.log");
+  EXPECT_EQ(attached.spec.xml_file, "b.xml");
+  EXPECT_EQ(attached.spec.json_file, "c.json");
+  Command separate = parse_ok("-O a.log -x b.xml -j c.json -V");
+  EXPECT_EQ(separate.spec.log_file, "a.log");
+  EXPECT_EQ(separate.spec.xml_file, "b.xml");
+  EXPECT_EQ(separate.spec.json_file, "c.json");
+  EXPECT_TRUE(separate.spec.verbose);
+  // File names that look like long options stay file names after -O/-x/-j.
+  EXPECT_EQ(parse_ok("-Olocal-1").spec.log_file, "local-1");
+  EXPECT_EQ(parse_ok("-xno-delay.xml").spec.xml_file, "no-delay.xml");
+  EXPECT_EQ(parse_ok("-xlocal").spec.xml_file, "local");
+  Command last = parse_ok("-V -x");
+  EXPECT_EQ(last.spec.xml_file, "ntttcp-for-linux-log.xml");
+}
+
+TEST(LinuxDialectFlags, ShowOptions) {
+  EXPECT_EQ(parse_ok("--show-nic-packets eth0").spec.show_nic_packets, "eth0");
+  EXPECT_EQ(parse_ok("--show-nic-packets=eth0").spec.show_nic_packets, "eth0");
+  auto interrupts = parse(std::vector<std::string>{"--show-dev-interrupts", "Hyper-V PCIe MSI"});
+  ASSERT_TRUE(interrupts.has_value());
+  EXPECT_EQ(interrupts->spec.show_dev_interrupts, "Hyper-V PCIe MSI");
+  EXPECT_EQ(parse_ok("--show-dev-interrupts=mlx5").spec.show_dev_interrupts, "mlx5");
+  // getopt_long's unambiguous prefixes.
+  EXPECT_TRUE(parse_ok("--show-tcp").spec.show_tcp_retrans);
+  EXPECT_TRUE(parse_ok("--no-d").spec.no_delay);
+}
+
+TEST(LinuxDialectFlags, NativeOptions) {
+  EXPECT_EQ(parse_ok("--backend io_uring").spec.backend, "io_uring");
+  EXPECT_EQ(parse_ok("--backend=null").spec.backend, "null");
+  EXPECT_EQ(parse_ok("--json out.json").spec.native_json_file, "out.json");
+  EXPECT_EQ(parse_ok("--json=out.json").spec.native_json_file, "out.json");
+  EXPECT_DOUBLE_EQ(parse_ok("--interval 0.25").spec.interval_s, 0.25);
+  EXPECT_DOUBLE_EQ(parse_ok("--interval=2").spec.interval_s, 2.0);
+  EXPECT_EQ(parse_ok("--threads 8").spec.worker_threads, 8u);
+  EXPECT_EQ(parse_ok("--threads=1024").spec.worker_threads, 1024u);
+  EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.connect_timeout_s, 5u);
+  EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.connect_timeout_s, 30u);
+  EXPECT_EQ(parse_ok("-r --wait-timeout 30").spec.wait_timeout_s, 30u);
+  EXPECT_EQ(parse_ok("--wait-timeout=0").spec.wait_timeout_s, 0u);
+}
+
+TEST(LinuxDialectFlags, EndOfOptionsMarker) {
+  EXPECT_TRUE(parse_ok("-V --").spec.verbose);
+}
+
+// ---- clamps ----------------------------------------------------------------------------
+
+TEST(LinuxDialectClamps, ValuesAboveNtttcpMaximaAreClampedWithANote) {
+  Command ports = parse_ok("-P 600");
+  EXPECT_EQ(ports.spec.ports, 512u);
+  EXPECT_TRUE(has_note(ports, "-P: 600 ports is above the maximum of 512; using 512"));
+  Command threads = parse_ok("-s x -n 30000");
+  EXPECT_EQ(threads.spec.threads_per_port, 25600u);
+  EXPECT_TRUE(has_note(threads, "-n:"));
+  Command conns = parse_ok("-s x -l 2000");
+  EXPECT_EQ(conns.spec.conns_per_thread, 1000u);
+  EXPECT_TRUE(has_note(conns, "-l:"));
+  Command mapped = parse_ok("-m 600");
+  EXPECT_EQ(mapped.spec.ports, 512u);
+  EXPECT_TRUE(has_note(mapped, "-m: 600 ports"));
+  // At the maxima: no note.
+  EXPECT_FALSE(has_note(parse_ok("-s x -P 512 -n 25600 -l 1000"), "maximum"));
+}
+
+// ---- -m and option order -----------------------------------------------------------------
+
+TEST(LinuxDialectMapping, SetsPortsOneThreadPerPortCpuAndText) {
+  Command command = parse_ok("-s -m 8,1,10.0.0.1");
+  EXPECT_EQ(command.spec.ports, 8u);
+  EXPECT_EQ(command.spec.threads_per_port, 1u);
+  EXPECT_EQ(command.spec.mapping_cpu, 1);
+  EXPECT_EQ(command.spec.mapping_text, "8,1,10.0.0.1");
+  EXPECT_EQ(command.spec.address, "10.0.0.1");
+}
+
+TEST(LinuxDialectMapping, FieldsMayBeMissing) {
+  Command ports_only = parse_ok("-m 4");
+  EXPECT_EQ(ports_only.spec.ports, 4u);
+  EXPECT_FALSE(ports_only.spec.mapping_cpu.has_value());
+  EXPECT_EQ(ports_only.spec.address, "");
+  EXPECT_EQ(parse_ok("-m 4,*").spec.ports, 4u);
+  Command address_only = parse_ok("-s -m ,,10.0.0.1");
+  EXPECT_EQ(address_only.spec.ports, 16u);
+  EXPECT_EQ(address_only.spec.threads_per_port, 1u);
+  EXPECT_EQ(address_only.spec.address, "10.0.0.1");
+  EXPECT_EQ(address_only.spec.mapping_text, ",,10.0.0.1");
+  EXPECT_EQ(parse_ok("-m 4,,10.0.0.1").spec.mapping_cpu, std::nullopt);
+  EXPECT_EQ(parse_ok("-m ,7").spec.mapping_cpu, 7);
+}
+
+TEST(LinuxDialectMapping, PortsAndThreadsOptionsWinWhereverTheyAre) {
+  for (const char* line : {"-s -m 8,*,10.0.0.1 -P 4 -n 2", "-s -P 4 -n 2 -m 8,*,10.0.0.1",
+                           "-P 4 -s -m 8,*,10.0.0.1 -n 2", "-n 2 -m 8,*,10.0.0.1 -s -P 4"}) {
+    Command command = parse_ok(line);
+    EXPECT_EQ(command.spec.ports, 4u) << line;
+    EXPECT_EQ(command.spec.threads_per_port, 2u) << line;
+  }
+  for (const char* line : {"-s -m 8,*,10.0.0.1 -n 3", "-s -n 3 -m 8,*,10.0.0.1"}) {
+    Command command = parse_ok(line);
+    EXPECT_EQ(command.spec.ports, 8u) << line;
+    EXPECT_EQ(command.spec.threads_per_port, 3u) << line;
+  }
+  for (const char* line : {"-s -m 8,*,10.0.0.1 -P 2", "-s -P 2 -m 8,*,10.0.0.1"}) {
+    Command command = parse_ok(line);
+    EXPECT_EQ(command.spec.ports, 2u) << line;
+    EXPECT_EQ(command.spec.threads_per_port, 1u) << line;
+  }
+}
+
+TEST(LinuxDialectOrder, SameLineInAnyOrderGivesTheSameSpec) {
+  const char* forward = "-s 10.0.0.1 -P 4 -n 2 -l 3 -b 1m -W 1 -t 5 -C 1 -p 6001 -f 30000 -V";
+  const char* backward = "-V -f 30000 -p 6001 -C 1 -t 5 -W 1 -b 1m -l 3 -n 2 -P 4 -s 10.0.0.1";
+  TestSpec a = parse_ok(forward).spec;
+  TestSpec b = parse_ok(backward).spec;
+  EXPECT_EQ(a.address, b.address);
+  EXPECT_EQ(a.sender_connections(), b.sender_connections());
+  EXPECT_EQ(a.send_buffer, b.send_buffer);
+  EXPECT_EQ(a.cycle_s(), b.cycle_s());
+  EXPECT_EQ(a.base_port, b.base_port);
+  EXPECT_EQ(a.source_base_port, b.source_base_port);
+  EXPECT_EQ(a.verbose, b.verbose);
+}
+
+TEST(LinuxDialectOrder, LaterValueOfTheSameOptionWins) {
+  EXPECT_EQ(parse_ok("-P 4 -P 8").spec.ports, 8u);
+}
+
+// ---- actions ---------------------------------------------------------------------------
+
+TEST(LinuxDialectActions, HelpVersionAndSubcommands) {
+  EXPECT_EQ(parse_ok("-h").action, Action::help);
+  EXPECT_EQ(parse_ok("--help").action, Action::help);
+  EXPECT_EQ(parse_ok("--version").action, Action::version);
+  EXPECT_EQ(parse_ok("-s 10.0.0.1 --help").action, Action::help);
+  EXPECT_EQ(parse_ok("-P abc -h").action, Action::help);  // help wins over a bad value
+  EXPECT_EQ(parse_ok("backends").action, Action::backends);
+  EXPECT_EQ(parse_ok("topology").action, Action::topology);
+  EXPECT_EQ(parse_error("topology -V"), "'topology' takes no arguments (got '-V')");
+}
+
+TEST(LinuxDialectActions, MachineCpuCountIsUsedForMappingChecks) {
+  // The overload without a CPU count asks the machine: CPU 0 always exists.
+  auto command = parse_linux_dialect({"-m", "1,0"});
+  ASSERT_TRUE(command.has_value()) << command.error().message;
+  EXPECT_EQ(command->spec.mapping_cpu, 0);
+  EXPECT_FALSE(parse_linux_dialect({"-m", "1,100000"}).has_value());
+}
+
+// ---- help --------------------------------------------------------------------------------
+
+TEST(LinuxDialectHelp, NamesEveryOptionDefaultAndExitCode) {
+  const std::string help = linux_dialect_help();
+  for (const char* option :
+       {"-r [ADDR]", "-s [ADDR]", "-D ", "-M ", "-L ", "-e ", "-H ", "-m PORTS,CPU,ADDR", "-P N",
+        "-a ADDR", "-n N", "-l N", "-6 ", "-u ", "-p PORT", "-f [PORT]", "-b SIZE", "-B RATE",
+        "-W SEC", "-t SEC", "-C SEC", "-N ", "-O [FILE]", "-x [FILE]", "-j [FILE]", "-Q ", "-V ",
+        "-h, --help", "--show-tcp-retrans", "--show-nic-packets IF", "--show-dev-interrupts STR",
+        "--fq-rate-limit RATE", "--no-delay", "--backend NAME", "--json FILE", "--interval SEC",
+        "--local", "--threads N", "--connect-timeout SEC", "--wait-timeout SEC", "--version"}) {
+    EXPECT_NE(help.find(std::string("\n  ") + option), std::string::npos) << option;
+  }
+  for (const char* text : {"[default: 16, max 512]", "[default: 4, max 25600]",
+                           "[default: 1, max 1000]", "[default: 5001]", "[default: 60]",
+                           "[default: 0.5]", "[default: 10]", "[default: epoll]",
+                           "[receiver only]", "[sender or --local]", "Examples:", "Exit codes:",
+                           "  0  ", "  1  ", "  2  usage error", "xttcp backends",
+                           "xttcp topology"}) {
+    EXPECT_NE(help.find(text), std::string::npos) << text;
+  }
+}
+
+TEST(LinuxDialectHelp, FitsIn100Columns) {
+  const std::string help = linux_dialect_help();
+  std::size_t start = 0;
+  while (start < help.size()) {
+    std::size_t end = help.find('\n', start);
+    if (end == std::string::npos) end = help.size();
+    EXPECT_LE(end - start, 100u) << help.substr(start, end - start);
+    start = end + 1;
+  }
+}
+
+}  // namespace
+}  // namespace xttcp

@@ -1,0 +1,234 @@
+// The NTTTCP-for-Linux dialect: its option table (linux_options.cc) read getopt-style, then the
+// rules between options. Unlike the original, option order never matters: rows only record,
+// and everything below runs once the whole line is read.
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "engine/units.hh"
+#include "tools/cli/command.hh"
+#include "tools/cli/getopt_style.hh"
+#include "tools/cli/linux_options.hh"
+#include "tools/cli/parse_state.hh"
+#include "xttcp_config.h"
+
+namespace xttcp {
+
+namespace {
+
+constexpr RoleSpellings linux_roles{"-r", "-s ADDR", "--local"};
+
+bool given(const std::vector<OptionUse>& uses, char short_name) {
+  for (const OptionUse& use : uses)
+    if (use.def->short_name == short_name) return true;
+  return false;
+}
+
+unsigned configured_cpus() {
+  const long count = sysconf(_SC_NPROCESSORS_CONF);
+  return count > 0 ? static_cast<unsigned>(count) : 1;
+}
+
+Status choose_role(ParseState& state) {
+  if (state.receiver_chosen && state.sender_chosen)
+    return fail("-r and -s cannot be used together (a run is either receiver or sender)");
+  if (state.local_chosen && (state.receiver_chosen || state.sender_chosen)) {
+    const char* role = state.receiver_chosen ? "-r" : "-s";
+    return fail(fmt::format("--local cannot be used with {} (--local runs both sides; drop {} or "
+                            "--local)", role, role));
+  }
+  TestSpec& spec = state.spec();
+  if (state.local_chosen) {
+    spec.role = Role::local;
+  } else if (state.sender_chosen) {
+    spec.role = Role::sender;
+  } else {
+    spec.role = Role::receiver;
+    if (!state.receiver_chosen)
+      state.note("no role given: running as the receiver (use -s ADDR for a sender)");
+  }
+  return ok();
+}
+
+// -m sets the ports and one sender thread per port, unless -P / -n say otherwise anywhere on
+// the line; its address is used unless -r/-s gave one.
+void apply_mapping(ParseState& state, const std::vector<OptionUse>& uses) {
+  if (!state.mapping) return;
+  TestSpec& spec = state.spec();
+  const Mapping& mapping = *state.mapping;
+  if (mapping.ports && !given(uses, 'P')) {
+    spec.ports = static_cast<uint32_t>(std::min<uint64_t>(*mapping.ports, limits::max_ports));
+    if (*mapping.ports > limits::max_ports)
+      state.note(fmt::format("-m: {} ports is above the maximum of {}; using {}", *mapping.ports,
+                             limits::max_ports, limits::max_ports));
+  }
+  if (!given(uses, 'n')) spec.threads_per_port = 1;
+  spec.mapping_cpu = mapping.cpu;
+}
+
+Status choose_address(ParseState& state) {
+  TestSpec& spec = state.spec();
+  const std::string from_mapping = state.mapping ? state.mapping->address : "";
+  if (state.role_address)
+    spec.address = *state.role_address;
+  else
+    spec.address = from_mapping;
+  if (spec.role == Role::sender && spec.address.empty())
+    return fail("-s needs the receiver's address (-s ADDR or -m PORTS,CPU,ADDR)");
+  if (spec.role == Role::local && spec.address.empty())
+    spec.address = spec.ipv6 ? "::1" : "127.0.0.1";
+  return ok();
+}
+
+Status check_ports(const ParseState& state, const std::vector<OptionUse>& uses) {
+  const TestSpec& spec = state.spec();
+  if (spec.base_port == 1 && !spec.no_sync)
+    return fail("-p: port 1 leaves no sync port (the sync port is PORT - 1); use 2..65535 or -N");
+  const uint32_t last_port = spec.base_port + spec.ports - 1;
+  if (last_port > 65535)
+    return fail(fmt::format("-p: receiver ports {}..{} pass 65535 (lower -p or -P)",
+                            spec.base_port, last_port));
+  if (given(uses, 'f') && spec.role != Role::receiver) {
+    const uint64_t last_source = uint64_t{spec.source_base_port} + spec.sender_connections() - 1;
+    if (last_source > 65535)
+      return fail(fmt::format("-f: source ports {}..{} pass 65535 ({} connections; lower -f)",
+                              spec.source_base_port, last_source, spec.sender_connections()));
+  }
+  return ok();
+}
+
+Status check_rates(ParseState& state) {
+  TestSpec& spec = state.spec();
+  if (spec.rate_limit_bps != 0 && spec.fq_rate_limit_bps != 0) {
+    state.note("--fq-rate-limit is ignored because -B is given");
+    spec.fq_rate_limit_bps = 0;
+  }
+  if (spec.fq_rate_limit_bps != 0) {
+    // Each socket gets SO_MAX_PACING_RATE = rate / connections / 8, an unsigned 32-bit
+    // bytes-per-second value in NTTTCP-for-Linux.
+    const uint64_t connections = spec.sender_connections();
+    const uint64_t per_socket = spec.fq_rate_limit_bps / connections / 8;
+    if (per_socket > UINT32_MAX)
+      return fail(fmt::format(
+          "--fq-rate-limit: {} over {} connection(s) is {} bytes/s per connection, above the "
+          "32-bit limit of {} bytes/s (use more connections or a lower rate)",
+          format_bps(static_cast<double>(spec.fq_rate_limit_bps)), connections, per_socket,
+          UINT32_MAX));
+    if (per_socket == 0)
+      return fail(fmt::format("--fq-rate-limit: {} bits/s over {} connections is less than 1 "
+                              "byte/s per connection",
+                              spec.fq_rate_limit_bps, connections));
+    state.note(fmt::format("--fq-rate-limit: each of {} connections paced to {} bytes/s; the "
+                           "bandwidth may be limited",
+                           connections, per_socket));
+  }
+  if (spec.rate_limit_bps != 0)
+    state.note(fmt::format("-B: bandwidth limited to {} over all sender threads",
+                           format_bps(static_cast<double>(spec.rate_limit_bps))));
+  return ok();
+}
+
+Status check_protocol(const TestSpec& spec) {
+  if (spec.protocol == Protocol::udp && spec.no_delay)
+    return fail("--no-delay is for TCP only (drop --no-delay or -u)");
+  // UDP data paths land with issue 4; until then refuse rather than run something else.
+  if (spec.protocol == Protocol::udp)
+    return fail("-u: UDP is not supported yet in this version (see issue 4); use TCP");
+  return ok();
+}
+
+Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_count) {
+  auto uses = split_getopt_style(args, linux_options());
+  if (!uses) return uses.error();
+
+  ParseState state;
+  state.cpu_count = cpu_count;
+  // --help and --version win over everything else on the line, even over bad values.
+  for (const OptionUse& use : *uses) {
+    if (use.def->long_name == "help") return Command{Action::help, {}, {}};
+  }
+  for (const OptionUse& use : *uses) {
+    if (use.def->long_name == "version") return Command{Action::version, {}, {}};
+  }
+
+  for (const OptionUse& use : *uses) {
+    Status applied = use.def->apply(state, use.value);
+    if (!applied) return fail(display_name(use) + ": " + applied.error().message);
+  }
+  if (Status role = choose_role(state); !role) return role.error();
+  for (const OptionUse& use : *uses) {
+    if (Status allowed = check_role(use, state.spec().role, linux_roles); !allowed)
+      return allowed.error();
+  }
+  apply_mapping(state, *uses);
+  if (Status address = choose_address(state); !address) return address.error();
+  if (Status ports = check_ports(state, *uses); !ports) return ports.error();
+  if (Status rates = check_rates(state); !rates) return rates.error();
+  if (Status protocol = check_protocol(state.spec()); !protocol) return protocol.error();
+  if (state.spec().duration_s == 0)
+    state.note("-t 0: continuous mode; the test runs until stopped and prints no results");
+  return std::move(state.command);
+}
+
+}  // namespace
+
+Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
+  if (!args.empty() && (args[0] == "backends" || args[0] == "topology")) {
+    if (args.size() > 1)
+      return fail(fmt::format("'{}' takes no arguments (got '{}')", args[0], args[1]));
+    return Command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
+  }
+  return parse_run(args, cpu_count);
+}
+
+Expected<Command> parse_linux_dialect(const std::vector<std::string>& args) {
+  return parse_linux_dialect(args, configured_cpus());
+}
+
+std::string linux_dialect_help() {
+  std::string text = fmt::format(
+      "xttcp {} - network throughput test, compatible with NTTTCP-for-Linux\n"
+      "\n"
+      "Usage:\n"
+      "  xttcp [-r [ADDR]] [options]     receiver (the default role)\n"
+      "  xttcp -s ADDR [options]         sender, connecting to the receiver at ADDR\n"
+      "  xttcp --local [options]         receiver and sender in one process, over loopback\n"
+      "  xttcp backends                  list the I/O backends and why any is unavailable\n"
+      "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
+      "  xttcp --help | --version\n"
+      "\n"
+      "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
+      "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"
+      "'-'. Values above a maximum are lowered to it with a note.\n"
+      "\n"
+      "NTTTCP-for-Linux options:\n",
+      XTTCP_VERSION);
+  text += render_option_help(linux_options(), OptionGroup::compatible);
+  text += "\nxttcp options:\n";
+  text += render_option_help(linux_options(), OptionGroup::native);
+  text += "\nGeneral:\n";
+  text += render_option_help(linux_options(), OptionGroup::general);
+  text +=
+      "\n"
+      "Connections: the sender opens PORTS x THREADS x CONNS connections (-P x -n x -l,\n"
+      "16 x 4 x 1 by default); -m 8,*,ADDR means 8 ports with one sender thread each, unless\n"
+      "-P or -n are also given.\n"
+      "\n"
+      "Examples:\n"
+      "  receiver:  xttcp -r\n"
+      "             xttcp -r 192.168.1.1 -t 30\n"
+      "             xttcp -r -m 8,0,192.168.1.1 --show-tcp-retrans --show-nic-packets eth0 -V\n"
+      "  sender:    xttcp -s 192.168.1.1\n"
+      "             xttcp -s -m 8,*,192.168.1.1 -n 16\n"
+      "             xttcp -s 192.168.1.1 -P 64 -n 16 -l 10 -f25001 -b 256k\n"
+      "             xttcp -s 192.168.1.1 -B 10G\n"
+      "  one host:  xttcp --local -P 4 -t 10 --backend io_uring --json result.json\n"
+      "\n"
+      "Exit codes:\n"
+      "  0  the run (or the command) completed\n"
+      "  1  the run failed (peer unreachable, socket or backend error)\n"
+      "  2  usage error: the command line was refused\n";
+  return text;
+}
+
+}  // namespace xttcp

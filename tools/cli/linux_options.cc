@@ -1,0 +1,428 @@
+#include "tools/cli/linux_options.hh"
+
+#include <fmt/format.h>
+
+#include "engine/units.hh"
+#include "tools/cli/parse_state.hh"
+
+namespace xttcp {
+
+namespace {
+
+using Value = std::optional<std::string>;
+
+// ---- value parsers shared by rows -------------------------------------------------------
+
+// A count of at least 1; above `max` it is clamped with a note, as NTTTCP-for-Linux does.
+Expected<uint32_t> clamped_count(ParseState& state, const std::string& text, uint32_t max,
+                                 const char* option, const char* what) {
+  auto count = parse_count(text, UINT32_MAX);
+  if (!count) return count.error();
+  if (*count == 0) return fail(std::string("the number of ") + what + " must be at least 1");
+  if (*count > max) {
+    state.note(fmt::format("{}: {} {} is above the maximum of {}; using {}", option, *count, what,
+                           max, max));
+    return max;
+  }
+  return static_cast<uint32_t>(*count);
+}
+
+Expected<uint32_t> whole_seconds(const std::string& text) {
+  auto seconds = parse_count(text, max_whole_seconds);
+  if (!seconds) return seconds.error();
+  return static_cast<uint32_t>(*seconds);
+}
+
+Expected<std::string> non_empty(const std::string& text, const char* what) {
+  if (text.empty()) return fail(std::string("the value is empty (expected ") + what + ")");
+  if (text[0] == '-') return fail("'" + text + "' is not " + what);
+  return text;
+}
+
+// ---- rows -------------------------------------------------------------------------------
+
+Status set_receiver(ParseState& state, const Value& value) {
+  state.receiver_chosen = true;
+  if (value) state.role_address = *value;
+  return ok();
+}
+
+Status set_sender(ParseState& state, const Value& value) {
+  state.sender_chosen = true;
+  if (value) state.role_address = *value;
+  return ok();
+}
+
+Status set_local(ParseState& state, const Value&) {
+  state.local_chosen = true;
+  return ok();
+}
+
+Status set_daemonize(ParseState& state, const Value&) {
+  state.spec().daemonize = true;
+  return ok();
+}
+
+Status set_multi_clients(ParseState& state, const Value&) {
+  state.spec().multi_clients = true;
+  return ok();
+}
+
+Status set_last_client(ParseState& state, const Value&) {
+  state.spec().last_client = true;
+  return ok();
+}
+
+Status set_epoll(ParseState& state, const Value&) {
+  state.spec().use_epoll = true;
+  return ok();
+}
+
+Status set_hold(ParseState& state, const Value&) {
+  state.spec().hold = true;
+  return ok();
+}
+
+Status set_mapping(ParseState& state, const Value& value) {
+  auto mapping = parse_mapping(*value, state.cpu_count);
+  if (!mapping) return mapping.error();
+  state.mapping = *mapping;
+  state.spec().mapping_text = *value;
+  return ok();
+}
+
+Status set_ports(ParseState& state, const Value& value) {
+  auto ports = clamped_count(state, *value, limits::max_ports, "-P", "ports");
+  if (!ports) return ports.error();
+  state.spec().ports = *ports;
+  return ok();
+}
+
+Status set_source_address(ParseState& state, const Value& value) {
+  auto address = non_empty(*value, "an address");
+  if (!address) return address.error();
+  state.spec().source_address = *address;
+  return ok();
+}
+
+Status set_threads_per_port(ParseState& state, const Value& value) {
+  auto threads = clamped_count(state, *value, limits::max_threads_per_port, "-n",
+                               "threads per port");
+  if (!threads) return threads.error();
+  state.spec().threads_per_port = *threads;
+  return ok();
+}
+
+Status set_conns_per_thread(ParseState& state, const Value& value) {
+  auto conns = clamped_count(state, *value, limits::max_conns_per_thread, "-l",
+                             "connections per thread");
+  if (!conns) return conns.error();
+  state.spec().conns_per_thread = *conns;
+  return ok();
+}
+
+Status set_ipv6(ParseState& state, const Value&) {
+  state.spec().ipv6 = true;
+  return ok();
+}
+
+Status set_udp(ParseState& state, const Value&) {
+  state.spec().protocol = Protocol::udp;
+  return ok();
+}
+
+Expected<uint16_t> port_number(const std::string& text) {
+  auto port = parse_count(text, UINT64_MAX);
+  if (!port) return port.error();
+  if (*port < 1 || *port > 65535) return fail(fmt::format("port {} is outside 1..65535", *port));
+  return static_cast<uint16_t>(*port);
+}
+
+Status set_base_port(ParseState& state, const Value& value) {
+  auto port = port_number(*value);
+  if (!port) return port.error();
+  state.spec().base_port = *port;
+  return ok();
+}
+
+Status set_source_port(ParseState& state, const Value& value) {
+  uint16_t port = defaults::source_base_port;
+  if (value) {
+    auto given = parse_count(*value, UINT64_MAX);
+    if (!given) return given.error();
+    if (*given > 65535) return fail(fmt::format("port {} is outside 1..65535", *given));
+    if (*given <= 1024)
+      state.note(fmt::format("-f: source port {} is 1024 or below; using {}", *given,
+                             defaults::source_base_port));
+    else
+      port = static_cast<uint16_t>(*given);
+  }
+  state.spec().source_base_port = port;
+  return ok();
+}
+
+Status set_buffer(ParseState& state, const Value& value) {
+  auto size = parse_size(*value);
+  if (!size) return size.error();
+  if (*size == 0) return fail("the buffer size must be at least 1 byte");
+  if (*size > UINT32_MAX)
+    return fail(fmt::format("{} is {} bytes, above the maximum of {} (4g - 1)", *value, *size,
+                            UINT32_MAX));
+  state.spec().send_buffer = static_cast<uint32_t>(*size);
+  state.spec().recv_buffer = static_cast<uint32_t>(*size);
+  return ok();
+}
+
+Status set_rate_limit(ParseState& state, const Value& value) {
+  auto rate = parse_rate(*value);
+  if (!rate) return rate.error();
+  state.spec().rate_limit_bps = *rate;
+  return ok();
+}
+
+Status set_fq_rate_limit(ParseState& state, const Value& value) {
+  auto rate = parse_rate(*value);
+  if (!rate) return rate.error();
+  state.spec().fq_rate_limit_bps = *rate;
+  return ok();
+}
+
+Status set_warmup(ParseState& state, const Value& value) {
+  auto seconds = whole_seconds(*value);
+  if (!seconds) return seconds.error();
+  state.spec().warmup_s = *seconds;
+  return ok();
+}
+
+Status set_duration(ParseState& state, const Value& value) {
+  auto seconds = whole_seconds(*value);
+  if (!seconds) return seconds.error();
+  state.spec().duration_s = *seconds;
+  return ok();
+}
+
+Status set_cooldown(ParseState& state, const Value& value) {
+  auto seconds = whole_seconds(*value);
+  if (!seconds) return seconds.error();
+  state.spec().cooldown_s = *seconds;
+  return ok();
+}
+
+Status set_no_sync(ParseState& state, const Value&) {
+  state.spec().no_sync = true;
+  return ok();
+}
+
+Status set_log_file(ParseState& state, const Value& value) {
+  state.spec().log_file = value.value_or(defaults::log_file);
+  return ok();
+}
+
+Status set_xml_file(ParseState& state, const Value& value) {
+  state.spec().xml_file = value.value_or(defaults::xml_file);
+  return ok();
+}
+
+Status set_json_file(ParseState& state, const Value& value) {
+  state.spec().json_file = value.value_or(defaults::json_file);
+  return ok();
+}
+
+Status set_quiet(ParseState& state, const Value&) {
+  state.spec().quiet = true;
+  return ok();
+}
+
+Status set_verbose(ParseState& state, const Value&) {
+  state.spec().verbose = true;
+  return ok();
+}
+
+Status set_help(ParseState& state, const Value&) {
+  state.command.action = Action::help;
+  return ok();
+}
+
+Status set_version(ParseState& state, const Value&) {
+  state.command.action = Action::version;
+  return ok();
+}
+
+Status set_show_tcp_retrans(ParseState& state, const Value&) {
+  state.spec().show_tcp_retrans = true;
+  return ok();
+}
+
+Status set_show_nic_packets(ParseState& state, const Value& value) {
+  auto name = non_empty(*value, "an interface name");
+  if (!name) return name.error();
+  state.spec().show_nic_packets = *name;
+  return ok();
+}
+
+Status set_show_dev_interrupts(ParseState& state, const Value& value) {
+  auto text = non_empty(*value, "a device name");
+  if (!text) return text.error();
+  state.spec().show_dev_interrupts = *text;
+  return ok();
+}
+
+Status set_no_delay(ParseState& state, const Value&) {
+  state.spec().no_delay = true;
+  return ok();
+}
+
+Status set_backend(ParseState& state, const Value& value) {
+  auto name = non_empty(*value, "a backend name");
+  if (!name) return name.error();
+  state.spec().backend = *name;
+  return ok();
+}
+
+Status set_native_json(ParseState& state, const Value& value) {
+  auto file = non_empty(*value, "a file name");
+  if (!file) return file.error();
+  state.spec().native_json_file = *file;
+  return ok();
+}
+
+Status set_interval(ParseState& state, const Value& value) {
+  auto seconds = parse_seconds(*value, false);
+  if (!seconds) return seconds.error();
+  state.spec().interval_s = *seconds;
+  return ok();
+}
+
+Status set_worker_threads(ParseState& state, const Value& value) {
+  auto threads = parse_count(*value, 1024);
+  if (!threads) return threads.error();
+  if (*threads == 0) return fail("the number of threads must be 1..1024");
+  state.spec().worker_threads = static_cast<uint32_t>(*threads);
+  return ok();
+}
+
+Status set_connect_timeout(ParseState& state, const Value& value) {
+  auto seconds = whole_seconds(*value);
+  if (!seconds) return seconds.error();
+  if (*seconds == 0) return fail("the timeout must be at least 1 second");
+  state.spec().connect_timeout_s = *seconds;
+  return ok();
+}
+
+Status set_wait_timeout(ParseState& state, const Value& value) {
+  auto seconds = whole_seconds(*value);
+  if (!seconds) return seconds.error();
+  state.spec().wait_timeout_s = *seconds;
+  return ok();
+}
+
+constexpr auto none = ValueKind::none;
+constexpr auto required = ValueKind::required;
+constexpr auto optional = ValueKind::optional;
+constexpr auto compatible = OptionGroup::compatible;
+constexpr auto native = OptionGroup::native;
+constexpr auto general = OptionGroup::general;
+constexpr uint8_t sender_side = for_sender | for_local;
+constexpr uint8_t two_hosts = for_receiver | for_sender;
+
+// clang-format off
+const OptionDef table[] = {
+  // short, long, value, value name, roles, group, help, default, apply
+  {'r', "", optional, "ADDR", for_any, compatible,
+   "run as the receiver (the default role); ADDR = local address to listen on",
+   "any address", set_receiver},
+  {'s', "", optional, "ADDR", for_any, compatible,
+   "run as the sender; ADDR = the receiver's address (or give it in -m)", "", set_sender},
+  {'D', "", none, "", for_any, compatible,
+   "run as a daemon (working directory becomes /: use absolute -O/-x/-j paths)", "", set_daemonize},
+  {'M', "", none, "", for_receiver, compatible,
+   "multi-clients mode: several sender hosts, one of them with -L", "", set_multi_clients},
+  {'L', "", none, "", for_sender, compatible,
+   "this is the last client of a receiver running with -M", "", set_last_client},
+  {'e', "", none, "", for_receiver, compatible,
+   "use epoll() (accepted; xttcp always uses the chosen --backend)", "", set_epoll},
+  {'H', "", none, "", for_receiver, compatible,
+   "hold: keep running test after test", "", set_hold},
+  {'m', "", required, "PORTS,CPU,ADDR", for_any, compatible,
+   "mapping: PORTS receiver ports (one sender thread each unless -n), CPU '*' or a CPU id for "
+   "the main thread, ADDR as for -r/-s; fields may be left empty", "16,*,*", set_mapping},
+  {'P', "", required, "N", for_any, compatible,
+   "number of receiver ports", "16, max 512", set_ports},
+  {'a', "", required, "ADDR", sender_side, compatible,
+   "source address (and the interface that owns it)", "chosen by the kernel", set_source_address},
+  {'n', "", required, "N", sender_side, compatible,
+   "sender threads per receiver port", "4, max 25600", set_threads_per_port},
+  {'l', "", required, "N", sender_side, compatible,
+   "connections per sender thread", "1, max 1000", set_conns_per_thread},
+  {'6', "", none, "", for_any, compatible, "IPv6", "IPv4", set_ipv6},
+  {'u', "", none, "", for_any, compatible, "UDP (not supported yet)", "TCP", set_udp},
+  {'p', "", required, "PORT", for_any, compatible,
+   "first receiver port; the sync port is PORT - 1", "5001", set_base_port},
+  {'f', "", optional, "PORT", sender_side, compatible,
+   "pin source ports starting at PORT (values up to 1024 become 25001)",
+   "ports chosen by the kernel; bare -f = 25001", set_source_port},
+  {'b', "", required, "SIZE", for_any, compatible,
+   "send()/recv() buffer length in bytes, k/m/g = 1024-based",
+   "65536 receiver, 131072 sender", set_buffer},
+  {'B', "", required, "RATE", sender_side, compatible,
+   "bandwidth limit over all sender threads in bits/s, k/m/g = 1000-based", "off", set_rate_limit},
+  {'W', "", required, "SEC", for_any, compatible,
+   "warm-up seconds (traffic not measured)", "0", set_warmup},
+  {'t', "", required, "SEC", for_any, compatible,
+   "measured seconds; 0 = run until stopped, no results", "60", set_duration},
+  {'C', "", required, "SEC", for_any, compatible,
+   "cool-down seconds (traffic not measured)", "0", set_cooldown},
+  {'N', "", none, "", two_hosts, compatible,
+   "no sync: no control connection on port PORT - 1; needed with Windows NTttcp", "",
+   set_no_sync},
+  {'O', "", optional, "FILE", for_any, compatible,
+   "also write the console log to FILE", "ntttcp-for-linux-log.log", set_log_file},
+  {'x', "", optional, "FILE", for_any, compatible,
+   "write the XML result to FILE", "ntttcp-for-linux-log.xml", set_xml_file},
+  {'j', "", optional, "FILE", for_any, compatible,
+   "write the NTTTCP-style JSON result to FILE", "ntttcp-for-linux-log.json", set_json_file},
+  {'Q', "", none, "", for_any, compatible,
+   "quiet: no real-time throughput lines", "", set_quiet},
+  {'V', "", none, "", for_any, compatible,
+   "verbose: effective options, debug lines, per-thread table", "", set_verbose},
+  {0, "show-tcp-retrans", none, "", for_any, compatible,
+   "print TCP retransmit rates", "", set_show_tcp_retrans},
+  {0, "show-nic-packets", required, "IF", for_any, compatible,
+   "print tx/rx packet counts of network interface IF", "", set_show_nic_packets},
+  {0, "show-dev-interrupts", required, "STR", for_any, compatible,
+   "sum the /proc/interrupts lines containing STR (e.g. mlx5, Hyper-V PCIe MSI)", "",
+   set_show_dev_interrupts},
+  {0, "fq-rate-limit", required, "RATE", sender_side, compatible,
+   "pace each connection to RATE / connections bits/s with the fq qdisc (ignored with -B)",
+   "off", set_fq_rate_limit},
+  {0, "no-delay", none, "", for_any, compatible,
+   "TCP_NODELAY on data connections", "", set_no_delay},
+
+  {0, "local", none, "", for_any, native,
+   "run receiver and sender in one process over loopback", "", set_local},
+  {0, "backend", required, "NAME", for_any, native,
+   "I/O backend ('xttcp backends' lists them)", "epoll", set_backend},
+  {0, "threads", required, "N", for_any, native,
+   "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
+   set_worker_threads},
+  {0, "interval", required, "SEC", for_any, native,
+   "seconds between real-time lines and result samples, fractions allowed", "0.5",
+   set_interval},
+  {0, "json", required, "FILE", for_any, native,
+   "write the xttcp JSON result (versioned, complete) to FILE", "", set_native_json},
+  {0, "connect-timeout", required, "SEC", sender_side, native,
+   "give up connecting to the receiver after SEC seconds", "10", set_connect_timeout},
+  {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
+   "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
+   set_wait_timeout},
+
+  {'h', "help", none, "", for_any, general, "print this help and exit", "", set_help},
+  {0, "version", none, "", for_any, general, "print the version and exit", "", set_version},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OptionDef> linux_options() { return table; }
+
+}  // namespace xttcp

@@ -1,0 +1,121 @@
+#include "tools/cli/option_table.hh"
+
+#include <sstream>
+#include <vector>
+
+namespace xttcp {
+
+namespace {
+
+constexpr std::size_t help_column = 28;
+
+std::string roles_tag(uint8_t roles) {
+  switch (roles) {
+    case for_any: return "";
+    case for_receiver: return "[receiver only] ";
+    case for_sender: return "[sender only] ";
+    case for_receiver | for_local: return "[receiver or --local] ";
+    case for_sender | for_local: return "[sender or --local] ";
+    case for_receiver | for_sender: return "[not with --local] ";
+    default: return "[--local only] ";
+  }
+}
+
+std::string spelling_column(const OptionDef& def) {
+  std::string text = "  ";
+  if (def.short_name != 0) text += std::string("-") + def.short_name;
+  if (def.short_name != 0 && !def.long_name.empty()) text += ", ";
+  if (!def.long_name.empty()) text += "--" + std::string(def.long_name);
+  if (def.value == ValueKind::required) text += " " + std::string(def.value_name);
+  if (def.value == ValueKind::optional) text += " [" + std::string(def.value_name) + "]";
+  return text;
+}
+
+// Appends the left column `line` and the `tokens` (words, or phrases that must not be split)
+// after it, wrapping at `width` and indenting continuation lines to the help column.
+void append_wrapped(std::string& out, std::string line, const std::vector<std::string>& tokens,
+                    std::size_t width) {
+  if (line.size() + 1 > help_column) {
+    out += line + "\n";
+    line.clear();
+  }
+  line.resize(help_column, ' ');
+  bool line_has_words = false;
+  for (const std::string& token : tokens) {
+    if (line_has_words && line.size() + 1 + token.size() > width) {
+      out += line + "\n";
+      line.assign(help_column, ' ');
+      line_has_words = false;
+    }
+    if (line_has_words) line += ' ';
+    line += token;
+    line_has_words = true;
+  }
+  out += line + "\n";
+}
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::istringstream stream{std::string(text)};
+  std::string word;
+  while (stream >> word) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+std::string display_name(const OptionDef& def, bool prefer_long) {
+  if (def.short_name != 0 && !(prefer_long && !def.long_name.empty()))
+    return std::string("-") + def.short_name;
+  return "--" + std::string(def.long_name);
+}
+
+std::string display_name(const OptionUse& use) {
+  return display_name(*use.def, use.spelled_long);
+}
+
+Status check_role(const OptionUse& use, Role role, const RoleSpellings& spellings) {
+  const uint8_t roles = use.def->roles;
+  const uint8_t mine = role == Role::receiver ? for_receiver
+                       : role == Role::sender ? for_sender
+                                              : for_local;
+  if (roles & mine) return ok();
+  const std::string name = display_name(use);
+  const std::string local(spellings.local);
+  if (role == Role::local)
+    return fail(name + " cannot be used with " + local + " (drop " + name + " or " + local + ")");
+
+  std::string who = local;
+  std::string use_role;
+  if (roles & for_receiver) {
+    who = "the receiver";
+    use_role = spellings.receiver;
+  } else if (roles & for_sender) {
+    who = "the sender";
+    use_role = spellings.sender;
+  }
+  std::string hint;
+  if (use_role.empty())
+    hint = "drop " + name + " or use " + local;
+  else if (roles & for_local)
+    hint = "drop " + name + ", or use " + use_role + " or " + local;
+  else
+    hint = "drop " + name + " or use " + use_role;
+  return fail(name + " is for " + who + " only (" + hint + ")");
+}
+
+std::string render_option_help(std::span<const OptionDef> table, OptionGroup group,
+                               std::size_t width) {
+  std::string out;
+  for (const OptionDef& def : table) {
+    if (def.group != group) continue;
+    std::vector<std::string> tokens = split_words(roles_tag(def.roles) + std::string(def.help));
+    // The default stays on one line so "[default: 4, max 25600]" reads as one unit.
+    if (!def.default_text.empty())
+      tokens.push_back("[default: " + std::string(def.default_text) + "]");
+    append_wrapped(out, spelling_column(def), tokens, width);
+  }
+  return out;
+}
+
+}  // namespace xttcp
