@@ -1,0 +1,14 @@
+// The end of every run: console summary, result files (written atomically), exit code.
+#pragma once
+
+#include "engine/result.hh"
+
+namespace xttcp {
+
+class Log;
+
+// Prints the NTttcp summary (and the peer's block when present) and writes -x, -j and --json.
+// Returns false if a result file could not be written (an error line was logged).
+bool publish_result(const Result& result, Log& log);
+
+}  // namespace xttcp

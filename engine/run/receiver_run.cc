@@ -1,0 +1,218 @@
+// The receiver's lifecycle: listen on the data ports and the sync port, wait for a sender's start
+// (or the first connection with -N), measure on its own clock, report; again with -H.
+#include <fmt/format.h>
+
+#include <mutex>
+
+#include "engine/control/sync_server.hh"
+#include "engine/report/log.hh"
+#include "engine/report/native_json.hh"
+#include "engine/run/hello.hh"
+#include "engine/run/publish.hh"
+#include "engine/run/result_builder.hh"
+#include "engine/run/run.hh"
+#include "engine/run/start_gate.hh"
+#include "engine/run/timeline.hh"
+#include "engine/run/worker_pool.hh"
+#include "engine/stats/system_probe.hh"
+#include "topology/topology.hh"
+
+namespace xttcp {
+
+namespace {
+
+using std::chrono::seconds;
+
+// What native (xttcp) senders told us during one test, filled on the sync thread.
+class PeerResults {
+ public:
+  void native_peer_joined() {
+    std::lock_guard lock(mutex_);
+    ++native_peers_;
+  }
+  void add(std::string result) {
+    {
+      std::lock_guard lock(mutex_);
+      results_.push_back(std::move(result));
+    }
+    changed_.notify_all();
+  }
+  // The first native sender's result, waiting up to `timeout` if a native sender is connected.
+  std::optional<std::string> first(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    if (native_peers_ == 0) return std::nullopt;
+    changed_.wait_for(lock, timeout, [this] { return !results_.empty(); });
+    if (results_.empty()) return std::nullopt;
+    return results_.front();
+  }
+  void reset() {
+    std::lock_guard lock(mutex_);
+    native_peers_ = 0;
+    results_.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int native_peers_ = 0;
+  std::vector<std::string> results_;
+};
+
+// When the measured window is expected to end, so a lost sender can be told from a finished one.
+class WindowWatch {
+ public:
+  void begin(SteadyClock::time_point measure_end) {
+    std::lock_guard lock(mutex_);
+    measure_end_ = measure_end;
+    active_ = true;
+  }
+  void end() {
+    std::lock_guard lock(mutex_);
+    active_ = false;
+  }
+  // True if "now" is well inside the measured window.
+  bool well_inside() const {
+    std::lock_guard lock(mutex_);
+    return active_ && SteadyClock::now() + std::chrono::milliseconds(500) < measure_end_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  SteadyClock::time_point measure_end_{};
+  bool active_ = false;
+};
+
+}  // namespace
+
+int run_receiver(const TestSpec& spec, RunEnv& env) {
+  Log& log = env.log;
+  auto backend = find_backend(spec.backend);
+  if (!backend) {
+    log.error(backend.error().message);
+    return exit_code::usage;
+  }
+  auto local = resolve(spec.address, spec.base_port, spec.ipv6);
+  if (!local) {
+    log.error("-r: " + local.error().message);
+    return exit_code::usage;
+  }
+  if (!is_local_address(*local)) {
+    log.error("-r: cannot listen on " + local->host() + ": it is not an address of this host");
+    return exit_code::usage;
+  }
+  const Topology topology = discover_topology();
+  auto plan = make_plan(spec, placement_order(topology));
+  if (!plan) {
+    log.error(plan.error().message);
+    return exit_code::usage;
+  }
+  log.debug(fmt::format("{} worker thread(s) serve {} port(s): {}", plan->workers.size(),
+                        spec.ports, plan->describe_cpus()));
+
+  StartGate gate;
+  env.clock.add_cancel_hook([&gate, &env] {
+    if (user_interrupted(env)) gate.interrupt();
+  });
+  std::function<void()> on_accept;
+  if (spec.no_sync) on_accept = [&gate, cycle = spec.cycle_s()] { gate.open(cycle); };
+
+  SystemProbe probe(spec);
+  const HostInfo host = read_host_info();
+  WorkerPool pool(**backend, spec, *plan, *local, *local, on_accept);
+  if (Status opened = pool.open_all(seconds(10)); !opened) {
+    log.error(opened.error().message);
+    return exit_code::run_failed;
+  }
+
+  PeerResults peers;
+  WindowWatch watch;
+  std::unique_ptr<SyncServer> server;
+  if (!spec.no_sync) {
+    SyncServerHooks hooks;
+    hooks.native_hello = [&](const std::string&) {
+      peers.native_peer_joined();
+      return hello_json(spec);
+    };
+    hooks.start = [&gate](uint32_t cycle_s) { gate.open(cycle_s); };
+    hooks.early_exit = [&env] {
+      env.clock.cancel("test exited because sender side was interrupted");
+    };
+    hooks.peer_result = [&peers](const std::string& result) { peers.add(result); };
+    hooks.peer_closed = [&](bool was_running) {
+      if (was_running && watch.well_inside())
+        env.clock.cancel("the sender closed its sync connection during the test");
+    };
+    hooks.log = [&log](std::string_view line, bool is_error) {
+      is_error ? log.error(line) : log.info(line);
+    };
+    SocketAddress sync_address = *local;
+    sync_address.set_port(spec.sync_port());
+    auto listening = SyncServer::listen(
+        sync_address, {spec.multi_clients, spec.duration_s, spec.cycle_s()}, hooks);
+    if (!listening) {
+      log.error(listening.error().message);
+      return exit_code::run_failed;
+    }
+    server = std::move(*listening);
+    server->start();
+  }
+  log.info(fmt::format("{} threads created", spec.ports + (server ? 1 : 0)));
+  pool.release();
+  if (env.on_listening) env.on_listening();
+
+  int code = exit_code::success;
+  Timeline timeline(env.clock, pool, probe, log, spec.interval_s);
+  for (;;) {
+    if (user_interrupted(env)) break;
+    env.clock.reset();
+    peers.reset();
+    gate.arm();
+    const std::optional<uint32_t> cycle = gate.wait(seconds(spec.wait_timeout_s));
+    if (!cycle) {
+      if (!gate.interrupted()) {
+        log.error(fmt::format("no sender started a test within {} s (--wait-timeout)",
+                              spec.wait_timeout_s));
+        code = exit_code::run_failed;
+      }
+      break;
+    }
+    if (spec.no_sync) log.info("Network activity progressing...");
+    const auto start = SteadyClock::now();
+    watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
+    const MeasuredWindow window =
+        timeline.run({spec.warmup_s, spec.duration_s, *cycle}, start);
+    watch.end();
+    if (server) server->test_finished();
+    const bool interrupted_by_user = user_interrupted(env);
+    const std::vector<WorkerReport> reports =
+        spec.hold ? std::vector<WorkerReport>{} : pool.stop_and_join();
+    if (!window.measured) {
+      if (interrupted_by_user || spec.duration_s == 0) break;
+      continue;
+    }
+
+    RunFacts facts{&spec, &*plan, std::string((*backend)->name()), host, *cycle,
+                   spec.ports + (server ? 1 : 0)};
+    Result result = build_result(facts, window, reports);
+    if (server) {
+      server->publish_result(render_native_json(result));
+      result.peer_result_json = peers.first(seconds(5));
+    }
+    const bool sender_lost = window.cut_short && !interrupted_by_user &&
+                             env.clock.reason().find("closed its sync") != std::string::npos;
+    if (window.cut_short) log.info("test was cut short: " + env.clock.reason());
+    if (env.result_out) *env.result_out = result;
+    if (env.print_results && !publish_result(result, log)) code = exit_code::run_failed;
+    if (sender_lost) {
+      log.error(fmt::format("the sender went away {:.2f} s into a {} s test",
+                            window.seconds, spec.duration_s));
+      code = exit_code::run_failed;
+    }
+    if (!spec.hold || interrupted_by_user) break;
+  }
+  if (server) server->stop();
+  pool.stop_and_join();
+  return code;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,26 @@
+// Turns a measured window and the workers' reports into the one Result model.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/plan.hh"
+#include "engine/result.hh"
+#include "engine/run/timeline.hh"
+#include "io_backends/backend.hh"
+
+namespace xttcp {
+
+struct RunFacts {
+  const TestSpec* spec = nullptr;
+  const Plan* plan = nullptr;
+  std::string backend;
+  HostInfo host;
+  uint32_t negotiated_cycle_s = 0;
+  uint32_t threads_created = 0;
+};
+
+Result build_result(const RunFacts& facts, const MeasuredWindow& window,
+                    const std::vector<WorkerReport>& reports);
+
+}  // namespace xttcp

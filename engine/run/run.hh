@@ -1,0 +1,39 @@
+// Running one test end to end, per role. Each returns the process exit code:
+// 0 success, 1 the run failed (an error line was logged), 2 a usage error found late.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+
+#include "engine/exit_codes.hh"
+#include "engine/result.hh"
+#include "engine/run/phase_clock.hh"
+#include "engine/spec.hh"
+
+namespace xttcp {
+
+class Log;
+
+struct RunEnv {
+  Log& log;
+  PhaseClock& clock;  // cut short by Ctrl+C / SIGTERM and by the peer (early exit, lost)
+  // Set (before the clock is cancelled) when the user asked us to stop: Ctrl+C / SIGTERM.
+  const std::atomic<bool>* interrupted = nullptr;
+  bool print_results = true;  // console summary and result files
+  // Receiver: called once it listens (data ports and sync port), before it waits for a sender.
+  std::function<void()> on_listening;
+  // Filled with the last test's result when the run produced one.
+  std::optional<Result>* result_out = nullptr;
+};
+
+inline bool user_interrupted(const RunEnv& env) {
+  return env.interrupted != nullptr && env.interrupted->load();
+}
+
+int run_sender(const TestSpec& spec, RunEnv& env);
+int run_receiver(const TestSpec& spec, RunEnv& env);
+// Receiver and sender in one process over loopback, with the full lifecycle and sync protocol.
+int run_local(const TestSpec& spec, RunEnv& env);
+
+}  // namespace xttcp

@@ -1,0 +1,53 @@
+// Timeline: warm-up, measure, cool-down on the run's one clock. Counters and system probes are
+// read exactly at the phase edges (timer-based, no polling overshoot); a sample is taken every
+// interval for the real-time line and the per-interval report.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "engine/result.hh"
+#include "engine/run/phase_clock.hh"
+#include "engine/run/worker_pool.hh"
+#include "engine/stats/system_probe.hh"
+
+namespace xttcp {
+
+class Log;
+
+struct Phases {
+  uint32_t warmup_s = 0;
+  uint32_t duration_s = 0;  // 0 = continuous: run until cancelled, no window
+  uint32_t cycle_s = 0;     // total (negotiated); >= warmup + duration when not continuous
+};
+
+struct MeasuredWindow {
+  bool measured = false;     // false: cancelled before the window began, or continuous mode
+  bool cut_short = false;    // the window ended before its duration (cancelled)
+  double seconds = 0;
+  std::vector<CounterSnapshot> begin, end;  // per flow slot
+  SystemSnapshot system_begin, system_end;
+  std::vector<IntervalSample> intervals;
+  std::chrono::system_clock::time_point started_at;
+};
+
+class Timeline {
+ public:
+  Timeline(PhaseClock& clock, const WorkerPool& pool, const SystemProbe& probe, Log& log,
+           double interval_s)
+      : clock_(clock), pool_(pool), probe_(probe), log_(log), interval_s_(interval_s) {}
+
+  // Runs the phases from `start` (the instant the light went on) and returns the window.
+  MeasuredWindow run(const Phases& phases, SteadyClock::time_point start);
+
+ private:
+  PhaseClock& clock_;
+  const WorkerPool& pool_;
+  const SystemProbe& probe_;
+  Log& log_;
+  double interval_s_;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,96 @@
+#include "engine/run/worker_pool.hh"
+
+#include "topology/topology.hh"
+
+namespace xttcp {
+
+WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
+                       SocketAddress local, SocketAddress remote,
+                       std::function<void()> on_accept)
+    : backend_(backend), spec_(spec), plan_(plan),
+      counters_(std::make_unique<FlowCounter[]>(plan.flow_count)) {
+  contexts_.resize(plan.workers.size());
+  for (size_t i = 0; i < plan.workers.size(); ++i) {
+    WorkerContext& context = contexts_[i];
+    context.spec = &spec_;
+    context.plan = &plan_.workers[i];
+    context.local = local;
+    context.remote = remote;
+    context.counters = counters_.get();
+    context.on_accept = on_accept;
+  }
+  reports_.resize(plan.workers.size());
+}
+
+WorkerPool::~WorkerPool() { stop_and_join(); }
+
+void WorkerPool::worker_main(uint32_t index) {
+  const WorkerContext& context = contexts_[index];
+  std::unique_ptr<DataWorker> worker;
+  Status status = ok();
+  if (context.plan->cpu) status = pin_current_thread(*context.plan->cpu);
+  if (status) {
+    auto made = backend_.make_worker(context);
+    if (made) {
+      worker = std::move(*made);
+      status = worker->open();
+    } else {
+      status = made.error();
+    }
+  }
+  {
+    std::unique_lock lock(mutex_);
+    ++opened_;
+    if (!status && first_error_.empty()) first_error_ = status.error().message;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return released_ || stop_.load(); });
+  }
+  if (worker == nullptr) return;
+  if (!stop_.load()) worker->run(stop_);
+  reports_[index] = worker->finish();
+}
+
+Status WorkerPool::open_all(std::chrono::milliseconds timeout) {
+  for (uint32_t i = 0; i < contexts_.size(); ++i) threads_.emplace_back(&WorkerPool::worker_main, this, i);
+  std::unique_lock lock(mutex_);
+  const bool all = changed_.wait_for(lock, timeout, [this] { return opened_ == contexts_.size(); });
+  if (!first_error_.empty()) return fail(first_error_);
+  if (!all)
+    return fail("workers did not open their connections within " +
+                std::to_string(timeout.count() / 1000) + " s");
+  return ok();
+}
+
+void WorkerPool::release() {
+  std::lock_guard lock(mutex_);
+  released_ = true;
+  changed_.notify_all();
+}
+
+std::vector<WorkerReport> WorkerPool::stop_and_join() {
+  if (joined_) return reports_;
+  {
+    std::lock_guard lock(mutex_);
+    stop_.store(true);
+    changed_.notify_all();
+  }
+  for (std::thread& t : threads_)
+    if (t.joinable()) t.join();
+  joined_ = true;
+  return reports_;
+}
+
+std::vector<CounterSnapshot> WorkerPool::snapshot() const {
+  std::vector<CounterSnapshot> out(plan_.flow_count);
+  for (uint32_t i = 0; i < plan_.flow_count; ++i) out[i] = read(counters_[i]);
+  return out;
+}
+
+uint64_t WorkerPool::total_bytes() const {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < plan_.flow_count; ++i)
+    sum += counters_[i].bytes.load(std::memory_order_relaxed);
+  return sum;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,60 @@
+// WorkerPool: one OS thread per WorkerPlan, each pinned to its CPU, owning its backend worker.
+// The engine opens them all (listen or connect), releases them into their data loop, stops and
+// joins them, and reads their counters at any time without stopping them.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/plan.hh"
+#include "io_backends/backend.hh"
+
+namespace xttcp {
+
+class WorkerPool {
+ public:
+  WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan, SocketAddress local,
+             SocketAddress remote, std::function<void()> on_accept = {});
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Starts the threads and waits until every worker has opened its sockets (or failed).
+  Status open_all(std::chrono::milliseconds timeout);
+  // Lets every worker enter its data loop.
+  void release();
+  // Asks every worker to leave its loop and collects their reports (idempotent).
+  std::vector<WorkerReport> stop_and_join();
+
+  uint32_t worker_count() const { return static_cast<uint32_t>(contexts_.size()); }
+  // Per-slot counters, read without stopping the workers.
+  std::vector<CounterSnapshot> snapshot() const;
+  uint64_t total_bytes() const;
+
+ private:
+  void worker_main(uint32_t index);
+
+  Backend& backend_;
+  const TestSpec& spec_;
+  const Plan& plan_;
+  std::unique_ptr<FlowCounter[]> counters_;
+  std::vector<WorkerContext> contexts_;
+  std::vector<std::thread> threads_;
+  std::vector<WorkerReport> reports_;
+
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint32_t opened_ = 0;
+  bool released_ = false;
+  bool joined_ = false;
+  std::string first_error_;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Bad command lines: each gives exactly one line on stderr naming the option, exit code 2,
+nothing on stdout, and no file written."""
+import os
+import subprocess
+import tempfile
+
+from xttcp_e2e import check, run_test, xttcp_binary
+
+BAD = [
+    ["-r", "-s"],
+    ["-s"],                                  # no receiver address
+    ["-P", "abc"],
+    ["-P", "0"],
+    ["-P", "-3"],
+    ["-n", "0", "-s", "127.0.0.1"],
+    ["-l", "0", "-s", "127.0.0.1"],
+    ["-p", "0"],
+    ["-p", "70000"],
+    ["-p", "1"],
+    ["-p", "port"],
+    ["-b", "0"],
+    ["-b", "12x"],
+    ["-B", "fast", "-s", "127.0.0.1"],
+    ["-t", "-1"],
+    ["-t", "ten"],
+    ["-W", "x"],
+    ["-C", "1.5.2"],
+    ["-m", "a,b,c"],
+    ["-m", "2,99999,127.0.0.1"],
+    ["-M", "-s", "127.0.0.1"],
+    ["-L"],
+    ["-H", "-s", "127.0.0.1"],
+    ["-a", "127.0.0.1"],                     # sender-only on a receiver
+    ["-f", "30000"],                          # sender-only on a receiver
+    ["-u"],                                   # UDP not yet
+    ["--no-delay", "-u", "-s", "127.0.0.1"],
+    ["--bakend", "epoll"],
+    ["--backend", "nosuch"],
+    ["--interval", "0"],
+    ["--interval", "-1"],
+    ["--threads", "0"],
+    ["--local", "-s", "127.0.0.1"],
+    ["--local", "-H"],
+    ["--show-nic-packets", "nosuchif0"],
+    ["--fq-rate-limit", "1t", "-s", "127.0.0.1"],
+    ["stray-word"],
+    ["-P"],                                   # missing value
+    ["--json"],                               # missing file
+    ["-Z"],
+]
+
+
+def body(started):
+    xttcp = xttcp_binary()
+    workdir = tempfile.mkdtemp(prefix="xttcp-bad-")
+    for args in BAD:
+        done = subprocess.run([xttcp, *args], cwd=workdir, capture_output=True, text=True,
+                              timeout=10, stdin=subprocess.DEVNULL)
+        where = f"xttcp {' '.join(args)}"
+        check(done.returncode == 2, f"{where}: exit {done.returncode}, expected 2\n{done.stderr}")
+        lines = done.stderr.splitlines()
+        check(len(lines) == 1, f"{where}: expected one stderr line, got:\n{done.stderr}")
+        check(lines[0].startswith("xttcp: "), f"{where}: stderr line lacks 'xttcp: ': {lines[0]}")
+        check(done.stdout == "", f"{where}: wrote to stdout:\n{done.stdout}")
+    check(os.listdir(workdir) == [], f"bad command lines left files: {os.listdir(workdir)}")
+
+
+run_test(body)

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""-H: the receiver runs test after test; two senders in a row each get a full result, and
+Ctrl+C (SIGINT, by PID) ends the receiver promptly with exit 0."""
+import signal
+
+from xttcp_e2e import (Process, all_totals, check, free_port_block, parse_totals, run_test,
+                       wait_listening, within, xttcp_binary)
+
+
+def body(started):
+    xttcp = xttcp_binary()
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "1", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", "-H", *common], "receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    sent = []
+    for i in range(2):
+        sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], f"sender {i + 1}")
+        started.append(sender)
+        check(sender.wait(30) == 0, f"sender {i + 1} failed")
+        sent.append(parse_totals(sender.stdout())["bytes"])
+    receiver.signal(signal.SIGINT)
+    check(receiver.wait(10) == 0, "receiver did not end cleanly on SIGINT")
+    got = all_totals(receiver.stdout())
+    check(len(got) == 2, f"receiver reported {len(got)} tests, expected 2")
+    for i in range(2):
+        check(within(got[i], sent[i], 0.03), f"test {i + 1}: receiver {got[i]} vs sender {sent[i]}")
+
+
+run_test(body)

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""-N: no sync connection; the receiver's clock starts at the first data connection and each side
+times its own window. Both ends agree on bytes within what is in flight."""
+from xttcp_e2e import (Process, check, free_port_block, parse_totals, run_test, wait_listening,
+                       within, xttcp_binary)
+
+
+def body(started):
+    xttcp = xttcp_binary()
+    base = free_port_block(2)
+    common = ["-N", "-P", "2", "-p", str(base), "-t", "2", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common, "--wait-timeout", "30"], "receiver")
+    started.append(receiver)
+    wait_listening(base + 1)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    check("Starting sender activity (no sync) ..." in sender.stdout(), "no-sync line missing")
+    r = parse_totals(receiver.stdout())
+    s = parse_totals(sender.stdout())
+    check(r["bytes"] > 0, "receiver counted nothing")
+    check(within(r["bytes"], s["bytes"], 0.05),
+          f"receiver {r['bytes']} vs sender {s['bytes']}: more than 5 % apart")
+    check(not receiver.stdout().count("Sync connection"), "receiver opened a sync port with -N")
+
+
+run_test(body)

@@ -1,0 +1,183 @@
+"""Shared helpers for xttcp's end-to-end tests.
+
+Each test is a small script: it starts xttcp processes on loopback (or in its own network
+namespaces), waits for them with a timeout, stops whatever it started by PID, and exits
+0 (pass), 1 (fail) or 77 (skipped: the machine lacks something, said on stdout).
+"""
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+SKIP = 77
+
+
+class Failure(Exception):
+    pass
+
+
+def xttcp_binary():
+    if len(sys.argv) < 2:
+        print("usage: test.py PATH_TO_XTTCP", file=sys.stderr)
+        sys.exit(2)
+    return os.path.abspath(sys.argv[1])
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def free_port_block(count, ipv6=False):
+    """A base port such that base-1 .. base+count-1 are free now (sync port included)."""
+    family = socket.AF_INET6 if ipv6 else socket.AF_INET
+    host = "::1" if ipv6 else "127.0.0.1"
+    for _ in range(200):
+        base = random.randint(20000, 60000 - count)
+        sockets = []
+        try:
+            for port in range(base - 1, base + count):
+                s = socket.socket(family, socket.SOCK_STREAM)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind((host, port))
+                sockets.append(s)
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    raise Failure("no free block of ports found")
+
+
+class Process:
+    """An xttcp process with captured output, always stopped by PID at the end."""
+
+    def __init__(self, args, name):
+        self.name = name
+        self.args = args
+        self.out = tempfile.TemporaryFile(mode="w+")
+        self.err = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(args, stdout=self.out, stderr=self.err,
+                                     stdin=subprocess.DEVNULL)
+        self.pid = self.proc.pid
+
+    def wait(self, timeout):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise Failure(f"{self.name} did not exit within {timeout} s: {' '.join(self.args)}\n"
+                          f"stdout:\n{self.stdout()}\nstderr:\n{self.stderr()}")
+
+    def signal(self, number):
+        if self.proc.poll() is None:
+            os.kill(self.pid, number)
+
+    def kill(self):
+        if self.proc.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stdout(self):
+        self.out.seek(0)
+        return self.out.read()
+
+    def stderr(self):
+        self.err.seek(0)
+        return self.err.read()
+
+    def describe(self):
+        return (f"--- {self.name}: {' '.join(self.args)}\n"
+                f"exit {self.proc.poll()}\nstdout:\n{self.stdout()}\nstderr:\n{self.stderr()}")
+
+
+def wait_listening(port, timeout=10.0, ipv6=False):
+    """Waits until something accepts TCP connections on port (the receiver is up)."""
+    host = "::1" if ipv6 else "127.0.0.1"
+    family = socket.AF_INET6 if ipv6 else socket.AF_INET
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        # A listening socket shows in /proc/net/tcp[6] as state 0A; connecting would disturb
+        # the sync protocol (the receiver would log a closed sync connection).
+        table = "/proc/net/tcp6" if ipv6 else "/proc/net/tcp"
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].split(":")[1], 16) == port:
+                    return
+        time.sleep(0.05)
+    raise Failure(f"nothing listening on {host}:{port} after {timeout} s")
+
+
+TOTALS = {
+    "duration": re.compile(r"test duration\s*:([\d.]+) seconds"),
+    "bytes": re.compile(r"total bytes\s*:(\d+)"),
+    "throughput": re.compile(r"throughput\s*:([\d.]+)([KMGT]?bps)"),
+}
+
+
+def parse_totals(console):
+    """The numbers automation reads from the 'Totals' block (first block if several)."""
+    found = {}
+    for key, pattern in TOTALS.items():
+        m = pattern.search(console)
+        check(m is not None, f"console output lacks '{key}' in its Totals block:\n{console}")
+        found[key] = m.groups()
+    return {"duration": float(found["duration"][0]), "bytes": int(found["bytes"][0])}
+
+
+def all_totals(console):
+    """Total bytes of every own 'Totals' block (not the peer's blocks), in order."""
+    blocks = console.split("#####  Totals:  #####")[1:]
+    return [int(re.search(r"total bytes\s*:(\d+)", b).group(1)) for b in blocks]
+
+
+def load_xml(path, root):
+    tree = ET.parse(path)
+    check(tree.getroot().tag == root, f"{path}: root is {tree.getroot().tag}, expected {root}")
+    return tree.getroot()
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def within(a, b, fraction):
+    return abs(a - b) <= fraction * max(a, b)
+
+
+def run_test(body):
+    """Runs body(), prints the verdict and exits with the matching code."""
+    started = []
+    try:
+        body(started)
+    except Failure as failure:
+        print(f"FAIL: {failure}")
+        for p in started:
+            print(p.describe())
+        for p in started:
+            p.kill()
+        sys.exit(1)
+    except SkipTest as skip:
+        print(f"SKIP: {skip}")
+        for p in started:
+            p.kill()
+        sys.exit(SKIP)
+    finally:
+        for p in started:
+            p.kill()
+    print("PASS")
+    sys.exit(0)
+
+
+class SkipTest(Exception):
+    pass
