@@ -42,17 +42,20 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
   plan.flow_count = static_cast<uint32_t>(flows.size());
   plan.thread_rows = spec.role == Role::receiver ? spec.ports : spec.sender_threads();
 
-  // CPUs the workers may run on: one pinned CPU (-m n,cpu,...) or all of them.
+  // Where workers run: all on the -m CPU; one per CPU in topology order with --pin; otherwise
+  // unpinned, one per allowed CPU, and the kernel balances them (on a host that also runs the
+  // peer, as on loopback, fixed placements of two processes would collide on the same cores).
   std::vector<std::optional<int>> placement;
   if (spec.mapping_cpu) {
     placement.push_back(*spec.mapping_cpu);
-  } else {
+  } else if (spec.pin_workers) {
     for (int cpu : cpus) placement.push_back(cpu);
   }
   if (placement.empty()) placement.push_back(std::nullopt);
+  const size_t cpu_count = std::max<size_t>(cpus.size(), 1);
 
   uint32_t workers = spec.worker_threads.value_or(static_cast<uint32_t>(
-      spec.mapping_cpu ? 1 : placement.size()));
+      spec.mapping_cpu ? 1 : cpu_count));
   workers = std::clamp<uint32_t>(workers, 1, plan.flow_count);
 
   plan.workers.resize(workers);

@@ -87,6 +87,7 @@ struct TestSpec {
   std::optional<std::string> native_json_file;   // --json
   double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
   std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows
+  bool pin_workers = false;                      // --pin: each worker on its own CPU
   uint32_t connect_timeout_s = 10;               // --connect-timeout
   uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
 

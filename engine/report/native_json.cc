@@ -164,6 +164,7 @@ TestSpec read_spec(const Json& j) {
   read(j, "native_json_file", s.native_json_file, p);
   read(j, "interval_s", s.interval_s, p);
   read(j, "worker_threads", s.worker_threads, p);
+  read(j, "pin_workers", s.pin_workers, p);
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
   return s;
@@ -335,6 +336,7 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"native_json_file", optional_value(s.native_json_file)},
       {"interval_s", number(s.interval_s)},
       {"worker_threads", optional_value(s.worker_threads)},
+      {"pin_workers", s.pin_workers},
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };

@@ -293,6 +293,11 @@ Status set_interval(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_pin_workers(ParseState& state, const Value&) {
+  state.spec().pin_workers = true;
+  return ok();
+}
+
 Status set_worker_threads(ParseState& state, const Value& value) {
   auto threads = parse_count(*value, 1024);
   if (!threads) return threads.error();
@@ -405,6 +410,9 @@ const OptionDef table[] = {
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
    set_worker_threads},
+  {0, "pin", none, "", for_any, native,
+   "pin each worker thread to its own CPU, one per core first (with -m n,*,...)", "off",
+   set_pin_workers},
   {0, "interval", required, "SEC", for_any, native,
    "seconds between real-time lines and result samples, fractions allowed", "0.5",
    set_interval},

@@ -284,6 +284,8 @@ TEST(LinuxDialectFlags, NativeOptions) {
   EXPECT_DOUBLE_EQ(parse_ok("--interval=2").spec.interval_s, 2.0);
   EXPECT_EQ(parse_ok("--threads 8").spec.worker_threads, 8u);
   EXPECT_EQ(parse_ok("--threads=1024").spec.worker_threads, 1024u);
+  EXPECT_FALSE(parse_ok("-r").spec.pin_workers);
+  EXPECT_TRUE(parse_ok("-r --pin").spec.pin_workers);
   EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.connect_timeout_s, 5u);
   EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.connect_timeout_s, 30u);
   EXPECT_EQ(parse_ok("-r --wait-timeout 30").spec.wait_timeout_s, 30u);
