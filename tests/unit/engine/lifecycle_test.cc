@@ -1,0 +1,148 @@
+// The engine without a network: the null backend under WorkerPool and Timeline, and the
+// Result built from what they measured. No timing thresholds: only structure and counts.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "engine/report/log.hh"
+#include "engine/run/result_builder.hh"
+#include "engine/run/timeline.hh"
+#include "engine/run/worker_pool.hh"
+#include "io_backends/backend.hh"
+
+namespace xttcp {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct NullRun {
+  TestSpec spec;
+  Plan plan;
+  std::unique_ptr<Log> log;
+  FILE* sink = std::tmpfile();
+
+  NullRun() {
+    spec.role = Role::sender;
+    spec.backend = "null";
+    spec.ports = 2;
+    spec.threads_per_port = 2;
+    spec.interval_s = 0.1;
+    plan = *make_plan(spec, {0, 1});
+    Log::Options options;
+    options.out = sink;
+    options.err = sink;
+    log = std::move(*Log::open(options));
+  }
+  ~NullRun() { std::fclose(sink); }
+  std::string output() {
+    std::fflush(sink);
+    std::rewind(sink);
+    std::string text;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof buffer, sink)) text.append(buffer, n);
+    return text;
+  }
+};
+
+Backend& null_backend() {
+  auto backend = find_backend("null");
+  EXPECT_TRUE(backend.has_value());
+  return **backend;
+}
+
+TEST(Lifecycle, NullSenderCountsInEveryFlowAndTheWindowClosesOnTime) {
+  NullRun run;
+  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  PhaseClock clock;
+  SystemProbe probe(run.spec);
+  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  pool.release();
+  const MeasuredWindow window = timeline.run({0, 1, 1}, SteadyClock::now());
+  const std::vector<WorkerReport> reports = pool.stop_and_join();
+
+  ASSERT_TRUE(window.measured);
+  EXPECT_FALSE(window.cut_short);
+  EXPECT_GT(window.seconds, 0.0);
+  ASSERT_EQ(window.begin.size(), 4u);
+  for (size_t slot = 0; slot < 4; ++slot)
+    EXPECT_GT(window.end[slot].bytes, window.begin[slot].bytes) << "slot " << slot;
+  EXPECT_FALSE(window.intervals.empty());
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0].connections + reports[1].connections, 4u);
+
+  const std::string out = run.output();
+  EXPECT_NE(out.find("Test run completed."), std::string::npos) << out;
+  EXPECT_NE(out.find("Test cycle finished."), std::string::npos) << out;
+}
+
+TEST(Lifecycle, CancelDuringTheWindowCutsItShortButKeepsIt) {
+  NullRun run;
+  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  PhaseClock clock;
+  SystemProbe probe(run.spec);
+  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  pool.release();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(50ms);
+    clock.cancel("peer stopped");
+  });
+  const MeasuredWindow window = timeline.run({0, 3600, 3600}, SteadyClock::now());
+  canceller.join();
+  pool.stop_and_join();
+  EXPECT_TRUE(window.measured);
+  EXPECT_TRUE(window.cut_short);
+}
+
+TEST(Lifecycle, CancelDuringWarmupMeasuresNothing) {
+  NullRun run;
+  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  PhaseClock clock;
+  clock.cancel("interrupted");
+  SystemProbe probe(run.spec);
+  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  const MeasuredWindow window = timeline.run({3600, 10, 3610}, SteadyClock::now());
+  EXPECT_FALSE(window.measured);
+}
+
+TEST(ResultBuilder, SumsFlowsIntoNtttcpThreadRows) {
+  TestSpec spec;
+  spec.role = Role::sender;
+  spec.ports = 2;
+  spec.threads_per_port = 1;
+  spec.conns_per_thread = 2;  // 4 flows, 2 thread rows
+  Plan plan = *make_plan(spec, {0});
+  MeasuredWindow window;
+  window.measured = true;
+  window.seconds = 2.0;
+  window.begin = {{100, 1}, {200, 1}, {0, 0}, {0, 0}};
+  window.end = {{1100, 11}, {1200, 11}, {3000, 3}, {0, 0}};
+  WorkerReport report;
+  report.connections = 4;
+  ConnectionStats a, b;
+  a.rtt_us = 100;
+  a.total_retrans = 2;
+  b.rtt_us = 300;
+  b.total_retrans = 1;
+  report.connection_stats = {a, b};
+
+  RunFacts facts{&spec, &plan, "null", {}, 2, 2};
+  const Result r = build_result(facts, window, {report});
+  EXPECT_EQ(r.total_bytes, 5000u);
+  EXPECT_EQ(r.total_operations, 23u);
+  ASSERT_EQ(r.threads.size(), 2u);
+  EXPECT_EQ(r.threads[0].bytes, 2000u);
+  EXPECT_EQ(r.threads[1].bytes, 3000u);
+  EXPECT_EQ(r.connections_tested, 4u);
+  EXPECT_EQ(r.tcp_info_retransmits, 3u);
+  EXPECT_EQ(r.tcp_average_rtt_us, 200u);
+  EXPECT_DOUBLE_EQ(r.throughput_bps(), 5000.0 * 8 / 2.0);
+  EXPECT_EQ(r.backend, "null");
+  EXPECT_EQ(r.cpu_mapping, "worker 0 -> any cpu");
+}
+
+}  // namespace
+}  // namespace xttcp

@@ -1,0 +1,80 @@
+// PhaseClock and StartGate: waits end at their deadline or when cancelled, never neither.
+#include "engine/run/phase_clock.hh"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "engine/run/start_gate.hh"
+
+namespace xttcp {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(PhaseClock, WaitReachesItsDeadline) {
+  PhaseClock clock;
+  const auto deadline = SteadyClock::now() + 20ms;
+  EXPECT_TRUE(clock.wait_until(deadline));
+  EXPECT_GE(SteadyClock::now(), deadline);
+}
+
+TEST(PhaseClock, CancelWakesAWaiterAndKeepsTheFirstReason) {
+  PhaseClock clock;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(10ms);
+    clock.cancel("first");
+    clock.cancel("second");
+  });
+  EXPECT_FALSE(clock.wait_until(SteadyClock::now() + 60s));
+  canceller.join();
+  EXPECT_TRUE(clock.cancelled());
+  EXPECT_EQ(clock.reason(), "first");
+  EXPECT_FALSE(clock.wait_until(SteadyClock::now() + 60s)) << "stays cancelled until reset";
+  clock.reset();
+  EXPECT_FALSE(clock.cancelled());
+  EXPECT_TRUE(clock.wait_until(SteadyClock::now() + 1ms));
+}
+
+TEST(PhaseClock, CancelHooksRun) {
+  PhaseClock clock;
+  int calls = 0;
+  clock.add_cancel_hook([&] { ++calls; });
+  clock.cancel("x");
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(StartGate, OpensOnlyWhenArmed) {
+  StartGate gate;
+  gate.open(5);  // belongs to no test: ignored
+  gate.arm();
+  EXPECT_FALSE(gate.wait(1s).has_value());
+  gate.open(6);
+  EXPECT_EQ(gate.wait(1s), 6u);
+}
+
+TEST(StartGate, ReturnsTheCycleOrNothingOnTimeout) {
+  StartGate gate;
+  gate.arm();
+  std::thread opener([&] { gate.open(7); });
+  EXPECT_EQ(gate.wait(10s), 7u);
+  opener.join();
+  gate.arm();
+  EXPECT_FALSE(gate.wait(1s).has_value());
+  EXPECT_FALSE(gate.interrupted());
+}
+
+TEST(StartGate, InterruptWakesAnEndlessWait) {
+  StartGate gate;
+  gate.arm();
+  std::thread interrupter([&] {
+    std::this_thread::sleep_for(10ms);
+    gate.interrupt();
+  });
+  EXPECT_FALSE(gate.wait(0s).has_value());
+  interrupter.join();
+  EXPECT_TRUE(gate.interrupted());
+}
+
+}  // namespace
+}  // namespace xttcp
