@@ -23,7 +23,6 @@
 namespace xttcp {
 namespace {
 
-constexpr const char* separator = "---------------------------------------------------------";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "xttcp: %s (see 'xttcp --help')\n", message.c_str());
@@ -108,11 +107,9 @@ int run(TestSpec spec, const std::vector<std::string>& notes) {
   start_signal_thread(interrupted, clock);
 
   (*log)->raw(fmt::format("xttcp {} (NTTTCP for Linux 1.4.3 compatible)", XTTCP_VERSION));
-  (*log)->raw(separator);
-  if (spec.verbose) {
+  (*log)->raw(linux_separator);
+  if (spec.verbose)  // the block ends with its own separator, as the original's print_flags()
     for (const std::string& line : linux_flags_lines(spec)) (*log)->raw(line);
-    (*log)->raw(separator);
-  }
   for (const std::string& note : notes) (*log)->info(note);
 
   RunEnv env{**log, clock, &interrupted};

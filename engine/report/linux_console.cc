@@ -39,12 +39,16 @@ void append_totals(std::vector<std::string>& lines, const Result& r) {
 }  // namespace
 
 std::vector<std::string> linux_flags_lines(const TestSpec& spec) {
-  const bool sender = spec.is_sender();
+  // --local shows the sender's view: it is the side that connects and reports connections.
+  const bool local = spec.role == Role::local;
+  const bool sender = spec.is_sender() || local;
   const bool receiver = !sender;
   const char* any_address = spec.ipv6 ? "::" : "0.0.0.0";
   std::vector<std::string> lines;
 
-  lines.emplace_back(sender ? "*** sender role" : "*** receiver role");
+  lines.emplace_back(local    ? "*** local role (receiver and sender in one process, loopback)"
+                     : sender ? "*** sender role"
+                              : "*** receiver role");
   if (spec.daemonize) lines.emplace_back("*** run as daemon");
   if (receiver && spec.use_epoll) lines.emplace_back("*** use epoll()");
   if (receiver && spec.hold) lines.emplace_back("*** hold receiver always running");

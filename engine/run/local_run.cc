@@ -78,7 +78,7 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   if (receiver_result && env.print_results && !peer_shown) {
     env.log.info("#####  Receiver side (local mode):  #####");
     for (const std::string& line : linux_summary_lines(*receiver_result)) env.log.info(line);
-    env.log.raw("---------------------------------------------------------");
+    env.log.raw(linux_separator);
   }
   if (code == exit_code::success && receiver_exit != exit_code::success) code = receiver_exit;
   return code;

@@ -13,7 +13,7 @@ bool publish_result(const Result& result, Log& log) {
   for (const std::string& line : linux_summary_lines(result)) log.info(line);
   if (result.peer_result_json)
     for (const std::string& line : peer_summary_lines(*result.peer_result_json)) log.info(line);
-  log.raw("---------------------------------------------------------");
+  log.raw(linux_separator);
 
   bool written = true;
   auto write = [&](const std::optional<std::string>& path, const std::string& content) {

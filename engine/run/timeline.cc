@@ -72,6 +72,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     }
 
     if (stage == Stage::warmup) {
+      log_.info("Test warmup completed.");
       window.begin = pool_.snapshot();
       window.system_begin = probe_.take();
       window.started_at = std::chrono::system_clock::now();
