@@ -9,9 +9,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from xttcp_e2e import (Process, check, free_port_block, parse_totals, run_test,  # noqa: E402
                        wait_listening, xttcp_binary)
 
+
+
+def in_flight_per_connection():
+    """The most one connection can hold between send() and recv(): the kernel's largest send
+    buffer plus its largest receive buffer. A slow (Python) peer lets them fill."""
+    def largest(name):
+        with open(f"/proc/sys/net/ipv4/{name}") as f:
+            return int(f.read().split()[2])
+    return largest("tcp_wmem") + largest("tcp_rmem")
+
+
 # The sender counts what the kernel accepted, the receiver what it read: they differ by what sits
-# in socket buffers at the window edges, which a slow (Python) peer lets grow to several MB.
-IN_FLIGHT_PER_CONNECTION = 8 << 20
+# in socket buffers at the window edges.
+IN_FLIGHT_PER_CONNECTION = in_flight_per_connection()
 
 
 def agree(a, b, connections):
