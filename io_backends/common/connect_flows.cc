@@ -1,0 +1,73 @@
+#include "io_backends/common/connect_flows.hh"
+
+#include <sys/epoll.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "engine/net/socket_setup.hh"
+
+namespace xttcp {
+
+Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context) {
+  const TestSpec& spec = *context.spec;
+  const std::vector<FlowPlan>& flows = context.plan->flows;
+  UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
+
+  ConnectOptions options;
+  options.no_delay = spec.no_delay;
+  if (spec.fq_rate_limit_bps > 0)
+    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
+  options.bind_to_device = !spec.source_address.empty();
+
+  auto remote_of = [&](size_t i) {
+    SocketAddress remote = context.remote;
+    remote.set_port(flows[i].port);
+    return remote;
+  };
+
+  std::vector<UniqueFd> sockets;
+  sockets.reserve(flows.size());
+  for (size_t i = 0; i < flows.size(); ++i) {
+    options.source.reset();
+    if (!spec.source_address.empty() || flows[i].source_port != 0) {
+      SocketAddress source = context.local;
+      source.set_port(flows[i].source_port);
+      options.source = source;
+    }
+    auto fd = start_connect_tcp(remote_of(i), options);
+    if (!fd) return fail("cannot connect to " + remote_of(i).to_string() + ": " + fd.error().message);
+    epoll_event event{};
+    event.events = EPOLLOUT | EPOLLONESHOT;
+    event.data.u64 = i;
+    if (epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
+      return fail(std::string("epoll_ctl: ") + std::strerror(errno));
+    sockets.push_back(std::move(*fd));
+  }
+
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(spec.connect_timeout_s);
+  size_t pending = sockets.size();
+  epoll_event events[64];
+  while (pending > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return fail(std::to_string(pending) + " of " + std::to_string(sockets.size()) +
+                  " connections to " + context.remote.host() + " not established within " +
+                  std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)");
+    const int n = epoll_wait(epoll.get(), events, 64, static_cast<int>(left.count()));
+    if (n < 0 && errno != EINTR) return fail(std::string("epoll_wait: ") + std::strerror(errno));
+    for (int i = 0; i < n; ++i) {
+      const size_t index = events[i].data.u64;
+      if (auto done = finish_connect(sockets[index].get(), remote_of(index)); !done)
+        return fail("cannot connect to " + done.error().message);
+      --pending;
+    }
+  }
+  return sockets;
+}
+
+}  // namespace xttcp
