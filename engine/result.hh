@@ -51,6 +51,22 @@ struct ThreadResult {
   uint64_t bytes = 0;
 };
 
+// Zero-copy sends (--zerocopy): how many were asked for, how many completion notifications came
+// back, and how many of those report that the kernel copied the data anyway.
+struct ZeroCopyStats {
+  uint64_t sends = 0;
+  uint64_t notifications = 0;
+  uint64_t copied = 0;
+  bool fell_back = false;  // --zerocopy=auto switched to plain sends (nearly all were copied)
+  ZeroCopyStats& operator+=(const ZeroCopyStats& other) {
+    sends += other.sends;
+    notifications += other.notifications;
+    copied += other.copied;
+    fell_back = fell_back || other.fell_back;
+    return *this;
+  }
+};
+
 // TCP_INFO of one of our own connections, read at the end of the run.
 struct ConnectionStats {
   std::string local, remote;
@@ -59,6 +75,7 @@ struct ConnectionStats {
   uint32_t total_retrans = 0;
   uint32_t snd_cwnd = 0, pmtu = 0;
   uint64_t delivery_rate_bps = 0;
+  ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
 };
 
 struct IntervalSample {
@@ -94,6 +111,8 @@ struct Result {
   std::optional<uint32_t> tcp_average_rtt_us;  // sender, TCP
   std::optional<NicPackets> nic;
   std::optional<Interrupts> interrupts;
+  std::optional<ZeroCopyStats> zerocopy;  // sender with --zerocopy
+  std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
 
   // The peer's native JSON result when the peer is xttcp and shared it.
   std::optional<std::string> peer_result_json;

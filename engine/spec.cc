@@ -13,4 +13,13 @@ const char* to_string(Role role) {
 
 const char* to_string(Protocol protocol) { return protocol == Protocol::tcp ? "TCP" : "UDP"; }
 
+const char* to_string(ZeroCopy zerocopy) {
+  switch (zerocopy) {
+    case ZeroCopy::off: return "off";
+    case ZeroCopy::on: return "on";
+    case ZeroCopy::automatic: return "auto";
+  }
+  return "?";
+}
+
 }  // namespace xttcp

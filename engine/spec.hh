@@ -9,6 +9,7 @@
 namespace xttcp {
 
 enum class Role { receiver, sender, local };
+enum class ZeroCopy { off, on, automatic };  // --zerocopy[=on|off|auto]
 enum class Protocol { tcp, udp };
 
 // NTTTCP-for-Linux limits (const.h) and defaults (default_ntttcp_test()).
@@ -88,6 +89,9 @@ struct TestSpec {
   double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
   std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows
   bool pin_workers = false;                      // --pin: each worker on its own CPU
+  ZeroCopy zerocopy = ZeroCopy::off;             // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
+  bool skip_rx_copy = false;                     // --skip-rx-copy: MSG_TRUNC, data discarded
+  bool sqpoll = false;                           // --sqpoll: io_uring kernel submission thread
   uint32_t connect_timeout_s = 10;               // --connect-timeout
   uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
 
@@ -101,5 +105,6 @@ struct TestSpec {
 
 const char* to_string(Role role);
 const char* to_string(Protocol protocol);
+const char* to_string(ZeroCopy zerocopy);  // "off", "on", "auto"
 
 }  // namespace xttcp

@@ -56,6 +56,7 @@ struct WorkerReport {
   uint32_t errors = 0;            // I/O errors other than the peer going away
   std::string first_error;        // the first such error, for the log
   std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
+  std::vector<std::string> notes;  // one line each, e.g. "zero-copy fell back to plain send"
 };
 
 class DataWorker {

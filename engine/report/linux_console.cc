@@ -200,4 +200,18 @@ std::vector<std::string> peer_summary_lines(std::string_view peer_native_json) {
   return lines;
 }
 
+std::vector<std::string> xttcp_extra_lines(const Result& r) {
+  std::vector<std::string> lines;
+  if (r.zerocopy) {
+    const ZeroCopyStats& z = *r.zerocopy;
+    const double copied_pct =
+        z.notifications > 0 ? 100.0 * static_cast<double>(z.copied) / static_cast<double>(z.notifications) : 0.0;
+    lines.push_back(fmt::format("zerocopy sends\t:{} ({} completions, {} copied by the kernel: {:.2f}%){}",
+                                z.sends, z.notifications, z.copied, copied_pct,
+                                z.fell_back ? ", fell back to plain send" : ""));
+  }
+  for (const std::string& note : r.notes) lines.push_back(note);
+  return lines;
+}
+
 }  // namespace xttcp

@@ -23,6 +23,10 @@ std::vector<std::string> linux_summary_lines(const Result& result);
 // The peer's figures, given the peer's native JSON (render_native_json of the other xttcp):
 // "#####  Peer (receiver) totals:  #####", then duration, bytes, throughput, CPU split,
 // cycles/byte and (TCP) retransmits. One explanatory line if the JSON cannot be read.
+// xttcp's own lines after the NTTTCP summary (never inside its Totals block, which automation
+// parses): the data path's notes and, with --zerocopy, how the zero-copy sends went.
+std::vector<std::string> xttcp_extra_lines(const Result& result);
+
 std::vector<std::string> peer_summary_lines(std::string_view peer_native_json);
 
 // The console separator line of NTTTCP-for-Linux.

@@ -165,9 +165,31 @@ TestSpec read_spec(const Json& j) {
   read(j, "interval_s", s.interval_s, p);
   read(j, "worker_threads", s.worker_threads, p);
   read(j, "pin_workers", s.pin_workers, p);
+  std::string zerocopy = to_string(s.zerocopy);
+  read(j, "zerocopy", zerocopy, p);
+  if (zerocopy == "on") {
+    s.zerocopy = ZeroCopy::on;
+  } else if (zerocopy == "auto") {
+    s.zerocopy = ZeroCopy::automatic;
+  } else if (zerocopy == "off") {
+    s.zerocopy = ZeroCopy::off;
+  } else {
+    bad("spec.zerocopy", "expected \"on\", \"off\" or \"auto\"");
+  }
+  read(j, "skip_rx_copy", s.skip_rx_copy, p);
+  read(j, "sqpoll", s.sqpoll, p);
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
   return s;
+}
+
+ZeroCopyStats read_zerocopy(const ordered_json& z, const std::string& where) {
+  ZeroCopyStats stats;
+  read(z, "sends", stats.sends, where);
+  read(z, "notifications", stats.notifications, where);
+  read(z, "copied", stats.copied, where);
+  read(z, "fell_back", stats.fell_back, where);
+  return stats;
 }
 
 Result read_result(const ordered_json& j) {
@@ -244,6 +266,7 @@ Result read_result(const ordered_json& j) {
       read(c, "snd_cwnd", cs.snd_cwnd, p);
       read(c, "pmtu", cs.pmtu, p);
       read(c, "delivery_rate_bps", cs.delivery_rate_bps, p);
+      if (const auto* z = object_member(c, "zerocopy", p)) cs.zerocopy = read_zerocopy(*z, p);
       r.connections.push_back(cs);
     }
   }
@@ -282,6 +305,9 @@ Result read_result(const ordered_json& j) {
     read(*i, "total", irq.total, "interrupts");
     r.interrupts = irq;
   }
+  if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
+  if (const auto* notes = array_member(j, "notes"))
+    for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
   if (const auto* peer = member(j, "peer")) {
     if (peer->is_object()) {
       r.peer_result_json = peer->dump();
@@ -337,6 +363,9 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"interval_s", number(s.interval_s)},
       {"worker_threads", optional_value(s.worker_threads)},
       {"pin_workers", s.pin_workers},
+      {"zerocopy", to_string(s.zerocopy)},
+      {"skip_rx_copy", s.skip_rx_copy},
+      {"sqpoll", s.sqpoll},
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };
@@ -398,17 +427,25 @@ std::string render_native_json(const Result& r) {
   }
   doc["intervals"] = std::move(intervals);
 
+  auto zerocopy_json = [](const ZeroCopyStats& z) {
+    return ordered_json{{"sends", z.sends},
+                        {"notifications", z.notifications},
+                        {"copied", z.copied},
+                        {"fell_back", z.fell_back}};
+  };
   ordered_json connections = ordered_json::array();
   for (const ConnectionStats& c : r.connections) {
-    connections.push_back({{"local", c.local},
-                           {"remote", c.remote},
-                           {"bytes", c.bytes},
-                           {"rtt_us", c.rtt_us},
-                           {"rttvar_us", c.rttvar_us},
-                           {"total_retrans", c.total_retrans},
-                           {"snd_cwnd", c.snd_cwnd},
-                           {"pmtu", c.pmtu},
-                           {"delivery_rate_bps", c.delivery_rate_bps}});
+    ordered_json connection = {{"local", c.local},
+                               {"remote", c.remote},
+                               {"bytes", c.bytes},
+                               {"rtt_us", c.rtt_us},
+                               {"rttvar_us", c.rttvar_us},
+                               {"total_retrans", c.total_retrans},
+                               {"snd_cwnd", c.snd_cwnd},
+                               {"pmtu", c.pmtu},
+                               {"delivery_rate_bps", c.delivery_rate_bps}};
+    if (c.zerocopy.sends > 0) connection["zerocopy"] = zerocopy_json(c.zerocopy);
+    connections.push_back(std::move(connection));
   }
   doc["connections"] = std::move(connections);
 
@@ -442,6 +479,8 @@ std::string render_native_json(const Result& r) {
   if (r.interrupts) {
     doc["interrupts"] = {{"pattern", r.interrupts->pattern}, {"total", r.interrupts->total}};
   }
+  if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
+  doc["notes"] = r.notes;
   if (r.peer_result_json) {
     // Embedded as an object; text that is not JSON is kept as a string rather than lost.
     ordered_json peer = ordered_json::parse(*r.peer_result_json, nullptr, false);

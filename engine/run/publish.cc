@@ -11,6 +11,7 @@ namespace xttcp {
 
 bool publish_result(const Result& result, Log& log) {
   for (const std::string& line : linux_summary_lines(result)) log.info(line);
+  for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
   if (result.peer_result_json)
     for (const std::string& line : peer_summary_lines(*result.peer_result_json)) log.info(line);
   log.raw(linux_separator);

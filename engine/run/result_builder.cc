@@ -42,10 +42,13 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   }
 
   uint64_t rtt_sum = 0, rtt_count = 0;
+  ZeroCopyStats zerocopy;
   for (const WorkerReport& report : reports) {
     if (spec.role == Role::sender) r.connections_tested += report.connections;
+    r.notes.insert(r.notes.end(), report.notes.begin(), report.notes.end());
     for (const ConnectionStats& c : report.connection_stats) {
       r.connections.push_back(c);
+      zerocopy += c.zerocopy;
       r.tcp_info_retransmits += c.total_retrans;
       if (c.rtt_us > 0) {
         rtt_sum += c.rtt_us;
@@ -53,6 +56,7 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
       }
     }
   }
+  if (spec.role == Role::sender && spec.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
   if (spec.role == Role::sender && spec.protocol == Protocol::tcp && rtt_count > 0)
     r.tcp_average_rtt_us = static_cast<uint32_t>(rtt_sum / rtt_count);
 

@@ -26,6 +26,8 @@ Status EpollReceiver::open() {
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
   buffer_ = IoBuffer(spec.recv_buffer, 0);
+  // MSG_TRUNC on a TCP socket discards the bytes in the kernel and returns their count.
+  if (spec.skip_rx_copy) recv_flags_ = MSG_TRUNC;
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
 
   for (const FlowPlan& flow : context_.plan->flows) {
@@ -92,7 +94,7 @@ bool EpollReceiver::drain(uint32_t index) {
   unsigned char* const data = buffer_.data();
   const size_t length = buffer_.size();
   for (int i = 0; i < reads_per_turn; ++i) {
-    const ssize_t n = ::recv(c.fd.get(), data, length, 0);
+    const ssize_t n = ::recv(c.fd.get(), data, length, recv_flags_);
     if (n > 0) {
       counter.add(static_cast<uint64_t>(n));
       c.bytes += static_cast<uint64_t>(n);

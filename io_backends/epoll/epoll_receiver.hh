@@ -42,6 +42,7 @@ class EpollReceiver final : public DataWorker {
   std::vector<uint32_t> free_;   // reusable slots in connections_
   std::vector<uint32_t> ready_;  // connections with unread data
   IoBuffer buffer_;
+  int recv_flags_ = 0;  // MSG_TRUNC with --skip-rx-copy
   WorkerReport report_;
 };
 

@@ -4,12 +4,14 @@
 #include <sys/socket.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 
-#include "engine/net/socket_setup.hh"
+#include <fmt/format.h>
+
 #include "engine/stats/tcp_info.hh"
+#include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/pacer.hh"
+#include "io_backends/common/zerocopy_errqueue.hh"
 
 namespace xttcp {
 
@@ -27,59 +29,51 @@ Status EpollSender::open() {
   buffer_ = IoBuffer(spec.send_buffer, 'A');
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.send_buffer) + "-byte buffer");
 
-  ConnectOptions options;
-  options.no_delay = spec.no_delay;
-  if (spec.fq_rate_limit_bps > 0)
-    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
-  options.bind_to_device = !spec.source_address.empty();
-
-  // Start every connect, then wait for all of them together.
-  connections_.reserve(context_.plan->flows.size());
-  for (const FlowPlan& flow : context_.plan->flows) {
-    SocketAddress remote = context_.remote;
-    remote.set_port(flow.port);
-    options.source.reset();
-    if (!spec.source_address.empty() || flow.source_port != 0) {
-      SocketAddress source = context_.local;
-      source.set_port(flow.source_port);
-      options.source = source;
-    }
-    auto fd = start_connect_tcp(remote, options);
-    if (!fd) return fail("cannot connect to " + remote.to_string() + ": " + fd.error().message);
+  auto sockets = connect_flows(context_);
+  if (!sockets) return sockets.error();
+  connections_.reserve(sockets->size());
+  for (size_t i = 0; i < sockets->size(); ++i) {
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLET;
-    event.data.u32 = static_cast<uint32_t>(connections_.size());
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
+    event.data.u32 = static_cast<uint32_t>(i);
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, (*sockets)[i].get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    connections_.push_back({std::move(*fd), flow.slot, false, false});
-  }
-
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(spec.connect_timeout_s);
-  size_t pending = connections_.size();
-  epoll_event events[max_events];
-  while (pending > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0)
-      return fail(std::to_string(pending) + " of " + std::to_string(connections_.size()) +
-                  " connections to " + context_.remote.host() + " not established within " +
-                  std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)");
-    const int n = epoll_wait(epoll_.get(), events, max_events, static_cast<int>(left.count()));
-    if (n < 0 && errno != EINTR) return fail(std::string("epoll_wait: ") + std::strerror(errno));
-    for (int i = 0; i < n; ++i) {
-      Connection& c = connections_[events[i].data.u32];
-      if (c.writable) continue;
-      SocketAddress remote = context_.remote;
-      remote.set_port(context_.plan->flows[events[i].data.u32].port);
-      if (auto done = finish_connect(c.fd.get(), remote); !done)
-        return fail("cannot connect to " + done.error().message);
-      c.writable = true;
-      --pending;
-    }
+    connections_.push_back({std::move((*sockets)[i]), context_.plan->flows[i].slot, true, false});
   }
   report_.connections = static_cast<uint32_t>(connections_.size());
+
+  if (spec.zerocopy != ZeroCopy::off) {
+    bool enabled = true;
+    for (Connection& c : connections_) {
+      if (enable_zerocopy(c.fd.get())) continue;
+      if (spec.zerocopy == ZeroCopy::on)
+        return fail(std::string("--zerocopy: the kernel refused SO_ZEROCOPY: ") + std::strerror(errno));
+      report_.notes.push_back(std::string("zero-copy: the kernel refused SO_ZEROCOPY (") +
+                              std::strerror(errno) + "); plain sends");
+      enabled = false;
+      break;
+    }
+    if (enabled) send_flags_ |= MSG_ZEROCOPY;
+  }
   return ok();
+}
+
+void EpollSender::collect_zerocopy(Connection& c) {
+  ZeroCopyStats fresh;
+  if (!drain_zerocopy_completions(c.fd.get(), fresh) && report_.errors++ == 0)
+    report_.first_error = "send: an error arrived on the zero-copy completion queue";
+  c.zerocopy += fresh;
+  zerocopy_total_ += fresh;
+  if (context_.spec->zerocopy == ZeroCopy::automatic && (send_flags_ & MSG_ZEROCOPY) &&
+      zerocopy_is_futile(zerocopy_total_)) {
+    send_flags_ &= ~MSG_ZEROCOPY;
+    for (Connection& each : connections_) each.zerocopy.fell_back = true;
+    report_.notes.push_back(fmt::format(
+        "zero-copy: {:.2f} % of sends were copied by the kernel (loopback and veth always copy); "
+        "switched to plain send",
+        100.0 * static_cast<double>(zerocopy_total_.copied) /
+            static_cast<double>(zerocopy_total_.notifications)));
+  }
 }
 
 void EpollSender::on_send_error(Connection& c, int err) {
@@ -110,13 +104,17 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
     bool wrote = false;
     for (Connection& c : connections_) {
       if (!c.writable) continue;
-      const ssize_t n = ::send(c.fd.get(), data, length, MSG_NOSIGNAL);
+      const ssize_t n = ::send(c.fd.get(), data, length, send_flags_);
       if (n > 0) {
         counters[c.slot].add(static_cast<uint64_t>(n));
+        if (send_flags_ & MSG_ZEROCOPY) ++c.zerocopy.sends;
         wrote = true;
         if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(n));
       } else if (errno == EAGAIN) {
         c.writable = false;
+        if (context_.spec->zerocopy != ZeroCopy::off) collect_zerocopy(c);
+      } else if (errno == ENOBUFS && context_.spec->zerocopy != ZeroCopy::off) {
+        collect_zerocopy(c);  // too many completions pending: read them, then retry
       } else if (errno != EINTR) {
         on_send_error(c, errno);
       }
@@ -126,6 +124,8 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
     const int n = epoll_wait(epoll_.get(), events, max_events, wait_ms);
     for (int i = 0; i < n; ++i) {
       Connection& c = connections_[events[i].data.u32];
+      if ((events[i].events & EPOLLERR) && context_.spec->zerocopy != ZeroCopy::off)
+        collect_zerocopy(c);
       if (!c.closed) c.writable = true;
     }
   }
@@ -139,9 +139,11 @@ void EpollSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport EpollSender::finish() {
-  for (const Connection& c : connections_) {
+  for (Connection& c : connections_) {
+    if (context_.spec->zerocopy != ZeroCopy::off) collect_zerocopy(c);
     ConnectionStats stats = read_tcp_info(c.fd.get());
     stats.bytes = read(context_.counters[c.slot]).bytes;
+    stats.zerocopy = c.zerocopy;
     report_.connection_stats.push_back(std::move(stats));
   }
   return report_;

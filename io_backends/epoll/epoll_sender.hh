@@ -2,6 +2,8 @@
 // over its writable connections; waits in epoll_wait only when all of them are full.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <string>
 #include <vector>
 
@@ -24,16 +26,21 @@ class EpollSender final : public DataWorker {
     uint32_t slot = 0;
     bool writable = true;
     bool closed = false;
+    ZeroCopyStats zerocopy;
   };
 
   template <bool Paced>
   void send_loop(const std::atomic<bool>& stop);
   void on_send_error(Connection& connection, int err);
+  // --zerocopy: reads completions of one connection; with =auto, may switch to plain sends.
+  void collect_zerocopy(Connection& connection);
 
   const WorkerContext& context_;
   UniqueFd epoll_;
   std::vector<Connection> connections_;
   IoBuffer buffer_;
+  int send_flags_ = MSG_NOSIGNAL;  // | MSG_ZEROCOPY while zero-copy is on
+  ZeroCopyStats zerocopy_total_;
   WorkerReport report_;
 };
 

@@ -293,6 +293,29 @@ Status set_interval(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_zerocopy(ParseState& state, const Value& value) {
+  if (!value || *value == "on") {
+    state.spec().zerocopy = ZeroCopy::on;
+  } else if (*value == "off") {
+    state.spec().zerocopy = ZeroCopy::off;
+  } else if (*value == "auto") {
+    state.spec().zerocopy = ZeroCopy::automatic;
+  } else {
+    return fail("'" + *value + "' is not one of on, off, auto");
+  }
+  return ok();
+}
+
+Status set_skip_rx_copy(ParseState& state, const Value&) {
+  state.spec().skip_rx_copy = true;
+  return ok();
+}
+
+Status set_sqpoll(ParseState& state, const Value&) {
+  state.spec().sqpoll = true;
+  return ok();
+}
+
 Status set_pin_workers(ParseState& state, const Value&) {
   state.spec().pin_workers = true;
   return ok();
@@ -410,6 +433,14 @@ const OptionDef table[] = {
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
    set_worker_threads},
+  {0, "zerocopy", optional, "MODE", sender_side, native,
+   "zero-copy sends: on (bare --zerocopy), off, or auto (plain sends when the kernel copies "
+   "nearly all, as on loopback)", "off", set_zerocopy},
+  {0, "skip-rx-copy", none, "", for_receiver | for_local, native,
+   "receive with MSG_TRUNC: count the bytes without copying them to user space", "off",
+   set_skip_rx_copy},
+  {0, "sqpoll", none, "", for_any, native,
+   "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},
   {0, "pin", none, "", for_any, native,
    "pin each worker thread to its own CPU, one per core first (with -m n,*,...)", "off",
    set_pin_workers},

@@ -49,6 +49,9 @@ const BadLine bad_lines[] = {
     {{"-s", "x", "--connect-timeout", "1.5"}, "--connect-timeout: '1.5'"},
     {{"--wait-timeout", "-1"}, "--wait-timeout: '-1'"},
     {{"--threads", "0"}, "--threads: the number of threads must be 1..1024"},
+    {{"-s", "x", "--zerocopy=maybe"}, "--zerocopy: 'maybe' is not one of on, off, auto"},
+    {{"-r", "--zerocopy"}, "--zerocopy"},
+    {{"-s", "x", "--skip-rx-copy"}, "--skip-rx-copy"},
     {{"--threads", "2000"}, "--threads: 2000 is above the maximum of 1024"},
     // roles
     {{"-r", "-s", "x"}, "-r and -s cannot be used together"},

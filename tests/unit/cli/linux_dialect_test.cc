@@ -286,6 +286,13 @@ TEST(LinuxDialectFlags, NativeOptions) {
   EXPECT_EQ(parse_ok("--threads=1024").spec.worker_threads, 1024u);
   EXPECT_FALSE(parse_ok("-r").spec.pin_workers);
   EXPECT_TRUE(parse_ok("-r --pin").spec.pin_workers);
+  EXPECT_EQ(parse_ok("-s x").spec.zerocopy, ZeroCopy::off);
+  EXPECT_EQ(parse_ok("-s x --zerocopy").spec.zerocopy, ZeroCopy::on);
+  EXPECT_EQ(parse_ok("-s x --zerocopy=auto").spec.zerocopy, ZeroCopy::automatic);
+  EXPECT_EQ(parse_ok("-s x --zerocopy off").spec.zerocopy, ZeroCopy::off);
+  EXPECT_EQ(parse_ok("--local --zerocopy=on").spec.zerocopy, ZeroCopy::on);
+  EXPECT_TRUE(parse_ok("-r --skip-rx-copy").spec.skip_rx_copy);
+  EXPECT_TRUE(parse_ok("-r --sqpoll").spec.sqpoll);
   EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.connect_timeout_s, 5u);
   EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.connect_timeout_s, 30u);
   EXPECT_EQ(parse_ok("-r --wait-timeout 30").spec.wait_timeout_s, 30u);

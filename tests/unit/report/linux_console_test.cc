@@ -33,6 +33,18 @@ TEST(LinuxSummary, SenderVerboseAllShowFlagsGolden) {
                 join_lines(linux_summary_lines(sender_with_all_show_flags())));
 }
 
+TEST(XttcpExtraLines, ZeroCopyAndNotesGolden) {
+  Result r = test::sample_sender_verbose();
+  r.spec.zerocopy = ZeroCopy::automatic;
+  r.zerocopy = ZeroCopyStats{150000, 149990, 149500, true};
+  r.notes = {"zero-copy: 99.67 % of sends were copied by the kernel; switched to plain send"};
+  expect_golden("xttcp-extra-zerocopy.txt", join_lines(xttcp_extra_lines(r)));
+}
+
+TEST(XttcpExtraLines, NothingByDefault) {
+  EXPECT_TRUE(xttcp_extra_lines(test::sample_receiver()).empty());
+}
+
 TEST(LinuxSummary, ReceiverMatchesSample) {
   auto console = read_sample("linux-receiver-console.txt");
   if (!console) GTEST_SKIP() << "reference samples not available";

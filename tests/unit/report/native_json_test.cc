@@ -96,6 +96,16 @@ Result full_sender() {
   r.spec.show_dev_interrupts = "virtio";
   r.interrupts = Interrupts{"virtio", 12345};
   r.tcp_info_retransmits = 7;
+  r.spec.zerocopy = ZeroCopy::automatic;
+  r.zerocopy = ZeroCopyStats{1000, 990, 985, true};
+  r.notes = {"zero-copy: 99.49 % of sends were copied by the kernel; switched to plain send"};
+  ConnectionStats connection;
+  connection.local = "127.0.0.1:40000";
+  connection.remote = "127.0.0.1:25001";
+  connection.bytes = 19874971648;
+  connection.rtt_us = 183;
+  connection.zerocopy = ZeroCopyStats{1000, 990, 985, true};
+  r.connections.push_back(connection);
   r.peer_result_json = render_native_json(test::sample_receiver());
   return r;
 }
@@ -153,7 +163,7 @@ TEST(NativeJson, RejectsOtherDocuments) {
 TEST(SpecJson, DefaultsRoundTripAndEveryFieldIsThere) {
   TestSpec defaults;
   auto j = spec_to_json(defaults);
-  EXPECT_EQ(j.size(), 41u);  // one key per TestSpec field: update with TestSpec
+  EXPECT_EQ(j.size(), 44u);  // one key per TestSpec field: update with TestSpec
   EXPECT_EQ(j["ports"], 16);
   EXPECT_TRUE(j["mapping_cpu"].is_null());
   Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
