@@ -83,6 +83,12 @@ class Backend {
   // Mandatory: "available" or the exact reason not.
   virtual Availability probe() const = 0;
   virtual uint32_t capabilities() const = 0;
+  // NULL if nothing special to check (the default accepts): refuses, before anything starts, a
+  // spec this backend cannot run, in one line naming the option and the missing feature.
+  virtual Status check(const TestSpec& spec) const {
+    (void)spec;
+    return ok();
+  }
   // Mandatory: a worker for one WorkerPlan. The context outlives the worker.
   virtual Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) = 0;
 };

@@ -70,7 +70,9 @@ void make_paths_absolute(TestSpec& spec) {
 }
 
 Status validate_environment(const TestSpec& spec) {
-  if (auto backend = find_backend(spec.backend); !backend) return backend.error();
+  auto backend = find_backend(spec.backend);
+  if (!backend) return backend.error();
+  if (Status supported = (*backend)->check(spec); !supported) return supported;
   if (!spec.show_nic_packets.empty())
     if (Status exists = check_interface_exists(spec.show_nic_packets); !exists) return exists;
   return ok();

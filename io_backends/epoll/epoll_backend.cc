@@ -23,11 +23,14 @@ class EpollBackend final : public Backend {
     return {true, "available"};
   }
   uint32_t capabilities() const override { return cap_tcp | cap_zerocopy_tx; }
-  Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
-    if (context.spec->protocol != Protocol::tcp)
-      return fail("--backend epoll: UDP is not supported yet");
-    if (context.spec->sqpoll)
+  Status check(const TestSpec& spec) const override {
+    if (spec.protocol != Protocol::tcp) return fail("--backend epoll: UDP is not supported yet");
+    if (spec.sqpoll)
       return fail("--sqpoll: the epoll backend has no submission queue (use --backend io_uring)");
+    return ok();
+  }
+  Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
+    if (Status supported = check(*context.spec); !supported) return supported.error();
     if (context.spec->role == Role::sender)
       return std::unique_ptr<DataWorker>(std::make_unique<EpollSender>(context));
     return std::unique_ptr<DataWorker>(std::make_unique<EpollReceiver>(context));

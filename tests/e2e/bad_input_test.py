@@ -37,6 +37,7 @@ BAD = [
     ["--no-delay", "-u", "-s", "127.0.0.1"],
     ["--bakend", "epoll"],
     ["--backend", "nosuch"],
+    ["--sqpoll", "-s", "127.0.0.1"],                # epoll has no submission queue
     ["--interval", "0"],
     ["--interval", "-1"],
     ["--threads", "0"],
