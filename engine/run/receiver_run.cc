@@ -10,12 +10,12 @@
 #include "engine/run/hello.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
+#include "engine/run/run_setup.hh"
 #include "engine/run/run.hh"
 #include "engine/run/start_gate.hh"
 #include "engine/run/timeline.hh"
 #include "engine/run/worker_pool.hh"
 #include "engine/stats/system_probe.hh"
-#include "topology/topology.hh"
 
 namespace xttcp {
 
@@ -86,11 +86,12 @@ class WindowWatch {
 
 int run_receiver(const TestSpec& spec, RunEnv& env) {
   Log& log = env.log;
-  auto backend = find_backend(spec.backend);
-  if (!backend) {
-    log.error(backend.error().message);
+  auto setup = prepare_run(spec);
+  if (!setup) {
+    log.error(setup.error().message);
     return exit_code::usage;
   }
+  const Plan& plan = setup->plan;
   auto local = resolve(spec.address, spec.base_port, spec.ipv6);
   if (!local) {
     log.error("-r: " + local.error().message);
@@ -100,14 +101,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     log.error("-r: cannot listen on " + local->host() + ": it is not an address of this host");
     return exit_code::usage;
   }
-  const Topology topology = discover_topology();
-  auto plan = make_plan(spec, placement_order(topology));
-  if (!plan) {
-    log.error(plan.error().message);
-    return exit_code::usage;
-  }
-  log.debug(fmt::format("{} worker thread(s) serve {} port(s): {}", plan->workers.size(),
-                        spec.ports, plan->describe_cpus()));
+  log.debug(fmt::format("{} worker thread(s) serve {} port(s): {}", plan.workers.size(),
+                        spec.ports, plan.describe_cpus()));
 
   StartGate gate;
   env.clock.add_cancel_hook([&gate, &env] {
@@ -118,7 +113,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
-  WorkerPool pool(**backend, spec, *plan, *local, *local, on_accept);
+  WorkerPool pool(*setup->backend, spec, plan, *local, *local, on_accept);
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;
@@ -191,7 +186,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
       continue;
     }
 
-    RunFacts facts{&spec, &*plan, std::string((*backend)->name()), host, *cycle,
+    RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, *cycle,
                    spec.ports + (server ? 1 : 0)};
     Result result = build_result(facts, window, reports);
     if (server) {

@@ -11,11 +11,11 @@
 #include "engine/run/hello.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
+#include "engine/run/run_setup.hh"
 #include "engine/run/run.hh"
 #include "engine/run/timeline.hh"
 #include "engine/run/worker_pool.hh"
 #include "engine/stats/system_probe.hh"
-#include "topology/topology.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -99,11 +99,12 @@ Status request_start(const TestSpec& spec, SyncClient& sync, Log& log) {
 
 int run_sender(const TestSpec& spec, RunEnv& env) {
   Log& log = env.log;
-  auto backend = find_backend(spec.backend);
-  if (!backend) {
-    log.error(backend.error().message);
+  auto setup = prepare_run(spec);
+  if (!setup) {
+    log.error(setup.error().message);
     return exit_code::usage;
   }
+  const Plan& plan = setup->plan;
   auto receiver = resolve(spec.address, spec.base_port, spec.ipv6);
   if (!receiver) {
     log.error("-s: " + receiver.error().message);
@@ -117,14 +118,8 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
   }
   if (!spec.source_address.empty()) source = *local;
 
-  const Topology topology = discover_topology();
-  auto plan = make_plan(spec, placement_order(topology));
-  if (!plan) {
-    log.error(plan.error().message);
-    return exit_code::usage;
-  }
-  log.debug(fmt::format("{} worker thread(s) run {} connection(s): {}", plan->workers.size(),
-                        spec.sender_connections(), plan->describe_cpus()));
+  log.debug(fmt::format("{} worker thread(s) run {} connection(s): {}", plan.workers.size(),
+                        spec.sender_connections(), plan.describe_cpus()));
 
   auto agreement = agree_with_receiver(spec, *receiver, source, log);
   if (!agreement) {
@@ -134,7 +129,7 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
-  WorkerPool pool(**backend, spec, *plan, *local, *receiver);
+  WorkerPool pool(*setup->backend, spec, plan, *local, *receiver);
   const auto connect_start = SteadyClock::now();
   Status opened = pool.open_all(seconds(spec.connect_timeout_s + 5));
   log.info(fmt::format("{} threads created", spec.sender_threads()));
@@ -179,7 +174,7 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
     return spec.duration_s == 0 ? exit_code::success : exit_code::run_failed;
   }
 
-  RunFacts facts{&spec, &*plan, std::string((*backend)->name()), host, agreement->cycle_s,
+  RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, agreement->cycle_s,
                  spec.sender_threads()};
   Result result = build_result(facts, window, reports);
   if (sync && agreement->native) {
