@@ -58,6 +58,7 @@ void ReceiverSync::early_exit(int peer, Outcome& out) {
 }
 
 void ReceiverSync::turn_light_on(Outcome& out) {
+  participants_.insert(participants_.end(), parked_.begin(), parked_.end());
   state_ = sync_code::kStateRunning;
   out.start = true;
   out.log_info.push_back("Network activity progressing...");
@@ -66,7 +67,11 @@ void ReceiverSync::turn_light_on(Outcome& out) {
 void ReceiverSync::start(int peer, Outcome& out) {
   if (!config_.multi_clients) {
     // A second sender racing past its busy check joins the running test, as in NTTTCP.
-    if (state_ != sync_code::kStateRunning) turn_light_on(out);
+    if (state_ != sync_code::kStateRunning) {
+      participants_.clear();
+      turn_light_on(out);
+    }
+    participants_.push_back(peer);
     out.replies.push_back({peer, sync_code::kStart});
     return;
   }
@@ -108,7 +113,9 @@ void ReceiverSync::last_client_start(int peer, Outcome& out) {
     return;
   }
   // Exactly one 'R' per sender, the '-L' sender last (NTTTCP sends it a second one: #9).
+  participants_.clear();
   turn_light_on(out);
+  participants_.push_back(peer);
   for (int parked : parked_)
     if (parked != peer) out.replies.push_back({parked, sync_code::kStart});
   out.replies.push_back({peer, sync_code::kStart});
@@ -140,13 +147,18 @@ void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
   out.replies.push_back({peer, as_wire(answer)});
 }
 
-void ReceiverSync::on_peer_closed(int peer) {
+bool ReceiverSync::on_peer_closed(int peer) {
   parked_.erase(std::remove(parked_.begin(), parked_.end(), peer), parked_.end());
+  auto found = std::find(participants_.begin(), participants_.end(), peer);
+  if (found == participants_.end()) return false;
+  participants_.erase(found);
+  return state_ == sync_code::kStateRunning;
 }
 
 void ReceiverSync::test_finished() {
   state_ = sync_code::kStateFinished;
   parked_.clear();
+  participants_.clear();
 }
 
 }  // namespace xttcp

@@ -35,8 +35,10 @@ class ReceiverSync {
 
   // `peer` is any id the caller keeps unique while the peer is connected (e.g. its fd).
   Outcome on_request(int peer, int32_t request);
-  // Forgets a parked peer so the '-L' start does not address it.
-  void on_peer_closed(int peer);
+  // Forgets a parked peer so the '-L' start does not address it. True when the peer had joined
+  // the running test ('R' or 'L' answered): its leaving means a sender went away mid-test, where
+  // a busy check or a port scan closing is nothing.
+  bool on_peer_closed(int peer);
   // The measurement is over: state -> finished (13); parked peers are forgotten. A later 'R'
   // starts a new test (receiver -H loop).
   void test_finished();
@@ -56,7 +58,8 @@ class ReceiverSync {
   Config config_;
   int32_t state_;
   uint32_t negotiated_cycle_s_;
-  std::vector<int> parked_;  // senders answered 'W', in arrival order
+  std::vector<int> parked_;        // senders answered 'W', in arrival order
+  std::vector<int> participants_;  // senders of the current test (answered 'R' or 'W')
 };
 
 }  // namespace xttcp

@@ -360,15 +360,14 @@ void SyncServer::watch_output(Connection& connection, bool want) {
 void SyncServer::close_connection(int fd, std::string_view why, bool is_error) {
   auto found = connections_.find(fd);
   if (found == connections_.end()) return;
-  bool was_running;
+  bool sender_left_test;
   {
     std::lock_guard lock(mutex_);
-    was_running = sync_.state() == sync_code::kStateRunning;
-    sync_.on_peer_closed(fd);
+    sender_left_test = sync_.on_peer_closed(fd);
   }
   if (!why.empty()) log("sync: " + std::string(why) + "; connection closed", is_error);
   connections_.erase(found);  // closes the fd (epoll forgets it)
-  if (hooks_.peer_closed) hooks_.peer_closed(was_running);
+  if (hooks_.peer_closed) hooks_.peer_closed(sender_left_test);
 }
 
 }  // namespace xttcp

@@ -31,8 +31,9 @@ struct SyncServerHooks {
   std::function<void()> early_exit;
   // A native sender's result frame.
   std::function<void(const std::string& sender_result)> peer_result;
-  // A sync connection closed; was_running = the test was running at that moment.
-  std::function<void(bool was_running)> peer_closed;
+  // A sync connection closed; sender_left_test = it belonged to a sender of the running test
+  // (not a busy check or a scan).
+  std::function<void(bool sender_left_test)> peer_closed;
   // One line for the engine's logger (info or error).
   std::function<void(std::string_view line, bool is_error)> log;
 };

@@ -180,6 +180,27 @@ TEST(ReceiverSync, MultiClientClosedPeerIsNotReleased) {
   EXPECT_EQ(last.replies[1].peer, 3);
 }
 
+TEST(ReceiverSync, OnlyASenderOfTheRunningTestLeavingCounts) {
+  auto sync = make(10, /*multi=*/false);
+  sync.on_request(1, kQueryState);
+  EXPECT_FALSE(sync.on_peer_closed(1)) << "closed before any test: nothing lost";
+  sync.on_request(2, kStart);
+  sync.on_request(3, kQueryState);  // a second sender's busy check
+  EXPECT_FALSE(sync.on_peer_closed(3)) << "a busy check closing must not end the test";
+  EXPECT_TRUE(sync.on_peer_closed(2)) << "the running test's sender went away";
+  sync.on_request(4, kStart);
+  sync.test_finished();
+  EXPECT_FALSE(sync.on_peer_closed(4)) << "closing after the test is the normal end";
+}
+
+TEST(ReceiverSync, MultiClientParticipantsAreEverySender) {
+  auto sync = make(10, /*multi=*/true);
+  sync.on_request(1, kStart);
+  sync.on_request(2, kLastClientStart);
+  EXPECT_TRUE(sync.on_peer_closed(1));
+  EXPECT_TRUE(sync.on_peer_closed(2));
+}
+
 TEST(ReceiverSync, MultiClientLateSendersAreRejected) {
   auto sync = make(10, /*multi=*/true);
   sync.on_request(1, kLastClientStart);
