@@ -40,7 +40,7 @@ int run_local(const TestSpec& spec, RunEnv& env) {
     stop_receiver.store(true);
     receiver_clock.cancel(why);
   };
-  env.clock.add_cancel_hook([&] {
+  const CancelHook forward_interrupt = env.clock.add_cancel_hook([&] {
     if (user_interrupted(env)) halt_receiver("interrupted");
   });
   std::optional<Result> receiver_result;

@@ -1,6 +1,24 @@
 #include "engine/run/phase_clock.hh"
 
+#include <utility>
+
 namespace xttcp {
+
+CancelHook::CancelHook(CancelHook&& other) noexcept
+    : clock_(std::exchange(other.clock_, nullptr)), id_(other.id_) {}
+
+CancelHook& CancelHook::operator=(CancelHook&& other) noexcept {
+  if (this != &other) {
+    if (clock_ != nullptr) clock_->remove_hook(id_);
+    clock_ = std::exchange(other.clock_, nullptr);
+    id_ = other.id_;
+  }
+  return *this;
+}
+
+CancelHook::~CancelHook() {
+  if (clock_ != nullptr) clock_->remove_hook(id_);
+}
 
 bool PhaseClock::wait_until(SteadyClock::time_point when) {
   std::unique_lock lock(mutex_);
@@ -9,20 +27,26 @@ bool PhaseClock::wait_until(SteadyClock::time_point when) {
 }
 
 void PhaseClock::cancel(std::string reason) {
-  std::vector<std::function<void()>> hooks;
   {
     std::lock_guard lock(mutex_);
     if (!cancelled_) reason_ = std::move(reason);
     cancelled_ = true;
-    hooks = hooks_;
   }
   changed_.notify_all();
-  for (auto& hook : hooks) hook();
+  std::lock_guard hooks_lock(hooks_mutex_);
+  for (auto& [id, hook] : hooks_) hook();
 }
 
-void PhaseClock::add_cancel_hook(std::function<void()> hook) {
-  std::lock_guard lock(mutex_);
-  hooks_.push_back(std::move(hook));
+CancelHook PhaseClock::add_cancel_hook(std::function<void()> hook) {
+  std::lock_guard lock(hooks_mutex_);
+  const uint64_t id = next_hook_++;
+  hooks_.emplace(id, std::move(hook));
+  return CancelHook(this, id);
+}
+
+void PhaseClock::remove_hook(uint64_t id) {
+  std::lock_guard lock(hooks_mutex_);
+  hooks_.erase(id);
 }
 
 void PhaseClock::reset() {

@@ -4,14 +4,33 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
-#include <vector>
 
 namespace xttcp {
 
 using SteadyClock = std::chrono::steady_clock;
+
+class PhaseClock;
+
+// Keeps a cancel hook registered while it lives: whatever the hook touches must outlive it.
+class CancelHook {
+ public:
+  CancelHook() = default;
+  CancelHook(PhaseClock* clock, uint64_t id) : clock_(clock), id_(id) {}
+  CancelHook(CancelHook&& other) noexcept;
+  CancelHook& operator=(CancelHook&& other) noexcept;
+  CancelHook(const CancelHook&) = delete;
+  CancelHook& operator=(const CancelHook&) = delete;
+  ~CancelHook();
+
+ private:
+  PhaseClock* clock_ = nullptr;
+  uint64_t id_ = 0;
+};
 
 class PhaseClock {
  public:
@@ -22,15 +41,22 @@ class PhaseClock {
   void reset();
   bool cancelled() const;
   std::string reason() const;
-  // Also called (on the cancelling thread) by every cancel(), e.g. to wake another waiter.
-  void add_cancel_hook(std::function<void()> hook);
+  // Also run (on the cancelling thread) by every cancel() while the returned handle lives,
+  // e.g. to wake another waiter. A hook must not add or remove hooks.
+  [[nodiscard]] CancelHook add_cancel_hook(std::function<void()> hook);
 
  private:
+  friend class CancelHook;
+  void remove_hook(uint64_t id);
+
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   bool cancelled_ = false;
   std::string reason_;
-  std::vector<std::function<void()>> hooks_;
+  // Held while hooks run, so a hook's removal waits until it has finished running.
+  std::mutex hooks_mutex_;
+  std::map<uint64_t, std::function<void()>> hooks_;
+  uint64_t next_hook_ = 1;
 };
 
 }  // namespace xttcp

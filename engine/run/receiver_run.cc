@@ -23,12 +23,13 @@ namespace {
 
 using std::chrono::seconds;
 
-// What native (xttcp) senders told us during one test, filled on the sync thread.
+// Results that native (xttcp) senders send at their end, filled on the sync thread. Each native
+// sender that said hello owes one; a test waits for the first one it is owed.
 class PeerResults {
  public:
   void native_peer_joined() {
     std::lock_guard lock(mutex_);
-    ++native_peers_;
+    ++owed_;
   }
   void add(std::string result) {
     {
@@ -37,24 +38,25 @@ class PeerResults {
     }
     changed_.notify_all();
   }
-  // The first native sender's result, waiting up to `timeout` if a native sender is connected.
-  std::optional<std::string> first(std::chrono::milliseconds timeout) {
+  // The next native sender's result, waiting up to `timeout` when one is owed. On a timeout the
+  // debt is dropped (that sender died), so later tests do not wait for it.
+  std::optional<std::string> take(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
-    if (native_peers_ == 0) return std::nullopt;
-    changed_.wait_for(lock, timeout, [this] { return !results_.empty(); });
-    if (results_.empty()) return std::nullopt;
-    return results_.front();
-  }
-  void reset() {
-    std::lock_guard lock(mutex_);
-    native_peers_ = 0;
-    results_.clear();
+    if (owed_ == 0 && results_.empty()) return std::nullopt;
+    if (!changed_.wait_for(lock, timeout, [this] { return !results_.empty(); })) {
+      owed_ = 0;
+      return std::nullopt;
+    }
+    std::string result = std::move(results_.front());
+    results_.erase(results_.begin());
+    if (owed_ > 0) --owed_;
+    return result;
   }
 
  private:
   std::mutex mutex_;
   std::condition_variable changed_;
-  int native_peers_ = 0;
+  int owed_ = 0;
   std::vector<std::string> results_;
 };
 
@@ -105,7 +107,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                         spec.ports, plan.describe_cpus()));
 
   StartGate gate;
-  env.clock.add_cancel_hook([&gate, &env] {
+  const CancelHook wake_gate = env.clock.add_cancel_hook([&gate, &env] {
     if (user_interrupted(env)) gate.interrupt();
   });
   std::function<void()> on_accept;
@@ -133,8 +135,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
       env.clock.cancel("test exited because sender side was interrupted");
     };
     hooks.peer_result = [&peers](const std::string& result) { peers.add(result); };
-    hooks.peer_closed = [&](bool was_running) {
-      if (was_running && watch.well_inside())
+    hooks.peer_closed = [&](bool sender_left_test) {
+      if (sender_left_test && watch.well_inside())
         env.clock.cancel("the sender closed its sync connection during the test");
     };
     hooks.log = [&log](std::string_view line, bool is_error) {
@@ -160,8 +162,6 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   for (;;) {
     if (user_interrupted(env)) break;
     env.clock.reset();
-    peers.reset();
-    gate.arm();
     const std::optional<uint32_t> cycle = gate.wait(seconds(spec.wait_timeout_s));
     if (!cycle) {
       if (!gate.interrupted()) {
@@ -178,11 +178,22 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
         timeline.run({spec.warmup_s, spec.duration_s, *cycle}, start);
     watch.end();
     if (server) server->test_finished();
+    gate.finished();
     const bool interrupted_by_user = user_interrupted(env);
+    // With -H the workers go on serving; their reports come at the very end.
     const std::vector<WorkerReport> reports =
         spec.hold ? std::vector<WorkerReport>{} : pool.stop_and_join();
+    for (const WorkerReport& report : reports)
+      if (report.errors > 0) {
+        log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
+        code = exit_code::run_failed;
+      }
     if (!window.measured) {
-      if (interrupted_by_user || spec.duration_s == 0) break;
+      if (!interrupted_by_user && spec.duration_s != 0) {
+        log.error("the test ended before its measured window began: " + env.clock.reason());
+        code = exit_code::run_failed;
+      }
+      if (!spec.hold || interrupted_by_user) break;
       continue;
     }
 
@@ -191,7 +202,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     Result result = build_result(facts, window, reports);
     if (server) {
       server->publish_result(render_native_json(result));
-      result.peer_result_json = peers.first(seconds(5));
+      result.peer_result_json = peers.take(seconds(5));
     }
     const bool sender_lost = window.cut_short && !interrupted_by_user &&
                              env.clock.reason().find("closed its sync") != std::string::npos;
@@ -206,7 +217,11 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (!spec.hold || interrupted_by_user) break;
   }
   if (server) server->stop();
-  pool.stop_and_join();
+  for (const WorkerReport& report : pool.stop_and_join())
+    if (report.errors > 0 && spec.hold) {
+      log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
+      code = exit_code::run_failed;
+    }
   return code;
 }
 

@@ -1,5 +1,9 @@
 // StartGate: where the receiver waits for its light to go on (sync 'R'/'L', or the first data
-// connection with -N). Fired from the sync or worker threads; waited on by the engine.
+// connection with -N). Opened from the sync or worker threads; waited on by the engine.
+//
+// A start that arrives while the engine is busy between two tests (-H) is kept, not lost: the
+// sender has been told to run. Starts that arrive while a test runs belong to it (-N: the rest
+// of its connections) and are ignored.
 #pragma once
 
 #include <chrono>
@@ -7,16 +11,18 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 namespace xttcp {
 
 class StartGate {
  public:
-  // Opens the gate for a cycle of `cycle_s` seconds; later calls before reset() are ignored.
+  // A start for a cycle of `cycle_s` seconds; ignored while a test runs or one is pending.
   void open(uint32_t cycle_s) {
     {
       std::lock_guard lock(mutex_);
-      if (armed_ && !cycle_) cycle_ = cycle_s;
+      if (running_ || pending_) return;
+      pending_ = cycle_s;
     }
     changed_.notify_all();
   }
@@ -28,23 +34,23 @@ class StartGate {
     }
     changed_.notify_all();
   }
-  // Starts accepting open() calls (earlier ones are ignored: they belong to no test).
-  void arm() {
-    std::lock_guard lock(mutex_);
-    armed_ = true;
-    cycle_.reset();
-  }
-  // The cycle if opened; nullopt on timeout or interrupt. timeout 0 = no limit.
+  // The pending start's cycle, the test then counting as running; nullopt on timeout or
+  // interrupt. timeout 0 = no limit.
   std::optional<uint32_t> wait(std::chrono::seconds timeout) {
     std::unique_lock lock(mutex_);
-    auto ready = [this] { return cycle_.has_value() || interrupted_; };
+    auto ready = [this] { return pending_.has_value() || interrupted_; };
     if (timeout.count() == 0)
       changed_.wait(lock, ready);
     else
       changed_.wait_for(lock, timeout, ready);
-    if (!cycle_) return std::nullopt;
-    armed_ = false;
-    return cycle_;
+    if (!pending_ || interrupted_) return std::nullopt;
+    running_ = true;
+    return std::exchange(pending_, std::nullopt);
+  }
+  // The test that wait() started is over: the next start opens the gate again.
+  void finished() {
+    std::lock_guard lock(mutex_);
+    running_ = false;
   }
   bool interrupted() const {
     std::lock_guard lock(mutex_);
@@ -54,9 +60,9 @@ class StartGate {
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  bool armed_ = false;
+  bool running_ = false;
   bool interrupted_ = false;
-  std::optional<uint32_t> cycle_;
+  std::optional<uint32_t> pending_;
 };
 
 }  // namespace xttcp

@@ -39,34 +39,39 @@ TEST(PhaseClock, CancelWakesAWaiterAndKeepsTheFirstReason) {
 TEST(PhaseClock, CancelHooksRun) {
   PhaseClock clock;
   int calls = 0;
-  clock.add_cancel_hook([&] { ++calls; });
-  clock.cancel("x");
-  EXPECT_EQ(calls, 1);
+  {
+    CancelHook hook = clock.add_cancel_hook([&] { ++calls; });
+    clock.cancel("x");
+    EXPECT_EQ(calls, 1);
+  }
+  clock.cancel("y");
+  EXPECT_EQ(calls, 1) << "a hook whose handle is gone never runs again";
 }
 
-TEST(StartGate, OpensOnlyWhenArmed) {
+TEST(StartGate, AStartBetweenTestsIsKeptAndOneDuringATestIgnored) {
   StartGate gate;
-  gate.open(5);  // belongs to no test: ignored
-  gate.arm();
+  gate.open(5);  // arrives before anyone waits (-H, between tests): kept
+  gate.open(9);  // a second one while the first is pending: the first wins
+  EXPECT_EQ(gate.wait(1s), 5u);
+  gate.open(6);  // during the test (-N: more connections of the same sender): ignored
+  gate.finished();
   EXPECT_FALSE(gate.wait(1s).has_value());
-  gate.open(6);
-  EXPECT_EQ(gate.wait(1s), 6u);
+  gate.open(7);
+  EXPECT_EQ(gate.wait(1s), 7u);
 }
 
 TEST(StartGate, ReturnsTheCycleOrNothingOnTimeout) {
   StartGate gate;
-  gate.arm();
   std::thread opener([&] { gate.open(7); });
   EXPECT_EQ(gate.wait(10s), 7u);
   opener.join();
-  gate.arm();
+  gate.finished();
   EXPECT_FALSE(gate.wait(1s).has_value());
   EXPECT_FALSE(gate.interrupted());
 }
 
 TEST(StartGate, InterruptWakesAnEndlessWait) {
   StartGate gate;
-  gate.arm();
   std::thread interrupter([&] {
     std::this_thread::sleep_for(10ms);
     gate.interrupt();
