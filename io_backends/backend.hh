@@ -47,6 +47,9 @@ struct WorkerContext {
   // Called by a receiver worker each time it accepts a data connection (-N starts the
   // receiver's clock at the first one). Control path; may be empty.
   std::function<void()> on_accept;
+  // Connections open right now: a sender adds each one it connects and removes each one the peer
+  // closes, so the engine can tell a receiver that went away. Engine-owned; may be null.
+  std::atomic<int64_t>* open_connections = nullptr;
 };
 
 // Counts a worker keeps about its connections, read after run() returns.

@@ -1,6 +1,9 @@
 // The sender's lifecycle: sync (busy check, cycle negotiation, native hello), connect every flow,
 // start, warm-up / measure / cool-down, early-exit notice, results (both sides' when the
 // receiver is xttcp).
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <fmt/format.h>
 
 #include "engine/control/sync_client.hh"
@@ -141,9 +144,15 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
                        std::chrono::duration_cast<std::chrono::microseconds>(
                            SteadyClock::now() - connect_start).count()));
 
-  if (agreement->sync) {
-    if (Status started = request_start(spec, *agreement->sync, log); !started) {
-      log.error(started.error().message);
+  // Ctrl+C must also end a blocking sync wait (a parked -M sender waits up to minutes).
+  SyncClient* sync = agreement->sync ? &*agreement->sync : nullptr;
+  const CancelHook unblock_sync = env.clock.add_cancel_hook([sync, &env] {
+    if (sync != nullptr && user_interrupted(env)) shutdown(sync->fd(), SHUT_RDWR);
+  });
+  if (sync) {
+    if (Status started = request_start(spec, *sync, log); !started) {
+      log.error(user_interrupted(env) ? std::string("interrupted while waiting to start")
+                                      : started.error().message);
       return exit_code::run_failed;
     }
   }
@@ -152,44 +161,73 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
   pool.release();
 
   Timeline timeline(env.clock, pool, probe, log, spec.interval_s);
+  // A receiver that dies mid-test shows as its connections closing (or its sync connection
+  // hanging up); near the end of the window that is just the receiver finishing first.
+  const auto lost_deadline =
+      start + seconds(spec.warmup_s + spec.duration_s) - milliseconds(500);
+  timeline.set_watch([&]() -> std::optional<std::string> {
+    if (SteadyClock::now() >= lost_deadline) return std::nullopt;
+    if (pool.counts_connections() && pool.open_connections() <= 0)
+      return "the receiver closed every connection";
+    if (sync != nullptr) {
+      pollfd p{sync->fd(), POLLRDHUP, 0};
+      if (poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+        return "the receiver closed the sync connection";
+    }
+    return std::nullopt;
+  });
   const MeasuredWindow window = timeline.run(
       {spec.warmup_s, spec.duration_s, agreement->cycle_s}, start);
   const std::vector<WorkerReport> reports = pool.stop_and_join();
 
   // NTTTCP-for-Linux tells the receiver when it stopped before the agreed cycle; a native peer
   // always hears it, since it then waits for our result.
-  SyncClient* sync = agreement->sync ? &*agreement->sync : nullptr;
+  int code = exit_code::success;
+  const bool receiver_lost = window.cut_short && !user_interrupted(env) &&
+                             env.clock.reason().rfind("the receiver", 0) == 0;
   const milliseconds timeout = seconds(spec.connect_timeout_s);
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - start).count();
-  if (sync && (agreement->native || elapsed < agreement->cycle_s)) {
-    if (auto state = sync->exchange(sync_code::kEarlyExit, timeout); !state)
-      log.error("sync: " + state.error().message);
+  if (sync && !receiver_lost && (agreement->native || elapsed < agreement->cycle_s)) {
+    if (auto state = sync->exchange(sync_code::kEarlyExit, timeout); !state) {
+      log.error(state.error().message);
+      code = exit_code::run_failed;
+    }
   }
 
   for (const WorkerReport& report : reports) {
-    if (report.errors > 0) log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
+    if (report.errors == 0) continue;
+    log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
+    code = exit_code::run_failed;
   }
   if (!window.measured) {
-    if (env.clock.cancelled()) log.info("test interrupted: " + env.clock.reason());
-    return spec.duration_s == 0 ? exit_code::success : exit_code::run_failed;
+    if (spec.duration_s == 0) return code;  // continuous mode never reports
+    log.error("the test ended before its measured window began: " + env.clock.reason());
+    return exit_code::run_failed;
   }
 
   RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, agreement->cycle_s,
-                 spec.sender_threads()};
+                 static_cast<uint32_t>(spec.sender_threads())};
   Result result = build_result(facts, window, reports);
-  if (sync && agreement->native) {
+  if (sync && agreement->native && !receiver_lost) {
     if (Status sent = sync->send_frame(render_native_json(result)); !sent) {
-      log.error("sync: " + sent.error().message);
+      log.error(sent.error().message);
+      code = exit_code::run_failed;
     } else if (auto peer = sync->read_frame(timeout + seconds(spec.cooldown_s + 5)); peer) {
       result.peer_result_json = *peer;
     } else {
-      log.error("sync: no result from the receiver: " + peer.error().message);
+      log.error("no result from the receiver: " + peer.error().message);
+      code = exit_code::run_failed;
     }
   }
   if (window.cut_short) log.info("test was cut short: " + env.clock.reason());
-  const bool written = env.print_results ? publish_result(result, log) : true;
   if (env.result_out) *env.result_out = result;
-  return written ? exit_code::success : exit_code::run_failed;
+  if (env.print_results && !publish_result(result, log)) code = exit_code::run_failed;
+  if (receiver_lost) {
+    log.error(fmt::format("{} {:.2f} s into a {} s test", env.clock.reason(), window.seconds,
+                          spec.duration_s));
+    code = exit_code::run_failed;
+  }
+  return code;
 }
 
 }  // namespace xttcp

@@ -23,73 +23,81 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   const auto measure_end = measure_begin + std::chrono::seconds(phases.duration_s);
   const auto cycle_end = start + std::chrono::seconds(std::max(
       phases.cycle_s, phases.warmup_s + phases.duration_s));
+  const auto interval = std::max(seconds(interval_s_), SteadyClock::duration(std::chrono::milliseconds(1)));
 
   enum class Stage { warmup, measure, cooldown } stage = Stage::warmup;
-  if (phases.warmup_s == 0) {
+  auto window_start = measure_begin;
+
+  // The current interval sample: from sample_start, counting from sample_bytes.
+  auto sample_start = start;
+  uint64_t sample_bytes = pool_.total_bytes();
+  auto close_sample = [&](SteadyClock::time_point now, bool print) {
+    const uint64_t bytes = pool_.total_bytes();
+    const double length = Seconds(now - sample_start).count();
+    if (length > 0) {
+      if (print) log_.realtime(static_cast<double>(bytes - sample_bytes) * 8.0 / length);
+      if (stage == Stage::measure)
+        window.intervals.push_back(
+            {Seconds(sample_start - window_start).count(), length, bytes - sample_bytes});
+    }
+    sample_start = now;
+    sample_bytes = bytes;
+  };
+  auto open_window = [&](SteadyClock::time_point now) {
     window.begin = pool_.snapshot();
     window.system_begin = probe_.take();
     window.started_at = std::chrono::system_clock::now();
+    window_start = now;
+    sample_start = now;
+    sample_bytes = pool_.total_bytes();
     stage = Stage::measure;
-  }
+  };
+  auto close_window = [&](SteadyClock::time_point now, bool cut_short) {
+    close_sample(now, false);
+    window.end = pool_.snapshot();
+    window.system_end = probe_.take();
+    window.seconds = Seconds(now - window_start).count();
+    window.cut_short = cut_short;
+    window.measured = true;
+    stage = Stage::cooldown;
+    log_.end_realtime();
+    log_.info("Test run completed.");
+  };
 
-  auto tick = start + seconds(interval_s_);
-  auto last_tick = start;
-  uint64_t last_bytes = pool_.total_bytes();
-  auto window_start_time = measure_begin;
+  if (phases.warmup_s == 0) open_window(start);
+  auto tick = start + interval;
 
   for (;;) {
-    SteadyClock::time_point next_edge =
+    SteadyClock::time_point edge =
         stage == Stage::warmup ? measure_begin : stage == Stage::measure ? measure_end : cycle_end;
-    if (continuous) next_edge = SteadyClock::time_point::max();
-    const bool edge_first = next_edge <= tick;
-    const bool on_time = clock_.wait_until(edge_first ? next_edge : tick);
+    if (continuous) edge = SteadyClock::time_point::max();
+    const bool at_edge = edge <= tick;
+    const bool on_time = clock_.wait_until(at_edge ? edge : tick);
     const auto now = SteadyClock::now();
 
     if (!on_time) {  // cancelled: close the window here if it was open
-      if (stage == Stage::measure && !continuous) {
-        window.end = pool_.snapshot();
-        window.system_end = probe_.take();
-        window.seconds = Seconds(now - window_start_time).count();
-        window.cut_short = true;
-        window.measured = true;
-        log_.end_realtime();
-        log_.info("Test run completed.");
-      }
+      if (stage == Stage::measure && !continuous) close_window(now, true);
       break;
     }
-
-    if (!edge_first) {  // interval sample
-      const uint64_t bytes = pool_.total_bytes();
-      const double interval = Seconds(now - last_tick).count();
-      if (interval > 0) log_.realtime(static_cast<double>(bytes - last_bytes) * 8.0 / interval);
-      if (stage == Stage::measure)
-        window.intervals.push_back({Seconds(last_tick - window_start_time).count(), interval,
-                                    bytes - last_bytes});
-      last_bytes = bytes;
-      last_tick = now;
-      tick += seconds(interval_s_);
+    if (!at_edge) {  // an interval: real-time line, sample, and the peer watch
+      close_sample(now, true);
+      if (watch_ && stage != Stage::cooldown)
+        if (std::optional<std::string> lost = watch_()) clock_.cancel(*lost);
+      tick += interval;
+      if (tick <= now) tick = now + interval;  // fell behind (a slow machine): skip, never burst
       continue;
     }
-
     if (stage == Stage::warmup) {
       log_.info("Test warmup completed.");
-      window.begin = pool_.snapshot();
-      window.system_begin = probe_.take();
-      window.started_at = std::chrono::system_clock::now();
-      window_start_time = now;
-      stage = Stage::measure;
+      close_sample(now, false);
+      open_window(now);
     } else if (stage == Stage::measure) {
-      window.end = pool_.snapshot();
-      window.system_end = probe_.take();
-      window.seconds = Seconds(now - window_start_time).count();
-      window.measured = true;
-      log_.end_realtime();
-      log_.info("Test run completed.");
-      stage = Stage::cooldown;
+      close_window(now, false);
       if (cycle_end > now + std::chrono::milliseconds(1)) log_.info("Test cooldown is in progress...");
     } else {
       break;
     }
+    tick = now + interval;  // samples line up with the phase that just began
   }
   log_.end_realtime();
   log_.info("Test cycle finished.");

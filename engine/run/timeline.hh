@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/result.hh"
@@ -42,12 +44,17 @@ class Timeline {
   // Runs the phases from `start` (the instant the light went on) and returns the window.
   MeasuredWindow run(const Phases& phases, SteadyClock::time_point start);
 
+  // Asked at every interval while the window is open: a reason to end the test now (the peer
+  // is gone), or nothing. The clock is then cancelled with that reason.
+  void set_watch(std::function<std::optional<std::string>()> watch) { watch_ = std::move(watch); }
+
  private:
   PhaseClock& clock_;
   const WorkerPool& pool_;
   const SystemProbe& probe_;
   Log& log_;
   double interval_s_;
+  std::function<std::optional<std::string>()> watch_;
 };
 
 }  // namespace xttcp

@@ -18,6 +18,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.remote = remote;
     context.counters = counters_.get();
     context.on_accept = on_accept;
+    context.open_connections = &open_connections_;
   }
   reports_.resize(plan.workers.size());
 }
@@ -55,6 +56,7 @@ Status WorkerPool::open_all(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   const bool all = changed_.wait_for(lock, timeout, [this] { return opened_ == contexts_.size(); });
   if (!first_error_.empty()) return fail(first_error_);
+  counts_connections_ = open_connections_.load() > 0;
   if (!all)
     return fail("workers did not open their connections within " +
                 std::to_string(timeout.count() / 1000) + " s");

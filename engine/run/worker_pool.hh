@@ -36,6 +36,10 @@ class WorkerPool {
   // Per-slot counters, read without stopping the workers.
   std::vector<CounterSnapshot> snapshot() const;
   uint64_t total_bytes() const;
+  // Sender connections still open (backends that count them; see WorkerContext).
+  int64_t open_connections() const { return open_connections_.load(); }
+  // True when the backend counts its connections (some were counted once they opened).
+  bool counts_connections() const { return counts_connections_; }
 
  private:
   void worker_main(uint32_t index);
@@ -49,6 +53,8 @@ class WorkerPool {
   std::vector<WorkerReport> reports_;
 
   std::atomic<bool> stop_{false};
+  std::atomic<int64_t> open_connections_{0};
+  bool counts_connections_ = false;
   std::mutex mutex_;
   std::condition_variable changed_;
   uint32_t opened_ = 0;

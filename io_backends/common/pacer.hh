@@ -4,6 +4,7 @@
 
 #include <time.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace xttcp {
@@ -14,6 +15,9 @@ class Pacer {
   explicit Pacer(double bytes_per_second) : rate_(bytes_per_second) {}
 
   void start() { clock_gettime(CLOCK_MONOTONIC, &start_); }
+  // A long sleep (a low rate with a large buffer) is taken in slices that watch this flag, so
+  // the worker still stops within ~100 ms.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
 
   void after_write(uint64_t bytes) {
     sent_ += bytes;
@@ -26,13 +30,27 @@ class Pacer {
       due.tv_sec += 1;
       due.tv_nsec -= 1'000'000'000;
     }
-    timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec < due.tv_sec || (now.tv_sec == due.tv_sec && now.tv_nsec < due.tv_nsec))
-      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nullptr);
+    for (;;) {
+      timespec now;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      if (now.tv_sec > due.tv_sec || (now.tv_sec == due.tv_sec && now.tv_nsec >= due.tv_nsec))
+        return;
+      if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) return;
+      timespec slice = now;
+      slice.tv_nsec += slice_ns;
+      if (slice.tv_nsec >= 1'000'000'000) {
+        slice.tv_sec += 1;
+        slice.tv_nsec -= 1'000'000'000;
+      }
+      const bool due_first =
+          due.tv_sec < slice.tv_sec || (due.tv_sec == slice.tv_sec && due.tv_nsec < slice.tv_nsec);
+      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, due_first ? &due : &slice, nullptr);
+    }
   }
 
  private:
+  static constexpr long slice_ns = 100'000'000;
+  const std::atomic<bool>* stop_ = nullptr;
   double rate_;
   uint64_t sent_ = 0;
   timespec start_{};

@@ -40,7 +40,7 @@ Status EpollReceiver::open() {
     event.data.u64 = listener_tag | listeners_.size();
     if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    listeners_.push_back({std::move(*fd), flow.slot});
+    listeners_.push_back({std::move(*fd), flow.slot, flow.port});
   }
   return ok();
 }
@@ -49,9 +49,14 @@ void EpollReceiver::accept_all(const Listener& listener) {
   for (;;) {
     const int fd = accept4(listener.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != ECONNABORTED && report_.errors++ == 0)
-        report_.first_error = std::string("accept: ") + std::strerror(errno);
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EAGAIN) return;
+      if (report_.errors++ == 0)
+        report_.first_error = "accept on port " + std::to_string(listener.port) + ": " +
+                              std::strerror(errno) +
+                              (errno == EMFILE ? " (raise the open-files limit: ulimit -n)" : "");
+      // Out of descriptors (or worse): stop watching this listener rather than spin on it.
+      epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener.fd.get(), nullptr);
       return;
     }
     uint32_t index;
@@ -66,7 +71,8 @@ void EpollReceiver::accept_all(const Listener& listener) {
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
     event.data.u64 = index;
-    epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event);
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0 && report_.errors++ == 0)
+      report_.first_error = std::string("epoll_ctl: ") + std::strerror(errno);
     ready_.push_back(index);  // data may have arrived before the registration
     ++report_.connections;
     if (context_.on_accept) context_.on_accept();
@@ -80,9 +86,11 @@ void EpollReceiver::close_connection(uint32_t index, int err) {
   } else if (report_.errors++ == 0) {
     report_.first_error = std::string("recv: ") + std::strerror(err);
   }
-  ConnectionStats stats = read_tcp_info(c.fd.get());
-  stats.bytes = c.bytes;
-  report_.connection_stats.push_back(std::move(stats));
+  if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
+    ConnectionStats stats = read_tcp_info(c.fd.get());
+    stats.bytes = c.bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
   c.fd.reset();
   free_.push_back(index);

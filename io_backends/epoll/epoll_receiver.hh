@@ -22,6 +22,7 @@ class EpollReceiver final : public DataWorker {
   struct Listener {
     UniqueFd fd;
     uint32_t slot = 0;
+    uint16_t port = 0;
   };
   struct Connection {
     UniqueFd fd;

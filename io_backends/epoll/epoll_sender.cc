@@ -40,6 +40,7 @@ Status EpollSender::open() {
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
     connections_.push_back({std::move((*sockets)[i]), context_.plan->flows[i].slot, true, false});
   }
+  if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
   report_.connections = static_cast<uint32_t>(connections_.size());
 
   if (spec.zerocopy != ZeroCopy::off) {
@@ -80,6 +81,7 @@ void EpollSender::on_send_error(Connection& c, int err) {
   c.writable = false;
   c.closed = true;
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
+  if (context_.open_connections) --*context_.open_connections;
   if (err == EPIPE || err == ECONNRESET) {
     ++report_.closed_by_peer;
     return;
@@ -97,7 +99,10 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
   Pacer pacer(Paced ? static_cast<double>(spec.rate_limit_bps) / 8.0 * connections_.size() /
                           spec.sender_connections()
                     : 0.0);
-  if constexpr (Paced) pacer.start();
+  if constexpr (Paced) {
+    pacer.set_stop(&stop);
+    pacer.start();
+  }
 
   epoll_event events[max_events];
   while (!stop.load(std::memory_order_relaxed)) {

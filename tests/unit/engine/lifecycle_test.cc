@@ -77,6 +77,45 @@ TEST(Lifecycle, NullSenderCountsInEveryFlowAndTheWindowClosesOnTime) {
   EXPECT_NE(out.find("Test cycle finished."), std::string::npos) << out;
 }
 
+TEST(Lifecycle, IntervalSamplesTileTheMeasuredWindowExactly) {
+  NullRun run;
+  run.spec.interval_s = 0.25;
+  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  PhaseClock clock;
+  SystemProbe probe(run.spec);
+  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  pool.release();
+  const MeasuredWindow window = timeline.run({1, 1, 2}, SteadyClock::now());
+  pool.stop_and_join();
+  ASSERT_TRUE(window.measured);
+  ASSERT_FALSE(window.intervals.empty());
+  // No warm-up sample leaks in, none is missing at the end: they tile [0, seconds].
+  EXPECT_DOUBLE_EQ(window.intervals.front().start_s, 0.0);
+  double end = 0;
+  for (const IntervalSample& sample : window.intervals) {
+    EXPECT_NEAR(sample.start_s, end, 1e-9);
+    end = sample.start_s + sample.seconds;
+  }
+  EXPECT_NEAR(end, window.seconds, 1e-9);
+  EXPECT_NE(run.output().find("Test warmup completed."), std::string::npos);
+}
+
+TEST(Lifecycle, AWatchThatReportsALostPeerCutsTheWindowShort) {
+  NullRun run;
+  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  PhaseClock clock;
+  SystemProbe probe(run.spec);
+  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  timeline.set_watch([] { return std::optional<std::string>("the receiver went away"); });
+  pool.release();
+  const MeasuredWindow window = timeline.run({0, 3600, 3600}, SteadyClock::now());
+  pool.stop_and_join();
+  EXPECT_TRUE(window.cut_short);
+  EXPECT_EQ(clock.reason(), "the receiver went away");
+}
+
 TEST(Lifecycle, CancelDuringTheWindowCutsItShortButKeepsIt) {
   NullRun run;
   WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
