@@ -29,6 +29,10 @@ static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
 
 Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
   if (spec.ports == 0) return fail("-P: at least one port is needed");
+  if (spec.role != Role::receiver && spec.sender_connections() > limits::max_connections)
+    return fail("-P x -n x -l: " + std::to_string(spec.sender_connections()) +
+                " connections is more than the " + std::to_string(limits::max_connections) +
+                " xttcp supports");
   if (uint32_t last = uint32_t{spec.base_port} + spec.ports - 1; last > 65535)
     return fail("-p/-P: ports " + std::to_string(spec.base_port) + ".." + std::to_string(last) +
                 " run past 65535");

@@ -19,6 +19,7 @@ inline constexpr uint32_t max_threads_per_port = 25600;
 inline constexpr uint32_t max_conns_per_thread = 1000;
 inline constexpr uint32_t max_remote_endpoints = 8;
 inline constexpr uint32_t max_udp_send_size = 65535 - 8 - 20;
+inline constexpr uint64_t max_connections = 1u << 20;  // xttcp's own bound on -P x -n x -l
 }  // namespace limits
 
 namespace defaults {
@@ -96,8 +97,9 @@ struct TestSpec {
   uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
 
   // Derived counts.
-  uint32_t sender_threads() const { return ports * threads_per_port; }
-  uint32_t sender_connections() const { return ports * threads_per_port * conns_per_thread; }
+  // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).
+  uint64_t sender_threads() const { return uint64_t{ports} * threads_per_port; }
+  uint64_t sender_connections() const { return sender_threads() * conns_per_thread; }
   uint16_t sync_port() const { return static_cast<uint16_t>(base_port - 1); }
   uint32_t cycle_s() const { return warmup_s + duration_s + cooldown_s; }
   bool is_sender() const { return role == Role::sender; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Run-time failures end clearly and promptly: a data port in use, a receiver nobody runs, and
-a sender killed mid-test (the receiver reports it, exits 1, leaves no half-written file)."""
+"""Run-time failures end clearly and promptly: a data port in use (also in --local), a receiver
+nobody runs, a sender or a receiver killed mid-test, a test cut short in its warm-up; and what
+must NOT end a test: another sender's busy check. Slow -B pacing still stops on time."""
 import os
 import signal
 import socket
@@ -61,11 +62,88 @@ def sender_killed(xttcp, started):
         load_xml(xml, "ntttcpr")  # complete, not half-written
 
 
+def local_port_in_use(xttcp, started):
+    base = free_port_block(2)
+    blocker = socket.socket()
+    blocker.bind(("127.0.0.1", base - 1))  # the sync port
+    blocker.listen()
+    try:
+        local = Process([xttcp, "--local", "-P", "1", "-p", str(base), "-t", "1"], "local, busy port")
+        started.append(local)
+        check(local.wait(20) == 1, "--local with its sync port taken did not exit 1")
+        check("in use" in local.stderr(), f"no clear error: {local.stderr()}")
+    finally:
+        blocker.close()
+
+
+def busy_check_does_not_end_the_test(xttcp, started):
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "3", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common], "receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    first = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
+    started.append(first)
+    time.sleep(1.0)
+    second = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "second sender")
+    started.append(second)
+    check(second.wait(15) == 1 and "busy" in second.stderr(), "second sender not told 'busy'")
+    check(first.wait(20) == 0, "the running test's sender failed")
+    check(receiver.wait(20) == 0, "the receiver ended its test when a busy check closed")
+    check("test duration\t:3.00 seconds" in receiver.stdout(), "the receiver's window was cut")
+
+
+def receiver_killed(xttcp, started):
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "5", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common], "receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
+    started.append(sender)
+    time.sleep(1.5)
+    receiver.signal(signal.SIGKILL)
+    t0 = time.monotonic()
+    check(sender.wait(15) == 1, "sender did not exit 1 after its receiver died")
+    check(time.monotonic() - t0 < 5, "sender took too long to notice")
+    check("the receiver" in sender.stderr(), f"no clear error: {sender.stderr()}")
+
+
+def cancelled_in_warmup(xttcp, started):
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-W", "3", "-t", "2", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common], "receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
+    started.append(sender)
+    time.sleep(1.0)
+    sender.signal(signal.SIGINT)  # the sender tells the receiver ('E'), then stops
+    check(sender.wait(15) == 1, "sender interrupted in warm-up should exit 1 (nothing measured)")
+    check(receiver.wait(15) == 1, "receiver did not end after a warm-up cut short")
+    check("before its measured window" in receiver.stderr(), f"unclear: {receiver.stderr()}")
+
+
+def slow_pacing_stops_in_time(xttcp, started):
+    t0 = time.monotonic()
+    base = free_port_block(1)
+    local = Process([xttcp, "--local", "-P", "1", "-n", "1", "-p", str(base), "-t", "1", "-Q",
+                     "-B", "100k"], "local, 100 kbit/s")
+    started.append(local)
+    check(local.wait(30) == 0, "slow paced run failed")
+    check(time.monotonic() - t0 < 8, "a slow -B rate overran the test (pacer slept past stop)")
+
+
 def body(started):
     xttcp = xttcp_binary()
     port_in_use(xttcp, started)
     nobody_listening(xttcp, started)
     sender_killed(xttcp, started)
+    local_port_in_use(xttcp, started)
+    busy_check_does_not_end_the_test(xttcp, started)
+    receiver_killed(xttcp, started)
+    cancelled_in_warmup(xttcp, started)
+    slow_pacing_stops_in_time(xttcp, started)
 
 
 run_test(body)

@@ -289,6 +289,7 @@ Status set_native_json(ParseState& state, const Value& value) {
 Status set_interval(ParseState& state, const Value& value) {
   auto seconds = parse_seconds(*value, false);
   if (!seconds) return seconds.error();
+  if (*seconds < 0.01) return fail("the interval must be at least 0.01 s");
   state.spec().interval_s = *seconds;
   return ok();
 }

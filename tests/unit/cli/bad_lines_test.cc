@@ -49,6 +49,7 @@ const BadLine bad_lines[] = {
     {{"-s", "x", "--connect-timeout", "1.5"}, "--connect-timeout: '1.5'"},
     {{"--wait-timeout", "-1"}, "--wait-timeout: '-1'"},
     {{"--threads", "0"}, "--threads: the number of threads must be 1..1024"},
+    {{"--interval", "0.001"}, "--interval: the interval must be at least 0.01 s"},
     {{"-s", "x", "--zerocopy=maybe"}, "--zerocopy: 'maybe' is not one of on, off, auto"},
     {{"-r", "--zerocopy"}, "--zerocopy"},
     {{"-s", "x", "--skip-rx-copy"}, "--skip-rx-copy"},
