@@ -4,6 +4,10 @@
 #include "io_backends/backend.hh"
 #include "io_backends/epoll/epoll_backend.hh"
 #include "io_backends/null/null_backend.hh"
+#include "xttcp_config.h"
+#if XTTCP_HAVE_LIBURING
+#include "io_backends/uring/uring_backend.hh"
+#endif
 
 namespace xttcp {
 
@@ -27,6 +31,9 @@ const std::vector<std::unique_ptr<Backend>>& all_backends() {
   static const std::vector<std::unique_ptr<Backend>> backends = [] {
     std::vector<std::unique_ptr<Backend>> list;
     list.push_back(make_epoll_backend());
+#if XTTCP_HAVE_LIBURING
+    list.push_back(make_uring_backend());
+#endif
     list.push_back(make_null_backend());
     return list;
   }();

@@ -163,6 +163,10 @@ void SyncServer::run() {
       if (connection->broken) broken.emplace_back(fd, connection->peer);
     for (auto& [fd, peer] : broken) close_connection(fd, "cannot write to sender " + peer, true);
   }
+  // A result published just before stop() still reaches the senders that asked for it: the
+  // frames are small, so one last non-blocking write normally takes them whole.
+  deliver_result();
+  for (auto& [fd, connection] : connections_) flush(*connection);
   connections_.clear();  // teardown: the engine is stopping, no hooks
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <mutex>
+#include <utility>
 
 #include "engine/control/sync_server.hh"
 #include "engine/report/log.hh"
@@ -38,19 +39,14 @@ class PeerResults {
     }
     changed_.notify_all();
   }
-  // The next native sender's result, waiting up to `timeout` when one is owed. On a timeout the
-  // debt is dropped (that sender died), so later tests do not wait for it.
-  std::optional<std::string> take(std::chrono::milliseconds timeout) {
+  // Every result owed by the native senders of this test (-M: several), waiting up to `timeout`
+  // for them. What has not come by then is written off (that sender died), so later tests do
+  // not wait for it.
+  std::vector<std::string> take_all(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
-    if (owed_ == 0 && results_.empty()) return std::nullopt;
-    if (!changed_.wait_for(lock, timeout, [this] { return !results_.empty(); })) {
-      owed_ = 0;
-      return std::nullopt;
-    }
-    std::string result = std::move(results_.front());
-    results_.erase(results_.begin());
-    if (owed_ > 0) --owed_;
-    return result;
+    changed_.wait_for(lock, timeout, [this] { return results_.size() >= static_cast<size_t>(owed_); });
+    owed_ = 0;
+    return std::exchange(results_, {});
   }
 
  private:
@@ -202,7 +198,10 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     Result result = build_result(facts, window, reports);
     if (server) {
       server->publish_result(render_native_json(result));
-      result.peer_result_json = peers.take(seconds(5));
+      // A sender that went away owes nothing worth waiting for.
+      const bool lost = env.clock.reason().find("closed its sync") != std::string::npos;
+      std::vector<std::string> results = peers.take_all(lost ? seconds(0) : seconds(5));
+      if (!results.empty()) result.peer_result_json = std::move(results.front());
     }
     const bool sender_lost = window.cut_short && !interrupted_by_user &&
                              env.clock.reason().find("closed its sync") != std::string::npos;

@@ -1,5 +1,7 @@
 #include "engine/run/result_builder.hh"
 
+#include <algorithm>
+
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
@@ -45,7 +47,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   ZeroCopyStats zerocopy;
   for (const WorkerReport& report : reports) {
     if (spec.role == Role::sender) r.connections_tested += report.connections;
-    r.notes.insert(r.notes.end(), report.notes.begin(), report.notes.end());
+    for (const std::string& note : report.notes)  // each worker may say the same thing
+      if (std::find(r.notes.begin(), r.notes.end(), note) == r.notes.end()) r.notes.push_back(note);
     for (const ConnectionStats& c : report.connection_stats) {
       r.connections.push_back(c);
       zerocopy += c.zerocopy;

@@ -1,0 +1,61 @@
+// One provided-buffer ring per receiver worker: `entries` buffers the kernel picks from for
+// multishot receives. The data is discarded, so each buffer goes back to the ring right after its
+// bytes are counted (recycle), and the ring tail is published once per batch of completions.
+#pragma once
+
+#include <liburing.h>
+
+#include <cstdint>
+
+#include "engine/status.hh"
+#include "io_backends/common/io_buffer.hh"
+
+namespace xttcp {
+
+class BufferRing {
+ public:
+  BufferRing() = default;
+  BufferRing(const BufferRing&) = delete;
+  BufferRing& operator=(const BufferRing&) = delete;
+  ~BufferRing();
+
+  // Control path: page-aligned ring memory and the buffers, every buffer in the ring (not yet
+  // published). entries: a power of two in [1, 32768].
+  Status init(uint32_t entries, uint32_t buffer_size);
+  // Control path: publishes the initial buffers and registers the ring with `ring` as buffer
+  // group `group`. The ring must be torn down (or the group unregistered) before this object.
+  Status register_with(io_uring* ring, uint16_t group);
+
+  // Data path: puts buffer `bid` back at the tail; the kernel sees it after publish().
+  void recycle(uint16_t bid) {
+    io_uring_buf_ring_add(ring_, buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
+                          pending_++);
+  }
+  // Data path: makes every recycled buffer visible to the kernel (one release store).
+  void publish() {
+    if (pending_ == 0) return;
+    io_uring_buf_ring_advance(ring_, pending_);
+    pending_ = 0;
+  }
+
+  unsigned char* buffer(uint16_t bid) const {
+    return buffers_.data() + static_cast<std::size_t>(bid) * buffer_size_;
+  }
+  uint32_t entries() const { return entries_; }
+  uint32_t buffer_size() const { return buffer_size_; }
+  io_uring_buf_ring* raw() const { return ring_; }  // what the kernel reads (tests inspect it)
+
+  // The ring size for a receive buffer size: a power of two holding ~4 MiB, within [8, 4096].
+  static uint32_t entries_for(uint32_t buffer_size);
+
+ private:
+  io_uring_buf_ring* ring_ = nullptr;
+  std::size_t ring_bytes_ = 0;
+  IoBuffer buffers_;
+  uint32_t entries_ = 0;
+  uint32_t mask_ = 0;
+  uint32_t buffer_size_ = 0;
+  int pending_ = 0;  // recycled since the last publish()
+};
+
+}  // namespace xttcp

@@ -1,0 +1,45 @@
+// One io_uring instance owned by one worker (RAII), created with the best setup flags the probe
+// found. Created and used on the worker's own thread (SINGLE_ISSUER|DEFER_TASKRUN require it:
+// DataWorker::open() and run() run on the same thread).
+#pragma once
+
+#include <liburing.h>
+
+#include "engine/status.hh"
+#include "io_backends/uring/probe.hh"
+
+namespace xttcp {
+
+class Ring {
+ public:
+  Ring() = default;
+  Ring(const Ring&) = delete;
+  Ring& operator=(const Ring&) = delete;
+  ~Ring();
+
+  // Control path. sq_entries and cq_entries are clamped by the kernel; sqpoll asks for a
+  // kernel submission thread (--sqpoll).
+  Status init(unsigned sq_entries, unsigned cq_entries, const UringCapabilities& caps,
+              bool sqpoll);
+
+  io_uring* get() { return &ring_; }
+  bool valid() const { return valid_; }
+
+  // A free SQE; when the submission queue is full, submits what is queued first. nullptr only
+  // if the kernel refuses to take more (the caller records an error).
+  io_uring_sqe* sqe() {
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+    return sqe != nullptr ? sqe : sqe_slow();
+  }
+
+ private:
+  io_uring_sqe* sqe_slow();
+
+  io_uring ring_{};
+  bool valid_ = false;
+};
+
+// Setup flags for `mode` (without SQPOLL), exposed for tests.
+unsigned ring_setup_flags(RingMode mode);
+
+}  // namespace xttcp

@@ -1,0 +1,87 @@
+#include "io_backends/uring/uring_backend.hh"
+
+#include <mutex>
+#include <optional>
+
+#include "io_backends/uring/uring_receiver.hh"
+#include "io_backends/uring/uring_sender.hh"
+
+namespace xttcp {
+
+namespace {
+
+class UringBackend final : public Backend {
+ public:
+  UringBackend() = default;
+  explicit UringBackend(const UringCapabilities& caps) : caps_(caps) {}
+
+  std::string_view name() const override { return "io_uring"; }
+  std::string_view description() const override {
+    return "kernel sockets, one io_uring per worker";
+  }
+  Availability probe() const override {
+    const UringCapabilities& c = caps();
+    if (!c.ring) return {false, c.ring_reason};
+    return {true, "available: " + c.summary()};
+  }
+  uint32_t capabilities() const override {
+    const UringCapabilities& c = caps();
+    if (!c.ring) return 0;
+    uint32_t flags = cap_tcp;
+    if (c.send_zc) flags |= cap_zerocopy_tx;
+    if (c.multishot_rx()) flags |= cap_multishot_rx;
+    return flags;
+  }
+  Status check(const TestSpec& spec) const override {
+    const UringCapabilities& c = caps();
+    if (!c.ring) return fail("--backend io_uring: not available: " + c.ring_reason);
+    if (spec.protocol != Protocol::tcp) return fail("--backend io_uring: UDP is not supported yet");
+    if (spec.sqpoll && !c.sqpoll)
+      return fail("--sqpoll: io_uring SQPOLL is not available: " + c.sqpoll_reason);
+    if (spec.zerocopy == ZeroCopy::on && !c.send_zc && spec.role != Role::receiver)
+      return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
+    return ok();
+  }
+  Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
+    const UringCapabilities& c = caps();
+    const TestSpec& spec = *context.spec;
+    if (Status supported = check(spec); !supported) return supported.error();
+    if (spec.role != Role::sender)
+      return std::unique_ptr<DataWorker>(std::make_unique<UringReceiver>(context, c));
+
+    UringSendMode mode = UringSendMode::plain;
+    std::vector<std::string> notes;
+    if (spec.zerocopy == ZeroCopy::on) {
+      mode = UringSendMode::zerocopy;
+    } else if (spec.zerocopy == ZeroCopy::automatic) {
+      if (c.send_zc)
+        mode = UringSendMode::zerocopy_auto;
+      else
+        notes.push_back("zero-copy: io_uring SEND_ZC is not available (" + c.send_zc_reason +
+                        "); using plain send");
+    }
+    return std::unique_ptr<DataWorker>(
+        std::make_unique<UringSender>(context, c, mode, std::move(notes)));
+  }
+
+ private:
+  const UringCapabilities& caps() const {
+    std::call_once(once_, [this] {
+      if (!caps_) caps_ = probe_uring();
+    });
+    return *caps_;
+  }
+
+  mutable std::once_flag once_;
+  mutable std::optional<UringCapabilities> caps_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_uring_backend() { return std::make_unique<UringBackend>(); }
+
+std::unique_ptr<Backend> make_uring_backend(const UringCapabilities& caps) {
+  return std::make_unique<UringBackend>(caps);
+}
+
+}  // namespace xttcp

@@ -1,0 +1,300 @@
+#include "io_backends/uring/uring_receiver.hh"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "engine/net/socket_setup.hh"
+#include "engine/stats/tcp_info.hh"
+#include "io_backends/uring/user_data.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr long long wait_ns = 100'000'000;  // bounds how late a worker sees `stop`
+constexpr auto drain_budget = std::chrono::milliseconds(100);
+constexpr int listen_backlog = 4096;        // the kernel caps it at net.core.somaxconn
+constexpr uint16_t buffer_group = 0;
+
+unsigned next_power_of_two(std::size_t n) {
+  unsigned p = 8;
+  while (p < n && p < 32768) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+UringReceiver::UringReceiver(const WorkerContext& context, const UringCapabilities& caps)
+    : context_(context), caps_(caps) {}
+
+void UringReceiver::record_error(const std::string& what) {
+  if (report_.errors++ == 0) report_.first_error = what;
+}
+
+Status UringReceiver::open() {
+  const TestSpec& spec = *context_.spec;
+  if (spec.skip_rx_copy) {
+    mode_ = UringRecvMode::truncate;
+  } else if (caps_.multishot_rx()) {
+    mode_ = UringRecvMode::multishot;
+  } else {
+    mode_ = UringRecvMode::single;
+    report_.notes.push_back(
+        "io_uring: multishot receive unavailable (" +
+        (caps_.multishot_recv ? caps_.buf_ring_reason : caps_.multishot_reason) +
+        "); using single-shot receives");
+  }
+
+  for (const FlowPlan& flow : context_.plan->flows) {
+    SocketAddress address = context_.local;
+    address.set_port(flow.port);
+    auto fd = listen_tcp(address, listen_backlog);
+    if (!fd) return fd.error();
+    // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
+    if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
+    listeners_.push_back({std::move(*fd), flow.slot, false});
+  }
+
+  const uint32_t ring_buffers =
+      mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.recv_buffer) : 0;
+  const unsigned sq_entries = next_power_of_two(listeners_.size() * 2 + 64);
+  const unsigned cq_entries = std::max(sq_entries * 4, next_power_of_two(ring_buffers * 2));
+  if (Status ring = ring_.init(sq_entries, cq_entries, caps_, spec.sqpoll); !ring)
+    return ring.error();
+
+  if (mode_ == UringRecvMode::multishot) {
+    if (Status init = buffers_.init(ring_buffers, spec.recv_buffer); !init) return init.error();
+    if (Status reg = buffers_.register_with(ring_.get(), buffer_group); !reg) return reg.error();
+  } else {
+    buffer_ = IoBuffer(spec.recv_buffer, 0);
+    if (!buffer_)
+      return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
+  }
+  return ok();
+}
+
+void UringReceiver::arm_accept(uint32_t index) {
+  Listener& l = listeners_[index];
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    record_error("io_uring: the kernel takes no more submissions");
+    return;
+  }
+  if (caps_.multishot_accept)
+    io_uring_prep_multishot_accept(sqe, l.fd.get(), nullptr, nullptr, SOCK_CLOEXEC);
+  else
+    io_uring_prep_accept(sqe, l.fd.get(), nullptr, nullptr, SOCK_CLOEXEC);
+  sqe->user_data = uring::pack(index, uring::Op::accept);
+  l.armed = true;
+  ++armed_;
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::arm_recv(uint32_t index) {
+  Connection& c = connections_[index];
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    record_error("io_uring: the kernel takes no more submissions");
+    return;
+  }
+  if constexpr (Mode == UringRecvMode::multishot) {
+    io_uring_prep_recv_multishot(sqe, c.fd.get(), nullptr, 0, 0);
+    sqe->flags |= IOSQE_BUFFER_SELECT;
+    sqe->buf_group = buffer_group;
+  } else if constexpr (Mode == UringRecvMode::single) {
+    io_uring_prep_recv(sqe, c.fd.get(), buffer_.data(), buffer_.size(), 0);
+  } else {
+    // TCP with MSG_TRUNC discards up to len bytes without copying them and returns the count.
+    io_uring_prep_recv(sqe, c.fd.get(), buffer_.data(), buffer_.size(), MSG_TRUNC);
+  }
+  sqe->user_data = uring::pack(index, uring::Op::recv);
+  c.armed = true;
+  ++armed_;
+}
+
+void UringReceiver::close_connection(uint32_t index, int err) {
+  Connection& c = connections_[index];
+  if (err == 0 || err == ECONNRESET) {
+    ++report_.closed_by_peer;
+  } else {
+    record_error(std::string("recv: ") + std::strerror(err));
+  }
+  ConnectionStats stats = read_tcp_info(c.fd.get());
+  stats.bytes = c.bytes;
+  report_.connection_stats.push_back(std::move(stats));
+  if (c.armed) {
+    // The request holds the socket open: end it, the slot is freed by its last completion.
+    if (io_uring_sqe* sqe = ring_.sqe()) {
+      io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::recv), 0);
+      sqe->user_data = uring::pack(0, uring::Op::cancel);
+    }
+  }
+  c.fd.reset();
+  if (!c.armed) free_.push_back(index);
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
+  Listener& l = listeners_[index];
+  if (!(cqe.flags & IORING_CQE_F_MORE)) {
+    l.armed = false;
+    --armed_;
+  }
+  if (cqe.res >= 0) {
+    uint32_t slot_index;
+    if (!free_.empty()) {
+      slot_index = free_.back();
+      free_.pop_back();
+    } else {
+      slot_index = static_cast<uint32_t>(connections_.size());
+      connections_.emplace_back();
+    }
+    Connection& c = connections_[slot_index];
+    c.fd.reset(cqe.res);
+    c.slot = l.slot;
+    c.bytes = 0;
+    c.armed = false;
+    ++report_.connections;
+    if (stopping_) {
+      c.fd.reset();
+      free_.push_back(slot_index);
+    } else {
+      arm_recv<Mode>(slot_index);
+      if (context_.on_accept) context_.on_accept();
+    }
+  } else if (cqe.res != -ECANCELED && cqe.res != -EINTR && cqe.res != -EAGAIN &&
+             cqe.res != -ECONNABORTED) {
+    record_error(std::string("accept: ") + std::strerror(-cqe.res));
+  }
+  if (!l.armed && !stopping_) arm_accept(index);
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::on_completion(const io_uring_cqe& cqe) {
+  const uring::Op op = uring::op_of(cqe.user_data);
+  const uint32_t index = uring::index_of(cqe.user_data);
+  if (op == uring::Op::accept) {
+    on_accept<Mode>(index, cqe);
+    return;
+  }
+  if (op != uring::Op::recv) return;  // a cancel's own completion
+
+  Connection& c = connections_[index];
+  if constexpr (Mode == UringRecvMode::multishot) {
+    // The data is discarded: the buffer goes straight back to the ring.
+    if (cqe.flags & IORING_CQE_F_BUFFER)
+      buffers_.recycle(static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT));
+  }
+  const bool ended = Mode != UringRecvMode::multishot || !(cqe.flags & IORING_CQE_F_MORE);
+  if (ended) {
+    c.armed = false;
+    --armed_;
+  }
+  if (!c.fd.valid()) {  // closed while a request was still live
+    if (ended) free_.push_back(index);
+    return;
+  }
+  const int res = cqe.res;
+  if (res > 0) {
+    context_.counters[c.slot].add(static_cast<uint64_t>(res));
+    c.bytes += static_cast<uint64_t>(res);
+    if (ended && !stopping_) arm_recv<Mode>(index);
+    return;
+  }
+  if (res == 0) {
+    close_connection(index, 0);  // orderly EOF
+    return;
+  }
+  // ENOBUFS: the buffer ring ran dry and ended the multishot request; the recycled buffers are
+  // published before the re-arm is submitted.
+  if (res == -ENOBUFS || res == -EINTR || res == -EAGAIN) {
+    if (ended && !stopping_) arm_recv<Mode>(index);
+    return;
+  }
+  if (res == -ECANCELED) return;
+  close_connection(index, -res);
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
+  io_uring* const ring = ring_.get();
+  for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
+  while (!stop.load(std::memory_order_relaxed)) {
+    __kernel_timespec wait{0, wait_ns};
+    io_uring_cqe* cqe = nullptr;
+    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+      record_error(std::string("io_uring_enter: ") + std::strerror(-r));
+      break;
+    }
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<Mode>(*cqe);
+    }
+    io_uring_cq_advance(ring, seen);
+    if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
+  }
+  cancel_and_drain<Mode>();
+}
+
+// At stop: end every accept and recv still armed and count what they still bring, bounded by
+// drain_budget, so no request outlives run() (nor writes into a buffer after it).
+template <UringRecvMode Mode>
+void UringReceiver::cancel_and_drain() {
+  stopping_ = true;
+  io_uring* const ring = ring_.get();
+  auto cancel = [&](uint64_t user_data) {
+    io_uring_sqe* sqe = ring_.sqe();
+    if (sqe == nullptr) return;
+    io_uring_prep_cancel64(sqe, user_data, 0);
+    sqe->user_data = uring::pack(0, uring::Op::cancel);
+  };
+  for (uint32_t i = 0; i < listeners_.size(); ++i)
+    if (listeners_[i].armed) cancel(uring::pack(i, uring::Op::accept));
+  for (uint32_t i = 0; i < connections_.size(); ++i)
+    if (connections_[i].armed) cancel(uring::pack(i, uring::Op::recv));
+  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    __kernel_timespec wait{0, 10'000'000};
+    io_uring_cqe* cqe = nullptr;
+    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<Mode>(*cqe);
+    }
+    io_uring_cq_advance(ring, seen);
+    if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
+  }
+}
+
+void UringReceiver::run(const std::atomic<bool>& stop) {
+  switch (mode_) {
+    case UringRecvMode::multishot:
+      receive_loop<UringRecvMode::multishot>(stop);
+      break;
+    case UringRecvMode::single:
+      receive_loop<UringRecvMode::single>(stop);
+      break;
+    case UringRecvMode::truncate:
+      receive_loop<UringRecvMode::truncate>(stop);
+      break;
+  }
+}
+
+WorkerReport UringReceiver::finish() {
+  for (const Connection& c : connections_) {
+    if (!c.fd.valid()) continue;
+    ConnectionStats stats = read_tcp_info(c.fd.get());
+    stats.bytes = c.bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,76 @@
+// io_uring receiver: one listening socket per port of its worker, accepted with a multishot
+// accept; every connection gets a multishot recv that picks buffers from one provided-buffer
+// ring per worker, each buffer recycled as soon as its bytes are counted. Without multishot or
+// buffer rings (probe), or with --skip-rx-copy (MSG_TRUNC), single-shot recvs re-armed per
+// completion.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/io_buffer.hh"
+#include "io_backends/uring/buffer_ring.hh"
+#include "io_backends/uring/probe.hh"
+#include "io_backends/uring/ring.hh"
+
+namespace xttcp {
+
+enum class UringRecvMode {
+  multishot,  // multishot recv + provided-buffer ring
+  single,     // one recv per completion into a per-worker buffer
+  truncate,   // --skip-rx-copy: recv(MSG_TRUNC), TCP discards without copying
+};
+
+class UringReceiver final : public DataWorker {
+ public:
+  UringReceiver(const WorkerContext& context, const UringCapabilities& caps);
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+  UringRecvMode mode() const { return mode_; }
+
+ private:
+  struct Listener {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    bool armed = false;
+  };
+  struct Connection {
+    UniqueFd fd;  // closed at EOF; the slot is reused once its request has ended
+    uint32_t slot = 0;
+    uint64_t bytes = 0;
+    bool armed = false;
+  };
+
+  template <UringRecvMode Mode>
+  void receive_loop(const std::atomic<bool>& stop);
+  template <UringRecvMode Mode>
+  void on_completion(const io_uring_cqe& cqe);
+  template <UringRecvMode Mode>
+  void on_accept(uint32_t listener, const io_uring_cqe& cqe);
+  template <UringRecvMode Mode>
+  void arm_recv(uint32_t index);
+  void arm_accept(uint32_t listener);
+  void close_connection(uint32_t index, int err);
+  template <UringRecvMode Mode>
+  void cancel_and_drain();
+  void record_error(const std::string& what);
+
+  const WorkerContext& context_;
+  UringCapabilities caps_;
+  UringRecvMode mode_ = UringRecvMode::multishot;
+  std::vector<Listener> listeners_;
+  std::vector<Connection> connections_;
+  std::vector<uint32_t> free_;  // reusable slots in connections_
+  IoBuffer buffer_;             // single-shot receives (and MSG_TRUNC's address, never written)
+  BufferRing buffers_;          // multishot receives
+  Ring ring_;                   // declared after the buffers and sockets: torn down first
+  uint32_t armed_ = 0;          // requests that will still complete (accepts and recvs)
+  bool stopping_ = false;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

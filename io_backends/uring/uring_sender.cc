@@ -1,0 +1,284 @@
+#include "io_backends/uring/uring_sender.hh"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/net/socket_setup.hh"
+#include "engine/stats/tcp_info.hh"
+#include "io_backends/common/connect_flows.hh"
+#include "io_backends/uring/compat.hh"
+#include "io_backends/uring/user_data.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr long long wait_ns = 100'000'000;  // bounds how late a worker sees `stop`
+constexpr auto drain_budget = std::chrono::milliseconds(100);
+constexpr auto notification_budget = std::chrono::seconds(1);
+constexpr auto auto_decision_time = std::chrono::seconds(1);
+
+unsigned next_power_of_two(std::size_t n) {
+  unsigned p = 8;
+  while (p < n && p < 32768) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+UringSender::UringSender(const WorkerContext& context, const UringCapabilities& caps,
+                         UringSendMode mode, std::vector<std::string> notes)
+    : context_(context), caps_(caps), mode_(mode) {
+  report_.notes = std::move(notes);
+}
+
+UringSender::~UringSender() = default;
+
+Status UringSender::open() {
+  const TestSpec& spec = *context_.spec;
+  buffer_ = std::make_unique<IoBuffer>(spec.send_buffer, 'A');
+  if (!*buffer_)
+    return fail("cannot allocate a " + std::to_string(spec.send_buffer) + "-byte buffer");
+
+  auto sockets = connect_flows(context_);
+  if (!sockets) return sockets.error();
+  connections_.reserve(sockets->size());
+  for (size_t i = 0; i < sockets->size(); ++i) {
+    // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
+    if (Status blocking = set_nonblocking((*sockets)[i].get(), false); !blocking)
+      return blocking.error();
+    Connection c;
+    c.fd = std::move((*sockets)[i]);
+    c.slot = context_.plan->flows[i].slot;
+    connections_.push_back(std::move(c));
+  }
+  report_.connections = static_cast<uint32_t>(connections_.size());
+  if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
+
+  const unsigned sq_entries = next_power_of_two(connections_.size() + 1);
+  if (Status ring = ring_.init(sq_entries, sq_entries * 4, caps_, spec.sqpoll); !ring)
+    return ring.error();
+  // Zero-copy sends from a registered buffer skip pinning the pages on every send. Without the
+  // registration (RLIMIT_MEMLOCK) SEND_ZC still works from the plain buffer.
+  iovec iov{buffer_->data(), buffer_->size()};
+  registered_buffer_ = io_uring_register_buffers(ring_.get(), &iov, 1) == 0;
+  return ok();
+}
+
+void UringSender::record_error(const std::string& what) {
+  if (report_.errors++ == 0) report_.first_error = what;
+}
+
+void UringSender::on_send_error(Connection& c, int err) {
+  c.closed = true;
+  if (context_.open_connections) --*context_.open_connections;
+  if (err == EPIPE || err == ECONNRESET) {
+    ++report_.closed_by_peer;
+    return;
+  }
+  record_error(std::string("send: ") + std::strerror(err));
+}
+
+template <bool ZeroCopy>
+void UringSender::arm(uint32_t index) {
+  Connection& c = connections_[index];
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    c.closed = true;
+    record_error("io_uring: the kernel takes no more submissions");
+    return;
+  }
+  const unsigned char* const data = buffer_->data();
+  const size_t length = buffer_->size();
+  if constexpr (ZeroCopy) {
+    if (registered_buffer_)
+      io_uring_prep_send_zc_fixed(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
+                                  IORING_SEND_ZC_REPORT_USAGE, 0);
+    else
+      io_uring_prep_send_zc(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
+                            IORING_SEND_ZC_REPORT_USAGE);
+    c.in_flight = uring::pack(index, uring::Op::send_zc);
+  } else {
+    io_uring_prep_send(sqe, c.fd.get(), data, length, MSG_NOSIGNAL);
+    c.in_flight = uring::pack(index, uring::Op::send);
+  }
+  sqe->user_data = c.in_flight;
+  ++in_flight_;
+}
+
+template <bool Paced, bool ZeroCopy>
+void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
+  const uring::Op op = uring::op_of(cqe.user_data);
+  if (op == uring::Op::cancel) return;
+  const uint32_t index = uring::index_of(cqe.user_data);
+  Connection& c = connections_[index];
+  if (op == uring::Op::send_zc) {
+    if (cqe.flags & IORING_CQE_F_NOTIF) {
+      // The kernel let go of the buffer; res says whether it had copied it after all.
+      const bool copied = (static_cast<uint32_t>(cqe.res) & IORING_NOTIF_USAGE_ZC_COPIED) != 0;
+      ++c.zerocopy.notifications;
+      ++zerocopy_total_.notifications;
+      c.zerocopy.copied += copied;
+      zerocopy_total_.copied += copied;
+      --pending_notifications_;
+      return;
+    }
+    ++c.zerocopy.sends;
+    ++zerocopy_total_.sends;
+    if (cqe.flags & IORING_CQE_F_MORE) ++pending_notifications_;
+  }
+  c.in_flight = 0;
+  --in_flight_;
+  const int res = cqe.res;
+  if (res >= 0) {
+    // A short send counts what the kernel took; the next send starts a fresh buffer (all 'A').
+    if (res > 0) context_.counters[c.slot].add(static_cast<uint64_t>(res));
+    if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(res));
+    if (!stopping_) arm<ZeroCopy>(index);
+    return;
+  }
+  if (res == -ECANCELED) return;
+  if (res == -EINTR || res == -EAGAIN) {
+    if (!stopping_) arm<ZeroCopy>(index);
+    return;
+  }
+  on_send_error(c, -res);
+}
+
+bool UringSender::auto_fallback_due() {
+  using clock = std::chrono::steady_clock;
+  if (zerocopy_total_.notifications < min_notifications &&
+      (zerocopy_total_.notifications == 0 || clock::now() - zerocopy_started_ < auto_decision_time))
+    return false;
+  auto_decided_ = true;
+  if (!mostly_copied(zerocopy_total_)) return false;
+  const double percent = 100.0 * static_cast<double>(zerocopy_total_.copied) /
+                         static_cast<double>(zerocopy_total_.notifications);
+  report_.notes.push_back(fmt::format(
+      "zero-copy: {:.1f} % of sends were copied by the kernel (loopback/veth always copy); "
+      "switched to plain send",
+      percent));
+  for (Connection& c : connections_) c.zerocopy.fell_back = true;
+  zerocopy_total_.fell_back = true;
+  return true;
+}
+
+template <bool Paced, bool ZeroCopy>
+UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer) {
+  io_uring* const ring = ring_.get();
+  for (uint32_t i = 0; i < connections_.size(); ++i)
+    if (connections_[i].in_flight == 0 && !connections_[i].closed) arm<ZeroCopy>(i);
+
+  while (!stop.load(std::memory_order_relaxed)) {
+    __kernel_timespec wait{0, wait_ns};
+    io_uring_cqe* cqe = nullptr;
+    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+      record_error(std::string("io_uring_enter: ") + std::strerror(-r));
+      return LoopEnd::failed;
+    }
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<Paced, ZeroCopy>(*cqe, pacer);
+    }
+    io_uring_cq_advance(ring, seen);
+    if constexpr (ZeroCopy) {
+      if (mode_ == UringSendMode::zerocopy_auto && !auto_decided_ && auto_fallback_due())
+        return LoopEnd::switch_to_plain;
+    }
+  }
+  return LoopEnd::stopped;
+}
+
+// At stop: cancel the sends still waiting for socket space (a cancelled send has moved no byte,
+// so the counters stay exact) and reap every completion, bounded by drain_budget.
+void UringSender::cancel_and_drain() {
+  stopping_ = true;
+  io_uring* const ring = ring_.get();
+  for (Connection& c : connections_) {
+    if (c.in_flight == 0) continue;
+    io_uring_sqe* sqe = ring_.sqe();
+    if (sqe == nullptr) break;
+    io_uring_prep_cancel64(sqe, c.in_flight, 0);
+    sqe->user_data = uring::pack(0, uring::Op::cancel);
+  }
+  Pacer unpaced(0);
+  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  do {
+    __kernel_timespec wait{0, 10'000'000};
+    io_uring_cqe* cqe = nullptr;
+    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<false, false>(*cqe, unpaced);
+    }
+    io_uring_cq_advance(ring, seen);
+  } while (in_flight_ > 0 && std::chrono::steady_clock::now() < deadline);
+}
+
+void UringSender::run(const std::atomic<bool>& stop) {
+  const TestSpec& spec = *context_.spec;
+  const bool paced = spec.rate_limit_bps > 0;
+  Pacer pacer(paced ? static_cast<double>(spec.rate_limit_bps) / 8.0 *
+                          static_cast<double>(connections_.size()) / spec.sender_connections()
+                    : 0.0);
+  if (paced) {
+    pacer.set_stop(&stop);
+    pacer.start();
+  }
+
+  LoopEnd end = LoopEnd::stopped;
+  if (mode_ == UringSendMode::plain) {
+    end = paced ? send_loop<true, false>(stop, pacer) : send_loop<false, false>(stop, pacer);
+  } else {
+    zerocopy_started_ = std::chrono::steady_clock::now();
+    end = paced ? send_loop<true, true>(stop, pacer) : send_loop<false, true>(stop, pacer);
+    if (end == LoopEnd::switch_to_plain)
+      end = paced ? send_loop<true, false>(stop, pacer) : send_loop<false, false>(stop, pacer);
+  }
+  if (end != LoopEnd::failed) cancel_and_drain();
+}
+
+// Zero-copy notifications arrive when the kernel lets go of the buffer (on loopback: when the
+// data is delivered). Wait for them, bounded, so the counts are complete.
+void UringSender::wait_for_notifications() {
+  stopping_ = true;
+  io_uring* const ring = ring_.get();
+  Pacer unpaced(0);
+  const auto deadline = std::chrono::steady_clock::now() + notification_budget;
+  while ((pending_notifications_ > 0 || in_flight_ > 0) &&
+         std::chrono::steady_clock::now() < deadline) {
+    __kernel_timespec wait{0, 10'000'000};
+    io_uring_cqe* cqe = nullptr;
+    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<false, false>(*cqe, unpaced);
+    }
+    io_uring_cq_advance(ring, seen);
+  }
+  // Still referenced by the kernel (a peer that stopped reading): never free or reuse it.
+  if (pending_notifications_ > 0 || in_flight_ > 0) static_cast<void>(buffer_.release());
+}
+
+WorkerReport UringSender::finish() {
+  if (ring_.valid()) wait_for_notifications();
+  for (const Connection& c : connections_) {
+    ConnectionStats stats = read_tcp_info(c.fd.get());
+    stats.bytes = read(context_.counters[c.slot]).bytes;
+    stats.zerocopy = c.zerocopy;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp

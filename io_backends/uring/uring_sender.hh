@@ -1,0 +1,81 @@
+// io_uring sender: connects every flow of its worker, then keeps exactly one SEND (or SEND_ZC)
+// in flight per connection from one registered buffer of 'A', re-armed on its completion. All
+// re-arms of a batch go to the kernel in one io_uring_enter, which also waits (<= 100 ms).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/pacer.hh"
+#include "io_backends/uring/probe.hh"
+#include "io_backends/uring/ring.hh"
+
+namespace xttcp {
+
+// How the sender sends, decided by the backend from --zerocopy and the probe.
+enum class UringSendMode {
+  plain,
+  zerocopy,       // --zerocopy=on: SEND_ZC for the whole run
+  zerocopy_auto,  // --zerocopy=auto: SEND_ZC, plain send once nearly every send was copied
+};
+
+class UringSender final : public DataWorker {
+ public:
+  UringSender(const WorkerContext& context, const UringCapabilities& caps, UringSendMode mode,
+              std::vector<std::string> notes);
+  ~UringSender() override;
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+  // --zerocopy=auto's rule: after `min_notifications` notifications (or once a second has
+  // passed with some), fall back when at least 95 % were copied. Exposed for tests.
+  static constexpr uint64_t min_notifications = 1000;
+  static bool mostly_copied(const ZeroCopyStats& total) {
+    return total.notifications > 0 && total.copied * 100 >= total.notifications * 95;
+  }
+
+ private:
+  struct Connection {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    uint64_t in_flight = 0;  // user_data of the send in flight, 0 = none
+    bool closed = false;
+    ZeroCopyStats zerocopy;
+  };
+  enum class LoopEnd { stopped, switch_to_plain, failed };
+
+  template <bool Paced, bool ZeroCopy>
+  LoopEnd send_loop(const std::atomic<bool>& stop, Pacer& pacer);
+  template <bool Paced, bool ZeroCopy>
+  void on_completion(const io_uring_cqe& cqe, Pacer& pacer);
+  template <bool ZeroCopy>
+  void arm(uint32_t index);
+  bool auto_fallback_due();
+  void cancel_and_drain();
+  void wait_for_notifications();
+  void on_send_error(Connection& connection, int err);
+  void record_error(const std::string& what);
+
+  const WorkerContext& context_;
+  UringCapabilities caps_;
+  UringSendMode mode_;
+  std::vector<Connection> connections_;
+  std::unique_ptr<IoBuffer> buffer_;  // leaked on purpose if the kernel still holds it
+  bool registered_buffer_ = false;
+  Ring ring_;  // declared after the buffer and sockets: torn down before them
+  uint32_t in_flight_ = 0;
+  uint64_t pending_notifications_ = 0;
+  bool stopping_ = false;
+  bool auto_decided_ = false;
+  std::chrono::steady_clock::time_point zerocopy_started_;  // --zerocopy=auto's clock
+  ZeroCopyStats zerocopy_total_;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,218 @@
+// A UringSender and a UringReceiver on 127.0.0.1, driven through the DataWorker interface as the
+// engine drives them: each on its own thread (open and run on the same one), ~200 ms of sending,
+// then the sender stops and closes, the receiver drains to EOF and stops. Byte counts must agree
+// exactly in every mode; nothing is asserted about speed. Every wait has a timeout.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <chrono>
+#include <future>
+#include <memory>
+#include <numeric>
+#include <thread>
+
+#include "engine/net/address.hh"
+#include "engine/net/unique_fd.hh"
+#include "io_backends/uring/probe.hh"
+#include "io_backends/uring/uring_backend.hh"
+
+namespace xttcp {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr uint32_t connections = 3;
+
+const UringCapabilities& machine() {
+  static const UringCapabilities caps = probe_uring();
+  return caps;
+}
+
+// A port that was free a moment ago on 127.0.0.1.
+uint16_t free_port() {
+  UniqueFd fd(socket(AF_INET, SOCK_STREAM, 0));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return 0;
+  socklen_t length = sizeof address;
+  getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &length);
+  return ntohs(address.sin_port);
+}
+
+uint64_t total(const FlowCounter* counters, uint32_t n) {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < n; ++i) sum += read(counters[i]).bytes;
+  return sum;
+}
+
+struct Options {
+  const char* disable = "";  // XTTCP_URING_DISABLE words applied to the machine's probe
+  ZeroCopy zerocopy = ZeroCopy::off;
+  bool skip_rx_copy = false;
+  bool sqpoll = false;
+  uint64_t rate_limit_bps = 0;
+};
+
+struct Outcome {
+  uint64_t sent = 0, received = 0;
+  WorkerReport sender, receiver;
+  uint32_t accepts = 0;
+};
+
+Outcome run_pair(const Options& options) {
+  Outcome out;
+  auto backend = make_uring_backend(apply_uring_disable_list(machine(), options.disable));
+  const uint16_t port = free_port();
+
+  TestSpec receiver_spec;
+  receiver_spec.role = Role::receiver;
+  receiver_spec.recv_buffer = 16 * 1024;
+  receiver_spec.skip_rx_copy = options.skip_rx_copy;
+  receiver_spec.sqpoll = options.sqpoll;
+  TestSpec sender_spec;
+  sender_spec.role = Role::sender;
+  sender_spec.address = "127.0.0.1";
+  sender_spec.ports = 1;
+  sender_spec.threads_per_port = 1;
+  sender_spec.conns_per_thread = connections;
+  sender_spec.send_buffer = 48 * 1024;
+  sender_spec.zerocopy = options.zerocopy;
+  sender_spec.sqpoll = options.sqpoll;
+  sender_spec.rate_limit_bps = options.rate_limit_bps;
+
+  WorkerPlan receiver_plan, sender_plan;
+  receiver_plan.flows.push_back(FlowPlan{0, 0, port, 0});
+  for (uint32_t i = 0; i < connections; ++i) sender_plan.flows.push_back(FlowPlan{i, 0, port, 0});
+  auto receiver_counters = std::make_unique<FlowCounter[]>(1);
+  auto sender_counters = std::make_unique<FlowCounter[]>(connections);
+  std::atomic<uint32_t> accepts{0};
+
+  WorkerContext receiver_context;
+  receiver_context.spec = &receiver_spec;
+  receiver_context.plan = &receiver_plan;
+  receiver_context.local = *resolve("127.0.0.1", 0, false);
+  receiver_context.counters = receiver_counters.get();
+  receiver_context.on_accept = [&accepts] { ++accepts; };
+  WorkerContext sender_context;
+  sender_context.spec = &sender_spec;
+  sender_context.plan = &sender_plan;
+  sender_context.local = *resolve("", 0, false);
+  sender_context.remote = *resolve("127.0.0.1", 0, false);
+  sender_context.counters = sender_counters.get();
+
+  auto receiver = backend->make_worker(receiver_context);
+  auto sender = backend->make_worker(sender_context);
+  EXPECT_TRUE(receiver) << (receiver ? "" : receiver.error().message);
+  EXPECT_TRUE(sender) << (sender ? "" : sender.error().message);
+  if (!receiver || !sender) return out;
+
+  std::atomic<bool> stop_receiver{false}, stop_sender{false};
+  std::promise<bool> listening;
+  auto receiver_done = std::async(std::launch::async, [&] {
+    Status opened = (*receiver)->open();
+    EXPECT_TRUE(opened) << (opened ? "" : opened.error().message);
+    listening.set_value(static_cast<bool>(opened));
+    if (opened) (*receiver)->run(stop_receiver);
+    return (*receiver)->finish();
+  });
+  const bool receiver_up = listening.get_future().get();
+  auto sender_done = std::async(std::launch::async, [&] {
+    Status opened = (*sender)->open();
+    EXPECT_TRUE(opened) << (opened ? "" : opened.error().message);
+    if (opened) (*sender)->run(stop_sender);
+    WorkerReport report = (*sender)->finish();
+    sender->reset();  // closes the sockets: the receiver sees EOF
+    return report;
+  });
+  if (receiver_up) std::this_thread::sleep_for(200ms);
+  stop_sender = true;
+  if (sender_done.wait_for(10s) != std::future_status::ready) {
+    ADD_FAILURE() << "sender did not stop within 10 s";
+    std::abort();  // a hung worker thread cannot be joined
+  }
+  out.sender = sender_done.get();
+  out.sent = total(sender_counters.get(), connections);
+
+  // The receiver drains what is still in the socket buffers (bounded wait, no speed asserted).
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (total(receiver_counters.get(), 1) < out.sent &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  stop_receiver = true;
+  if (receiver_done.wait_for(10s) != std::future_status::ready) {
+    ADD_FAILURE() << "receiver did not stop within 10 s";
+    std::abort();
+  }
+  out.receiver = receiver_done.get();
+  out.received = total(receiver_counters.get(), 1);
+  out.accepts = accepts.load();
+  return out;
+}
+
+void expect_consistent(const Outcome& out) {
+  EXPECT_GT(out.sent, 0u);
+  EXPECT_EQ(out.received, out.sent);
+  EXPECT_EQ(out.sender.connections, connections);
+  EXPECT_EQ(out.receiver.connections, connections);
+  EXPECT_EQ(out.accepts, connections);
+  EXPECT_EQ(out.sender.errors, 0u) << out.sender.first_error;
+  EXPECT_EQ(out.receiver.errors, 0u) << out.receiver.first_error;
+  ASSERT_EQ(out.sender.connection_stats.size(), connections);
+  ASSERT_EQ(out.receiver.connection_stats.size(), connections);
+  uint64_t per_connection = 0;
+  for (const ConnectionStats& c : out.receiver.connection_stats) per_connection += c.bytes;
+  EXPECT_EQ(per_connection, out.received);
+  for (const ConnectionStats& c : out.sender.connection_stats) {
+    EXPECT_GT(c.bytes, 0u);
+    EXPECT_EQ(c.remote.rfind("127.0.0.1:", 0), 0u) << c.remote;
+  }
+}
+
+class UringLoopback : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!machine().ring) GTEST_SKIP() << "io_uring unavailable: " << machine().ring_reason;
+  }
+};
+
+TEST_F(UringLoopback, MultishotReceiveAndPlainSend) {
+  const Outcome out = run_pair({});
+  expect_consistent(out);
+  EXPECT_TRUE(out.receiver.notes.empty());
+}
+
+TEST_F(UringLoopback, SingleShotReceiveWithoutMultishot) {
+  const Outcome out = run_pair({.disable = "multishot,defer_taskrun"});
+  expect_consistent(out);
+  ASSERT_EQ(out.receiver.notes.size(), 1u);
+  EXPECT_NE(out.receiver.notes[0].find("single-shot"), std::string::npos);
+}
+
+TEST_F(UringLoopback, SkipRxCopyStillCountsEveryByte) {
+  expect_consistent(run_pair({.skip_rx_copy = true}));
+}
+
+TEST_F(UringLoopback, ZeroCopySendsAreCountedWithTheirNotifications) {
+  const Outcome out = run_pair({.zerocopy = ZeroCopy::on});
+  expect_consistent(out);
+  uint64_t sends = 0, notifications = 0, copied = 0;
+  for (const ConnectionStats& c : out.sender.connection_stats) {
+    sends += c.zerocopy.sends;
+    notifications += c.zerocopy.notifications;
+    copied += c.zerocopy.copied;
+    EXPECT_FALSE(c.zerocopy.fell_back);
+  }
+  EXPECT_GT(sends, 0u);
+  EXPECT_EQ(notifications, sends);  // the sender waits for the last ones in finish()
+  EXPECT_GT(copied, 0u);            // loopback always copies
+}
+
+TEST_F(UringLoopback, SqpollAndPacing) {
+  if (!machine().sqpoll) GTEST_SKIP() << machine().sqpoll_reason;
+  expect_consistent(run_pair({.sqpoll = true, .rate_limit_bps = 2'000'000'000}));
+}
+
+}  // namespace
+}  // namespace xttcp
