@@ -363,7 +363,7 @@ const OptionDef table[] = {
   {'s', "", optional, "ADDR", for_any, compatible,
    "run as the sender; ADDR = the receiver's address (or give it in -m)", "", set_sender},
   {'D', "", none, "", for_any, compatible,
-   "run as a daemon (working directory becomes /: use absolute -O/-x/-j paths)", "", set_daemonize},
+   "run as a daemon (relative -O/-x/-j/--json paths are resolved before it detaches)", "", set_daemonize},
   {'M', "", none, "", for_receiver, compatible,
    "multi-clients mode: several sender hosts, one of them with -L", "", set_multi_clients},
   {'L', "", none, "", for_sender, compatible,
@@ -373,8 +373,9 @@ const OptionDef table[] = {
   {'H', "", none, "", for_receiver, compatible,
    "hold: keep running test after test", "", set_hold},
   {'m', "", required, "PORTS,CPU,ADDR", for_any, compatible,
-   "mapping: PORTS receiver ports (one sender thread each unless -n), CPU '*' or a CPU id for "
-   "the main thread, ADDR as for -r/-s; fields may be left empty", "16,*,*", set_mapping},
+   "mapping: PORTS receiver ports (one sender thread each unless -n), CPU '*' (any CPU) or the "
+   "CPU id every worker is pinned to, ADDR as for -r/-s; fields may be left empty", "16,*,*",
+   set_mapping},
   {'P', "", required, "N", for_any, compatible,
    "number of receiver ports", "16, max 512", set_ports},
   {'a', "", required, "ADDR", sender_side, compatible,
