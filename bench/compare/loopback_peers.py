@@ -1,19 +1,28 @@
 #!/usr/bin/env python3
 """Loopback TCP throughput of xttcp next to iperf2 and iperf3 (Debian's), measured in one run.
 
-For each stream count, every tool runs once per round, in alternating order, so drift on a
-shared machine hits all tools alike. Reported per tool: the receiver's throughput (median over
-rounds) and CPU seconds per GB received (receiver + sender processes, from rusage), plus the
-ratio to the best peer.
+The matrix is streams x write sizes; xttcp runs once per backend. For each cell, every tool runs
+once per round, in alternating order, so drift on a shared machine hits all tools alike.
+Reported per tool: the receiver's throughput (median over rounds, with the rounds' range), CPU
+seconds per GB received for the sender and for the receiver separately (each process's rusage),
+and the ratio to the best peer at the same streams and write size.
 
   bench/compare/loopback_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3] [--streams 1,2]
+      [--sizes default,4096,131072] [--backends epoll,io_uring] [--ntttcp PATH] [--json FILE]
   bench/compare/loopback_peers.py --xttcp build/xttcp --quick     # 1-second smoke run
 
-Traffic goes to 127.0.0.1 only. Every process is started and stopped by PID here.
+--sizes sets the sender's write size (xttcp and NTTTCP -b, iperf2 and iperf3 -l); 'default'
+forces nothing, so each tool writes its own default. Receivers always read at their defaults.
+--ntttcp adds an NTTTCP-for-Linux binary as a peer (its receiver's console totals are parsed).
+
+Traffic goes to 127.0.0.1 only. Every process is started and stopped by PID here, and every wait
+is bounded.
 """
 import argparse
+import datetime
 import json
 import os
+import platform
 import re
 import shutil
 import signal
@@ -24,19 +33,21 @@ import sys
 import tempfile
 import time
 
+SETTLE_S = 30  # bound on a run beyond its duration (start-up, sync, final report)
+
 
 def free_port(count):
     for base in range(47001, 60000, 50):
+        sockets = []
         try:
-            sockets = []
             for p in range(base - 1, base + count):
                 s = socket.socket()
-                s.bind(("127.0.0.1", p))
                 sockets.append(s)
-            for s in sockets:
-                s.close()
+                s.bind(("127.0.0.1", p))
             return base
         except OSError:
+            pass
+        finally:
             for s in sockets:
                 s.close()
     raise SystemExit("no free ports")
@@ -55,10 +66,10 @@ def wait_listen(port, timeout=10):
 
 
 class Child:
-    def __init__(self, args):
+    def __init__(self, args, cwd=None):
         self.out = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(args, stdout=self.out, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
+                                     stdin=subprocess.DEVNULL, cwd=cwd)
         self.cpu = 0.0
 
     def wait(self, timeout):
@@ -70,16 +81,18 @@ class Child:
                 self.proc.returncode = os.waitstatus_to_exitcode(status)
                 return self.proc.returncode
             time.sleep(0.02)
-        self.stop()
-        raise RuntimeError(f"timeout: {self.proc.args}")
+        raise RuntimeError(f"timeout after {timeout} s: {' '.join(map(str, self.proc.args))}")
 
-    def stop(self, sig=signal.SIGINT):
-        if self.proc.returncode is None and self.proc.poll() is None:
-            os.kill(self.proc.pid, sig)
+    def stop(self):
+        """SIGINT, then SIGKILL after 5 s. The PID is ours until wait4 reaps it."""
+        if self.proc.returncode is not None:
+            return self.proc.returncode
+        os.kill(self.proc.pid, signal.SIGINT)
         try:
-            return self.wait(5) if self.proc.returncode is None else self.proc.returncode
+            return self.wait(5)
         except RuntimeError:
             os.kill(self.proc.pid, signal.SIGKILL)
+            self.wait(5)
             return None
 
     def text(self):
@@ -87,46 +100,133 @@ class Child:
         return self.out.read()
 
 
-def run_xttcp(binary, streams, seconds, port, tmp):
+class Children:
+    """Stops (by PID) every child still running when the block ends, whatever happened."""
+
+    def __init__(self):
+        self.children = []
+
+    def start(self, args, cwd=None):
+        child = Child([str(a) for a in args], cwd)
+        self.children.append(child)
+        return child
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for child in reversed(self.children):
+            child.stop()
+        return False
+
+
+class Sample:
+    def __init__(self, nbytes, seconds, sender_cpu, receiver_cpu):
+        self.nbytes, self.seconds = nbytes, seconds
+        self.sender_cpu, self.receiver_cpu = sender_cpu, receiver_cpu
+
+    def bps(self):
+        return self.nbytes * 8 / self.seconds if self.seconds else 0.0
+
+    def cpu_per_gb(self, cpu):
+        return cpu / (self.nbytes / 1e9) if self.nbytes else None
+
+
+def run_xttcp(binary, backend, streams, size, seconds, port, tmp):
     rjson = os.path.join(tmp, "r.json")
-    common = ["-m", f"{streams},*,127.0.0.1", "-p", str(port), "-t", str(seconds), "-Q"]
-    server = Child([binary, "-r", *common, "--json", rjson, "--wait-timeout", "30"])
-    wait_listen(port - 1)
-    client = Child([binary, "-s", "127.0.0.1", *common])
-    client.wait(seconds + 30)
-    server.wait(seconds + 30)
+    if os.path.exists(rjson):
+        os.remove(rjson)
+    common = ["-m", f"{streams},*,127.0.0.1", "-p", port, "-t", seconds, "-Q",
+              "--backend", backend]
+    sender_size = ["-b", size] if size else []
+    with Children() as children:
+        server = children.start([binary, "-r", *common, "--json", rjson, "--wait-timeout", 30])
+        wait_listen(port - 1)
+        client = children.start([binary, "-s", "127.0.0.1", *common, *sender_size])
+        client.wait(seconds + SETTLE_S)
+        server.wait(seconds + SETTLE_S)
     with open(rjson) as f:
         doc = json.load(f)
-    return doc["summary"]["total_bytes"], doc["summary"]["duration_s"], server.cpu + client.cpu
+    return Sample(doc["summary"]["total_bytes"], doc["summary"]["duration_s"], client.cpu,
+                  server.cpu)
 
 
-def run_iperf2(streams, seconds, port, tmp):
-    server = Child(["iperf", "-s", "-p", str(port), "-f", "k", "-B", "127.0.0.1"])
-    wait_listen(port)
-    client = Child(["iperf", "-c", "127.0.0.1", "-p", str(port), "-t", str(seconds),
-                    "-P", str(streams), "-f", "k"])
-    client.wait(seconds + 30)
-    time.sleep(0.3)  # let the server print its report
-    server.stop()
+def run_ntttcp(binary, streams, size, seconds, port, tmp):
+    common = ["-m", f"{streams},*,127.0.0.1", "-p", port, "-t", seconds]
+    sender_size = ["-b", size] if size else []
+    with Children() as children:
+        server = children.start([binary, "-r", *common], cwd=tmp)
+        wait_listen(port - 1)
+        client = children.start([binary, "-s", *common, *sender_size], cwd=tmp)
+        client.wait(seconds + SETTLE_S)
+        server.wait(seconds + SETTLE_S)
+    # The receiver's totals: "test duration\t:10.00 seconds" and "total bytes\t:19870252526".
+    text = server.text()
+    nbytes = re.search(r"total bytes\s*:\s*(\d+)", text)
+    duration = re.search(r"test duration\s*:\s*([\d.]+)\s*seconds", text)
+    if not nbytes or not duration:
+        raise RuntimeError(f"ntttcp receiver printed no totals:\n{text[-500:]}")
+    return Sample(int(nbytes.group(1)), float(duration.group(1)), client.cpu, server.cpu)
+
+
+def run_iperf2(streams, size, seconds, port, tmp):
+    with Children() as children:
+        server = children.start(["iperf", "-s", "-p", port, "-f", "k", "-B", "127.0.0.1"])
+        wait_listen(port)
+        client = children.start(["iperf", "-c", "127.0.0.1", "-p", port, "-t", seconds,
+                                 "-P", streams, "-f", "k", *(["-l", size] if size else [])])
+        client.wait(seconds + SETTLE_S)
+        time.sleep(0.3)  # let the server print its report
+        server.stop()
     text = server.text()
     # The server's per-connection lines: "[  1] 0.0000-5.0012 sec  22.4 GBytes  38470000 Kbits/sec"
     rates = [float(m.group(2)) for m in re.finditer(
         r"\]\s+([\d.]+-[\d.]+) sec\s+[\d.]+ \w+\s+([\d.]+) Kbits/sec", text)]
     total = re.search(r"\[SUM\].*?([\d.]+) Kbits/sec", text)
     bps = float(total.group(1)) * 1e3 if total and streams > 1 else sum(rates[:streams]) * 1e3
-    return bps / 8 * seconds, seconds, server.cpu + client.cpu
+    return Sample(bps / 8 * seconds, seconds, client.cpu, server.cpu)
 
 
-def run_iperf3(streams, seconds, port, tmp):
-    server = Child(["iperf3", "-s", "-p", str(port), "-1", "-B", "127.0.0.1"])
-    wait_listen(port)
-    client = Child(["iperf3", "-c", "127.0.0.1", "-p", str(port), "-t", str(seconds),
-                    "-P", str(streams), "-J"])
-    client.wait(seconds + 30)
-    server.wait(15)
+def run_iperf3(streams, size, seconds, port, tmp):
+    with Children() as children:
+        server = children.start(["iperf3", "-s", "-p", port, "-1", "-B", "127.0.0.1"])
+        wait_listen(port)
+        client = children.start(["iperf3", "-c", "127.0.0.1", "-p", port, "-t", seconds,
+                                 "-P", streams, "-J", *(["-l", size] if size else [])])
+        client.wait(seconds + SETTLE_S)
+        server.wait(15)
     doc = json.loads(client.text())
     received = doc["end"]["sum_received"]
-    return received["bytes"], received["seconds"], server.cpu + client.cpu
+    return Sample(received["bytes"], received["seconds"], client.cpu, server.cpu)
+
+
+def available_backends(binary):
+    """Backend name -> '' if available, else the reason (from `xttcp backends`)."""
+    out = subprocess.run([binary, "backends"], capture_output=True, text=True, timeout=30).stdout
+    found = {}
+    for line in out.splitlines()[1:]:
+        fields = line.split(None, 3)
+        if len(fields) >= 2:
+            found[fields[0]] = "" if fields[1] == "available" else " ".join(fields[1:])
+    return found
+
+
+def parse_sizes(text):
+    sizes = []
+    for word in text.split(","):
+        word = word.strip()
+        if word == "default":
+            sizes.append(None)
+        elif word.isdigit() and int(word) > 0:
+            sizes.append(int(word))
+        else:
+            raise SystemExit(f"--sizes: '{word}' is neither 'default' nor a byte count")
+    return sizes
+
+
+def median_or_none(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
 
 
 def main():
@@ -135,47 +235,94 @@ def main():
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--streams", default="1,2")
+    parser.add_argument("--sizes", default="default",
+                        help="sender write sizes in bytes, comma-separated; 'default' forces none")
+    parser.add_argument("--backends", default="epoll", help="xttcp backends, comma-separated")
+    parser.add_argument("--ntttcp", help="an NTTTCP-for-Linux binary to include as a peer")
     parser.add_argument("--quick", action="store_true", help="1 s, 1 round, 1 stream (smoke)")
     parser.add_argument("--json", help="also write the table as JSON here")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.rounds, args.streams = 1, 1, "1"
+    sizes = parse_sizes(args.sizes)
+    xttcp = os.path.abspath(args.xttcp)
 
-    tools = {"xttcp": lambda s, t, p, d: run_xttcp(os.path.abspath(args.xttcp), s, t, p, d)}
+    tools = {}
+    have = available_backends(xttcp)
+    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+        if have.get(backend) == "":
+            tools[f"xttcp/{backend}"] = (
+                lambda s, b, t, p, d, backend=backend: run_xttcp(xttcp, backend, s, b, t, p, d))
+        else:
+            print(f"note: xttcp backend {backend} left out: "
+                  f"{have.get(backend, 'not in this build')} (see 'xttcp backends')")
+    if not tools:
+        raise SystemExit("--backends: none of them is available in this xttcp")
+    if args.ntttcp:
+        ntttcp = os.path.abspath(args.ntttcp)
+        if not os.access(ntttcp, os.X_OK):
+            raise SystemExit(f"--ntttcp: {args.ntttcp} is not an executable file")
+        tools["ntttcp"] = lambda s, b, t, p, d: run_ntttcp(ntttcp, s, b, t, p, d)
     for name, exe, fn in (("iperf2", "iperf", run_iperf2), ("iperf3", "iperf3", run_iperf3)):
         if shutil.which(exe):
             tools[name] = fn
         else:
-            print(f"note: {exe} not installed; {name} left out (scripts/install-deps.sh installs it)")
+            print(f"note: {exe} not installed; {name} left out "
+                  "(scripts/install-deps.sh installs it)")
 
     results = []
     tmp = tempfile.mkdtemp(prefix="xttcp-bench-")
     for streams in [int(s) for s in args.streams.split(",")]:
-        samples = {name: [] for name in tools}
-        for r in range(args.rounds):
-            order = list(tools) if r % 2 == 0 else list(reversed(tools))
-            for name in order:
-                port = free_port(streams + 1)
-                nbytes, secs, cpu = tools[name](streams, args.seconds, port, tmp)
-                samples[name].append((nbytes * 8 / secs, cpu / (nbytes / 1e9) if nbytes else 0))
-        best_peer = max((statistics.median(x[0] for x in v) for k, v in samples.items()
-                         if k != "xttcp"), default=0)
-        for name, values in samples.items():
-            gbps = statistics.median(x[0] for x in values) / 1e9
-            cpu_per_gb = statistics.median(x[1] for x in values)
-            results.append({"streams": streams, "tool": name, "gbps": round(gbps, 2),
-                            "cpu_s_per_gb": round(cpu_per_gb, 3),
-                            "vs_best_peer": round(gbps * 1e9 / best_peer, 2) if best_peer else None})
+        for size in sizes:
+            samples = {name: [] for name in tools}
+            for r in range(args.rounds):
+                order = list(tools) if r % 2 == 0 else list(reversed(tools))
+                for name in order:
+                    port = free_port(streams + 1)
+                    try:
+                        samples[name].append(tools[name](streams, size, args.seconds, port, tmp))
+                    except (RuntimeError, OSError, ValueError, KeyError) as error:
+                        print(f"note: {name}, {streams} streams, size {size or 'default'}, "
+                              f"round {r + 1} failed: {error}", file=sys.stderr)
+            medians = {name: median_or_none([s.bps() for s in v]) for name, v in samples.items()}
+            best_peer = max((v for k, v in medians.items()
+                             if not k.startswith("xttcp") and v is not None), default=None)
+            for name, values in samples.items():
+                gbps = medians[name]
+                rates = [s.bps() / 1e9 for s in values]
+                tx = median_or_none([s.cpu_per_gb(s.sender_cpu) for s in values])
+                rx = median_or_none([s.cpu_per_gb(s.receiver_cpu) for s in values])
+                results.append({
+                    "streams": streams, "size": size or "default", "tool": name,
+                    "gbps": round(gbps / 1e9, 2) if gbps is not None else None,
+                    "gbps_min": round(min(rates), 2) if rates else None,
+                    "gbps_max": round(max(rates), 2) if rates else None,
+                    "sender_cpu_s_per_gb": round(tx, 3) if tx is not None else None,
+                    "receiver_cpu_s_per_gb": round(rx, 3) if rx is not None else None,
+                    "vs_best_peer": round(gbps / best_peer, 2) if gbps and best_peer else None,
+                    "rounds_ok": len(values)})
 
-    print(f"{'streams':>7} {'tool':<8} {'Gbit/s':>8} {'CPU-s/GB':>9} {'vs best peer':>12}")
+    def number(value, digits):
+        return "-" if value is None else f"{value:.{digits}f}"
+
+    print(f"{'streams':>7} {'size':>7} {'tool':<14} {'Gbit/s':>7} {'min-max':>13} "
+          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'vs best peer':>12}")
     for row in results:
         ratio = f"{row['vs_best_peer']:.2f}x" if row["vs_best_peer"] else "-"
-        print(f"{row['streams']:>7} {row['tool']:<8} {row['gbps']:>8.2f} "
-              f"{row['cpu_s_per_gb']:>9.3f} {ratio:>12}")
+        spread = f"{number(row['gbps_min'], 1)}-{number(row['gbps_max'], 1)}"
+        print(f"{row['streams']:>7} {row['size']:>7} {row['tool']:<14} "
+              f"{number(row['gbps'], 2):>7} {spread:>13} "
+              f"{number(row['sender_cpu_s_per_gb'], 3):>11} "
+              f"{number(row['receiver_cpu_s_per_gb'], 3):>11} {ratio:>12}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"seconds": args.seconds, "rounds": args.rounds, "results": results}, f,
-                      indent=2)
+            json.dump({"schema": 2,
+                       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                       "host": {"machine": platform.machine(), "kernel": platform.release(),
+                                "cpus": os.cpu_count()},
+                       "command": sys.argv, "seconds": args.seconds, "rounds": args.rounds,
+                       "results": results}, f, indent=2)
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
