@@ -19,6 +19,7 @@ Traffic goes to 127.0.0.1 only. Every process is started and stopped by PID here
 is bounded.
 """
 import argparse
+import atexit
 import datetime
 import json
 import os
@@ -272,6 +273,7 @@ def main():
 
     results = []
     tmp = tempfile.mkdtemp(prefix="xttcp-bench-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     for streams in [int(s) for s in args.streams.split(",")]:
         for size in sizes:
             samples = {name: [] for name in tools}

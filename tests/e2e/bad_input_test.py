@@ -3,9 +3,8 @@
 nothing on stdout, and no file written."""
 import os
 import subprocess
-import tempfile
 
-from xttcp_e2e import check, run_test, xttcp_binary
+from xttcp_e2e import check, run_test, scratch_dir, xttcp_binary
 
 BAD = [
     ["-r", "-s"],
@@ -54,7 +53,7 @@ BAD = [
 
 def body(started):
     xttcp = xttcp_binary()
-    workdir = tempfile.mkdtemp(prefix="xttcp-bad-")
+    workdir = scratch_dir("xttcp-bad-")
     for args in BAD:
         done = subprocess.run([xttcp, *args], cwd=workdir, capture_output=True, text=True,
                               timeout=10, stdin=subprocess.DEVNULL)

@@ -2,10 +2,10 @@
 """-D daemonizes with relative result paths made absolute first (they must not land in '/'),
 and -O copies the console log to a file."""
 import os
-import tempfile
 import time
 
-from xttcp_e2e import (Process, check, free_port_block, load_xml, run_test, wait_listening,
+from xttcp_e2e import (scratch_dir,
+                       Process, check, free_port_block, load_xml, run_test, wait_listening,
                        xttcp_binary)
 
 
@@ -28,7 +28,7 @@ def find_daemon(marker):
 def body(started):
     xttcp = xttcp_binary()
     base = free_port_block(1)
-    work = tempfile.mkdtemp(prefix="xttcp-daemon-")
+    work = scratch_dir("xttcp-daemon-")
     common = ["-N", "-P", "1", "-p", str(base), "-t", "1", "-Q"]
     launcher = Process([xttcp, "-r", "127.0.0.1", "-D", *common, "-x", "daemon.xml",
                         "-O", "daemon.log", "--wait-timeout", "20"], "daemon launcher", cwd=work)

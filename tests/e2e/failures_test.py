@@ -5,10 +5,10 @@ must NOT end a test: another sender's busy check. Slow -B pacing still stops on 
 import os
 import signal
 import socket
-import tempfile
 import time
 
-from xttcp_e2e import (Process, check, free_port_block, load_xml, run_test, wait_listening,
+from xttcp_e2e import (scratch_dir,
+                       Process, check, free_port_block, load_xml, run_test, wait_listening,
                        xttcp_binary)
 
 
@@ -42,7 +42,7 @@ def nobody_listening(xttcp, started):
 
 def sender_killed(xttcp, started):
     base = free_port_block(1)
-    out = tempfile.mkdtemp(prefix="xttcp-e2e-")
+    out = scratch_dir("xttcp-e2e-")
     xml = os.path.join(out, "r.xml")
     common = ["-P", "1", "-p", str(base), "-t", "5", "-Q"]
     receiver = Process([xttcp, "-r", "127.0.0.1", *common, "-x", xml], "receiver")

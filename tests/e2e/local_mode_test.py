@@ -2,16 +2,16 @@
 """--local: receiver and sender in one process over loopback, full lifecycle, both sides'
 results on the console and in the native JSON."""
 import os
-import tempfile
 
-from xttcp_e2e import (Process, check, free_port_block, load_json, parse_totals, run_test,
+from xttcp_e2e import (scratch_dir,
+                       Process, check, free_port_block, load_json, parse_totals, run_test,
                        within, xttcp_binary)
 
 
 def body(started):
     xttcp = xttcp_binary()
     base = free_port_block(2)
-    out = tempfile.mkdtemp(prefix="xttcp-e2e-")
+    out = scratch_dir("xttcp-e2e-")
     native = os.path.join(out, "local.json")
     local = Process([xttcp, "--local", "-P", "2", "-n", "1", "-p", str(base), "-t", "2", "-Q",
                      "--json", native, "-x", os.path.join(out, "local.xml")], "local")

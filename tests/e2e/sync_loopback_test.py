@@ -2,16 +2,16 @@
 """Receiver and sender processes on loopback with the sync protocol: both ends agree on the
 byte count, and every result file (XML, NTttcp JSON, native JSON) parses with its fields."""
 import os
-import tempfile
 
-from xttcp_e2e import (Process, check, free_port_block, load_json, load_xml, parse_totals,
+from xttcp_e2e import (scratch_dir,
+                       Process, check, free_port_block, load_json, load_xml, parse_totals,
                        run_test, wait_listening, within, xttcp_binary)
 
 
 def body(started):
     xttcp = xttcp_binary()
     base = free_port_block(2)
-    out = tempfile.mkdtemp(prefix="xttcp-e2e-")
+    out = scratch_dir("xttcp-e2e-")
     f = lambda name: os.path.join(out, name)
     common = ["-m", "2,*,127.0.0.1", "-p", str(base), "-t", "2", "-Q"]
     receiver = Process([xttcp, "-r", *common, "-x", f("r.xml"), "-j", f("r.json"),

@@ -4,10 +4,12 @@ Each test is a small script: it starts xttcp processes on loopback (or in its ow
 namespaces), waits for them with a timeout, stops whatever it started by PID, and exits
 0 (pass), 1 (fail) or 77 (skipped: the machine lacks something, said on stdout).
 """
+import atexit
 import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +35,13 @@ def xttcp_binary():
 def check(condition, message):
     if not condition:
         raise Failure(message)
+
+
+def scratch_dir(prefix="xttcp-e2e-"):
+    """A temporary directory removed when the test exits, whatever its verdict."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def free_port_block(count, ipv6=False):

@@ -3,15 +3,14 @@
 the kernel copied; --zerocopy=auto notices and falls back to plain sends, saying so;
 --skip-rx-copy (MSG_TRUNC) still counts every byte."""
 import os
-import tempfile
 
-from xttcp_e2e import (Process, check, free_port_block, load_json, run_test, within,
+from xttcp_e2e import (scratch_dir, Process, check, free_port_block, load_json, run_test, within,
                        xttcp_binary)
 
 
 def local_run(xttcp, started, extra, name):
     base = free_port_block(1)
-    out = os.path.join(tempfile.mkdtemp(prefix="xttcp-e2e-"), "r.json")
+    out = os.path.join(scratch_dir("xttcp-e2e-"), "r.json")
     p = Process([xttcp, "--local", "-P", "1", "-n", "1", "-p", str(base), "-t", "1", "-Q",
                  "--json", out, *extra], name)
     started.append(p)

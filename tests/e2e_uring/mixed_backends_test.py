@@ -6,10 +6,10 @@ receiver still counts every byte). Byte counts of both ends agree within 2 %."""
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from xttcp_e2e import (Process, SkipTest, check, free_port_block, load_json,  # noqa: E402
+from xttcp_e2e import (scratch_dir,  # noqa: E402
+                       Process, SkipTest, check, free_port_block, load_json,  # noqa: E402
                        parse_totals, run_test, wait_listening, within, xttcp_binary)
 
 
@@ -51,7 +51,7 @@ def body(started):
     available, why = uring_available(xttcp)
     if not available:
         raise SkipTest(f"io_uring backend not available: {why}")
-    out = tempfile.mkdtemp(prefix="xttcp-e2e-uring-")
+    out = scratch_dir("xttcp-e2e-uring-")
     uring, epoll = ["--backend", "io_uring"], ["--backend", "epoll"]
 
     _, _, doc, _ = pair(started, out, "uring-to-epoll", epoll, uring)
