@@ -1,6 +1,8 @@
 // TCP_INFO of one of our own connections (RTT, retransmits, cwnd, path MTU, delivery rate).
 #pragma once
 
+#include <cstdint>
+
 #include "engine/result.hh"
 
 namespace xttcp {
@@ -10,5 +12,11 @@ namespace xttcp {
 // delivery_rate_bps is in bits per second (the kernel reports bytes per second). bytes is left
 // for the caller, who counts them.
 ConnectionStats read_tcp_info(int fd);
+// The same, with the bytes the application counted on that connection.
+inline ConnectionStats read_tcp_info(int fd, uint64_t bytes) {
+  ConnectionStats stats = read_tcp_info(fd);
+  stats.bytes = bytes;
+  return stats;
+}
 
 }  // namespace xttcp

@@ -87,9 +87,7 @@ void EpollReceiver::close_connection(uint32_t index, int err) {
     report_.first_error = std::string("recv: ") + std::strerror(err);
   }
   if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
-    ConnectionStats stats = read_tcp_info(c.fd.get());
-    stats.bytes = c.bytes;
-    report_.connection_stats.push_back(std::move(stats));
+    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   }
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
   c.fd.reset();
@@ -153,9 +151,7 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
 WorkerReport EpollReceiver::finish() {
   for (const Connection& c : connections_) {
     if (!c.fd.valid()) continue;
-    ConnectionStats stats = read_tcp_info(c.fd.get());
-    stats.bytes = c.bytes;
-    report_.connection_stats.push_back(std::move(stats));
+    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   }
   return report_;
 }

@@ -290,9 +290,7 @@ void UringReceiver::run(const std::atomic<bool>& stop) {
 WorkerReport UringReceiver::finish() {
   for (const Connection& c : connections_) {
     if (!c.fd.valid()) continue;
-    ConnectionStats stats = read_tcp_info(c.fd.get());
-    stats.bytes = c.bytes;
-    report_.connection_stats.push_back(std::move(stats));
+    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   }
   return report_;
 }
