@@ -190,8 +190,9 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
   if (sync && !receiver_lost && (agreement->native || elapsed < agreement->cycle_s)) {
     if (auto state = sync->exchange(sync_code::kEarlyExit, timeout); !state) {
       // NTTTCP-for-Linux closes its sync connection as soon as its own window ends; only a
-      // native peer, which still owes us its result, must be there.
-      if (agreement->native) {
+      // native peer, which still owes us its result, must be there (unless Ctrl+C stopped
+      // both ends, as it does to a continuous -t 0 run).
+      if (agreement->native && !user_interrupted(env)) {
         log.error(state.error().message);
         code = exit_code::run_failed;
       } else {
