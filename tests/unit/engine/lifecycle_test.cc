@@ -16,25 +16,37 @@ namespace {
 
 using namespace std::chrono_literals;
 
+Backend& null_backend();
+
+// A null-backend sender with its pool, clock, probe and timeline, ready to open and run.
 struct NullRun {
+  // Declared first, so it is closed last, after the log that writes to it.
+  std::unique_ptr<FILE, int (*)(FILE*)> sink_file{std::tmpfile(), &std::fclose};
+  FILE* sink = sink_file.get();
   TestSpec spec;
   Plan plan;
   std::unique_ptr<Log> log;
-  FILE* sink = std::tmpfile();
+  PhaseClock clock;
+  std::unique_ptr<WorkerPool> pool;
+  std::unique_ptr<SystemProbe> probe;
+  std::unique_ptr<Timeline> timeline;
 
-  NullRun() {
+  explicit NullRun(double interval_s = 0.1) {
     spec.role = Role::sender;
     spec.backend = "null";
     spec.ports = 2;
     spec.threads_per_port = 2;
-    spec.interval_s = 0.1;
+    spec.interval_s = interval_s;
     plan = *make_plan(spec, {0, 1});
     Log::Options options;
     options.out = sink;
     options.err = sink;
     log = std::move(*Log::open(options));
+    pool = std::make_unique<WorkerPool>(null_backend(), spec, plan, SocketAddress{},
+                                        SocketAddress{});
+    probe = std::make_unique<SystemProbe>(spec);
+    timeline = std::make_unique<Timeline>(clock, *pool, *probe, *log, spec.interval_s);
   }
-  ~NullRun() { std::fclose(sink); }
   std::string output() {
     std::fflush(sink);
     std::rewind(sink);
@@ -53,11 +65,9 @@ Backend& null_backend() {
 
 TEST(Lifecycle, NullSenderCountsInEveryFlowAndTheWindowClosesOnTime) {
   NullRun run;
-  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  WorkerPool& pool = *run.pool;
   ASSERT_TRUE(pool.open_all(10s).has_value());
-  PhaseClock clock;
-  SystemProbe probe(run.spec);
-  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  Timeline& timeline = *run.timeline;
   pool.release();
   const MeasuredWindow window = timeline.run({0, 1, 1}, SteadyClock::now());
   const std::vector<WorkerReport> reports = pool.stop_and_join();
@@ -78,13 +88,10 @@ TEST(Lifecycle, NullSenderCountsInEveryFlowAndTheWindowClosesOnTime) {
 }
 
 TEST(Lifecycle, IntervalSamplesTileTheMeasuredWindowExactly) {
-  NullRun run;
-  run.spec.interval_s = 0.25;
-  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  NullRun run(0.25);
+  WorkerPool& pool = *run.pool;
   ASSERT_TRUE(pool.open_all(10s).has_value());
-  PhaseClock clock;
-  SystemProbe probe(run.spec);
-  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  Timeline& timeline = *run.timeline;
   pool.release();
   const MeasuredWindow window = timeline.run({1, 1, 2}, SteadyClock::now());
   pool.stop_and_join();
@@ -103,11 +110,10 @@ TEST(Lifecycle, IntervalSamplesTileTheMeasuredWindowExactly) {
 
 TEST(Lifecycle, AWatchThatReportsALostPeerCutsTheWindowShort) {
   NullRun run;
-  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  WorkerPool& pool = *run.pool;
   ASSERT_TRUE(pool.open_all(10s).has_value());
-  PhaseClock clock;
-  SystemProbe probe(run.spec);
-  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  PhaseClock& clock = run.clock;
+  Timeline& timeline = *run.timeline;
   timeline.set_watch([] { return std::optional<std::string>("the receiver went away"); });
   pool.release();
   const MeasuredWindow window = timeline.run({0, 3600, 3600}, SteadyClock::now());
@@ -118,11 +124,10 @@ TEST(Lifecycle, AWatchThatReportsALostPeerCutsTheWindowShort) {
 
 TEST(Lifecycle, CancelDuringTheWindowCutsItShortButKeepsIt) {
   NullRun run;
-  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  WorkerPool& pool = *run.pool;
   ASSERT_TRUE(pool.open_all(10s).has_value());
-  PhaseClock clock;
-  SystemProbe probe(run.spec);
-  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
+  PhaseClock& clock = run.clock;
+  Timeline& timeline = *run.timeline;
   pool.release();
   std::thread canceller([&] {
     std::this_thread::sleep_for(50ms);
@@ -137,12 +142,11 @@ TEST(Lifecycle, CancelDuringTheWindowCutsItShortButKeepsIt) {
 
 TEST(Lifecycle, CancelDuringWarmupMeasuresNothing) {
   NullRun run;
-  WorkerPool pool(null_backend(), run.spec, run.plan, {}, {});
+  WorkerPool& pool = *run.pool;
   ASSERT_TRUE(pool.open_all(10s).has_value());
-  PhaseClock clock;
+  PhaseClock& clock = run.clock;
+  Timeline& timeline = *run.timeline;
   clock.cancel("interrupted");
-  SystemProbe probe(run.spec);
-  Timeline timeline(clock, pool, probe, *run.log, run.spec.interval_s);
   const MeasuredWindow window = timeline.run({3600, 10, 3610}, SteadyClock::now());
   EXPECT_FALSE(window.measured);
 }
