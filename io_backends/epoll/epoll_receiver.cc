@@ -8,6 +8,7 @@
 
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
+#include "io_backends/common/accept_failure.hh"
 
 namespace xttcp {
 
@@ -49,14 +50,12 @@ void EpollReceiver::accept_all(const Listener& listener) {
   for (;;) {
     const int fd = accept4(listener.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
-      if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno == EAGAIN) return;
-      if (report_.errors++ == 0)
-        report_.first_error = "accept on port " + std::to_string(listener.port) + ": " +
-                              std::strerror(errno) +
-                              (errno == EMFILE ? " (raise the open-files limit: ulimit -n)" : "");
-      // Out of descriptors (or worse): stop watching this listener rather than spin on it.
-      epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener.fd.get(), nullptr);
+      const int err = errno;
+      if (err == EINTR || err == ECONNABORTED) continue;
+      if (err == EAGAIN) return;
+      if (report_.errors++ == 0) report_.first_error = describe_accept_failure(listener.port, err);
+      // The listener is level-triggered: a lasting failure would wake us at once, for ever.
+      if (accept_failure_lasts(err)) epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener.fd.get(), nullptr);
       return;
     }
     uint32_t index;

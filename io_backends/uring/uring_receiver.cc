@@ -1,3 +1,4 @@
+#include "io_backends/common/accept_failure.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
 #include <sys/socket.h>
@@ -56,7 +57,7 @@ Status UringReceiver::open() {
     if (!fd) return fd.error();
     // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
     if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
-    listeners_.push_back({std::move(*fd), flow.slot, false});
+    listeners_.push_back({std::move(*fd), flow.slot, flow.port, false, false});
   }
 
   const uint32_t ring_buffers =
@@ -168,9 +169,16 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     }
   } else if (cqe.res != -ECANCELED && cqe.res != -EINTR && cqe.res != -EAGAIN &&
              cqe.res != -ECONNABORTED) {
-    record_error(std::string("accept: ") + std::strerror(-cqe.res));
+    record_error(describe_accept_failure(l.port, -cqe.res));
+    l.given_up = accept_failure_lasts(-cqe.res);
+    if (l.given_up && l.armed) {  // a multishot accept still armed would go on failing
+      if (io_uring_sqe* sqe = ring_.sqe()) {
+        io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::accept), 0);
+        sqe->user_data = uring::pack(0, uring::Op::cancel);
+      }
+    }
   }
-  if (!l.armed && !stopping_) arm_accept(index);
+  if (!l.armed && !l.given_up && !stopping_) arm_accept(index);
 }
 
 template <UringRecvMode Mode>

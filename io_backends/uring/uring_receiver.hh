@@ -36,7 +36,9 @@ class UringReceiver final : public DataWorker {
   struct Listener {
     UniqueFd fd;
     uint32_t slot = 0;
+    uint16_t port = 0;
     bool armed = false;
+    bool given_up = false;  // a lasting accept failure: no more accepts here
   };
   struct Connection {
     UniqueFd fd;  // closed at EOF; the slot is reused once its request has ended

@@ -134,6 +134,22 @@ def slow_pacing_stops_in_time(xttcp, started):
     check(time.monotonic() - t0 < 8, "a slow -B rate overran the test (pacer slept past stop)")
 
 
+def out_of_descriptors(xttcp, started):
+    """A receiver that runs out of file descriptors says so, keeps serving what it has, and
+    exits 1 instead of spinning."""
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "2", "-Q"]
+    receiver = Process(["bash", "-c", 'ulimit -n 40; exec "$0" "$@"', xttcp, "-r", "127.0.0.1",
+                        *common, "--wait-timeout", "30"], "receiver with 40 descriptors")
+    started.append(receiver)
+    wait_listening(base - 1)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "60", *common], "sender of 60 connections")
+    started.append(sender)
+    sender.wait(30)
+    check(receiver.wait(30) == 1, "receiver out of descriptors did not exit 1")
+    check("ulimit -n" in receiver.stderr(), f"no clear error: {receiver.stderr()}")
+
+
 def body(started):
     xttcp = xttcp_binary()
     port_in_use(xttcp, started)
@@ -144,6 +160,7 @@ def body(started):
     receiver_killed(xttcp, started)
     cancelled_in_warmup(xttcp, started)
     slow_pacing_stops_in_time(xttcp, started)
+    out_of_descriptors(xttcp, started)
 
 
 run_test(body)
