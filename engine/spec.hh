@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace xttcp {
 
@@ -36,6 +37,48 @@ inline constexpr const char* xml_file = "ntttcp-for-linux-log.xml";
 inline constexpr const char* json_file = "ntttcp-for-linux-log.json";
 inline constexpr double interval_s = 0.5;
 }  // namespace defaults
+
+// The command-line dialect a run was asked in; it chooses the console and XML formats.
+enum class Dialect { linux, windows };
+
+// NTttcp for Windows: one -m mapping, `threads` connections of one thread and one port each,
+// pinned to `cpu` (nullopt = '*'), towards (sender) or bound to (receiver) `host` ("" = any).
+struct WindowsMapping {
+  uint32_t threads = 1;
+  std::optional<int> cpu;
+  std::string host;
+};
+
+// What only the NTttcp-for-Windows grammar sets (tools/cli/windows_dialect.cc). Everything the
+// two grammars share lives in TestSpec's own fields. Defaults are the original's (ntttcp.c 5.40).
+struct WindowsOptions {
+  std::vector<WindowsMapping> mappings;  // -m, in order; global thread i uses base_port + i
+  uint32_t async_buffers = 0;            // -a [n]: outstanding buffers per thread; 0 = sync I/O
+  int64_t socket_recv_buffer = -1;       // -rb: SO_RCVBUF; -1 = OS default (autotuning)
+  int64_t socket_send_buffer = -1;       // -sb: SO_SNDBUF; -1 = OS default; -a n makes it 0
+  std::optional<uint64_t> buffer_count;  // -n: count mode, buffers per thread (nullopt = -t)
+  uint32_t count_timeout_s = 10800;      // count mode's longest run: -t with -n, else 3 h
+  uint32_t wait_timeout_ms = 600000;     // -to: I/O and thread waits; 0 = infinite
+  bool sync_port = false;                // -sp: ports handed out over the base port
+  uint32_t sample_s = 0;                 // -sam: one result block per sample; 0 = one block
+  bool hide_per_thread = false;          // -hpt
+  bool latency_measurement = false;      // -lm: time every send/recv call
+  bool verify_data = false;              // -d: received bytes must all be 'A'
+  bool udp_unconnected = false;          // -uc: sendto/recvfrom
+  bool wait_all = false;                 // -wa: MSG_WAITALL on receives
+  bool wsa = false;                      // -w: WSASend/WSARecv (requires -a)
+  std::optional<uint32_t> numa_node;     // -na: NUMA node of unpinned threads
+  uint64_t throttle_kBps = 0;            // -thr: per-thread send limit in KB/s (1 KB = 1024 B)
+  uint32_t udp_send_offload = 0;         // -uso: UDP send segmentation offload message size
+  bool udp_receive_coalescing = false;   // -uro
+  bool no_stdio_buffer = false;          // -nsb (accepted; xttcp's console lines are unbuffered)
+  bool xml_append = true;                // -xml appends to its file, as the original does
+  uint32_t total_threads() const {
+    uint32_t total = 0;
+    for (const WindowsMapping& mapping : mappings) total += mapping.threads;
+    return total;
+  }
+};
 
 struct TestSpec {
   Role role = Role::receiver;
@@ -85,16 +128,21 @@ struct TestSpec {
   std::string show_dev_interrupts;       // --show-dev-interrupts STR
 
   // Native options (xttcp only).
-  std::string backend = "epoll";                 // --backend
+  std::string backend = "auto";                  // --backend; "auto" = the registry's choice
   std::optional<std::string> native_json_file;   // --json
   double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
   std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows
   bool pin_workers = false;                      // --pin: each worker on its own CPU
   ZeroCopy zerocopy = ZeroCopy::off;             // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
-  bool skip_rx_copy = false;                     // --skip-rx-copy: MSG_TRUNC, data discarded
+  bool skip_rx_copy = true;                      // --skip-rx-copy[=on|off]: MSG_TRUNC discard
   bool sqpoll = false;                           // --sqpoll: io_uring kernel submission thread
   uint32_t connect_timeout_s = 10;               // --connect-timeout
   uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
+
+  // The grammar the user wrote (console and XML formats follow it), and what only the
+  // NTttcp-for-Windows grammar sets.
+  Dialect dialect = Dialect::linux;
+  WindowsOptions windows;
 
   // Derived counts.
   // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).

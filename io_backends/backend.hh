@@ -94,11 +94,23 @@ class Backend {
   }
   // Mandatory: a worker for one WorkerPlan. The context outlives the worker.
   virtual Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) = 0;
+  // Whether `--backend auto` should take this backend for `spec` (it is fast here, not merely
+  // available). The default: no. Empty reason when yes; else why not, for 'xttcp backends'.
+  virtual std::string auto_refusal(const TestSpec& spec) const {
+    (void)spec;
+    return "not a default choice";
+  }
 };
 
 // Every backend compiled into this binary, in order of preference.
 const std::vector<std::unique_ptr<Backend>>& all_backends();
 // The named backend if compiled in and available, else a one-line reason.
 Expected<Backend*> find_backend(std::string_view name);
+// What runs `spec`: its --backend by name, or for "auto" the first backend in preference order
+// whose auto_refusal() is empty and which accepts the spec, else epoll. Checks the spec against
+// the backend (Backend::check) either way.
+Expected<Backend*> select_backend(const TestSpec& spec);
+inline constexpr std::string_view auto_backend = "auto";
+inline constexpr std::string_view fallback_backend = "epoll";
 
 }  // namespace xttcp

@@ -30,10 +30,10 @@ std::string describe_capabilities(uint32_t caps) {
 const std::vector<std::unique_ptr<Backend>>& all_backends() {
   static const std::vector<std::unique_ptr<Backend>> backends = [] {
     std::vector<std::unique_ptr<Backend>> list;
-    list.push_back(make_epoll_backend());
 #if XTTCP_HAVE_LIBURING
     list.push_back(make_uring_backend());
 #endif
+    list.push_back(make_epoll_backend());
     list.push_back(make_null_backend());
     return list;
   }();
@@ -51,8 +51,25 @@ Expected<Backend*> find_backend(std::string_view name) {
     }
     known += (known.empty() ? "" : ", ") + std::string(backend->name());
   }
-  return fail("--backend: unknown backend '" + std::string(name) + "' (this build has: " + known +
-              "; see 'xttcp backends')");
+  return fail("--backend: unknown backend '" + std::string(name) + "' (this build has: auto, " +
+              known + "; see 'xttcp backends')");
+}
+
+Expected<Backend*> select_backend(const TestSpec& spec) {
+  if (spec.backend == auto_backend) {
+    for (const auto& backend : all_backends()) {
+      if (!backend->probe().available || !backend->auto_refusal(spec).empty()) continue;
+      if (backend->check(spec)) return backend.get();
+    }
+    auto fallback = find_backend(fallback_backend);
+    if (!fallback) return fallback.error();
+    if (Status supported = (*fallback)->check(spec); !supported) return supported.error();
+    return *fallback;
+  }
+  auto backend = find_backend(spec.backend);
+  if (!backend) return backend.error();
+  if (Status supported = (*backend)->check(spec); !supported) return supported.error();
+  return *backend;
 }
 
 }  // namespace xttcp

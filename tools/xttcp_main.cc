@@ -40,6 +40,25 @@ int print_backends() {
   }
   if (!XTTCP_HAVE_LIBURING)
     std::printf("%-9s %-10s %-28s %s\n", "io_uring", "missing", "-", "not compiled in (liburing not found at build time)");
+  // What --backend auto (the default) takes, and why the backends before it were passed over.
+  for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
+    TestSpec spec;
+    spec.protocol = protocol;
+    auto chosen = select_backend(spec);
+    if (!chosen) {
+      std::printf("auto (%s): none: %s\n", to_string(protocol), chosen.error().message.c_str());
+      continue;
+    }
+    std::string why;
+    for (const auto& backend : all_backends()) {
+      if (backend.get() == *chosen) break;
+      if (!backend->probe().available) continue;
+      why.append("; not ").append(backend->name()).append(": ").append(
+          backend->auto_refusal(spec));
+    }
+    std::printf("auto (%s): %s%s\n", to_string(protocol), std::string((*chosen)->name()).c_str(),
+                why.c_str());
+  }
   return exit_code::success;
 }
 
@@ -69,10 +88,11 @@ void make_paths_absolute(TestSpec& spec) {
   }
 }
 
-Status validate_environment(const TestSpec& spec) {
-  auto backend = find_backend(spec.backend);
+// Also settles --backend auto on a name, so the results and the peer see what really ran.
+Status validate_environment(TestSpec& spec) {
+  auto backend = select_backend(spec);
   if (!backend) return backend.error();
-  if (Status supported = (*backend)->check(spec); !supported) return supported;
+  spec.backend = std::string((*backend)->name());
   if (!spec.show_nic_packets.empty())
     if (Status exists = check_interface_exists(spec.show_nic_packets); !exists) return exists;
   return ok();

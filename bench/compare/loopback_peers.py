@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Loopback TCP throughput of xttcp next to iperf2 and iperf3 (Debian's), measured in one run.
 
-The matrix is streams x write sizes; xttcp runs once per backend. For each cell, every tool runs
-once per round, in alternating order, so drift on a shared machine hits all tools alike.
+The matrix is streams x write sizes; xttcp runs once per variant (a backend, optionally with
+':copy' for a receiver that copies the data like NTttcp). For each cell, every tool runs once per
+round, in alternating order, so drift on a shared machine hits all tools alike. Streams 'default'
+gives no stream option to any tool: each runs at its own defaults (xttcp and NTTTCP: 64
+connections; iperf2 and iperf3: 1).
 Reported per tool: the receiver's throughput (median over rounds, with the rounds' range), CPU
 seconds per GB received for the sender and for the receiver separately (each process's rusage),
 and the ratio to the best peer at the same streams and write size.
 
-  bench/compare/loopback_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3] [--streams 1,2]
-      [--sizes default,4096,131072] [--backends epoll,io_uring] [--ntttcp PATH] [--json FILE]
+  bench/compare/loopback_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3]
+      [--streams default,1,2,16] [--sizes default,4096,64000,131072]
+      [--backends auto,epoll,io_uring,epoll:copy] [--ntttcp PATH] [--json FILE]
   bench/compare/loopback_peers.py --xttcp build/xttcp --quick     # 1-second smoke run
 
 --sizes sets the sender's write size (xttcp and NTTTCP -b, iperf2 and iperf3 -l); 'default'
@@ -133,15 +137,19 @@ class Sample:
         return cpu / (self.nbytes / 1e9) if self.nbytes else None
 
 
-def run_xttcp(binary, backend, streams, size, seconds, port, tmp):
+def run_xttcp(binary, variant, streams, size, seconds, port, tmp):
     rjson = os.path.join(tmp, "r.json")
     if os.path.exists(rjson):
         os.remove(rjson)
-    common = ["-m", f"{streams},*,127.0.0.1", "-p", port, "-t", seconds, "-Q",
-              "--backend", backend]
+    backend, _, copy = variant.partition(":")
+    common = ["-p", port, "-t", seconds, "-Q", "--backend", backend]
+    if streams:
+        common += ["-m", f"{streams},*,127.0.0.1"]
     sender_size = ["-b", size] if size else []
+    receiver_only = ["--skip-rx-copy=off"] if copy == "copy" else []
     with Children() as children:
-        server = children.start([binary, "-r", *common, "--json", rjson, "--wait-timeout", 30])
+        server = children.start([binary, "-r", *common, *receiver_only, "--json", rjson,
+                                 "--wait-timeout", 30])
         wait_listen(port - 1)
         client = children.start([binary, "-s", "127.0.0.1", *common, *sender_size])
         client.wait(seconds + SETTLE_S)
@@ -153,12 +161,15 @@ def run_xttcp(binary, backend, streams, size, seconds, port, tmp):
 
 
 def run_ntttcp(binary, streams, size, seconds, port, tmp):
-    common = ["-m", f"{streams},*,127.0.0.1", "-p", port, "-t", seconds]
+    common = ["-p", port, "-t", seconds]
+    if streams:
+        common += ["-m", f"{streams},*,127.0.0.1"]
     sender_size = ["-b", size] if size else []
     with Children() as children:
-        server = children.start([binary, "-r", *common], cwd=tmp)
+        server = children.start([binary, "-r" if streams else "-r127.0.0.1", *common], cwd=tmp)
         wait_listen(port - 1)
-        client = children.start([binary, "-s", *common, *sender_size], cwd=tmp)
+        client = children.start([binary, "-s" if streams else "-s127.0.0.1", *common,
+                                 *sender_size], cwd=tmp)
         client.wait(seconds + SETTLE_S)
         server.wait(seconds + SETTLE_S)
     # The receiver's totals: "test duration\t:10.00 seconds" and "total bytes\t:19870252526".
@@ -175,7 +186,8 @@ def run_iperf2(streams, size, seconds, port, tmp):
         server = children.start(["iperf", "-s", "-p", port, "-f", "k", "-B", "127.0.0.1"])
         wait_listen(port)
         client = children.start(["iperf", "-c", "127.0.0.1", "-p", port, "-t", seconds,
-                                 "-P", streams, "-f", "k", *(["-l", size] if size else [])])
+                                 *(["-P", streams] if streams else []), "-f", "k",
+                                 *(["-l", size] if size else [])])
         client.wait(seconds + SETTLE_S)
         time.sleep(0.3)  # let the server print its report
         server.stop()
@@ -184,7 +196,8 @@ def run_iperf2(streams, size, seconds, port, tmp):
     rates = [float(m.group(2)) for m in re.finditer(
         r"\]\s+([\d.]+-[\d.]+) sec\s+[\d.]+ \w+\s+([\d.]+) Kbits/sec", text)]
     total = re.search(r"\[SUM\].*?([\d.]+) Kbits/sec", text)
-    bps = float(total.group(1)) * 1e3 if total and streams > 1 else sum(rates[:streams]) * 1e3
+    count = streams or 1
+    bps = float(total.group(1)) * 1e3 if total and count > 1 else sum(rates[:count]) * 1e3
     return Sample(bps / 8 * seconds, seconds, client.cpu, server.cpu)
 
 
@@ -193,7 +206,8 @@ def run_iperf3(streams, size, seconds, port, tmp):
         server = children.start(["iperf3", "-s", "-p", port, "-1", "-B", "127.0.0.1"])
         wait_listen(port)
         client = children.start(["iperf3", "-c", "127.0.0.1", "-p", port, "-t", seconds,
-                                 "-P", streams, "-J", *(["-l", size] if size else [])])
+                                 *(["-P", streams] if streams else []), "-J",
+                                 *(["-l", size] if size else [])])
         client.wait(seconds + SETTLE_S)
         server.wait(15)
     doc = json.loads(client.text())
@@ -204,12 +218,25 @@ def run_iperf3(streams, size, seconds, port, tmp):
 def available_backends(binary):
     """Backend name -> '' if available, else the reason (from `xttcp backends`)."""
     out = subprocess.run([binary, "backends"], capture_output=True, text=True, timeout=30).stdout
-    found = {}
+    found = {"auto": ""}  # --backend auto always resolves to something (or the run says why)
     for line in out.splitlines()[1:]:
         fields = line.split(None, 3)
         if len(fields) >= 2:
             found[fields[0]] = "" if fields[1] == "available" else " ".join(fields[1:])
     return found
+
+
+def parse_streams(text):
+    streams = []
+    for word in text.split(","):
+        word = word.strip()
+        if word == "default":
+            streams.append(None)
+        elif word.isdigit() and int(word) > 0:
+            streams.append(int(word))
+        else:
+            raise SystemExit(f"--streams: '{word}' is neither 'default' nor a stream count")
+    return streams
 
 
 def parse_sizes(text):
@@ -235,10 +262,13 @@ def main():
     parser.add_argument("--xttcp", required=True)
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--streams", default="1,2")
+    parser.add_argument("--streams", default="default,1,2",
+                        help="stream counts, comma-separated; 'default' gives each tool none")
     parser.add_argument("--sizes", default="default",
                         help="sender write sizes in bytes, comma-separated; 'default' forces none")
-    parser.add_argument("--backends", default="epoll", help="xttcp backends, comma-separated")
+    parser.add_argument("--backends", default="auto",
+                        help="xttcp variants, comma-separated: a backend (auto, epoll, io_uring), "
+                             "with ':copy' for a receiver that copies (--skip-rx-copy=off)")
     parser.add_argument("--ntttcp", help="an NTTTCP-for-Linux binary to include as a peer")
     parser.add_argument("--quick", action="store_true", help="1 s, 1 round, 1 stream (smoke)")
     parser.add_argument("--json", help="also write the table as JSON here")
@@ -250,10 +280,13 @@ def main():
 
     tools = {}
     have = available_backends(xttcp)
-    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+    for variant in [b.strip() for b in args.backends.split(",") if b.strip()]:
+        backend, _, copy = variant.partition(":")
+        if copy not in ("", "copy"):
+            raise SystemExit(f"--backends: '{variant}': the only suffix is ':copy'")
         if have.get(backend) == "":
-            tools[f"xttcp/{backend}"] = (
-                lambda s, b, t, p, d, backend=backend: run_xttcp(xttcp, backend, s, b, t, p, d))
+            tools[f"xttcp/{variant}"] = (
+                lambda s, b, t, p, d, variant=variant: run_xttcp(xttcp, variant, s, b, t, p, d))
         else:
             print(f"note: xttcp backend {backend} left out: "
                   f"{have.get(backend, 'not in this build')} (see 'xttcp backends')")
@@ -274,17 +307,18 @@ def main():
     results = []
     tmp = tempfile.mkdtemp(prefix="xttcp-bench-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    for streams in [int(s) for s in args.streams.split(",")]:
+    for streams in parse_streams(args.streams):
         for size in sizes:
             samples = {name: [] for name in tools}
             for r in range(args.rounds):
                 order = list(tools) if r % 2 == 0 else list(reversed(tools))
                 for name in order:
-                    port = free_port(streams + 1)
+                    port = free_port((streams or 16) + 1)
                     try:
                         samples[name].append(tools[name](streams, size, args.seconds, port, tmp))
                     except (RuntimeError, OSError, ValueError, KeyError) as error:
-                        print(f"note: {name}, {streams} streams, size {size or 'default'}, "
+                        print(f"note: {name}, {streams or 'default'} streams, "
+                              f"size {size or 'default'}, "
                               f"round {r + 1} failed: {error}", file=sys.stderr)
             medians = {name: median_or_none([s.bps() for s in v]) for name, v in samples.items()}
             best_peer = max((v for k, v in medians.items()
@@ -295,7 +329,7 @@ def main():
                 tx = median_or_none([s.cpu_per_gb(s.sender_cpu) for s in values])
                 rx = median_or_none([s.cpu_per_gb(s.receiver_cpu) for s in values])
                 results.append({
-                    "streams": streams, "size": size or "default", "tool": name,
+                    "streams": streams or "default", "size": size or "default", "tool": name,
                     "gbps": round(gbps / 1e9, 2) if gbps is not None else None,
                     "gbps_min": round(min(rates), 2) if rates else None,
                     "gbps_max": round(max(rates), 2) if rates else None,
@@ -307,12 +341,12 @@ def main():
     def number(value, digits):
         return "-" if value is None else f"{value:.{digits}f}"
 
-    print(f"{'streams':>7} {'size':>7} {'tool':<14} {'Gbit/s':>7} {'min-max':>13} "
+    print(f"{'streams':>7} {'size':>7} {'tool':<19} {'Gbit/s':>7} {'min-max':>13} "
           f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'vs best peer':>12}")
     for row in results:
         ratio = f"{row['vs_best_peer']:.2f}x" if row["vs_best_peer"] else "-"
         spread = f"{number(row['gbps_min'], 1)}-{number(row['gbps_max'], 1)}"
-        print(f"{row['streams']:>7} {row['size']:>7} {row['tool']:<14} "
+        print(f"{row['streams']:>7} {row['size']:>7} {row['tool']:<19} "
               f"{number(row['gbps'], 2):>7} {spread:>13} "
               f"{number(row['sender_cpu_s_per_gb'], 3):>11} "
               f"{number(row['receiver_cpu_s_per_gb'], 3):>11} {ratio:>12}")

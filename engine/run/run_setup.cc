@@ -5,9 +5,8 @@
 namespace xttcp {
 
 Expected<RunSetup> prepare_run(const TestSpec& spec) {
-  auto backend = find_backend(spec.backend);
+  auto backend = select_backend(spec);
   if (!backend) return backend.error();
-  if (Status supported = (*backend)->check(spec); !supported) return supported.error();
   // Discovered before any pinning: the allowed set is read from this thread's affinity.
   auto plan = make_plan(spec, placement_order(discover_topology()));
   if (!plan) return plan.error();

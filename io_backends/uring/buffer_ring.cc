@@ -43,6 +43,7 @@ Status BufferRing::init(uint32_t entries, uint32_t buffer_size) {
   buffer_size_ = buffer_size;
   pending_ = 0;
   for (uint32_t bid = 0; bid < entries; ++bid) recycle(static_cast<uint16_t>(bid));
+  next_position_ = entries;
   return ok();
 }
 

@@ -31,6 +31,21 @@ class BufferRing {
     io_uring_buf_ring_add(ring_, buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
                           pending_++);
   }
+  // Data path, for bundles: puts back the next `count` buffers in ring order. The kernel takes
+  // buffers in ring order and each receive completes (copy and CQE) before the next starts, so
+  // giving back as many as were consumed keeps bid == ring position mod entries: a bundle's
+  // buffers are always consecutive bids. Never mixed with recycle(bid) on one ring.
+  void recycle_in_order(uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const auto bid = static_cast<uint16_t>(next_position_++ & mask_);
+      io_uring_buf_ring_add(ring_, buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
+                            pending_++);
+    }
+  }
+  // Buffers a bundle of `res` bytes filled: the kernel counts a partly filled one as used.
+  uint32_t buffers_used(int32_t res) const {
+    return res <= 0 ? 0 : static_cast<uint32_t>((uint64_t(res) + buffer_size_ - 1) / buffer_size_);
+  }
   // Data path: makes every recycled buffer visible to the kernel (one release store).
   void publish() {
     if (pending_ == 0) return;
@@ -56,6 +71,7 @@ class BufferRing {
   uint32_t mask_ = 0;
   uint32_t buffer_size_ = 0;
   int pending_ = 0;  // recycled since the last publish()
+  uint32_t next_position_ = 0;  // recycle_in_order's next ring position
 };
 
 }  // namespace xttcp

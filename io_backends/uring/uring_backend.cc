@@ -42,6 +42,16 @@ class UringBackend final : public Backend {
       return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
     return ok();
   }
+  // Measured (bench/README.md): with send bundles and multishot receive io_uring beats epoll at
+  // every write size; without bundles it loses at small writes, so auto keeps epoll then.
+  std::string auto_refusal(const TestSpec& spec) const override {
+    const UringCapabilities& c = caps();
+    if (!c.ring) return c.ring_reason;
+    if (spec.protocol != Protocol::tcp) return "no UDP on io_uring yet";
+    if (!c.bundle) return "no send bundles: " + c.bundle_reason;
+    if (!c.multishot_rx()) return "no multishot receive: " + c.multishot_reason + c.buf_ring_reason;
+    return {};
+  }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const UringCapabilities& c = caps();
     const TestSpec& spec = *context.spec;

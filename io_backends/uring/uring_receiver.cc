@@ -10,6 +10,7 @@
 
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
+#include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
 
 namespace xttcp {
@@ -68,6 +69,7 @@ Status UringReceiver::open() {
     return ring.error();
 
   if (mode_ == UringRecvMode::multishot) {
+    bundles_ = caps_.bundle;
     if (Status init = buffers_.init(ring_buffers, spec.recv_buffer); !init) return init.error();
     if (Status reg = buffers_.register_with(ring_.get(), buffer_group); !reg) return reg.error();
   } else {
@@ -106,6 +108,7 @@ void UringReceiver::arm_recv(uint32_t index) {
     io_uring_prep_recv_multishot(sqe, c.fd.get(), nullptr, 0, 0);
     sqe->flags |= IOSQE_BUFFER_SELECT;
     sqe->buf_group = buffer_group;
+    if (bundles_) sqe->ioprio |= IORING_RECVSEND_BUNDLE;
   } else if constexpr (Mode == UringRecvMode::single) {
     io_uring_prep_recv(sqe, c.fd.get(), buffer_.data(), buffer_.size(), 0);
   } else {
@@ -193,9 +196,13 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
 
   Connection& c = connections_[index];
   if constexpr (Mode == UringRecvMode::multishot) {
-    // The data is discarded: the buffer goes straight back to the ring.
-    if (cqe.flags & IORING_CQE_F_BUFFER)
-      buffers_.recycle(static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT));
+    // The data is discarded: the buffers go straight back to the ring.
+    if (cqe.flags & IORING_CQE_F_BUFFER) {
+      if (bundles_)
+        buffers_.recycle_in_order(buffers_.buffers_used(cqe.res));
+      else
+        buffers_.recycle(static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT));
+    }
   }
   const bool ended = Mode != UringRecvMode::multishot || !(cqe.flags & IORING_CQE_F_MORE);
   if (ended) {

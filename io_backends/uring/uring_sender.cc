@@ -68,6 +68,30 @@ Status UringSender::open() {
   // registration (RLIMIT_MEMLOCK) SEND_ZC still works from the plain buffer.
   iovec iov{buffer_->data(), buffer_->size()};
   registered_buffer_ = io_uring_register_buffers(ring_.get(), &iov, 1) == 0;
+  return open_send_rings();
+}
+
+// Bundles send ~1 MiB per submission; a paced run keeps one write per send so the pacer's bursts
+// stay write-sized. Buffer groups are 16-bit: one per connection of this worker.
+Status UringSender::open_send_rings() {
+  const TestSpec& spec = *context_.spec;
+  if (mode_ == UringSendMode::zerocopy || spec.rate_limit_bps > 0) return ok();
+  if (!caps_.bundle || !caps_.buf_ring) {
+    report_.notes.push_back("io_uring: send bundles unavailable (" +
+                            (caps_.bundle ? caps_.buf_ring_reason : caps_.bundle_reason) +
+                            "); one write per send");
+    return ok();
+  }
+  if (connections_.size() > 65536) return ok();
+  const uint32_t entries = SendRing::entries_for(spec.send_buffer);
+  send_rings_.reserve(connections_.size());
+  for (size_t i = 0; i < connections_.size(); ++i) {
+    SendRing& ring = send_rings_.emplace_back();
+    if (Status init = ring.init(entries, buffer_->data(), spec.send_buffer); !init)
+      return init.error();
+    if (Status reg = ring.register_with(ring_.get(), static_cast<uint16_t>(i)); !reg)
+      return reg.error();
+  }
   return ok();
 }
 
@@ -85,7 +109,7 @@ void UringSender::on_send_error(Connection& c, int err) {
   record_error(std::string("send: ") + std::strerror(err));
 }
 
-template <bool ZeroCopy>
+template <UringSender::Kind K>
 void UringSender::arm(uint32_t index) {
   Connection& c = connections_[index];
   io_uring_sqe* sqe = ring_.sqe();
@@ -96,7 +120,14 @@ void UringSender::arm(uint32_t index) {
   }
   const unsigned char* const data = buffer_->data();
   const size_t length = buffer_->size();
-  if constexpr (ZeroCopy) {
+  if constexpr (K == Kind::bundle) {
+    // len 0: take every published slot (up to 256); the group is the connection's send ring.
+    io_uring_prep_send(sqe, c.fd.get(), nullptr, 0, MSG_NOSIGNAL);
+    sqe->flags |= IOSQE_BUFFER_SELECT;
+    sqe->buf_group = static_cast<uint16_t>(index);
+    sqe->ioprio |= IORING_RECVSEND_BUNDLE;
+    c.in_flight = uring::pack(index, uring::Op::send_bundle);
+  } else if constexpr (K == Kind::zerocopy) {
     if (registered_buffer_)
       io_uring_prep_send_zc_fixed(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
                                   IORING_SEND_ZC_REPORT_USAGE, 0);
@@ -112,12 +143,29 @@ void UringSender::arm(uint32_t index) {
   ++in_flight_;
 }
 
-template <bool Paced, bool ZeroCopy>
+template <bool Paced, UringSender::Kind K>
 void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
   const uring::Op op = uring::op_of(cqe.user_data);
   if (op == uring::Op::cancel) return;
   const uint32_t index = uring::index_of(cqe.user_data);
   Connection& c = connections_[index];
+  if (op == uring::Op::send_bundle) {
+    // A bundle goes on sending while its ring has slots (F_MORE); its last CQE lacks F_MORE.
+    const int res = cqe.res;
+    if (res > 0) {
+      context_.counters[c.slot].add(static_cast<uint64_t>(res));
+      send_rings_[index].refill(SendRing::slots_consumed(res, context_.spec->send_buffer));
+    }
+    if (cqe.flags & IORING_CQE_F_MORE) return;
+    c.in_flight = 0;
+    --in_flight_;
+    if (res >= 0 || res == -ENOBUFS || res == -EINTR || res == -EAGAIN) {
+      if (!stopping_) arm<Kind::bundle>(index);
+      return;
+    }
+    if (res != -ECANCELED) on_send_error(c, -res);
+    return;
+  }
   if (op == uring::Op::send_zc) {
     if (cqe.flags & IORING_CQE_F_NOTIF) {
       // The kernel let go of the buffer; res says whether it had copied it after all.
@@ -140,12 +188,12 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     // A short send counts what the kernel took; the next send starts a fresh buffer (all 'A').
     if (res > 0) context_.counters[c.slot].add(static_cast<uint64_t>(res));
     if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(res));
-    if (!stopping_) arm<ZeroCopy>(index);
+    if (!stopping_) arm<K>(index);
     return;
   }
   if (res == -ECANCELED) return;
   if (res == -EINTR || res == -EAGAIN) {
-    if (!stopping_) arm<ZeroCopy>(index);
+    if (!stopping_) arm<K>(index);
     return;
   }
   on_send_error(c, -res);
@@ -169,11 +217,11 @@ bool UringSender::auto_fallback_due() {
   return true;
 }
 
-template <bool Paced, bool ZeroCopy>
+template <bool Paced, UringSender::Kind K>
 UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer) {
   io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < connections_.size(); ++i)
-    if (connections_[i].in_flight == 0 && !connections_[i].closed) arm<ZeroCopy>(i);
+    if (connections_[i].in_flight == 0 && !connections_[i].closed) arm<K>(i);
 
   while (!stop.load(std::memory_order_relaxed)) {
     __kernel_timespec wait{0, wait_ns};
@@ -186,10 +234,10 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
     unsigned head, seen = 0;
     io_uring_for_each_cqe(ring, head, cqe) {
       ++seen;
-      on_completion<Paced, ZeroCopy>(*cqe, pacer);
+      on_completion<Paced, K>(*cqe, pacer);
     }
     io_uring_cq_advance(ring, seen);
-    if constexpr (ZeroCopy) {
+    if constexpr (K == Kind::zerocopy) {
       if (mode_ == UringSendMode::zerocopy_auto && !auto_decided_ && auto_fallback_due())
         return LoopEnd::switch_to_plain;
     }
@@ -218,7 +266,7 @@ void UringSender::cancel_and_drain() {
     unsigned head, seen = 0;
     io_uring_for_each_cqe(ring, head, cqe) {
       ++seen;
-      on_completion<false, false>(*cqe, unpaced);
+      on_completion<false, Kind::plain>(*cqe, unpaced);
     }
     io_uring_cq_advance(ring, seen);
   } while (in_flight_ > 0 && std::chrono::steady_clock::now() < deadline);
@@ -237,14 +285,24 @@ void UringSender::run(const std::atomic<bool>& stop) {
 
   LoopEnd end = LoopEnd::stopped;
   if (mode_ == UringSendMode::plain) {
-    end = paced ? send_loop<true, false>(stop, pacer) : send_loop<false, false>(stop, pacer);
+    end = paced ? plain_loop<true>(stop, pacer) : plain_loop<false>(stop, pacer);
   } else {
     zerocopy_started_ = std::chrono::steady_clock::now();
-    end = paced ? send_loop<true, true>(stop, pacer) : send_loop<false, true>(stop, pacer);
+    end = paced ? send_loop<true, Kind::zerocopy>(stop, pacer)
+                : send_loop<false, Kind::zerocopy>(stop, pacer);
     if (end == LoopEnd::switch_to_plain)
-      end = paced ? send_loop<true, false>(stop, pacer) : send_loop<false, false>(stop, pacer);
+      end = paced ? plain_loop<true>(stop, pacer) : plain_loop<false>(stop, pacer);
   }
   if (end != LoopEnd::failed) cancel_and_drain();
+}
+
+// Paced runs never have send rings (open_send_rings), so bundles are unpaced only.
+template <bool Paced>
+UringSender::LoopEnd UringSender::plain_loop(const std::atomic<bool>& stop, Pacer& pacer) {
+  if constexpr (!Paced) {
+    if (!send_rings_.empty()) return send_loop<false, Kind::bundle>(stop, pacer);
+  }
+  return send_loop<Paced, Kind::plain>(stop, pacer);
 }
 
 // Zero-copy notifications arrive when the kernel lets go of the buffer (on loopback: when the
@@ -262,7 +320,7 @@ void UringSender::wait_for_notifications() {
     unsigned head, seen = 0;
     io_uring_for_each_cqe(ring, head, cqe) {
       ++seen;
-      on_completion<false, false>(*cqe, unpaced);
+      on_completion<false, Kind::plain>(*cqe, unpaced);
     }
     io_uring_cq_advance(ring, seen);
   }

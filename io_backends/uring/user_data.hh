@@ -13,6 +13,7 @@ enum class Op : uint8_t {
   cancel = 3,   // ASYNC_CANCEL issued at stop
   accept = 4,   // index = listener
   recv = 5,     // index = connection
+  send_bundle = 6,  // SEND of provided buffers (IORING_RECVSEND_BUNDLE); may post F_MORE CQEs
 };
 
 constexpr uint64_t pack(uint32_t index, Op op) {

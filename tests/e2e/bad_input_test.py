@@ -36,7 +36,7 @@ BAD = [
     ["--no-delay", "-u", "-s", "127.0.0.1"],
     ["--bakend", "epoll"],
     ["--backend", "nosuch"],
-    ["--sqpoll", "-s", "127.0.0.1"],                # epoll has no submission queue
+    ["--backend", "epoll", "--sqpoll", "-s", "127.0.0.1"],  # epoll has no submission queue
     ["--interval", "0"],
     ["--interval", "-1"],
     ["--threads", "0"],

@@ -3,7 +3,7 @@
 byte count, and every result file (XML, NTttcp JSON, native JSON) parses with its fields."""
 import os
 
-from xttcp_e2e import (scratch_dir,
+from xttcp_e2e import (scratch_dir, expected_backend,
                        Process, check, free_port_block, load_json, load_xml, parse_totals,
                        run_test, wait_listening, within, xttcp_binary)
 
@@ -50,12 +50,13 @@ def body(started):
 
     rn = load_json(f("r.native.json"))
     sn = load_json(f("s.native.json"))
+    backend = expected_backend(xttcp)
     for doc, role in ((rn, "receiver"), (sn, "sender")):
         check(doc["schema_version"] == 1, "native schema_version")
         check(doc["role"] == role, f"native role {doc['role']} != {role}")
         check(isinstance(doc["summary"]["total_bytes"], int), "native numbers must be numbers")
         check(doc["spec"]["base_port"] == base, "native spec echo lacks base_port")
-        check(doc["backend"] == os.environ.get("XTTCP_E2E_BACKEND", "epoll"), "native backend")
+        check(doc["backend"] == backend, f"native backend {doc['backend']} != {backend}")
     check(rn["summary"]["total_bytes"] == r["bytes"], "native and console totals differ")
     check(sn.get("peer", {}).get("role") == "receiver", "sender's native result lacks the receiver")
     check(rn.get("peer", {}).get("role") == "sender", "receiver's native result lacks the sender")

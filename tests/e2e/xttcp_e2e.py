@@ -32,6 +32,19 @@ def xttcp_binary():
     return os.path.abspath(sys.argv[1])
 
 
+def expected_backend(xttcp, protocol="TCP"):
+    """The backend a run uses: XTTCP_E2E_BACKEND when a wrapper forces one, else what
+    'xttcp backends' says --backend auto takes ("auto (TCP): io_uring")."""
+    forced = os.environ.get("XTTCP_E2E_BACKEND")
+    if forced:
+        return forced
+    out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
+    for line in out.splitlines():
+        if line.startswith(f"auto ({protocol}): "):
+            return line.split(": ", 1)[1].split(";")[0].strip()
+    raise Failure(f"'xttcp backends' does not say what auto takes for {protocol}:\n{out}")
+
+
 def check(condition, message):
     if not condition:
         raise Failure(message)
@@ -69,13 +82,13 @@ def free_port_block(count, ipv6=False):
 class Process:
     """An xttcp process with captured output, always stopped by PID at the end."""
 
-    def __init__(self, args, name, cwd=None):
+    def __init__(self, args, name, cwd=None, env=None):
         self.name = name
         self.args = args
         self.out = tempfile.TemporaryFile(mode="w+")
         self.err = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(args, stdout=self.out, stderr=self.err,
-                                     stdin=subprocess.DEVNULL, cwd=cwd)
+                                     stdin=subprocess.DEVNULL, cwd=cwd, env=env)
         self.pid = self.proc.pid
 
     def wait(self, timeout):

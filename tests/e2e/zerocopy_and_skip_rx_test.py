@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """--zerocopy (MSG_ZEROCOPY): completions are counted and, on loopback, all of them report that
 the kernel copied; --zerocopy=auto notices and falls back to plain sends, saying so;
---skip-rx-copy (MSG_TRUNC) still counts every byte."""
+--skip-rx-copy (MSG_TRUNC, the default) and --skip-rx-copy=off both count every byte. Each
+check runs on every kernel-socket backend this machine has (epoll, io_uring)."""
 import os
+import subprocess
 
 from xttcp_e2e import (scratch_dir, Process, check, free_port_block, load_json, run_test, within,
                        xttcp_binary)
@@ -18,10 +20,25 @@ def local_run(xttcp, started, extra, name):
     return p, load_json(out)
 
 
+def available_backends(xttcp):
+    out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
+    return [line.split()[0] for line in out.splitlines()
+            if line.split()[:2] in (["epoll", "available"], ["io_uring", "available"])]
+
+
 def body(started):
     xttcp = xttcp_binary()
+    backends = available_backends(xttcp)
+    check("epoll" in backends, f"'xttcp backends' lists no epoll: {backends}")
+    for backend in backends:
+        one_backend(xttcp, started, backend)
 
-    p, doc = local_run(xttcp, started, ["--zerocopy"], "zerocopy on")
+
+def one_backend(xttcp, started, backend):
+    def local_run_on(extra, name):
+        return local_run(xttcp, started, ["--backend", backend, *extra], f"{backend}: {name}")
+
+    p, doc = local_run_on(["--zerocopy"], "zerocopy on")
     z = doc["zerocopy"]
     check(z["sends"] > 0 and z["notifications"] > 0, f"no zero-copy completions counted: {z}")
     check(z["copied"] > 0, "loopback always copies, yet no completion said so")
@@ -30,14 +47,20 @@ def body(started):
     check(doc["connections"][0]["zerocopy"]["sends"] > 0, "per-connection zero-copy counts")
     check("zerocopy sends" in p.stdout(), "console lacks the zerocopy line")
 
-    p, doc = local_run(xttcp, started, ["--zerocopy=auto"], "zerocopy auto")
+    p, doc = local_run_on(["--zerocopy=auto"], "zerocopy auto")
     check(doc["zerocopy"]["fell_back"], "--zerocopy=auto did not fall back on loopback")
     check(any("switched to plain send" in n for n in doc["notes"]), "no note about the fallback")
 
-    p, doc = local_run(xttcp, started, ["--skip-rx-copy"], "skip rx copy")
-    sent, got = doc["summary"]["total_bytes"], doc["peer"]["summary"]["total_bytes"]
-    check(got > 0 and within(sent, got, 0.02), f"--skip-rx-copy counted {got} of {sent}")
-    check(doc["peer"]["spec"]["skip_rx_copy"], "receiver spec echo lacks skip_rx_copy")
+    for extra, skipped in (([], True), (["--skip-rx-copy"], True),
+                           (["--skip-rx-copy=off"], False)):
+        p, doc = local_run_on(extra, " ".join(extra) or "default receive")
+        sent, got = doc["summary"]["total_bytes"], doc["peer"]["summary"]["total_bytes"]
+        check(got > 0 and within(sent, got, 0.02), f"{backend} {extra} counted {got} of {sent}")
+        check(doc["peer"]["spec"]["skip_rx_copy"] == skipped,
+              f"{backend} {extra}: receiver spec echo says skip_rx_copy "
+              f"{doc['peer']['spec']['skip_rx_copy']}")
+        check(doc["backend"] == backend and doc["peer"]["backend"] == backend,
+              f"ran on {doc['backend']}/{doc['peer']['backend']}, not {backend}")
 
 
 run_test(body)

@@ -307,8 +307,14 @@ Status set_zerocopy(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_skip_rx_copy(ParseState& state, const Value&) {
-  state.spec().skip_rx_copy = true;
+Status set_skip_rx_copy(ParseState& state, const Value& value) {
+  if (!value || *value == "on") {
+    state.spec().skip_rx_copy = true;
+  } else if (*value == "off") {
+    state.spec().skip_rx_copy = false;
+  } else {
+    return fail("'" + *value + "' is not one of on, off");
+  }
   return ok();
 }
 
@@ -431,15 +437,17 @@ const OptionDef table[] = {
   {0, "local", none, "", for_any, native,
    "run receiver and sender in one process over loopback", "", set_local},
   {0, "backend", required, "NAME", for_any, native,
-   "I/O backend ('xttcp backends' lists them)", "epoll", set_backend},
+   "I/O backend: auto, epoll, io_uring, null ('xttcp backends' says which auto takes)", "auto",
+   set_backend},
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
    set_worker_threads},
   {0, "zerocopy", optional, "MODE", sender_side, native,
    "zero-copy sends: on (bare --zerocopy), off, or auto (plain sends when the kernel copies "
    "nearly all, as on loopback)", "off", set_zerocopy},
-  {0, "skip-rx-copy", none, "", for_receiver | for_local, native,
-   "receive with MSG_TRUNC: count the bytes without copying them to user space", "off",
+  {0, "skip-rx-copy", optional, "on|off", for_receiver | for_local, native,
+   "receive with MSG_TRUNC: the kernel runs the whole TCP receive path and counts the bytes "
+   "without copying them to user space; off reads into a buffer like NTttcp", "on",
    set_skip_rx_copy},
   {0, "sqpoll", none, "", for_any, native,
    "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},

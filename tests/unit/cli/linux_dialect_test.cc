@@ -46,7 +46,8 @@ TEST(LinuxDialectDefaults, EmptyLineIsAReceiverWithNtttcpDefaults) {
   EXPECT_FALSE(spec.log_file || spec.xml_file || spec.json_file || spec.native_json_file);
   EXPECT_EQ(spec.show_nic_packets, "");
   EXPECT_EQ(spec.show_dev_interrupts, "");
-  EXPECT_EQ(spec.backend, "epoll");
+  EXPECT_EQ(spec.backend, "auto");
+  EXPECT_TRUE(spec.skip_rx_copy);
   EXPECT_DOUBLE_EQ(spec.interval_s, 0.5);
   EXPECT_FALSE(spec.worker_threads.has_value());
   EXPECT_EQ(spec.connect_timeout_s, 10u);
@@ -421,7 +422,7 @@ TEST(LinuxDialectHelp, NamesEveryOptionDefaultAndExitCode) {
   }
   for (const char* text : {"[default: 16, max 512]", "[default: 4, max 25600]",
                            "[default: 1, max 1000]", "[default: 5001]", "[default: 60]",
-                           "[default: 0.5]", "[default: 10]", "[default: epoll]",
+                           "[default: 0.5]", "[default: 10]", "[default: auto]",
                            "[receiver only]", "[sender or --local]", "Examples:", "Exit codes:",
                            "  0  ", "  1  ", "  2  usage error", "xttcp backends",
                            "xttcp topology"}) {

@@ -37,6 +37,7 @@ inline Result sample_receiver() {
   r.spec.json_file = "F.json";
   r.tool_version = "0.1.0";
   r.backend = "epoll";
+  r.spec.backend = "epoll";  // the run settles --backend auto on a name first
   r.host = sample_host();
   r.start_time = "2025-11-30T13:35:52.123456Z";
   r.negotiated_cycle_s = 10;
@@ -83,6 +84,7 @@ inline Result sample_sender_verbose() {
   r.spec.json_file = "r4_nt_tcp_1c.cli.json";
   r.tool_version = "0.1.0";
   r.backend = "epoll";
+  r.spec.backend = "epoll";  // the run settles --backend auto on a name first
   r.host = sample_host();
   r.cpu_mapping = "worker 0 -> any";
   r.start_time = "2025-11-30T13:35:52.125000Z";

@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "io_backends/uring/buffer_ring.hh"
+#include "io_backends/uring/send_ring.hh"
 
 namespace xttcp {
 namespace {
@@ -74,6 +75,68 @@ TEST(UringBufferRing, ConsumeAndRecycleWrapsCorrectly) {
   std::vector<int> seen(entries, 0);
   for (uint16_t i = head; i != br->tail; ++i) ++seen[br->bufs[i & (entries - 1)].bid];
   for (uint32_t bid = 0; bid < entries; ++bid) EXPECT_EQ(seen[bid], 1) << "bid " << bid;
+}
+
+// Bundles: the kernel takes consecutive ring positions and reports only the first bid; the
+// receiver gives back as many buffers as the byte count covers. Positions and bids stay equal
+// mod entries, so a bundle's buffers are always consecutive bids (what the kernel reports).
+TEST(UringBufferRing, InOrderRecyclingKeepsBundlesConsecutive) {
+  constexpr uint32_t entries = 16, size = 1000;
+  BufferRing ring;
+  ASSERT_TRUE(ring.init(entries, size));
+  ring.publish();
+  io_uring_buf_ring* br = ring.raw();
+  uint16_t head = 0;
+  for (int round = 0; round < 5000; ++round) {
+    const uint16_t published = static_cast<uint16_t>(br->tail - head);
+    ASSERT_EQ(published, entries) << "round " << round;
+    // A bundle of 1..entries buffers, the last one filled in part.
+    const uint32_t take = 1 + static_cast<uint32_t>(round) % entries;
+    const int32_t res = static_cast<int32_t>((take - 1) * size + 1 + round % size);
+    const uint16_t first_bid = br->bufs[head & (entries - 1)].bid;
+    for (uint32_t i = 0; i < take; ++i)
+      ASSERT_EQ(br->bufs[(head + i) & (entries - 1)].bid, (first_bid + i) % entries);
+    head = static_cast<uint16_t>(head + take);
+    ASSERT_EQ(ring.buffers_used(res), take);
+    ring.recycle_in_order(ring.buffers_used(res));
+    ring.publish();
+  }
+  EXPECT_EQ(ring.buffers_used(0), 0u);
+  EXPECT_EQ(ring.buffers_used(-105), 0u);
+}
+
+TEST(UringSendRing, EntriesCoverAboutOneMiBWithinTheKernelsBundleLimit) {
+  EXPECT_EQ(SendRing::entries_for(4096), 256u);
+  EXPECT_EQ(SendRing::entries_for(131072), 8u);
+  EXPECT_EQ(SendRing::entries_for(64000), 32u);  // 32 x 64000 > 1 MiB > 16 x 64000
+  EXPECT_EQ(SendRing::entries_for(1), 256u);     // the kernel takes at most 256 per bundle
+  EXPECT_EQ(SendRing::entries_for(4u << 20), 2u);
+}
+
+TEST(UringSendRing, EverySlotPointsAtTheOneBufferAndRefillsWrap) {
+  static const unsigned char data[4096] = {'A'};
+  SendRing ring;
+  ASSERT_TRUE(ring.init(8, data, sizeof data));
+  io_uring_buf_ring* br = ring.raw();
+  EXPECT_EQ(br->tail, 8u);  // published at once: there is nothing to fill
+  uint16_t head = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const uint32_t take = 1 + static_cast<uint32_t>(round) % 8;
+    for (uint32_t i = 0; i < take; ++i) {
+      const io_uring_buf& b = br->bufs[(head + i) & 7];
+      ASSERT_EQ(b.addr, reinterpret_cast<uintptr_t>(data));
+      ASSERT_EQ(b.len, sizeof data);
+    }
+    head = static_cast<uint16_t>(head + take);
+    // A short send that ended inside the last slot still consumed it.
+    const int32_t res = static_cast<int32_t>((take - 1) * sizeof data + 17);
+    ring.refill(SendRing::slots_consumed(res, sizeof data));
+    ASSERT_EQ(static_cast<uint16_t>(br->tail - head), 8u) << "round " << round;
+  }
+  EXPECT_EQ(SendRing::slots_consumed(0, 4096), 0u);
+  EXPECT_EQ(SendRing::slots_consumed(-11, 4096), 0u);
+  EXPECT_EQ(SendRing::slots_consumed(4096, 4096), 1u);
+  EXPECT_EQ(SendRing::slots_consumed(4097, 4096), 2u);
 }
 
 }  // namespace

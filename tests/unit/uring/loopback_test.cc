@@ -183,6 +183,21 @@ TEST_F(UringLoopback, MultishotReceiveAndPlainSend) {
   EXPECT_TRUE(out.receiver.notes.empty());
 }
 
+TEST_F(UringLoopback, SendAndReceiveBundles) {
+  if (!machine().bundle) GTEST_SKIP() << machine().bundle_reason;
+  const Outcome out = run_pair({});
+  expect_consistent(out);
+  EXPECT_TRUE(out.sender.notes.empty());  // no "send bundles unavailable"
+}
+
+// A kernel without bundles (simulated): one write per send, said once per worker, same counts.
+TEST_F(UringLoopback, WithoutBundlesOneWritePerSend) {
+  const Outcome out = run_pair({.disable = "bundle"});
+  expect_consistent(out);
+  ASSERT_EQ(out.sender.notes.size(), 1u);
+  EXPECT_NE(out.sender.notes[0].find("send bundles unavailable"), std::string::npos);
+}
+
 TEST_F(UringLoopback, SingleShotReceiveWithoutMultishot) {
   const Outcome out = run_pair({.disable = "multishot,defer_taskrun"});
   expect_consistent(out);
