@@ -44,11 +44,27 @@ struct Interrupts {
   uint64_t total = 0;
 };
 
+// Duration of the send()/recv() calls of one thread (NTttcp for Windows -lm), in nanoseconds.
+struct IoLatency {
+  double average_ns = 0, min_ns = 0, max_ns = 0;
+};
+
 // One NTttcp "thread" row: a sender (port, thread) pair or a receiver port.
 struct ThreadResult {
   uint32_t index = 0;
   double seconds = 0;
   uint64_t bytes = 0;
+  // Completed send/recv calls in the window (Windows "Avg B / Compl"); nullopt = not counted.
+  std::optional<uint64_t> operations;
+  std::optional<IoLatency> latency;  // with -lm (Windows dialect); nullopt = not measured
+};
+
+// System-wide transport counters over the window, as NTttcp for Windows counts "packets":
+// TCP segments out/in and failed connection attempts, or UDP datagrams out/in and receive
+// errors (/proc/net/snmp Tcp: OutSegs InSegs AttemptFails, Udp: OutDatagrams InDatagrams
+// InErrors).
+struct TransportCounters {
+  uint64_t packets_sent = 0, packets_received = 0, errors = 0;
 };
 
 // Zero-copy sends (--zerocopy): how many were asked for, how many completion notifications came
@@ -116,6 +132,11 @@ struct Result {
 
   // The peer's native JSON result when the peer is xttcp and shared it.
   std::optional<std::string> peer_result_json;
+
+  // For the Windows renderers: nullopt = not collected on this OS or in this run, and then they
+  // print "NA" rather than a false 0.
+  std::optional<TransportCounters> transport;
+  std::optional<uint64_t> dpcs;  // Windows deferred procedure calls in the window; none on Linux
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/exit_codes.hh"
@@ -29,5 +30,26 @@ Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsi
 
 // Full --help text: usage, every option with its default and roles, examples, exit codes.
 std::string linux_dialect_help();
+
+// NTttcp for Windows 5.40's command line (case-insensitive names, -m with several mappings,
+// -xml, -a, -rb/-sb, -n count mode, ...) plus xttcp's native long options. `args` exclude
+// argv[0]. The spec has dialect = Dialect::windows and its Windows-only values in spec.windows.
+// Errors are one line naming the option and the rule; options that exist only on Windows hosts
+// (-hv, -qos, -x, ...) are refused with the reason.
+Expected<Command> parse_windows_dialect(const std::vector<std::string>& args, unsigned cpu_count);
+Expected<Command> parse_windows_dialect(const std::vector<std::string>& args);
+
+// Full help text of the Windows dialect.
+std::string windows_dialect_help();
+
+enum class CliDialect { linux, windows };
+
+// Which grammar reads the command line: `--dialect linux|windows` (or --dialect=...) anywhere in
+// `args` wins and is removed from them; otherwise the program name (basename, any case):
+// ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows; anything
+// else (including ntttcp on Linux, NTTTCP-for-Linux's own name) chooses linux. When the choice is
+// windows and the name is ntttcps / ntttcpr, "-s" / "-r" is inserted at the front of `args`, so
+// an explicit -r / -s later on the line still wins, as in the original.
+Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<std::string>& args);
 
 }  // namespace xttcp

@@ -1,0 +1,85 @@
+// Which command-line grammar reads argv: an explicit --dialect, else the program's name.
+#include <algorithm>
+#include <cctype>
+
+#include "tools/cli/command.hh"
+
+namespace xttcp {
+
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view basename_of(std::string_view path) {
+  const std::size_t slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Bare "ntttcp" is NTTTCP-for-Linux's program name too: only a Windows build reads it as the
+// Windows tool, so a Linux symlink named ntttcp keeps the Linux grammar (-n, -l, -P differ).
+#ifdef _WIN32
+constexpr bool bare_ntttcp_is_windows = true;
+#else
+constexpr bool bare_ntttcp_is_windows = false;
+#endif
+
+struct NameChoice {
+  CliDialect dialect = CliDialect::linux;
+  const char* implied_role = nullptr;  // "-s" / "-r"
+};
+
+NameChoice choice_from_name(std::string_view program_name) {
+  std::string name = lower(basename_of(program_name));
+  const bool exe = name.ends_with(".exe");
+  if (exe) name.resize(name.size() - 4);
+  if (name == "ntttcps") return {CliDialect::windows, "-s"};
+  if (name == "ntttcpr") return {CliDialect::windows, "-r"};
+  if (name == "ntttcp" && (exe || bare_ntttcp_is_windows)) return {CliDialect::windows, nullptr};
+  return {};
+}
+
+Expected<CliDialect> dialect_named(const std::string& value) {
+  const std::string name = lower(value);
+  if (name == "linux") return CliDialect::linux;
+  if (name == "windows") return CliDialect::windows;
+  return fail("--dialect: '" + value + "' is not linux or windows");
+}
+
+}  // namespace
+
+Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<std::string>& args) {
+  std::optional<CliDialect> chosen;
+  for (std::size_t i = 0; i < args.size();) {
+    std::optional<std::string> value;
+    std::size_t words = 1;
+    if (args[i] == "--dialect") {
+      if (i + 1 >= args.size()) return fail("--dialect needs a value (linux or windows)");
+      value = args[i + 1];
+      words = 2;
+    } else if (args[i].starts_with("--dialect=")) {
+      value = args[i].substr(10);
+    } else {
+      ++i;
+      continue;
+    }
+    auto dialect = dialect_named(*value);
+    if (!dialect) return dialect.error();
+    if (chosen && *chosen != *dialect)
+      return fail("--dialect is given twice with different values (linux and windows)");
+    chosen = *dialect;
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+               args.begin() + static_cast<std::ptrdiff_t>(i + words));
+  }
+  const NameChoice by_name = choice_from_name(program_name);
+  const CliDialect dialect = chosen.value_or(by_name.dialect);
+  if (dialect == CliDialect::windows && by_name.implied_role != nullptr)
+    args.insert(args.begin(), by_name.implied_role);
+  return dialect;
+}
+
+}  // namespace xttcp
