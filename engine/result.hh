@@ -98,6 +98,36 @@ struct IntervalSample {
   double start_s = 0;  // from the start of the measured window (negative during warm-up)
   double seconds = 0;
   uint64_t bytes = 0;
+  // UDP runs (docs/udp.md): datagrams sent (sender) or received (receiver) in the interval, and
+  // the receiver's sequence accounting over it.
+  uint64_t datagrams = 0, lost = 0, reordered = 0, jitter_ns = 0;
+};
+
+// One UDP flow of the whole run (docs/udp.md). flow = the sender's flow id.
+struct UdpFlowResult {
+  uint32_t flow = 0;
+  bool native = true;        // false: NTTTCP payload, counted but not sequenced
+  uint64_t sent = 0;         // sender: datagrams sent; receiver: what the sender reported, or 0
+  uint64_t received = 0;     // receiver: distinct datagrams (native) or all datagrams (compat)
+  uint64_t lost = 0, duplicates = 0, reordered = 0;
+  double jitter_ms = 0;
+};
+
+// UDP figures of a run; absent for TCP.
+struct UdpResult {
+  std::string payload;               // "native", "compat" or, at a receiver, "mixed"
+  uint32_t datagram_size = 0;        // sender: -b; receiver: mean received size
+  uint32_t gso_segments = 0;         // sender: datagrams per GSO send, 0 = GSO not used
+  bool gro = false;                  // receiver: UDP_GRO on
+  uint64_t window_datagrams = 0;     // in the measured window
+  double window_pps = 0;
+  // The whole run. Receiver: sent is the sender's count when it reported one (loss_source
+  // "sender count"), else lost comes from sequence gaps ("sequence gaps").
+  uint64_t sent = 0, received = 0, lost = 0, duplicates = 0, reordered = 0;
+  double loss_percent = 0;
+  std::string loss_source;
+  double jitter_ms = 0;              // the largest flow's RFC 3550 jitter
+  std::vector<UdpFlowResult> flows;
 };
 
 struct Result {
@@ -128,6 +158,7 @@ struct Result {
   std::optional<NicPackets> nic;
   std::optional<Interrupts> interrupts;
   std::optional<ZeroCopyStats> zerocopy;  // sender with --zerocopy
+  std::optional<UdpResult> udp;           // UDP runs
   std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
 
   // The peer's native JSON result when the peer is xttcp and shared it.

@@ -13,6 +13,15 @@ const char* to_string(Role role) {
 
 const char* to_string(Protocol protocol) { return protocol == Protocol::tcp ? "TCP" : "UDP"; }
 
+const char* to_string(UdpPayload payload) {
+  switch (payload) {
+    case UdpPayload::automatic: return "auto";
+    case UdpPayload::native: return "native";
+    case UdpPayload::compat: return "compat";
+  }
+  return "?";
+}
+
 const char* to_string(ZeroCopy zerocopy) {
   switch (zerocopy) {
     case ZeroCopy::off: return "off";

@@ -12,6 +12,10 @@ namespace xttcp {
 enum class Role { receiver, sender, local };
 enum class ZeroCopy { off, on, automatic };  // --zerocopy[=on|off|auto]
 enum class Protocol { tcp, udp };
+// --udp-payload: native = xttcp's 24-byte header per datagram (flow, sequence, send time);
+// compat = NTTTCP-for-Linux's all-'B' payload; automatic = native unless the receiver is NTTTCP.
+enum class UdpPayload { automatic, native, compat };
+inline constexpr uint32_t udp_native_header_bytes = 24;  // engine/udp/datagram_header.hh
 
 // NTTTCP-for-Linux limits (const.h) and defaults (default_ntttcp_test()).
 namespace limits {
@@ -136,6 +140,9 @@ struct TestSpec {
   ZeroCopy zerocopy = ZeroCopy::off;             // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
   bool skip_rx_copy = true;                      // --skip-rx-copy[=on|off]: MSG_TRUNC discard
   bool sqpoll = false;                           // --sqpoll: io_uring kernel submission thread
+  UdpPayload udp_payload = UdpPayload::automatic;  // --udp-payload (sender)
+  bool udp_gso = true;                           // --udp-gso: UDP_SEGMENT sends where the kernel has it
+  bool udp_gro = true;                           // --udp-gro: UDP_GRO receives where the kernel has it
   uint32_t connect_timeout_s = 10;               // --connect-timeout
   uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
 
@@ -156,5 +163,6 @@ struct TestSpec {
 const char* to_string(Role role);
 const char* to_string(Protocol protocol);
 const char* to_string(ZeroCopy zerocopy);  // "off", "on", "auto"
+const char* to_string(UdpPayload payload);  // "auto", "native", "compat"
 
 }  // namespace xttcp

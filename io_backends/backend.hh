@@ -21,6 +21,10 @@
 
 namespace xttcp {
 
+namespace udp {
+class UdpFlowRegistry;
+}
+
 enum Capability : uint32_t {
   cap_tcp = 1u << 0,
   cap_udp = 1u << 1,
@@ -50,6 +54,10 @@ struct WorkerContext {
   // Connections open right now: a sender adds each one it connects and removes each one the peer
   // closes, so the engine can tell a receiver that went away. Engine-owned; may be null.
   std::atomic<int64_t>* open_connections = nullptr;
+  // UDP runs: the per-flow datagram counters (engine-owned). A sender numbers its flows
+  // udp_flow_base | slot in the native header; the base tells concurrent senders (-M) apart.
+  udp::UdpFlowRegistry* udp_flows = nullptr;
+  uint32_t udp_flow_base = 0;
 };
 
 // Counts a worker keeps about its connections, read after run() returns.
@@ -60,6 +68,8 @@ struct WorkerReport {
   std::string first_error;        // the first such error, for the log
   std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
   std::vector<std::string> notes;  // one line each, e.g. "zero-copy fell back to plain send"
+  uint32_t udp_gso_segments = 0;   // UDP sender: datagrams per GSO send (0 = none)
+  bool udp_gro = false;            // UDP receiver: UDP_GRO on
 };
 
 class DataWorker {

@@ -220,6 +220,8 @@ def available_backends(binary):
     out = subprocess.run([binary, "backends"], capture_output=True, text=True, timeout=30).stdout
     found = {"auto": ""}  # --backend auto always resolves to something (or the run says why)
     for line in out.splitlines()[1:]:
+        if line.startswith("auto ("):  # "auto (TCP): io_uring": what auto takes, not a backend
+            continue
         fields = line.split(None, 3)
         if len(fields) >= 2:
             found[fields[0]] = "" if fields[1] == "available" else " ".join(fields[1:])

@@ -210,6 +210,23 @@ std::vector<std::string> xttcp_extra_lines(const Result& r) {
                                 z.sends, z.notifications, z.copied, copied_pct,
                                 z.fell_back ? ", fell back to plain send" : ""));
   }
+  if (r.udp) {
+    const UdpResult& u = *r.udp;
+    const bool receiver = r.role == Role::receiver;
+    lines.push_back(fmt::format("datagrams\t:{} {} in the window ({:.0f} pps, {} bytes each{}{})",
+                                u.window_datagrams, receiver ? "received" : "sent", u.window_pps,
+                                u.datagram_size, u.gso_segments > 0 ? fmt::format(", GSO x{}", u.gso_segments) : "",
+                                u.gro ? ", GRO" : ""));
+    if (receiver && u.loss_source != "none") {
+      lines.push_back(fmt::format("lost\t\t:{} of {} ({:.3f}%, from the {})", u.lost,
+                                  u.loss_source == "sender count" ? u.sent : u.received + u.lost,
+                                  u.loss_percent, u.loss_source));
+      lines.push_back(fmt::format("reordered\t:{}, duplicates: {}, jitter: {:.3f} ms", u.reordered,
+                                  u.duplicates, u.jitter_ms));
+    } else if (!receiver) {
+      lines.push_back(fmt::format("datagrams sent\t:{} in the run ({} payload)", u.sent, u.payload));
+    }
+  }
   for (const std::string& note : r.notes) lines.push_back(note);
   return lines;
 }

@@ -178,6 +178,19 @@ TestSpec read_spec(const Json& j) {
   }
   read(j, "skip_rx_copy", s.skip_rx_copy, p);
   read(j, "sqpoll", s.sqpoll, p);
+  std::string payload = to_string(s.udp_payload);
+  read(j, "udp_payload", payload, p);
+  if (payload == "auto") {
+    s.udp_payload = UdpPayload::automatic;
+  } else if (payload == "native") {
+    s.udp_payload = UdpPayload::native;
+  } else if (payload == "compat") {
+    s.udp_payload = UdpPayload::compat;
+  } else {
+    bad("spec.udp_payload", "expected \"auto\", \"native\" or \"compat\"");
+  }
+  read(j, "udp_gso", s.udp_gso, p);
+  read(j, "udp_gro", s.udp_gro, p);
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
   return s;
@@ -190,6 +203,47 @@ ZeroCopyStats read_zerocopy(const ordered_json& z, const std::string& where) {
   read(z, "copied", stats.copied, where);
   read(z, "fell_back", stats.fell_back, where);
   return stats;
+}
+
+UdpResult read_udp(const ordered_json& u) {
+  UdpResult udp;
+  read(u, "payload", udp.payload, "udp");
+  read(u, "datagram_size", udp.datagram_size, "udp");
+  read(u, "gso_segments", udp.gso_segments, "udp");
+  read(u, "gro", udp.gro, "udp");
+  if (const auto* w = object_member(u, "window", "udp")) {
+    read(*w, "datagrams", udp.window_datagrams, "udp.window");
+    read(*w, "pps", udp.window_pps, "udp.window");
+  }
+  if (const auto* run = object_member(u, "run", "udp")) {
+    const std::string p = "udp.run";
+    read(*run, "sent", udp.sent, p);
+    read(*run, "received", udp.received, p);
+    read(*run, "lost", udp.lost, p);
+    read(*run, "loss_percent", udp.loss_percent, p);
+    read(*run, "loss_source", udp.loss_source, p);
+    read(*run, "duplicates", udp.duplicates, p);
+    read(*run, "reordered", udp.reordered, p);
+    read(*run, "jitter_ms", udp.jitter_ms, p);
+  }
+  if (const auto* flows = array_member(u, "flows")) {
+    for (const auto& f : *flows) {
+      UdpFlowResult flow;
+      const std::string p = "udp.flows[]";
+      std::string payload = "native";
+      read(f, "flow", flow.flow, p);
+      read(f, "payload", payload, p);
+      flow.native = payload != "compat";
+      read(f, "sent", flow.sent, p);
+      read(f, "received", flow.received, p);
+      read(f, "lost", flow.lost, p);
+      read(f, "duplicates", flow.duplicates, p);
+      read(f, "reordered", flow.reordered, p);
+      read(f, "jitter_ms", flow.jitter_ms, p);
+      udp.flows.push_back(flow);
+    }
+  }
+  return udp;
 }
 
 Result read_result(const ordered_json& j) {
@@ -250,6 +304,12 @@ Result read_result(const ordered_json& j) {
       read(i, "start_s", sample.start_s, "intervals[]");
       read(i, "seconds", sample.seconds, "intervals[]");
       read(i, "bytes", sample.bytes, "intervals[]");
+      read(i, "datagrams", sample.datagrams, "intervals[]");
+      read(i, "lost", sample.lost, "intervals[]");
+      read(i, "reordered", sample.reordered, "intervals[]");
+      double jitter_ms = 0;
+      read(i, "jitter_ms", jitter_ms, "intervals[]");
+      sample.jitter_ns = static_cast<uint64_t>(jitter_ms * 1e6 + 0.5);
       r.intervals.push_back(sample);
     }
   }
@@ -306,6 +366,7 @@ Result read_result(const ordered_json& j) {
     r.interrupts = irq;
   }
   if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
+  if (const auto* u = object_member(j, "udp", "")) r.udp = read_udp(*u);
   if (const auto* notes = array_member(j, "notes"))
     for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
   if (const auto* peer = member(j, "peer")) {
@@ -366,6 +427,9 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"zerocopy", to_string(s.zerocopy)},
       {"skip_rx_copy", s.skip_rx_copy},
       {"sqpoll", s.sqpoll},
+      {"udp_payload", to_string(s.udp_payload)},
+      {"udp_gso", s.udp_gso},
+      {"udp_gro", s.udp_gro},
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };
@@ -379,6 +443,35 @@ Expected<TestSpec> spec_from_json(const nlohmann::json& j) {
   } catch (const nlohmann::json::exception& e) {
     return fail(std::string("spec JSON: ") + e.what());
   }
+}
+
+ordered_json udp_json(const UdpResult& u) {
+  ordered_json flows = ordered_json::array();
+  for (const UdpFlowResult& f : u.flows) {
+    flows.push_back({{"flow", f.flow},
+                     {"payload", f.native ? "native" : "compat"},
+                     {"sent", f.sent},
+                     {"received", f.received},
+                     {"lost", f.lost},
+                     {"duplicates", f.duplicates},
+                     {"reordered", f.reordered},
+                     {"jitter_ms", number(f.jitter_ms)}});
+  }
+  return {{"payload", u.payload},
+          {"datagram_size", u.datagram_size},
+          {"gso_segments", u.gso_segments},
+          {"gro", u.gro},
+          {"window", {{"datagrams", u.window_datagrams}, {"pps", number(u.window_pps)}}},
+          {"run",
+           {{"sent", u.sent},
+            {"received", u.received},
+            {"lost", u.lost},
+            {"loss_percent", number(u.loss_percent)},
+            {"loss_source", u.loss_source},
+            {"duplicates", u.duplicates},
+            {"reordered", u.reordered},
+            {"jitter_ms", number(u.jitter_ms)}}},
+          {"flows", std::move(flows)}};
 }
 
 std::string render_native_json(const Result& r) {
@@ -420,10 +513,17 @@ std::string render_native_json(const Result& r) {
 
   ordered_json intervals = ordered_json::array();
   for (const IntervalSample& i : r.intervals) {
-    intervals.push_back({{"start_s", number(i.start_s)},
-                         {"seconds", number(i.seconds)},
-                         {"bytes", i.bytes},
-                         {"throughput_bps", number(rate(i.bytes, i.seconds))}});
+    ordered_json interval = {{"start_s", number(i.start_s)},
+                             {"seconds", number(i.seconds)},
+                             {"bytes", i.bytes},
+                             {"throughput_bps", number(rate(i.bytes, i.seconds))}};
+    if (r.udp) {
+      interval["datagrams"] = i.datagrams;
+      interval["lost"] = i.lost;
+      interval["reordered"] = i.reordered;
+      interval["jitter_ms"] = number(static_cast<double>(i.jitter_ns) / 1e6);
+    }
+    intervals.push_back(std::move(interval));
   }
   doc["intervals"] = std::move(intervals);
 
@@ -480,6 +580,7 @@ std::string render_native_json(const Result& r) {
     doc["interrupts"] = {{"pattern", r.interrupts->pattern}, {"total", r.interrupts->total}};
   }
   if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
+  if (r.udp) doc["udp"] = udp_json(*r.udp);
   doc["notes"] = r.notes;
   if (r.peer_result_json) {
     // Embedded as an object; text that is not JSON is kept as a string rather than lost.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <mutex>
+#include <thread>
 #include <utility>
 
 #include "engine/control/sync_server.hh"
@@ -17,6 +18,7 @@
 #include "engine/run/timeline.hh"
 #include "engine/run/worker_pool.hh"
 #include "engine/stats/system_probe.hh"
+#include "engine/udp/udp_result.hh"
 
 namespace xttcp {
 
@@ -176,6 +178,16 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (server) server->test_finished();
     gate.finished();
     const bool interrupted_by_user = user_interrupted(env);
+    // UDP: the workers go on receiving until every native sender's result (its sent counts)
+    // has come, plus a moment for the datagrams still in flight, so loss is counted exactly.
+    std::vector<std::string> early_peer_results;
+    std::vector<UdpFlowResult> udp_senders;
+    if (spec.protocol == Protocol::udp && server && window.measured && !interrupted_by_user) {
+      early_peer_results = peers.take_all(seconds(5 + spec.cooldown_s));
+      for (const std::string& json : early_peer_results)
+        for (UdpFlowResult& flow : udp::sent_flows_in(json)) udp_senders.push_back(flow);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
     // With -H the workers go on serving; their reports come at the very end.
     const std::vector<WorkerReport> reports =
         spec.hold ? std::vector<WorkerReport>{} : pool.stop_and_join();
@@ -194,13 +206,14 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     }
 
     RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, *cycle,
-                   spec.ports + (server ? 1 : 0)};
+                   spec.ports + (server ? 1 : 0), pool.udp_snapshot(), std::move(udp_senders)};
     Result result = build_result(facts, window, reports);
     if (server) {
       server->publish_result(render_native_json(result));
       // A sender that went away owes nothing worth waiting for.
       const bool lost = env.clock.reason().find("closed its sync") != std::string::npos;
-      std::vector<std::string> results = peers.take_all(lost ? seconds(0) : seconds(5));
+      std::vector<std::string> results = std::move(early_peer_results);
+      if (results.empty()) results = peers.take_all(lost ? seconds(0) : seconds(5));
       if (!results.empty()) result.peer_result_json = std::move(results.front());
     }
     const bool sender_lost = window.cut_short && !interrupted_by_user &&

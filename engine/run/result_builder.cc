@@ -5,6 +5,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "engine/udp/udp_result.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -60,6 +61,22 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
     }
   }
   if (spec.role == Role::sender && spec.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
+  if (spec.protocol == Protocol::udp) {
+    UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
+    if (spec.role == Role::sender)
+      udp.payload = spec.udp_payload == UdpPayload::compat ||
+                            spec.send_buffer < udp_native_header_bytes
+                        ? "compat"
+                        : "native";
+    for (const WorkerReport& report : reports) {
+      udp.gso_segments = std::max(udp.gso_segments, report.udp_gso_segments);
+      udp.gro = udp.gro || report.udp_gro;
+    }
+    const std::string sender_payload = udp.payload;
+    udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
+    if (spec.role == Role::sender) udp.payload = sender_payload;
+    r.udp = std::move(udp);
+  }
   if (spec.role == Role::sender && spec.protocol == Protocol::tcp && rtt_count > 0)
     r.tcp_average_rtt_us = static_cast<uint32_t>(rtt_sum / rtt_count);
 

@@ -18,6 +18,10 @@ struct RunFacts {
   HostInfo host;
   uint32_t negotiated_cycle_s = 0;
   uint32_t threads_created = 0;
+  // UDP runs: every flow's counters after the workers stopped, and (receiver) the per-flow sent
+  // counts from the senders' results.
+  std::vector<udp::FlowRecord> udp_run_flows;
+  std::vector<UdpFlowResult> udp_senders;
 };
 
 Result build_result(const RunFacts& facts, const MeasuredWindow& window,

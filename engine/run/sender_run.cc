@@ -100,8 +100,21 @@ Status request_start(const TestSpec& spec, SyncClient& sync, Log& log) {
 
 }  // namespace
 
-int run_sender(const TestSpec& spec, RunEnv& env) {
+// --udp-payload auto: native unless the receiver is known to be NTTTCP (it answered the sync
+// protocol without xttcp's hello); without sync nobody knows, and native is read by xttcp and
+// ignored by NTTTCP alike.
+TestSpec settle_udp_payload(const TestSpec& spec, bool native_peer, Log& log) {
+  TestSpec settled = spec;
+  if (spec.protocol != Protocol::udp || spec.udp_payload != UdpPayload::automatic) return settled;
+  settled.udp_payload = native_peer || spec.no_sync ? UdpPayload::native : UdpPayload::compat;
+  if (settled.udp_payload == UdpPayload::compat)
+    log.info("UDP: the receiver is not xttcp; sending NTTTCP's payload (no loss accounting)");
+  return settled;
+}
+
+int run_sender(const TestSpec& requested, RunEnv& env) {
   Log& log = env.log;
+  TestSpec spec = requested;
   auto setup = prepare_run(spec);
   if (!setup) {
     log.error(setup.error().message);
@@ -129,6 +142,7 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
     log.error(agreement.error().message);
     return exit_code::run_failed;
   }
+  spec = settle_udp_payload(spec, agreement->native, log);
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
@@ -213,7 +227,7 @@ int run_sender(const TestSpec& spec, RunEnv& env) {
   }
 
   RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, agreement->cycle_s,
-                 static_cast<uint32_t>(spec.sender_threads())};
+                 static_cast<uint32_t>(spec.sender_threads()), pool.udp_snapshot(), {}};
   Result result = build_result(facts, window, reports);
   if (sync && agreement->native && !receiver_lost) {
     if (Status sent = sync->send_frame(render_native_json(result)); !sent) {

@@ -31,20 +31,35 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   // The current interval sample: from sample_start, counting from sample_bytes.
   auto sample_start = start;
   uint64_t sample_bytes = pool_.total_bytes();
+  const bool udp_run = pool_.is_udp();
+  std::vector<udp::FlowRecord> sample_udp = pool_.udp_snapshot();
   auto close_sample = [&](SteadyClock::time_point now, bool print) {
     const uint64_t bytes = pool_.total_bytes();
     const double length = Seconds(now - sample_start).count();
+    std::vector<udp::FlowRecord> flows;
+    if (udp_run) flows = pool_.udp_snapshot();
     if (length > 0) {
       if (print) log_.realtime(static_cast<double>(bytes - sample_bytes) * 8.0 / length);
-      if (stage == Stage::measure)
-        window.intervals.push_back(
-            {Seconds(sample_start - window_start).count(), length, bytes - sample_bytes});
+      if (stage == Stage::measure) {
+        IntervalSample sample{Seconds(sample_start - window_start).count(), length,
+                              bytes - sample_bytes};
+        if (udp_run) {
+          const udp::UdpFlowSnapshot d = udp::sum(udp::delta(flows, sample_udp));
+          sample.datagrams = d.datagrams;
+          sample.lost = d.lost();
+          sample.reordered = d.reordered;
+          sample.jitter_ns = d.jitter_ns;
+        }
+        window.intervals.push_back(sample);
+      }
     }
     sample_start = now;
     sample_bytes = bytes;
+    if (udp_run) sample_udp = std::move(flows);
   };
   auto open_window = [&](SteadyClock::time_point now) {
     window.begin = pool_.snapshot();
+    window.udp_begin = pool_.udp_snapshot();
     window.system_begin = probe_.take();
     window.started_at = std::chrono::system_clock::now();
     window_start = now;
@@ -55,6 +70,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   auto close_window = [&](SteadyClock::time_point now, bool cut_short) {
     close_sample(now, false);
     window.end = pool_.snapshot();
+    window.udp_end = pool_.udp_snapshot();
     window.system_end = probe_.take();
     window.seconds = Seconds(now - window_start).count();
     window.cut_short = cut_short;

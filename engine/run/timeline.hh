@@ -14,6 +14,7 @@
 #include "engine/run/phase_clock.hh"
 #include "engine/run/worker_pool.hh"
 #include "engine/stats/system_probe.hh"
+#include "engine/udp/flow_registry.hh"
 
 namespace xttcp {
 
@@ -30,6 +31,7 @@ struct MeasuredWindow {
   bool cut_short = false;    // the window ended before its duration (cancelled)
   double seconds = 0;
   std::vector<CounterSnapshot> begin, end;  // per flow slot
+  std::vector<udp::FlowRecord> udp_begin, udp_end;  // UDP runs: every flow's datagram counts
   SystemSnapshot system_begin, system_end;
   std::vector<IntervalSample> intervals;
   std::chrono::system_clock::time_point started_at;

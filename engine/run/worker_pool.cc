@@ -1,5 +1,7 @@
 #include "engine/run/worker_pool.hh"
 
+#include <random>
+
 #include "topology/topology.hh"
 
 namespace xttcp {
@@ -10,6 +12,14 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     : backend_(backend), spec_(spec), plan_(plan),
       counters_(std::make_unique<FlowCounter[]>(plan.flow_count)) {
   contexts_.resize(plan.workers.size());
+  uint32_t udp_flow_base = 0;
+  if (spec.protocol == Protocol::udp) {
+    udp_flows_ = std::make_unique<udp::UdpFlowRegistry>();
+    // Flow ids are base | slot with slots < 2^20 (limits::max_connections): 12 random bits
+    // keep the flows of concurrent senders (-M) apart at one receiver.
+    std::random_device random;
+    udp_flow_base = (1 + random() % 4095) << 20;
+  }
   for (size_t i = 0; i < plan.workers.size(); ++i) {
     WorkerContext& context = contexts_[i];
     context.spec = &spec_;
@@ -19,6 +29,8 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.counters = counters_.get();
     context.on_accept = on_accept;
     context.open_connections = &open_connections_;
+    context.udp_flows = udp_flows_.get();
+    context.udp_flow_base = udp_flow_base;
   }
   reports_.resize(plan.workers.size());
 }
@@ -93,6 +105,11 @@ uint64_t WorkerPool::total_bytes() const {
   for (uint32_t i = 0; i < plan_.flow_count; ++i)
     sum += counters_[i].bytes.load(std::memory_order_relaxed);
   return sum;
+}
+
+std::vector<udp::FlowRecord> WorkerPool::udp_snapshot() const {
+  if (!udp_flows_) return {};
+  return udp_flows_->snapshot();
 }
 
 }  // namespace xttcp

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/plan.hh"
+#include "engine/udp/flow_registry.hh"
 #include "io_backends/backend.hh"
 
 namespace xttcp {
@@ -36,6 +37,9 @@ class WorkerPool {
   // Per-slot counters, read without stopping the workers.
   std::vector<CounterSnapshot> snapshot() const;
   uint64_t total_bytes() const;
+  // UDP runs: every flow's datagram counters so far (empty for TCP).
+  std::vector<udp::FlowRecord> udp_snapshot() const;
+  bool is_udp() const { return udp_flows_ != nullptr; }
   // Sender connections still open (backends that count them; see WorkerContext).
   int64_t open_connections() const { return open_connections_.load(); }
   // True when the backend counts its connections (some were counted once they opened).
@@ -48,6 +52,7 @@ class WorkerPool {
   const TestSpec& spec_;
   const Plan& plan_;
   std::unique_ptr<FlowCounter[]> counters_;
+  std::unique_ptr<udp::UdpFlowRegistry> udp_flows_;  // UDP runs only
   std::vector<WorkerContext> contexts_;
   std::vector<std::thread> threads_;
   std::vector<WorkerReport> reports_;

@@ -5,6 +5,8 @@
 
 #include "io_backends/epoll/epoll_receiver.hh"
 #include "io_backends/epoll/epoll_sender.hh"
+#include "io_backends/epoll/udp_receiver.hh"
+#include "io_backends/epoll/udp_sender.hh"
 
 namespace xttcp {
 
@@ -22,17 +24,22 @@ class EpollBackend final : public Backend {
     ::close(fd);
     return {true, "available"};
   }
-  uint32_t capabilities() const override { return cap_tcp | cap_zerocopy_tx; }
+  uint32_t capabilities() const override { return cap_tcp | cap_udp | cap_zerocopy_tx; }
+  // The fallback of --backend auto, for TCP and UDP alike.
+  std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {
-    if (spec.protocol != Protocol::tcp) return fail("--backend epoll: UDP is not supported yet");
     if (spec.sqpoll)
       return fail("--sqpoll: the epoll backend has no submission queue (use --backend io_uring)");
     return ok();
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     if (Status supported = check(*context.spec); !supported) return supported.error();
-    if (context.spec->role == Role::sender)
-      return std::unique_ptr<DataWorker>(std::make_unique<EpollSender>(context));
+    const bool sender = context.spec->role == Role::sender;
+    if (context.spec->protocol == Protocol::udp) {
+      if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpSender>(context));
+      return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpReceiver>(context));
+    }
+    if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollSender>(context));
     return std::unique_ptr<DataWorker>(std::make_unique<EpollReceiver>(context));
   }
 };

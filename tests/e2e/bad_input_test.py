@@ -32,7 +32,9 @@ BAD = [
     ["-H", "-s", "127.0.0.1"],
     ["-a", "127.0.0.1"],                     # sender-only on a receiver
     ["-f", "30000"],                          # sender-only on a receiver
-    ["-u"],                                   # UDP not yet
+    ["--udp-gso", "off", "-s", "127.0.0.1"],  # a UDP option without -u
+    ["-u", "--zerocopy", "-s", "127.0.0.1"],  # zero-copy is TCP only
+    ["-u", "-b", "20", "--udp-payload", "native", "-s", "127.0.0.1"],  # no room for the header
     ["--no-delay", "-u", "-s", "127.0.0.1"],
     ["--bakend", "epoll"],
     ["--backend", "nosuch"],

@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
 """A small NTTTCP-for-Linux peer written here from the reference (shared/reference/ntttcp-linux.md
-section 1.4): the legacy sync protocol as the original implements it, TCP data of 'A's, and the
-original's "total bytes" line. It lets CI check that xttcp pairs with a peer that knows nothing
-of xttcp's native extension. Loopback only.
+sections 1.4 and 1.9): the legacy sync protocol as the original implements it, TCP data of 'A's
+(or with --udp, datagrams of 'B's), and the original's "total bytes" line. It lets CI check that
+xttcp pairs with a peer that knows nothing of xttcp's native extension. Loopback only.
 
-  ntttcp_linux_peer.py receiver --port BASE --ports N --duration T
+  ntttcp_linux_peer.py receiver --port BASE --ports N --duration T [--udp [--size B]]
   ntttcp_linux_peer.py sender --port BASE --ports N --duration T [--address 127.0.0.1]
+                       [--udp [--size B] [--rate BITS_PER_S]]
+
+UDP as the original (section 1.9): sync stays TCP on BASE-1; the sender has one UDP socket per
+port, connected to it, and sends --size bytes of 'B' (default 65507) per datagram, skipping send
+errors (ECONNREFUSED, ENOBUFS, ...); --rate paces it like -B. The receiver has one UDP socket per
+port and counts bytes read with --size buffers (default 65536, the original's receive -b). Unlike
+the original it does not wait for a 30 s receive timeout: it ends with its window, like TCP. It
+also prints, after the totals, a line the original does not have: "udp datagrams :N, not all 'B'
+:M", so a test can check what payload it got.
 """
 import argparse
 import socket
@@ -16,6 +25,8 @@ import time
 
 X, R, L, E, W = ord("X"), ord("R"), ord("L"), ord("E"), ord("W")
 NOT_STARTED, RUNNING, FINISHED = 11, 12, 13
+UDP_SEND_SIZE = 65507  # 128 KiB clamped to the largest IPv4 UDP payload
+UDP_RECEIVE_SIZE = 65536  # the original receiver's default -b
 
 
 def print_totals(elapsed, total):
@@ -46,6 +57,8 @@ class Receiver:
         self.state = NOT_STARTED
         self.started = threading.Event()
         self.log = []
+        self.datagrams = 0
+        self.not_compat = 0  # datagrams that are not all 'B'
 
     def data_port(self, listener):
         listener.settimeout(0.2)
@@ -73,6 +86,20 @@ class Receiver:
             if got == 0:
                 time.sleep(0.0005)
 
+    def udp_port(self, sock):
+        sock.settimeout(0.2)  # only so that the thread sees the end of the test
+        buffer = bytearray(self.args.size or UDP_RECEIVE_SIZE)
+        while self.state != FINISHED:
+            try:
+                n = sock.recv_into(buffer)
+            except OSError:  # the timeout above, or an error the original would ignore too
+                continue
+            compat = buffer.count(b"B", 0, n) == n
+            with self.lock:
+                self.bytes += n
+                self.datagrams += 1
+                self.not_compat += 0 if compat else 1
+
     def sync(self, conn):
         while self.state != FINISHED:
             try:
@@ -90,6 +117,7 @@ class Receiver:
                 answer = R
                 with self.lock:  # the light goes on: what arrived before does not count
                     self.bytes = 0
+                    self.datagrams = self.not_compat = 0
                     self.begin = time.monotonic()
                 self.state = RUNNING
                 self.started.set()
@@ -104,6 +132,11 @@ class Receiver:
     def run(self):
         a = self.args
         for p in range(a.port, a.port + a.ports):
+            if a.udp:
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.bind(("127.0.0.1", p))
+                threading.Thread(target=self.udp_port, args=(s,), daemon=True).start()
+                continue
             s = socket.socket()
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", p))
@@ -121,13 +154,50 @@ class Receiver:
             return 1
         time.sleep(max(0.0, self.begin + a.duration - time.monotonic()))
         with self.lock:
-            total = self.bytes
+            total, datagrams, not_compat = self.bytes, self.datagrams, self.not_compat
         elapsed = time.monotonic() - self.begin
         self.state = FINISHED
         print_totals(elapsed, total)
+        if a.udp:
+            print(f"udp datagrams\t:{datagrams}, not all 'B'\t:{not_compat}")
         for line in self.log:
             print(line)
         return 0
+
+
+def tcp_send(conns, deadline):
+    """'A's on every connection in turn until the deadline; returns the bytes sent."""
+    payload = b"A" * 131072
+    total = 0
+    for c in conns:
+        c.settimeout(0.2)
+    while time.monotonic() < deadline:
+        for c in conns:
+            try:
+                total += c.send(payload)
+            except socket.timeout:
+                pass
+    return total
+
+
+def udp_send(conns, args, deadline):
+    """The original's UDP loop: one datagram per socket in turn, send errors skipped. Returns
+    the bytes the kernel accepted."""
+    payload = b"B" * (args.size or UDP_SEND_SIZE)
+    total = 0
+    begin = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return total
+        if args.rate and total * 8 > args.rate * (now - begin):  # ahead of -B: sleep it off
+            time.sleep(min(total * 8 / args.rate - (now - begin), 0.001))
+            continue
+        for c in conns:
+            try:
+                total += c.send(payload)
+            except OSError:  # ECONNREFUSED, ENOBUFS, ...: the original ignores them all
+                pass
 
 
 def sender(args):
@@ -138,24 +208,22 @@ def sender(args):
         return 1
     cycle = (send_int(sync, args.duration), recv_int(sync))[1]
     print(f"negotiated cycle: {cycle}")
-    conns = [socket.create_connection((args.address, p), timeout=10)
-             for p in range(args.port, args.port + args.ports)]
+    if args.udp:
+        conns = []
+        for p in range(args.port, args.port + args.ports):
+            c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            c.connect((args.address, p))
+            conns.append(c)
+    else:
+        conns = [socket.create_connection((args.address, p), timeout=10)
+                 for p in range(args.port, args.port + args.ports)]
     reply = (send_int(sync, R), recv_int(sync))[1]
     if reply != R:
         print(f"sender: receiver refused to start ({reply})", file=sys.stderr)
         return 1
-    payload = b"A" * 131072
-    total = 0
     begin = time.monotonic()
     deadline = begin + cycle
-    for c in conns:
-        c.settimeout(0.2)
-    while time.monotonic() < deadline:
-        for c in conns:
-            try:
-                total += c.send(payload)
-            except socket.timeout:
-                pass
+    total = udp_send(conns, args, deadline) if args.udp else tcp_send(conns, deadline)
     elapsed = time.monotonic() - begin
     if elapsed < cycle:
         send_int(sync, E)
@@ -175,6 +243,12 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--ports", type=int, default=1)
     parser.add_argument("--duration", type=int, default=2)
+    parser.add_argument("--udp", action="store_true", help="UDP data (sync stays TCP)")
+    parser.add_argument("--size", type=int, default=None,
+                        help=f"UDP datagram size (sender, default {UDP_SEND_SIZE}) or receive "
+                             f"buffer (receiver, default {UDP_RECEIVE_SIZE})")
+    parser.add_argument("--rate", type=float, default=0,
+                        help="UDP sender: pace to this many bits/s over all ports, like -B")
     args = parser.parse_args()
     return Receiver(args).run() if args.role == "receiver" else sender(args)
 

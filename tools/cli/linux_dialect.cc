@@ -3,6 +3,8 @@
 // and everything below runs once the whole line is read.
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/units.hh"
@@ -128,12 +130,31 @@ Status check_rates(ParseState& state) {
   return ok();
 }
 
-Status check_protocol(const TestSpec& spec) {
-  if (spec.protocol == Protocol::udp && spec.no_delay)
-    return fail("--no-delay is for TCP only (drop --no-delay or -u)");
-  // UDP data paths land with issue 4; until then refuse rather than run something else.
-  if (spec.protocol == Protocol::udp)
-    return fail("-u: UDP is not supported yet in this version (see issue 4); use TCP");
+Status check_protocol(ParseState& state, const std::vector<OptionUse>& uses) {
+  TestSpec& spec = state.spec();
+  auto given = [&](std::string_view long_name) {
+    return std::any_of(uses.begin(), uses.end(),
+                       [&](const OptionUse& use) { return use.def->long_name == long_name; });
+  };
+  if (spec.protocol == Protocol::tcp) {
+    for (const char* udp_only : {"udp-payload", "udp-gso", "udp-gro"})
+      if (given(udp_only)) return fail(fmt::format("--{} is for UDP only (add -u)", udp_only));
+    return ok();
+  }
+  if (spec.no_delay) return fail("--no-delay is for TCP only (drop --no-delay or -u)");
+  if (spec.zerocopy != ZeroCopy::off) return fail("--zerocopy is for TCP only (drop it or -u)");
+  // The largest UDP payload: 65535 - 8 (UDP) - 20 (IPv4); IPv6's header is outside the limit.
+  const uint32_t largest = spec.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
+  if (spec.send_buffer > largest) {
+    if (spec.is_sender() || spec.role == Role::local)
+      state.note(fmt::format("-u: datagrams of {} bytes (the largest UDP payload; -b was {})",
+                             largest, spec.send_buffer));
+    spec.send_buffer = largest;
+  }
+  if (spec.udp_payload == UdpPayload::native && spec.send_buffer < udp_native_header_bytes)
+    return fail(fmt::format("--udp-payload native: datagrams of {} bytes cannot hold the {}-byte "
+                            "header (use -b {} or more, or --udp-payload compat)",
+                            spec.send_buffer, udp_native_header_bytes, udp_native_header_bytes));
   return ok();
 }
 
@@ -164,7 +185,7 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   if (Status address = choose_address(state); !address) return address.error();
   if (Status ports = check_ports(state, *uses); !ports) return ports.error();
   if (Status rates = check_rates(state); !rates) return rates.error();
-  if (Status protocol = check_protocol(state.spec()); !protocol) return protocol.error();
+  if (Status protocol = check_protocol(state, *uses); !protocol) return protocol.error();
   if (state.spec().duration_s == 0)
     state.note("-t 0: continuous mode; the test runs until stopped and prints no results");
   return std::move(state.command);

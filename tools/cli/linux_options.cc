@@ -318,6 +318,39 @@ Status set_skip_rx_copy(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_udp_payload(ParseState& state, const Value& value) {
+  if (*value == "auto") {
+    state.spec().udp_payload = UdpPayload::automatic;
+  } else if (*value == "native") {
+    state.spec().udp_payload = UdpPayload::native;
+  } else if (*value == "compat") {
+    state.spec().udp_payload = UdpPayload::compat;
+  } else {
+    return fail("'" + *value + "' is not one of auto, native, compat");
+  }
+  return ok();
+}
+
+Expected<bool> on_off(const Value& value) {
+  if (!value || *value == "on") return true;
+  if (*value == "off") return false;
+  return fail("'" + *value + "' is not one of on, off");
+}
+
+Status set_udp_gso(ParseState& state, const Value& value) {
+  auto on = on_off(value);
+  if (!on) return on.error();
+  state.spec().udp_gso = *on;
+  return ok();
+}
+
+Status set_udp_gro(ParseState& state, const Value& value) {
+  auto on = on_off(value);
+  if (!on) return on.error();
+  state.spec().udp_gro = *on;
+  return ok();
+}
+
 Status set_sqpoll(ParseState& state, const Value&) {
   state.spec().sqpoll = true;
   return ok();
@@ -391,7 +424,9 @@ const OptionDef table[] = {
   {'l', "", required, "N", sender_side, compatible,
    "connections per sender thread", "1, max 1000", set_conns_per_thread},
   {'6', "", none, "", for_any, compatible, "IPv6", "IPv4", set_ipv6},
-  {'u', "", none, "", for_any, compatible, "UDP (not supported yet)", "TCP", set_udp},
+  {'u', "", none, "", for_any, compatible,
+   "UDP: -b is the datagram size (clamped to 65507, IPv6 65527); see docs/udp.md", "TCP",
+   set_udp},
   {'p', "", required, "PORT", for_any, compatible,
    "first receiver port; the sync port is PORT - 1", "5001", set_base_port},
   {'f', "", optional, "PORT", sender_side, compatible,
@@ -449,6 +484,15 @@ const OptionDef table[] = {
    "receive with MSG_TRUNC: the kernel runs the whole TCP receive path and counts the bytes "
    "without copying them to user space; off reads into a buffer like NTttcp", "on",
    set_skip_rx_copy},
+  {0, "udp-payload", required, "MODE", sender_side, native,
+   "UDP payload: native (24-byte header: flow, sequence, send time; exact loss, reordering, "
+   "jitter), compat (NTTTCP's 'B's), auto (native unless the receiver is NTTTCP)", "auto",
+   set_udp_payload},
+  {0, "udp-gso", optional, "on|off", sender_side, native,
+   "UDP: send up to 64 datagrams per sendmsg with UDP_SEGMENT where the kernel has it", "on",
+   set_udp_gso},
+  {0, "udp-gro", optional, "on|off", for_receiver | for_local, native,
+   "UDP: receive coalesced datagrams with UDP_GRO where the kernel has it", "on", set_udp_gro},
   {0, "sqpoll", none, "", for_any, native,
    "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},
   {0, "pin", none, "", for_any, native,

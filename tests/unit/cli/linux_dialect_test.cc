@@ -160,10 +160,17 @@ TEST(LinuxDialectFlags, SourceAddress) {
 }
 
 TEST(LinuxDialectFlags, Protocol) {
-  EXPECT_EQ(parse_error("-u"),
-            "-u: UDP is not supported yet in this version (see issue 4); use TCP");
-  EXPECT_EQ(parse_error("-s x -u"),
-            "-u: UDP is not supported yet in this version (see issue 4); use TCP");
+  EXPECT_EQ(parse_ok("-u").spec.protocol, Protocol::udp);
+  // NTTTCP's default 128 KiB datagram is clamped to the largest UDP payload.
+  EXPECT_EQ(parse_ok("-s x -u").spec.send_buffer, 65507u);
+  EXPECT_EQ(parse_ok("-s x -u -6").spec.send_buffer, 65527u);
+  EXPECT_EQ(parse_ok("-s x -u -b 1470").spec.send_buffer, 1470u);
+  const TestSpec spec = parse_ok("-s x -u --udp-payload compat --udp-gso off").spec;
+  EXPECT_EQ(spec.udp_payload, UdpPayload::compat);
+  EXPECT_FALSE(spec.udp_gso);
+  EXPECT_FALSE(parse_ok("-r -u --udp-gro=off").spec.udp_gro);
+  EXPECT_TRUE(parse_ok("-r -u --udp-gro").spec.udp_gro);
+  EXPECT_EQ(parse_ok("-s x -u").spec.udp_payload, UdpPayload::automatic);
 }
 
 TEST(LinuxDialectFlags, BasePort) {

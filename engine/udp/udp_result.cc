@@ -1,0 +1,108 @@
+#include "engine/udp/udp_result.hh"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace xttcp::udp {
+
+UdpResult window_figures(const TestSpec& spec, const std::vector<FlowRecord>& begin,
+                         const std::vector<FlowRecord>& end, double seconds) {
+  UdpResult udp;
+  const UdpFlowSnapshot window = sum(delta(end, begin));
+  udp.window_datagrams = window.datagrams;
+  udp.window_pps = seconds > 0 ? static_cast<double>(window.datagrams) / seconds : 0.0;
+  if (spec.role == Role::receiver)
+    udp.datagram_size = window.datagrams > 0 ? static_cast<uint32_t>(window.bytes / window.datagrams) : 0;
+  else
+    udp.datagram_size = spec.send_buffer;
+  return udp;
+}
+
+void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& run_flows,
+                     const std::vector<UdpFlowResult>& senders) {
+  udp.flows.clear();
+  udp.sent = udp.received = udp.lost = udp.duplicates = udp.reordered = 0;
+  udp.jitter_ms = 0;
+  if (role != Role::receiver) {
+    for (const FlowRecord& f : run_flows) {
+      UdpFlowResult flow;
+      flow.flow = f.flow_id;
+      flow.sent = f.counters.datagrams;
+      udp.sent += flow.sent;
+      udp.flows.push_back(flow);
+    }
+    return;
+  }
+
+  uint64_t reported_sent = 0;
+  for (const UdpFlowResult& s : senders) reported_sent += s.sent;
+  const bool exact = !senders.empty();
+  bool any_native = false, any_compat = false;
+  for (const FlowRecord& f : run_flows) {
+    const UdpFlowSnapshot& c = f.counters;
+    UdpFlowResult flow;
+    flow.flow = f.flow_id;
+    flow.native = f.flow_id != compat_flow;
+    if (flow.native) {
+      any_native = true;
+      flow.received = c.unique;
+      flow.duplicates = c.duplicates;
+      flow.reordered = c.reordered;
+      flow.jitter_ms = static_cast<double>(c.jitter_ns) / 1e6;
+      auto sender = std::find_if(senders.begin(), senders.end(),
+                                 [&](const UdpFlowResult& s) { return s.flow == f.flow_id; });
+      if (sender != senders.end()) {
+        flow.sent = sender->sent;
+        flow.lost = flow.sent > flow.received ? flow.sent - flow.received : 0;
+      } else {
+        flow.lost = c.lost();
+      }
+    } else {
+      any_compat = true;
+      flow.received = c.datagrams;
+    }
+    udp.received += flow.received;
+    udp.duplicates += flow.duplicates;
+    udp.reordered += flow.reordered;
+    udp.jitter_ms = std::max(udp.jitter_ms, flow.jitter_ms);
+    if (!exact) udp.lost += flow.lost;
+    udp.flows.push_back(flow);
+  }
+  udp.payload = any_native ? (any_compat ? "mixed" : "native") : (any_compat ? "compat" : "none");
+  if (exact) {
+    // Flows that never delivered a datagram are lost whole: count from the senders' total.
+    udp.sent = reported_sent;
+    udp.lost = reported_sent > udp.received ? reported_sent - udp.received : 0;
+    udp.loss_source = "sender count";
+  } else {
+    udp.loss_source = any_native ? "sequence gaps" : "none";
+  }
+  const uint64_t base = exact ? udp.sent : udp.received + udp.lost;
+  udp.loss_percent = base > 0 ? 100.0 * static_cast<double>(udp.lost) / static_cast<double>(base) : 0.0;
+}
+
+std::vector<UdpFlowResult> sent_flows_in(const std::string& native_json) {
+  std::vector<UdpFlowResult> flows;
+  const nlohmann::json doc = nlohmann::json::parse(native_json, nullptr, false);
+  if (!doc.is_object()) return flows;
+  auto udp = doc.find("udp");
+  if (udp == doc.end() || !udp->is_object()) return flows;
+  auto list = udp->find("flows");
+  if (list == udp->end() || !list->is_array()) return flows;
+  for (const nlohmann::json& item : *list) {
+    if (!item.is_object()) continue;
+    auto flow = item.find("flow");
+    auto sent = item.find("sent");
+    if (flow == item.end() || sent == item.end() || !flow->is_number_unsigned() ||
+        !sent->is_number_unsigned())
+      continue;
+    UdpFlowResult f;
+    f.flow = flow->get<uint32_t>();
+    f.sent = sent->get<uint64_t>();
+    flows.push_back(f);
+  }
+  return flows;
+}
+
+}  // namespace xttcp::udp

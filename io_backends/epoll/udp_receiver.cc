@@ -1,0 +1,195 @@
+#include "io_backends/epoll/udp_receiver.hh"
+
+#include <netinet/udp.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/udp/datagram_header.hh"
+#include "io_backends/common/udp_socket.hh"
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+namespace xttcp {
+
+namespace {
+
+constexpr int wait_ms = 100;       // bounds how late the worker sees `stop`
+constexpr uint32_t batch = 64;     // messages per recvmmsg
+constexpr int batches_per_turn = 16;  // fairness between sockets
+constexpr std::size_t full_buffer = 65536;  // the largest datagram, or a GRO train
+constexpr std::size_t header_buffer = 64;   // --skip-rx-copy without GRO: the header only
+constexpr std::size_t control_bytes = CMSG_SPACE(sizeof(int));
+
+uint64_t monotonic_ns() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+}  // namespace
+
+Status EpollUdpReceiver::open() {
+  const TestSpec& spec = *context_.spec;
+  epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
+  bool gro_refused = false;
+  for (const FlowPlan& flow : context_.plan->flows) {
+    SocketAddress address = context_.local;
+    address.set_port(flow.port);
+    auto fd = open_udp_receiver(address);
+    if (!fd) return fd.error();
+    if (spec.udp_gro) {
+      if (enable_udp_gro(fd->get()))
+        gro_ = true;
+      else
+        gro_refused = true;
+    }
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.u32 = static_cast<uint32_t>(sockets_.size());
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
+      return fail(std::string("epoll_ctl: ") + std::strerror(errno));
+    Socket socket;
+    socket.fd = std::move(*fd);
+    socket.slot = flow.slot;
+    sockets_.push_back(std::move(socket));
+  }
+  if (gro_refused) {
+    gro_ = false;
+    report_.notes.push_back("UDP: the kernel refused UDP_GRO; one datagram per buffer");
+  }
+  // GRO trains must be read whole to see every header; otherwise the header is enough.
+  const bool header_only = spec.skip_rx_copy && !gro_;
+  buffer_size_ = header_only ? header_buffer : full_buffer;
+  recv_flags_ = header_only ? MSG_TRUNC : 0;
+  buffers_ = IoBuffer(buffer_size_ * batch, 0);
+  if (!buffers_) return fail("cannot allocate the UDP receive buffers");
+  messages_.assign(batch, mmsghdr{});
+  iovecs_.assign(batch, iovec{});
+  control_.assign(control_bytes * batch, 0);
+  for (uint32_t i = 0; i < batch; ++i) {
+    iovecs_[i] = {buffers_.data() + i * buffer_size_, buffer_size_};
+    messages_[i].msg_hdr.msg_iov = &iovecs_[i];
+    messages_[i].msg_hdr.msg_iovlen = 1;
+  }
+  return ok();
+}
+
+udp::SequenceTracker& EpollUdpReceiver::tracker_for(Socket& socket, uint32_t flow_id) {
+  if (socket.last < socket.flows.size() && socket.flows[socket.last].flow_id == flow_id)
+    return *socket.flows[socket.last].tracker;
+  for (uint32_t i = 0; i < socket.flows.size(); ++i) {
+    if (socket.flows[i].flow_id == flow_id) {
+      socket.last = i;
+      return *socket.flows[i].tracker;
+    }
+  }
+  // A new flow: registered once (a lock and an allocation), then counted lock-free.
+  udp::UdpFlowCounters& counters = context_.udp_flows->add(socket.slot, flow_id);
+  socket.flows.push_back({flow_id, std::make_unique<udp::SequenceTracker>(counters)});
+  socket.last = static_cast<uint32_t>(socket.flows.size() - 1);
+  return *socket.flows.back().tracker;
+}
+
+// One datagram: `available` of its `length` bytes are in `data`.
+void EpollUdpReceiver::account(Socket& socket, const unsigned char* data, std::size_t available,
+                               std::size_t length, uint64_t now_ns) {
+  udp::DatagramHeader header;
+  if (udp::decode(data, available, header)) {
+    tracker_for(socket, header.flow_id)
+        .on_datagram(header.sequence, header.send_time_ns, now_ns, static_cast<uint32_t>(length));
+    return;
+  }
+  if (!socket.compat) {
+    udp::UdpFlowCounters& counters = context_.udp_flows->add(socket.slot, udp::compat_flow);
+    socket.compat = std::make_unique<udp::SequenceTracker>(counters);
+  }
+  socket.compat->on_compat_datagram(static_cast<uint32_t>(length));
+}
+
+bool EpollUdpReceiver::drain(Socket& socket) {
+  for (int turn = 0; turn < batches_per_turn; ++turn) {
+    for (uint32_t i = 0; i < batch; ++i) {
+      msghdr& h = messages_[i].msg_hdr;
+      h.msg_control = gro_ ? control_.data() + i * control_bytes : nullptr;
+      h.msg_controllen = gro_ ? control_bytes : 0;
+      h.msg_flags = 0;
+    }
+    const int n = recvmmsg(socket.fd.get(), messages_.data(), batch, MSG_DONTWAIT | recv_flags_,
+                           nullptr);
+    if (n < 0) {
+      if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
+        if (report_.errors++ == 0) report_.first_error = std::string("UDP recvmmsg: ") + std::strerror(errno);
+      }
+      return false;
+    }
+    if (n == 0) return false;
+    if (!socket.seen_data) {
+      socket.seen_data = true;
+      if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
+    }
+    const uint64_t now = monotonic_ns();
+    uint64_t bytes = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::size_t length = messages_[i].msg_len;
+      const unsigned char* data = buffers_.data() + static_cast<std::size_t>(i) * buffer_size_;
+      std::size_t segment = length;
+      const msghdr& h = messages_[i].msg_hdr;
+      if (gro_) {
+        for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(const_cast<msghdr*>(&h), c))
+          if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+            int size;
+            std::memcpy(&size, CMSG_DATA(c), sizeof size);
+            if (size > 0) segment = static_cast<std::size_t>(size);
+          }
+      }
+      const std::size_t in_buffer = std::min(length, buffer_size_);
+      for (std::size_t offset = 0; offset < length; offset += segment) {
+        const std::size_t one = std::min(segment, length - offset);
+        const std::size_t available = offset < in_buffer ? std::min(one, in_buffer - offset) : 0;
+        account(socket, data + offset, available, one, now);
+      }
+      bytes += length;
+    }
+    context_.counters[socket.slot].add(bytes);
+    if (static_cast<uint32_t>(n) < batch) return false;
+  }
+  return true;
+}
+
+void EpollUdpReceiver::run(const std::atomic<bool>& stop) {
+  epoll_event events[64];
+  std::vector<uint32_t> busy;  // sockets that still had data after their turn
+  while (!stop.load(std::memory_order_relaxed)) {
+    const int n = epoll_wait(epoll_.get(), events, 64, busy.empty() ? wait_ms : 0);
+    for (int i = 0; i < n; ++i) {
+      const uint32_t index = events[i].data.u32;
+      if (std::find(busy.begin(), busy.end(), index) == busy.end()) busy.push_back(index);
+    }
+    for (size_t i = 0; i < busy.size();) {
+      if (drain(sockets_[busy[i]])) {
+        ++i;
+      } else {
+        busy[i] = busy.back();
+        busy.pop_back();
+      }
+    }
+  }
+}
+
+WorkerReport EpollUdpReceiver::finish() {
+  report_.connections = 0;
+  for (const Socket& socket : sockets_) report_.connections += static_cast<uint32_t>(socket.flows.size());
+  report_.udp_gro = gro_;
+  return report_;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,213 @@
+#include "io_backends/epoll/udp_sender.hh"
+
+#include <netinet/udp.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/udp/datagram_header.hh"
+#include "io_backends/common/udp_socket.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr uint32_t mmsg_batch = 64;
+constexpr char compat_fill = 'B';  // NTTTCP-for-Linux's UDP payload
+
+uint64_t monotonic_ns() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+void add(std::atomic<uint64_t>& counter, uint64_t n) {
+  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void EpollUdpSender::record_error(const std::string& what) {
+  if (report_.errors++ == 0) report_.first_error = what;
+}
+
+Status EpollUdpSender::open() {
+  const TestSpec& spec = *context_.spec;
+  datagram_ = spec.send_buffer;
+  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
+
+  ConnectOptions options;
+  if (spec.fq_rate_limit_bps > 0)
+    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
+  options.bind_to_device = !spec.source_address.empty();
+  const uint32_t segments = spec.udp_gso ? gso_segments_for(datagram_) : 1;
+
+  for (const FlowPlan& plan : context_.plan->flows) {
+    SocketAddress remote = context_.remote;
+    remote.set_port(plan.port);
+    options.source.reset();
+    if (!spec.source_address.empty() || plan.source_port != 0) {
+      SocketAddress source = context_.local;
+      source.set_port(plan.source_port);
+      options.source = source;
+    }
+    auto fd = open_udp_sender(remote, options);
+    if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
+    if (flows_.empty() && segments > 1) {
+      // A GSO segment must fit the path MTU (the kernel refuses it otherwise), where a plain
+      // datagram would leave as IP fragments.
+      const bool ipv6 = remote.family() == AF_INET6;
+      const uint32_t mtu = path_mtu(fd->get(), ipv6);
+      const uint32_t on_wire = datagram_ + 8 + (ipv6 ? 40 : 20);
+      if (mtu > 0 && on_wire > mtu)
+        report_.notes.push_back(fmt::format(
+            "UDP: GSO off: {}-byte datagrams need {} bytes on the wire, above the path MTU {} "
+            "(they leave as IP fragments)",
+            datagram_, on_wire, mtu));
+      else if (enable_udp_gso(fd->get(), datagram_))
+        gso_segments_ = segments;
+      else
+        report_.notes.push_back("UDP: the kernel refused UDP_SEGMENT (GSO); using sendmmsg");
+    } else if (gso_segments_ > 0 && !enable_udp_gso(fd->get(), datagram_)) {
+      return fail("UDP_SEGMENT worked on one socket and not on the next");
+    }
+    Flow flow;
+    flow.fd = std::move(*fd);
+    flow.slot = plan.slot;
+    flow.flow_id = context_.udp_flow_base | plan.slot;
+    flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
+    epoll_event event{};
+    event.events = EPOLLOUT | EPOLLET;
+    event.data.u32 = static_cast<uint32_t>(flows_.size());
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, flow.fd.get(), &event) != 0)
+      return fail(std::string("epoll_ctl: ") + std::strerror(errno));
+    flows_.push_back(std::move(flow));
+  }
+  report_.connections = static_cast<uint32_t>(flows_.size());
+
+  batch_ = gso_segments_ > 0 ? gso_segments_ : mmsg_batch;
+  buffer_ = IoBuffer(static_cast<std::size_t>(batch_) * datagram_, compat_fill);
+  if (!buffer_) return fail("cannot allocate " + std::to_string(batch_) + " datagrams");
+  messages_.assign(batch_, mmsghdr{});
+  iovecs_.assign(batch_, iovec{});
+  for (uint32_t i = 0; i < batch_; ++i) {
+    iovecs_[i] = {buffer_.data() + static_cast<std::size_t>(i) * datagram_, datagram_};
+    messages_[i].msg_hdr.msg_iov = &iovecs_[i];
+    messages_[i].msg_hdr.msg_iovlen = 1;
+  }
+  if (native_) {
+    for (uint32_t i = 0; i < batch_; ++i)
+      udp::encode(udp::DatagramHeader{}, buffer_.data() + static_cast<std::size_t>(i) * datagram_);
+  }
+  return ok();
+}
+
+// Flow id and sequence of each datagram in the batch; one clock read for the batch (they leave
+// back to back).
+void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
+  const uint64_t now = monotonic_ns();
+  unsigned char* data = buffer_.data();
+  for (uint32_t i = 0; i < count; ++i) {
+    unsigned char* header = data + static_cast<std::size_t>(i) * datagram_;
+    udp::encode(udp::DatagramHeader{flow.flow_id, flow.next_sequence + i, now}, header);
+  }
+}
+
+uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
+  if (native_) stamp(flow, count);
+  ssize_t sent;  // datagrams
+  if (gso_segments_ > 0) {
+    iovec iov{buffer_.data(), static_cast<std::size_t>(count) * datagram_};
+    msghdr message{};
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    const ssize_t n = ::sendmsg(flow.fd.get(), &message, 0);
+    sent = n < 0 ? -1 : n / static_cast<ssize_t>(datagram_);
+  } else {
+    sent = ::sendmmsg(flow.fd.get(), messages_.data(), count, 0);
+  }
+  if (sent > 0) {
+    const uint64_t bytes = static_cast<uint64_t>(sent) * datagram_;
+    context_.counters[flow.slot].add(bytes);
+    add(flow.counters->datagrams, static_cast<uint64_t>(sent));
+    add(flow.counters->bytes, bytes);
+    flow.next_sequence += static_cast<uint32_t>(sent);
+    return static_cast<uint32_t>(sent);
+  }
+  if (sent == 0 || errno == EAGAIN || errno == ENOBUFS) {
+    flow.writable = false;
+  } else if (errno == ECONNREFUSED) {
+    ++refused_;  // an ICMP port unreachable for an earlier datagram; NTTTCP goes on too
+  } else if (errno != EINTR) {
+    flow.closed = true;
+    record_error(std::string("UDP send: ") + std::strerror(errno));
+  }
+  return 0;
+}
+
+template <bool Paced>
+void EpollUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t burst) {
+  epoll_event events[64];
+  while (!stop.load(std::memory_order_relaxed)) {
+    bool sent_any = false;
+    for (Flow& flow : flows_) {
+      if (!flow.writable || flow.closed) continue;
+      const uint32_t sent = send_batch(flow, burst);
+      if (sent == 0) continue;
+      sent_any = true;
+      if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(sent) * datagram_);
+    }
+    if (sent_any) continue;
+    // Every socket buffer is full: sleep until one drains; ENOBUFS (a full device queue) gives
+    // no event, so after 1 ms every flow is tried again.
+    const int n = epoll_wait(epoll_.get(), events, 64, 1);
+    for (int i = 0; i < n; ++i) flows_[events[i].data.u32].writable = true;
+    if (n == 0)
+      for (Flow& flow : flows_) flow.writable = true;
+  }
+}
+
+void EpollUdpSender::run(const std::atomic<bool>& stop) {
+  const TestSpec& spec = *context_.spec;
+  if (spec.rate_limit_bps == 0) {
+    Pacer unpaced(0);
+    send_loop<false>(stop, unpaced, batch_);
+    return;
+  }
+  const double bytes_per_second = static_cast<double>(spec.rate_limit_bps) / 8.0 *
+                                  static_cast<double>(flows_.size()) /
+                                  static_cast<double>(spec.sender_connections());
+  // A burst is at most ~1 ms of this worker's rate (at least one datagram).
+  const auto burst = static_cast<uint32_t>(std::clamp(
+      bytes_per_second / 1000.0 / datagram_, 1.0, static_cast<double>(batch_)));
+  Pacer pacer(bytes_per_second);
+  pacer.set_stop(&stop);
+  pacer.start();
+  send_loop<true>(stop, pacer, burst);
+}
+
+WorkerReport EpollUdpSender::finish() {
+  report_.udp_gso_segments = gso_segments_;
+  if (gso_segments_ > 0)
+    report_.notes.push_back(fmt::format("UDP: GSO sends of up to {} x {}-byte datagrams",
+                                        gso_segments_, datagram_));
+  if (refused_ > 0)
+    report_.notes.push_back(fmt::format(
+        "UDP: {} sends were refused (ICMP port unreachable): is the receiver listening?",
+        refused_));
+  for (const Flow& flow : flows_) {
+    ConnectionStats stats;
+    stats.bytes = read(context_.counters[flow.slot]).bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,59 @@
+// epoll UDP sender: one connected UDP socket per flow. Each send carries a batch of datagrams:
+// one UDP_SEGMENT (GSO) sendmsg of up to 64 datagrams where the kernel has it, else one
+// sendmmsg of up to 64. In native payload mode every datagram starts with xttcp's header (flow,
+// sequence, send time), stamped just before its send; compat mode sends NTTTCP's 'B's.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "engine/udp/flow_registry.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/pacer.hh"
+
+namespace xttcp {
+
+class EpollUdpSender final : public DataWorker {
+ public:
+  explicit EpollUdpSender(const WorkerContext& context) : context_(context) {}
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Flow {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    uint32_t flow_id = 0;
+    uint32_t next_sequence = 0;
+    udp::UdpFlowCounters* counters = nullptr;
+    bool writable = true;
+    bool closed = false;
+  };
+
+  template <bool Paced>
+  void send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t burst);
+  // Sends up to `count` datagrams on `flow`; returns how many left (0 on EAGAIN or error).
+  uint32_t send_batch(Flow& flow, uint32_t count);
+  void stamp(const Flow& flow, uint32_t count);
+  void record_error(const std::string& what);
+
+  const WorkerContext& context_;
+  UniqueFd epoll_;
+  std::vector<Flow> flows_;
+  IoBuffer buffer_;             // batch_ datagrams back to back
+  std::vector<mmsghdr> messages_;
+  std::vector<iovec> iovecs_;
+  uint32_t datagram_ = 0;       // bytes per datagram
+  uint32_t batch_ = 1;          // datagrams per send
+  uint32_t gso_segments_ = 0;   // > 0: GSO sends of that many datagrams
+  bool native_ = true;
+  uint64_t refused_ = 0;        // sends answered by ICMP port unreachable
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,89 @@
+// UDP results in the renderers (docs/udp.md): the console lines of both roles and the native
+// JSON "udp" object and interval fields, golden-tested and round-tripped.
+#include <gtest/gtest.h>
+
+#include "engine/report/linux_console.hh"
+#include "engine/report/native_json.hh"
+#include "tests/unit/report/golden.hh"
+#include "tests/unit/report/sample_results.hh"
+
+namespace xttcp {
+namespace {
+
+using test::expect_golden;
+using test::join_lines;
+
+Result udp_receiver() {
+  Result r = test::sample_receiver();
+  r.spec.protocol = Protocol::udp;
+  r.intervals = {{0.0, 0.5, 735000000, 500000, 1200, 3, 41000},
+                 {0.5, 0.5, 735000000, 500000, 0, 0, 38000}};
+  UdpResult u;
+  u.payload = "native";
+  u.datagram_size = 1470;
+  u.gro = true;
+  u.window_datagrams = 1000000;
+  u.window_pps = 99993.31;
+  u.sent = 1020000;
+  u.received = 1008000;
+  u.lost = 12000;
+  u.loss_percent = 100.0 * 12000 / 1020000;
+  u.loss_source = "sender count";
+  u.duplicates = 2;
+  u.reordered = 31;
+  u.jitter_ms = 0.041;
+  u.flows = {{0x00100000, true, 510000, 504000, 6000, 1, 15, 0.041},
+             {0x00100001, true, 510000, 504000, 6000, 1, 16, 0.038}};
+  r.udp = u;
+  return r;
+}
+
+Result udp_sender() {
+  Result r = test::sample_sender_verbose();
+  r.spec.protocol = Protocol::udp;
+  r.spec.udp_payload = UdpPayload::native;
+  UdpResult u;
+  u.payload = "native";
+  u.datagram_size = 1470;
+  u.gso_segments = 44;
+  u.window_datagrams = 1010000;
+  u.window_pps = 100999.5;
+  u.sent = 1020000;
+  u.flows = {{0x00100000, true, 510000}, {0x00100001, true, 510000}};
+  r.udp = u;
+  return r;
+}
+
+TEST(UdpReport, ReceiverConsoleGolden) {
+  expect_golden("udp-receiver-extra.txt", join_lines(xttcp_extra_lines(udp_receiver())));
+}
+
+TEST(UdpReport, SenderConsoleGolden) {
+  expect_golden("udp-sender-extra.txt", join_lines(xttcp_extra_lines(udp_sender())));
+}
+
+TEST(UdpReport, NativeJsonGolden) {
+  expect_golden("native-udp-receiver.json", render_native_json(udp_receiver()));
+}
+
+TEST(UdpReport, NativeJsonRoundTripsTheUdpObject) {
+  for (const Result& original : {udp_receiver(), udp_sender()}) {
+    const std::string text = render_native_json(original);
+    Expected<Result> parsed = parse_native_json(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_TRUE(parsed->udp);
+    EXPECT_EQ(parsed->udp->lost, original.udp->lost);
+    EXPECT_EQ(parsed->udp->flows.size(), original.udp->flows.size());
+    EXPECT_EQ(parsed->intervals.size(), original.intervals.size());
+    EXPECT_EQ(text, render_native_json(*parsed));
+  }
+}
+
+TEST(UdpReport, TcpResultsHaveNoUdpObject) {
+  const std::string text = render_native_json(test::sample_receiver());
+  EXPECT_EQ(text.find("\"udp\""), std::string::npos);
+  EXPECT_EQ(text.find("\"datagrams\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xttcp
