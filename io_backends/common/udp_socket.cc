@@ -84,6 +84,27 @@ uint32_t path_mtu(int fd, bool ipv6) {
   return rc == 0 && mtu > 0 ? static_cast<uint32_t>(mtu) : 0;
 }
 
+uint32_t choose_gso(int fd, const SocketAddress& remote, uint32_t datagram, bool wanted,
+                    std::string& note) {
+  note.clear();
+  const uint32_t segments = wanted ? gso_segments_for(datagram) : 1;
+  if (segments <= 1) return 0;
+  const bool ipv6 = remote.family() == AF_INET6;
+  const uint32_t mtu = path_mtu(fd, ipv6);
+  const uint32_t on_wire = datagram + 8 + (ipv6 ? 40 : 20);
+  if (mtu > 0 && on_wire > mtu) {
+    note = "UDP: GSO off: " + std::to_string(datagram) + "-byte datagrams need " +
+           std::to_string(on_wire) + " bytes on the wire, above the path MTU " +
+           std::to_string(mtu) + " (they leave as IP fragments)";
+    return 0;
+  }
+  if (!enable_udp_gso(fd, datagram)) {
+    note = "UDP: the kernel refused UDP_SEGMENT (GSO); one datagram per send";
+    return 0;
+  }
+  return segments;
+}
+
 uint32_t gso_segments_for(uint32_t segment) {
   constexpr uint32_t max_segments = 64;      // UDP_MAX_SEGMENTS
   constexpr uint32_t max_bytes = 65535 - 8 - 40;  // one UDP length field, IPv6's header

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "engine/net/address.hh"
 #include "engine/net/socket_setup.hh"
@@ -27,6 +28,13 @@ void enlarge_buffer(int fd, bool receive, int bytes);
 
 // The path MTU of a connected UDP socket (IP_MTU / IPV6_MTU), 0 if unknown.
 uint32_t path_mtu(int fd, bool ipv6);
+
+// Sets up GSO on a connected sender socket when it pays: `wanted` (--udp-gso), more than one
+// datagram per send, a datagram that fits the path MTU (a GSO segment must; a plain datagram
+// would leave as IP fragments), and a kernel that takes UDP_SEGMENT. Returns the datagrams per
+// send (0 = no GSO); `note` says why not when it matters.
+uint32_t choose_gso(int fd, const SocketAddress& remote, uint32_t datagram, bool wanted,
+                    std::string& note);
 
 // Datagrams per GSO send of `segment`-byte datagrams: the kernel takes at most 64 segments and
 // 64 KiB per send; 1 means GSO gains nothing.

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_socket.hh"
 
 #ifndef UDP_GRO
@@ -27,12 +26,6 @@ constexpr int batches_per_turn = 16;  // fairness between sockets
 constexpr std::size_t full_buffer = 65536;  // the largest datagram, or a GRO train
 constexpr std::size_t header_buffer = 64;   // --skip-rx-copy without GRO: the header only
 constexpr std::size_t control_bytes = CMSG_SPACE(sizeof(int));
-
-uint64_t monotonic_ns() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(now.tv_nsec);
-}
 
 }  // namespace
 
@@ -60,6 +53,7 @@ Status EpollUdpReceiver::open() {
     Socket socket;
     socket.fd = std::move(*fd);
     socket.slot = flow.slot;
+    socket.accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, flow.slot);
     sockets_.push_back(std::move(socket));
   }
   if (gro_refused) {
@@ -81,38 +75,6 @@ Status EpollUdpReceiver::open() {
     messages_[i].msg_hdr.msg_iovlen = 1;
   }
   return ok();
-}
-
-udp::SequenceTracker& EpollUdpReceiver::tracker_for(Socket& socket, uint32_t flow_id) {
-  if (socket.last < socket.flows.size() && socket.flows[socket.last].flow_id == flow_id)
-    return *socket.flows[socket.last].tracker;
-  for (uint32_t i = 0; i < socket.flows.size(); ++i) {
-    if (socket.flows[i].flow_id == flow_id) {
-      socket.last = i;
-      return *socket.flows[i].tracker;
-    }
-  }
-  // A new flow: registered once (a lock and an allocation), then counted lock-free.
-  udp::UdpFlowCounters& counters = context_.udp_flows->add(socket.slot, flow_id);
-  socket.flows.push_back({flow_id, std::make_unique<udp::SequenceTracker>(counters)});
-  socket.last = static_cast<uint32_t>(socket.flows.size() - 1);
-  return *socket.flows.back().tracker;
-}
-
-// One datagram: `available` of its `length` bytes are in `data`.
-void EpollUdpReceiver::account(Socket& socket, const unsigned char* data, std::size_t available,
-                               std::size_t length, uint64_t now_ns) {
-  udp::DatagramHeader header;
-  if (udp::decode(data, available, header)) {
-    tracker_for(socket, header.flow_id)
-        .on_datagram(header.sequence, header.send_time_ns, now_ns, static_cast<uint32_t>(length));
-    return;
-  }
-  if (!socket.compat) {
-    udp::UdpFlowCounters& counters = context_.udp_flows->add(socket.slot, udp::compat_flow);
-    socket.compat = std::make_unique<udp::SequenceTracker>(counters);
-  }
-  socket.compat->on_compat_datagram(static_cast<uint32_t>(length));
 }
 
 bool EpollUdpReceiver::drain(Socket& socket) {
@@ -151,12 +113,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
             if (size > 0) segment = static_cast<std::size_t>(size);
           }
       }
-      const std::size_t in_buffer = std::min(length, buffer_size_);
-      for (std::size_t offset = 0; offset < length; offset += segment) {
-        const std::size_t one = std::min(segment, length - offset);
-        const std::size_t available = offset < in_buffer ? std::min(one, in_buffer - offset) : 0;
-        account(socket, data + offset, available, one, now);
-      }
+      socket.accounting->on_buffer(data, std::min(length, buffer_size_), length, segment, now);
       bytes += length;
     }
     context_.counters[socket.slot].add(bytes);
@@ -187,7 +144,7 @@ void EpollUdpReceiver::run(const std::atomic<bool>& stop) {
 
 WorkerReport EpollUdpReceiver::finish() {
   report_.connections = 0;
-  for (const Socket& socket : sockets_) report_.connections += static_cast<uint32_t>(socket.flows.size());
+  for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
   report_.udp_gro = gro_;
   return report_;
 }

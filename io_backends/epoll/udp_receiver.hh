@@ -1,7 +1,6 @@
 // epoll UDP receiver: one bound UDP socket per port of its worker, read with recvmmsg batches.
-// With UDP_GRO a buffer may hold several coalesced datagrams (their size comes in a cmsg); each
-// is accounted on its own: native datagrams by flow and sequence (udp::SequenceTracker), others
-// (NTTTCP's payload) by count. Without GRO, --skip-rx-copy reads only the header (MSG_TRUNC).
+// With UDP_GRO a buffer may hold several coalesced datagrams (their size comes in a cmsg);
+// UdpSocketAccounting counts each. Without GRO, --skip-rx-copy reads only the header (MSG_TRUNC).
 #pragma once
 
 #include <sys/socket.h>
@@ -11,9 +10,8 @@
 #include <vector>
 
 #include "engine/net/unique_fd.hh"
-#include "engine/udp/flow_registry.hh"
-#include "engine/udp/sequence_tracker.hh"
 #include "io_backends/backend.hh"
+#include "io_backends/common/udp_accounting.hh"
 #include "io_backends/common/io_buffer.hh"
 
 namespace xttcp {
@@ -26,24 +24,15 @@ class EpollUdpReceiver final : public DataWorker {
   WorkerReport finish() override;
 
  private:
-  struct Tracked {
-    uint32_t flow_id = 0;
-    std::unique_ptr<udp::SequenceTracker> tracker;
-  };
   struct Socket {
     UniqueFd fd;
     uint32_t slot = 0;
     bool seen_data = false;
-    std::vector<Tracked> flows;  // few per port: a linear search with a last-hit cache
-    uint32_t last = 0;
-    std::unique_ptr<udp::SequenceTracker> compat;  // datagrams without xttcp's header
+    std::unique_ptr<UdpSocketAccounting> accounting;
   };
 
   // Reads until the socket is empty or a fairness budget is spent; true if it may have more.
   bool drain(Socket& socket);
-  void account(Socket& socket, const unsigned char* data, std::size_t available,
-               std::size_t length, uint64_t now_ns);
-  udp::SequenceTracker& tracker_for(Socket& socket, uint32_t flow_id);
 
   const WorkerContext& context_;
   UniqueFd epoll_;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "engine/udp/datagram_header.hh"
+#include "io_backends/common/udp_accounting.hh"
 #include "io_backends/common/udp_socket.hh"
 
 namespace xttcp {
@@ -19,12 +20,6 @@ namespace {
 
 constexpr uint32_t mmsg_batch = 64;
 constexpr char compat_fill = 'B';  // NTTTCP-for-Linux's UDP payload
-
-uint64_t monotonic_ns() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(now.tv_nsec);
-}
 
 void add(std::atomic<uint64_t>& counter, uint64_t n) {
   counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
@@ -47,7 +42,6 @@ Status EpollUdpSender::open() {
   if (spec.fq_rate_limit_bps > 0)
     options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
   options.bind_to_device = !spec.source_address.empty();
-  const uint32_t segments = spec.udp_gso ? gso_segments_for(datagram_) : 1;
 
   for (const FlowPlan& plan : context_.plan->flows) {
     SocketAddress remote = context_.remote;
@@ -60,21 +54,10 @@ Status EpollUdpSender::open() {
     }
     auto fd = open_udp_sender(remote, options);
     if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
-    if (flows_.empty() && segments > 1) {
-      // A GSO segment must fit the path MTU (the kernel refuses it otherwise), where a plain
-      // datagram would leave as IP fragments.
-      const bool ipv6 = remote.family() == AF_INET6;
-      const uint32_t mtu = path_mtu(fd->get(), ipv6);
-      const uint32_t on_wire = datagram_ + 8 + (ipv6 ? 40 : 20);
-      if (mtu > 0 && on_wire > mtu)
-        report_.notes.push_back(fmt::format(
-            "UDP: GSO off: {}-byte datagrams need {} bytes on the wire, above the path MTU {} "
-            "(they leave as IP fragments)",
-            datagram_, on_wire, mtu));
-      else if (enable_udp_gso(fd->get(), datagram_))
-        gso_segments_ = segments;
-      else
-        report_.notes.push_back("UDP: the kernel refused UDP_SEGMENT (GSO); using sendmmsg");
+    if (flows_.empty()) {
+      std::string note;
+      gso_segments_ = choose_gso(fd->get(), remote, datagram_, spec.udp_gso, note);
+      if (!note.empty()) report_.notes.push_back(note);
     } else if (gso_segments_ > 0 && !enable_udp_gso(fd->get(), datagram_)) {
       return fail("UDP_SEGMENT worked on one socket and not on the next");
     }
@@ -112,12 +95,8 @@ Status EpollUdpSender::open() {
 // Flow id and sequence of each datagram in the batch; one clock read for the batch (they leave
 // back to back).
 void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
-  const uint64_t now = monotonic_ns();
-  unsigned char* data = buffer_.data();
-  for (uint32_t i = 0; i < count; ++i) {
-    unsigned char* header = data + static_cast<std::size_t>(i) * datagram_;
-    udp::encode(udp::DatagramHeader{flow.flow_id, flow.next_sequence + i, now}, header);
-  }
+  stamp_datagrams(buffer_.data(), datagram_, count, flow.flow_id, flow.next_sequence,
+                  monotonic_ns());
 }
 
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {

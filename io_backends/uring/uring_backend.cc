@@ -5,6 +5,8 @@
 
 #include "io_backends/uring/uring_receiver.hh"
 #include "io_backends/uring/uring_sender.hh"
+#include "io_backends/uring/uring_udp_receiver.hh"
+#include "io_backends/uring/uring_udp_sender.hh"
 
 namespace xttcp {
 
@@ -27,7 +29,7 @@ class UringBackend final : public Backend {
   uint32_t capabilities() const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return 0;
-    uint32_t flags = cap_tcp;
+    uint32_t flags = cap_tcp | cap_udp;
     if (c.send_zc) flags |= cap_zerocopy_tx;
     if (c.multishot_rx()) flags |= cap_multishot_rx;
     return flags;
@@ -35,7 +37,9 @@ class UringBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return fail("--backend io_uring: not available: " + c.ring_reason);
-    if (spec.protocol != Protocol::tcp) return fail("--backend io_uring: UDP is not supported yet");
+    if (spec.protocol == Protocol::udp && spec.role != Role::sender && !c.multishot_rx())
+      return fail("--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: " +
+                  (c.multishot_recv ? c.buf_ring_reason : c.multishot_reason));
     if (spec.sqpoll && !c.sqpoll)
       return fail("--sqpoll: io_uring SQPOLL is not available: " + c.sqpoll_reason);
     if (spec.zerocopy == ZeroCopy::on && !c.send_zc && spec.role != Role::receiver)
@@ -47,7 +51,7 @@ class UringBackend final : public Backend {
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
-    if (spec.protocol != Protocol::tcp) return "no UDP on io_uring yet";
+    if (spec.protocol != Protocol::tcp) return "UDP: epoll measured as fast (bench/README.md)";
     if (!c.bundle) return "no send bundles: " + c.bundle_reason;
     if (!c.multishot_rx()) return "no multishot receive: " + c.multishot_reason + c.buf_ring_reason;
     return {};
@@ -56,6 +60,11 @@ class UringBackend final : public Backend {
     const UringCapabilities& c = caps();
     const TestSpec& spec = *context.spec;
     if (Status supported = check(spec); !supported) return supported.error();
+    if (spec.protocol == Protocol::udp) {
+      if (spec.role == Role::sender)
+        return std::unique_ptr<DataWorker>(std::make_unique<UringUdpSender>(context, c));
+      return std::unique_ptr<DataWorker>(std::make_unique<UringUdpReceiver>(context, c));
+    }
     if (spec.role != Role::sender)
       return std::unique_ptr<DataWorker>(std::make_unique<UringReceiver>(context, c));
 

@@ -76,17 +76,17 @@ def injected_disorder(xttcp, started):
     check(len(flows) == 1 and flows[0]["lost"] == len(dropped), f"per-flow figures: {udp['flows']}")
 
 
-def xttcp_pair(xttcp, started, ipv6):
+def xttcp_pair(xttcp, started, ipv6, receiver_extra=(), sender_extra=()):
     base = free_port_block(3, ipv6=ipv6)
     d = scratch_dir()
     host = "::1" if ipv6 else "127.0.0.1"
     family = ["-6"] if ipv6 else []
     common = ["-u", "-m", f"2,*,{host}", "-p", str(base), "-t", "2", "-Q", *family]
-    receiver = Process([xttcp, "-r", *common, "--json", os.path.join(d, "r.json"),
+    receiver = Process([xttcp, "-r", *common, *receiver_extra, "--json", os.path.join(d, "r.json"),
                         "--wait-timeout", "20"], "udp receiver")
     started.append(receiver)
     wait_listening(base - 1, ipv6=ipv6)
-    sender = Process([xttcp, "-s", host, *common, "-b", "1200", "-B", "400M",
+    sender = Process([xttcp, "-s", host, *common, *sender_extra, "-b", "1200", "-B", "400M",
                       "--json", os.path.join(d, "s.json")], "udp sender")
     started.append(sender)
     check(sender.wait(30) == 0, f"sender failed:\n{sender.stdout()}\n{sender.stderr()}")
@@ -109,6 +109,9 @@ def body(started):
     injected_disorder(xttcp, started)
     xttcp_pair(xttcp, started, ipv6=False)
     xttcp_pair(xttcp, started, ipv6=True)
+    # Without GSO and GRO: sendmmsg batches, one datagram per buffer, header-only reads.
+    xttcp_pair(xttcp, started, ipv6=False, receiver_extra=["--udp-gro=off"],
+               sender_extra=["--udp-gso=off"])
 
 
 run_test(body)

@@ -1,0 +1,178 @@
+#include "io_backends/uring/uring_udp_receiver.hh"
+
+#include <netinet/udp.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "engine/net/socket_setup.hh"
+#include "io_backends/common/udp_socket.hh"
+#include "io_backends/uring/user_data.hh"
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+namespace xttcp {
+
+namespace {
+
+constexpr long long wait_ns = 100'000'000;  // bounds how late the worker sees `stop`
+constexpr auto drain_budget = std::chrono::milliseconds(100);
+constexpr uint16_t buffer_group = 0;
+constexpr uint32_t ring_buffers = 256;
+constexpr std::size_t full_payload = 65536;  // the largest datagram, or a GRO train
+constexpr std::size_t header_payload = 64;   // header-only reads
+constexpr std::size_t control_bytes = CMSG_SPACE(sizeof(int));
+
+}  // namespace
+
+Status UringUdpReceiver::open() {
+  const TestSpec& spec = *context_.spec;
+  bool gro_refused = false;
+  for (const FlowPlan& flow : context_.plan->flows) {
+    SocketAddress address = context_.local;
+    address.set_port(flow.port);
+    auto fd = open_udp_receiver(address);
+    if (!fd) return fd.error();
+    if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
+    if (spec.udp_gro) (enable_udp_gro(fd->get()) ? gro_ : gro_refused) = true;
+    Socket socket;
+    socket.fd = std::move(*fd);
+    socket.slot = flow.slot;
+    socket.accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, flow.slot);
+    sockets_.push_back(std::move(socket));
+  }
+  if (gro_refused) {
+    gro_ = false;
+    report_.notes.push_back("UDP: the kernel refused UDP_GRO; one datagram per buffer");
+  }
+  const bool header_only = spec.skip_rx_copy && !gro_;
+  recv_flags_ = header_only ? MSG_TRUNC : 0;
+  template_ = msghdr{};
+  template_.msg_controllen = control_bytes;
+  const std::size_t buffer =
+      sizeof(io_uring_recvmsg_out) + control_bytes + (header_only ? header_payload : full_payload);
+  unsigned sq_entries = 64;
+  while (sq_entries < sockets_.size() * 2 && sq_entries < 32768) sq_entries *= 2;
+  if (Status ring = ring_.init(sq_entries, ring_buffers * 2, caps_, spec.sqpoll); !ring)
+    return ring.error();
+  if (Status init = buffers_.init(ring_buffers, static_cast<uint32_t>(buffer)); !init)
+    return init.error();
+  return buffers_.register_with(ring_.get(), buffer_group);
+}
+
+void UringUdpReceiver::arm(uint32_t index) {
+  Socket& socket = sockets_[index];
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
+    return;
+  }
+  io_uring_prep_recvmsg_multishot(sqe, socket.fd.get(), &template_, static_cast<unsigned>(recv_flags_));
+  sqe->flags |= IOSQE_BUFFER_SELECT;
+  sqe->buf_group = buffer_group;
+  sqe->user_data = uring::pack(index, uring::Op::recv);
+  socket.armed = true;
+  ++armed_;
+}
+
+void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
+  if (uring::op_of(cqe.user_data) != uring::Op::recv) return;
+  const uint32_t index = uring::index_of(cqe.user_data);
+  Socket& socket = sockets_[index];
+  const bool more = cqe.flags & IORING_CQE_F_MORE;
+  if (!more) {
+    socket.armed = false;
+    --armed_;
+  }
+  if (cqe.flags & IORING_CQE_F_BUFFER) {
+    const auto bid = static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT);
+    unsigned char* buffer = buffers_.buffer(bid);
+    if (cqe.res > 0) {
+      msghdr h = template_;
+      io_uring_recvmsg_out* out = io_uring_recvmsg_validate(buffer, cqe.res, &h);
+      if (out != nullptr) {
+        const auto* payload = static_cast<const unsigned char*>(io_uring_recvmsg_payload(out, &h));
+        const std::size_t in_buffer = io_uring_recvmsg_payload_length(out, cqe.res, &h);
+        const std::size_t length = out->payloadlen;
+        std::size_t segment = length;
+        for (cmsghdr* c = io_uring_recvmsg_cmsg_firsthdr(out, &h); c != nullptr;
+             c = io_uring_recvmsg_cmsg_nexthdr(out, &h, c)) {
+          if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+            int size;
+            std::memcpy(&size, CMSG_DATA(c), sizeof size);
+            if (size > 0) segment = static_cast<std::size_t>(size);
+          }
+        }
+        if (!socket.seen_data) {
+          socket.seen_data = true;
+          if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
+        }
+        socket.accounting->on_buffer(payload, in_buffer, length, segment, monotonic_ns());
+        context_.counters[socket.slot].add(length);
+      }
+    }
+    buffers_.recycle(bid);
+  }
+  const int res = cqe.res;
+  if (res < 0 && res != -ENOBUFS && res != -ECANCELED && res != -EINTR && res != -EAGAIN &&
+      res != -ECONNREFUSED) {
+    if (report_.errors++ == 0) report_.first_error = std::string("UDP recvmsg: ") + std::strerror(-res);
+    return;
+  }
+  // ENOBUFS: the buffer ring ran dry; the recycled buffers are published before the re-arm.
+  if (!more && !stopping_) arm(index);
+}
+
+void UringUdpReceiver::reap() {
+  io_uring* const ring = ring_.get();
+  unsigned head, seen = 0;
+  io_uring_cqe* cqe = nullptr;
+  io_uring_for_each_cqe(ring, head, cqe) {
+    ++seen;
+    on_completion(*cqe);
+  }
+  io_uring_cq_advance(ring, seen);
+  buffers_.publish();
+}
+
+void UringUdpReceiver::run(const std::atomic<bool>& stop) {
+  io_uring* const ring = ring_.get();
+  for (uint32_t i = 0; i < sockets_.size(); ++i) arm(i);
+  while (!stop.load(std::memory_order_relaxed)) {
+    __kernel_timespec wait{0, wait_ns};
+    io_uring_cqe* cqe = nullptr;
+    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+      if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
+      break;
+    }
+    reap();
+  }
+  // Stop: end every multishot receive, counting what they still bring, bounded.
+  stopping_ = true;
+  for (uint32_t i = 0; i < sockets_.size(); ++i) {
+    if (!sockets_[i].armed) continue;
+    if (io_uring_sqe* sqe = ring_.sqe()) {
+      io_uring_prep_cancel64(sqe, uring::pack(i, uring::Op::recv), 0);
+      sqe->user_data = uring::pack(0, uring::Op::cancel);
+    }
+  }
+  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    __kernel_timespec wait{0, 10'000'000};
+    io_uring_cqe* cqe = nullptr;
+    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    reap();
+  }
+}
+
+WorkerReport UringUdpReceiver::finish() {
+  report_.udp_gro = gro_;
+  for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
+  return report_;
+}
+
+}  // namespace xttcp

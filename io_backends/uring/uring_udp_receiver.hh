@@ -1,0 +1,56 @@
+// io_uring UDP receiver: one bound UDP socket per port of its worker, each read by a multishot
+// RECVMSG into a provided-buffer ring (the kernel writes an io_uring_recvmsg_out header, the
+// UDP_GRO cmsg and the payload into each buffer). UdpSocketAccounting counts every datagram of a
+// GRO train. Without GRO, --skip-rx-copy lets the kernel copy only the header (MSG_TRUNC).
+#pragma once
+
+#include <sys/socket.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/udp_accounting.hh"
+#include "io_backends/uring/buffer_ring.hh"
+#include "io_backends/uring/probe.hh"
+#include "io_backends/uring/ring.hh"
+
+namespace xttcp {
+
+class UringUdpReceiver final : public DataWorker {
+ public:
+  UringUdpReceiver(const WorkerContext& context, const UringCapabilities& caps)
+      : context_(context), caps_(caps) {}
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Socket {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    bool armed = false;
+    bool seen_data = false;
+    std::unique_ptr<UdpSocketAccounting> accounting;
+  };
+
+  void arm(uint32_t index);
+  void on_completion(const io_uring_cqe& cqe);
+  void reap();
+
+  const WorkerContext& context_;
+  UringCapabilities caps_;
+  std::vector<Socket> sockets_;
+  msghdr template_{};  // what each multishot RECVMSG fills: no name, one cmsg slot
+  bool gro_ = false;
+  int recv_flags_ = 0;
+  uint32_t armed_ = 0;
+  bool stopping_ = false;
+  BufferRing buffers_;
+  Ring ring_;  // after the buffers and sockets: torn down before them
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,207 @@
+#include "io_backends/uring/uring_udp_sender.hh"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/net/socket_setup.hh"
+#include "engine/udp/datagram_header.hh"
+#include "io_backends/common/udp_accounting.hh"
+#include "io_backends/common/udp_socket.hh"
+#include "io_backends/uring/user_data.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr long long wait_ns = 100'000'000;  // bounds how late the worker sees `stop`
+constexpr auto drain_budget = std::chrono::milliseconds(100);
+constexpr char compat_fill = 'B';
+
+unsigned next_power_of_two(std::size_t n) {
+  unsigned p = 8;
+  while (p < n && p < 32768) p *= 2;
+  return p;
+}
+
+void add(std::atomic<uint64_t>& counter, uint64_t n) {
+  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Status UringUdpSender::open() {
+  const TestSpec& spec = *context_.spec;
+  datagram_ = spec.send_buffer;
+  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  ConnectOptions options;
+  if (spec.fq_rate_limit_bps > 0)
+    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
+  options.bind_to_device = !spec.source_address.empty();
+  for (const FlowPlan& plan : context_.plan->flows) {
+    SocketAddress remote = context_.remote;
+    remote.set_port(plan.port);
+    options.source.reset();
+    if (!spec.source_address.empty() || plan.source_port != 0) {
+      SocketAddress source = context_.local;
+      source.set_port(plan.source_port);
+      options.source = source;
+    }
+    auto fd = open_udp_sender(remote, options);
+    if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
+    // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
+    if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
+    if (flows_.empty()) {
+      std::string note;
+      gso_segments_ = choose_gso(fd->get(), remote, datagram_, spec.udp_gso, note);
+      if (!note.empty()) report_.notes.push_back(note);
+    } else if (gso_segments_ > 0 && !enable_udp_gso(fd->get(), datagram_)) {
+      return fail("UDP_SEGMENT worked on one socket and not on the next");
+    }
+    Flow flow;
+    flow.fd = std::move(*fd);
+    flow.slot = plan.slot;
+    flow.flow_id = context_.udp_flow_base | plan.slot;
+    flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
+    flows_.push_back(std::move(flow));
+  }
+  report_.connections = static_cast<uint32_t>(flows_.size());
+  batch_ = gso_segments_ > 0 ? gso_segments_ : 1;
+  // ~256 KiB in flight per flow, in 2..32 linked sends.
+  region_bytes_ = static_cast<std::size_t>(batch_) * datagram_;
+  depth_ = static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
+  buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
+  if (!buffer_) return fail("cannot allocate the UDP send buffers");
+  const unsigned entries = next_power_of_two(flows_.size() * depth_ + 8);
+  return ring_.init(entries, entries * 2, caps_, spec.sqpoll);
+}
+
+void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
+  Flow& flow = flows_[index];
+  const uint64_t now = monotonic_ns();
+  for (uint32_t send = 0; send < depth_; ++send) {
+    io_uring_sqe* sqe = ring_.sqe();
+    if (sqe == nullptr) {
+      flow.closed = true;
+      if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
+      return;
+    }
+    unsigned char* data = region(index, send);
+    if (native_) stamp_datagrams(data, datagram_, per_send, flow.flow_id, flow.next_sequence, now);
+    flow.next_sequence += per_send;
+    io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(per_send) * datagram_, 0);
+    if (send + 1 < depth_) sqe->flags |= IOSQE_IO_LINK;
+    sqe->user_data = uring::pack(index, uring::Op::send);
+    ++flow.in_flight;
+    ++in_flight_;
+  }
+}
+
+template <bool Paced>
+void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32_t per_send) {
+  if (uring::op_of(cqe.user_data) != uring::Op::send) return;
+  const uint32_t index = uring::index_of(cqe.user_data);
+  Flow& flow = flows_[index];
+  --flow.in_flight;
+  --in_flight_;
+  const int res = cqe.res;
+  if (res > 0) {
+    const uint64_t datagrams = gso_segments_ > 0 ? static_cast<uint64_t>(res) / datagram_ : 1;
+    const uint64_t bytes = datagrams * datagram_;
+    context_.counters[flow.slot].add(bytes);
+    add(flow.counters->datagrams, datagrams);
+    add(flow.counters->bytes, bytes);
+    if constexpr (Paced) pacer.after_write(bytes);
+  } else if (res == -ECONNREFUSED) {
+    ++refused_;  // ICMP port unreachable for an earlier datagram; NTTTCP goes on too
+  } else if (res != -EAGAIN && res != -ENOBUFS && res != -EINTR && res != -ECANCELED && res < 0) {
+    flow.closed = true;
+    if (report_.errors++ == 0) report_.first_error = std::string("UDP send: ") + std::strerror(-res);
+  }
+  if (flow.in_flight == 0 && !flow.closed && !stopping_) arm_chain(index, per_send);
+}
+
+template <bool Paced>
+void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t per_send) {
+  io_uring* const ring = ring_.get();
+  for (uint32_t i = 0; i < flows_.size(); ++i) arm_chain(i, per_send);
+  while (!stop.load(std::memory_order_relaxed)) {
+    __kernel_timespec wait{0, wait_ns};
+    io_uring_cqe* cqe = nullptr;
+    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+      if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
+      return;
+    }
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<Paced>(*cqe, pacer, per_send);
+    }
+    io_uring_cq_advance(ring, seen);
+  }
+}
+
+// At stop: cancel what waits for socket space and reap, bounded; a cancelled send moved nothing.
+void UringUdpSender::cancel_and_drain() {
+  stopping_ = true;
+  io_uring* const ring = ring_.get();
+  if (io_uring_sqe* sqe = ring_.sqe()) {
+    io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_ALL);
+    sqe->user_data = uring::pack(0, uring::Op::cancel);
+  }
+  Pacer unpaced(0);
+  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  while (in_flight_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    __kernel_timespec wait{0, 10'000'000};
+    io_uring_cqe* cqe = nullptr;
+    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+      ++seen;
+      on_completion<false>(*cqe, unpaced, batch_);
+    }
+    io_uring_cq_advance(ring, seen);
+  }
+}
+
+void UringUdpSender::run(const std::atomic<bool>& stop) {
+  const TestSpec& spec = *context_.spec;
+  if (spec.rate_limit_bps == 0) {
+    Pacer unpaced(0);
+    send_loop<false>(stop, unpaced, batch_);
+  } else {
+    const double bytes_per_second = static_cast<double>(spec.rate_limit_bps) / 8.0 *
+                                    static_cast<double>(flows_.size()) /
+                                    static_cast<double>(spec.sender_connections());
+    // A chain is at most ~1 ms of this worker's rate (at least one datagram per send).
+    const auto per_send = static_cast<uint32_t>(std::clamp(
+        bytes_per_second / 1000.0 / datagram_ / depth_, 1.0, static_cast<double>(batch_)));
+    Pacer pacer(bytes_per_second);
+    pacer.set_stop(&stop);
+    pacer.start();
+    send_loop<true>(stop, pacer, per_send);
+  }
+  cancel_and_drain();
+}
+
+WorkerReport UringUdpSender::finish() {
+  report_.udp_gso_segments = gso_segments_;
+  if (gso_segments_ > 0)
+    report_.notes.push_back(fmt::format("UDP: GSO sends of up to {} x {}-byte datagrams, {} linked per flow",
+                                        gso_segments_, datagram_, depth_));
+  if (refused_ > 0)
+    report_.notes.push_back(fmt::format(
+        "UDP: {} sends were refused (ICMP port unreachable): is the receiver listening?", refused_));
+  for (const Flow& flow : flows_) {
+    ConnectionStats stats;
+    stats.bytes = read(context_.counters[flow.slot]).bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,67 @@
+// io_uring UDP sender: one connected UDP socket per flow. Each flow keeps one chain of linked
+// SENDs in flight (IOSQE_IO_LINK keeps them in order on the wire); each SEND carries a GSO batch
+// of up to 64 datagrams (UDP_SEGMENT) or, without GSO, one datagram. Headers are stamped when a
+// chain is armed; a send the kernel refuses leaves its sequence numbers unused.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/net/unique_fd.hh"
+#include "engine/udp/flow_registry.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/pacer.hh"
+#include "io_backends/uring/probe.hh"
+#include "io_backends/uring/ring.hh"
+
+namespace xttcp {
+
+class UringUdpSender final : public DataWorker {
+ public:
+  UringUdpSender(const WorkerContext& context, const UringCapabilities& caps)
+      : context_(context), caps_(caps) {}
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Flow {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    uint32_t flow_id = 0;
+    uint32_t next_sequence = 0;
+    udp::UdpFlowCounters* counters = nullptr;
+    uint32_t in_flight = 0;  // sends of the current chain not completed yet
+    bool closed = false;
+  };
+
+  void arm_chain(uint32_t index, uint32_t datagrams_per_send);
+  template <bool Paced>
+  void on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32_t per_send);
+  template <bool Paced>
+  void send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t per_send);
+  void cancel_and_drain();
+  unsigned char* region(uint32_t flow, uint32_t send) {
+    return buffer_.data() + (static_cast<std::size_t>(flow) * depth_ + send) * region_bytes_;
+  }
+
+  const WorkerContext& context_;
+  UringCapabilities caps_;
+  std::vector<Flow> flows_;
+  IoBuffer buffer_;  // per flow, depth_ regions of batch_ datagrams
+  std::size_t region_bytes_ = 0;
+  uint32_t datagram_ = 0;
+  uint32_t batch_ = 1;        // datagrams per send (GSO) or 1
+  uint32_t gso_segments_ = 0;
+  uint32_t depth_ = 1;        // linked sends per chain
+  bool native_ = true;
+  bool stopping_ = false;
+  uint32_t in_flight_ = 0;
+  uint64_t refused_ = 0;
+  Ring ring_;  // after the buffer and sockets: torn down before them
+  WorkerReport report_;
+};
+
+}  // namespace xttcp
