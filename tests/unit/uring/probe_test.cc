@@ -156,7 +156,17 @@ TEST(UringBackend, RefusesSqpollWhenMissing) {
 TEST(UringBackend, CapabilitiesFollowTheProbe) {
   SKIP_WITHOUT_IO_URING();
   EXPECT_EQ(make_uring_backend(machine())->capabilities(),
-            uint32_t{cap_tcp | cap_zerocopy_tx | cap_multishot_rx});
+            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx});
+  // A UDP receiver needs multishot RECVMSG; a kernel without it gets the documented refusal.
+  TestSpec udp_receiver;
+  udp_receiver.protocol = Protocol::udp;
+  EXPECT_TRUE(make_uring_backend(machine())->check(udp_receiver));
+  Status refused = make_uring_backend(apply_uring_disable_list(machine(), "multishot"))
+                       ->check(udp_receiver);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
+            "--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: disabled "
+            "by XTTCP_URING_DISABLE");
   EXPECT_EQ(make_uring_backend(apply_uring_disable_list(machine(), "buf_ring"))->capabilities() &
                 cap_multishot_rx,
             0u);
