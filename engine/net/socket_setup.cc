@@ -60,26 +60,32 @@ Expected<UniqueFd> listen_tcp(const SocketAddress& address, int backlog) {
   return fd;
 }
 
+Status apply_connect_options(int fd, const ConnectOptions& options) {
+  int one = 1;
+  if (options.max_pacing_rate_bytes > 0) {
+    // The kernel takes an unsigned 32-bit value here on every version we support.
+    uint32_t rate = static_cast<uint32_t>(std::min<uint64_t>(options.max_pacing_rate_bytes, UINT32_MAX));
+    setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate);
+  }
+  if (options.source) {
+    if (options.bind_to_device) {
+      if (auto device = interface_of(*options.source))
+        setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, device->c_str(),
+                   static_cast<socklen_t>(device->size()));
+    }
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, options.source->get(), options.source->length) != 0)
+      return fail("cannot bind source " + options.source->to_string() + ": " + errno_text(errno));
+  }
+  return ok();
+}
+
 Expected<UniqueFd> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options) {
   UniqueFd fd(socket(remote.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd.valid()) return fail("socket: " + errno_text(errno));
   int one = 1;
   if (options.no_delay) setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  if (options.max_pacing_rate_bytes > 0) {
-    // The kernel takes an unsigned 32-bit value here on every version we support.
-    uint32_t rate = static_cast<uint32_t>(std::min<uint64_t>(options.max_pacing_rate_bytes, UINT32_MAX));
-    setsockopt(fd.get(), SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate);
-  }
-  if (options.source) {
-    if (options.bind_to_device) {
-      if (auto device = interface_of(*options.source))
-        setsockopt(fd.get(), SOL_SOCKET, SO_BINDTODEVICE, device->c_str(),
-                   static_cast<socklen_t>(device->size()));
-    }
-    setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd.get(), options.source->get(), options.source->length) != 0)
-      return fail("cannot bind source " + options.source->to_string() + ": " + errno_text(errno));
-  }
+  if (Status applied = apply_connect_options(fd.get(), options); !applied) return applied.error();
   if (connect(fd.get(), remote.get(), remote.length) != 0 && errno != EINPROGRESS)
     return fail(remote.to_string() + ": " + errno_text(errno));
   return fd;

@@ -25,6 +25,10 @@ struct ConnectOptions {
   uint64_t max_pacing_rate_bytes = 0;   // SO_MAX_PACING_RATE, 0 = unset
 };
 
+// SO_MAX_PACING_RATE, then SO_BINDTODEVICE and bind() to the source when one is set (any
+// socket type, before connect).
+Status apply_connect_options(int fd, const ConnectOptions& options);
+
 // Starts a non-blocking connect; the caller waits for writability (many at once).
 Expected<UniqueFd> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options);
 

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "io_backends/common/udp_socket.hh"
 
 #ifndef UDP_GRO
 #define UDP_GRO 104
@@ -33,32 +32,16 @@ Status EpollUdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
   epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
-  bool gro_refused = false;
-  for (const FlowPlan& flow : context_.plan->flows) {
-    SocketAddress address = context_.local;
-    address.set_port(flow.port);
-    auto fd = open_udp_receiver(address);
-    if (!fd) return fd.error();
-    if (spec.udp_gro) {
-      if (enable_udp_gro(fd->get()))
-        gro_ = true;
-      else
-        gro_refused = true;
-    }
+  auto opened = open_udp_receiver_sockets(context_, false, report_.notes);
+  if (!opened) return opened.error();
+  gro_ = opened->gro;
+  sockets_ = std::move(opened->sockets);
+  for (uint32_t i = 0; i < sockets_.size(); ++i) {
     epoll_event event{};
     event.events = EPOLLIN;
-    event.data.u32 = static_cast<uint32_t>(sockets_.size());
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
+    event.data.u32 = i;
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, sockets_[i].fd.get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    Socket socket;
-    socket.fd = std::move(*fd);
-    socket.slot = flow.slot;
-    socket.accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, flow.slot);
-    sockets_.push_back(std::move(socket));
-  }
-  if (gro_refused) {
-    gro_ = false;
-    report_.notes.push_back("UDP: the kernel refused UDP_GRO; one datagram per buffer");
   }
   // GRO trains must be read whole to see every header; otherwise the header is enough.
   const bool header_only = spec.skip_rx_copy && !gro_;

@@ -11,7 +11,7 @@
 
 #include "engine/net/unique_fd.hh"
 #include "io_backends/backend.hh"
-#include "io_backends/common/udp_accounting.hh"
+#include "io_backends/common/udp_flows.hh"
 #include "io_backends/common/io_buffer.hh"
 
 namespace xttcp {
@@ -24,12 +24,7 @@ class EpollUdpReceiver final : public DataWorker {
   WorkerReport finish() override;
 
  private:
-  struct Socket {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    bool seen_data = false;
-    std::unique_ptr<UdpSocketAccounting> accounting;
-  };
+  using Socket = UdpReceiverSocket;
 
   // Reads until the socket is empty or a fairness budget is spent; true if it may have more.
   bool drain(Socket& socket);

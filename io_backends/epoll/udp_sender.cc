@@ -12,7 +12,6 @@
 
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
-#include "io_backends/common/udp_socket.hh"
 
 namespace xttcp {
 
@@ -38,34 +37,12 @@ Status EpollUdpSender::open() {
   epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
 
-  ConnectOptions options;
-  if (spec.fq_rate_limit_bps > 0)
-    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
-  options.bind_to_device = !spec.source_address.empty();
-
-  for (const FlowPlan& plan : context_.plan->flows) {
-    SocketAddress remote = context_.remote;
-    remote.set_port(plan.port);
-    options.source.reset();
-    if (!spec.source_address.empty() || plan.source_port != 0) {
-      SocketAddress source = context_.local;
-      source.set_port(plan.source_port);
-      options.source = source;
-    }
-    auto fd = open_udp_sender(remote, options);
-    if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
-    if (flows_.empty()) {
-      std::string note;
-      gso_segments_ = choose_gso(fd->get(), remote, datagram_, spec.udp_gso, note);
-      if (!note.empty()) report_.notes.push_back(note);
-    } else if (gso_segments_ > 0 && !enable_udp_gso(fd->get(), datagram_)) {
-      return fail("UDP_SEGMENT worked on one socket and not on the next");
-    }
+  auto sockets = open_udp_sender_flows(context_, false, report_.notes);
+  if (!sockets) return sockets.error();
+  gso_segments_ = sockets->gso_segments;
+  for (UdpSenderFlow& opened : sockets->flows) {
     Flow flow;
-    flow.fd = std::move(*fd);
-    flow.slot = plan.slot;
-    flow.flow_id = context_.udp_flow_base | plan.slot;
-    flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
+    static_cast<UdpSenderFlow&>(flow) = std::move(opened);
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLET;
     event.data.u32 = static_cast<uint32_t>(flows_.size());

@@ -13,6 +13,7 @@
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/udp_flows.hh"
 #include "io_backends/common/pacer.hh"
 
 namespace xttcp {
@@ -25,14 +26,8 @@ class EpollUdpSender final : public DataWorker {
   WorkerReport finish() override;
 
  private:
-  struct Flow {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    uint32_t flow_id = 0;
-    uint32_t next_sequence = 0;
-    udp::UdpFlowCounters* counters = nullptr;
+  struct Flow : UdpSenderFlow {
     bool writable = true;
-    bool closed = false;
   };
 
   template <bool Paced>

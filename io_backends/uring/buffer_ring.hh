@@ -9,6 +9,7 @@
 
 #include "engine/status.hh"
 #include "io_backends/common/io_buffer.hh"
+#include "io_backends/uring/buf_ring_memory.hh"
 
 namespace xttcp {
 
@@ -17,7 +18,6 @@ class BufferRing {
   BufferRing() = default;
   BufferRing(const BufferRing&) = delete;
   BufferRing& operator=(const BufferRing&) = delete;
-  ~BufferRing();
 
   // Control path: page-aligned ring memory and the buffers, every buffer in the ring (not yet
   // published). entries: a power of two in [1, 32768].
@@ -28,7 +28,7 @@ class BufferRing {
 
   // Data path: puts buffer `bid` back at the tail; the kernel sees it after publish().
   void recycle(uint16_t bid) {
-    io_uring_buf_ring_add(ring_, buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
+    io_uring_buf_ring_add(memory_.get(), buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
                           pending_++);
   }
   // Data path, for bundles: puts back the next `count` buffers in ring order. The kernel takes
@@ -38,8 +38,8 @@ class BufferRing {
   void recycle_in_order(uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
       const auto bid = static_cast<uint16_t>(next_position_++ & mask_);
-      io_uring_buf_ring_add(ring_, buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
-                            pending_++);
+      io_uring_buf_ring_add(memory_.get(), buffer(bid), buffer_size_, bid,
+                            static_cast<int>(mask_), pending_++);
     }
   }
   // Buffers a bundle of `res` bytes filled: the kernel counts a partly filled one as used.
@@ -49,7 +49,7 @@ class BufferRing {
   // Data path: makes every recycled buffer visible to the kernel (one release store).
   void publish() {
     if (pending_ == 0) return;
-    io_uring_buf_ring_advance(ring_, pending_);
+    io_uring_buf_ring_advance(memory_.get(), pending_);
     pending_ = 0;
   }
 
@@ -58,14 +58,13 @@ class BufferRing {
   }
   uint32_t entries() const { return entries_; }
   uint32_t buffer_size() const { return buffer_size_; }
-  io_uring_buf_ring* raw() const { return ring_; }  // what the kernel reads (tests inspect it)
+  io_uring_buf_ring* raw() const { return memory_.get(); }  // what the kernel reads (tests)
 
   // The ring size for a receive buffer size: a power of two holding ~4 MiB, within [8, 4096].
   static uint32_t entries_for(uint32_t buffer_size);
 
  private:
-  io_uring_buf_ring* ring_ = nullptr;
-  std::size_t ring_bytes_ = 0;
+  BufRingMemory memory_;
   IoBuffer buffers_;
   uint32_t entries_ = 0;
   uint32_t mask_ = 0;

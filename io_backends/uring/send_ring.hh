@@ -10,31 +10,33 @@
 #include <cstdint>
 
 #include "engine/status.hh"
+#include "io_backends/uring/buf_ring_memory.hh"
 
 namespace xttcp {
 
 class SendRing {
  public:
   SendRing() = default;
-  SendRing(SendRing&& other) noexcept;
+  SendRing(SendRing&&) noexcept = default;
   SendRing& operator=(SendRing&&) = delete;
   SendRing(const SendRing&) = delete;
-  ~SendRing();
 
   // Control path: ring memory with every slot published. entries: a power of two in [1, 32768].
   Status init(uint32_t entries, const unsigned char* data, uint32_t length);
   // Control path: registers the ring as buffer group `group`. The io_uring must be torn down (or
   // the group unregistered) before this object.
-  Status register_with(io_uring* ring, uint16_t group);
+  Status register_with(io_uring* ring, uint16_t group) const {
+    return memory_.register_with(ring, group);
+  }
 
   // Data path: gives `count` slots back to the kernel (one release store).
   void refill(uint32_t count) {
     if (count == 0) return;
     for (uint32_t i = 0; i < count; ++i)
-      io_uring_buf_ring_add(ring_, const_cast<unsigned char*>(data_), length_,
+      io_uring_buf_ring_add(memory_.get(), const_cast<unsigned char*>(data_), length_,
                             static_cast<unsigned short>(next_bid_++ & mask_),
                             static_cast<int>(mask_), static_cast<int>(i));
-    io_uring_buf_ring_advance(ring_, static_cast<int>(count));
+    io_uring_buf_ring_advance(memory_.get(), static_cast<int>(count));
   }
 
   // How many slots a send of `res` bytes consumed: the kernel counts a slot it sent in part as
@@ -48,11 +50,10 @@ class SendRing {
   static uint32_t entries_for(uint32_t write_size);
 
   uint32_t entries() const { return entries_; }
-  io_uring_buf_ring* raw() const { return ring_; }  // what the kernel reads (tests inspect it)
+  io_uring_buf_ring* raw() const { return memory_.get(); }  // what the kernel reads (tests)
 
  private:
-  io_uring_buf_ring* ring_ = nullptr;
-  std::size_t ring_bytes_ = 0;
+  BufRingMemory memory_;
   const unsigned char* data_ = nullptr;
   uint32_t length_ = 0;
   uint32_t entries_ = 0;

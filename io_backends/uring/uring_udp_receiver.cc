@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstring>
 
-#include "engine/net/socket_setup.hh"
-#include "io_backends/common/udp_socket.hh"
 #include "io_backends/uring/user_data.hh"
 
 #ifndef UDP_GRO
@@ -30,24 +28,11 @@ constexpr std::size_t control_bytes = CMSG_SPACE(sizeof(int));
 
 Status UringUdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
-  bool gro_refused = false;
-  for (const FlowPlan& flow : context_.plan->flows) {
-    SocketAddress address = context_.local;
-    address.set_port(flow.port);
-    auto fd = open_udp_receiver(address);
-    if (!fd) return fd.error();
-    if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
-    if (spec.udp_gro) (enable_udp_gro(fd->get()) ? gro_ : gro_refused) = true;
-    Socket socket;
-    socket.fd = std::move(*fd);
-    socket.slot = flow.slot;
-    socket.accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, flow.slot);
-    sockets_.push_back(std::move(socket));
-  }
-  if (gro_refused) {
-    gro_ = false;
-    report_.notes.push_back("UDP: the kernel refused UDP_GRO; one datagram per buffer");
-  }
+  // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
+  auto opened = open_udp_receiver_sockets(context_, true, report_.notes);
+  if (!opened) return opened.error();
+  gro_ = opened->gro;
+  sockets_ = std::move(opened->sockets);
   const bool header_only = spec.skip_rx_copy && !gro_;
   recv_flags_ = header_only ? MSG_TRUNC : 0;
   template_ = msghdr{};

@@ -12,7 +12,7 @@
 
 #include "engine/net/unique_fd.hh"
 #include "io_backends/backend.hh"
-#include "io_backends/common/udp_accounting.hh"
+#include "io_backends/common/udp_flows.hh"
 #include "io_backends/uring/buffer_ring.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
@@ -28,13 +28,7 @@ class UringUdpReceiver final : public DataWorker {
   WorkerReport finish() override;
 
  private:
-  struct Socket {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    bool armed = false;
-    bool seen_data = false;
-    std::unique_ptr<UdpSocketAccounting> accounting;
-  };
+  using Socket = UdpReceiverSocket;
 
   void arm(uint32_t index);
   void on_completion(const io_uring_cqe& cqe);

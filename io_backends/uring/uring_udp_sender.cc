@@ -7,10 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/net/socket_setup.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
-#include "io_backends/common/udp_socket.hh"
 #include "io_backends/uring/user_data.hh"
 
 namespace xttcp {
@@ -37,35 +35,13 @@ Status UringUdpSender::open() {
   const TestSpec& spec = *context_.spec;
   datagram_ = spec.send_buffer;
   native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
-  ConnectOptions options;
-  if (spec.fq_rate_limit_bps > 0)
-    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
-  options.bind_to_device = !spec.source_address.empty();
-  for (const FlowPlan& plan : context_.plan->flows) {
-    SocketAddress remote = context_.remote;
-    remote.set_port(plan.port);
-    options.source.reset();
-    if (!spec.source_address.empty() || plan.source_port != 0) {
-      SocketAddress source = context_.local;
-      source.set_port(plan.source_port);
-      options.source = source;
-    }
-    auto fd = open_udp_sender(remote, options);
-    if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
-    // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
-    if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
-    if (flows_.empty()) {
-      std::string note;
-      gso_segments_ = choose_gso(fd->get(), remote, datagram_, spec.udp_gso, note);
-      if (!note.empty()) report_.notes.push_back(note);
-    } else if (gso_segments_ > 0 && !enable_udp_gso(fd->get(), datagram_)) {
-      return fail("UDP_SEGMENT worked on one socket and not on the next");
-    }
+  // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
+  auto sockets = open_udp_sender_flows(context_, true, report_.notes);
+  if (!sockets) return sockets.error();
+  gso_segments_ = sockets->gso_segments;
+  for (UdpSenderFlow& opened : sockets->flows) {
     Flow flow;
-    flow.fd = std::move(*fd);
-    flow.slot = plan.slot;
-    flow.flow_id = context_.udp_flow_base | plan.slot;
-    flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
+    static_cast<UdpSenderFlow&>(flow) = std::move(opened);
     flows_.push_back(std::move(flow));
   }
   report_.connections = static_cast<uint32_t>(flows_.size());

@@ -13,6 +13,7 @@
 #include "io_backends/backend.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/pacer.hh"
+#include "io_backends/common/udp_flows.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
 
@@ -27,14 +28,8 @@ class UringUdpSender final : public DataWorker {
   WorkerReport finish() override;
 
  private:
-  struct Flow {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    uint32_t flow_id = 0;
-    uint32_t next_sequence = 0;
-    udp::UdpFlowCounters* counters = nullptr;
+  struct Flow : UdpSenderFlow {
     uint32_t in_flight = 0;  // sends of the current chain not completed yet
-    bool closed = false;
   };
 
   void arm_chain(uint32_t index, uint32_t datagrams_per_send);

@@ -203,3 +203,53 @@ def run_test(body):
 
 class SkipTest(Exception):
     pass
+
+
+def run_case(cases, name, xttcp):
+    """Runs one named case; returns 'PASS', 'FAIL' or 'SKIP' and prints the case's verdict (and
+    its processes' output on failure). Whatever the case started is stopped by PID."""
+    started = []
+    begin = time.monotonic()
+    try:
+        cases[name](xttcp, started)
+        verdict, detail = "PASS", ""
+    except SkipTest as skip:
+        verdict, detail = "SKIP", f": {skip}"
+    except Failure as failure:
+        verdict, detail = "FAIL", f": {failure}"
+    finally:
+        for p in started:
+            p.kill()
+    print(f"case {name}: {verdict}{detail} ({time.monotonic() - begin:.1f} s)", flush=True)
+    if verdict == "FAIL":
+        for p in started:
+            print(p.describe())
+    return verdict
+
+
+def run_cases(cases, interrupted=()):
+    """A test script of named cases: `script.py XTTCP [CASE...]` (all cases by default).
+    Exit 0 if none failed, 1 if one did, 77 if every case skipped, 2 for an unknown case.
+    `interrupted`: exception types meaning the run was stopped by a signal (exit 128 + signal)."""
+    xttcp = xttcp_binary()
+    names = sys.argv[2:] or list(cases)
+    unknown = [n for n in names if n not in cases]
+    if unknown:
+        print(f"unknown case {unknown[0]!r}; cases: {', '.join(cases)}", file=sys.stderr)
+        return 2
+    try:
+        verdicts = {name: run_case(cases, name, xttcp) for name in names}
+    except tuple(interrupted) as stop:
+        print(f"FAIL: {stop}; everything started was stopped and deleted")
+        return 128 + getattr(stop, "signal_number", 0)
+    failed = [n for n, v in verdicts.items() if v == "FAIL"]
+    if failed:
+        print(f"FAIL: {', '.join(failed)}")
+        return 1
+    if all(v == "SKIP" for v in verdicts.values()):
+        print("SKIP: every case skipped (reasons above)")
+        return SKIP
+    skipped = [n for n, v in verdicts.items() if v == "SKIP"]
+    print("PASS" + (f" (skipped: {', '.join(skipped)})" if skipped else ""))
+    return 0
+

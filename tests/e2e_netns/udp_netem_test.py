@@ -10,11 +10,9 @@ the reason). Needs root; netem cases skip when the kernel has no sch_netem.
 """
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from xttcp_e2e import (SKIP, Failure, SkipTest, check, load_json, parse_totals,  # noqa: E402
-                       scratch_dir, xttcp_binary)
+from xttcp_e2e import (check, load_json, parse_totals, run_cases, scratch_dir)  # noqa: E402
 from netns import Interrupted, Netem, VethPair  # noqa: E402
 
 BASE_PORT = 5001  # the namespaces are new: nothing else listens in them
@@ -153,50 +151,5 @@ CASES = {
 }
 
 
-def run_case(name, xttcp):
-    """Returns 'PASS', 'FAIL' or 'SKIP' and prints the case's verdict (and output on failure)."""
-    started = []
-    begin = time.monotonic()
-    try:
-        CASES[name](xttcp, started)
-        verdict, detail = "PASS", ""
-    except SkipTest as skip:
-        verdict, detail = "SKIP", f": {skip}"
-    except Failure as failure:
-        verdict, detail = "FAIL", f": {failure}"
-    finally:
-        for p in started:
-            p.kill()  # already stopped when the pair closed; kept for safety
-    print(f"case {name}: {verdict}{detail} ({time.monotonic() - begin:.1f} s)", flush=True)
-    if verdict == "FAIL":
-        for p in started:
-            print(p.describe())
-    return verdict
-
-
-def main():
-    xttcp = xttcp_binary()
-    names = sys.argv[2:] or list(CASES)
-    unknown = [n for n in names if n not in CASES]
-    if unknown:
-        print(f"unknown case {unknown[0]!r}; cases: {', '.join(CASES)}", file=sys.stderr)
-        return 2
-    try:
-        verdicts = {name: run_case(name, xttcp) for name in names}
-    except Interrupted as stop:  # namespaces and processes are already gone
-        print(f"FAIL: {stop}; everything started was stopped and deleted")
-        return 128 + stop.signal_number
-    failed = [n for n, v in verdicts.items() if v == "FAIL"]
-    if failed:
-        print(f"FAIL: {', '.join(failed)}")
-        return 1
-    if all(v == "SKIP" for v in verdicts.values()):
-        print("SKIP: every case skipped (reasons above)")
-        return SKIP
-    skipped = [n for n, v in verdicts.items() if v == "SKIP"]
-    print("PASS" + (f" (skipped: {', '.join(skipped)})" if skipped else ""))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(CASES, interrupted=(Interrupted,)))

@@ -19,8 +19,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from xttcp_e2e import (SKIP, Failure, Process, SkipTest, check, free_port_block,  # noqa: E402
-                       load_json, parse_totals, scratch_dir, wait_listening, xttcp_binary)
+from xttcp_e2e import (check, Failure, free_port_block, load_json, parse_totals, Process,  # noqa: E402
+                       run_cases, scratch_dir, wait_listening)
 
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ntttcp_linux_peer.py")
 PORTS = 2
@@ -140,44 +140,5 @@ CASES = {
 }
 
 
-def run_case(name, xttcp):
-    started = []
-    begin = time.monotonic()
-    try:
-        CASES[name](xttcp, started)
-        verdict, detail = "PASS", ""
-    except SkipTest as skip:
-        verdict, detail = "SKIP", f": {skip}"
-    except Failure as failure:
-        verdict, detail = "FAIL", f": {failure}"
-    finally:
-        for p in started:
-            p.kill()
-    print(f"case {name}: {verdict}{detail} ({time.monotonic() - begin:.1f} s)", flush=True)
-    if verdict == "FAIL":
-        for p in started:
-            print(p.describe())
-    return verdict
-
-
-def main():
-    xttcp = xttcp_binary()
-    names = sys.argv[2:] or list(CASES)
-    unknown = [n for n in names if n not in CASES]
-    if unknown:
-        print(f"unknown case {unknown[0]!r}; cases: {', '.join(CASES)}", file=sys.stderr)
-        return 2
-    verdicts = {name: run_case(name, xttcp) for name in names}
-    failed = [n for n, v in verdicts.items() if v == "FAIL"]
-    if failed:
-        print(f"FAIL: {', '.join(failed)}")
-        return 1
-    if all(v == "SKIP" for v in verdicts.values()):
-        print("SKIP: every case skipped (reasons above)")
-        return SKIP
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(CASES))

@@ -1,0 +1,72 @@
+#include "io_backends/common/udp_flows.hh"
+
+#include "engine/net/socket_setup.hh"
+#include "io_backends/common/udp_socket.hh"
+
+namespace xttcp {
+
+Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, bool blocking,
+                                                 std::vector<std::string>& notes) {
+  const TestSpec& spec = *context.spec;
+  ConnectOptions options;
+  if (spec.fq_rate_limit_bps > 0)
+    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
+  options.bind_to_device = !spec.source_address.empty();
+  UdpSenderSockets out;
+  for (const FlowPlan& plan : context.plan->flows) {
+    SocketAddress remote = context.remote;
+    remote.set_port(plan.port);
+    options.source.reset();
+    if (!spec.source_address.empty() || plan.source_port != 0) {
+      SocketAddress source = context.local;
+      source.set_port(plan.source_port);
+      options.source = source;
+    }
+    auto fd = open_udp_sender(remote, options);
+    if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
+    if (blocking)
+      if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
+    if (out.flows.empty()) {
+      std::string note;
+      out.gso_segments = choose_gso(fd->get(), remote, spec.send_buffer, spec.udp_gso, note);
+      if (!note.empty()) notes.push_back(note);
+    } else if (out.gso_segments > 0 && !enable_udp_gso(fd->get(), spec.send_buffer)) {
+      return fail("UDP_SEGMENT worked on one socket and not on the next");
+    }
+    UdpSenderFlow flow;
+    flow.fd = std::move(*fd);
+    flow.slot = plan.slot;
+    flow.flow_id = context.udp_flow_base | plan.slot;
+    flow.counters = &context.udp_flows->add(plan.slot, flow.flow_id);
+    out.flows.push_back(std::move(flow));
+  }
+  return out;
+}
+
+Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& context, bool blocking,
+                                                       std::vector<std::string>& notes) {
+  const TestSpec& spec = *context.spec;
+  UdpReceiverSockets out;
+  bool refused = false;
+  for (const FlowPlan& flow : context.plan->flows) {
+    SocketAddress address = context.local;
+    address.set_port(flow.port);
+    auto fd = open_udp_receiver(address);
+    if (!fd) return fd.error();
+    if (blocking)
+      if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
+    if (spec.udp_gro) (enable_udp_gro(fd->get()) ? out.gro : refused) = true;
+    UdpReceiverSocket socket;
+    socket.fd = std::move(*fd);
+    socket.slot = flow.slot;
+    socket.accounting = std::make_unique<UdpSocketAccounting>(*context.udp_flows, flow.slot);
+    out.sockets.push_back(std::move(socket));
+  }
+  if (refused) {
+    out.gro = false;
+    notes.push_back("UDP: the kernel refused UDP_GRO; one datagram per buffer");
+  }
+  return out;
+}
+
+}  // namespace xttcp
