@@ -93,7 +93,8 @@ def run_iperf3(streams, size, seconds, port, tmp):
                                  "-P", streams, "-b", "0", "-l", size, "-J"])
         client.wait(seconds + SETTLE_S)
         server.wait(15)
-    end = json.loads(client.text())["end"]["sum"]
+    text = client.text()  # iperf3 may print a warning line before its JSON
+    end = json.loads(text[text.find("{"):])["end"]["sum"]
     received = end["packets"] - end["lost_packets"]
     return Sample(received, received * size, end["seconds"], end["lost_percent"], client.cpu,
                   server.cpu)

@@ -37,6 +37,8 @@ struct UdpReceiverSocket {
   uint32_t slot = 0;
   bool armed = false;      // io_uring: a multishot receive is live
   bool seen_data = false;  // the first datagram starts the -N clock
+  bool header_only = false;  // read with MSG_TRUNC into a header-sized buffer
+  uint32_t uncoalesced = 0;  // large datagrams in a row that GRO did not coalesce
   std::unique_ptr<UdpSocketAccounting> accounting;
 };
 

@@ -55,6 +55,11 @@ bool enable_udp_gro(int fd) {
   return setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof one) == 0;
 }
 
+bool disable_udp_gro(int fd) {
+  int zero = 0;
+  return setsockopt(fd, SOL_UDP, UDP_GRO, &zero, sizeof zero) == 0;
+}
+
 void enlarge_buffer(int fd, bool receive, int bytes) {
   if (setsockopt(fd, SOL_SOCKET, receive ? SO_RCVBUFFORCE : SO_SNDBUFFORCE, &bytes,
                  sizeof bytes) != 0)

@@ -22,6 +22,7 @@ Expected<UniqueFd> open_udp_receiver(const SocketAddress& local);
 bool enable_udp_gso(int fd, uint32_t segment);
 // UDP_GRO (Linux 5.0): datagrams of one flow may arrive coalesced, with their size in a cmsg.
 bool enable_udp_gro(int fd);
+bool disable_udp_gro(int fd);
 // Asks for a larger socket buffer (SO_*BUFFORCE as root, else up to the sysctl maximum); the
 // default ~200 KiB drops datagrams at Mpps rates long before the CPU is busy.
 void enlarge_buffer(int fd, bool receive, int bytes);

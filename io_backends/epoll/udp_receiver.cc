@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "io_backends/common/udp_socket.hh"
+
 
 #ifndef UDP_GRO
 #define UDP_GRO 104
@@ -44,9 +46,9 @@ Status EpollUdpReceiver::open() {
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
   }
   // GRO trains must be read whole to see every header; otherwise the header is enough.
-  const bool header_only = spec.skip_rx_copy && !gro_;
-  buffer_size_ = header_only ? header_buffer : full_buffer;
-  recv_flags_ = header_only ? MSG_TRUNC : 0;
+  skip_copy_ = spec.skip_rx_copy;
+  for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
+  buffer_size_ = full_buffer;
   buffers_ = IoBuffer(buffer_size_ * batch, 0);
   if (!buffers_) return fail("cannot allocate the UDP receive buffers");
   messages_.assign(batch, mmsghdr{});
@@ -60,6 +62,26 @@ Status EpollUdpReceiver::open() {
   return ok();
 }
 
+// With --skip-rx-copy, GRO only pays when it coalesces. Large datagrams it leaves alone would be
+// copied whole for nothing: after a run of them, that socket drops GRO and reads headers only.
+void EpollUdpReceiver::note_coalescing(Socket& socket, std::size_t length, std::size_t segment) {
+  constexpr std::size_t large = 16384;
+  constexpr uint32_t run = 256;
+  if (segment < length || length < large) {
+    socket.uncoalesced = 0;
+    return;
+  }
+  if (++socket.uncoalesced < run) return;
+  if (!disable_udp_gro(socket.fd.get())) return;
+  socket.header_only = true;
+  if (!switched_note_) {
+    switched_note_ = true;
+    report_.notes.push_back(fmt::format(
+        "UDP: {}-byte datagrams arrive uncoalesced; GRO off and header-only reads from then on",
+        length));
+  }
+}
+
 bool EpollUdpReceiver::drain(Socket& socket) {
   for (int turn = 0; turn < batches_per_turn; ++turn) {
     for (uint32_t i = 0; i < batch; ++i) {
@@ -68,8 +90,10 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       h.msg_controllen = gro_ ? control_bytes : 0;
       h.msg_flags = 0;
     }
-    const int n = recvmmsg(socket.fd.get(), messages_.data(), batch, MSG_DONTWAIT | recv_flags_,
-                           nullptr);
+    const std::size_t room = socket.header_only ? header_buffer : full_buffer;
+    for (uint32_t i = 0; i < batch; ++i) iovecs_[i].iov_len = room;
+    const int n = recvmmsg(socket.fd.get(), messages_.data(), batch,
+                           MSG_DONTWAIT | (socket.header_only ? MSG_TRUNC : 0), nullptr);
     if (n < 0) {
       if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
         if (report_.errors++ == 0) report_.first_error = std::string("UDP recvmmsg: ") + std::strerror(errno);
@@ -96,7 +120,8 @@ bool EpollUdpReceiver::drain(Socket& socket) {
             if (size > 0) segment = static_cast<std::size_t>(size);
           }
       }
-      socket.accounting->on_buffer(data, std::min(length, buffer_size_), length, segment, now);
+      socket.accounting->on_buffer(data, std::min(length, room), length, segment, now);
+      if (skip_copy_ && !socket.header_only) note_coalescing(socket, length, segment);
       bytes += length;
     }
     context_.counters[socket.slot].add(bytes);

@@ -1,6 +1,7 @@
 // epoll UDP receiver: one bound UDP socket per port of its worker, read with recvmmsg batches.
 // With UDP_GRO a buffer may hold several coalesced datagrams (their size comes in a cmsg);
-// UdpSocketAccounting counts each. Without GRO, --skip-rx-copy reads only the header (MSG_TRUNC).
+// UdpSocketAccounting counts each. Without GRO, --skip-rx-copy reads only the header (MSG_TRUNC);
+// a socket whose large datagrams GRO never coalesces drops GRO and does the same.
 #pragma once
 
 #include <sys/socket.h>
@@ -28,6 +29,7 @@ class EpollUdpReceiver final : public DataWorker {
 
   // Reads until the socket is empty or a fairness budget is spent; true if it may have more.
   bool drain(Socket& socket);
+  void note_coalescing(Socket& socket, std::size_t length, std::size_t segment);
 
   const WorkerContext& context_;
   UniqueFd epoll_;
@@ -38,7 +40,8 @@ class EpollUdpReceiver final : public DataWorker {
   std::vector<iovec> iovecs_;
   std::vector<unsigned char> control_;  // one cmsg slot per message (UDP_GRO)
   bool gro_ = false;
-  int recv_flags_ = 0;
+  bool skip_copy_ = true;      // --skip-rx-copy
+  bool switched_note_ = false;
   WorkerReport report_;
 };
 
