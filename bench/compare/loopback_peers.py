@@ -275,6 +275,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="1 s, 1 round, 1 stream (smoke)")
     parser.add_argument("--json", help="also write the table as JSON here")
     args = parser.parse_args()
+    # SIGTERM unwinds like Ctrl+C, so every child is stopped by PID on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.quick:
         args.seconds, args.rounds, args.streams = 1, 1, "1"
     sizes = parse_sizes(args.sizes)

@@ -19,6 +19,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -122,6 +123,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="1 s, 1 round, 1470 B (smoke)")
     parser.add_argument("--json", help="also write the table as JSON here")
     args = parser.parse_args()
+    # SIGTERM unwinds like Ctrl+C, so every child is stopped by PID on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.quick:
         args.seconds, args.rounds, args.sizes = 1, 1, "1470"
     sizes = []
