@@ -188,6 +188,31 @@ std::vector<std::string> linux_summary_lines(const Result& r) {
   return lines;
 }
 
+namespace {
+
+// UDP figures (docs/udp.md): datagrams and rate in the window, and at a receiver the run's loss.
+void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
+  if (!r.udp) return;
+  const UdpResult& u = *r.udp;
+  const bool receiver = r.role == Role::receiver;
+  lines.push_back(fmt::format("datagrams\t:{} {} in the window ({:.0f} pps, {} bytes each{}{})",
+                              u.window_datagrams, receiver ? "received" : "sent", u.window_pps,
+                              u.datagram_size,
+                              u.gso_segments > 0 ? fmt::format(", GSO x{}", u.gso_segments) : "",
+                              u.gro ? ", GRO" : ""));
+  if (receiver && u.loss_source != "none") {
+    lines.push_back(fmt::format("lost\t\t:{} of {} ({:.3f}%, from the {})", u.lost,
+                                u.loss_source == "sender count" ? u.sent : u.received + u.lost,
+                                u.loss_percent, u.loss_source));
+    lines.push_back(fmt::format("reordered\t:{}, duplicates: {}, jitter: {:.3f} ms", u.reordered,
+                                u.duplicates, u.jitter_ms));
+  } else if (!receiver) {
+    lines.push_back(fmt::format("datagrams sent\t:{} in the run ({} payload)", u.sent, u.payload));
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> peer_summary_lines(std::string_view peer_native_json) {
   Expected<Result> peer = parse_native_json(peer_native_json);
   if (!peer) return {"peer result unreadable: " + peer.error().message};
@@ -197,6 +222,7 @@ std::vector<std::string> peer_summary_lines(std::string_view peer_native_json) {
   append_totals(lines, r);
   append_cpu_split(lines, r.cpu);
   lines.push_back(fmt::format("cpu busy (all)\t:{:.2f}%", r.cpu.process_busy));
+  append_udp_lines(lines, r);  // a UDP sender learns its receiver's loss here
   return lines;
 }
 
@@ -210,23 +236,7 @@ std::vector<std::string> xttcp_extra_lines(const Result& r) {
                                 z.sends, z.notifications, z.copied, copied_pct,
                                 z.fell_back ? ", fell back to plain send" : ""));
   }
-  if (r.udp) {
-    const UdpResult& u = *r.udp;
-    const bool receiver = r.role == Role::receiver;
-    lines.push_back(fmt::format("datagrams\t:{} {} in the window ({:.0f} pps, {} bytes each{}{})",
-                                u.window_datagrams, receiver ? "received" : "sent", u.window_pps,
-                                u.datagram_size, u.gso_segments > 0 ? fmt::format(", GSO x{}", u.gso_segments) : "",
-                                u.gro ? ", GRO" : ""));
-    if (receiver && u.loss_source != "none") {
-      lines.push_back(fmt::format("lost\t\t:{} of {} ({:.3f}%, from the {})", u.lost,
-                                  u.loss_source == "sender count" ? u.sent : u.received + u.lost,
-                                  u.loss_percent, u.loss_source));
-      lines.push_back(fmt::format("reordered\t:{}, duplicates: {}, jitter: {:.3f} ms", u.reordered,
-                                  u.duplicates, u.jitter_ms));
-    } else if (!receiver) {
-      lines.push_back(fmt::format("datagrams sent\t:{} in the run ({} payload)", u.sent, u.payload));
-    }
-  }
+  append_udp_lines(lines, r);
   for (const std::string& note : r.notes) lines.push_back(note);
   return lines;
 }

@@ -62,6 +62,11 @@ TEST(UdpReport, SenderConsoleGolden) {
   expect_golden("udp-sender-extra.txt", join_lines(xttcp_extra_lines(udp_sender())));
 }
 
+TEST(UdpReport, PeerBlockCarriesTheReceiversLossGolden) {
+  expect_golden("udp-peer-receiver.txt",
+                join_lines(peer_summary_lines(render_native_json(udp_receiver()))));
+}
+
 TEST(UdpReport, NativeJsonGolden) {
   expect_golden("native-udp-receiver.json", render_native_json(udp_receiver()));
 }
