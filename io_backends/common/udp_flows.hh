@@ -38,6 +38,7 @@ struct UdpReceiverSocket {
   bool armed = false;      // io_uring: a multishot receive is live
   bool seen_data = false;  // the first datagram starts the -N clock
   bool header_only = false;  // read with MSG_TRUNC into a header-sized buffer
+  bool armed_header_only = false;  // io_uring: the live receive reads into header buffers
   uint32_t uncoalesced = 0;  // large datagrams in a row that GRO did not coalesce
   std::unique_ptr<UdpSocketAccounting> accounting;
 };

@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cstring>
 
+#include <fmt/format.h>
+
+#include "io_backends/common/udp_socket.hh"
 #include "io_backends/uring/user_data.hh"
 
 #ifndef UDP_GRO
@@ -18,7 +21,8 @@ namespace {
 
 constexpr long long wait_ns = 100'000'000;  // bounds how late the worker sees `stop`
 constexpr auto drain_budget = std::chrono::milliseconds(100);
-constexpr uint16_t buffer_group = 0;
+constexpr uint16_t full_group = 0;    // buffers that hold the largest datagram or a GRO train
+constexpr uint16_t header_group = 1;  // header-only reads (MSG_TRUNC)
 constexpr uint32_t ring_buffers = 256;
 constexpr std::size_t full_payload = 65536;  // the largest datagram, or a GRO train
 constexpr std::size_t header_payload = 64;   // header-only reads
@@ -33,19 +37,51 @@ Status UringUdpReceiver::open() {
   if (!opened) return opened.error();
   gro_ = opened->gro;
   sockets_ = std::move(opened->sockets);
-  const bool header_only = spec.skip_rx_copy && !gro_;
-  recv_flags_ = header_only ? MSG_TRUNC : 0;
+  skip_copy_ = spec.skip_rx_copy;
+  for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   template_ = msghdr{};
   template_.msg_controllen = control_bytes;
-  const std::size_t buffer =
-      sizeof(io_uring_recvmsg_out) + control_bytes + (header_only ? header_payload : full_payload);
   unsigned sq_entries = 64;
   while (sq_entries < sockets_.size() * 2 && sq_entries < 32768) sq_entries *= 2;
-  if (Status ring = ring_.init(sq_entries, ring_buffers * 2, caps_, spec.sqpoll); !ring)
+  if (Status ring = ring_.init(sq_entries, ring_buffers * 4, caps_, spec.sqpoll); !ring)
     return ring.error();
-  if (Status init = buffers_.init(ring_buffers, static_cast<uint32_t>(buffer)); !init)
+  const std::size_t header = sizeof(io_uring_recvmsg_out) + control_bytes;
+  if (Status init = full_buffers_.init(ring_buffers, static_cast<uint32_t>(header + full_payload));
+      !init)
     return init.error();
-  return buffers_.register_with(ring_.get(), buffer_group);
+  if (Status reg = full_buffers_.register_with(ring_.get(), full_group); !reg) return reg.error();
+  if (!skip_copy_) return ok();
+  if (Status init = header_buffers_.init(ring_buffers, static_cast<uint32_t>(header + header_payload));
+      !init)
+    return init.error();
+  return header_buffers_.register_with(ring_.get(), header_group);
+}
+
+// With --skip-rx-copy, GRO only pays when it coalesces. Large datagrams it leaves alone would be
+// copied whole for nothing: after a run of them, that socket drops GRO and reads headers only
+// (its multishot receive is ended and re-armed on the header-sized buffers).
+void UringUdpReceiver::note_coalescing(uint32_t index, std::size_t length, std::size_t segment) {
+  constexpr std::size_t large = 16384;
+  constexpr uint32_t run = 256;
+  Socket& socket = sockets_[index];
+  if (segment < length || length < large) {
+    socket.uncoalesced = 0;
+    return;
+  }
+  if (++socket.uncoalesced < run || !disable_udp_gro(socket.fd.get())) return;
+  socket.header_only = true;
+  if (socket.armed) {
+    if (io_uring_sqe* sqe = ring_.sqe()) {
+      io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::recv), 0);
+      sqe->user_data = uring::pack(0, uring::Op::cancel);
+    }
+  }
+  if (!switched_note_) {
+    switched_note_ = true;
+    report_.notes.push_back(fmt::format(
+        "UDP: {}-byte datagrams arrive uncoalesced; GRO off and header-only reads from then on",
+        length));
+  }
 }
 
 void UringUdpReceiver::arm(uint32_t index) {
@@ -55,11 +91,13 @@ void UringUdpReceiver::arm(uint32_t index) {
     if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
     return;
   }
-  io_uring_prep_recvmsg_multishot(sqe, socket.fd.get(), &template_, static_cast<unsigned>(recv_flags_));
+  io_uring_prep_recvmsg_multishot(sqe, socket.fd.get(), &template_,
+                                  socket.header_only ? static_cast<unsigned>(MSG_TRUNC) : 0u);
   sqe->flags |= IOSQE_BUFFER_SELECT;
-  sqe->buf_group = buffer_group;
+  sqe->buf_group = socket.header_only ? header_group : full_group;
   sqe->user_data = uring::pack(index, uring::Op::recv);
   socket.armed = true;
+  socket.armed_header_only = socket.header_only;
   ++armed_;
 }
 
@@ -74,7 +112,8 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
   }
   if (cqe.flags & IORING_CQE_F_BUFFER) {
     const auto bid = static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT);
-    unsigned char* buffer = buffers_.buffer(bid);
+    BufferRing& ring = socket.armed_header_only ? header_buffers_ : full_buffers_;
+    unsigned char* buffer = ring.buffer(bid);
     if (cqe.res > 0) {
       msghdr h = template_;
       io_uring_recvmsg_out* out = io_uring_recvmsg_validate(buffer, cqe.res, &h);
@@ -97,9 +136,10 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
         }
         socket.accounting->on_buffer(payload, in_buffer, length, segment, monotonic_ns());
         context_.counters[socket.slot].add(length);
+        if (skip_copy_ && !socket.header_only) note_coalescing(index, length, segment);
       }
     }
-    buffers_.recycle(bid);
+    ring.recycle(bid);
   }
   const int res = cqe.res;
   if (res < 0 && res != -ENOBUFS && res != -ECANCELED && res != -EINTR && res != -EAGAIN &&
@@ -120,7 +160,8 @@ void UringUdpReceiver::reap() {
     on_completion(*cqe);
   }
   io_uring_cq_advance(ring, seen);
-  buffers_.publish();
+  full_buffers_.publish();
+  if (skip_copy_) header_buffers_.publish();
 }
 
 void UringUdpReceiver::run(const std::atomic<bool>& stop) {
