@@ -68,8 +68,6 @@ struct WorkerReport {
   std::string first_error;        // the first such error, for the log
   std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
   std::vector<std::string> notes;  // one line each, e.g. "zero-copy fell back to plain send"
-  uint32_t udp_gso_segments = 0;   // UDP sender: datagrams per GSO send (0 = none)
-  bool udp_gro = false;            // UDP receiver: UDP_GRO on
 };
 
 class DataWorker {

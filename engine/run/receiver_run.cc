@@ -160,6 +160,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   for (;;) {
     if (user_interrupted(env)) break;
     env.clock.reset();
+    // -H: this test's flows are those active from here (before the gate: with -N the first
+    // datagram opens it and must count).
+    const std::vector<udp::FlowRecord> udp_at_start = pool.udp_snapshot();
     const std::optional<uint32_t> cycle = gate.wait(seconds(spec.wait_timeout_s));
     if (!cycle) {
       if (!gate.interrupted()) {
@@ -182,7 +185,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     // has come, plus a moment for the datagrams still in flight, so loss is counted exactly.
     std::vector<std::string> early_peer_results;
     std::vector<UdpFlowResult> udp_senders;
-    if (spec.protocol == Protocol::udp && server && window.measured && !interrupted_by_user) {
+    const bool sender_gone = env.clock.reason().find("closed its sync") != std::string::npos;
+    if (spec.protocol == Protocol::udp && server && window.measured && !interrupted_by_user &&
+        !sender_gone) {
       early_peer_results = peers.take_all(seconds(5 + spec.cooldown_s));
       for (const std::string& json : early_peer_results)
         for (UdpFlowResult& flow : udp::sent_flows_in(json)) udp_senders.push_back(flow);
@@ -206,7 +211,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     }
 
     RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, *cycle,
-                   spec.ports + (server ? 1 : 0), pool.udp_snapshot(), std::move(udp_senders)};
+                   spec.ports + (server ? 1 : 0),
+                   udp::active_since(pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
+                   pool.udp_gro(), pool.udp_gso_segments()};
     Result result = build_result(facts, window, reports);
     if (server) {
       server->publish_result(render_native_json(result));

@@ -68,10 +68,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
                             spec.send_buffer < udp_native_header_bytes
                         ? "compat"
                         : "native";
-    for (const WorkerReport& report : reports) {
-      udp.gso_segments = std::max(udp.gso_segments, report.udp_gso_segments);
-      udp.gro = udp.gro || report.udp_gro;
-    }
+    udp.gso_segments = facts.udp_gso_segments;
+    udp.gro = facts.udp_gro;
     const std::string sender_payload = udp.payload;
     udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
     if (spec.role == Role::sender) udp.payload = sender_payload;

@@ -227,7 +227,8 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   }
 
   RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, agreement->cycle_s,
-                 static_cast<uint32_t>(spec.sender_threads()), pool.udp_snapshot(), {}};
+                 static_cast<uint32_t>(spec.sender_threads()), pool.udp_snapshot(), {},
+                 pool.udp_gro(), pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   if (sync && agreement->native && !receiver_lost) {
     if (Status sent = sync->send_frame(render_native_json(result)); !sent) {

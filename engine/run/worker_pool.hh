@@ -40,6 +40,9 @@ class WorkerPool {
   // UDP runs: every flow's datagram counters so far (empty for TCP).
   std::vector<udp::FlowRecord> udp_snapshot() const;
   bool is_udp() const { return udp_flows_ != nullptr; }
+  // UDP: what the workers' sockets use (GRO on a receiver, datagrams per GSO send on a sender).
+  bool udp_gro() const { return udp_flows_ && udp_flows_->gro.load(); }
+  uint32_t udp_gso_segments() const { return udp_flows_ ? udp_flows_->gso_segments.load() : 0; }
   // Sender connections still open (backends that count them; see WorkerContext).
   int64_t open_connections() const { return open_connections_.load(); }
   // True when the backend counts its connections (some were counted once they opened).

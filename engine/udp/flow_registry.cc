@@ -1,6 +1,7 @@
 #include "engine/udp/flow_registry.hh"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace xttcp::udp {
 
@@ -36,15 +37,23 @@ UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows) {
 
 std::vector<FlowRecord> delta(const std::vector<FlowRecord>& later,
                               const std::vector<FlowRecord>& earlier) {
+  std::unordered_map<uint64_t, const UdpFlowSnapshot*> before;
+  before.reserve(earlier.size());
+  auto key = [](const FlowRecord& f) { return (uint64_t{f.slot} << 32) | f.flow_id; };
+  for (const FlowRecord& e : earlier) before.emplace(key(e), &e.counters);
   std::vector<FlowRecord> out;
   out.reserve(later.size());
   for (const FlowRecord& l : later) {
-    auto same = std::find_if(earlier.begin(), earlier.end(), [&](const FlowRecord& e) {
-      return e.slot == l.slot && e.flow_id == l.flow_id;
-    });
-    out.push_back({l.slot, l.flow_id,
-                   same == earlier.end() ? l.counters : l.counters - same->counters});
+    auto same = before.find(key(l));
+    out.push_back({l.slot, l.flow_id, same == before.end() ? l.counters : l.counters - *same->second});
   }
+  return out;
+}
+
+std::vector<FlowRecord> active_since(const std::vector<FlowRecord>& later,
+                                     const std::vector<FlowRecord>& earlier) {
+  std::vector<FlowRecord> out = delta(later, earlier);
+  std::erase_if(out, [](const FlowRecord& f) { return f.counters.datagrams == 0; });
   return out;
 }
 

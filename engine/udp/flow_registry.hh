@@ -4,6 +4,7 @@
 // reads every flow at phase edges and intervals without stopping anyone.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -30,6 +31,10 @@ class UdpFlowRegistry {
   // Every flow registered so far, in registration order.
   std::vector<FlowRecord> snapshot() const;
 
+  // What the data path uses, set by the workers when they open (read after, from any thread).
+  std::atomic<bool> gro{false};
+  std::atomic<uint32_t> gso_segments{0};
+
  private:
   struct Entry {
     uint32_t slot, flow_id;
@@ -44,5 +49,9 @@ UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows);
 // later − earlier per (slot, flow_id); a flow absent from `earlier` starts from zero.
 std::vector<FlowRecord> delta(const std::vector<FlowRecord>& later,
                               const std::vector<FlowRecord>& earlier);
+// The flows that received or sent anything since `earlier`, with what they did since: one test
+// of a receiver that serves several (-H) sees only its own flows.
+std::vector<FlowRecord> active_since(const std::vector<FlowRecord>& later,
+                                     const std::vector<FlowRecord>& earlier);
 
 }  // namespace xttcp::udp

@@ -93,6 +93,10 @@ void SequenceTracker::clear_slots(uint64_t first_sequence, uint64_t count) {
 }
 
 void SequenceTracker::update_jitter(uint64_t send_time_ns, uint64_t receive_time_ns) {
+  // Datagrams of one send batch carry one send time (the sender stamps a batch once), so after
+  // the first of them they say nothing about timing: only batch boundaries update the estimate.
+  if (have_transit_ && send_time_ns == previous_send_) return;
+  previous_send_ = send_time_ns;
   // Transit times modulo 2^64: the two clocks need not agree, only differences are used.
   const uint64_t transit = receive_time_ns - send_time_ns;
   if (have_transit_) {

@@ -21,7 +21,8 @@
 // - jitter: RFC 3550 §6.4.1 interarrival jitter over consecutive arrivals (arrival order, not
 //   sequence order), in ns: D = (R_j - R_i) - (S_j - S_i), J += (|D| - J) / 16. Kept as a double,
 //   published rounded to the nearest ns. Sender and receiver clocks need not agree: only the
-//   differences matter. Duplicates are ignored by jitter (they neither update J nor become the
+//   differences matter. A datagram with the same send time as the previous sample (one sender
+//   batch, stamped once) is skipped: only batch boundaries are samples. Duplicates are ignored by jitter (they neither update J nor become the
 //   previous arrival). The first arrival only sets the reference, J stays 0.
 // - datagrams and bytes count every datagram received, duplicates and compat datagrams included.
 #pragma once
@@ -105,6 +106,7 @@ class SequenceTracker {
   bool started_ = false;
   uint64_t highest_ = 0;  // highest extended sequence, valid once started_
   bool have_transit_ = false;
+  uint64_t previous_send_ = 0;     // send time of the previous jitter sample (batch boundary)
   uint64_t previous_transit_ = 0;  // R - S of the previous non-duplicate arrival, modulo 2^64
   double jitter_ = 0.0;
 };

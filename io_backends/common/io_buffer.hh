@@ -18,6 +18,8 @@ class IoBuffer {
   unsigned char* data() const { return data_.get(); }
   std::size_t size() const { return size_; }
   explicit operator bool() const { return data_ != nullptr; }
+  // Gives the memory up without freeing it: the kernel may still read or write it.
+  void leak() { static_cast<void>(data_.release()); }
 
  private:
   static constexpr std::size_t page = 4096;

@@ -1,8 +1,10 @@
 #include "io_backends/common/udp_accounting.hh"
 
+#include <netinet/udp.h>
 #include <time.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "engine/udp/datagram_header.hh"
 
@@ -12,6 +14,23 @@ uint64_t monotonic_ns() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+#ifndef UDP_GRO
+#define UDP_GRO 104  // include/uapi/linux/udp.h, Linux 5.0
+#endif
+
+void read_receive_cmsg(const cmsghdr& message, ReceiveInfo& info) {
+  if (message.cmsg_level == SOL_UDP && message.cmsg_type == UDP_GRO) {
+    int size;
+    std::memcpy(&size, CMSG_DATA(&message), sizeof size);
+    if (size > 0) info.segment = static_cast<std::size_t>(size);
+  } else if (message.cmsg_level == SOL_SOCKET && message.cmsg_type == SCM_TIMESTAMPNS) {
+    timespec at;
+    std::memcpy(&at, CMSG_DATA(&message), sizeof at);
+    info.receive_ns = static_cast<uint64_t>(at.tv_sec) * 1'000'000'000ull +
+                      static_cast<uint64_t>(at.tv_nsec);
+  }
 }
 
 void stamp_datagrams(unsigned char* data, uint32_t datagram, uint32_t count, uint32_t flow_id,

@@ -4,6 +4,9 @@
 // by count. Also the sender's header stamping.
 #pragma once
 
+#include <sys/socket.h>
+#include <time.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -48,5 +51,16 @@ void stamp_datagrams(unsigned char* data, uint32_t datagram, uint32_t count, uin
                      uint32_t first_sequence, uint64_t now_ns);
 
 uint64_t monotonic_ns();
+
+// What a UDP receiver asks the kernel for with each buffer: UDP_GRO's segment size and the
+// receive time of the packet (SO_TIMESTAMPNS), which jitter needs per packet, not per batch.
+inline constexpr std::size_t udp_control_bytes =
+    CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(timespec));
+struct ReceiveInfo {
+  std::size_t segment = 0;  // 0: one datagram
+  uint64_t receive_ns = 0;  // 0: no kernel timestamp (the caller's clock read stands in)
+};
+// Reads one control message into `info`; others are ignored.
+void read_receive_cmsg(const cmsghdr& message, ReceiveInfo& info);
 
 }  // namespace xttcp

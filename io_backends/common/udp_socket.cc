@@ -42,6 +42,8 @@ Expected<UniqueFd> open_udp_receiver(const SocketAddress& local) {
   if (bind(fd.get(), local.get(), local.length) != 0)
     return fail("port " + std::to_string(local.port()) + ": " + errno_text(errno));
   enlarge_buffer(fd.get(), true, 16 << 20);
+  // The kernel's receive time of each packet (a cmsg), for jitter.
+  setsockopt(fd.get(), SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
   return fd;
 }
 

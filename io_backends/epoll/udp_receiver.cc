@@ -13,10 +13,6 @@
 #include "io_backends/common/udp_socket.hh"
 
 
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
-
 namespace xttcp {
 
 namespace {
@@ -26,7 +22,7 @@ constexpr uint32_t batch = 64;     // messages per recvmmsg
 constexpr int batches_per_turn = 16;  // fairness between sockets
 constexpr std::size_t full_buffer = 65536;  // the largest datagram, or a GRO train
 constexpr std::size_t header_buffer = 64;   // --skip-rx-copy without GRO: the header only
-constexpr std::size_t control_bytes = CMSG_SPACE(sizeof(int));
+constexpr std::size_t control_bytes = udp_control_bytes;
 
 }  // namespace
 
@@ -37,6 +33,7 @@ Status EpollUdpReceiver::open() {
   auto opened = open_udp_receiver_sockets(context_, false, report_.notes);
   if (!opened) return opened.error();
   gro_ = opened->gro;
+  if (gro_) context_.udp_flows->gro = true;
   sockets_ = std::move(opened->sockets);
   for (uint32_t i = 0; i < sockets_.size(); ++i) {
     epoll_event event{};
@@ -86,8 +83,8 @@ bool EpollUdpReceiver::drain(Socket& socket) {
   for (int turn = 0; turn < batches_per_turn; ++turn) {
     for (uint32_t i = 0; i < batch; ++i) {
       msghdr& h = messages_[i].msg_hdr;
-      h.msg_control = gro_ ? control_.data() + i * control_bytes : nullptr;
-      h.msg_controllen = gro_ ? control_bytes : 0;
+      h.msg_control = control_.data() + i * control_bytes;
+      h.msg_controllen = control_bytes;
       h.msg_flags = 0;
     }
     const std::size_t room = socket.header_only ? header_buffer : full_buffer;
@@ -110,17 +107,13 @@ bool EpollUdpReceiver::drain(Socket& socket) {
     for (int i = 0; i < n; ++i) {
       const std::size_t length = messages_[i].msg_len;
       const unsigned char* data = buffers_.data() + static_cast<std::size_t>(i) * buffer_size_;
-      std::size_t segment = length;
-      const msghdr& h = messages_[i].msg_hdr;
-      if (gro_) {
-        for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(const_cast<msghdr*>(&h), c))
-          if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-            int size;
-            std::memcpy(&size, CMSG_DATA(c), sizeof size);
-            if (size > 0) segment = static_cast<std::size_t>(size);
-          }
-      }
-      socket.accounting->on_buffer(data, std::min(length, room), length, segment, now);
+      msghdr& h = messages_[i].msg_hdr;
+      ReceiveInfo info;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(&h, c))
+        read_receive_cmsg(*c, info);
+      const std::size_t segment = info.segment > 0 ? info.segment : length;
+      socket.accounting->on_buffer(data, std::min(length, room), length, segment,
+                                   info.receive_ns > 0 ? info.receive_ns : now);
       if (skip_copy_ && !socket.header_only) note_coalescing(socket, length, segment);
       bytes += length;
     }
@@ -153,7 +146,6 @@ void EpollUdpReceiver::run(const std::atomic<bool>& stop) {
 WorkerReport EpollUdpReceiver::finish() {
   report_.connections = 0;
   for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
-  report_.udp_gro = gro_;
   return report_;
 }
 

@@ -40,6 +40,7 @@ Status EpollUdpSender::open() {
   auto sockets = open_udp_sender_flows(context_, false, report_.notes);
   if (!sockets) return sockets.error();
   gso_segments_ = sockets->gso_segments;
+  context_.udp_flows->gso_segments = gso_segments_;
   for (UdpSenderFlow& opened : sockets->flows) {
     Flow flow;
     static_cast<UdpSenderFlow&>(flow) = std::move(opened);
@@ -153,7 +154,6 @@ void EpollUdpSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport EpollUdpSender::finish() {
-  report_.udp_gso_segments = gso_segments_;
   if (gso_segments_ > 0)
     report_.notes.push_back(fmt::format("UDP: GSO sends of up to {} x {}-byte datagrams",
                                         gso_segments_, datagram_));

@@ -27,6 +27,8 @@ class BufRingMemory {
   // unregistered) before this object.
   Status register_with(io_uring* ring, uint16_t group) const;
 
+  // Gives the mapping up without unmapping it: the kernel may still read it.
+  void leak() { ring_ = nullptr; }
   io_uring_buf_ring* get() const { return ring_; }
   uint32_t entries() const { return entries_; }
 

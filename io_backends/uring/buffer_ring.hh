@@ -57,6 +57,12 @@ class BufferRing {
     return buffers_.data() + static_cast<std::size_t>(bid) * buffer_size_;
   }
   uint32_t entries() const { return entries_; }
+  // A receive still armed when the worker gives up waiting may yet write into the buffers:
+  // keep ring and buffers alive for the rest of the process.
+  void leak() {
+    memory_.leak();
+    buffers_.leak();
+  }
   uint32_t buffer_size() const { return buffer_size_; }
   io_uring_buf_ring* raw() const { return memory_.get(); }  // what the kernel reads (tests)
 

@@ -51,7 +51,8 @@ class UringBackend final : public Backend {
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
-    if (spec.protocol != Protocol::tcp)
+    // An io_uring-only option (--sqpoll) steers auto to io_uring for UDP too.
+    if (spec.protocol != Protocol::tcp && !spec.sqpoll)
       return "UDP: epoll measured as fast at 1470 B and faster at 64 KiB (bench/README.md)";
     if (!c.bundle) return "no send bundles: " + c.bundle_reason;
     if (!c.multishot_rx()) return "no multishot receive: " + c.multishot_reason + c.buf_ring_reason;

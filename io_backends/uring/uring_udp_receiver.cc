@@ -11,10 +11,6 @@
 #include "io_backends/common/udp_socket.hh"
 #include "io_backends/uring/user_data.hh"
 
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
-
 namespace xttcp {
 
 namespace {
@@ -26,7 +22,7 @@ constexpr uint16_t header_group = 1;  // header-only reads (MSG_TRUNC)
 constexpr uint32_t ring_buffers = 256;
 constexpr std::size_t full_payload = 65536;  // the largest datagram, or a GRO train
 constexpr std::size_t header_payload = 64;   // header-only reads
-constexpr std::size_t control_bytes = CMSG_SPACE(sizeof(int));
+constexpr std::size_t control_bytes = udp_control_bytes;
 
 }  // namespace
 
@@ -36,6 +32,7 @@ Status UringUdpReceiver::open() {
   auto opened = open_udp_receiver_sockets(context_, true, report_.notes);
   if (!opened) return opened.error();
   gro_ = opened->gro;
+  if (gro_) context_.udp_flows->gro = true;
   sockets_ = std::move(opened->sockets);
   skip_copy_ = spec.skip_rx_copy;
   for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
@@ -121,20 +118,17 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
         const auto* payload = static_cast<const unsigned char*>(io_uring_recvmsg_payload(out, &h));
         const std::size_t in_buffer = io_uring_recvmsg_payload_length(out, cqe.res, &h);
         const std::size_t length = out->payloadlen;
-        std::size_t segment = length;
+        ReceiveInfo info;
         for (cmsghdr* c = io_uring_recvmsg_cmsg_firsthdr(out, &h); c != nullptr;
-             c = io_uring_recvmsg_cmsg_nexthdr(out, &h, c)) {
-          if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-            int size;
-            std::memcpy(&size, CMSG_DATA(c), sizeof size);
-            if (size > 0) segment = static_cast<std::size_t>(size);
-          }
-        }
+             c = io_uring_recvmsg_cmsg_nexthdr(out, &h, c))
+          read_receive_cmsg(*c, info);
+        const std::size_t segment = info.segment > 0 ? info.segment : length;
         if (!socket.seen_data) {
           socket.seen_data = true;
           if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
         }
-        socket.accounting->on_buffer(payload, in_buffer, length, segment, monotonic_ns());
+        socket.accounting->on_buffer(payload, in_buffer, length, segment,
+                                     info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
         context_.counters[socket.slot].add(length);
         if (skip_copy_ && !socket.header_only) note_coalescing(index, length, segment);
       }
@@ -193,10 +187,13 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
     io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     reap();
   }
+  if (armed_ > 0) {
+    full_buffers_.leak();
+    header_buffers_.leak();
+  }
 }
 
 WorkerReport UringUdpReceiver::finish() {
-  report_.udp_gro = gro_;
   for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
   return report_;
 }

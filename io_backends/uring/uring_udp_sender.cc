@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -39,6 +40,7 @@ Status UringUdpSender::open() {
   auto sockets = open_udp_sender_flows(context_, true, report_.notes);
   if (!sockets) return sockets.error();
   gso_segments_ = sockets->gso_segments;
+  context_.udp_flows->gso_segments = gso_segments_;
   for (UdpSenderFlow& opened : sockets->flows) {
     Flow flow;
     static_cast<UdpSenderFlow&>(flow) = std::move(opened);
@@ -48,7 +50,11 @@ Status UringUdpSender::open() {
   batch_ = gso_segments_ > 0 ? gso_segments_ : 1;
   // ~256 KiB in flight per flow, in 2..32 linked sends.
   region_bytes_ = static_cast<std::size_t>(batch_) * datagram_;
-  depth_ = static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
+  // Paced: one send per chain, stamped and armed when the pacer lets it go (a chain's later
+  // sends would leave later than their stamp says).
+  depth_ = spec.rate_limit_bps > 0
+               ? 1
+               : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
   if (!buffer_) return fail("cannot allocate the UDP send buffers");
   const unsigned entries = next_power_of_two(flows_.size() * depth_ + 8);
@@ -57,23 +63,29 @@ Status UringUdpSender::open() {
 
 void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
   Flow& flow = flows_[index];
+  // A chain must not be split by a submission in its middle: make room for all of it first.
+  io_uring* const ring = ring_.get();
+  if (io_uring_sq_space_left(ring) < depth_) io_uring_submit(ring);
+  if (io_uring_sq_space_left(ring) < depth_) {
+    flow.closed = true;
+    if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
+    return;
+  }
   const uint64_t now = monotonic_ns();
+  flow.chain_first = flow.next_sequence;
+  flow.chain_sent = 0;
   for (uint32_t send = 0; send < depth_; ++send) {
-    io_uring_sqe* sqe = ring_.sqe();
-    if (sqe == nullptr) {
-      flow.closed = true;
-      if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
-      return;
-    }
+    io_uring_sqe* sqe = io_uring_get_sqe(ring);  // room was made above
     unsigned char* data = region(index, send);
-    if (native_) stamp_datagrams(data, datagram_, per_send, flow.flow_id, flow.next_sequence, now);
-    flow.next_sequence += per_send;
+    const uint32_t first = flow.chain_first + send * per_send;
+    if (native_) stamp_datagrams(data, datagram_, per_send, flow.flow_id, first, now);
     io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(per_send) * datagram_, 0);
     if (send + 1 < depth_) sqe->flags |= IOSQE_IO_LINK;
     sqe->user_data = uring::pack(index, uring::Op::send);
     ++flow.in_flight;
     ++in_flight_;
   }
+  flow.next_sequence = flow.chain_first + depth_ * per_send;
 }
 
 template <bool Paced>
@@ -90,14 +102,25 @@ void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32
     context_.counters[flow.slot].add(bytes);
     add(flow.counters->datagrams, datagrams);
     add(flow.counters->bytes, bytes);
+    flow.chain_sent += static_cast<uint32_t>(datagrams);
     if constexpr (Paced) pacer.after_write(bytes);
   } else if (res == -ECONNREFUSED) {
     ++refused_;  // ICMP port unreachable for an earlier datagram; NTTTCP goes on too
+    flow.refused = true;
   } else if (res != -EAGAIN && res != -ENOBUFS && res != -EINTR && res != -ECANCELED && res < 0) {
     flow.closed = true;
     if (report_.errors++ == 0) report_.first_error = std::string("UDP send: ") + std::strerror(-res);
   }
-  if (flow.in_flight == 0 && !flow.closed && !stopping_) arm_chain(index, per_send);
+  if (flow.in_flight == 0) {
+    // A linked chain sends a prefix of its datagrams (a failure cancels the rest): the unsent
+    // numbers are used again, so no gap appears that was never a datagram.
+    flow.next_sequence = flow.chain_first + flow.chain_sent;
+    if (flow.refused) {  // nobody listens (yet): retry in a while, not in a tight loop
+      flow.refused = false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (!flow.closed && !stopping_) arm_chain(index, per_send);
+  }
 }
 
 template <bool Paced>
@@ -142,6 +165,8 @@ void UringUdpSender::cancel_and_drain() {
     }
     io_uring_cq_advance(ring, seen);
   }
+  // Sends the kernel still holds read this memory: never free it (ring teardown is asynchronous).
+  if (in_flight_ > 0) buffer_.leak();
 }
 
 void UringUdpSender::run(const std::atomic<bool>& stop) {
@@ -165,7 +190,6 @@ void UringUdpSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport UringUdpSender::finish() {
-  report_.udp_gso_segments = gso_segments_;
   if (gso_segments_ > 0)
     report_.notes.push_back(fmt::format("UDP: GSO sends of up to {} x {}-byte datagrams, {} linked per flow",
                                         gso_segments_, datagram_, depth_));

@@ -29,7 +29,10 @@ class UringUdpSender final : public DataWorker {
 
  private:
   struct Flow : UdpSenderFlow {
-    uint32_t in_flight = 0;  // sends of the current chain not completed yet
+    uint32_t in_flight = 0;    // sends of the current chain not completed yet
+    uint32_t chain_first = 0;  // sequence of the chain's first datagram
+    uint32_t chain_sent = 0;   // datagrams of the chain the kernel took so far
+    bool refused = false;      // the chain met ECONNREFUSED
   };
 
   void arm_chain(uint32_t index, uint32_t datagrams_per_send);

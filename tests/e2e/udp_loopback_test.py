@@ -37,7 +37,8 @@ def wait_udp_bound(port, timeout=10.0):
 def injected_disorder(xttcp, started):
     base = free_port_block(1)
     out = os.path.join(scratch_dir(), "r.json")
-    receiver = Process([xttcp, "-r", "127.0.0.1", "-u", "-N", "-P", "1", "-p", str(base), "-t", "2",
+    # -t 3: the window (from the first datagram) must outlast this Python sender on a busy machine.
+    receiver = Process([xttcp, "-r", "127.0.0.1", "-u", "-N", "-P", "1", "-p", str(base), "-t", "3",
                         "-Q", "--json", out, "--wait-timeout", "20"], "udp receiver")
     started.append(receiver)
     wait_udp_bound(base)
@@ -105,9 +106,35 @@ def xttcp_pair(xttcp, started, ipv6, receiver_extra=(), sender_extra=(), size=12
     return r
 
 
+def hold_mode(xttcp, started):
+    """-H: one receiver serves two senders in turn; each test's loss covers that test's flows
+    only, and the offloads are still reported without per-test worker reports."""
+    base = free_port_block(2)
+    d = scratch_dir()
+    common = ["-u", "-P", "1", "-p", str(base), "-t", "1", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", "-H", *common], "udp -H receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    for test in (1, 2):
+        out = os.path.join(d, f"s{test}.json")
+        sender = Process([xttcp, "-s", "127.0.0.1", *common, "-n", "2", "-b", "1200", "-B", "200M",
+                          "--json", out], f"udp sender {test}")
+        started.append(sender)
+        check(sender.wait(30) == 0, f"sender {test} failed:\n{sender.stderr()}")
+        s = load_json(out)
+        peer = s["peer"]["udp"]
+        check(peer["run"]["sent"] == s["udp"]["run"]["sent"] > 0, f"test {test}: sent counts differ")
+        check(peer["run"]["received"] + peer["run"]["lost"] == peer["run"]["sent"],
+              f"test {test}: received + lost != sent: {peer['run']}")
+        check(len(peer["flows"]) == 2, f"test {test}: the receiver reports {len(peer['flows'])} "
+              "flows, not this sender's 2")
+        check(peer["gro"] == (s["peer"]["spec"]["udp_gro"]), f"test {test}: gro {peer['gro']}")
+
+
 def body(started):
     xttcp = xttcp_binary()
     injected_disorder(xttcp, started)
+    hold_mode(xttcp, started)
     xttcp_pair(xttcp, started, ipv6=False)
     xttcp_pair(xttcp, started, ipv6=True)
     # Large datagrams GRO cannot coalesce: the receiver (copying nothing by default) drops

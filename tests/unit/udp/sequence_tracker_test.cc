@@ -242,6 +242,24 @@ TEST(SequenceTracker, ConstantTransitHasNoJitter) {
   EXPECT_EQ(read(counters).jitter_ns, 0u);
 }
 
+TEST(SequenceTracker, OneSendBatchIsOneJitterSample) {
+  // Two batches of 4 datagrams, each stamped once by the sender; the receiver reads them 10 us
+  // apart. Inside a batch the spacing says nothing (the stamps are equal); between the batches'
+  // first datagrams the transit is the same, so J stays 0.
+  UdpFlowCounters counters;
+  SequenceTracker tracker(counters);
+  for (uint32_t s = 0; s < 8; ++s) {
+    const uint64_t send = s < 4 ? 1'000'000 : 2'000'000;
+    const uint64_t receive = (s < 4 ? 5'000'000 : 6'000'000) + (s % 4) * 10'000;
+    tracker.on_datagram(s, send, receive, payload);
+  }
+  EXPECT_EQ(read(counters).jitter_ns, 0u);
+  // A third batch 300 us late: one sample, |D| = 300000, J = 300000 / 16.
+  tracker.on_datagram(8, 3'000'000, 7'300'000, payload);
+  tracker.on_datagram(9, 3'000'000, 7'310'000, payload);
+  EXPECT_EQ(read(counters).jitter_ns, 18750u);
+}
+
 TEST(SequenceTracker, AlternatingDelaysFollowTheRfc3550Recurrence) {
   // Sent every 1 ms, delays alternate 100 us / 200 us, so |D| = 100000 ns after the first:
   // J1 = 100000/16 = 6250, J2 = 6250 + 93750/16 = 12109.375,
