@@ -112,8 +112,14 @@ class Backend {
   }
 };
 
-// Every backend compiled into this binary, in order of preference.
+// Every backend compiled into this binary, in order of preference (backend_table_<os>.cc).
 const std::vector<std::unique_ptr<Backend>>& all_backends();
+// Backends this OS could have but this binary lacks, with the reason, for 'xttcp backends'.
+struct AbsentBackend {
+  std::string name;
+  std::string reason;
+};
+std::vector<AbsentBackend> absent_backends();
 // The named backend if compiled in and available, else a one-line reason.
 Expected<Backend*> find_backend(std::string_view name);
 // What runs `spec`: its --backend by name, or for "auto" the first backend in preference order

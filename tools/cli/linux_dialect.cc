@@ -1,14 +1,13 @@
 // The NTTTCP-for-Linux dialect: its option table (linux_options.cc) read getopt-style, then the
 // rules between options. Unlike the original, option order never matters: rows only record,
 // and everything below runs once the whole line is read.
-#include <unistd.h>
-
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "engine/units.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/cpu_count.hh"
 #include "tools/cli/getopt_style.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/parse_state.hh"
@@ -24,11 +23,6 @@ bool given(const std::vector<OptionUse>& uses, char short_name) {
   for (const OptionUse& use : uses)
     if (use.def->short_name == short_name) return true;
   return false;
-}
-
-unsigned configured_cpus() {
-  const long count = sysconf(_SC_NPROCESSORS_CONF);
-  return count > 0 ? static_cast<unsigned>(count) : 1;
 }
 
 Status choose_role(ParseState& state) {
