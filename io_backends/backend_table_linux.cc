@@ -27,4 +27,6 @@ std::vector<AbsentBackend> absent_backends() {
   return {{"io_uring", "not compiled in (liburing not found at build time)"}};
 }
 
+std::string_view fallback_backend() { return "epoll"; }
+
 }  // namespace xttcp

@@ -18,4 +18,6 @@ std::vector<AbsentBackend> absent_backends() {
   return {{"iocp", "not written yet (Winsock overlapped I/O on a completion port)"}};
 }
 
+std::string_view fallback_backend() { return ""; }
+
 }  // namespace xttcp

@@ -42,7 +42,13 @@ Expected<Backend*> select_backend(const TestSpec& spec) {
       if (!backend->probe().available || !backend->auto_refusal(spec).empty()) continue;
       if (backend->check(spec)) return backend.get();
     }
-    auto fallback = find_backend(fallback_backend);
+    if (fallback_backend().empty()) {
+      std::string reason = "no data path in this build";
+      for (const AbsentBackend& absent : absent_backends())
+        reason += "; " + absent.name + ": " + absent.reason;
+      return fail("--backend auto: " + reason + " (--backend null runs the engine without I/O)");
+    }
+    auto fallback = find_backend(fallback_backend());
     if (!fallback) return fallback.error();
     if (Status supported = (*fallback)->check(spec); !supported) return supported.error();
     return *fallback;
