@@ -19,7 +19,8 @@ Status start_sockets() {
     WSADATA data{};
     result = WSAStartup(MAKEWORD(2, 2), &data);
   });
-  if (result != 0) return fail("Winsock: WSAStartup(2.2) failed with error " + std::to_string(result));
+  if (result != 0)
+    return fail("Winsock: WSAStartup(2.2) failed with error " + std::to_string(result));
   return ok();
 }
 

@@ -211,6 +211,7 @@ std::string linux_dialect_help() {
       "  xttcp backends                  list the I/O backends and why any is unavailable\n"
       "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
       "  xttcp --help | --version\n"
+      "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"
       "\n"
       "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
       "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"
