@@ -110,15 +110,23 @@ class Backend {
   }
 };
 
-// Every backend compiled into this binary, in order of preference.
+// Every backend compiled into this binary, in order of preference (backend_table_<os>.cc).
 const std::vector<std::unique_ptr<Backend>>& all_backends();
+// Backends this OS could have but this binary lacks, with the reason, for 'xttcp backends'.
+struct AbsentBackend {
+  std::string name;
+  std::string reason;
+};
+std::vector<AbsentBackend> absent_backends();
 // The named backend if compiled in and available, else a one-line reason.
 Expected<Backend*> find_backend(std::string_view name);
 // What runs `spec`: its --backend by name, or for "auto" the first backend in preference order
-// whose auto_refusal() is empty and which accepts the spec, else epoll. Checks the spec against
+// whose auto_refusal() is empty and which accepts the spec, else fallback_backend() (epoll on Linux;
+// none on Windows yet: auto is then refused with the reason). Checks the spec against
 // the backend (Backend::check) either way.
 Expected<Backend*> select_backend(const TestSpec& spec);
 inline constexpr std::string_view auto_backend = "auto";
-inline constexpr std::string_view fallback_backend = "epoll";
+// What `auto` takes when no backend asks for the spec; "" when this build has none (Windows).
+std::string_view fallback_backend();
 
 }  // namespace xttcp

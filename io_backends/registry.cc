@@ -1,13 +1,7 @@
-// The table of backends compiled into this binary, in order of preference.
+// Finding and choosing a backend among those this OS's build has (backend_table_<os>.cc).
 #include <string>
 
 #include "io_backends/backend.hh"
-#include "io_backends/epoll/epoll_backend.hh"
-#include "io_backends/null/null_backend.hh"
-#include "xttcp_config.h"
-#if XTTCP_HAVE_LIBURING
-#include "io_backends/uring/uring_backend.hh"
-#endif
 
 namespace xttcp {
 
@@ -25,19 +19,6 @@ std::string describe_capabilities(uint32_t caps) {
     out += name;
   }
   return out.empty() ? "-" : out;
-}
-
-const std::vector<std::unique_ptr<Backend>>& all_backends() {
-  static const std::vector<std::unique_ptr<Backend>> backends = [] {
-    std::vector<std::unique_ptr<Backend>> list;
-#if XTTCP_HAVE_LIBURING
-    list.push_back(make_uring_backend());
-#endif
-    list.push_back(make_epoll_backend());
-    list.push_back(make_null_backend());
-    return list;
-  }();
-  return backends;
 }
 
 Expected<Backend*> find_backend(std::string_view name) {
@@ -61,7 +42,13 @@ Expected<Backend*> select_backend(const TestSpec& spec) {
       if (!backend->probe().available || !backend->auto_refusal(spec).empty()) continue;
       if (backend->check(spec)) return backend.get();
     }
-    auto fallback = find_backend(fallback_backend);
+    if (fallback_backend().empty()) {
+      std::string reason = "no data path in this build";
+      for (const AbsentBackend& absent : absent_backends())
+        reason += "; " + absent.name + ": " + absent.reason;
+      return fail("--backend auto: " + reason + " (--backend null runs the engine without I/O)");
+    }
+    auto fallback = find_backend(fallback_backend());
     if (!fallback) return fallback.error();
     if (Status supported = (*fallback)->check(spec); !supported) return supported.error();
     return *fallback;

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything xttcp needs to build, test and benchmark on Debian 12.
 # Idempotent: when every package is present it only checks and returns (well under a second).
+# Usage: scripts/install-deps.sh [--windows]
+#   --windows  also the Windows cross toolchain (mingw-w64, posix threads) and Wine, which run
+#              the Windows leg of scripts/test.sh (about 1.1 GB; only when asked for)
 set -euo pipefail
 
 packages=(
@@ -12,6 +15,10 @@ packages=(
   # test and benchmark tools
   iproute2 iperf iperf3 python3 procps
 )
+if [[ ${1:-} == --windows ]]; then
+  # googletest's sources (/usr/src/googletest, from libgtest-dev) are cross-built by Meson.
+  packages+=(g++-mingw-w64-x86-64-posix wine wine64)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
-# Builds xttcp and runs every test suite, in two legs:
-#   1. build-test/:  warnings as errors, all suites (unit, e2e, interop, bench smoke);
-#   2. build-asan/:  AddressSanitizer + UndefinedBehaviorSanitizer, unit, e2e and interop.
-# Usage: scripts/test.sh [--no-sanitize] [meson test arguments, e.g. --suite unit]
+# Builds xttcp and runs every test suite, in up to three legs:
+#   1. build-test/:     warnings as errors, all suites (unit, e2e, interop, bench smoke);
+#   2. build-asan/:     AddressSanitizer + UndefinedBehaviorSanitizer, unit, e2e and interop;
+#   3. build-windows/:  xttcp.exe cross-built with mingw-w64 (cross/mingw-w64.ini), warnings as
+#                       errors, its unit tests run under Wine. With --windows, or in CI (CI=true)
+#                       when the toolchain installs (scripts/install-deps.sh --windows).
+# Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [meson test arguments, e.g.
+#        --suite unit] (the Windows leg runs all of its own suites)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitize=1
-if [[ ${1:-} == --no-sanitize ]]; then
-  sanitize=0
+windows=auto  # auto: only in CI
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --no-sanitize) sanitize=0 ;;
+    --windows) windows=yes ;;
+    --no-windows) windows=no ;;
+    *) break ;;
+  esac
   shift
+done
+if [[ $windows == auto ]]; then
+  [[ ${CI:-} == true ]] && windows=yes || windows=no
 fi
 
 scripts/install-deps.sh
@@ -41,7 +54,34 @@ if ((sanitize)); then
   logs+=(build-asan/meson-logs/testlog.json)
 fi
 
-# One closing line any CI reads: "N passed, N failed, N skipped" over both legs.
+if [[ $windows == yes ]]; then
+  if scripts/install-deps.sh --windows; then
+    # A private Wine prefix, so the leg never touches the user's; its wineserver is ended below.
+    export WINEPREFIX=${XTTCP_WINEPREFIX:-$PWD/build-windows-wine}
+    export WINEDEBUG=-all
+    start=$SECONDS
+    # -O0: the tests are pure logic, and compiling is most of this leg's time.
+    windows_options=(--cross-file cross/mingw-w64.ini -Dwerror=true --buildtype=debug)
+    if [[ -d build-windows ]]; then
+      meson setup --reconfigure build-windows "${windows_options[@]}" >/dev/null
+    else
+      meson setup build-windows "${windows_options[@]}" >/dev/null
+    fi
+    if ninja -C build-windows; then
+      meson test -C build-windows --print-errorlogs || status=1
+      logs+=(build-windows/meson-logs/testlog.json)
+    else
+      status=1
+    fi
+    wineserver -k 2>/dev/null || true
+    echo "windows leg: $((SECONDS - start)) s"
+  else
+    echo "windows leg skipped: the mingw-w64/Wine toolchain did not install" \
+      "(scripts/install-deps.sh --windows)"
+  fi
+fi
+
+# One closing line any CI reads: "N passed, N failed, N skipped" over every leg run.
 python3 - "${logs[@]}" <<'PY'
 import json, sys
 ok = failed = skipped = 0

@@ -1,8 +1,5 @@
+// The portable part of addresses: ports, formatting, resolving (Winsock has the same calls).
 #include "engine/net/address.hh"
-
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <netdb.h>
 
 #include <cstring>
 
@@ -46,11 +43,12 @@ Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv
   SocketAddress out;
   const int family = ipv6 ? AF_INET6 : AF_INET;
   if (host.empty() || host == "*") {
-    out.storage.ss_family = static_cast<sa_family_t>(family);
+    out.storage.ss_family = static_cast<decltype(out.storage.ss_family)>(family);
     out.length = ipv6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
     out.set_port(port);
     return out;
   }
+  if (Status started = start_sockets(); !started) return started.error();
   addrinfo hints{};
   hints.ai_family = family;
   hints.ai_socktype = SOCK_STREAM;
@@ -60,30 +58,10 @@ Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv
     return fail("cannot resolve '" + host + "' as an " + (ipv6 ? "IPv6" : "IPv4") +
                 " address: " + gai_strerror(rc));
   std::memcpy(&out.storage, found->ai_addr, found->ai_addrlen);
-  out.length = found->ai_addrlen;
+  out.length = static_cast<socklen_t>(found->ai_addrlen);
   freeaddrinfo(found);
   out.set_port(port);
   return out;
-}
-
-bool is_local_address(const SocketAddress& address) {
-  if (address.is_any()) return true;
-  ifaddrs* list = nullptr;
-  if (getifaddrs(&list) != 0) return false;
-  bool found = false;
-  for (ifaddrs* i = list; i != nullptr && !found; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != address.family()) continue;
-    if (address.family() == AF_INET6) {
-      found = std::memcmp(&reinterpret_cast<sockaddr_in6*>(i->ifa_addr)->sin6_addr,
-                          &reinterpret_cast<const sockaddr_in6*>(&address.storage)->sin6_addr,
-                          sizeof(in6_addr)) == 0;
-    } else {
-      found = reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr ==
-              reinterpret_cast<const sockaddr_in*>(&address.storage)->sin_addr.s_addr;
-    }
-  }
-  freeifaddrs(list);
-  return found;
 }
 
 }  // namespace xttcp

@@ -1,12 +1,10 @@
 // Socket addresses: parse numeric or named hosts for IPv4/IPv6 and format them back.
 #pragma once
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-
 #include <cstdint>
 #include <string>
 
+#include "engine/net/os_socket.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
@@ -28,7 +26,8 @@ struct SocketAddress {
 // host "" or "*" means the wildcard address of the family.
 Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv6);
 
-// True when `address` is assigned to a local interface (or is the wildcard).
+// True when `address` is assigned to a local interface (or is the wildcard). Per platform:
+// address_linux.cc (getifaddrs), address_windows.cc (GetAdaptersAddresses).
 bool is_local_address(const SocketAddress& address);
 
 }  // namespace xttcp

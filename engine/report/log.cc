@@ -1,5 +1,6 @@
 #include "engine/report/log.hh"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -15,12 +16,8 @@ namespace xttcp {
 namespace {
 
 std::string local_time_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  localtime_r(&now, &parts);
-  char text[16];
-  std::strftime(text, sizeof text, "%H:%M:%S", &parts);
-  return text;
+  // fmt::localtime: localtime_r on Linux, localtime_s on Windows.
+  return fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr)));
 }
 
 // NTTTCP-for-Linux's is_running_tty(): a terminal that is not TERM=dumb.

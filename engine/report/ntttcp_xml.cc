@@ -2,30 +2,25 @@
 
 #include <fmt/format.h>
 
-#include <pugixml.hpp>
-#include <sstream>
-
 #include "engine/report/ntttcp_figures.hh"
+#include "engine/report/xml_writer.hh"
 
 namespace xttcp {
 
 namespace {
 
 // A child element holding one text value, with an optional metric="..." attribute.
-pugi::xml_node add(pugi::xml_node parent, const char* name, const std::string& value,
-                   const char* metric = nullptr) {
-  pugi::xml_node node = parent.append_child(name);
-  if (metric != nullptr) node.append_attribute("metric") = metric;
-  node.text().set(value.c_str());
-  return node;
+void add(XmlElement& parent, const char* name, const std::string& value,
+         const char* metric = nullptr) {
+  parent.leaf(name, value, metric);
 }
 
 std::string f2(double v) { return fmt::format("{:.2f}", v); }
 std::string f3(double v) { return fmt::format("{:.3f}", v); }
 std::string f6(double v) { return fmt::format("{:.6f}", v); }
 
-void add_parameters(pugi::xml_node root, const TestSpec& spec) {
-  pugi::xml_node p = root.append_child("parameters");
+void add_parameters(XmlElement& root, const TestSpec& spec) {
+  XmlElement& p = root.child("parameters");
   add(p, "send_socket_buff", std::to_string(spec.send_buffer));
   add(p, "recv_socket_buff", std::to_string(spec.recv_buffer));
   add(p, "port", std::to_string(spec.base_port));
@@ -64,17 +59,16 @@ void add_parameters(pugi::xml_node root, const TestSpec& spec) {
 
 std::string render_ntttcp_xml(const Result& result) {
   const NtttcpFigures f = ntttcp_figures(result);
-  pugi::xml_document doc;
-  pugi::xml_node root = doc.append_child(f.sender ? "ntttcps" : "ntttcpr");
-  root.append_attribute("computername") = f.computername.c_str();
-  root.append_attribute("version") = "5.33-linux";
+  XmlElement root(f.sender ? "ntttcps" : "ntttcpr");
+  root.attribute("computername", f.computername);
+  root.attribute("version", "5.33-linux");
 
   add_parameters(root, result.spec);
 
   if (f.verbose) {
     for (const NtttcpThreadFigures& t : f.threads) {
-      pugi::xml_node thread = root.append_child("thread");
-      thread.append_attribute("index") = t.index;
+      XmlElement& thread = root.child("thread");
+      thread.attribute("index", std::to_string(t.index));
       add(thread, "realtime", f3(t.seconds), "s");
       add(thread, "throughput", f3(t.kilobytes_per_s), "KB/s");
       add(thread, "throughput", f3(t.megabytes_per_s), "MB/s");
@@ -129,12 +123,10 @@ std::string render_ntttcp_xml(const Result& result) {
   add(root, "cpu_busy_all", f2(cpu.process_busy), "%");
   add(root, "io", "0");
   if (f.has_rtt) add(root, "tcp_average_rtt", std::to_string(f.average_rtt_us), "us");
-  add(root, "os", f.os);  // pugixml escapes it; the original also drops '\n' (uname's)
+  add(root, "os", f.os);  // escaped by the writer; the original also drops '\n' (uname's)
 
-  std::ostringstream out;
   // Tab indentation and no XML declaration: byte-compatible with the original's fprintf output.
-  doc.save(out, "\t", pugi::format_indent | pugi::format_no_declaration, pugi::encoding_utf8);
-  return out.str();
+  return root.render();
 }
 
 }  // namespace xttcp

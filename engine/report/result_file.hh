@@ -13,4 +13,9 @@ namespace xttcp {
 // path is untouched, and the error reads "cannot write <path>: <strerror>".
 Status write_file_atomically(const std::string& path, std::string_view content);
 
+// NTttcp for Windows' -xml appends each run's block to its file. This appends whole or not at
+// all: the current content plus `content` replaces the file atomically (write_file_atomically).
+// A missing file starts empty. Errors as above, or "cannot read <path>: <reason>".
+Status append_file_atomically(const std::string& path, std::string_view content);
+
 }  // namespace xttcp

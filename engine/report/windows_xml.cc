@@ -2,22 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <pugixml.hpp>
-#include <sstream>
-
 #include "engine/report/ntttcp_figures.hh"
 #include "engine/report/windows_figures.hh"
+#include "engine/report/xml_writer.hh"
 
 namespace xttcp {
 
 namespace {
 
 // A child element holding one text value, with an optional metric="..." attribute.
-void add(pugi::xml_node parent, const char* name, const std::string& value,
+void add(XmlElement& parent, const char* name, const std::string& value,
          const char* metric = nullptr) {
-  pugi::xml_node node = parent.append_child(name);
-  if (metric != nullptr) node.append_attribute("metric") = metric;
-  node.text().set(value.c_str());
+  parent.leaf(name, value, metric);
 }
 
 std::string fixed(double value, int precision) { return fmt::format("{:.{}f}", value, precision); }
@@ -30,7 +26,7 @@ std::string whole(const std::optional<uint64_t>& value) {
   return value ? std::to_string(*value) : windows_unavailable;
 }
 
-void add_latency(pugi::xml_node parent, const std::optional<IoLatency>& latency) {
+void add_latency(XmlElement& parent, const std::optional<IoLatency>& latency) {
   auto ns = [&](double IoLatency::*field) {
     return latency ? fixed((*latency).*field, 0) : std::string(windows_unavailable);
   };
@@ -39,13 +35,13 @@ void add_latency(pugi::xml_node parent, const std::optional<IoLatency>& latency)
   add(parent, "max_latency", ns(&IoLatency::max_ns), "ns");
 }
 
-void add_parameters(pugi::xml_node root, const Result& r) {
+void add_parameters(XmlElement& root, const Result& r) {
   const TestSpec& spec = r.spec;
   const WindowsOptions& w = spec.windows;
   const bool sender = r.role == Role::sender;
   const uint64_t threads = windows_thread_count(spec);
   const bool count_mode = w.buffer_count.has_value();
-  pugi::xml_node p = root.append_child("parameters");
+  XmlElement& p = root.child("parameters");
   add(p, "send_socket_buff", std::to_string(w.socket_send_buffer));
   add(p, "recv_socket_buff", std::to_string(w.socket_recv_buffer));
   // The original's port counter after thread setup: one step per thread, except sender
@@ -93,17 +89,16 @@ void add_parameters(pugi::xml_node root, const Result& r) {
 
 std::string render_windows_xml(const Result& result) {
   const WindowsFigures f = windows_figures(result);
-  pugi::xml_document doc;
-  pugi::xml_node root = doc.append_child(f.sender ? "ntttcps" : "ntttcpr");
-  root.append_attribute("computername") = f.computername.c_str();
-  root.append_attribute("version") = windows_ntttcp_version;
+  XmlElement root(f.sender ? "ntttcps" : "ntttcpr");
+  root.attribute("computername", f.computername);
+  root.attribute("version", windows_ntttcp_version);
 
   add_parameters(root, result);
 
   if (!f.hide_per_thread) {
     for (const WindowsThreadFigures& t : f.threads) {
-      pugi::xml_node thread = root.append_child("thread");
-      thread.append_attribute("index") = t.index;
+      XmlElement& thread = root.child("thread");
+      thread.attribute("index", std::to_string(t.index));
       add(thread, "realtime", fixed(t.seconds, 3), "s");
       add(thread, "throughput", fixed(t.kilobytes_per_s, 3), "KB/s");
       add(thread, "throughput", fixed(t.megabytes_per_s, 3), "MB/s");
@@ -140,13 +135,9 @@ std::string render_windows_xml(const Result& result) {
   add(root, "bufferLen", std::to_string(f.buffer_length));
   add(root, "io", std::to_string(f.outstanding_io));
 
-  std::ostringstream out;
-  // Tab indentation, no declaration, <sender_name></sender_name> rather than <sender_name />:
+  // Tab indentation, no declaration, <sender_name></sender_name> for an empty value:
   // byte-compatible with the original's fprintf output.
-  doc.save(out, "\t",
-           pugi::format_indent | pugi::format_no_declaration | pugi::format_no_empty_element_tags,
-           pugi::encoding_utf8);
-  return out.str();
+  return root.render();
 }
 
 std::string render_windows_xml_samples(const std::vector<Result>& samples) {

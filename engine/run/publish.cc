@@ -6,10 +6,48 @@
 #include "engine/report/ntttcp_json.hh"
 #include "engine/report/ntttcp_xml.hh"
 #include "engine/report/result_file.hh"
+#include "engine/report/windows_console.hh"
+#include "engine/report/windows_xml.hh"
 
 namespace xttcp {
 
+namespace {
+
+// The console without its last "\n": Log::raw ends the text with one.
+void print_block(Log& log, std::string text) {
+  if (text.ends_with('\n')) text.pop_back();
+  if (!text.empty()) log.raw(text);
+}
+
+// NTttcp for Windows: its tables on the console, or with -xml its XML appended to the file
+// instead (the original then prints only the CPU note on the console).
+bool publish_windows_result(const Result& result, Log& log) {
+  const TestSpec& spec = result.spec;
+  bool written = true;
+  if (spec.xml_file) {
+    print_block(log, windows_cpu_note(result));
+    if (Status status = append_file_atomically(*spec.xml_file, render_windows_xml(result));
+        !status) {
+      log.error(status.error().message);
+      written = false;
+    }
+  } else {
+    print_block(log, render_windows_console(result));
+  }
+  if (spec.native_json_file) {
+    if (Status status = write_file_atomically(*spec.native_json_file, render_native_json(result));
+        !status) {
+      log.error(status.error().message);
+      written = false;
+    }
+  }
+  return written;
+}
+
+}  // namespace
+
 bool publish_result(const Result& result, Log& log) {
+  if (result.spec.dialect == Dialect::windows) return publish_windows_result(result, log);
   for (const std::string& line : linux_summary_lines(result)) log.info(line);
   for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
   if (result.peer_result_json)

@@ -46,8 +46,9 @@ enum class CliDialect { linux, windows };
 
 // Which grammar reads the command line: `--dialect linux|windows` (or --dialect=...) anywhere in
 // `args` wins and is removed from them; otherwise the program name (basename, any case):
-// ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows; anything
-// else (including ntttcp on Linux, NTTTCP-for-Linux's own name) chooses linux. When the choice is
+// ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows; any
+// other name (xttcp, and ntttcp on Linux, NTTTCP-for-Linux's own name) chooses the host's dialect:
+// linux on a Linux build, windows on a Windows build. When the choice is
 // windows and the name is ntttcps / ntttcpr, "-s" / "-r" is inserted at the front of `args`, so
 // an explicit -r / -s later on the line still wins, as in the original.
 Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<std::string>& args);

@@ -22,14 +22,17 @@ std::string_view basename_of(std::string_view path) {
 
 // Bare "ntttcp" is NTTTCP-for-Linux's program name too: only a Windows build reads it as the
 // Windows tool, so a Linux symlink named ntttcp keeps the Linux grammar (-n, -l, -P differ).
+// Any other name (xttcp, xttcp.exe) takes the host's own tool's grammar.
 #ifdef _WIN32
 constexpr bool bare_ntttcp_is_windows = true;
+constexpr CliDialect host_dialect = CliDialect::windows;
 #else
 constexpr bool bare_ntttcp_is_windows = false;
+constexpr CliDialect host_dialect = CliDialect::linux;
 #endif
 
 struct NameChoice {
-  CliDialect dialect = CliDialect::linux;
+  CliDialect dialect = host_dialect;
   const char* implied_role = nullptr;  // "-s" / "-r"
 };
 

@@ -1,14 +1,13 @@
 // The NTTTCP-for-Linux dialect: its option table (linux_options.cc) read getopt-style, then the
 // rules between options. Unlike the original, option order never matters: rows only record,
 // and everything below runs once the whole line is read.
-#include <unistd.h>
-
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "engine/units.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/cpu_count.hh"
 #include "tools/cli/getopt_style.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/parse_state.hh"
@@ -24,11 +23,6 @@ bool given(const std::vector<OptionUse>& uses, char short_name) {
   for (const OptionUse& use : uses)
     if (use.def->short_name == short_name) return true;
   return false;
-}
-
-unsigned configured_cpus() {
-  const long count = sysconf(_SC_NPROCESSORS_CONF);
-  return count > 0 ? static_cast<unsigned>(count) : 1;
 }
 
 Status choose_role(ParseState& state) {
@@ -217,6 +211,7 @@ std::string linux_dialect_help() {
       "  xttcp backends                  list the I/O backends and why any is unavailable\n"
       "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
       "  xttcp --help | --version\n"
+      "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"
       "\n"
       "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
       "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"

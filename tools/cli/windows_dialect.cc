@@ -3,13 +3,12 @@
 // next word, -m with a list), then the original's checks (VerifyArgs) and xttcp's own, once the
 // whole line is read. xttcp's native long options (--backend, --json, ...) are accepted too:
 // their rows are the Linux dialect's, so both grammars write the same TestSpec fields.
-#include <unistd.h>
-
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "tools/cli/command.hh"
+#include "tools/cli/cpu_count.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
 #include "tools/cli/suggest.hh"
@@ -21,11 +20,6 @@ namespace xttcp {
 namespace {
 
 constexpr RoleSpellings windows_roles{"-r", "-s", "--local"};
-
-unsigned configured_cpus() {
-  const long count = sysconf(_SC_NPROCESSORS_CONF);
-  return count > 0 ? static_cast<unsigned>(count) : 1;
-}
 
 std::string with_hint(std::string message, std::string_view typed) {
   if (auto hint = linux_flag_hint(typed)) message += " (" + std::string(*hint) + ")";

@@ -461,9 +461,17 @@ Choice choose(std::string_view program, const std::string& line) {
   return {dialect ? *dialect : CliDialect::linux, args};
 }
 
+// Names that say nothing take the host's dialect: a Windows user of xttcp.exe is an NTttcp user.
+#ifdef _WIN32
+constexpr CliDialect host_dialect = CliDialect::windows;
+#else
+constexpr CliDialect host_dialect = CliDialect::linux;
+#endif
+
 TEST(DialectChoice, ByProgramName) {
-  EXPECT_EQ(choose("xttcp", "-r").dialect, CliDialect::linux);
-  EXPECT_EQ(choose("/usr/bin/xttcp", "-r").dialect, CliDialect::linux);
+  EXPECT_EQ(choose("xttcp", "-r").dialect, host_dialect);
+  EXPECT_EQ(choose("/usr/bin/xttcp", "-r").dialect, host_dialect);
+  EXPECT_EQ(choose("C:\\tools\\xttcp.exe", "-r").dialect, host_dialect);
   EXPECT_EQ(choose("ntttcp.exe", "-r").dialect, CliDialect::windows);
   EXPECT_EQ(choose("C:\\tools\\NTttcp.EXE", "-r").dialect, CliDialect::windows);
   EXPECT_EQ(choose("/opt/NTTTCP.exe", "-r").dialect, CliDialect::windows);
@@ -473,7 +481,7 @@ TEST(DialectChoice, ByProgramName) {
 #else
   EXPECT_EQ(choose("/usr/local/bin/ntttcp", "-r").dialect, CliDialect::linux);
 #endif
-  EXPECT_EQ(choose("ntttcpx", "-r").dialect, CliDialect::linux);
+  EXPECT_EQ(choose("ntttcpx", "-r").dialect, host_dialect);
 }
 
 TEST(DialectChoice, SenderAndReceiverNamesImplyTheRole) {

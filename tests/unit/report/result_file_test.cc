@@ -112,5 +112,15 @@ TEST(WriteFileAtomically, RenameOntoADirectoryFailsAndCleansUp) {
   ::rmdir(path.c_str());
 }
 
+TEST(AppendFileAtomically, AppendsBlocks) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string path = dir.path() + "/xml.txt";
+  ASSERT_TRUE(append_file_atomically(path, "<a></a>\n"));
+  ASSERT_TRUE(append_file_atomically(path, "<b></b>\n"));
+  EXPECT_EQ(test::read_text(path), "<a></a>\n<b></b>\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"xml.txt"});
+}
+
 }  // namespace
 }  // namespace xttcp

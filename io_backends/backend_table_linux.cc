@@ -1,0 +1,32 @@
+// The Linux build's backends, in order of preference, and those it lacks.
+#include "io_backends/backend.hh"
+#include "io_backends/epoll/epoll_backend.hh"
+#include "io_backends/null/null_backend.hh"
+#include "xttcp_config.h"
+#if XTTCP_HAVE_LIBURING
+#include "io_backends/uring/uring_backend.hh"
+#endif
+
+namespace xttcp {
+
+const std::vector<std::unique_ptr<Backend>>& all_backends() {
+  static const std::vector<std::unique_ptr<Backend>> backends = [] {
+    std::vector<std::unique_ptr<Backend>> list;
+#if XTTCP_HAVE_LIBURING
+    list.push_back(make_uring_backend());
+#endif
+    list.push_back(make_epoll_backend());
+    list.push_back(make_null_backend());
+    return list;
+  }();
+  return backends;
+}
+
+std::vector<AbsentBackend> absent_backends() {
+  if (XTTCP_HAVE_LIBURING) return {};
+  return {{"io_uring", "not compiled in (liburing not found at build time)"}};
+}
+
+std::string_view fallback_backend() { return "epoll"; }
+
+}  // namespace xttcp
