@@ -8,6 +8,9 @@
 #if XTTCP_HAVE_LIBURING
 #include "io_backends/uring/uring_backend.hh"
 #endif
+#if XTTCP_HAVE_DPDK
+#include "io_backends/dpdk/dpdk_backend.hh"
+#endif
 
 namespace xttcp {
 
@@ -35,6 +38,9 @@ const std::vector<std::unique_ptr<Backend>>& all_backends() {
 #endif
     list.push_back(make_epoll_backend());
     list.push_back(make_null_backend());
+#if XTTCP_HAVE_DPDK
+    list.push_back(make_dpdk_backend());  // never auto: kernel bypass is asked for by name
+#endif
     return list;
   }();
   return backends;

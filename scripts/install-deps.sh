@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Installs everything xttcp needs to build, test and benchmark on Debian 12.
 # Idempotent: when every package is present it only checks and returns (well under a second).
+# --dpdk also installs Debian's DPDK 22.11 (libdpdk-dev: ~220 packages, 33 MB download, 165 MB
+# installed, systemd and rdma-core among them), so it is asked for: scripts/test.sh (CI) does.
 set -euo pipefail
+
+with_dpdk=0
+for arg in "$@"; do
+  case $arg in
+    --dpdk) with_dpdk=1 ;;
+    *) echo "install-deps: unknown argument '$arg' (known: --dpdk)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   # build
@@ -12,6 +22,7 @@ packages=(
   # test and benchmark tools
   iproute2 iperf iperf3 python3 procps
 )
+((with_dpdk)) && packages+=(libdpdk-dev)
 
 missing=()
 for p in "${packages[@]}"; do

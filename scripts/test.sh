@@ -12,7 +12,7 @@ if [[ ${1:-} == --no-sanitize ]]; then
   shift
 fi
 
-scripts/install-deps.sh
+scripts/install-deps.sh --dpdk  # the dpdk backend is built and tested on virtual devices
 
 # setup DIR OPTIONS...: configure once, reconfigure after.
 setup() {

@@ -40,6 +40,9 @@ int print_backends() {
   }
   if (!XTTCP_HAVE_LIBURING)
     std::printf("%-9s %-10s %-28s %s\n", "io_uring", "missing", "-", "not compiled in (liburing not found at build time)");
+  if (!XTTCP_HAVE_DPDK)
+    std::printf("%-9s %-10s %-28s %s\n", "dpdk", "missing", "-",
+                "not compiled in (libdpdk not found at build time: scripts/install-deps.sh --dpdk)");
   // What --backend auto (the default) takes, and why the backends before it were passed over.
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     TestSpec spec;
