@@ -145,6 +145,10 @@ struct TestSpec {
   bool udp_gro = true;                           // --udp-gro: UDP_GRO receives where the kernel has it
   uint32_t connect_timeout_s = 10;               // --connect-timeout
   uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
+  // --backend dpdk (io_backends/dpdk/README.md): EAL arguments, the port, the next hop's MAC.
+  std::string dpdk_args;                         // --dpdk-args: passed to rte_eal_init
+  std::string dpdk_port;                         // --dpdk-port: port id, PCI address, name or MAC
+  std::string peer_mac;                          // --peer-mac: destination MAC of sent frames
 
   // The grammar the user wrote (console and XML formats follow it), and what only the
   // NTttcp-for-Windows grammar sets.

@@ -58,6 +58,9 @@ struct WorkerContext {
   // udp_flow_base | slot in the native header; the base tells concurrent senders (-M) apart.
   udp::UdpFlowRegistry* udp_flows = nullptr;
   uint32_t udp_flow_base = 0;
+  // How many workers this role runs (plan.workers.size()): a backend that shares one device
+  // between them (dpdk: one queue each) needs to know.
+  uint32_t worker_count = 1;
 };
 
 // Counts a worker keeps about its connections, read after run() returns.

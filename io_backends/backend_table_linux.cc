@@ -6,6 +6,9 @@
 #if XTTCP_HAVE_LIBURING
 #include "io_backends/uring/uring_backend.hh"
 #endif
+#if XTTCP_HAVE_DPDK
+#include "io_backends/dpdk/dpdk_backend.hh"
+#endif
 
 namespace xttcp {
 
@@ -17,14 +20,22 @@ const std::vector<std::unique_ptr<Backend>>& all_backends() {
 #endif
     list.push_back(make_epoll_backend());
     list.push_back(make_null_backend());
+#if XTTCP_HAVE_DPDK
+    list.push_back(make_dpdk_backend());  // never auto: kernel bypass is asked for by name
+#endif
     return list;
   }();
   return backends;
 }
 
 std::vector<AbsentBackend> absent_backends() {
-  if (XTTCP_HAVE_LIBURING) return {};
-  return {{"io_uring", "not compiled in (liburing not found at build time)"}};
+  std::vector<AbsentBackend> absent;
+  if (!XTTCP_HAVE_LIBURING)
+    absent.push_back({"io_uring", "not compiled in (liburing not found at build time)"});
+  if (!XTTCP_HAVE_DPDK)
+    absent.push_back({"dpdk", "not compiled in (libdpdk not found at build time: "
+                              "scripts/install-deps.sh --dpdk)"});
+  return absent;
 }
 
 std::string_view fallback_backend() { return "epoll"; }

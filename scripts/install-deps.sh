@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything xttcp needs to build, test and benchmark on Debian 12.
 # Idempotent: when every package is present it only checks and returns (well under a second).
-# Usage: scripts/install-deps.sh [--windows]
+# Usage: scripts/install-deps.sh [--windows] [--dpdk]
 #   --windows  also the Windows cross toolchain (mingw-w64, posix threads) and Wine, which run
 #              the Windows leg of scripts/test.sh (about 1.1 GB; only when asked for)
+#   --dpdk     also Debian's DPDK 22.11 (libdpdk-dev: ~220 packages, 33 MB download, 165 MB
+#              installed, systemd and rdma-core among them); scripts/test.sh (CI) asks for it
 set -euo pipefail
+
+with_dpdk=0
+with_windows=0
+for arg in "$@"; do
+  case $arg in
+    --dpdk) with_dpdk=1 ;;
+    --windows) with_windows=1 ;;
+    *) echo "install-deps: unknown argument '$arg' (known: --windows, --dpdk)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   # build
@@ -15,10 +27,11 @@ packages=(
   # test and benchmark tools
   iproute2 iperf iperf3 python3 procps
 )
-if [[ ${1:-} == --windows ]]; then
+if ((with_windows)); then
   # googletest's sources (/usr/src/googletest, from libgtest-dev) are cross-built by Meson.
   packages+=(g++-mingw-w64-x86-64-posix wine wine64)
 fi
+((with_dpdk)) && packages+=(libdpdk-dev)
 
 missing=()
 for p in "${packages[@]}"; do

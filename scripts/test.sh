@@ -25,7 +25,7 @@ if [[ $windows == auto ]]; then
   [[ ${CI:-} == true ]] && windows=yes || windows=no
 fi
 
-scripts/install-deps.sh
+scripts/install-deps.sh --dpdk  # the dpdk backend is built and tested on virtual devices
 
 # setup DIR OPTIONS...: configure once, reconfigure after.
 setup() {

@@ -31,6 +31,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.open_connections = &open_connections_;
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;
+    context.worker_count = static_cast<uint32_t>(plan.workers.size());
   }
   reports_.resize(plan.workers.size());
 }

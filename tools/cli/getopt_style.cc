@@ -45,9 +45,10 @@ Expected<const OptionDef*> find_long(std::span<const OptionDef> table, std::stri
               did_you_mean(closest_match(typed, long_spellings(table))));
 }
 
-// A word that is meant as a value for a required option; an option-looking word is not.
+// A word that is meant as a value for a required option; an option-looking word is not. A word
+// with a space is a value (--dpdk-args "--no-huge -m 512").
 bool looks_like_value(const std::string& word) {
-  if (word.size() < 2 || word[0] != '-') return true;
+  if (word.size() < 2 || word[0] != '-' || word.find(' ') != std::string::npos) return true;
   return std::isdigit(static_cast<unsigned char>(word[1])) || word[1] == '.';
 }
 

@@ -384,6 +384,25 @@ Status set_wait_timeout(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_dpdk_args(ParseState& state, const Value& value) {
+  state.spec().dpdk_args = *value;
+  return ok();
+}
+
+Status set_dpdk_port(ParseState& state, const Value& value) {
+  auto port = non_empty(*value, "a port id, PCI address, device name or MAC");
+  if (!port) return port.error();
+  state.spec().dpdk_port = *port;
+  return ok();
+}
+
+Status set_peer_mac(ParseState& state, const Value& value) {
+  auto mac = non_empty(*value, "a MAC address such as 02:00:00:00:00:01");
+  if (!mac) return mac.error();
+  state.spec().peer_mac = *mac;
+  return ok();
+}
+
 constexpr auto none = ValueKind::none;
 constexpr auto required = ValueKind::required;
 constexpr auto optional = ValueKind::optional;
@@ -472,7 +491,7 @@ const OptionDef table[] = {
   {0, "local", none, "", for_any, native,
    "run receiver and sender in one process over loopback", "", set_local},
   {0, "backend", required, "NAME", for_any, native,
-   "I/O backend: auto, epoll, io_uring, null ('xttcp backends' says which auto takes)", "auto",
+   "I/O backend: auto, epoll, io_uring, dpdk, null ('xttcp backends' says which auto takes)", "auto",
    set_backend},
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
@@ -495,6 +514,14 @@ const OptionDef table[] = {
    "UDP: receive coalesced datagrams with UDP_GRO where the kernel has it", "on", set_udp_gro},
   {0, "sqpoll", none, "", for_any, native,
    "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},
+  {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
+   "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "
+   "of xttcp-PID is added unless given)", "hugepages, every PCI port", set_dpdk_args},
+  {0, "dpdk-port", required, "PORT", for_any, native,
+   "dpdk: the port: id, PCI address, device name (net_ring0) or MAC", "port 0", set_dpdk_port},
+  {0, "peer-mac", required, "MAC", sender_side, native,
+   "dpdk: destination MAC of the frames (the receiver's or the gateway's; no ARP yet)",
+   "broadcast", set_peer_mac},
   {0, "pin", none, "", for_any, native,
    "pin each worker thread to its own CPU, one per core first (with -m n,*,...)", "off",
    set_pin_workers},

@@ -1,0 +1,49 @@
+// dpdk UDP receiver: polls its RX queues (worker i of W takes queues i, i + W, ...) in bursts of
+// 32, parses Ethernet/IPv4/UDP and accounts each datagram for its destination port with the
+// kernel receivers' UdpSocketAccounting (same numbers), and answers ARP for its address.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <rte_ethdev.h>
+
+#include "io_backends/backend.hh"
+#include "io_backends/common/udp_accounting.hh"
+#include "io_backends/dpdk/runtime.hh"
+
+namespace xttcp::dpdk {
+
+class DpdkUdpReceiver final : public DataWorker {
+ public:
+  DpdkUdpReceiver(const WorkerContext& context, Port& port) : context_(context), port_(&port) {}
+  ~DpdkUdpReceiver() override;
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  void on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue, uint64_t now_ns);
+
+  WorkerContext context_;
+  Port* port_;
+  std::vector<uint16_t> queues_;
+  uint32_t local_ip_ = 0;  // host order; 0 = any (no filter, no ARP answers)
+  uint16_t base_port_ = 0;
+  // Per receiver port (index = UDP port - base): its accounting, created at the first datagram,
+  // and the counter slot its bytes go to (its own when this worker owns the port, else this
+  // worker's first: a flow hashed to this worker's queue is still counted, once).
+  std::vector<std::unique_ptr<UdpSocketAccounting>> accounting_;
+  std::vector<uint32_t> byte_slot_;
+  bool registered_ = false;
+  bool seen_data_ = false;
+  uint64_t other_frames_ = 0;   // not IPv4/UDP to one of our ports
+  uint64_t arp_answered_ = 0;
+  rte_eth_stats stats_start_{};
+  bool stats_taken_ = false;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp::dpdk

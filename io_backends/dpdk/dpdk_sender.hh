@@ -1,0 +1,54 @@
+// dpdk UDP sender: one TX queue per worker (queue = worker index), a frame template per flow
+// built once, bursts of 32 frames per flow in turn, each stamped with the native header (flow,
+// sequence, TSC time). Counts like the kernel senders (FlowCounter bytes, UdpFlowCounters).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include <rte_ethdev.h>
+
+#include "engine/udp/sequence_tracker.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/dpdk/runtime.hh"
+
+namespace xttcp::dpdk {
+
+class DpdkUdpSender final : public DataWorker {
+ public:
+  DpdkUdpSender(const WorkerContext& context, Port& port) : context_(context), port_(&port) {}
+  ~DpdkUdpSender() override;
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Flow {
+    uint32_t slot = 0;
+    uint32_t flow_id = 0;
+    uint32_t next_sequence = 0;
+    std::vector<uint8_t> frame;   // the whole frame, header encoded, sequence and time 0
+    uint32_t checksum_sum = 0;    // UDP sum of `frame` before the per-frame fields (software)
+    udp::UdpFlowCounters* counters = nullptr;
+  };
+  template <bool Paced>
+  void send_loop(const std::atomic<bool>& stop, uint32_t burst_frames, double ticks_per_byte);
+  uint16_t send_burst(Flow& flow, uint16_t count, const TscClock& clock,
+                      const std::atomic<bool>& stop);
+
+  WorkerContext context_;
+  Port* port_;
+  uint16_t queue_ = 0;
+  uint32_t datagram_ = 0;
+  bool native_ = true;
+  bool registered_ = false;
+  std::vector<Flow> flows_;
+  uint64_t tx_full_ = 0;     // retries of frames the queue did not take
+  uint64_t alloc_failed_ = 0;
+  rte_eth_stats stats_start_{};
+  bool stats_taken_ = false;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp::dpdk

@@ -1,0 +1,252 @@
+#include "io_backends/dpdk/runtime.hh"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "io_backends/common/udp_accounting.hh"
+
+namespace xttcp::dpdk {
+
+namespace {
+
+constexpr uint16_t rx_descriptors = 512;
+constexpr uint16_t tx_descriptors = 512;
+constexpr unsigned pool_cache = 256;
+// Ring-backed PMDs (net_ring) hold up to 1024 sent frames per queue until they are received.
+constexpr unsigned in_flight_per_queue = 1024;
+
+std::vector<std::string> split(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+bool has_option(const std::vector<std::string>& words, std::initializer_list<const char*> names) {
+  for (const std::string& word : words)
+    for (const char* name : names)
+      if (word == name || word.rfind(std::string(name) + "=", 0) == 0 ||
+          (std::string(name).size() == 2 && word.rfind(name, 0) == 0))
+        return true;
+  return false;
+}
+
+std::string dpdk_error(int code) { return rte_strerror(code < 0 ? -code : code); }
+
+}  // namespace
+
+Runtime& Runtime::instance() {
+  static Runtime runtime;
+  return runtime;
+}
+
+bool Runtime::initialised() const {
+  std::lock_guard lock(mutex_);
+  return tried_ && init_error_.empty();
+}
+
+Status Runtime::init(const std::string& args) {
+  std::lock_guard lock(mutex_);
+  if (tried_) return init_error_.empty() ? ok() : fail(init_error_);
+  tried_ = true;
+
+  std::vector<std::string> words = split(args);
+  std::vector<std::string> argv_words{"xttcp"};
+  cpu_set_t affinity;
+  CPU_ZERO(&affinity);
+  const bool have_affinity = sched_getaffinity(0, sizeof affinity, &affinity) == 0;
+  // One lcore is enough: workers are xttcp's own threads, registered as lcores when they start.
+  if (!has_option(words, {"-l", "-c", "--lcores"})) {
+    int first = 0;
+    for (int cpu = 0; have_affinity && cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &affinity)) {
+        first = cpu;
+        break;
+      }
+    argv_words.push_back("-l");
+    argv_words.push_back(std::to_string(first));
+  }
+  if (!has_option(words, {"--file-prefix"}))
+    argv_words.push_back("--file-prefix=xttcp-" + std::to_string(getpid()));
+  if (!has_option(words, {"--log-level"})) argv_words.push_back("--log-level=lib.eal:error");
+  argv_words.insert(argv_words.end(), words.begin(), words.end());
+
+  std::vector<char*> argv;
+  for (std::string& word : argv_words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  const int parsed = rte_eal_init(static_cast<int>(argv.size() - 1), argv.data());
+  // The EAL pins the calling thread to its main lcore; the engine placed this thread already.
+  if (have_affinity) sched_setaffinity(0, sizeof affinity, &affinity);
+  if (parsed < 0) {
+    init_error_ = fmt::format("--dpdk-args: EAL initialisation failed ({}) with \"{}\"",
+                              dpdk_error(rte_errno), args);
+    return fail(init_error_);
+  }
+  if (rte_eth_dev_count_avail() == 0) {
+    init_error_ = fmt::format(
+        "--dpdk-args: the EAL found no port (\"{}\"; add --vdev net_null0, or bind a NIC to "
+        "vfio-pci)", args);
+    return fail(init_error_);
+  }
+  ports_.reserve(RTE_MAX_ETHPORTS);
+  return ok();
+}
+
+std::string Runtime::describe_ports() const {
+  std::string out;
+  uint16_t id;
+  RTE_ETH_FOREACH_DEV(id) {
+    char name[RTE_ETH_NAME_MAX_LEN] = {};
+    rte_eth_dev_get_name_by_port(id, name);
+    rte_ether_addr mac{};
+    rte_eth_macaddr_get(id, &mac);
+    frame::MacAddress bytes;
+    std::copy(mac.addr_bytes, mac.addr_bytes + 6, bytes.begin());
+    out += fmt::format("{}{} {} {}", out.empty() ? "" : "; ", id, name, frame::to_string(bytes));
+  }
+  return out.empty() ? "none" : out;
+}
+
+Expected<uint16_t> Runtime::find_port(const std::string& selector) const {
+  if (selector.empty()) {
+    uint16_t id;
+    RTE_ETH_FOREACH_DEV(id) return id;
+  }
+  if (!selector.empty() && std::all_of(selector.begin(), selector.end(), ::isdigit) &&
+      selector.size() < 6) {
+    const auto id = static_cast<uint16_t>(std::stoul(selector));
+    if (rte_eth_dev_is_valid_port(id)) return id;
+  }
+  uint16_t id;
+  if (rte_eth_dev_get_port_by_name(selector.c_str(), &id) == 0) return id;
+  if (auto mac = frame::parse_mac(selector)) {
+    RTE_ETH_FOREACH_DEV(id) {
+      rte_ether_addr address{};
+      rte_eth_macaddr_get(id, &address);
+      if (std::equal(mac->begin(), mac->end(), address.addr_bytes)) return id;
+    }
+  }
+  return fail(fmt::format("--dpdk-port {}: no such port (ports: {})", selector, describe_ports()));
+}
+
+Expected<Port> Runtime::start_port(uint16_t id, uint16_t queues_wanted) {
+  Port port;
+  port.id = id;
+  char name[RTE_ETH_NAME_MAX_LEN] = {};
+  rte_eth_dev_get_name_by_port(id, name);
+  port.name = name;
+  const auto failed = [&](const std::string& what, int code) {
+    return fail(fmt::format("--dpdk-port {}: {} failed ({})", port.name, what, dpdk_error(code)));
+  };
+  rte_eth_dev_info info{};
+  if (int rc = rte_eth_dev_info_get(id, &info); rc != 0) return failed("rte_eth_dev_info_get", rc);
+  port.driver = info.driver_name != nullptr ? info.driver_name : "?";
+  port.queues = std::max<uint16_t>(
+      1, std::min({queues_wanted, info.max_rx_queues, info.max_tx_queues}));
+
+  rte_eth_conf conf{};
+  if (port.queues > 1 && info.flow_type_rss_offloads != 0) {
+    conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+    conf.rx_adv_conf.rss_conf.rss_hf =
+        (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
+  }
+  port.ipv4_checksum_offload = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
+  port.udp_checksum_offload = port.ipv4_checksum_offload &&
+                              (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) != 0;
+  if (port.ipv4_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+  if (port.udp_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+  if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+    conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+  if (int rc = rte_eth_dev_configure(id, port.queues, port.queues, &conf); rc != 0)
+    return failed("rte_eth_dev_configure", rc);
+  uint16_t rxd = rx_descriptors, txd = tx_descriptors;
+  if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &rxd, &txd); rc != 0)
+    return failed("rte_eth_dev_adjust_nb_rx_tx_desc", rc);
+
+  // Small enough for --no-huge (the usual 8K-per-queue pools fail there with ENOBUFS).
+  const unsigned mbufs = std::max(
+      4095u, unsigned{port.queues} * (rxd + txd + in_flight_per_queue + 2 * burst + pool_cache));
+  const int socket = rte_eth_dev_socket_id(id);
+  const std::string pool_name = fmt::format("xttcp_pool_{}", id);
+  port.pool = rte_pktmbuf_pool_create(pool_name.c_str(), mbufs, pool_cache, 0,
+                                      RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? SOCKET_ID_ANY : socket);
+  if (port.pool == nullptr)
+    return failed(fmt::format("an mbuf pool of {} buffers (-m in --dpdk-args too small?)", mbufs),
+                  rte_errno);
+  rte_eth_txconf txconf = info.default_txconf;
+  txconf.offloads = conf.txmode.offloads;
+  for (uint16_t q = 0; q < port.queues; ++q) {
+    if (int rc = rte_eth_rx_queue_setup(id, q, rxd, socket < 0 ? SOCKET_ID_ANY : socket, nullptr,
+                                        port.pool); rc != 0)
+      return failed(fmt::format("rx queue {} setup", q), rc);
+    if (int rc = rte_eth_tx_queue_setup(id, q, txd, socket < 0 ? SOCKET_ID_ANY : socket, &txconf);
+        rc != 0)
+      return failed(fmt::format("tx queue {} setup", q), rc);
+  }
+  if (int rc = rte_eth_dev_start(id); rc != 0) return failed("rte_eth_dev_start", rc);
+  rte_eth_promiscuous_enable(id);  // the receiver matches frames by IP address, not by MAC
+  rte_ether_addr mac{};
+  rte_eth_macaddr_get(id, &mac);
+  std::copy(mac.addr_bytes, mac.addr_bytes + 6, port.mac.begin());
+  rte_eth_dev_get_mtu(id, &port.mtu);
+  return port;
+}
+
+Expected<Port*> Runtime::port(const std::string& selector, uint16_t queues_wanted) {
+  std::lock_guard lock(mutex_);
+  if (!tried_ || !init_error_.empty())
+    return fail("--backend dpdk: the EAL is not initialised (--dpdk-args)");
+  auto id = find_port(selector);
+  if (!id) return id.error();
+  for (Port& port : ports_)
+    if (port.id == *id) return &port;
+  auto started = start_port(*id, queues_wanted);
+  if (!started) return started.error();
+  ports_.push_back(std::move(*started));
+  return &ports_.back();
+}
+
+TscClock::TscClock() {
+  hz_ = std::max<uint64_t>(rte_get_tsc_hz(), 1);
+  ns_per_tick_ = 1e9 / static_cast<double>(hz_);
+  ns0_ = monotonic_ns();
+  tsc0_ = rte_rdtsc();
+}
+
+uint64_t TscClock::now_ns() const {
+  return ns0_ + static_cast<uint64_t>(static_cast<double>(rte_rdtsc() - tsc0_) * ns_per_tick_);
+}
+
+rte_eth_stats read_stats(uint16_t port) {
+  rte_eth_stats stats{};
+  rte_eth_stats_get(port, &stats);
+  return stats;
+}
+
+std::string stats_note(const Port& port, const rte_eth_stats& a, const rte_eth_stats& b) {
+  return fmt::format(
+      "dpdk: port {} ({}, {} queue(s)): ipackets {}, opackets {}, imissed {}, rx_nombuf {}, "
+      "ierrors {}, oerrors {} (rte_eth_stats over the worker's run)",
+      port.name, port.driver, port.queues, b.ipackets - a.ipackets, b.opackets - a.opackets,
+      b.imissed - a.imissed, b.rx_nombuf - a.rx_nombuf, b.ierrors - a.ierrors,
+      b.oerrors - a.oerrors);
+}
+
+bool register_thread() { return rte_thread_register() == 0; }
+
+void unregister_thread() {
+  if (rte_lcore_id() != LCORE_ID_ANY) rte_thread_unregister();
+}
+
+}  // namespace xttcp::dpdk

@@ -1,0 +1,125 @@
+// io_backends/dpdk/frame: MAC parsing, the frames the dpdk sender builds (checked against
+// independent sums), the incremental UDP checksum of stamped headers, parsing and ARP answers.
+#include "io_backends/dpdk/frame.hh"
+
+#include <gtest/gtest.h>
+
+#include "engine/udp/datagram_header.hh"
+
+namespace xttcp::frame {
+namespace {
+
+UdpEndpoints endpoints() {
+  UdpEndpoints e;
+  e.source_mac = {0x02, 0, 0, 0, 0, 1};
+  e.destination_mac = {0x02, 0, 0, 0, 0, 2};
+  e.source_ip = 0x0a000001;       // 10.0.0.1
+  e.destination_ip = 0x0a000002;  // 10.0.0.2
+  e.source_port = 49152;
+  e.destination_port = 5001;
+  return e;
+}
+
+TEST(Mac, ParsesAndFormats) {
+  auto mac = parse_mac("02:AB:cd:00:10:ff");
+  ASSERT_TRUE(mac);
+  EXPECT_EQ(to_string(*mac), "02:ab:cd:00:10:ff");
+  EXPECT_TRUE(parse_mac("02-ab-cd-00-10-ff"));
+  for (const char* bad : {"", "02:ab:cd:00:10", "02:ab:cd:00:10:fg", "02:ab:cd:00:10:ff:00"})
+    EXPECT_FALSE(parse_mac(bad)) << bad;
+}
+
+TEST(Frame, HeadersAndIpv4Checksum) {
+  const std::vector<uint8_t> f = build_udp_frame(endpoints(), 100, 'B');
+  ASSERT_EQ(f.size(), headers_bytes + 100);
+  EXPECT_EQ(f[12], 0x08);
+  EXPECT_EQ(f[13], 0x00);
+  // A correct IPv4 header sums to 0xffff with its checksum included.
+  EXPECT_EQ(fold(add_words(0, f.data() + ethernet_bytes, ipv4_bytes)), 0xffff);
+  EXPECT_EQ(f[ethernet_bytes + 2] << 8 | f[ethernet_bytes + 3], 128);  // total length
+  EXPECT_EQ(f.back(), 'B');
+}
+
+TEST(Frame, ShortFramesArePaddedToTheMinimum) {
+  const std::vector<uint8_t> f = build_udp_frame(endpoints(), 1, 'B');
+  EXPECT_EQ(f.size(), min_frame_bytes);
+  auto view = parse_udp(f.data(), f.size());
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->payload_length, 1u);  // the padding is not payload
+}
+
+TEST(Frame, UdpChecksumVerifies) {
+  std::vector<uint8_t> f = build_udp_frame(endpoints(), 333, 'B');  // odd length too
+  const uint16_t sum = udp_checksum(f.data());
+  f[udp_checksum_offset] = static_cast<uint8_t>(sum >> 8);
+  f[udp_checksum_offset + 1] = static_cast<uint8_t>(sum);
+  // Receiver's check: pseudo-header + whole UDP datagram (checksum included) folds to 0xffff.
+  const uint8_t* ip = f.data() + ethernet_bytes;
+  uint32_t total = add_words(0, ip + 12, 8) + 17 + 8 + 333;
+  total = add_words(total, ip + ipv4_bytes, 8 + 333);
+  EXPECT_EQ(fold(total), 0xffff);
+}
+
+TEST(Frame, IncrementalChecksumMatchesAFullOne) {
+  std::vector<uint8_t> f = build_udp_frame(endpoints(), 1000, 'B');
+  udp::encode(udp::DatagramHeader{0x00100007, 0, 0}, f.data() + payload_offset);
+  const uint32_t base = udp_checksum_sum(f.data());
+  const uint32_t sequence = 0xfffe1234;
+  const uint64_t time_ns = 0x0123456789abcdefull;
+  udp::stamp(f.data() + payload_offset, sequence, time_ns);
+  const uint32_t stamped = (sequence >> 16) + (sequence & 0xffff) +
+                           static_cast<uint32_t>(time_ns >> 48) +
+                           static_cast<uint32_t>((time_ns >> 32) & 0xffff) +
+                           static_cast<uint32_t>((time_ns >> 16) & 0xffff) +
+                           static_cast<uint32_t>(time_ns & 0xffff);
+  EXPECT_EQ(fold(base + stamped), fold(udp_checksum_sum(f.data())));
+}
+
+TEST(Frame, ParsesWhatItBuilds) {
+  const std::vector<uint8_t> f = build_udp_frame(endpoints(), 64, 'x');
+  auto view = parse_udp(f.data(), f.size());
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->source_ip, 0x0a000001u);
+  EXPECT_EQ(view->destination_ip, 0x0a000002u);
+  EXPECT_EQ(view->source_port, 49152);
+  EXPECT_EQ(view->destination_port, 5001);
+  EXPECT_EQ(view->payload_length, 64u);
+  EXPECT_EQ(view->payload, f.data() + payload_offset);
+}
+
+TEST(Frame, RefusesWhatIsNotPlainIpv4Udp) {
+  std::vector<uint8_t> f = build_udp_frame(endpoints(), 64, 'x');
+  EXPECT_FALSE(parse_udp(f.data(), 30));  // truncated
+  std::vector<uint8_t> fragment = f;
+  fragment[ethernet_bytes + 6] |= 0x20;  // MF
+  EXPECT_FALSE(parse_udp(fragment.data(), fragment.size()));
+  std::vector<uint8_t> tcp = f;
+  tcp[ethernet_bytes + 9] = 6;
+  EXPECT_FALSE(parse_udp(tcp.data(), tcp.size()));
+  std::vector<uint8_t> long_ip = f;
+  long_ip[ethernet_bytes + 2] = 0x10;  // total length beyond the frame
+  EXPECT_FALSE(parse_udp(long_ip.data(), long_ip.size()));
+}
+
+TEST(Arp, AnswersARequestForItsAddress) {
+  std::vector<uint8_t> f(60, 0);
+  const uint8_t request[] = {
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0, 9, 0x08, 0x06,  // Ethernet
+      0, 1, 0x08, 0, 6, 4, 0, 1,                                              // request
+      0x02, 0, 0, 0, 0, 9, 10, 0, 0, 9,                                       // sender
+      0, 0, 0, 0, 0, 0, 10, 0, 0, 2};                                         // target
+  std::copy(std::begin(request), std::end(request), f.begin());
+  const MacAddress mine{0x02, 0, 0, 0, 0, 2};
+  EXPECT_FALSE(answer_arp(f.data(), f.size(), 0x0a000003, mine));  // not ours
+  ASSERT_TRUE(answer_arp(f.data(), f.size(), 0x0a000002, mine));
+  EXPECT_EQ(f[21], 2);                            // reply
+  EXPECT_EQ(f[0], 0x02);                          // to the asker
+  EXPECT_EQ(f[5], 9);
+  EXPECT_EQ(f[27], 2);                            // sender MAC: ours
+  EXPECT_EQ(f[31], 2);                            // sender IP: ours
+  EXPECT_EQ(f[37], 9);                            // target: the asker
+  EXPECT_EQ(f[41], 9);
+}
+
+}  // namespace
+}  // namespace xttcp::frame
