@@ -191,6 +191,9 @@ TestSpec read_spec(const Json& j) {
   }
   read(j, "udp_gso", s.udp_gso, p);
   read(j, "udp_gro", s.udp_gro, p);
+  read(j, "dpdk_args", s.dpdk_args, p);
+  read(j, "dpdk_port", s.dpdk_port, p);
+  read(j, "peer_mac", s.peer_mac, p);
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
   return s;
@@ -430,6 +433,9 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"udp_payload", to_string(s.udp_payload)},
       {"udp_gso", s.udp_gso},
       {"udp_gro", s.udp_gro},
+      {"dpdk_args", s.dpdk_args},
+      {"dpdk_port", s.dpdk_port},
+      {"peer_mac", s.peer_mac},
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };
