@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -24,6 +25,9 @@ namespace xttcp {
 namespace udp {
 class UdpFlowRegistry;
 }
+
+// The contract's bound on how late a worker sees `stop`: no wait in a data loop lasts longer.
+inline constexpr std::chrono::milliseconds stop_check_interval{100};
 
 enum Capability : uint32_t {
   cap_tcp = 1u << 0,

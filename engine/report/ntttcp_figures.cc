@@ -1,5 +1,7 @@
 #include "engine/report/ntttcp_figures.hh"
 
+#include <fmt/format.h>
+
 #include <string>
 
 namespace xttcp {
@@ -57,5 +59,9 @@ NtttcpFigures ntttcp_figures(const Result& r) {
   f.average_rtt_us = r.tcp_average_rtt_us.value_or(0);
   return f;
 }
+
+std::string fixed2(double value) { return fmt::format("{:.2f}", value); }
+std::string fixed3(double value) { return fmt::format("{:.3f}", value); }
+std::string fixed6(double value) { return fmt::format("{:.6f}", value); }
 
 }  // namespace xttcp

@@ -52,4 +52,9 @@ NtttcpFigures ntttcp_figures(const Result& result);
 // "True"/"False", the Windows-style booleans of both files.
 inline const char* ntttcp_bool(bool value) { return value ? "True" : "False"; }
 
+// The fixed-point figures of both files: "%.2f", "%.3f", "%.6f".
+std::string fixed2(double value);
+std::string fixed3(double value);
+std::string fixed6(double value);
+
 }  // namespace xttcp

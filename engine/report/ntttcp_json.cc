@@ -12,9 +12,6 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-std::string f2(double v) { return fmt::format("{:.2f}", v); }
-std::string f3(double v) { return fmt::format("{:.3f}", v); }
-std::string f6(double v) { return fmt::format("{:.6f}", v); }
 
 ordered_json metric(const char* name, std::string value) {
   return ordered_json{{"metric", name}, {"value", std::move(value)}};
@@ -97,50 +94,50 @@ std::string render_ntttcp_json(const Result& result) {
     for (const NtttcpThreadFigures& t : f.threads) {
       threads.push_back(ordered_json{
           {"index", std::to_string(t.index)},
-          {"realTime", metric("s", f3(t.seconds))},
+          {"realTime", metric("s", fixed3(t.seconds))},
           {"throughputs",
-           {metric("KB/s", f3(t.kilobytes_per_s)),
-            metric("MB/s", f3(t.megabytes_per_s) + " bps"),  // the original's stray " bps"
-            metric("mbps", f3(t.megabits_per_s))}},
+           {metric("KB/s", fixed3(t.kilobytes_per_s)),
+            metric("MB/s", fixed3(t.megabytes_per_s) + " bps"),  // the original's stray " bps"
+            metric("mbps", fixed3(t.megabits_per_s))}},
           {"avgBytesPerCompl", metric("B", "0.000")},
       });
     }
     body["threads"] = std::move(threads);
   }
 
-  body["totalBytes"] = metric("MB", f6(f.total_megabytes));
-  body["realTime"] = metric("s", f6(f.seconds));
+  body["totalBytes"] = metric("MB", fixed6(f.total_megabytes));
+  body["realTime"] = metric("s", fixed6(f.seconds));
   body["avgBytesPerCompl"] = metric("B", "0.000");
   body["threadsAvgBytesPerCompl"] = metric("B", "0.000");
   body["avgFrameSize"] = metric("B", "0.000");
-  body["throughputs"] = {metric("MB/s", f3(f.megabytes_per_s)),
-                         metric("mbps", f3(f.megabits_per_s)), metric("Bps", f3(f.bytes_per_s)),
+  body["throughputs"] = {metric("MB/s", fixed3(f.megabytes_per_s)),
+                         metric("mbps", fixed3(f.megabits_per_s)), metric("Bps", fixed3(f.bytes_per_s)),
                          metric("buffer/s", "0.000")};
   body["totalBuffers"] = "0.000";
-  body["avgPacketsPerInterrupt"] = metric("packets/interrupt", f3(f.packets_per_interrupt));
-  body["interrupt"] = metric("count/sec", f3(f.interrupts_per_s));
+  body["avgPacketsPerInterrupt"] = metric("packets/interrupt", fixed3(f.packets_per_interrupt));
+  body["interrupt"] = metric("count/sec", fixed3(f.interrupts_per_s));
   body["interruptTotal"] = metric("count", std::to_string(f.total_interrupts));
   body["dpcs"] = metric("count/sec", "0.000");
   body["avgPacketsPerDpc"] = metric("packets/dpc", "0.000");
-  body["cycles"] = metric("cycles/byte", f3(result.cpu.cycles_per_byte));
+  body["cycles"] = metric("cycles/byte", fixed3(result.cpu.cycles_per_byte));
   body["packetsSent"] = std::to_string(f.packets_sent);
   body["packetsReceived"] = std::to_string(f.packets_received);
   body["packets_retransmitted"] = std::to_string(f.retrans_segs);  // snake_case, as the original
   body["errors"] = "0";
-  body["cpu"] = metric("%", f3(result.cpu.process_busy));  // "cpu busy (all)"
+  body["cpu"] = metric("%", fixed3(result.cpu.process_busy));  // "cpu busy (all)"
   body["bufferCount"] = "0";
   body["bufferLen"] = "0";
   body["io"] = "0";
   if (result.spec.show_tcp_retrans) {
     body["tcp_retransmits"] = {
         metric("retrans_segs", std::to_string(f.retrans_segs)),
-        metric("retrans_segments_per_sec", f2(f.retrans_segs_per_s)),
-        metric("lost_retrans_per_sec", f2(f.lost_retrans_per_s)),
-        metric("syn_retrans_per_sec", f2(f.syn_retrans_per_s)),
-        metric("fast_retrans_per_sec", f2(f.fast_retrans_per_s)),
-        metric("forward_retrans_per_sec", f2(f.forward_retrans_per_s)),
-        metric("slowStart_retrans_per_sec", f2(f.slow_start_retrans_per_s)),
-        metric("retrans_fail_per_sec", f2(f.retrans_fail_per_s)),
+        metric("retrans_segments_per_sec", fixed2(f.retrans_segs_per_s)),
+        metric("lost_retrans_per_sec", fixed2(f.lost_retrans_per_s)),
+        metric("syn_retrans_per_sec", fixed2(f.syn_retrans_per_s)),
+        metric("fast_retrans_per_sec", fixed2(f.fast_retrans_per_s)),
+        metric("forward_retrans_per_sec", fixed2(f.forward_retrans_per_s)),
+        metric("slowStart_retrans_per_sec", fixed2(f.slow_start_retrans_per_s)),
+        metric("retrans_fail_per_sec", fixed2(f.retrans_fail_per_s)),
     };
   }
   if (f.has_rtt) body["tcpAverageRtt metric"] = fmt::format("{} us", f.average_rtt_us);

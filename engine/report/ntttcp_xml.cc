@@ -15,9 +15,6 @@ void add(XmlElement& parent, const char* name, const std::string& value,
   parent.leaf(name, value, metric);
 }
 
-std::string f2(double v) { return fmt::format("{:.2f}", v); }
-std::string f3(double v) { return fmt::format("{:.3f}", v); }
-std::string f6(double v) { return fmt::format("{:.6f}", v); }
 
 void add_parameters(XmlElement& root, const TestSpec& spec) {
   XmlElement& p = root.child("parameters");
@@ -69,27 +66,27 @@ std::string render_ntttcp_xml(const Result& result) {
     for (const NtttcpThreadFigures& t : f.threads) {
       XmlElement& thread = root.child("thread");
       thread.attribute("index", std::to_string(t.index));
-      add(thread, "realtime", f3(t.seconds), "s");
-      add(thread, "throughput", f3(t.kilobytes_per_s), "KB/s");
-      add(thread, "throughput", f3(t.megabytes_per_s), "MB/s");
-      add(thread, "throughput", f3(t.megabits_per_s), "mbps");
+      add(thread, "realtime", fixed3(t.seconds), "s");
+      add(thread, "throughput", fixed3(t.kilobytes_per_s), "KB/s");
+      add(thread, "throughput", fixed3(t.megabytes_per_s), "MB/s");
+      add(thread, "throughput", fixed3(t.megabits_per_s), "mbps");
       add(thread, "avg_bytes_per_compl", "0.000", "B");
     }
   }
   if (f.sender) add(root, "conns_tested", std::to_string(result.connections_tested));
 
-  add(root, "total_bytes", f6(f.total_megabytes), "MB");
-  add(root, "realtime", f6(f.seconds), "s");
+  add(root, "total_bytes", fixed6(f.total_megabytes), "MB");
+  add(root, "realtime", fixed6(f.seconds), "s");
   add(root, "avg_bytes_per_compl", "0.000", "B");
   add(root, "threads_avg_bytes_per_compl", "0.000", "B");
   add(root, "avg_frame_size", "0.000", "B");
-  add(root, "throughput", f3(f.megabytes_per_s), "MB/s");
-  add(root, "throughput", f3(f.megabits_per_s), "mbps");
-  add(root, "throughput", f3(f.bytes_per_s), "Bps");
+  add(root, "throughput", fixed3(f.megabytes_per_s), "MB/s");
+  add(root, "throughput", fixed3(f.megabits_per_s), "mbps");
+  add(root, "throughput", fixed3(f.bytes_per_s), "Bps");
   add(root, "total_buffers", "0.000");
   add(root, "throughput", "0.000", "buffers/s");
-  add(root, "avg_packets_per_interrupt", f3(f.packets_per_interrupt), "packets/interrupt");
-  add(root, "interrupts", f3(f.interrupts_per_s), "count/sec");
+  add(root, "avg_packets_per_interrupt", fixed3(f.packets_per_interrupt), "packets/interrupt");
+  add(root, "interrupts", fixed3(f.interrupts_per_s), "count/sec");
   add(root, "total_interrupts", std::to_string(f.total_interrupts), "count");
   add(root, "dpcs", "0.000", "count/sec");
   add(root, "avg_packets_per_dpc", "0.000", "packets/dpc");
@@ -102,25 +99,25 @@ std::string render_ntttcp_xml(const Result& result) {
 
   if (result.spec.show_tcp_retrans) {
     add(root, "tcp_retransmits", std::to_string(f.retrans_segs), "retrans_segs");
-    add(root, "tcp_retransmits", f2(f.retrans_segs_per_s), "retrans_segments_per_sec");
-    add(root, "tcp_retransmits", f2(f.lost_retrans_per_s), "lost_retrans_per_sec");
-    add(root, "tcp_retransmits", f2(f.syn_retrans_per_s), "syn_retrans_per_sec");
-    add(root, "tcp_retransmits", f2(f.fast_retrans_per_s), "fast_retrans_per_sec");
-    add(root, "tcp_retransmits", f2(f.forward_retrans_per_s), "forward_retrans_per_sec");
-    add(root, "tcp_retransmits", f2(f.slow_start_retrans_per_s), "slowStart_retrans_per_sec");
-    add(root, "tcp_retransmits", f2(f.retrans_fail_per_s), "retrans_fail_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.retrans_segs_per_s), "retrans_segments_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.lost_retrans_per_s), "lost_retrans_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.syn_retrans_per_s), "syn_retrans_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.fast_retrans_per_s), "fast_retrans_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.forward_retrans_per_s), "forward_retrans_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.slow_start_retrans_per_s), "slowStart_retrans_per_sec");
+    add(root, "tcp_retransmits", fixed2(f.retrans_fail_per_s), "retrans_fail_per_sec");
   }
 
   const CpuSplit& cpu = result.cpu;
   add(root, "cpu_cores", std::to_string(result.host.cpu_cores), "cpu cores");
-  add(root, "cpu_speed", f3(result.host.cpu_mhz), "MHz");
-  add(root, "user", f2(cpu.user), "%");
-  add(root, "system", f2(cpu.system), "%");
-  add(root, "idle", f2(cpu.idle), "%");
-  add(root, "iowait", f2(cpu.iowait), "%");
-  add(root, "softirq", f2(cpu.softirq), "%");
-  add(root, "cycles_per_byte", f2(cpu.cycles_per_byte), "cycles/byte");
-  add(root, "cpu_busy_all", f2(cpu.process_busy), "%");
+  add(root, "cpu_speed", fixed3(result.host.cpu_mhz), "MHz");
+  add(root, "user", fixed2(cpu.user), "%");
+  add(root, "system", fixed2(cpu.system), "%");
+  add(root, "idle", fixed2(cpu.idle), "%");
+  add(root, "iowait", fixed2(cpu.iowait), "%");
+  add(root, "softirq", fixed2(cpu.softirq), "%");
+  add(root, "cycles_per_byte", fixed2(cpu.cycles_per_byte), "cycles/byte");
+  add(root, "cpu_busy_all", fixed2(cpu.process_busy), "%");
   add(root, "io", "0");
   if (f.has_rtt) add(root, "tcp_average_rtt", std::to_string(f.average_rtt_us), "us");
   add(root, "os", f.os);  // escaped by the writer; the original also drops '\n' (uname's)

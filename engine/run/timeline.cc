@@ -10,7 +10,7 @@ namespace {
 
 using Seconds = std::chrono::duration<double>;
 
-SteadyClock::duration seconds(double s) {
+SteadyClock::duration to_duration(double s) {
   return std::chrono::duration_cast<SteadyClock::duration>(Seconds(s));
 }
 
@@ -23,7 +23,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   const auto measure_end = measure_begin + std::chrono::seconds(phases.duration_s);
   const auto cycle_end = start + std::chrono::seconds(std::max(
       phases.cycle_s, phases.warmup_s + phases.duration_s));
-  const auto interval = std::max(seconds(interval_s_), SteadyClock::duration(std::chrono::milliseconds(1)));
+  const auto interval = std::max(to_duration(interval_s_), SteadyClock::duration(std::chrono::milliseconds(1)));
 
   enum class Stage { warmup, measure, cooldown } stage = Stage::warmup;
   auto window_start = measure_begin;

@@ -9,13 +9,12 @@
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/accept_failure.hh"
+#include "io_backends/epoll/epoll_wait.hh"
 
 namespace xttcp {
 
 namespace {
 
-constexpr int wait_ms = 100;          // bounds how late a worker sees `stop`
-constexpr int max_events = 256;
 constexpr int reads_per_turn = 16;    // fairness between connections on one worker
 constexpr int listen_backlog = 4096;  // the kernel caps it at net.core.somaxconn
 constexpr uint64_t listener_tag = uint64_t{1} << 32;
@@ -118,10 +117,10 @@ bool EpollReceiver::drain(uint32_t index) {
 }
 
 void EpollReceiver::run(const std::atomic<bool>& stop) {
-  epoll_event events[max_events];
+  epoll_event events[epoll_batch];
   std::vector<uint32_t> still_ready;
   while (!stop.load(std::memory_order_relaxed)) {
-    const int n = epoll_wait(epoll_.get(), events, max_events, ready_.empty() ? wait_ms : 0);
+    const int n = epoll_wait(epoll_.get(), events, epoll_batch, ready_.empty() ? epoll_wait_ms : 0);
     for (int i = 0; i < n; ++i) {
       const uint64_t tag = events[i].data.u64;
       if (tag & listener_tag) {

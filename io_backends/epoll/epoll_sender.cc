@@ -12,13 +12,12 @@
 #include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/pacer.hh"
 #include "io_backends/common/zerocopy_errqueue.hh"
+#include "io_backends/epoll/epoll_wait.hh"
 
 namespace xttcp {
 
 namespace {
 
-constexpr int wait_ms = 100;  // bounds how late a worker sees `stop`
-constexpr int max_events = 256;
 
 }  // namespace
 
@@ -104,7 +103,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
     pacer.start();
   }
 
-  epoll_event events[max_events];
+  epoll_event events[epoll_batch];
   while (!stop.load(std::memory_order_relaxed)) {
     bool wrote = false;
     for (Connection& c : connections_) {
@@ -126,7 +125,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
     }
     if (wrote) continue;
     // Every connection is full (or gone): sleep until one drains.
-    const int n = epoll_wait(epoll_.get(), events, max_events, wait_ms);
+    const int n = epoll_wait(epoll_.get(), events, epoll_batch, epoll_wait_ms);
     for (int i = 0; i < n; ++i) {
       Connection& c = connections_[events[i].data.u32];
       if ((events[i].events & EPOLLERR) && context_.spec->zerocopy != ZeroCopy::off)

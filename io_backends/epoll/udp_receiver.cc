@@ -11,13 +11,12 @@
 #include <fmt/format.h>
 
 #include "io_backends/common/udp_socket.hh"
-
+#include "io_backends/epoll/epoll_wait.hh"
 
 namespace xttcp {
 
 namespace {
 
-constexpr int wait_ms = 100;       // bounds how late the worker sees `stop`
 constexpr uint32_t batch = 64;     // messages per recvmmsg
 constexpr int batches_per_turn = 16;  // fairness between sockets
 constexpr std::size_t full_buffer = 65536;  // the largest datagram, or a GRO train
@@ -127,7 +126,7 @@ void EpollUdpReceiver::run(const std::atomic<bool>& stop) {
   epoll_event events[64];
   std::vector<uint32_t> busy;  // sockets that still had data after their turn
   while (!stop.load(std::memory_order_relaxed)) {
-    const int n = epoll_wait(epoll_.get(), events, 64, busy.empty() ? wait_ms : 0);
+    const int n = epoll_wait(epoll_.get(), events, 64, busy.empty() ? epoll_wait_ms : 0);
     for (int i = 0; i < n; ++i) {
       const uint32_t index = events[i].data.u32;
       if (std::find(busy.begin(), busy.end(), index) == busy.end()) busy.push_back(index);

@@ -5,7 +5,11 @@
 
 #include <liburing.h>
 
+#include <chrono>
+#include <cstddef>
+
 #include "engine/status.hh"
+#include "io_backends/backend.hh"
 #include "io_backends/uring/probe.hh"
 
 namespace xttcp {
@@ -38,6 +42,19 @@ class Ring {
   io_uring ring_{};
   bool valid_ = false;
 };
+
+// How long a worker's completion wait lasts before it looks at `stop` again.
+inline constexpr long long ring_wait_ns =
+    std::chrono::nanoseconds(stop_check_interval).count();
+// How long a stopping worker waits for the kernel to hand back its requests.
+inline constexpr auto ring_drain_budget = std::chrono::milliseconds(100);
+
+// Queue sizes: the next power of two >= n, within [8, 32768].
+constexpr unsigned ring_entries_for(std::size_t n) {
+  unsigned p = 8;
+  while (p < n && p < 32768) p *= 2;
+  return p;
+}
 
 // Setup flags for `mode` (without SQPOLL), exposed for tests.
 unsigned ring_setup_flags(RingMode mode);

@@ -17,16 +17,8 @@ namespace xttcp {
 
 namespace {
 
-constexpr long long wait_ns = 100'000'000;  // bounds how late a worker sees `stop`
-constexpr auto drain_budget = std::chrono::milliseconds(100);
 constexpr int listen_backlog = 4096;        // the kernel caps it at net.core.somaxconn
 constexpr uint16_t buffer_group = 0;
-
-unsigned next_power_of_two(std::size_t n) {
-  unsigned p = 8;
-  while (p < n && p < 32768) p *= 2;
-  return p;
-}
 
 }  // namespace
 
@@ -63,8 +55,8 @@ Status UringReceiver::open() {
 
   const uint32_t ring_buffers =
       mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.recv_buffer) : 0;
-  const unsigned sq_entries = next_power_of_two(listeners_.size() * 2 + 64);
-  const unsigned cq_entries = std::max(sq_entries * 4, next_power_of_two(ring_buffers * 2));
+  const unsigned sq_entries = ring_entries_for(listeners_.size() * 2 + 64);
+  const unsigned cq_entries = std::max(sq_entries * 4, ring_entries_for(ring_buffers * 2));
   if (Status ring = ring_.init(sq_entries, cq_entries, caps_, spec.sqpoll); !ring)
     return ring.error();
 
@@ -239,7 +231,7 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, wait_ns};
+    __kernel_timespec wait{0, ring_wait_ns};
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
@@ -258,7 +250,7 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
 }
 
 // At stop: end every accept and recv still armed and count what they still bring, bounded by
-// drain_budget, so no request outlives run() (nor writes into a buffer after it).
+// ring_drain_budget, so no request outlives run() (nor writes into a buffer after it).
 template <UringRecvMode Mode>
 void UringReceiver::cancel_and_drain() {
   stopping_ = true;
@@ -273,7 +265,7 @@ void UringReceiver::cancel_and_drain() {
     if (listeners_[i].armed) cancel(uring::pack(i, uring::Op::accept));
   for (uint32_t i = 0; i < connections_.size(); ++i)
     if (connections_[i].armed) cancel(uring::pack(i, uring::Op::recv));
-  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
     __kernel_timespec wait{0, 10'000'000};
     io_uring_cqe* cqe = nullptr;

@@ -19,16 +19,8 @@ namespace xttcp {
 
 namespace {
 
-constexpr long long wait_ns = 100'000'000;  // bounds how late a worker sees `stop`
-constexpr auto drain_budget = std::chrono::milliseconds(100);
 constexpr auto notification_budget = std::chrono::seconds(1);
 constexpr auto auto_decision_time = std::chrono::seconds(1);
-
-unsigned next_power_of_two(std::size_t n) {
-  unsigned p = 8;
-  while (p < n && p < 32768) p *= 2;
-  return p;
-}
 
 }  // namespace
 
@@ -61,7 +53,7 @@ Status UringSender::open() {
   report_.connections = static_cast<uint32_t>(connections_.size());
   if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
 
-  const unsigned sq_entries = next_power_of_two(connections_.size() + 1);
+  const unsigned sq_entries = ring_entries_for(connections_.size() + 1);
   if (Status ring = ring_.init(sq_entries, sq_entries * 4, caps_, spec.sqpoll); !ring)
     return ring.error();
   // Zero-copy sends from a registered buffer skip pinning the pages on every send. Without the
@@ -224,7 +216,7 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
     if (connections_[i].in_flight == 0 && !connections_[i].closed) arm<K>(i);
 
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, wait_ns};
+    __kernel_timespec wait{0, ring_wait_ns};
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
@@ -246,7 +238,7 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
 }
 
 // At stop: cancel the sends still waiting for socket space (a cancelled send has moved no byte,
-// so the counters stay exact) and reap every completion, bounded by drain_budget.
+// so the counters stay exact) and reap every completion, bounded by ring_drain_budget.
 void UringSender::cancel_and_drain() {
   stopping_ = true;
   io_uring* const ring = ring_.get();
@@ -258,7 +250,7 @@ void UringSender::cancel_and_drain() {
     sqe->user_data = uring::pack(0, uring::Op::cancel);
   }
   Pacer unpaced(0);
-  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   do {
     __kernel_timespec wait{0, 10'000'000};
     io_uring_cqe* cqe = nullptr;

@@ -15,8 +15,6 @@ namespace xttcp {
 
 namespace {
 
-constexpr long long wait_ns = 100'000'000;  // bounds how late the worker sees `stop`
-constexpr auto drain_budget = std::chrono::milliseconds(100);
 constexpr uint16_t full_group = 0;    // buffers that hold the largest datagram or a GRO train
 constexpr uint16_t header_group = 1;  // header-only reads (MSG_TRUNC)
 constexpr uint32_t ring_buffers = 256;
@@ -162,7 +160,7 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
   io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < sockets_.size(); ++i) arm(i);
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, wait_ns};
+    __kernel_timespec wait{0, ring_wait_ns};
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
@@ -180,7 +178,7 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
       sqe->user_data = uring::pack(0, uring::Op::cancel);
     }
   }
-  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
     __kernel_timespec wait{0, 10'000'000};
     io_uring_cqe* cqe = nullptr;

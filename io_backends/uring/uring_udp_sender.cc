@@ -16,15 +16,7 @@ namespace xttcp {
 
 namespace {
 
-constexpr long long wait_ns = 100'000'000;  // bounds how late the worker sees `stop`
-constexpr auto drain_budget = std::chrono::milliseconds(100);
 constexpr char compat_fill = 'B';
-
-unsigned next_power_of_two(std::size_t n) {
-  unsigned p = 8;
-  while (p < n && p < 32768) p *= 2;
-  return p;
-}
 
 void add(std::atomic<uint64_t>& counter, uint64_t n) {
   counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
@@ -57,7 +49,7 @@ Status UringUdpSender::open() {
                : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
   if (!buffer_) return fail("cannot allocate the UDP send buffers");
-  const unsigned entries = next_power_of_two(flows_.size() * depth_ + 8);
+  const unsigned entries = ring_entries_for(flows_.size() * depth_ + 8);
   return ring_.init(entries, entries * 2, caps_, spec.sqpoll);
 }
 
@@ -128,7 +120,7 @@ void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
   io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < flows_.size(); ++i) arm_chain(i, per_send);
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, wait_ns};
+    __kernel_timespec wait{0, ring_wait_ns};
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
@@ -153,7 +145,7 @@ void UringUdpSender::cancel_and_drain() {
     sqe->user_data = uring::pack(0, uring::Op::cancel);
   }
   Pacer unpaced(0);
-  const auto deadline = std::chrono::steady_clock::now() + drain_budget;
+  const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (in_flight_ > 0 && std::chrono::steady_clock::now() < deadline) {
     __kernel_timespec wait{0, 10'000'000};
     io_uring_cqe* cqe = nullptr;

@@ -1,13 +1,14 @@
 #include "tools/cli/option_table.hh"
 
-#include <sstream>
 #include <vector>
+
+#include "tools/cli/help_layout.hh"
 
 namespace xttcp {
 
 namespace {
 
-constexpr std::size_t help_column = 28;
+constexpr std::size_t table_help_column = 28;
 
 std::string roles_tag(uint8_t roles) {
   switch (roles) {
@@ -29,37 +30,6 @@ std::string spelling_column(const OptionDef& def) {
   if (def.value == ValueKind::required) text += " " + std::string(def.value_name);
   if (def.value == ValueKind::optional) text += " [" + std::string(def.value_name) + "]";
   return text;
-}
-
-// Appends the left column `line` and the `tokens` (words, or phrases that must not be split)
-// after it, wrapping at `width` and indenting continuation lines to the help column.
-void append_wrapped(std::string& out, std::string line, const std::vector<std::string>& tokens,
-                    std::size_t width) {
-  if (line.size() + 1 > help_column) {
-    out += line + "\n";
-    line.clear();
-  }
-  line.resize(help_column, ' ');
-  bool line_has_words = false;
-  for (const std::string& token : tokens) {
-    if (line_has_words && line.size() + 1 + token.size() > width) {
-      out += line + "\n";
-      line.assign(help_column, ' ');
-      line_has_words = false;
-    }
-    if (line_has_words) line += ' ';
-    line += token;
-    line_has_words = true;
-  }
-  out += line + "\n";
-}
-
-std::vector<std::string> split_words(std::string_view text) {
-  std::vector<std::string> words;
-  std::istringstream stream{std::string(text)};
-  std::string word;
-  while (stream >> word) words.push_back(word);
-  return words;
 }
 
 }  // namespace
@@ -113,7 +83,7 @@ std::string render_option_help(std::span<const OptionDef> table, OptionGroup gro
     // The default stays on one line so "[default: 4, max 25600]" reads as one unit.
     if (!def.default_text.empty())
       tokens.push_back("[default: " + std::string(def.default_text) + "]");
-    append_wrapped(out, spelling_column(def), tokens, width);
+    append_help_row(out, spelling_column(def), tokens, table_help_column, width);
   }
   return out;
 }

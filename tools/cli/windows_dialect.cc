@@ -9,6 +9,7 @@
 
 #include "tools/cli/command.hh"
 #include "tools/cli/cpu_count.hh"
+#include "tools/cli/help_layout.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
 #include "tools/cli/suggest.hh"
@@ -332,36 +333,8 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
 
 // ---- help -----------------------------------------------------------------------------------
 
-constexpr std::size_t help_column = 26;
-constexpr std::size_t help_width = 100;
-
-// "  -name VALUE" then the words, wrapped at help_width and indented to help_column.
-void append_help_row(std::string& out, std::string left, const std::string& text) {
-  if (left.size() + 1 > help_column) {
-    out += left + "\n";
-    left.clear();
-  }
-  left.resize(help_column, ' ');
-  std::string line = left;
-  bool has_words = false;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    start = end + 1;
-    if (word.empty()) continue;
-    if (has_words && line.size() + 1 + word.size() > help_width) {
-      out += line + "\n";
-      line.assign(help_column, ' ');
-      has_words = false;
-    }
-    if (has_words) line += ' ';
-    line += word;
-    has_words = true;
-  }
-  out += line + "\n";
-}
+constexpr std::size_t windows_help_column = 26;
+constexpr std::size_t windows_help_width = 100;
 
 std::string option_spelling(const WindowsOptionDef& def) {
   std::string text = fmt::format("  -{}", def.name);
@@ -406,12 +379,13 @@ std::string windows_dialect_help() {
     if (def.apply == nullptr || def.name == "?") continue;
     std::string help(def.help);
     if (!def.default_text.empty()) help += " [default: " + std::string(def.default_text) + "]";
-    append_help_row(text, option_spelling(def), help);
+    append_help_row(text, option_spelling(def), split_words(help), windows_help_column, windows_help_width);
   }
   text += "\nRefused (Windows-only or not implemented):\n";
   for (const WindowsOptionDef& def : windows_options()) {
     if (def.apply != nullptr) continue;
-    append_help_row(text, fmt::format("  -{}", def.name), std::string(def.refusal));
+    append_help_row(text, fmt::format("  -{}", def.name), split_words(def.refusal), windows_help_column,
+                    windows_help_width);
   }
   text += "\nxttcp options (same as in the Linux dialect):\n";
   std::vector<OptionDef> native;  // the rows find_native_long accepts (not --local)

@@ -31,6 +31,12 @@ inline std::string join_lines(const std::vector<std::string>& lines) {
   return text;
 }
 
+// The Windows samples were saved with CRLF line ends; our renderers write '\n'.
+inline std::string without_carriage_returns(std::string text) {
+  std::erase(text, '\r');
+  return text;
+}
+
 inline std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);

@@ -13,13 +13,9 @@ namespace {
 
 using test::expect_golden;
 using test::read_sample;
+using test::without_carriage_returns;
 
 // The samples were captured on Windows (Wine): "\r\n" line ends, which our "\n" becomes there.
-std::string without_carriage_returns(std::string text) {
-  std::erase(text, '\r');
-  return text;
-}
-
 // What the original prints before the results: its banner and the progress line.
 std::string original_preamble() {
   return "Copyright Version 5.40\n" + std::string(windows_progress_line) + "\n";

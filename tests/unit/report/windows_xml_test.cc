@@ -13,11 +13,7 @@ namespace {
 
 using test::expect_golden;
 using test::read_sample;
-
-std::string without_carriage_returns(std::string text) {
-  std::erase(text, '\r');
-  return text;
-}
+using test::without_carriage_returns;
 
 TEST(WindowsXml, SenderMatchesSample) {
   auto sample = read_sample("windows-sender.xml");

@@ -16,6 +16,7 @@
 #include "engine/net/unique_fd.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/uring_backend.hh"
+#include "tests/unit/uring/machine.hh"
 
 namespace xttcp {
 namespace {
@@ -24,10 +25,7 @@ using namespace std::chrono_literals;
 
 constexpr uint32_t connections = 3;
 
-const UringCapabilities& machine() {
-  static const UringCapabilities caps = probe_uring();
-  return caps;
-}
+using test::machine;
 
 // A port that was free a moment ago on 127.0.0.1.
 uint16_t free_port() {

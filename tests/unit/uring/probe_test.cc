@@ -9,6 +9,7 @@
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/uring_backend.hh"
 #include "io_backends/uring/uring_sender.hh"
+#include "tests/unit/uring/machine.hh"
 
 namespace xttcp {
 namespace {
@@ -20,13 +21,7 @@ class DisableEnv {
   ~DisableEnv() { unsetenv("XTTCP_URING_DISABLE"); }
 };
 
-const UringCapabilities& machine() {
-  static const UringCapabilities caps = [] {
-    unsetenv("XTTCP_URING_DISABLE");
-    return probe_uring();
-  }();
-  return caps;
-}
+using test::machine;
 
 #define SKIP_WITHOUT_IO_URING()                                                   \
   if (!machine().ring) GTEST_SKIP() << "io_uring unavailable: " << machine().ring_reason
