@@ -197,12 +197,14 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
     if (rc == 0) {
       port->notes.push_back(fmt::format("dpdk: {} MTU {} -> {}", port->name, port->mtu,
                                         wanted_mtu));
-    } else if (rc != -ENOTSUP) {  // PMDs without an MTU (net_null, net_ring) take any frame
+    } else if (rc == -ENOTSUP) {  // PMDs without an MTU (net_null, net_ring) take any frame
+      port->mtu = static_cast<uint16_t>(wanted_mtu);
+    } else {
       if (request.send_frame > 0) return failed(fmt::format("setting MTU {}", wanted_mtu), rc);
       port->notes.push_back(fmt::format("dpdk: {} keeps MTU {} (MTU {}: {})", port->name,
                                         port->mtu, wanted_mtu, dpdk_error(rc)));
     }
-    rte_eth_dev_get_mtu(id, &port->mtu);
+    if (rc != -ENOTSUP) rte_eth_dev_get_mtu(id, &port->mtu);
   }
   uint16_t rxd = rx_descriptors, txd = tx_descriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &rxd, &txd); rc != 0)
