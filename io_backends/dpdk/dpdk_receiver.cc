@@ -40,6 +40,9 @@ Status DpdkUdpReceiver::open() {
   for (const FlowPlan& flow : context_.plan->flows)
     if (flow.port >= base_port_ && uint32_t{flow.port} - base_port_ < spec.ports)
       byte_slot_[flow.port - base_port_] = flow.slot;
+  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
+      !placed.empty())
+    report_.notes.push_back(std::move(placed));
   registered_ = register_thread();
   return ok();
 }

@@ -86,6 +86,9 @@ Status DpdkUdpSender::open() {
   native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   header_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
+  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
+      !placed.empty())
+    report_.notes.push_back(std::move(placed));
   registered_ = register_thread();
   port_->has_sender.store(true);
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <sstream>
 #include <thread>
@@ -18,6 +19,7 @@
 #include <rte_mbuf.h>
 
 #include "io_backends/common/udp_accounting.hh"
+#include "topology/topology.hh"
 
 namespace xttcp::dpdk {
 
@@ -240,6 +242,23 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
   rte_eth_macaddr_get(id, &mac);
   std::copy(mac.addr_bytes, mac.addr_bytes + 6, port->mac.begin());
   port->counters = std::make_unique<QueueCounters[]>(port->queues);
+  // Workers belong on the port's NUMA node (where its descriptors and mbufs live).
+  const Topology topology = discover_topology();
+  std::vector<int> nodes;
+  for (const CpuInfo& cpu : topology.cpus)
+    if (std::find(nodes.begin(), nodes.end(), cpu.numa_node) == nodes.end())
+      nodes.push_back(cpu.numa_node);
+  if (nodes.size() > 1 && port->socket >= 0) {
+    for (const CpuInfo& cpu : topology.cpus)
+      if (cpu.numa_node == port->socket) port->local_cpus.push_back(cpu.os_index);
+    port->notes.push_back(fmt::format("dpdk: {} is on NUMA node {} (CPUs {}): unpinned workers "
+                                      "run there", port->name, port->socket,
+                                      format_cpu_list(port->local_cpus)));
+  } else {
+    port->notes.push_back(fmt::format(
+        "dpdk: {}: {}: worker placement as planned", port->name,
+        nodes.size() <= 1 ? "one NUMA node here" : "the port has no NUMA node (virtual device)"));
+  }
   return port;
 }
 
@@ -401,6 +420,24 @@ std::string stats_note(const Port& port, const rte_eth_stats& a, const rte_eth_s
       port.name, port.driver, port.queues, b.ipackets - a.ipackets, b.opackets - a.opackets,
       b.imissed - a.imissed, b.rx_nombuf - a.rx_nombuf, b.ierrors - a.ierrors,
       b.oerrors - a.oerrors);
+}
+
+std::string place_worker(const Port& port, uint32_t worker, std::optional<int> pinned_cpu) {
+  if (port.local_cpus.empty()) return "";
+  if (pinned_cpu) {
+    if (std::find(port.local_cpus.begin(), port.local_cpus.end(), *pinned_cpu) !=
+        port.local_cpus.end())
+      return "";
+    return fmt::format("dpdk: worker {} is pinned to CPU {}, off {}'s NUMA node {}", worker,
+                       *pinned_cpu, port.name, port.socket);
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : port.local_cpus) CPU_SET(cpu, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0)
+    return fmt::format("dpdk: worker {} could not move to NUMA node {}: {}", worker, port.socket,
+                       std::strerror(errno));
+  return "";
 }
 
 bool register_thread() { return rte_thread_register() == 0; }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,10 @@ struct Port {
   rte_mempool* pool = nullptr;
   bool ipv4_checksum_offload = false;  // tx_offload_capa had it: the NIC fills the header sum
   bool udp_checksum_offload = false;   // ... and the UDP sum (given the pseudo-header sum)
-  std::vector<std::string> notes;      // what configuring it decided (MTU), once
+  std::vector<std::string> notes;      // what configuring it decided (MTU, NUMA), once
+  // The CPUs of the port's NUMA node (topology/), when the host has several nodes and the port
+  // knows its own; empty otherwise (placement is then left as planned).
+  std::vector<int> local_cpus;
   // A sender of this process uses the TX queues (--local): receivers then leave ARP/ND alone,
   // since a TX queue takes one thread; a receiver of this process (--local) means the sender
   // talks to this very port and needs no neighbour resolution.
@@ -123,6 +127,10 @@ std::string stats_note(const Port& port, const rte_eth_stats& earlier, const rte
 // Every counter of the port, absolute, named: the rte_eth_stats fields (ipackets, opackets,
 // ibytes, obytes, imissed, ierrors, oerrors, rx_nombuf), then every xstat by its own name.
 std::vector<std::pair<std::string, uint64_t>> read_counters(uint16_t port);
+
+// Keeps an unpinned worker on the port's NUMA node (Port::local_cpus); a pinned one stays where
+// --pin/-m put it, with a note when that is another node. Returns the note, or "".
+std::string place_worker(const Port& port, uint32_t worker, std::optional<int> pinned_cpu);
 
 // Registers the calling (non-EAL) thread as an lcore so the mbuf pool's per-lcore cache serves
 // it; false if no lcore id was free (the pool still works, without the cache).
