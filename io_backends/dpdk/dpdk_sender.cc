@@ -9,6 +9,7 @@
 #include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
@@ -162,7 +163,10 @@ Status DpdkUdpSender::open() {
 uint16_t DpdkUdpSender::send_burst(Flow& flow, uint16_t count, const TscClock& clock,
                                    const std::atomic<bool>& stop) {
   rte_mbuf* mbufs[burst];
-  if (rte_pktmbuf_alloc_bulk(port_->pool, mbufs, count) != 0) {
+  // Raw mbufs: the pool hands them back with refcnt 1, one segment and no next (the free path
+  // guarantees it, as for rte_mbuf_raw_alloc), so only the first cache line's fields are set
+  // below; rte_pktmbuf_alloc_bulk would also rewrite the second line of every mbuf.
+  if (rte_mempool_get_bulk(port_->pool, reinterpret_cast<void**>(mbufs), count) != 0) {
     ++alloc_failed_;
     return 0;
   }
@@ -173,13 +177,14 @@ uint16_t DpdkUdpSender::send_burst(Flow& flow, uint16_t count, const TscClock& c
   const bool software_udp_sum = !port_->udp_checksum_offload;
   for (uint16_t i = 0; i < count; ++i) {
     rte_mbuf* m = mbufs[i];
-    if (i + 1 < count) rte_prefetch0(rte_pktmbuf_mtod(mbufs[i + 1], void*));
+    if (i + 1 < count) rte_prefetch0(mbufs[i + 1]);
+    m->data_off = static_cast<uint16_t>(std::min<uint32_t>(RTE_PKTMBUF_HEADROOM, m->buf_len));
     uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
     rte_memcpy(data, pattern, length);
     m->data_len = length;
     m->pkt_len = length;
+    m->ol_flags = ol_flags;
     if (ol_flags != 0) {
-      m->ol_flags = ol_flags;
       m->l2_len = frame::ethernet_bytes;
       m->l3_len = l3_len_;
     }
