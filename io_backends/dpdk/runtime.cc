@@ -56,6 +56,17 @@ Runtime& Runtime::instance() {
   return runtime;
 }
 
+Runtime::~Runtime() {
+  if (!tried_ || !init_error_.empty()) return;
+  for (auto& port : ports_) {
+    rte_eth_dev_stop(port->id);
+    rte_eth_dev_close(port->id);
+    rte_mempool_free(port->pool);
+  }
+  ports_.clear();
+  rte_eal_cleanup();
+}
+
 bool Runtime::initialised() const {
   std::lock_guard lock(mutex_);
   return tried_ && init_error_.empty();

@@ -98,6 +98,9 @@ class Runtime {
 
  private:
   Runtime() = default;
+  // At exit: stops and closes the started ports (PMDs such as net_af_xdp release their sockets
+  // and BPF objects only then), frees their pools, and cleans the EAL up.
+  ~Runtime();
   Expected<uint16_t> find_port(const std::string& selector) const;
   Expected<std::unique_ptr<Port>> start_port(uint16_t id, const PortRequest& request);
 
