@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/spec.hh"
@@ -130,6 +131,30 @@ struct UdpResult {
   std::vector<UdpFlowResult> flows;
 };
 
+// A device the backend drives itself (dpdk: its port) over the measured window, from counters
+// read at the window's edges (engine/stats/device_window.hh).
+struct DeviceQueueResult {
+  uint32_t queue = 0;
+  uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;  // bytes without the FCS
+};
+struct DeviceResult {
+  std::string device, driver;
+  std::string direction;  // "tx" (sender) or "rx" (receiver): what the rates below count
+  uint64_t frames = 0;     // that direction's frames in the window (the backend's own count)
+  uint64_t frame_bytes = 0;  // their bytes without the FCS
+  double mpps = 0;
+  double l1_gbps = 0;  // frames + FCS + preamble and inter-frame gap (20 B): the line's view
+  double l2_gbps = 0;  // frames + FCS (4 B)
+  double l4_gbps = 0;  // UDP payload
+  double cycles_per_frame = 0;  // TSC cycles x polling threads / frames
+  uint64_t tsc_hz = 0;
+  uint32_t pollers = 0;
+  std::vector<DeviceQueueResult> queues;
+  // Deltas of the device's own counters (rte_eth_stats, then xstats): the rte_eth_stats eight
+  // always, any other only when it moved.
+  std::vector<std::pair<std::string, uint64_t>> counters;
+};
+
 struct Result {
   // What was run.
   TestSpec spec;
@@ -168,6 +193,9 @@ struct Result {
   // print "NA" rather than a false 0.
   std::optional<TransportCounters> transport;
   std::optional<uint64_t> dpcs;  // Windows deferred procedure calls in the window; none on Linux
+
+  // The backend's own device over the window (dpdk: the port); nullopt for kernel backends.
+  std::optional<DeviceResult> device;
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

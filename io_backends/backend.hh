@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/counters.hh"
+#include "engine/stats/device_window.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
@@ -114,6 +116,16 @@ class Backend {
   virtual std::string auto_refusal(const TestSpec& spec) const {
     (void)spec;
     return "not a default choice";
+  }
+  // NULL if the backend drives no device of its own (the default): the counters of the device
+  // it drives (dpdk: the port's rte_eth_stats, xstats and its own per-queue counts), read by the
+  // engine at the phase edges. Control path; nullopt before a worker started the device.
+  virtual std::optional<DeviceSnapshot> device_snapshot() const { return std::nullopt; }
+  // NULL if nothing to list: the devices this backend would drive with `spec`'s options (dpdk:
+  // the EAL's ports from --dpdk-args), one line each, for 'xttcp backends'.
+  virtual std::vector<std::string> devices(const TestSpec& spec) const {
+    (void)spec;
+    return {};
   }
 };
 

@@ -31,7 +31,8 @@ if ((with_windows)); then
   # googletest's sources (/usr/src/googletest, from libgtest-dev) are cross-built by Meson.
   packages+=(g++-mingw-w64-x86-64-posix wine wine64)
 fi
-((with_dpdk)) && packages+=(libdpdk-dev)
+# dpdk-dev has dpdk-testpmd (bench/compare/dpdk_txonly.py); libdpdk-dev the build files.
+((with_dpdk)) && packages+=(libdpdk-dev dpdk-dev)
 
 missing=()
 for p in "${packages[@]}"; do

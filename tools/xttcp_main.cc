@@ -20,7 +20,7 @@ int usage_error(const std::string& message) {
 
 namespace {
 
-int print_backends() {
+int print_backends(const TestSpec& options) {
   std::printf("%-9s %-10s %-28s %s\n", "backend", "status", "capabilities", "notes");
   for (const auto& backend : all_backends()) {
     const Availability availability = backend->probe();
@@ -28,6 +28,9 @@ int print_backends() {
                 availability.available ? "available" : "missing",
                 describe_capabilities(backend->capabilities()).c_str(),
                 std::string(backend->description()).c_str(), availability.reason.c_str());
+    if (availability.available)
+      for (const std::string& device : backend->devices(options))
+        std::printf("%-9s %s\n", "", device.c_str());
   }
   for (const AbsentBackend& absent : absent_backends())
     std::printf("%-9s %-10s %-28s %s\n", absent.name.c_str(), "missing", "-", absent.reason.c_str());
@@ -72,7 +75,7 @@ int main(int argc, char** argv) {
       std::printf("xttcp %s\n", XTTCP_VERSION);
       return exit_code::success;
     case Action::backends:
-      return print_backends();
+      return print_backends(command->spec);
     case Action::topology:
       std::fputs(describe_topology(discover_topology()).c_str(), stdout);
       return exit_code::success;

@@ -208,6 +208,38 @@ ZeroCopyStats read_zerocopy(const ordered_json& z, const std::string& where) {
   return stats;
 }
 
+DeviceResult read_device(const ordered_json& d) {
+  DeviceResult device;
+  const std::string p = "device";
+  read(d, "device", device.device, p);
+  read(d, "driver", device.driver, p);
+  read(d, "direction", device.direction, p);
+  read(d, "frames", device.frames, p);
+  read(d, "frame_bytes", device.frame_bytes, p);
+  read(d, "mpps", device.mpps, p);
+  read(d, "l1_gbps", device.l1_gbps, p);
+  read(d, "l2_gbps", device.l2_gbps, p);
+  read(d, "l4_gbps", device.l4_gbps, p);
+  read(d, "cycles_per_frame", device.cycles_per_frame, p);
+  read(d, "tsc_hz", device.tsc_hz, p);
+  read(d, "pollers", device.pollers, p);
+  if (const auto* queues = array_member(d, "queues")) {
+    for (const auto& q : *queues) {
+      DeviceQueueResult queue;
+      read(q, "queue", queue.queue, "device.queues[]");
+      read(q, "tx_frames", queue.tx_frames, "device.queues[]");
+      read(q, "tx_bytes", queue.tx_bytes, "device.queues[]");
+      read(q, "rx_frames", queue.rx_frames, "device.queues[]");
+      read(q, "rx_bytes", queue.rx_bytes, "device.queues[]");
+      device.queues.push_back(queue);
+    }
+  }
+  if (const auto* counters = object_member(d, "counters", p))
+    for (const auto& [name, value] : counters->items())
+      if (value.is_number_unsigned()) device.counters.emplace_back(name, value.get<uint64_t>());
+  return device;
+}
+
 UdpResult read_udp(const ordered_json& u) {
   UdpResult udp;
   read(u, "payload", udp.payload, "udp");
@@ -370,6 +402,7 @@ Result read_result(const ordered_json& j) {
   }
   if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
   if (const auto* u = object_member(j, "udp", "")) r.udp = read_udp(*u);
+  if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
   if (const auto* notes = array_member(j, "notes"))
     for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
   if (const auto* peer = member(j, "peer")) {
@@ -480,6 +513,33 @@ ordered_json udp_json(const UdpResult& u) {
           {"flows", std::move(flows)}};
 }
 
+// A backend's own device over the window (dpdk: the port): docs in io_backends/dpdk/README.md.
+ordered_json device_json(const DeviceResult& d) {
+  ordered_json queues = ordered_json::array();
+  for (const DeviceQueueResult& q : d.queues)
+    queues.push_back({{"queue", q.queue},
+                      {"tx_frames", q.tx_frames},
+                      {"tx_bytes", q.tx_bytes},
+                      {"rx_frames", q.rx_frames},
+                      {"rx_bytes", q.rx_bytes}});
+  ordered_json counters = ordered_json::object();
+  for (const auto& [name, value] : d.counters) counters[name] = value;
+  return {{"device", d.device},
+          {"driver", d.driver},
+          {"direction", d.direction},
+          {"frames", d.frames},
+          {"frame_bytes", d.frame_bytes},
+          {"mpps", number(d.mpps)},
+          {"l1_gbps", number(d.l1_gbps)},
+          {"l2_gbps", number(d.l2_gbps)},
+          {"l4_gbps", number(d.l4_gbps)},
+          {"cycles_per_frame", number(d.cycles_per_frame)},
+          {"tsc_hz", d.tsc_hz},
+          {"pollers", d.pollers},
+          {"queues", std::move(queues)},
+          {"counters", std::move(counters)}};
+}
+
 std::string render_native_json(const Result& r) {
   ordered_json doc;
   doc["schema"] = native_schema_name;
@@ -587,6 +647,7 @@ std::string render_native_json(const Result& r) {
   }
   if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
   if (r.udp) doc["udp"] = udp_json(*r.udp);
+  if (r.device) doc["device"] = device_json(*r.device);
   doc["notes"] = r.notes;
   if (r.peer_result_json) {
     // Embedded as an object; text that is not JSON is kept as a string rather than lost.

@@ -5,6 +5,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "engine/stats/device_window.hh"
 #include "engine/udp/udp_result.hh"
 #include "xttcp_config.h"
 
@@ -80,6 +81,11 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
 
   apply_system_deltas(window.system_begin, window.system_end, window.seconds, r.total_bytes,
                       r.host, r);
+  if (window.device_begin && window.device_end) {
+    r.device = device_window(*window.device_begin, *window.device_end, window.seconds,
+                             spec.role == Role::sender, r.total_bytes);
+    r.notes.push_back(device_note(*r.device, facts.backend));
+  }
   return r;
 }
 

@@ -61,6 +61,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     window.begin = pool_.snapshot();
     window.udp_begin = pool_.udp_snapshot();
     window.system_begin = probe_.take();
+    window.device_begin = pool_.device_snapshot();
     window.started_at = std::chrono::system_clock::now();
     window_start = now;
     sample_start = now;
@@ -72,6 +73,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     window.end = pool_.snapshot();
     window.udp_end = pool_.udp_snapshot();
     window.system_end = probe_.take();
+    window.device_end = pool_.device_snapshot();
     window.seconds = Seconds(now - window_start).count();
     window.cut_short = cut_short;
     window.measured = true;

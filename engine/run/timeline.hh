@@ -33,6 +33,7 @@ struct MeasuredWindow {
   std::vector<CounterSnapshot> begin, end;  // per flow slot
   std::vector<udp::FlowRecord> udp_begin, udp_end;  // UDP runs: every flow's datagram counts
   SystemSnapshot system_begin, system_end;
+  std::optional<DeviceSnapshot> device_begin, device_end;  // a backend's own device (dpdk)
   std::vector<IntervalSample> intervals;
   std::chrono::system_clock::time_point started_at;
 };

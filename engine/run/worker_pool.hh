@@ -45,6 +45,8 @@ class WorkerPool {
   uint32_t udp_gso_segments() const { return udp_flows_ ? udp_flows_->gso_segments.load() : 0; }
   // Sender connections still open (backends that count them; see WorkerContext).
   int64_t open_connections() const { return open_connections_.load(); }
+  // The backend's own device counters (dpdk), for the phase edges; nullopt for kernel backends.
+  std::optional<DeviceSnapshot> device_snapshot() const { return backend_.device_snapshot(); }
   // True when the backend counts its connections (some were counted once they opened).
   bool counts_connections() const { return counts_connections_; }
 

@@ -1,9 +1,9 @@
 #include "io_backends/dpdk/dpdk_backend.hh"
 
 #include <algorithm>
-#include <thread>
 
 #include <fmt/format.h>
+#include <rte_cycles.h>
 
 #include "io_backends/dpdk/dpdk_receiver.hh"
 #include "io_backends/dpdk/dpdk_sender.hh"
@@ -25,7 +25,8 @@ class DpdkBackend final : public Backend {
     if (dpdk::Runtime::instance().initialised())
       return {true, "available (libdpdk " XTTCP_DPDK_VERSION "); ports: " +
                         dpdk::Runtime::instance().describe_ports()};
-    return {true, "available (libdpdk " XTTCP_DPDK_VERSION "); ports appear with --dpdk-args"};
+    return {true, "available (libdpdk " XTTCP_DPDK_VERSION "); ports: 'xttcp backends "
+                  "--dpdk-args \"...\"' lists them"};
   }
   uint32_t capabilities() const override {
     return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll;
@@ -33,7 +34,6 @@ class DpdkBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     if (spec.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
-    if (spec.ipv6) return fail("--backend dpdk: IPv4 only for now (drop -6)");
     if (!spec.peer_mac.empty())
       if (auto mac = frame::parse_mac(spec.peer_mac); !mac) return fail("--peer-mac: " + mac.error().message);
     return ok();
@@ -46,13 +46,46 @@ class DpdkBackend final : public Backend {
     if (Status supported = check(spec); !supported) return supported.error();
     // Control path, once per process (later workers get the first outcome).
     if (Status eal = dpdk::Runtime::instance().init(spec.dpdk_args); !eal) return eal.error();
-    const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-    auto port = dpdk::Runtime::instance().port(
-        spec.dpdk_port, static_cast<uint16_t>(std::min(cpus, 64u)));
+    // One RX/TX queue pair per worker of this role (the port keeps what the first role asked:
+    // --local runs both roles on one port).
+    dpdk::PortRequest request;
+    request.queues = static_cast<uint16_t>(std::clamp<uint32_t>(context.worker_count, 1, 1024));
+    if (spec.role == Role::sender)
+      request.send_frame = static_cast<uint32_t>(std::max<std::size_t>(
+          frame::headers_size(spec.ipv6) + spec.send_buffer, frame::min_frame_bytes));
+    auto port = dpdk::Runtime::instance().port(spec.dpdk_port, request);
     if (!port) return port.error();
     if (spec.role == Role::sender)
       return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkUdpSender>(context, **port));
     return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkUdpReceiver>(context, **port));
+  }
+  // The first started port (a run drives one): its counters and xttcp's per-queue counts.
+  std::optional<DeviceSnapshot> device_snapshot() const override {
+    if (!dpdk::Runtime::instance().initialised()) return std::nullopt;
+    const std::vector<dpdk::Port*> ports = dpdk::Runtime::instance().started_ports();
+    if (ports.empty()) return std::nullopt;
+    const dpdk::Port& port = *ports.front();
+    DeviceSnapshot snapshot;
+    snapshot.device = port.name;
+    snapshot.driver = port.driver;
+    snapshot.tsc_hz = rte_get_tsc_hz();
+    snapshot.pollers = port.pollers.load();
+    for (uint16_t q = 0; q < port.queues; ++q) {
+      const dpdk::QueueCounters& c = port.counters[q];
+      snapshot.queues.push_back({c.tx_frames.load(std::memory_order_relaxed),
+                                 c.tx_bytes.load(std::memory_order_relaxed),
+                                 c.rx_frames.load(std::memory_order_relaxed),
+                                 c.rx_bytes.load(std::memory_order_relaxed)});
+    }
+    snapshot.counters = dpdk::read_counters(port.id);
+    snapshot.tsc = rte_rdtsc();
+    return snapshot;
+  }
+  std::vector<std::string> devices(const TestSpec& spec) const override {
+    if (spec.dpdk_args.empty()) return {};
+    if (Status eal = dpdk::Runtime::instance().init(spec.dpdk_args); !eal)
+      return {eal.error().message};
+    return dpdk::Runtime::instance().port_details();
   }
 };
 

@@ -2,8 +2,11 @@
 
 #include <arpa/inet.h>
 
+#include <cstring>
+
 #include <fmt/format.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "io_backends/dpdk/frame.hh"
 
@@ -23,6 +26,13 @@ Status DpdkUdpReceiver::open() {
   for (uint32_t q = index; q < port_->queues; q += workers) queues_.push_back(static_cast<uint16_t>(q));
   if (context_.local.family() == AF_INET)
     local_ip_ = ntohl(reinterpret_cast<const sockaddr_in*>(context_.local.get())->sin_addr.s_addr);
+  if (context_.local.family() == AF_INET6) {
+    ipv6_ = true;
+    std::memcpy(local_ip6_.data(),
+                &reinterpret_cast<const sockaddr_in6*>(context_.local.get())->sin6_addr, 16);
+    local_ip6_set_ = local_ip6_ != frame::Ipv6Address{};
+  }
+  port_->has_receiver.store(true);
   base_port_ = spec.base_port;
   accounting_.resize(spec.ports);
   const uint32_t fallback = context_.plan->flows.empty() ? 0 : context_.plan->flows.front().slot;
@@ -30,27 +40,53 @@ Status DpdkUdpReceiver::open() {
   for (const FlowPlan& flow : context_.plan->flows)
     if (flow.port >= base_port_ && uint32_t{flow.port} - base_port_ < spec.ports)
       byte_slot_[flow.port - base_port_] = flow.slot;
+  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
+      !placed.empty())
+    report_.notes.push_back(std::move(placed));
   registered_ = register_thread();
   return ok();
 }
 
+bool DpdkUdpReceiver::answer_neighbour(rte_mbuf* m, uint16_t queue) {
+  // A kernel peer asks for our MAC before it sends (unless a sender of this process owns the
+  // TX queues: --local).
+  if (port_->has_sender.load(std::memory_order_relaxed)) return false;
+  uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
+  const std::size_t length = rte_pktmbuf_data_len(m);
+  if (!ipv6_) {
+    if (local_ip_ == 0 || !frame::answer_arp(data, length, local_ip_, port_->mac)) return false;
+  } else {
+    if (!local_ip6_set_) return false;
+    const std::size_t answer = frame::answer_neighbor_solicitation(
+        data, length, length + rte_pktmbuf_tailroom(m), local_ip6_, port_->mac);
+    if (answer == 0) return false;
+    m->data_len = static_cast<uint16_t>(answer);
+    m->pkt_len = static_cast<uint32_t>(answer);
+  }
+  if (rte_eth_tx_burst(port_->id, queue, &m, 1) != 1) return false;
+  ++(ipv6_ ? nd_answered_ : arp_answered_);
+  return true;
+}
+
 void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue,
                                 uint64_t now_ns) {
+  uint64_t frame_bytes = 0;
   for (uint16_t i = 0; i < count; ++i) {
     rte_mbuf* m = mbufs[i];
-    uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
+    if (i + 1 < count) rte_prefetch0(rte_pktmbuf_mtod(mbufs[i + 1], void*));
+    const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
+    frame_bytes += rte_pktmbuf_pkt_len(m);
     const auto view = frame::parse_udp(data, rte_pktmbuf_data_len(m));
-    if (!view || (local_ip_ != 0 && view->destination_ip != local_ip_) ||
-        view->destination_port < base_port_ ||
-        std::size_t{view->destination_port} - base_port_ >= accounting_.size()) {
-      // A kernel peer asks for our MAC before it sends: answer from this queue.
-      if (local_ip_ != 0 && !port_->has_sender.load(std::memory_order_relaxed) &&
-          frame::answer_arp(data, rte_pktmbuf_data_len(m), local_ip_, port_->mac)) {
-        if (rte_eth_tx_burst(port_->id, queue, &mbufs[i], 1) == 1) {
-          mbufs[i] = nullptr;
-          ++arp_answered_;
-          continue;
-        }
+    const bool ours =
+        view && view->ipv6 == ipv6_ &&
+        (ipv6_ ? !local_ip6_set_ || std::memcmp(view->destination_ip6, local_ip6_.data(), 16) == 0
+               : local_ip_ == 0 || view->destination_ip == local_ip_) &&
+        view->destination_port >= base_port_ &&
+        std::size_t{view->destination_port} - base_port_ < accounting_.size();
+    if (!ours) {
+      if (!view && answer_neighbour(m, queue)) {
+        mbufs[i] = nullptr;
+        continue;
       }
       ++other_frames_;
       continue;
@@ -67,6 +103,9 @@ void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue
       if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
     }
   }
+  QueueCounters& counters = port_->counters[queue];
+  add_relaxed(counters.rx_frames, count);
+  add_relaxed(counters.rx_bytes, frame_bytes);
   for (uint16_t i = 0; i < count; ++i)
     if (mbufs[i] != nullptr) rte_pktmbuf_free(mbufs[i]);
 }
@@ -75,6 +114,7 @@ void DpdkUdpReceiver::run(const std::atomic<bool>& stop) {
   stats_taken_ = true;
   stats_start_ = read_stats(port_->id);
   const TscClock clock;
+  port_->pollers.fetch_add(1);
   rte_mbuf* mbufs[burst];
   while (!stop.load(std::memory_order_relaxed)) {
     for (uint16_t queue : queues_) {
@@ -82,19 +122,25 @@ void DpdkUdpReceiver::run(const std::atomic<bool>& stop) {
       if (n > 0) on_frames(mbufs, n, queue, clock.now_ns());
     }
   }
+  port_->pollers.fetch_sub(1);
 }
 
 WorkerReport DpdkUdpReceiver::finish() {
   report_.connections = 0;
   for (const auto& accounting : accounting_)
     if (accounting) report_.connections += accounting->flows();
-  if (stats_taken_ && context_.plan->index == 0)
+  if (stats_taken_ && context_.plan->index == 0) {
+    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
     report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
+  }
   if (other_frames_ > 0)
     report_.notes.push_back(fmt::format(
-        "dpdk: {} frame(s) ignored (not IPv4/UDP to this address and ports)", other_frames_));
+        "dpdk: {} frame(s) ignored (not UDP to this address and ports)", other_frames_));
   if (arp_answered_ > 0)
     report_.notes.push_back(fmt::format("dpdk: answered {} ARP request(s)", arp_answered_));
+  if (nd_answered_ > 0)
+    report_.notes.push_back(
+        fmt::format("dpdk: answered {} neighbour solicitation(s)", nd_answered_));
   if (registered_) {
     unregister_thread();
     registered_ = false;

@@ -1,6 +1,7 @@
-// dpdk UDP receiver: polls its RX queues (worker i of W takes queues i, i + W, ...) in bursts of
-// 32, parses Ethernet/IPv4/UDP and accounts each datagram for its destination port with the
-// kernel receivers' UdpSocketAccounting (same numbers), and answers ARP for its address.
+// dpdk UDP receiver: polls its RX queue (worker i takes queue i; with fewer workers than queues,
+// also i + W, ...) in bursts of 32, parses Ethernet/IPv4 or IPv6/UDP and accounts each datagram
+// for its destination port with the kernel receivers' UdpSocketAccounting (same numbers), and
+// answers ARP (IPv4) or neighbour solicitations (IPv6) for its address.
 #pragma once
 
 #include <atomic>
@@ -26,11 +27,16 @@ class DpdkUdpReceiver final : public DataWorker {
 
  private:
   void on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue, uint64_t now_ns);
+  // ARP or ND for our address: answered in place from `queue`; true if the mbuf was sent.
+  bool answer_neighbour(rte_mbuf* mbuf, uint16_t queue);
 
   WorkerContext context_;
   Port* port_;
   std::vector<uint16_t> queues_;
+  bool ipv6_ = false;
   uint32_t local_ip_ = 0;  // host order; 0 = any (no filter, no ARP answers)
+  frame::Ipv6Address local_ip6_{};
+  bool local_ip6_set_ = false;  // not :: (then: no filter, no ND answers)
   uint16_t base_port_ = 0;
   // Per receiver port (index = UDP port - base): its accounting, created at the first datagram,
   // and the counter slot its bytes go to (its own when this worker owns the port, else this
@@ -41,6 +47,7 @@ class DpdkUdpReceiver final : public DataWorker {
   bool seen_data_ = false;
   uint64_t other_frames_ = 0;   // not IPv4/UDP to one of our ports
   uint64_t arp_answered_ = 0;
+  uint64_t nd_answered_ = 0;
   rte_eth_stats stats_start_{};
   bool stats_taken_ = false;
   WorkerReport report_;

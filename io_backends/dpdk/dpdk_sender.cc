@@ -9,6 +9,9 @@
 #include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_memcpy.h>
+#include <rte_prefetch.h>
 
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/flow_registry.hh"
@@ -19,11 +22,8 @@ namespace {
 
 constexpr uint8_t compat_fill = 'B';  // NTTTCP-for-Linux's UDP payload
 constexpr uint16_t ephemeral_base = 49152;
-constexpr std::size_t header_at = frame::payload_offset;
 
-void add(std::atomic<uint64_t>& counter, uint64_t n) {
-  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-}
+void add(std::atomic<uint64_t>& counter, uint64_t n) { add_relaxed(counter, n); }
 
 uint32_t ipv4_of(const SocketAddress& address) {
   if (address.family() != AF_INET) return 0;
@@ -43,36 +43,93 @@ DpdkUdpSender::~DpdkUdpSender() {
   if (registered_) unregister_thread();
 }
 
+Status DpdkUdpSender::resolve_destination(frame::UdpEndpoints& endpoints) {
+  const TestSpec& spec = *context_.spec;
+  if (!spec.peer_mac.empty()) {
+    auto mac = frame::parse_mac(spec.peer_mac);
+    if (!mac) return fail("--peer-mac: " + mac.error().message);
+    endpoints.destination_mac = *mac;
+    return ok();
+  }
+  if (port_->has_receiver.load()) {  // --local: the receiver is this very port
+    endpoints.destination_mac = port_->mac;
+    return ok();
+  }
+  auto mac = Runtime::instance().resolve(*port_, context_.local, context_.remote,
+                                         std::max(spec.connect_timeout_s, 1u) * 1000);
+  if (!mac) return mac.error();
+  endpoints.destination_mac = *mac;
+  if (context_.plan->index == 0)
+    report_.notes.push_back(fmt::format("dpdk: {} is at {} ({})", context_.remote.host(),
+                                        frame::to_string(*mac), ipv6_ ? "neighbour discovery"
+                                                                      : "ARP"));
+  return ok();
+}
+
 Status DpdkUdpSender::open() {
   const TestSpec& spec = *context_.spec;
   queue_ = static_cast<uint16_t>(context_.plan->index);
   if (queue_ >= port_->queues)
     return fail(fmt::format("--dpdk-port {}: {} queue(s), one per worker: run at most {} sender "
                             "worker(s) (--threads)", port_->name, port_->queues, port_->queues));
+  queue_counters_ = &port_->counters[queue_];
+  ipv6_ = context_.remote.family() == AF_INET6;
   datagram_ = spec.send_buffer;
-  const uint32_t largest = std::min<uint32_t>(port_->mtu, RTE_MBUF_DEFAULT_DATAROOM - 14) - 28;
-  if (datagram_ > largest)
-    return fail(fmt::format("-b {}: the dpdk backend sends one frame per datagram: at most {} "
-                            "bytes on {} (MTU {})", datagram_, largest, port_->name, port_->mtu));
+  const std::size_t headers = frame::headers_size(ipv6_);
+  const uint32_t largest_frame = std::min<uint32_t>(
+      uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
+  if (headers + datagram_ > largest_frame)
+    return fail(fmt::format(
+        "-b {}: the dpdk backend sends one frame per datagram, in one mbuf: at most {} bytes "
+        "over {} ({}, MTU {}, frames up to {} bytes; multi-segment frames are not supported)",
+        datagram_, largest_frame - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu,
+        largest_frame));
   native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  header_at_ = headers;
+  checksum_at_ = frame::udp_offset(ipv6_) + 6;
+  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
+      !placed.empty())
+    report_.notes.push_back(std::move(placed));
   registered_ = register_thread();
   port_->has_sender.store(true);
 
   frame::UdpEndpoints endpoints;
   endpoints.source_mac = port_->mac;
-  if (!spec.peer_mac.empty()) {
-    auto mac = frame::parse_mac(spec.peer_mac);
-    if (!mac) return fail("--peer-mac: " + mac.error().message);
-    endpoints.destination_mac = *mac;
-  } else if (context_.plan->index == 0) {
-    report_.notes.push_back("dpdk: frames go to the broadcast MAC (no --peer-mac; no ARP yet)");
+  endpoints.ipv6 = ipv6_;
+  if (Status resolved = resolve_destination(endpoints); !resolved) return resolved;
+  if (ipv6_) {
+    std::memcpy(endpoints.destination_ip6.data(),
+                &reinterpret_cast<const sockaddr_in6*>(context_.remote.get())->sin6_addr, 16);
+    if (context_.local.family() == AF_INET6)
+      std::memcpy(endpoints.source_ip6.data(),
+                  &reinterpret_cast<const sockaddr_in6*>(context_.local.get())->sin6_addr, 16);
+  } else {
+    endpoints.destination_ip = ipv4_of(context_.remote);
+    endpoints.source_ip = ipv4_of(context_.local);
   }
-  endpoints.destination_ip = ipv4_of(context_.remote);
-  endpoints.source_ip = spec.source_address.empty() ? endpoints.destination_ip
-                                                    : ipv4_of(context_.local);
-  if (spec.source_address.empty() && context_.plan->index == 0)
-    report_.notes.push_back("dpdk: no -a: frames carry the receiver's address as their source "
-                            "(a kernel receiver drops them: give -a)");
+  if (spec.source_address.empty()) {
+    if (!ipv6_) endpoints.source_ip = endpoints.destination_ip;
+    else endpoints.source_ip6 = endpoints.destination_ip6;
+    if (context_.plan->index == 0)
+      report_.notes.push_back("dpdk: no -a: frames carry the receiver's address as their source "
+                              "(a kernel receiver drops them: give -a)");
+  }
+
+  // Checksums: by the NIC where tx_offload_capa offers them, else in software (UDP
+  // incrementally: only the sequence and time words change per frame).
+  const bool ip_by_nic = !ipv6_ && port_->ipv4_checksum_offload;
+  const bool udp_by_nic = port_->udp_checksum_offload;
+  if (ip_by_nic) offload_flags_ |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+  if (udp_by_nic)
+    offload_flags_ |= (ipv6_ ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4) | RTE_MBUF_F_TX_UDP_CKSUM;
+  l3_len_ = static_cast<uint16_t>(ipv6_ ? frame::ipv6_bytes : frame::ipv4_bytes);
+  if (context_.plan->index == 0)
+    report_.notes.push_back(fmt::format(
+        "dpdk: checksums: {} {}", ipv6_ ? "UDP (IPv6)" : "IPv4 header and UDP",
+        udp_by_nic && (ipv6_ || ip_by_nic) ? "by the NIC (TX checksum offload)"
+        : udp_by_nic                       ? "UDP by the NIC, IPv4 header in software"
+        : ip_by_nic                        ? "IPv4 header by the NIC, UDP in software"
+                                           : "in software (the port offers no TX checksum offload)"));
 
   for (const FlowPlan& plan : context_.plan->flows) {
     Flow flow;
@@ -84,20 +141,17 @@ Status DpdkUdpSender::open() {
                                 : static_cast<uint16_t>(ephemeral_base + plan.slot % 16384);
     endpoints.destination_port = plan.port;
     flow.frame = frame::build_udp_frame(endpoints, datagram_, compat_fill);
-    if (native_) udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0}, flow.frame.data() + header_at);
-    if (port_->udp_checksum_offload) {
-      // The NIC completes the sum from the pseudo-header's (RFC 768), stored in the field.
-      rte_ipv4_hdr* ip = reinterpret_cast<rte_ipv4_hdr*>(flow.frame.data() + frame::ethernet_bytes);
-      ip->hdr_checksum = 0;
-      const uint16_t pseudo = rte_ipv4_phdr_cksum(ip, RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_UDP_CKSUM);
-      std::memcpy(flow.frame.data() + frame::udp_checksum_offset, &pseudo, 2);
+    if (native_) udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0}, flow.frame.data() + header_at_);
+    uint8_t* l3 = flow.frame.data() + frame::ethernet_bytes;
+    if (ip_by_nic) reinterpret_cast<rte_ipv4_hdr*>(l3)->hdr_checksum = 0;
+    if (udp_by_nic) {
+      // The NIC completes the sum from the pseudo-header's, stored in the field.
+      const uint16_t pseudo =
+          ipv6_ ? rte_ipv6_phdr_cksum(reinterpret_cast<rte_ipv6_hdr*>(l3), offload_flags_)
+                : rte_ipv4_phdr_cksum(reinterpret_cast<rte_ipv4_hdr*>(l3), offload_flags_);
+      std::memcpy(flow.frame.data() + checksum_at_, &pseudo, 2);
     } else {
       flow.checksum_sum = frame::udp_checksum_sum(flow.frame.data());
-      if (port_->ipv4_checksum_offload) {
-        rte_ipv4_hdr* ip =
-            reinterpret_cast<rte_ipv4_hdr*>(flow.frame.data() + frame::ethernet_bytes);
-        ip->hdr_checksum = 0;
-      }
     }
     flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
     flows_.push_back(std::move(flow));
@@ -109,41 +163,41 @@ Status DpdkUdpSender::open() {
 uint16_t DpdkUdpSender::send_burst(Flow& flow, uint16_t count, const TscClock& clock,
                                    const std::atomic<bool>& stop) {
   rte_mbuf* mbufs[burst];
-  if (rte_pktmbuf_alloc_bulk(port_->pool, mbufs, count) != 0) {
+  // Raw mbufs: the pool hands them back with refcnt 1, one segment and no next (the free path
+  // guarantees it, as for rte_mbuf_raw_alloc), so only the first cache line's fields are set
+  // below; rte_pktmbuf_alloc_bulk would also rewrite the second line of every mbuf.
+  if (rte_mempool_get_bulk(port_->pool, reinterpret_cast<void**>(mbufs), count) != 0) {
     ++alloc_failed_;
     return 0;
   }
   const uint16_t length = static_cast<uint16_t>(flow.frame.size());
+  const uint8_t* const pattern = flow.frame.data();
   const uint64_t now = clock.now_ns();
-  uint64_t ol_flags = 0;
-  if (port_->ipv4_checksum_offload) ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
-  if (port_->udp_checksum_offload) ol_flags |= RTE_MBUF_F_TX_UDP_CKSUM;
+  const uint64_t ol_flags = offload_flags_;
+  const bool software_udp_sum = !port_->udp_checksum_offload;
   for (uint16_t i = 0; i < count; ++i) {
     rte_mbuf* m = mbufs[i];
+    if (i + 1 < count) rte_prefetch0(mbufs[i + 1]);
+    m->data_off = static_cast<uint16_t>(std::min<uint32_t>(RTE_PKTMBUF_HEADROOM, m->buf_len));
     uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
-    std::memcpy(data, flow.frame.data(), length);
+    rte_memcpy(data, pattern, length);
     m->data_len = length;
     m->pkt_len = length;
+    m->ol_flags = ol_flags;
     if (ol_flags != 0) {
-      m->ol_flags = ol_flags;
       m->l2_len = frame::ethernet_bytes;
-      m->l3_len = frame::ipv4_bytes;
+      m->l3_len = l3_len_;
     }
-    if (!native_) {
-      if (!port_->udp_checksum_offload) {
-        const uint16_t sum = static_cast<uint16_t>(~frame::fold(flow.checksum_sum));
-        const uint16_t wire = htons(sum == 0 ? 0xffff : sum);
-        std::memcpy(data + frame::udp_checksum_offset, &wire, 2);
-      }
-      continue;
+    uint32_t sum = flow.checksum_sum;
+    if (native_) {
+      const uint32_t sequence = flow.next_sequence + i;
+      udp::stamp(data + header_at_, sequence, now);
+      sum += stamped_words(sequence, now);
     }
-    const uint32_t sequence = flow.next_sequence + i;
-    udp::stamp(data + header_at, sequence, now);
-    if (!port_->udp_checksum_offload) {
-      const uint16_t sum =
-          static_cast<uint16_t>(~frame::fold(flow.checksum_sum + stamped_words(sequence, now)));
-      const uint16_t wire = htons(sum == 0 ? 0xffff : sum);
-      std::memcpy(data + frame::udp_checksum_offset, &wire, 2);
+    if (software_udp_sum) {
+      const uint16_t folded = static_cast<uint16_t>(~frame::fold(sum));
+      const uint16_t wire = htons(folded == 0 ? 0xffff : folded);
+      std::memcpy(data + checksum_at_, &wire, 2);
     }
   }
   uint16_t sent = rte_eth_tx_burst(port_->id, queue_, mbufs, count);
@@ -162,6 +216,8 @@ uint16_t DpdkUdpSender::send_burst(Flow& flow, uint16_t count, const TscClock& c
     context_.counters[flow.slot].add(bytes);
     add(flow.counters->datagrams, sent);
     add(flow.counters->bytes, bytes);
+    add_relaxed(queue_counters_->tx_frames, sent);
+    add_relaxed(queue_counters_->tx_bytes, uint64_t{sent} * length);
     flow.next_sequence += sent;
   }
   return sent;
@@ -193,6 +249,11 @@ void DpdkUdpSender::run(const std::atomic<bool>& stop) {
   stats_start_ = read_stats(port_->id);
   stats_taken_ = true;
   if (flows_.empty()) return;
+  port_->pollers.fetch_add(1);
+  struct Leave {
+    Port* port;
+    ~Leave() { port->pollers.fetch_sub(1); }
+  } leave{port_};
   if (spec.rate_limit_bps == 0) {
     send_loop<false>(stop, burst, 0.0);
     return;
@@ -207,8 +268,10 @@ void DpdkUdpSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport DpdkUdpSender::finish() {
-  if (stats_taken_ && context_.plan->index == 0)
+  if (stats_taken_ && context_.plan->index == 0) {
+    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
     report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
+  }
   if (tx_full_ > 0)
     report_.notes.push_back(fmt::format(
         "dpdk: TX queue {} was full {} times (the frames were retried)", queue_,

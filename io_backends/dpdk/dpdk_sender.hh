@@ -1,6 +1,8 @@
 // dpdk UDP sender: one TX queue per worker (queue = worker index), a frame template per flow
-// built once, bursts of 32 frames per flow in turn, each stamped with the native header (flow,
-// sequence, TSC time). Counts like the kernel senders (FlowCounter bytes, UdpFlowCounters).
+// built once (Ethernet/IPv4 or IPv6/UDP, the destination MAC from --peer-mac or resolved by
+// ARP/ND), bursts of 32 frames per flow in turn, each stamped with the native header (flow,
+// sequence, TSC time). Counts like the kernel senders (FlowCounter bytes, UdpFlowCounters), plus
+// its queue's frames for the port's per-queue figures.
 #pragma once
 
 #include <atomic>
@@ -37,11 +39,19 @@ class DpdkUdpSender final : public DataWorker {
   uint16_t send_burst(Flow& flow, uint16_t count, const TscClock& clock,
                       const std::atomic<bool>& stop);
 
+  Status resolve_destination(frame::UdpEndpoints& endpoints);
+
   WorkerContext context_;
   Port* port_;
+  QueueCounters* queue_counters_ = nullptr;
   uint16_t queue_ = 0;
   uint32_t datagram_ = 0;
   bool native_ = true;
+  bool ipv6_ = false;
+  std::size_t header_at_ = 0;      // the native header's offset in a frame
+  std::size_t checksum_at_ = 0;    // the UDP checksum's
+  uint64_t offload_flags_ = 0;     // mbuf ol_flags when the NIC computes checksums
+  uint16_t l3_len_ = 0;
   bool registered_ = false;
   std::vector<Flow> flows_;
   uint64_t tx_full_ = 0;     // retries of frames the queue did not take

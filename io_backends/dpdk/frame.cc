@@ -61,22 +61,32 @@ uint16_t fold(uint32_t sum) {
 }
 
 std::vector<uint8_t> build_udp_frame(const UdpEndpoints& e, uint32_t payload, uint8_t fill) {
-  const std::size_t used = headers_bytes + payload;
+  const std::size_t used = headers_size(e.ipv6) + payload;
   std::vector<uint8_t> frame(used < min_frame_bytes ? min_frame_bytes : used, 0);
   uint8_t* at = frame.data();
   std::memcpy(at, e.destination_mac.data(), 6);
   std::memcpy(at + 6, e.source_mac.data(), 6);
-  put16(at + 12, ether_ipv4);
   uint8_t* ip = at + ethernet_bytes;
-  ip[0] = 0x45;  // version 4, 20-byte header
-  put16(ip + 2, static_cast<uint16_t>(ipv4_bytes + udp_bytes + payload));
-  put16(ip + 6, 0x4000);  // DF
-  ip[8] = 64;
-  ip[9] = 17;  // UDP
-  put32(ip + 12, e.source_ip);
-  put32(ip + 16, e.destination_ip);
-  put16(ip + 10, static_cast<uint16_t>(~fold(add_words(0, ip, ipv4_bytes))));
-  uint8_t* udp = ip + ipv4_bytes;
+  if (e.ipv6) {
+    put16(at + 12, ether_ipv6);
+    ip[0] = 0x60;  // version 6, traffic class 0, flow label 0
+    put16(ip + 4, static_cast<uint16_t>(udp_bytes + payload));
+    ip[6] = 17;  // UDP
+    ip[7] = 64;  // hop limit
+    std::memcpy(ip + 8, e.source_ip6.data(), 16);
+    std::memcpy(ip + 24, e.destination_ip6.data(), 16);
+  } else {
+    put16(at + 12, ether_ipv4);
+    ip[0] = 0x45;  // version 4, 20-byte header
+    put16(ip + 2, static_cast<uint16_t>(ipv4_bytes + udp_bytes + payload));
+    put16(ip + 6, 0x4000);  // DF
+    ip[8] = 64;
+    ip[9] = 17;  // UDP
+    put32(ip + 12, e.source_ip);
+    put32(ip + 16, e.destination_ip);
+    put16(ip + 10, static_cast<uint16_t>(~fold(add_words(0, ip, ipv4_bytes))));
+  }
+  uint8_t* udp = at + udp_offset(e.ipv6);
   put16(udp, e.source_port);
   put16(udp + 2, e.destination_port);
   put16(udp + 4, static_cast<uint16_t>(udp_bytes + payload));
@@ -85,10 +95,12 @@ std::vector<uint8_t> build_udp_frame(const UdpEndpoints& e, uint32_t payload, ui
 }
 
 uint32_t udp_checksum_sum(const uint8_t* frame) {
+  const bool ipv6 = get16(frame + 12) == ether_ipv6;
   const uint8_t* ip = frame + ethernet_bytes;
-  const uint8_t* udp = ip + ipv4_bytes;
+  const uint8_t* udp = frame + udp_offset(ipv6);
   const uint16_t udp_length = get16(udp + 4);
-  uint32_t sum = add_words(0, ip + 12, 8);  // source and destination addresses
+  // Pseudo-header: both addresses, the protocol and the UDP length (RFC 768, RFC 8200 8.1).
+  uint32_t sum = ipv6 ? add_words(0, ip + 8, 32) : add_words(0, ip + 12, 8);
   sum += 17 + udp_length;
   sum = add_words(sum, udp, 6);  // ports and length; the checksum field counts as 0
   return add_words(sum, udp + udp_bytes, udp_length - udp_bytes);
@@ -100,19 +112,34 @@ uint16_t udp_checksum(const uint8_t* frame) {
 }
 
 std::optional<UdpView> parse_udp(const uint8_t* frame, std::size_t length) {
-  if (length < headers_bytes || get16(frame + 12) != ether_ipv4) return std::nullopt;
+  if (length < headers_bytes) return std::nullopt;
+  const uint16_t type = get16(frame + 12);
   const uint8_t* ip = frame + ethernet_bytes;
-  const std::size_t ihl = std::size_t{ip[0] & 0x0fu} * 4;
-  if ((ip[0] >> 4) != 4 || ihl < ipv4_bytes || ip[9] != 17) return std::nullopt;
-  if ((get16(ip + 6) & 0x3fff) != 0) return std::nullopt;  // a fragment (MF or an offset)
-  const std::size_t total = get16(ip + 2);
-  if (total < ihl + udp_bytes || ethernet_bytes + total > length) return std::nullopt;
-  const uint8_t* udp = ip + ihl;
-  const std::size_t udp_length = get16(udp + 4);
-  if (udp_length < udp_bytes || udp_length > total - ihl) return std::nullopt;
+  const uint8_t* udp = nullptr;
+  std::size_t room = 0;  // bytes the IP header says follow it
   UdpView view;
-  view.source_ip = get32(ip + 12);
-  view.destination_ip = get32(ip + 16);
+  if (type == ether_ipv4) {
+    const std::size_t ihl = std::size_t{ip[0] & 0x0fu} * 4;
+    if ((ip[0] >> 4) != 4 || ihl < ipv4_bytes || ip[9] != 17) return std::nullopt;
+    if ((get16(ip + 6) & 0x3fff) != 0) return std::nullopt;  // a fragment (MF or an offset)
+    const std::size_t total = get16(ip + 2);
+    if (total < ihl + udp_bytes || ethernet_bytes + total > length) return std::nullopt;
+    udp = ip + ihl;
+    room = total - ihl;
+    view.source_ip = get32(ip + 12);
+    view.destination_ip = get32(ip + 16);
+  } else if (type == ether_ipv6) {
+    if (length < headers6_bytes || (ip[0] >> 4) != 6 || ip[6] != 17) return std::nullopt;
+    room = get16(ip + 4);
+    if (room < udp_bytes || ethernet_bytes + ipv6_bytes + room > length) return std::nullopt;
+    udp = ip + ipv6_bytes;
+    view.ipv6 = true;
+    view.destination_ip6 = ip + 24;
+  } else {
+    return std::nullopt;
+  }
+  const std::size_t udp_length = get16(udp + 4);
+  if (udp_length < udp_bytes || udp_length > room) return std::nullopt;
   view.source_port = get16(udp);
   view.destination_port = get16(udp + 2);
   view.payload = udp + udp_bytes;
@@ -139,6 +166,159 @@ bool answer_arp(uint8_t* frame, std::size_t length, uint32_t ip, const MacAddres
   std::memcpy(frame, sender_mac, 6);
   std::memcpy(frame + 6, mac.data(), 6);
   return true;
+}
+
+std::vector<uint8_t> build_arp_request(const MacAddress& mac, uint32_t source_ip,
+                                       uint32_t target_ip) {
+  std::vector<uint8_t> frame(min_frame_bytes, 0);
+  uint8_t* at = frame.data();
+  std::memcpy(at, broadcast_mac.data(), 6);
+  std::memcpy(at + 6, mac.data(), 6);
+  put16(at + 12, ether_arp);
+  uint8_t* arp = at + ethernet_bytes;
+  put16(arp, 1);  // Ethernet
+  put16(arp + 2, ether_ipv4);
+  arp[4] = 6;
+  arp[5] = 4;
+  put16(arp + 6, 1);  // request
+  std::memcpy(arp + 8, mac.data(), 6);
+  put32(arp + 14, source_ip);
+  put32(arp + 24, target_ip);  // target MAC (18..23) stays zero
+  return frame;
+}
+
+std::optional<MacAddress> arp_sender_mac(const uint8_t* frame, std::size_t length,
+                                         uint32_t target_ip) {
+  if (length < ethernet_bytes + 28 || get16(frame + 12) != ether_arp) return std::nullopt;
+  const uint8_t* arp = frame + ethernet_bytes;
+  if (get16(arp) != 1 || get16(arp + 2) != ether_ipv4 || arp[4] != 6 || arp[5] != 4 ||
+      (get16(arp + 6) != 1 && get16(arp + 6) != 2) || get32(arp + 14) != target_ip)
+    return std::nullopt;
+  MacAddress mac;
+  std::memcpy(mac.data(), arp + 8, 6);
+  return mac;
+}
+
+namespace {
+
+constexpr std::size_t icmpv6_offset = ethernet_bytes + ipv6_bytes;
+constexpr uint8_t icmpv6_protocol = 58;
+constexpr uint8_t neighbor_solicitation = 135;
+constexpr uint8_t neighbor_advertisement = 136;
+constexpr std::size_t nd_message_bytes = 24;  // type, code, sum, flags, target
+constexpr std::size_t nd_option_bytes = 8;    // a link-layer address option
+
+bool is_unspecified(const uint8_t* ip) {
+  for (int i = 0; i < 16; ++i)
+    if (ip[i] != 0) return false;
+  return true;
+}
+
+// The link-layer address option of `type` (1 source, 2 target) among an ND message's options.
+const uint8_t* find_link_option(const uint8_t* options, std::size_t length, uint8_t type) {
+  while (length >= 8) {
+    const std::size_t size = std::size_t{options[1]} * 8;
+    if (size == 0 || size > length) return nullptr;
+    if (options[0] == type && size >= 8) return options + 2;
+    options += size;
+    length -= size;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+uint16_t icmpv6_checksum(const uint8_t* ip6) {
+  const uint16_t length = get16(ip6 + 4);
+  uint32_t sum = add_words(0, ip6 + 8, 32);
+  sum += length + icmpv6_protocol;
+  const uint8_t* icmp = ip6 + ipv6_bytes;
+  sum = add_words(sum, icmp, 2);  // type and code; the checksum counts as 0
+  sum = add_words(sum, icmp + 4, length - 4u);
+  return static_cast<uint16_t>(~fold(sum));
+}
+
+MacAddress solicited_node_mac(const Ipv6Address& ip) {
+  return {0x33, 0x33, 0xff, ip[13], ip[14], ip[15]};
+}
+
+std::vector<uint8_t> build_neighbor_solicitation(const MacAddress& mac,
+                                                 const Ipv6Address& source_ip,
+                                                 const Ipv6Address& target) {
+  std::vector<uint8_t> frame(icmpv6_offset + nd_message_bytes + nd_option_bytes, 0);
+  uint8_t* at = frame.data();
+  const MacAddress group = solicited_node_mac(target);
+  std::memcpy(at, group.data(), 6);
+  std::memcpy(at + 6, mac.data(), 6);
+  put16(at + 12, ether_ipv6);
+  uint8_t* ip = at + ethernet_bytes;
+  ip[0] = 0x60;
+  put16(ip + 4, nd_message_bytes + nd_option_bytes);
+  ip[6] = icmpv6_protocol;
+  ip[7] = 255;  // RFC 4861: ND messages carry hop limit 255
+  std::memcpy(ip + 8, source_ip.data(), 16);
+  const uint8_t node[16] = {0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff,
+                            target[13], target[14], target[15]};
+  std::memcpy(ip + 24, node, 16);
+  uint8_t* icmp = at + icmpv6_offset;
+  icmp[0] = neighbor_solicitation;
+  std::memcpy(icmp + 8, target.data(), 16);
+  icmp[24] = 1;  // source link-layer address
+  icmp[25] = 1;  // 8 bytes
+  std::memcpy(icmp + 26, mac.data(), 6);
+  put16(icmp + 2, icmpv6_checksum(ip));
+  return frame;
+}
+
+std::optional<MacAddress> neighbor_advertisement_mac(const uint8_t* frame, std::size_t length,
+                                                     const Ipv6Address& target) {
+  if (length < icmpv6_offset + nd_message_bytes || get16(frame + 12) != ether_ipv6)
+    return std::nullopt;
+  const uint8_t* ip = frame + ethernet_bytes;
+  const std::size_t icmp_length = get16(ip + 4);
+  const uint8_t* icmp = frame + icmpv6_offset;
+  if (ip[6] != icmpv6_protocol || ip[7] != 255 || icmp_length < nd_message_bytes ||
+      icmpv6_offset + icmp_length > length || icmp[0] != neighbor_advertisement || icmp[1] != 0 ||
+      std::memcmp(icmp + 8, target.data(), 16) != 0)
+    return std::nullopt;
+  MacAddress mac;
+  const uint8_t* option =
+      find_link_option(icmp + nd_message_bytes, icmp_length - nd_message_bytes, 2);
+  std::memcpy(mac.data(), option != nullptr ? option : frame + 6, 6);
+  return mac;
+}
+
+std::size_t answer_neighbor_solicitation(uint8_t* frame, std::size_t length, std::size_t capacity,
+                                         const Ipv6Address& ip_address, const MacAddress& mac) {
+  if (length < icmpv6_offset + nd_message_bytes || get16(frame + 12) != ether_ipv6) return 0;
+  uint8_t* ip = frame + ethernet_bytes;
+  const std::size_t icmp_length = get16(ip + 4);
+  uint8_t* icmp = frame + icmpv6_offset;
+  if (ip[6] != icmpv6_protocol || ip[7] != 255 || icmp_length < nd_message_bytes ||
+      icmpv6_offset + icmp_length > length || icmp[0] != neighbor_solicitation || icmp[1] != 0 ||
+      std::memcmp(icmp + 8, ip_address.data(), 16) != 0)
+    return 0;
+  // Duplicate address detection (from ::) would need an answer to all-nodes; a peer never
+  // resolves us that way.
+  if (is_unspecified(ip + 8)) return 0;
+  const std::size_t answer = icmpv6_offset + nd_message_bytes + nd_option_bytes;
+  if (answer > capacity) return 0;
+  uint8_t asker_mac[6];
+  std::memcpy(asker_mac, frame + 6, 6);
+  std::memcpy(frame, asker_mac, 6);
+  std::memcpy(frame + 6, mac.data(), 6);
+  std::memcpy(ip + 24, ip + 8, 16);  // to the asker
+  std::memcpy(ip + 8, ip_address.data(), 16);
+  put16(ip + 4, nd_message_bytes + nd_option_bytes);
+  ip[0] = 0x60, ip[1] = 0, ip[2] = 0, ip[3] = 0;
+  icmp[0] = neighbor_advertisement;
+  icmp[1] = 0;
+  put32(icmp + 4, 0x60000000);  // solicited, override
+  icmp[24] = 2;  // target link-layer address
+  icmp[25] = 1;
+  std::memcpy(icmp + 26, mac.data(), 6);
+  put16(icmp + 2, icmpv6_checksum(ip));
+  return answer;
 }
 
 }  // namespace xttcp::frame

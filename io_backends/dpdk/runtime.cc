@@ -1,9 +1,13 @@
 #include "io_backends/dpdk/runtime.hh"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 #include <thread>
 
@@ -15,6 +19,7 @@
 #include <rte_mbuf.h>
 
 #include "io_backends/common/udp_accounting.hh"
+#include "topology/topology.hh"
 
 namespace xttcp::dpdk {
 
@@ -51,6 +56,17 @@ Runtime& Runtime::instance() {
   return runtime;
 }
 
+Runtime::~Runtime() {
+  if (!tried_ || !init_error_.empty()) return;
+  for (auto& port : ports_) {
+    rte_eth_dev_stop(port->id);
+    rte_eth_dev_close(port->id);
+    rte_mempool_free(port->pool);
+  }
+  ports_.clear();
+  rte_eal_cleanup();
+}
+
 bool Runtime::initialised() const {
   std::lock_guard lock(mutex_);
   return tried_ && init_error_.empty();
@@ -79,7 +95,10 @@ Status Runtime::init(const std::string& args) {
   }
   if (!has_option(words, {"--file-prefix"}))
     argv_words.push_back("--file-prefix=xttcp-" + std::to_string(getpid()));
-  if (!has_option(words, {"--log-level"})) argv_words.push_back("--log-level=lib.eal:error");
+  if (!has_option(words, {"--log-level"})) {
+    argv_words.push_back("--log-level=lib.eal:error");
+    argv_words.push_back("--log-level=lib.telemetry:error");
+  }
   argv_words.insert(argv_words.end(), words.begin(), words.end());
 
   std::vector<char*> argv;
@@ -140,81 +159,233 @@ Expected<uint16_t> Runtime::find_port(const std::string& selector) const {
   return fail(fmt::format("--dpdk-port {}: no such port (ports: {})", selector, describe_ports()));
 }
 
-Expected<Port> Runtime::start_port(uint16_t id, uint16_t queues_wanted) {
-  Port port;
-  port.id = id;
+Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortRequest& request) {
+  auto port = std::make_unique<Port>();
+  port->id = id;
   char name[RTE_ETH_NAME_MAX_LEN] = {};
   rte_eth_dev_get_name_by_port(id, name);
-  port.name = name;
+  port->name = name;
   const auto failed = [&](const std::string& what, int code) {
-    return fail(fmt::format("--dpdk-port {}: {} failed ({})", port.name, what, dpdk_error(code)));
+    return fail(fmt::format("--dpdk-port {}: {} failed ({})", port->name, what, dpdk_error(code)));
   };
   rte_eth_dev_info info{};
   if (int rc = rte_eth_dev_info_get(id, &info); rc != 0) return failed("rte_eth_dev_info_get", rc);
-  port.driver = info.driver_name != nullptr ? info.driver_name : "?";
-  port.queues = std::max<uint16_t>(
-      1, std::min({queues_wanted, info.max_rx_queues, info.max_tx_queues}));
+  port->driver = info.driver_name != nullptr ? info.driver_name : "?";
+  port->queues = std::max<uint16_t>(
+      1, std::min({request.queues, info.max_rx_queues, info.max_tx_queues}));
+  port->socket = rte_eth_dev_socket_id(id);
+  port->max_mtu = info.max_mtu;
+  rte_eth_dev_get_mtu(id, &port->mtu);
+
+  // The MTU: a sender's frames need it (and a refusal naming -b when the port cannot); a
+  // receiver takes jumbo frames up to MTU 9000 where the port allows them.
+  const uint32_t max_mtu = std::min<uint32_t>(info.max_mtu, max_frame_room - 18);
+  uint32_t wanted_mtu = port->mtu;
+  if (request.send_frame > 0) {
+    const uint32_t needed = request.send_frame - frame::ethernet_bytes;
+    if (needed > info.max_mtu)
+      return fail(fmt::format("-b: frames of {} bytes need MTU {}, above {}'s largest ({})",
+                              request.send_frame, needed, port->name, info.max_mtu));
+    wanted_mtu = std::max<uint32_t>(wanted_mtu, needed);
+  } else {
+    wanted_mtu = std::max<uint32_t>(wanted_mtu, std::min<uint32_t>(max_mtu, 9000));
+  }
 
   rte_eth_conf conf{};
-  if (port.queues > 1 && info.flow_type_rss_offloads != 0) {
+  if (port->queues > 1 && info.flow_type_rss_offloads != 0) {
     conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
     conf.rx_adv_conf.rss_conf.rss_hf =
         (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
   }
-  port.ipv4_checksum_offload = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
-  port.udp_checksum_offload = port.ipv4_checksum_offload &&
-                              (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) != 0;
-  if (port.ipv4_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
-  if (port.udp_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+  port->ipv4_checksum_offload = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
+  port->udp_checksum_offload = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) != 0;
+  if (port->ipv4_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+  if (port->udp_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
   if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
     conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-  if (int rc = rte_eth_dev_configure(id, port.queues, port.queues, &conf); rc != 0)
+  if (int rc = rte_eth_dev_configure(id, port->queues, port->queues, &conf); rc != 0)
     return failed("rte_eth_dev_configure", rc);
+  if (wanted_mtu != port->mtu) {
+    const int rc = rte_eth_dev_set_mtu(id, static_cast<uint16_t>(wanted_mtu));
+    if (rc == 0) {
+      port->notes.push_back(fmt::format("dpdk: {} MTU {} -> {}", port->name, port->mtu,
+                                        wanted_mtu));
+    } else if (rc == -ENOTSUP) {  // PMDs without an MTU (net_null, net_ring) take any frame
+      port->mtu = static_cast<uint16_t>(wanted_mtu);
+    } else {
+      if (request.send_frame > 0) return failed(fmt::format("setting MTU {}", wanted_mtu), rc);
+      port->notes.push_back(fmt::format("dpdk: {} keeps MTU {} (MTU {}: {})", port->name,
+                                        port->mtu, wanted_mtu, dpdk_error(rc)));
+    }
+    if (rc != -ENOTSUP) rte_eth_dev_get_mtu(id, &port->mtu);
+  }
   uint16_t rxd = rx_descriptors, txd = tx_descriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &rxd, &txd); rc != 0)
     return failed("rte_eth_dev_adjust_nb_rx_tx_desc", rc);
 
+  // One mbuf holds the largest frame: the sender's, or what the MTU lets in (+ VLAN tag).
+  port->frame_room = std::max<uint32_t>(
+      RTE_MBUF_DEFAULT_DATAROOM,
+      std::max<uint32_t>(request.send_frame, uint32_t{port->mtu} + frame::ethernet_bytes + 4));
+  port->frame_room = std::min(port->frame_room, max_frame_room);
   // Small enough for --no-huge (the usual 8K-per-queue pools fail there with ENOBUFS).
   const unsigned mbufs = std::max(
-      4095u, unsigned{port.queues} * (rxd + txd + in_flight_per_queue + 2 * burst + pool_cache));
-  const int socket = rte_eth_dev_socket_id(id);
+      4095u, unsigned{port->queues} * (rxd + txd + in_flight_per_queue + 2 * burst + pool_cache));
+  const int socket = port->socket < 0 ? SOCKET_ID_ANY : port->socket;
   const std::string pool_name = fmt::format("xttcp_pool_{}", id);
-  port.pool = rte_pktmbuf_pool_create(pool_name.c_str(), mbufs, pool_cache, 0,
-                                      RTE_MBUF_DEFAULT_BUF_SIZE, socket < 0 ? SOCKET_ID_ANY : socket);
-  if (port.pool == nullptr)
-    return failed(fmt::format("an mbuf pool of {} buffers (-m in --dpdk-args too small?)", mbufs),
-                  rte_errno);
+  port->pool = rte_pktmbuf_pool_create(pool_name.c_str(), mbufs, pool_cache, 0,
+                                       static_cast<uint16_t>(port->frame_room + RTE_PKTMBUF_HEADROOM),
+                                       socket);
+  if (port->pool == nullptr)
+    return failed(fmt::format("an mbuf pool of {} buffers of {} bytes (-m in --dpdk-args too "
+                              "small?)", mbufs, port->frame_room), rte_errno);
   rte_eth_txconf txconf = info.default_txconf;
   txconf.offloads = conf.txmode.offloads;
-  for (uint16_t q = 0; q < port.queues; ++q) {
-    if (int rc = rte_eth_rx_queue_setup(id, q, rxd, socket < 0 ? SOCKET_ID_ANY : socket, nullptr,
-                                        port.pool); rc != 0)
+  for (uint16_t q = 0; q < port->queues; ++q) {
+    if (int rc = rte_eth_rx_queue_setup(id, q, rxd, socket, nullptr, port->pool); rc != 0)
       return failed(fmt::format("rx queue {} setup", q), rc);
-    if (int rc = rte_eth_tx_queue_setup(id, q, txd, socket < 0 ? SOCKET_ID_ANY : socket, &txconf);
-        rc != 0)
+    if (int rc = rte_eth_tx_queue_setup(id, q, txd, socket, &txconf); rc != 0)
       return failed(fmt::format("tx queue {} setup", q), rc);
   }
   if (int rc = rte_eth_dev_start(id); rc != 0) return failed("rte_eth_dev_start", rc);
   rte_eth_promiscuous_enable(id);  // the receiver matches frames by IP address, not by MAC
   rte_ether_addr mac{};
   rte_eth_macaddr_get(id, &mac);
-  std::copy(mac.addr_bytes, mac.addr_bytes + 6, port.mac.begin());
-  rte_eth_dev_get_mtu(id, &port.mtu);
+  std::copy(mac.addr_bytes, mac.addr_bytes + 6, port->mac.begin());
+  port->counters = std::make_unique<QueueCounters[]>(port->queues);
+  // Workers belong on the port's NUMA node (where its descriptors and mbufs live).
+  const Topology topology = discover_topology();
+  std::vector<int> nodes;
+  for (const CpuInfo& cpu : topology.cpus)
+    if (std::find(nodes.begin(), nodes.end(), cpu.numa_node) == nodes.end())
+      nodes.push_back(cpu.numa_node);
+  if (nodes.size() > 1 && port->socket >= 0) {
+    for (const CpuInfo& cpu : topology.cpus)
+      if (cpu.numa_node == port->socket) port->local_cpus.push_back(cpu.os_index);
+    port->notes.push_back(fmt::format("dpdk: {} is on NUMA node {} (CPUs {}): unpinned workers "
+                                      "run there", port->name, port->socket,
+                                      format_cpu_list(port->local_cpus)));
+  } else {
+    port->notes.push_back(fmt::format(
+        "dpdk: {}: {}: worker placement as planned", port->name,
+        nodes.size() <= 1 ? "one NUMA node here" : "the port has no NUMA node (virtual device)"));
+  }
   return port;
 }
 
-Expected<Port*> Runtime::port(const std::string& selector, uint16_t queues_wanted) {
+Expected<Port*> Runtime::port(const std::string& selector, const PortRequest& request) {
   std::lock_guard lock(mutex_);
   if (!tried_ || !init_error_.empty())
     return fail("--backend dpdk: the EAL is not initialised (--dpdk-args)");
   auto id = find_port(selector);
   if (!id) return id.error();
-  for (Port& port : ports_)
-    if (port.id == *id) return &port;
-  auto started = start_port(*id, queues_wanted);
+  for (auto& port : ports_)
+    if (port->id == *id) return port.get();
+  auto started = start_port(*id, request);
   if (!started) return started.error();
   ports_.push_back(std::move(*started));
-  return &ports_.back();
+  return ports_.back().get();
+}
+
+std::vector<Port*> Runtime::started_ports() {
+  std::lock_guard lock(mutex_);
+  std::vector<Port*> ports;
+  for (auto& port : ports_) ports.push_back(port.get());
+  return ports;
+}
+
+std::vector<std::string> Runtime::port_details() const {
+  std::vector<std::string> lines;
+  uint16_t id;
+  RTE_ETH_FOREACH_DEV(id) {
+    char name[RTE_ETH_NAME_MAX_LEN] = {};
+    rte_eth_dev_get_name_by_port(id, name);
+    rte_eth_dev_info info{};
+    rte_eth_dev_info_get(id, &info);
+    rte_ether_addr mac{};
+    rte_eth_macaddr_get(id, &mac);
+    frame::MacAddress bytes;
+    std::copy(mac.addr_bytes, mac.addr_bytes + 6, bytes.begin());
+    uint16_t mtu = 0;
+    rte_eth_dev_get_mtu(id, &mtu);
+    const bool ip_sum = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
+    const bool udp_sum = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) != 0;
+    const int socket = rte_eth_dev_socket_id(id);
+    lines.push_back(fmt::format(
+        "port {} {} (PMD {}) {}, NUMA {}, queues rx {} tx {}, MTU {} (max {}), TX checksum "
+        "offload: {}", id, name, info.driver_name != nullptr ? info.driver_name : "?",
+        frame::to_string(bytes), socket < 0 ? std::string("any") : std::to_string(socket),
+        info.max_rx_queues, info.max_tx_queues, mtu, info.max_mtu,
+        ip_sum && udp_sum ? "IPv4+UDP" : ip_sum ? "IPv4 only" : udp_sum ? "UDP only" : "none"));
+  }
+  return lines;
+}
+
+namespace {
+
+uint32_t ipv4_host_order(const SocketAddress& address) {
+  return ntohl(reinterpret_cast<const sockaddr_in*>(address.get())->sin_addr.s_addr);
+}
+
+frame::Ipv6Address ipv6_bytes(const SocketAddress& address) {
+  frame::Ipv6Address bytes{};
+  const auto* in6 = reinterpret_cast<const sockaddr_in6*>(address.get());
+  std::memcpy(bytes.data(), &in6->sin6_addr, 16);
+  return bytes;
+}
+
+}  // namespace
+
+Expected<frame::MacAddress> Runtime::resolve(Port& port, const SocketAddress& source,
+                                             const SocketAddress& target, uint32_t timeout_ms) {
+  std::lock_guard lock(mutex_);
+  const std::string key = fmt::format("{}/{}", port.id, target.host());
+  for (const auto& [known, mac] : neighbours_)
+    if (known == key) return mac;
+  const bool ipv6 = target.family() == AF_INET6;
+  const std::vector<uint8_t> request =
+      ipv6 ? frame::build_neighbor_solicitation(port.mac, ipv6_bytes(source), ipv6_bytes(target))
+           : frame::build_arp_request(port.mac, ipv4_host_order(source), ipv4_host_order(target));
+  const uint32_t target4 = ipv6 ? 0 : ipv4_host_order(target);
+  const frame::Ipv6Address target6 = ipv6 ? ipv6_bytes(target) : frame::Ipv6Address{};
+  const uint64_t hz = rte_get_tsc_hz();
+  const uint64_t deadline = rte_rdtsc() + hz * timeout_ms / 1000;
+  uint64_t next_request = 0;
+  unsigned requests = 0;
+  while (rte_rdtsc() < deadline) {
+    if (rte_rdtsc() >= next_request) {
+      rte_mbuf* m = rte_pktmbuf_alloc(port.pool);
+      if (m != nullptr) {
+        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), request.data(), request.size());
+        m->data_len = m->pkt_len = static_cast<uint32_t>(request.size());
+        if (rte_eth_tx_burst(port.id, 0, &m, 1) != 1) rte_pktmbuf_free(m);
+        ++requests;
+      }
+      next_request = rte_rdtsc() + hz / 5;
+    }
+    for (uint16_t q = 0; q < port.queues; ++q) {
+      rte_mbuf* mbufs[burst];
+      const uint16_t n = rte_eth_rx_burst(port.id, q, mbufs, burst);
+      std::optional<frame::MacAddress> found;
+      for (uint16_t i = 0; i < n; ++i) {
+        const uint8_t* data = rte_pktmbuf_mtod(mbufs[i], const uint8_t*);
+        const std::size_t length = rte_pktmbuf_data_len(mbufs[i]);
+        if (!found)
+          found = ipv6 ? frame::neighbor_advertisement_mac(data, length, target6)
+                       : frame::arp_sender_mac(data, length, target4);
+        rte_pktmbuf_free(mbufs[i]);
+      }
+      if (found) {
+        neighbours_.emplace_back(key, *found);
+        return *found;
+      }
+    }
+    rte_pause();
+  }
+  return fail(fmt::format("--peer-mac: no {} answer from {} on {} within {} ms ({} request(s); "
+                          "--connect-timeout): give the receiver's or the gateway's MAC with "
+                          "--peer-mac", ipv6 ? "neighbour discovery" : "ARP", target.host(),
+                          port.name, timeout_ms, requests));
 }
 
 TscClock::TscClock() {
@@ -234,13 +405,50 @@ rte_eth_stats read_stats(uint16_t port) {
   return stats;
 }
 
+std::vector<std::pair<std::string, uint64_t>> read_counters(uint16_t port) {
+  const rte_eth_stats s = read_stats(port);
+  std::vector<std::pair<std::string, uint64_t>> counters{
+      {"ipackets", s.ipackets}, {"opackets", s.opackets},   {"ibytes", s.ibytes},
+      {"obytes", s.obytes},     {"imissed", s.imissed},     {"ierrors", s.ierrors},
+      {"oerrors", s.oerrors},   {"rx_nombuf", s.rx_nombuf},
+  };
+  const int count = rte_eth_xstats_get_names(port, nullptr, 0);
+  if (count <= 0) return counters;
+  std::vector<rte_eth_xstat_name> names(static_cast<std::size_t>(count));
+  std::vector<rte_eth_xstat> values(static_cast<std::size_t>(count));
+  const int named = rte_eth_xstats_get_names(port, names.data(), static_cast<unsigned>(count));
+  const int got = rte_eth_xstats_get(port, values.data(), static_cast<unsigned>(count));
+  for (int i = 0; i < std::min(got, named); ++i)
+    if (values[i].id < static_cast<uint64_t>(named))
+      counters.emplace_back(names[values[i].id].name, values[i].value);
+  return counters;
+}
+
 std::string stats_note(const Port& port, const rte_eth_stats& a, const rte_eth_stats& b) {
   return fmt::format(
       "dpdk: port {} ({}, {} queue(s)): ipackets {}, opackets {}, imissed {}, rx_nombuf {}, "
-      "ierrors {}, oerrors {} (rte_eth_stats over the worker's run)",
+      "ierrors {}, oerrors {} (rte_eth_stats over the workers' run)",
       port.name, port.driver, port.queues, b.ipackets - a.ipackets, b.opackets - a.opackets,
       b.imissed - a.imissed, b.rx_nombuf - a.rx_nombuf, b.ierrors - a.ierrors,
       b.oerrors - a.oerrors);
+}
+
+std::string place_worker(const Port& port, uint32_t worker, std::optional<int> pinned_cpu) {
+  if (port.local_cpus.empty()) return "";
+  if (pinned_cpu) {
+    if (std::find(port.local_cpus.begin(), port.local_cpus.end(), *pinned_cpu) !=
+        port.local_cpus.end())
+      return "";
+    return fmt::format("dpdk: worker {} is pinned to CPU {}, off {}'s NUMA node {}", worker,
+                       *pinned_cpu, port.name, port.socket);
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : port.local_cpus) CPU_SET(cpu, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0)
+    return fmt::format("dpdk: worker {} could not move to NUMA node {}: {}", worker, port.socket,
+                       std::strerror(errno));
+  return "";
 }
 
 bool register_thread() { return rte_thread_register() == 0; }

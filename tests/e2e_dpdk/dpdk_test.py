@@ -8,9 +8,27 @@ mbuf pool and a unique --file-prefix per process (xttcp adds xttcp-PID).
     ring-local   --local on one net_ring (a loopback: TX queue i comes back on RX queue i), with
                  sync: receiver gets every datagram sent, lost 0, no duplicates, no reordering
     ring-queues  the same with 2 workers a side on 2 queues and 4 flows
-    bad-args     EAL and port failures end quickly with one line naming the option
-    af-packet    dpdk sender (net_af_packet on a veth end in namespace b) -> kernel xttcp UDP
-                 receiver (epoll) in namespace a, loss accounted by the receiver
+    ring-v6-jumbo  --local over IPv6 (::1) on net_ring with 8000-byte datagrams (jumbo frames):
+                 exact counts
+    bad-args     EAL and port failures, and a -b above one mbuf's room, end quickly with one
+                 line naming the option
+    no-neighbour the sender resolves the peer's MAC by ARP and nobody answers (net_null): one
+                 line naming --peer-mac, within --connect-timeout
+    af-packet    dpdk sender (net_af_packet on a veth end in namespace b), resolving the
+                 receiver's MAC by ARP (no --peer-mac) -> kernel xttcp UDP receiver (epoll) in
+                 namespace a: loss accounted by the receiver, no UDP checksum errors in its kernel
+    af-packet-v6 the same over IPv6 (neighbour discovery)
+    kernel-to-dpdk     kernel xttcp UDP sender (epoll) in namespace b -> dpdk receiver on
+                 net_af_packet in namespace a; the kernel resolves the receiver's address by ARP,
+                 answered by the dpdk receiver only (see below); sync on kernel TCP
+    kernel-to-dpdk-v6  the same over IPv6 (neighbour solicitation answered by the receiver)
+    kernel-to-dpdk-xdp the same on net_af_xdp (skipped with the reason where it does not load)
+
+kernel-to-dpdk layout: the receiver's address (10.215.0.1, fd00:215::1) lives on namespace a's
+lo, so the kernel there accepts the sync TCP connection but never answers ARP/ND for it on the
+data veth (arp_ignore=1; IPv6 answers only for addresses on the asking link). A second veth pair
+carries the TCP sync (10.214.0.0/30); in namespace b a policy rule sends UDP to the receiver's
+address over the data veth (ip rule ipproto udp), so the kernel must resolve it there.
 
 Exit 0 pass, 1 fail, 77 skipped (dpdk not compiled in, not root, no netns/veth), with the reason.
 """
@@ -69,7 +87,7 @@ def null_tx(xttcp, started):
     out = os.path.join(scratch_dir(), "s.json")
     size = 64
     run(started, [xttcp, "-s", "10.9.9.9", "-a", "10.9.9.8", "-u", "-N", "-P", "1", "-n", "2",
-                  "--threads", "1", "-b", str(size), "-t", "2", "-Q", "--json", out,
+                  "--threads", "1", "-b", str(size), "-W", "1", "-t", "2", "-Q", "--json", out,
                   "--backend", "dpdk", "--dpdk-args", EAL + " --vdev net_null0",
                   "--peer-mac", "02:00:00:00:00:02"], "dpdk sender on net_null")
     result = load_json(out)
@@ -84,14 +102,32 @@ def null_tx(xttcp, started):
     # The port counts every frame of the worker's run: warm-up and the tail after the window too.
     check(stat(notes[0], "opackets") >= udp["window"]["datagrams"] > 0, f"{notes[0]} vs {udp}")
     check(stat(notes[0], "opackets") == sent, f"opackets vs sent {sent}: {notes[0]}")
-    print(f"net_null: {sent} datagrams of {size} bytes sent; {notes[0]}")
+    # The port over the measured window (read at the phase edges, not the workers' run).
+    device = result.get("device")
+    check(device and device["device"] == "net_null0" and device["direction"] == "tx",
+          f"no device object: {device}")
+    window = udp["window"]["datagrams"]
+    check(0 < device["frames"] < sent, f"window frames {device['frames']} vs run {sent}")
+    # Snapshots a few microseconds apart from the engine's flow counters: within 1 %.
+    check(abs(device["frames"] - window) <= window / 100, f"device {device} vs window {window}")
+    check(device["frame_bytes"] == device["frames"] * (42 + size), f"frame bytes: {device}")
+    check(device["queues"][0]["tx_frames"] == device["frames"], f"queues: {device['queues']}")
+    check(device["counters"]["opackets"] > 0 and "imissed" in device["counters"],
+          f"counters: {device['counters']}")
+    check(device["mpps"] > 0 and device["l1_gbps"] > device["l2_gbps"] > device["l4_gbps"] > 0
+          and device["cycles_per_frame"] > 0, f"rates: {device}")
+    check(any(n.startswith("dpdk: net_null0 (net_null) tx over the window") for n in
+              result["notes"]), f"no window note: {result['notes']}")
+    print(f"net_null: {sent} datagrams of {size} bytes sent; window {device['mpps']:.2f} Mpps, "
+          f"{device['cycles_per_frame']:.0f} cycles/frame")
 
 
-def ring_local(xttcp, started, workers=1, ports=1, threads_per_port=1):
+def ring_local(xttcp, started, workers=1, ports=1, threads_per_port=1, size=512, ipv6=False):
     out = os.path.join(scratch_dir(), "l.json")
     base = free_port_block(ports + 1) + 1  # the sync port (base - 1) is real loopback TCP
-    run(started, [xttcp, "--local", "-u", "-P", str(ports), "-n", str(threads_per_port),
-                  "-p", str(base), "--threads", str(workers), "-b", "512", "-t", "2", "-Q",
+    run(started, [xttcp, "--local", "-u", "-P", str(ports), "-n", str(threads_per_port)]
+        + (["-6"] if ipv6 else []) +
+                 ["-p", str(base), "--threads", str(workers), "-b", str(size), "-t", "2", "-Q",
                   "--json", out, "--backend", "dpdk",
                   "--dpdk-args", EAL + " --vdev net_ring0", "--dpdk-port", "net_ring0"],
         "dpdk --local on net_ring0")
@@ -112,8 +148,14 @@ def ring_local(xttcp, started, workers=1, ports=1, threads_per_port=1):
     for flow in peer["udp"]["flows"]:
         check(flow["payload"] == "native" and flow["lost"] == 0 and flow["sent"] == flow["received"],
               f"flow not exact: {flow}")
-    print(f"net_ring --local, {workers} worker(s) a side: {sender['sent']} sent, "
-          f"{received['received']} received, lost {received['lost']}")
+    device, peer_device = result.get("device"), peer.get("device")
+    check(device and peer_device and peer_device["direction"] == "rx",
+          f"no device objects: {device} / {peer_device}")
+    check(len(device["queues"]) == workers, f"one queue pair per worker: {device['queues']}")
+    frame = (62 if ipv6 else 42) + size
+    check(device["frame_bytes"] == device["frames"] * max(frame, 60), f"frame size: {device}")
+    print(f"net_ring --local{' IPv6' if ipv6 else ''}, {workers} worker(s) a side, {size} B: "
+          f"{sender['sent']} sent, {received['received']} received, lost {received['lost']}")
 
 
 def bad_args(xttcp, started):
@@ -121,10 +163,13 @@ def bad_args(xttcp, started):
         ([ "--dpdk-args", EAL + " --vdev net_nosuchpmd0"], "--dpdk-args"),
         (["--dpdk-args", EAL + " --vdev net_null0", "--dpdk-port", "net_ring7"], "--dpdk-port"),
         (["--dpdk-args", EAL + " --vdev net_null0", "--peer-mac", "02:00"], "--peer-mac"),
+        (["--dpdk-args", EAL + " --vdev net_null0", "--peer-mac", "02:00:00:00:00:01",
+          "-b", "20000"], "-b 20000"),
     ]
     for extra, option in cases:
-        p = run(started, [xttcp, "-s", "10.9.9.9", "-u", "-N", "-P", "1", "-n", "1", "-b", "100",
-                          "-t", "1", "--backend", "dpdk"] + extra, f"dpdk with {extra}",
+        b = [] if "-b" in extra else ["-b", "100"]
+        p = run(started, [xttcp, "-s", "10.9.9.9", "-u", "-N", "-P", "1", "-n", "1"] + b +
+                ["-t", "1", "--backend", "dpdk"] + extra, f"dpdk with {extra}",
                 timeout=30, expect=None)
         check(p.proc.returncode != 0, f"{extra} was accepted:\n{p.describe()}")
         errors = [l for l in (p.stdout() + p.stderr()).splitlines() if option in l]
@@ -136,26 +181,41 @@ def bad_args(xttcp, started):
           f"TCP on dpdk not refused:\n{p.describe()}")
 
 
-def af_packet(xttcp, started):
+def veth_pair():
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e_netns"))
     from netns import VethPair  # noqa: E402
-    with VethPair() as net:
+    return VethPair()
+
+
+def sh(net, side, args, check_rc=True):
+    done = subprocess.run(net.exec_args(side, args), capture_output=True, text=True, timeout=20)
+    if check_rc and done.returncode != 0:
+        raise Failure(f"{' '.join(args)} in namespace {side}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def udp_checksum_errors(net, side):
+    lines = [l.split() for l in sh(net, side, ["cat", "/proc/net/snmp"]).splitlines()
+             if l.startswith("Udp:")]
+    return int(lines[1][lines[0].index("InCsumErrors")])
+
+
+def af_packet(xttcp, started, ipv6=False):
+    with veth_pair() as net:
         work = scratch_dir()
         r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
-        mac_a = open(f"/sys/class/net/{net.links['a']}/address").read().strip() \
-            if os.path.exists(f"/sys/class/net/{net.links['a']}/address") else None
-        if mac_a is None:
-            mac_a = subprocess.run(net.exec_args("a", ["cat", f"/sys/class/net/{net.links['a']}/address"]),
-                                   capture_output=True, text=True, timeout=10).stdout.strip()
-        receiver = net.start("a", [xttcp, "-r", net.ipv4("a"), "-u", "-P", "1", "-t", "2", "-Q",
-                                   "--backend", "epoll", "--json", r_json,
-                                   "--wait-timeout", "30"], "kernel receiver")
-        net.wait_listening(receiver, 5000)
-        sender = net.start("b", [xttcp, "-s", net.ipv4("a"), "-a", net.ipv4("b"), "-u", "-P", "1",
-                                 "-n", "1", "--threads", "1", "-b", "1000", "-B", "200m", "-t", "2",
-                                 "-Q", "--json", s_json, "--backend", "dpdk", "--peer-mac", mac_a,
-                                 "--dpdk-args",
-                                 f"--no-huge --no-pci -m 256 --vdev net_af_packet0,iface={net.links['b']}"],
+        target = net.ipv6("a") if ipv6 else net.ipv4("a")
+        source = net.ipv6("b") if ipv6 else net.ipv4("b")
+        v6 = ["-6"] if ipv6 else []
+        receiver = net.start("a", [xttcp, "-r", target, "-u", "-P", "1", "-t", "2", "-Q"] + v6 +
+                             ["--backend", "epoll", "--json", r_json, "--wait-timeout", "30"],
+                             "kernel receiver")
+        net.wait_listening(receiver, 5000, ipv6=ipv6)
+        # No --peer-mac: the sender resolves the receiver's MAC (ARP / neighbour discovery).
+        sender = net.start("b", [xttcp, "-s", target, "-a", source, "-u", "-P", "1", "-n", "1"] +
+                           v6 + ["--threads", "1", "-b", "1000", "-B", "200m", "-t", "2",
+                                 "-Q", "--json", s_json, "--backend", "dpdk", "--dpdk-args",
+                                 f"{EAL} --vdev net_af_packet0,iface={net.links['b']}"],
                            "dpdk sender on af_packet")
         try:
             for p in (sender, receiver):
@@ -163,22 +223,148 @@ def af_packet(xttcp, started):
                 check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
         finally:
             remove_runtime_dir(sender.pid)
+        mac_a = sh(net, "a", ["cat", f"/sys/class/net/{net.links['a']}/address"]).strip()
+        s_result = load_json(s_json)
+        resolved = [n for n in s_result["notes"] if n.startswith(f"dpdk: {target} is at")]
+        check(resolved and mac_a in resolved[0], f"not resolved to {mac_a}: {s_result['notes']}")
         received = load_json(r_json)["udp"]["run"]
-        sent = load_json(s_json)["udp"]["run"]["sent"]
+        sent = s_result["udp"]["run"]["sent"]
         check(sent > 0 and received["received"] > 0, f"no traffic: sent {sent}, {received}")
         check(received["sent"] == sent, f"the receiver did not get the sender's count: {received}")
         check(received["received"] + received["lost"] == sent,
               f"sent {sent} != received + lost: {received}")
-        print(f"af_packet -> kernel: sent {sent}, received {received['received']}, "
-              f"lost {received['lost']}")
+        # The kernel checks every UDP checksum (IPv6: mandatory); a bad one is counted here.
+        errors = udp_checksum_errors(net, "a") if not ipv6 else None
+        check(not errors, f"UDP checksum errors at the kernel receiver: {errors}")
+        print(f"af_packet -> kernel{' IPv6' if ipv6 else ''}: {resolved[0]}; sent {sent}, "
+              f"received {received['received']}, lost {received['lost']}")
+
+
+def no_neighbour(xttcp, started):
+    p = run(started, [xttcp, "-s", "10.9.9.9", "-a", "10.9.9.8", "-u", "-N", "-P", "1", "-n", "1",
+                      "-b", "100", "-t", "1", "--connect-timeout", "1", "--backend", "dpdk",
+                      "--dpdk-args", EAL + " --vdev net_null0"], "dpdk sender, nobody answers ARP",
+            timeout=30, expect=None)
+    errors = [l for l in (p.stdout() + p.stderr()).splitlines() if "--peer-mac" in l]
+    check(p.proc.returncode != 0 and errors, f"no error naming --peer-mac:\n{p.describe()}")
+    check("ARP" in errors[0] and "1000 ms" in errors[0], f"unclear: {errors[0]}")
+    print(errors[0].strip())
+
+
+RECEIVER4, RECEIVER6 = "10.215.0.1", "fd00:215::1"
+
+
+def sanitizer_env():
+    """Under ASan: LeakSanitizer ignores a leak inside DPDK's net_af_xdp PMD (lsan.supp)."""
+    env = dict(os.environ)
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
+    env["LSAN_OPTIONS"] = ":".join(filter(None, [env.get("LSAN_OPTIONS"),
+                                                 f"suppressions={supp}"]))
+    return env
+
+
+def control_link(net):
+    """A second veth pair for the TCP sync; the receiver's address on namespace a's lo; policy
+    routing in b: TCP to the receiver over the control link, UDP over the data veth."""
+    pid_part = net.links["a"][2:-2]
+    ctl = {s: f"xc{pid_part}{s}{net.number}"[:15] for s in "ab"}
+    subprocess.run(["ip", "link", "add", "name", ctl["a"], "netns", net.namespaces["a"], "type",
+                    "veth", "peer", "name", ctl["b"], "netns", net.namespaces["b"]],
+                   check=True, timeout=20, capture_output=True)
+    for side, n in (("a", 1), ("b", 2)):
+        sh(net, side, ["ip", "addr", "add", f"10.214.0.{n}/30", "dev", ctl[side]])
+        sh(net, side, ["ip", "-6", "addr", "add", f"fd00:214::{n}/64", "dev", ctl[side], "nodad"])
+        sh(net, side, ["ip", "link", "set", ctl[side], "up"])
+    sh(net, "a", ["ip", "addr", "add", f"{RECEIVER4}/32", "dev", "lo"])
+    sh(net, "a", ["ip", "-6", "addr", "add", f"{RECEIVER6}/128", "dev", "lo", "nodad"])
+    # The kernel in a must not answer ARP for the receiver's address on the data veth.
+    sh(net, "a", ["sysctl", "-qw", f"net.ipv4.conf.{net.links['a']}.arp_ignore=1"])
+    sh(net, "a", ["sysctl", "-qw", "net.ipv4.conf.all.arp_ignore=1"])
+    sh(net, "b", ["ip", "route", "add", f"{RECEIVER4}/32", "via", "10.214.0.1"])
+    sh(net, "b", ["ip", "-6", "route", "add", f"{RECEIVER6}/128", "via", "fd00:214::1"])
+    for family, address in (("-4", RECEIVER4), ("-6", RECEIVER6)):
+        code, err = subprocess.run(net.exec_args("b", ["ip", family, "rule", "add", "ipproto",
+                                                       "udp", "to", address, "lookup", "100",
+                                                       "pref", "100"]),
+                                   capture_output=True, text=True, timeout=20).returncode, ""
+        if code != 0:
+            raise SkipTest("ip rule ipproto (policy routing by protocol) is not supported here")
+        sh(net, "b", ["ip", family, "route", "add", address, "dev", net.links["b"], "table",
+                      "100"])
+
+
+def kernel_to_dpdk(xttcp, started, ipv6=False, pmd="af_packet"):
+    with veth_pair() as net:
+        control_link(net)
+        work = scratch_dir()
+        r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+        target = RECEIVER6 if ipv6 else RECEIVER4
+        v6 = ["-6"] if ipv6 else []
+        link = net.links["a"]
+        vdev = (f"net_af_packet0,iface={link}" if pmd == "af_packet"
+                else f"net_af_xdp0,iface={link},start_queue=0,queue_count=1")
+        receiver = net.start("a", [xttcp, "-r", target, "-u", "-P", "1", "-t", "2", "-Q"] + v6 +
+                             ["--backend", "dpdk", "--json", r_json, "--wait-timeout", "30",
+                              "--dpdk-args", f"{EAL} --vdev {vdev}"], f"dpdk receiver on {pmd}",
+                             env=sanitizer_env())
+        try:
+            try:
+                net.wait_listening(receiver, 5000, ipv6=ipv6, timeout=20)
+            except Failure:
+                if pmd == "af_xdp" and receiver.proc.poll() is not None:
+                    out = (receiver.stdout() + receiver.stderr()).strip().splitlines()
+                    raise SkipTest("net_af_xdp does not start on this veth: " +
+                                   (out[-1] if out else f"exit {receiver.proc.returncode}"))
+                raise
+            # --udp-gso off: a veth hands a GSO packet to the other end whole, and a raw-frame
+            # receiver sees one oversized frame, not the datagrams a NIC would put on the wire.
+            sender = net.start("b", [xttcp, "-s", target, "-u", "-P", "1", "-n", "2"] + v6 +
+                               ["-b", "1000", "-B", "100m", "-t", "2", "-Q", "--backend",
+                                "epoll", "--udp-gso", "off", "--json", s_json], "kernel sender")
+            for p in (sender, receiver):
+                code = p.wait(TIMEOUT)
+                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+        finally:
+            remove_runtime_dir(receiver.pid)
+        r_result = load_json(r_json)
+        received = r_result["udp"]["run"]
+        sent = load_json(s_json)["udp"]["run"]["sent"]
+        check(sent > 0 and received["received"] > 0,
+              f"no traffic: sent {sent}, {received}; receiver notes: {r_result['notes']}")
+        check(received["loss_source"] == "sender count" and received["sent"] == sent,
+              f"the receiver did not get the sender's count {sent}: {received}")
+        check(received["received"] + received["lost"] == sent,
+              f"sent {sent} != received + lost: {received}")
+        check(received["duplicates"] == 0, f"duplicates: {received}")
+        check(len(r_result["udp"]["flows"]) == 2, f"2 flows expected: {r_result['udp']['flows']}")
+        # The kernel resolved the receiver through the receiver's own answer.
+        word = "neighbour solicitation" if ipv6 else "ARP request"
+        answered = [n for n in r_result["notes"] if n.startswith(f"dpdk: answered")]
+        check(answered and word in answered[0], f"the receiver answered no {word}: "
+              f"{r_result['notes']}")
+        mac_a = sh(net, "a", ["cat", f"/sys/class/net/{link}/address"]).strip()
+        neighbour = sh(net, "b", ["ip"] + v6 + ["neigh", "show", target, "dev", net.links["b"]])
+        check(mac_a in neighbour, f"namespace b's neighbour entry for {target}: {neighbour!r}, "
+              f"expected {mac_a}")
+        device = r_result.get("device")
+        check(device and device["direction"] == "rx" and device["frames"] > 0,
+              f"device: {device}")
+        print(f"kernel -> dpdk on {pmd}{' IPv6' if ipv6 else ''}: sent {sent}, received "
+              f"{received['received']}, lost {received['lost']}; {answered[0]}; {neighbour.strip()}")
 
 
 CASES = {
     "null-tx": null_tx,
     "ring-local": ring_local,
     "ring-queues": lambda x, s: ring_local(x, s, workers=2, ports=2, threads_per_port=2),
+    "ring-v6-jumbo": lambda x, s: ring_local(x, s, size=8000, ipv6=True),
     "bad-args": bad_args,
+    "no-neighbour": no_neighbour,
     "af-packet": af_packet,
+    "af-packet-v6": lambda x, s: af_packet(x, s, ipv6=True),
+    "kernel-to-dpdk": kernel_to_dpdk,
+    "kernel-to-dpdk-v6": lambda x, s: kernel_to_dpdk(x, s, ipv6=True),
+    "kernel-to-dpdk-xdp": lambda x, s: kernel_to_dpdk(x, s, pmd="af_xdp"),
 }
 
 

@@ -189,9 +189,17 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
 
 Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
   if (!args.empty() && (args[0] == "backends" || args[0] == "topology")) {
+    Command command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
+    // 'backends --dpdk-args "EAL ARGS"' also lists the DPDK ports those arguments find.
+    if (args[0] == "backends" && args.size() == 3 && args[1] == "--dpdk-args") {
+      command.spec.dpdk_args = args[2];
+      return command;
+    }
     if (args.size() > 1)
-      return fail(fmt::format("'{}' takes no arguments (got '{}')", args[0], args[1]));
-    return Command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
+      return fail(fmt::format("'{}' takes no arguments{} (got '{}')", args[0],
+                              args[0] == "backends" ? " but --dpdk-args \"EAL ARGS\"" : "",
+                              args[1]));
+    return command;
   }
   return parse_run(args, cpu_count);
 }
@@ -209,6 +217,7 @@ std::string linux_dialect_help() {
       "  xttcp -s ADDR [options]         sender, connecting to the receiver at ADDR\n"
       "  xttcp --local [options]         receiver and sender in one process, over loopback\n"
       "  xttcp backends                  list the I/O backends and why any is unavailable\n"
+      "  xttcp backends --dpdk-args \"A\"  ... and the DPDK ports (PMD, NUMA, queues) EAL args A find\n"
       "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
       "  xttcp --help | --version\n"
       "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"

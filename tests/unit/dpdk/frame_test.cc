@@ -1,8 +1,11 @@
-// io_backends/dpdk/frame: MAC parsing, the frames the dpdk sender builds (checked against
-// independent sums), the incremental UDP checksum of stamped headers, parsing and ARP answers.
+// io_backends/dpdk/frame: MAC parsing, the frames the dpdk sender builds (IPv4 and IPv6, checked
+// against independent sums), the incremental UDP checksum of stamped headers, parsing, ARP
+// requests and answers, IPv6 neighbour solicitations and advertisements.
 #include "io_backends/dpdk/frame.hh"
 
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include "engine/udp/datagram_header.hh"
 
@@ -119,6 +122,107 @@ TEST(Arp, AnswersARequestForItsAddress) {
   EXPECT_EQ(f[31], 2);                            // sender IP: ours
   EXPECT_EQ(f[37], 9);                            // target: the asker
   EXPECT_EQ(f[41], 9);
+}
+
+Ipv6Address v6(uint8_t last) {
+  return {0xfd, 0, 0x02, 0x13, 0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34, 0x56, last};
+}
+
+UdpEndpoints endpoints6() {
+  UdpEndpoints e = endpoints();
+  e.ipv6 = true;
+  e.source_ip6 = v6(1);
+  e.destination_ip6 = v6(2);
+  return e;
+}
+
+TEST(Frame6, HeadersChecksumAndParse) {
+  std::vector<uint8_t> f = build_udp_frame(endpoints6(), 333, 'B');
+  ASSERT_EQ(f.size(), headers6_bytes + 333);
+  EXPECT_EQ(f[12], 0x86);
+  EXPECT_EQ(f[13], 0xdd);
+  EXPECT_EQ(f[ethernet_bytes] >> 4, 6);
+  EXPECT_EQ(f[ethernet_bytes + 4] << 8 | f[ethernet_bytes + 5], 8 + 333);  // payload length
+  EXPECT_EQ(f[ethernet_bytes + 6], 17);
+  const uint16_t sum = udp_checksum(f.data());
+  const std::size_t at = udp_offset(true) + 6;
+  f[at] = static_cast<uint8_t>(sum >> 8);
+  f[at + 1] = static_cast<uint8_t>(sum);
+  // Receiver's check (RFC 8200 8.1): pseudo-header + the whole datagram folds to 0xffff.
+  const uint8_t* ip = f.data() + ethernet_bytes;
+  uint32_t total = add_words(0, ip + 8, 32) + 17 + 8 + 333;
+  total = add_words(total, ip + ipv6_bytes, 8 + 333);
+  EXPECT_EQ(fold(total), 0xffff);
+  auto view = parse_udp(f.data(), f.size());
+  ASSERT_TRUE(view);
+  EXPECT_TRUE(view->ipv6);
+  EXPECT_EQ(0, std::memcmp(view->destination_ip6, v6(2).data(), 16));
+  EXPECT_EQ(view->destination_port, 5001);
+  EXPECT_EQ(view->payload_length, 333u);
+  EXPECT_EQ(view->payload, f.data() + headers6_bytes);
+  std::vector<uint8_t> other = f;
+  other[ethernet_bytes + 6] = 0;  // a hop-by-hop header first: not taken
+  EXPECT_FALSE(parse_udp(other.data(), other.size()));
+  EXPECT_FALSE(parse_udp(f.data(), headers6_bytes + 10));  // truncated
+}
+
+TEST(Arp, RequestAndTheAnswerGiveTheMac) {
+  const MacAddress mine{0x02, 0, 0, 0, 0, 1}, theirs{0x02, 0, 0, 0, 0, 2};
+  std::vector<uint8_t> f = build_arp_request(mine, 0x0a000001, 0x0a000002);
+  ASSERT_EQ(f.size(), min_frame_bytes);
+  EXPECT_EQ(f[0], 0xff);
+  EXPECT_FALSE(arp_sender_mac(f.data(), f.size(), 0x0a000002));  // our own request
+  // The peer's answer (built by answer_arp, tested above) carries its MAC.
+  ASSERT_TRUE(answer_arp(f.data(), f.size(), 0x0a000002, theirs));
+  auto mac = arp_sender_mac(f.data(), f.size(), 0x0a000002);
+  ASSERT_TRUE(mac);
+  EXPECT_EQ(*mac, theirs);
+  EXPECT_FALSE(arp_sender_mac(f.data(), f.size(), 0x0a000003));
+}
+
+TEST(Nd, SolicitationIsWellFormed) {
+  const MacAddress mine{0x02, 0, 0, 0, 0, 1};
+  const std::vector<uint8_t> f = build_neighbor_solicitation(mine, v6(1), v6(2));
+  ASSERT_EQ(f.size(), 86u);
+  const MacAddress group{0x33, 0x33, 0xff, 0x34, 0x56, 2};
+  EXPECT_TRUE(std::equal(group.begin(), group.end(), f.begin()));
+  const uint8_t* ip = f.data() + ethernet_bytes;
+  EXPECT_EQ(ip[7], 255);
+  EXPECT_EQ(ip[24], 0xff);
+  EXPECT_EQ(ip[25], 0x02);
+  EXPECT_EQ(ip[39], 2);
+  // A valid ICMPv6 checksum: pseudo-header + message (sum included) folds to 0xffff.
+  uint32_t total = add_words(0, ip + 8, 32) + 58 + 32;
+  total = add_words(total, ip + ipv6_bytes, 32);
+  EXPECT_EQ(fold(total), 0xffff);
+}
+
+TEST(Nd, AnswersASolicitationAndTheAdvertisementGivesTheMac) {
+  const MacAddress asker{0x02, 0, 0, 0, 0, 1}, mine{0x02, 0, 0, 0, 0, 2};
+  std::vector<uint8_t> f = build_neighbor_solicitation(asker, v6(1), v6(2));
+  f.resize(128);
+  EXPECT_EQ(answer_neighbor_solicitation(f.data(), 86, f.size(), v6(3), mine), 0u);  // not ours
+  EXPECT_EQ(answer_neighbor_solicitation(f.data(), 86, 60, v6(2), mine), 0u);  // no room
+  const std::size_t length = answer_neighbor_solicitation(f.data(), 86, f.size(), v6(2), mine);
+  ASSERT_EQ(length, 86u);
+  EXPECT_TRUE(std::equal(asker.begin(), asker.end(), f.begin()));  // to the asker
+  const uint8_t* ip = f.data() + ethernet_bytes;
+  EXPECT_EQ(0, std::memcmp(ip + 8, v6(2).data(), 16));   // from our address
+  EXPECT_EQ(0, std::memcmp(ip + 24, v6(1).data(), 16));  // to the asker's
+  EXPECT_EQ(ip[ipv6_bytes], 136);
+  EXPECT_EQ(ip[ipv6_bytes + 4], 0x60);  // solicited, override
+  uint32_t total = add_words(0, ip + 8, 32) + 58 + 32;
+  total = add_words(total, ip + ipv6_bytes, 32);
+  EXPECT_EQ(fold(total), 0xffff);
+  auto mac = neighbor_advertisement_mac(f.data(), length, v6(2));
+  ASSERT_TRUE(mac);
+  EXPECT_EQ(*mac, mine);
+  EXPECT_FALSE(neighbor_advertisement_mac(f.data(), length, v6(1)));
+  // A solicitation is not an advertisement, and DAD (from ::) is not answered.
+  std::vector<uint8_t> ns = build_neighbor_solicitation(asker, v6(1), v6(2));
+  EXPECT_FALSE(neighbor_advertisement_mac(ns.data(), ns.size(), v6(2)));
+  std::vector<uint8_t> dad = build_neighbor_solicitation(asker, Ipv6Address{}, v6(2));
+  EXPECT_EQ(answer_neighbor_solicitation(dad.data(), dad.size(), dad.size(), v6(2), mine), 0u);
 }
 
 }  // namespace
