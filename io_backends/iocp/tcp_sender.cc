@@ -69,8 +69,10 @@ Status TcpSender::open() {
   }
   if (Status connected =
           connect_all(port_, connect_ex, targets, std::chrono::seconds(spec.connect_timeout_s));
-      !connected)
+      !connected) {
+    connections_.clear();  // nothing of them is pending any more: connect_all drained it
     return connected;
+  }
 
   for (auto& connection : connections_) {
     connection->local = local_name(connection->socket.get());
@@ -82,6 +84,7 @@ Status TcpSender::open() {
     *context_.open_connections += static_cast<int64_t>(connections_.size());
   report_.connections = static_cast<uint32_t>(connections_.size());
   report_.notes.push_back(outstanding_note(outstanding_, "sends", "connection"));
+  opened_ = true;
   return ok();
 }
 
@@ -169,6 +172,7 @@ void TcpSender::send_loop(const std::atomic<bool>& stop) {
 }
 
 void TcpSender::run(const std::atomic<bool>& stop) {
+  if (!opened_) return;  // a failed open() left nothing to send on
   pacer_ = SendPacer(worker_rate(*context_.spec, connections_.size()));
   if (pacer_.paced())
     send_loop<true>(stop);
@@ -204,6 +208,10 @@ void TcpSender::shut_down() {
 }
 
 WorkerReport TcpSender::finish() {
+  if (!opened_) {  // nothing was sent: no statistics to report
+    shut_down();
+    return report_;
+  }
   // Sends already started finish as the receiver reads: then every byte counted was sent.
   wait_for_sends(drain_timeout_ms);
   for (auto& connection : connections_)

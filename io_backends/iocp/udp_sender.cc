@@ -78,6 +78,7 @@ Status UdpSender::open() {
   }
   report_.connections = static_cast<uint32_t>(flows_.size());
   report_.notes.push_back(outstanding_note(outstanding_, "datagram sends", "flow"));
+  opened_ = true;
   return ok();
 }
 
@@ -174,6 +175,7 @@ void UdpSender::send_loop(const std::atomic<bool>& stop) {
 }
 
 void UdpSender::run(const std::atomic<bool>& stop) {
+  if (!opened_) return;  // a failed open() left nothing to send on
   pacer_ = SendPacer(worker_rate(*context_.spec, flows_.size()));
   if (pacer_.paced())
     send_loop<true>(stop);
@@ -209,6 +211,10 @@ void UdpSender::shut_down() {
 }
 
 WorkerReport UdpSender::finish() {
+  if (!opened_) {  // nothing was sent: no statistics to report
+    shut_down();
+    return report_;
+  }
   wait_for_sends(drain_timeout_ms);  // datagrams already handed over count as sent
   shut_down();
   if (refused_ > 0)

@@ -69,6 +69,7 @@ class UdpSender final : public DataWorker {
   uint64_t pending_ = 0;
   uint64_t refused_ = 0;  // sends answered by an ICMP port unreachable
   uint32_t outstanding_ = 2;
+  bool opened_ = false;  // open() succeeded: run() has something to send on
   bool stopping_ = false;
   bool shut_down_ = false;
   bool leak_ = false;

@@ -78,6 +78,7 @@ PairOutcome run_pair(const PairOptions& options) {
   receiver_spec.recv_buffer = options.buffer;
   receiver_spec.windows.async_buffers = options.async_buffers;
   receiver_spec.windows.verify_data = options.verify_data;
+  receiver_spec.windows.wait_all = options.wait_all;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
   sender_spec.protocol = options.protocol;

@@ -20,6 +20,7 @@ struct PairOptions {
   uint64_t rate_limit_bps = 0; // -B
   bool verify_data = false;    // -d on the receiver
   uint32_t buffer = 16 * 1024; // -b (TCP) or the datagram size (UDP)
+  bool wait_all = false;       // -wa on the receiver
 };
 
 struct PairOutcome {

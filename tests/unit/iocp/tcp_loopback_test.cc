@@ -70,6 +70,12 @@ TEST(IocpTcp, PacedSender) {
   expect_exact(options, run_pair(options));
 }
 
+// -wa: receives complete only with a full buffer, or the rest at the sender's close.
+TEST(IocpTcp, WaitAllReceives) {
+  const PairOptions options{.connections = 2, .async_buffers = 4, .wait_all = true};
+  expect_exact(options, run_pair(options));
+}
+
 TEST(IocpTcp, Ipv6Loopback) {
   if (!ipv6_loopback_works()) GTEST_SKIP() << "::1 cannot be bound here (no IPv6 loopback)";
   const PairOptions options{.ipv6 = true, .connections = 2, .async_buffers = 4};
