@@ -50,6 +50,7 @@ Status UdpReceiver::open() {
     socket->accounting = std::make_unique<DatagramAccounting>(*context_.udp_flows, flow.slot);
     socket->buffers = std::make_unique<unsigned char[]>(full_buffer * outstanding_);
     socket->requests.resize(outstanding_);
+    socket->ring.assign(outstanding_, nullptr);
     for (uint32_t i = 0; i < outstanding_; ++i) {
       socket->requests[i].socket = socket.get();
       socket->requests[i].data = socket->buffers.get() + i * full_buffer;
@@ -57,8 +58,10 @@ Status UdpReceiver::open() {
     sockets_.push_back(std::move(socket));
   }
   // Receiving starts now: datagrams sent before run() wait in our buffers, not the kernel's.
-  for (auto& socket : sockets_)
-    for (ReceiveRequest& request : socket->requests) post_receive(request);
+  for (auto& socket : sockets_) {
+    for (ReceiveRequest& request : socket->requests) start_receive(request);
+    consume_in_order(*socket);
+  }
   report_.notes.push_back(outstanding_note(outstanding_, "receives", "socket"));
   return ok();
 }
@@ -82,40 +85,59 @@ bool UdpReceiver::on_receive_error(Socket& socket, int error) {
   return false;
 }
 
-void UdpReceiver::post_receive(ReceiveRequest& request) {
+// Starts a receive on `request`, the next ticket of its socket. An inline completion is only
+// marked done: consume_in_order() takes it in turn.
+void UdpReceiver::start_receive(ReceiveRequest& request) {
   Socket& socket = *request.socket;
-  for (int turn = 0; turn < inline_budget; ++turn) {
-    if (!socket.open || stopping_) return;
-    request.overlapped = OVERLAPPED{};
-    request.flags = 0;
-    WSABUF buffer{static_cast<ULONG>(full_buffer), reinterpret_cast<char*>(request.data)};
-    DWORD received = 0;
-    const int rc = WSARecvFrom(socket.socket.get(), &buffer, 1, &received, &request.flags,
-                               nullptr, nullptr, &request.overlapped, nullptr);
-    const StartResult start = started(rc == 0, received, socket.skips_port);
-    if (start.state == Started::pending) {
-      ++pending_;
-      return;
-    }
-    if (start.state == Started::failed) {
-      if (!on_receive_error(socket, start.error)) return;
-      continue;
-    }
-    consume(socket, request.data, start.bytes);  // 0 bytes is an empty datagram, not an end
+  request.ticket = socket.next_ticket++;
+  socket.ring[request.ticket % outstanding_] = &request;
+  request.done = false;
+  request.overlapped = OVERLAPPED{};
+  request.flags = 0;
+  WSABUF buffer{static_cast<ULONG>(full_buffer), reinterpret_cast<char*>(request.data)};
+  DWORD received = 0;
+  const int rc = WSARecvFrom(socket.socket.get(), &buffer, 1, &received, &request.flags, nullptr,
+                             nullptr, &request.overlapped, nullptr);
+  const StartResult start = started(rc == 0, received, socket.skips_port);
+  if (start.state == Started::pending) {
+    ++pending_;
+    return;
   }
-  queued_.push_back(&request);
+  request.done = true;
+  request.bytes = start.bytes;
+  request.error = start.error;
+}
+
+// Consumes the socket's completed receives in ticket order, restarting each, until the oldest is
+// still pending; past the budget the socket waits in queued_ for the next turn.
+void UdpReceiver::consume_in_order(Socket& socket) {
+  constexpr int budget = 64;  // datagrams per call: other sockets and `stop` get their turn
+  for (int turn = 0; turn < budget; ++turn) {
+    ReceiveRequest*& oldest = socket.ring[socket.head % outstanding_];
+    if (oldest == nullptr || !oldest->done) return;
+    ReceiveRequest& request = *oldest;
+    oldest = nullptr;
+    ++socket.head;
+    if (request.error == 0)
+      consume(socket, request.data, request.bytes);  // 0 bytes: an empty datagram, not an end
+    else if (!on_receive_error(socket, request.error))
+      continue;
+    if (socket.open && !stopping_) start_receive(request);
+  }
+  if (!socket.queued) {
+    socket.queued = true;
+    queued_.push_back(&socket);
+  }
 }
 
 void UdpReceiver::on_receive_completion(const OVERLAPPED_ENTRY& entry) {
   --pending_;
   auto& request = *reinterpret_cast<ReceiveRequest*>(entry.lpOverlapped);
   Socket& socket = *request.socket;
-  const int error = completion_error(socket.socket.get(), entry.lpOverlapped);
-  if (error == 0)
-    consume(socket, request.data, entry.dwNumberOfBytesTransferred);
-  else if (!on_receive_error(socket, error))
-    return;
-  post_receive(request);
+  request.done = true;
+  request.bytes = entry.dwNumberOfBytesTransferred;
+  request.error = completion_error(socket.socket.get(), entry.lpOverlapped);
+  consume_in_order(socket);
 }
 
 void UdpReceiver::run(const std::atomic<bool>& stop) {
@@ -124,7 +146,10 @@ void UdpReceiver::run(const std::atomic<bool>& stop) {
     if (!queued_.empty()) {
       swap_.clear();
       swap_.swap(queued_);
-      for (ReceiveRequest* request : swap_) post_receive(*request);
+      for (Socket* socket : swap_) {
+        socket->queued = false;
+        consume_in_order(*socket);
+      }
     }
     const ULONG n = port_.wait(entries, completion_batch, queued_.empty() ? max_wait_ms : 0);
     for (ULONG i = 0; i < n; ++i) on_receive_completion(entries[i]);

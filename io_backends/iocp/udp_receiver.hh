@@ -29,7 +29,11 @@ class UdpReceiver final : public DataWorker {
     OVERLAPPED overlapped{};  // first: a completion hands back its address
     Socket* socket = nullptr;
     unsigned char* data = nullptr;
-    DWORD flags = 0;  // in and out of WSARecvFrom: must live as long as the operation
+    DWORD flags = 0;      // in and out of WSARecvFrom: must live as long as the operation
+    uint64_t ticket = 0;  // its place in the socket's order of receives started
+    bool done = false;    // completed, not yet consumed
+    DWORD bytes = 0;
+    int error = 0;
   };
   struct Socket {
     OverlappedSocket socket;
@@ -38,12 +42,22 @@ class UdpReceiver final : public DataWorker {
     bool skips_port = false;
     bool open = true;
     bool seen_data = false;  // the first datagram starts the -N clock
+    bool queued = false;     // in queued_
+    // Receives are consumed in the order they were started, which is the order the datagrams
+    // arrived in (a socket fills its pending receives first come, first served): an inline
+    // completion must not overtake one already waiting in the port, or the accounting would
+    // see reordering that the network never did. Started receives hold the tickets
+    // [head, head + N); ring[ticket % N] is the one holding `ticket`.
+    std::vector<ReceiveRequest*> ring;
+    uint64_t head = 0;
+    uint64_t next_ticket = 0;
     std::unique_ptr<DatagramAccounting> accounting;
     std::unique_ptr<unsigned char[]> buffers;
     std::vector<ReceiveRequest> requests;  // never resized: the kernel holds their addresses
   };
 
-  void post_receive(ReceiveRequest& request);
+  void start_receive(ReceiveRequest& request);
+  void consume_in_order(Socket& socket);
   void on_receive_completion(const OVERLAPPED_ENTRY& entry);
   void consume(Socket& socket, const unsigned char* data, DWORD bytes);
   // false: the socket failed (recorded); true: go on (a stray ICMP error is ignored).
@@ -53,8 +67,8 @@ class UdpReceiver final : public DataWorker {
   const WorkerContext& context_;
   CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Socket>> sockets_;
-  std::vector<ReceiveRequest*> queued_;  // past the inline budget: start next turn
-  std::vector<ReceiveRequest*> swap_;
+  std::vector<Socket*> queued_;  // past the inline budget: go on next turn
+  std::vector<Socket*> swap_;
   uint64_t pending_ = 0;
   uint32_t outstanding_ = 2;
   bool stopping_ = false;

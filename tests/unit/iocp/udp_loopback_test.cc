@@ -30,6 +30,9 @@ void expect_accounted(const PairOptions& options, const PairOutcome& out) {
     received_ids.insert(flow.flow_id);
     EXPECT_EQ(flow.slot, 0u);  // the receiver's one port
     EXPECT_EQ(flow.counters.compat_datagrams, 0u);
+    // Loopback keeps order: the receiver consumes in arrival order whatever completes inline.
+    EXPECT_EQ(flow.counters.reordered, 0u) << "flow " << flow.flow_id;
+    EXPECT_EQ(flow.counters.duplicates, 0u) << "flow " << flow.flow_id;
     received += flow.counters.unique;
     lost += flow.counters.lost();
   }
