@@ -14,8 +14,8 @@ void OverlappedSocket::reset() {
 
 Expected<OverlappedSocket> open_overlapped_socket(int family, int type) {
   if (Status started = start_sockets(); !started) return started.error();
-  const SOCKET socket = WSASocketW(family, type, 0, nullptr, 0,
-                                   WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+  const SOCKET socket =
+      WSASocketW(family, type, 0, nullptr, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
   if (socket == INVALID_SOCKET) return fail(last_wsa_failure("socket"));
   return OverlappedSocket(socket);
 }

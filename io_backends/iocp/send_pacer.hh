@@ -62,8 +62,7 @@ void post_queued(std::vector<Request*>& queued, std::vector<Request*>& scratch,
       if (!pacer.due(SendPacer::Clock::now())) break;
     post(*scratch[next]);
   }
-  queued.insert(queued.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(next),
-                scratch.end());
+  queued.insert(queued.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(next), scratch.end());
 }
 
 // One worker's share of the limits, in bytes/s (0 = unpaced): -B (bits/s over all
@@ -75,8 +74,8 @@ inline double worker_rate(const TestSpec& spec, std::size_t connections) {
     rate = static_cast<double>(spec.rate_limit_bps) / 8.0 * static_cast<double>(connections) /
            static_cast<double>(spec.sender_connections());
   if (spec.windows.throttle_kBps > 0) {
-    const double throttle = static_cast<double>(spec.windows.throttle_kBps) * 1024.0 *
-                            static_cast<double>(connections);
+    const double throttle =
+        static_cast<double>(spec.windows.throttle_kBps) * 1024.0 * static_cast<double>(connections);
     rate = rate > 0 ? std::min(rate, throttle) : throttle;
   }
   return rate;

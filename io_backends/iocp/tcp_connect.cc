@@ -38,8 +38,9 @@ Status connect_all(CompletionPort& port, ConnectExFunction connect_ex,
     ConnectRequest& request = requests[i];
     request.target = i;
     DWORD sent = 0;
-    const BOOL done = connect_ex.call(targets[i].socket, targets[i].remote.get(),
-                                 targets[i].remote.length, nullptr, 0, &sent, &request.overlapped);
+    const BOOL done =
+        connect_ex.call(targets[i].socket, targets[i].remote.get(), targets[i].remote.length,
+                        nullptr, 0, &sent, &request.overlapped);
     const StartResult start = started(done != FALSE, sent, targets[i].skips_port);
     if (start.state == Started::pending) {
       request.pending = true;

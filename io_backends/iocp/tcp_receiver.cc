@@ -1,5 +1,7 @@
 #include "io_backends/iocp/tcp_receiver.hh"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -96,9 +98,9 @@ void TcpReceiver::post_accept(AcceptRequest& request) {
     request.accepted = std::move(*socket);
     request.overlapped = OVERLAPPED{};
     DWORD received = 0;
-    const BOOL done = accept_ex_.call(listener.socket.get(), request.accepted.get(), request.addresses,
-                                 0, accept_address_room, accept_address_room, &received,
-                                 &request.overlapped);
+    const BOOL done =
+        accept_ex_.call(listener.socket.get(), request.accepted.get(), request.addresses, 0,
+                        accept_address_room, accept_address_room, &received, &request.overlapped);
     const StartResult start = started(done != FALSE, received, listener.skips_port);
     if (start.state == Started::pending) {
       ++pending_;
@@ -123,7 +125,8 @@ void TcpReceiver::on_accept_completion(AcceptRequest& request, int error) {
   OverlappedSocket accepted = std::move(request.accepted);
   if (error != 0 || stopping_) {
     if (error != 0 && !stopping_ && !is_cancellation(error) && error != WSAECONNRESET)
-      record_error(wsa_failure("iocp: port " + std::to_string(listener.port) + ": AcceptEx", error));
+      record_error(
+          wsa_failure("iocp: port " + std::to_string(listener.port) + ": AcceptEx", error));
     return;  // `accepted` closes
   }
   start_connection(std::move(accepted), listener);
@@ -193,9 +196,9 @@ void TcpReceiver::consume(Connection& c, const unsigned char* data, DWORD bytes)
   const unsigned char* wrong =
       std::find_if(data, end, [](unsigned char byte) { return byte != expected_byte; });
   if (wrong == end) return;
-  record_error("iocp: " + c.remote + ": received data is not all 'A' (-d): byte " +
-               std::to_string(*wrong) + " at offset " +
-               std::to_string(c.bytes - static_cast<uint64_t>(end - wrong)));
+  record_error(
+      fmt::format("iocp: {}: received data is not all 'A' (-d): byte 0x{:02x} at offset {}",
+                  c.remote, *wrong, c.bytes - static_cast<uint64_t>(end - wrong)));
 }
 
 // Starts a receive on a busy `request`; handles what completes inline, up to the budget.
@@ -240,8 +243,21 @@ void TcpReceiver::release_request(ReceiveRequest& request) {
   drop_reference(*request.connection);
 }
 
+// A connection's statistics are taken when it goes, after its last receive: one that completed
+// after the end of the stream (an inline completion can overtake a queued one) still counts.
+void TcpReceiver::record_stats(const Connection& c) {
+  // -H serves test after test: keeping every closed connection would grow forever.
+  if (context_.spec->hold && !stopping_) return;
+  ConnectionStats stats;
+  stats.local = c.local;
+  stats.remote = c.remote;
+  stats.bytes = c.bytes;
+  report_.connection_stats.push_back(std::move(stats));
+}
+
 void TcpReceiver::drop_reference(Connection& c) {
   if (--c.busy > 0 || c.open) return;
+  record_stats(c);
   free_.push_back(c.index);
   connections_[c.index].reset();
 }
@@ -253,13 +269,6 @@ void TcpReceiver::close_connection(Connection& c, int error) {
     ++report_.closed_by_peer;
   } else if (!is_cancellation(error)) {
     record_error(wsa_failure("iocp: " + c.remote + ": WSARecv", error));
-  }
-  if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
-    ConnectionStats stats;
-    stats.local = c.local;
-    stats.remote = c.remote;
-    stats.bytes = c.bytes;
-    report_.connection_stats.push_back(std::move(stats));
   }
   // Its other receives complete now, as cancelled (Wine: error 676); their memory stays until.
   c.socket.reset();
@@ -280,7 +289,8 @@ void TcpReceiver::dispatch(const OVERLAPPED_ENTRY& entry) {
   --pending_;
   if (entry.lpCompletionKey == listener_key) {
     auto& request = *reinterpret_cast<AcceptRequest*>(entry.lpOverlapped);
-    const int error = completion_error(listeners_[request.listener].socket.get(), entry.lpOverlapped);
+    const int error =
+        completion_error(listeners_[request.listener].socket.get(), entry.lpOverlapped);
     on_accept_completion(request, error);
     post_accept(request);
     return;
@@ -341,21 +351,19 @@ void TcpReceiver::shut_down() {
     for (ULONG i = 0; i < n; ++i) dispatch(entries[i]);
   }
   leak_ = pending_ > 0;  // the kernel may still write into their buffers: never free them
+  // Those the drain did not release: idle ones (their receives were all queued), leaked ones.
+  for (auto& connection : connections_) {
+    if (!connection) continue;
+    record_stats(*connection);
+    if (connection->busy == 0) connection.reset();
+  }
 }
 
 WorkerReport TcpReceiver::finish() {
-  for (const auto& connection : connections_) {
-    if (!connection || !connection->open) continue;
-    ConnectionStats stats;
-    stats.local = connection->local;
-    stats.remote = connection->remote;
-    stats.bytes = connection->bytes;
-    report_.connection_stats.push_back(std::move(stats));
-  }
-  shut_down();
+  shut_down();  // every connection's statistics are in the report after it
   if (pending_ > 0)
-    report_.notes.push_back("iocp: " + std::to_string(pending_) +
-                            " operations still pending " + std::to_string(drain_timeout_ms) +
+    report_.notes.push_back("iocp: " + std::to_string(pending_) + " operations still pending " +
+                            std::to_string(drain_timeout_ms) +
                             " ms after cancelling them; their buffers were left allocated");
   return report_;
 }

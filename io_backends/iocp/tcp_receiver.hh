@@ -49,10 +49,10 @@ class TcpReceiver final : public DataWorker {
   struct Connection {
     OverlappedSocket socket;
     uint32_t slot = 0;
-    uint32_t index = 0;      // in connections_
+    uint32_t index = 0;  // in connections_
     bool skips_port = false;
-    bool open = true;        // false once the peer closed it or it failed
-    uint32_t busy = 0;       // requests pending or queued; freed when closed and 0
+    bool open = true;   // false once the peer closed it or it failed
+    uint32_t busy = 0;  // requests pending or queued; freed when closed and 0
     uint64_t bytes = 0;
     std::string local, remote;
     std::unique_ptr<unsigned char[]> buffers;
@@ -68,6 +68,7 @@ class TcpReceiver final : public DataWorker {
   void close_connection(Connection& connection, int error);
   void release_request(ReceiveRequest& request);
   void drop_reference(Connection& connection);
+  void record_stats(const Connection& connection);
   void dispatch(const OVERLAPPED_ENTRY& entry);
   void post_queued();
   void record_error(const std::string& message);
@@ -79,11 +80,11 @@ class TcpReceiver final : public DataWorker {
   std::vector<Listener> listeners_;
   std::vector<std::unique_ptr<AcceptRequest>> accepts_;
   std::vector<std::unique_ptr<Connection>> connections_;
-  std::vector<uint32_t> free_;  // reusable indexes in connections_
-  std::vector<AcceptRequest*> queued_accepts_;    // over the inline budget: start next turn
+  std::vector<uint32_t> free_;                  // reusable indexes in connections_
+  std::vector<AcceptRequest*> queued_accepts_;  // over the inline budget: start next turn
   std::vector<ReceiveRequest*> queued_receives_;
   std::vector<ReceiveRequest*> swap_;
-  uint64_t pending_ = 0;  // operations the kernel holds
+  uint64_t pending_ = 0;      // operations the kernel holds
   uint32_t outstanding_ = 2;  // receives per connection
   DWORD receive_flags_ = 0;   // MSG_WAITALL with -wa
   bool stopping_ = false;

@@ -58,9 +58,9 @@ class TcpSender final : public DataWorker {
   SendPacer pacer_;
   std::vector<SendRequest*> queued_;  // waiting for the pacer or past the inline budget
   std::vector<SendRequest*> swap_;
-  uint64_t pending_ = 0;              // sends the kernel holds
-  uint32_t outstanding_ = 2;          // sends per connection
-  bool opened_ = false;  // open() succeeded: run() has something to send on
+  uint64_t pending_ = 0;      // sends the kernel holds
+  uint32_t outstanding_ = 2;  // sends per connection
+  bool opened_ = false;       // open() succeeded: run() has something to send on
   bool stopping_ = false;
   bool shut_down_ = false;
   bool leak_ = false;  // the kernel kept some sends past the drain: their memory is never freed

@@ -22,7 +22,8 @@ UdpReceiver::~UdpReceiver() {
 
 Status UdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
-  if (context_.udp_flows == nullptr) return fail("iocp: a UDP worker needs the run's flow registry");
+  if (context_.udp_flows == nullptr)
+    return fail("iocp: a UDP worker needs the run's flow registry");
   auto port = CompletionPort::create();
   if (!port) return fail("iocp: " + port.error().message);
   port_ = std::move(*port);
@@ -81,7 +82,8 @@ bool UdpReceiver::on_receive_error(Socket& socket, int error) {
   if (!socket.open) return false;
   socket.open = false;
   if (!is_cancellation(error) && report_.errors++ == 0)
-    report_.first_error = wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error);
+    report_.first_error =
+        wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error);
   return false;
 }
 

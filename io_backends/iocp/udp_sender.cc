@@ -28,7 +28,8 @@ UdpSender::~UdpSender() {
 
 Status UdpSender::open() {
   const TestSpec& spec = *context_.spec;
-  if (context_.udp_flows == nullptr) return fail("iocp: a UDP worker needs the run's flow registry");
+  if (context_.udp_flows == nullptr)
+    return fail("iocp: a UDP worker needs the run's flow registry");
   auto port = CompletionPort::create();
   if (!port) return fail("iocp: " + port.error().message);
   port_ = std::move(*port);
@@ -54,8 +55,7 @@ Status UdpSender::open() {
         return fail(where + bound.error().message);
     }
     // A connected UDP socket names its peer once; -uc names it on every send instead.
-    if (!unconnected_ &&
-        connect(socket->get(), flow->remote.get(), flow->remote.length) != 0)
+    if (!unconnected_ && connect(socket->get(), flow->remote.get(), flow->remote.length) != 0)
       return fail(where + last_wsa_failure("connect"));
     auto skips = port_.associate(socket->get(), 0);
     if (!skips) return fail(where + skips.error().message);
@@ -97,7 +97,8 @@ bool UdpSender::on_send_error(Flow& flow, int error) {
   flow.open = false;
   if (!is_cancellation(error))
     if (report_.errors++ == 0)
-      report_.first_error = wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": send", error);
+      report_.first_error =
+          wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": send", error);
   CancelIoEx(flow.socket.handle(), nullptr);
   return false;
 }
@@ -119,11 +120,11 @@ void UdpSender::post_send(SendRequest& request) {
     request.overlapped = OVERLAPPED{};
     WSABUF buffer{datagram_, reinterpret_cast<char*>(request.datagram)};
     DWORD sent = 0;
-    const int rc = unconnected_
-                       ? WSASendTo(flow.socket.get(), &buffer, 1, &sent, 0, flow.remote.get(),
-                                   flow.remote.length, &request.overlapped, nullptr)
-                       : WSASend(flow.socket.get(), &buffer, 1, &sent, 0, &request.overlapped,
-                                 nullptr);
+    const int rc =
+        unconnected_
+            ? WSASendTo(flow.socket.get(), &buffer, 1, &sent, 0, flow.remote.get(),
+                        flow.remote.length, &request.overlapped, nullptr)
+            : WSASend(flow.socket.get(), &buffer, 1, &sent, 0, &request.overlapped, nullptr);
     const StartResult start = started(rc == 0, sent, flow.skips_port);
     if (start.state == Started::pending) {
       ++pending_;

@@ -60,8 +60,8 @@ class UdpSender final : public DataWorker {
   const WorkerContext& context_;
   CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Flow>> flows_;
-  ULONG datagram_ = 0;   // bytes per datagram (-b)
-  bool native_ = true;   // xttcp's header in every datagram
+  ULONG datagram_ = 0;        // bytes per datagram (-b)
+  bool native_ = true;        // xttcp's header in every datagram
   bool unconnected_ = false;  // -uc
   SendPacer pacer_;
   std::vector<SendRequest*> queued_;  // waiting for the pacer or past the inline budget

@@ -56,8 +56,8 @@ std::string system_text(int code) {
   if (length > 0 && text != nullptr) out.assign(text, length);
   if (text != nullptr) LocalFree(text);
   // One line: FormatMessage ends its text with ".\r\n".
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == '.' ||
-                          out.back() == ' '))
+  while (!out.empty() &&
+         (out.back() == '\n' || out.back() == '\r' || out.back() == '.' || out.back() == ' '))
     out.pop_back();
   return out;
 }
@@ -79,7 +79,8 @@ std::string wsa_failure(std::string_view what, int code) {
 std::string last_wsa_failure(std::string_view what) { return wsa_failure(what, WSAGetLastError()); }
 
 bool is_cancellation(int code) {
-  return code == WSA_OPERATION_ABORTED || code == wine_closed_while_pending || code == WSAENOTSOCK || code == WSAEINTR;
+  return code == WSA_OPERATION_ABORTED || code == wine_closed_while_pending ||
+         code == WSAENOTSOCK || code == WSAEINTR;
 }
 
 bool is_peer_gone(int code) {

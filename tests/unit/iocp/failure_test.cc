@@ -29,8 +29,10 @@ bool send_raw(uint16_t port, std::size_t bytes, char fill) {
   std::size_t done = 0;
   while (sent && done < bytes) {
     const int n = send(s, data.data() + done, static_cast<int>(bytes - done), 0);
-    if (n <= 0) sent = false;
-    else done += static_cast<std::size_t>(n);
+    if (n <= 0)
+      sent = false;
+    else
+      done += static_cast<std::size_t>(n);
   }
   shutdown(s, SD_SEND);
   closesocket(s);

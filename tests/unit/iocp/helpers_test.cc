@@ -4,10 +4,10 @@
 
 #include <chrono>
 
+#include "engine/net/os_socket.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/iocp/send_pacer.hh"
 #include "io_backends/iocp/winsock_error.hh"
-#include "engine/net/os_socket.hh"
 
 namespace xttcp::iocp {
 namespace {

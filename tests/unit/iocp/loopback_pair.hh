@@ -15,16 +15,16 @@ namespace xttcp::iocp_test {
 struct PairOptions {
   Protocol protocol = Protocol::tcp;
   bool ipv6 = false;
-  uint32_t connections = 1;    // sender flows, all to one receiver port
-  uint32_t async_buffers = 0;  // -a n (0 = the backend's default)
-  uint64_t rate_limit_bps = 0; // -B
-  bool verify_data = false;    // -d on the receiver
-  uint32_t buffer = 16 * 1024; // -b (TCP) or the datagram size (UDP)
-  bool wait_all = false;       // -wa on the receiver
+  uint32_t connections = 1;     // sender flows, all to one receiver port
+  uint32_t async_buffers = 0;   // -a n (0 = the backend's default)
+  uint64_t rate_limit_bps = 0;  // -B
+  bool verify_data = false;     // -d on the receiver
+  uint32_t buffer = 16 * 1024;  // -b (TCP) or the datagram size (UDP)
+  bool wait_all = false;        // -wa on the receiver
 };
 
 struct PairOutcome {
-  bool ran = false;  // both workers opened
+  bool ran = false;                 // both workers opened
   uint64_t sent = 0, received = 0;  // bytes, from the flow counters
   uint32_t accepts = 0;             // on_accept calls
   WorkerReport sender, receiver;

@@ -60,8 +60,7 @@ TEST(IocpTcp, DefaultBuffersAndVerifiedData) {
   const PairOutcome out = run_pair(options);
   expect_exact(options, out);
   ASSERT_FALSE(out.receiver.notes.empty());
-  EXPECT_EQ(out.receiver.notes.front(),
-            "iocp: 2 overlapped receives outstanding per connection");
+  EXPECT_EQ(out.receiver.notes.front(), "iocp: 2 overlapped receives outstanding per connection");
 }
 
 // -B: paced sends still add up exactly.

@@ -47,14 +47,20 @@ void expect_accounted(const PairOptions& options, const PairOutcome& out) {
 // Paced (-B), so loopback has no reason to drop: the last datagrams' loss would be invisible to
 // sequence gaps.
 TEST(IocpUdp, NativeFlowsAreAccountedOneBuffer) {
-  const PairOptions options{.protocol = Protocol::udp, .connections = 3, .async_buffers = 1,
-                            .rate_limit_bps = 4'000'000, .buffer = 1024};
+  const PairOptions options{.protocol = Protocol::udp,
+                            .connections = 3,
+                            .async_buffers = 1,
+                            .rate_limit_bps = 4'000'000,
+                            .buffer = 1024};
   expect_accounted(options, run_pair(options));
 }
 
 TEST(IocpUdp, NativeFlowsAreAccountedEightBuffers) {
-  const PairOptions options{.protocol = Protocol::udp, .connections = 2, .async_buffers = 8,
-                            .rate_limit_bps = 4'000'000, .buffer = 1400};
+  const PairOptions options{.protocol = Protocol::udp,
+                            .connections = 2,
+                            .async_buffers = 8,
+                            .rate_limit_bps = 4'000'000,
+                            .buffer = 1400};
   expect_accounted(options, run_pair(options));
 }
 
