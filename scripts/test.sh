@@ -3,8 +3,10 @@
 #   1. build-test/:     warnings as errors, all suites (unit, e2e, interop, bench smoke);
 #   2. build-asan/:     AddressSanitizer + UndefinedBehaviorSanitizer, unit, e2e and interop;
 #   3. build-windows/:  xttcp.exe cross-built with mingw-w64 (cross/mingw-w64.ini), warnings as
-#                       errors, its unit tests run under Wine. With --windows, or in CI (CI=true)
-#                       when the toolchain installs (scripts/install-deps.sh --windows).
+#                       errors; its unit tests run under Wine, and tests/e2e_windows
+#                       runs leg 1's xttcp against xttcp.exe under Wine (XTTCP_LINUX_BIN). With
+#                       --windows, or in CI (CI=true) when the toolchain installs
+#                       (scripts/install-deps.sh --windows).
 # Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [meson test arguments, e.g.
 #        --suite unit] (the Windows leg runs all of its own suites)
 set -euo pipefail
@@ -62,8 +64,11 @@ if [[ $windows == yes ]]; then
     export WINEPREFIX=${XTTCP_WINEPREFIX:-$PWD/build-windows-wine}
     export WINEDEBUG=-all
     start=$SECONDS
-    # -O0 and a unity build: the tests are pure logic, and compiling is most of this leg's time.
+    # -O0 and a unity build: the tests check behaviour, not speed, and compiling is most of
+    # this leg's time.
     windows_options=(--cross-file cross/mingw-w64.ini -Dwerror=true --buildtype=debug -Dunity=on)
+    # The cross-OS tests run the Linux build of leg 1 against xttcp.exe.
+    export XTTCP_LINUX_BIN=$PWD/build-test/xttcp
     if [[ -d build-windows ]]; then
       meson setup --reconfigure build-windows "${windows_options[@]}" >/dev/null
     else

@@ -1,6 +1,6 @@
 // Runs the test a command line asked for and returns the process's exit code (0, 1, or 2 for a
-// usage error found late). Per platform: run_command_linux.cc drives the engine (signals,
-// daemon, the run lifecycle); run_command_windows.cc says what the Windows build cannot run yet.
+// usage error found late). run_command.cc, the same on every OS; the process's own part
+// (signals, daemon, Ctrl+C) is tools/process_control_<os>.cc.
 #pragma once
 
 #include <string>

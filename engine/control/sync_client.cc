@@ -1,28 +1,15 @@
 #include "engine/control/sync_client.hh"
 
 #include <fmt/format.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
-
-#include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cstring>
 
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_wire.hh"
+#include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
 
 namespace xttcp {
 
 namespace {
-
-std::string reason(int err) {
-  std::string text = std::strerror(err);
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
-}
 
 std::string describe(std::chrono::milliseconds timeout) {
   const auto ms = timeout.count();
@@ -31,62 +18,43 @@ std::string describe(std::chrono::milliseconds timeout) {
   return fmt::format("{} ms", ms);
 }
 
-// Waits until `fd` is ready for `events` or the deadline passes: >0 ready, 0 timeout, <0 error.
-int wait_ready(int fd, short events, std::chrono::steady_clock::time_point deadline) {
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    // Round up so a sub-millisecond remainder still polls once instead of spinning.
-    const int wait_ms = static_cast<int>(std::clamp<int64_t>(left.count() + 1, 0, 1 << 30));
-    pollfd entry{fd, events, 0};
-    const int rc = poll(&entry, 1, left.count() < 0 ? 0 : wait_ms);
-    if (rc < 0 && errno == EINTR) continue;
-    return rc;
-  }
-}
-
 }  // namespace
 
 Expected<SyncClient> SyncClient::connect(const SocketAddress& receiver,
                                          const std::optional<SocketAddress>& source,
                                          std::chrono::milliseconds timeout) {
   const std::string who = "sync: receiver " + receiver.to_string();
-  UniqueFd fd(socket(receiver.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!fd.valid()) return fail("sync: cannot create a socket: " + reason(errno));
-  int one = 1;
-  setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  auto opened = open_tcp_socket(receiver.family());
+  if (!opened) return fail("sync: cannot create a socket: " + opened.error().message);
+  UniqueSocket fd = std::move(*opened);
+  set_no_delay(fd.get());
 
   if (source) {
-    if (auto device = interface_of(*source)) {
-      // Like NTTTCP's -a: keep the sync traffic on that interface. Needs CAP_NET_RAW; without
-      // it the bind below still selects the address, which is what matters.
-      if (setsockopt(fd.get(), SOL_SOCKET, SO_BINDTODEVICE, device->c_str(),
-                     static_cast<socklen_t>(device->size())) != 0 &&
-          errno != EPERM)
-        return fail(fmt::format("sync: cannot bind to device {} (owner of -a {}): {}", *device,
-                                source->host(), reason(errno)));
-    }
-    setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd.get(), source->get(), source->length) != 0)
+    // Like NTTTCP's -a: keep the sync traffic on that interface (Linux, with CAP_NET_RAW;
+    // without it the bind below still selects the address, which is what matters).
+    if (Status bound = bind_to_interface_of(fd.get(), *source); !bound)
+      return fail("sync: " + bound.error().message);
+    if (Status bound = bind_source_address(fd.get(), *source); !bound)
       return fail(fmt::format("sync: cannot bind the sync connection to source {}: {}",
-                              source->to_string(), reason(errno)));
+                              source->to_string(), bound.error().message));
   }
 
   int err = 0;
   if (::connect(fd.get(), receiver.get(), receiver.length) != 0) {
-    err = errno;
-    if (err == EINPROGRESS) {
-      const int ready = wait_ready(fd.get(), POLLOUT, Clock::now() + timeout);
+    err = last_socket_error();
+    const SocketError kind = classify_socket_error(err);
+    if (kind == SocketError::in_progress || kind == SocketError::would_block) {
+      const int ready = wait_socket(fd.get(), WaitFor::write, Clock::now() + timeout);
       if (ready == 0)
         return fail(
             fmt::format("{} did not answer within {} (is it reachable?)", who, describe(timeout)));
-      if (ready < 0) return fail("sync: poll: " + reason(errno));
-      socklen_t length = sizeof err;
-      if (getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &length) != 0) err = errno;
+      if (ready < 0) return fail("sync: poll: " + socket_error_text(last_socket_error()));
+      err = pending_socket_error(fd.get());
     }
   }
-  if (err == ECONNREFUSED) return fail(who + " refused the connection (is the receiver running?)");
-  if (err != 0) return fail("sync: cannot connect to " + who.substr(6) + ": " + reason(err));
+  if (err != 0 && classify_socket_error(err) == SocketError::refused)
+    return fail(who + " refused the connection (is the receiver running?)");
+  if (err != 0) return fail("sync: cannot connect to " + who.substr(6) + ": " + socket_error_text(err));
   return SyncClient(std::move(fd), receiver);
 }
 
@@ -94,20 +62,21 @@ Status SyncClient::write_all(std::string_view bytes, Clock::time_point deadline,
                              std::chrono::milliseconds timeout) {
   size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t sent = send(fd_.get(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
-    if (sent > 0) {
-      done += static_cast<size_t>(sent);
+    const SocketTransfer sent = send_some(fd_.get(), bytes.data() + done, bytes.size() - done);
+    if (sent.bytes > 0) {
+      done += static_cast<size_t>(sent.bytes);
       continue;
     }
-    if (sent < 0 && errno == EINTR) continue;
-    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      const int ready = wait_ready(fd_.get(), POLLOUT, deadline);
+    const SocketError kind = classify_socket_error(sent.error);
+    if (sent.bytes < 0 && kind == SocketError::interrupted) continue;
+    if (sent.bytes < 0 && kind == SocketError::would_block) {
+      const int ready = wait_socket(fd_.get(), WaitFor::write, deadline);
       if (ready == 0) return fail("sync: the receiver took nothing within " + describe(timeout));
-      if (ready < 0) return fail("sync: poll: " + reason(errno));
+      if (ready < 0) return fail("sync: poll: " + socket_error_text(last_socket_error()));
       continue;
     }
-    if (errno == EPIPE || errno == ECONNRESET) return fail("sync: receiver closed the connection");
-    return fail("sync: cannot send to the receiver: " + reason(errno));
+    if (kind == SocketError::reset) return fail("sync: receiver closed the connection");
+    return fail("sync: cannot send to the receiver: " + socket_error_text(sent.error));
   }
   return ok();
 }
@@ -116,21 +85,22 @@ Status SyncClient::read_exact(char* into, size_t size, Clock::time_point deadlin
                               std::chrono::milliseconds timeout) {
   size_t done = 0;
   while (done < size) {
-    const ssize_t got = recv(fd_.get(), into + done, size - done, 0);
-    if (got > 0) {
-      done += static_cast<size_t>(got);
+    const SocketTransfer got = receive_some(fd_.get(), into + done, size - done);
+    if (got.bytes > 0) {
+      done += static_cast<size_t>(got.bytes);
       continue;
     }
-    if (got == 0) return fail("sync: receiver closed the connection");
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      const int ready = wait_ready(fd_.get(), POLLIN, deadline);
+    if (got.bytes == 0) return fail("sync: receiver closed the connection");
+    const SocketError kind = classify_socket_error(got.error);
+    if (kind == SocketError::interrupted) continue;
+    if (kind == SocketError::would_block) {
+      const int ready = wait_socket(fd_.get(), WaitFor::read, deadline);
       if (ready == 0) return fail("sync: no reply from the receiver within " + describe(timeout));
-      if (ready < 0) return fail("sync: poll: " + reason(errno));
+      if (ready < 0) return fail("sync: poll: " + socket_error_text(last_socket_error()));
       continue;
     }
-    if (errno == ECONNRESET) return fail("sync: receiver closed the connection");
-    return fail("sync: cannot read from the receiver: " + reason(errno));
+    if (kind == SocketError::reset) return fail("sync: receiver closed the connection");
+    return fail("sync: cannot read from the receiver: " + socket_error_text(got.error));
   }
   return ok();
 }

@@ -1,5 +1,5 @@
 // The sender's end of the sync connection: a blocking-style client where every call is
-// bounded by a timeout (poll-based), so a silent receiver never hangs the sender.
+// bounded by a timeout (engine/net/socket_io waits), so a silent receiver never hangs the sender.
 // Errors are one line: "sync: no reply from the receiver within 10 s".
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "engine/net/address.hh"
-#include "engine/net/unique_fd.hh"
+#include "engine/net/unique_socket.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
@@ -35,7 +35,7 @@ class SyncClient {
                     std::chrono::milliseconds timeout = std::chrono::seconds(30));
   Expected<std::string> read_frame(std::chrono::milliseconds timeout);
 
-  int fd() const { return fd_.get(); }
+  NativeSocket fd() const { return fd_.get(); }
   const SocketAddress& receiver() const { return receiver_; }
 
   SyncClient(SyncClient&&) noexcept = default;
@@ -45,14 +45,14 @@ class SyncClient {
 
  private:
   using Clock = std::chrono::steady_clock;
-  SyncClient(UniqueFd fd, SocketAddress receiver) : fd_(std::move(fd)), receiver_(receiver) {}
+  SyncClient(UniqueSocket fd, SocketAddress receiver) : fd_(std::move(fd)), receiver_(receiver) {}
 
   Status write_all(std::string_view bytes, Clock::time_point deadline,
                    std::chrono::milliseconds timeout);
   Status read_exact(char* into, size_t size, Clock::time_point deadline,
                     std::chrono::milliseconds timeout);
 
-  UniqueFd fd_;
+  UniqueSocket fd_;
   SocketAddress receiver_;
 };
 

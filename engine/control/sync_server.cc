@@ -1,50 +1,30 @@
 #include "engine/control/sync_server.hh"
 
 #include <fmt/format.h>
-#include <netinet/tcp.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <vector>
 
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_wire.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/net/socket_setup.hh"
 
 namespace xttcp {
 
 namespace {
 
 constexpr int kLoopTimeoutMs = 200;  // bounds how long stop() waits for the loop
-constexpr int kMaxEvents = 64;
-
-std::string reason(int err) {
-  std::string text = std::strerror(err);
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
-}
-
-std::string peer_name(const sockaddr_storage& storage, socklen_t length) {
-  SocketAddress address;
-  address.storage = storage;
-  address.length = length;
-  return address.to_string();
-}
 
 }  // namespace
 
 struct SyncServer::Connection {
   enum class Expect { integer, hello_frame, result_frame };
 
-  UniqueFd fd;
+  int id = 0;
+  UniqueSocket fd;
   std::string peer;  // "10.0.0.2:40312", for log lines
   std::string in;    // bytes not yet forming a whole message
   std::string out;   // bytes the socket has not taken yet
-  bool watching_output = false;
   bool broken = false;  // a write failed; closed after the current batch of events
   Expect expect = Expect::integer;
   bool native = false;
@@ -58,41 +38,25 @@ Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& ad
   const std::string where = address.is_any()
                                 ? fmt::format("sync port {}", address.port())
                                 : fmt::format("sync port {} on {}", address.port(), address.host());
-  UniqueFd listener(socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!listener.valid()) return fail(where + ": cannot create a socket: " + reason(errno));
-  int one = 1;
-  setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (address.family() == AF_INET6)
-    setsockopt(listener.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-  if (bind(listener.get(), address.get(), address.length) != 0)
-    return fail(where + ": " + reason(errno));
-  if (::listen(listener.get(), SOMAXCONN) != 0) return fail(where + ": listen: " + reason(errno));
+  auto opened = open_tcp_socket(address.family());
+  if (!opened) return fail(where + ": cannot create a socket: " + opened.error().message);
+  UniqueSocket listener = std::move(*opened);
+  if (Status bound = bind_listener(listener.get(), address); !bound)
+    return fail(where + ": " + bound.error().message);
+  if (::listen(listener.get(), SOMAXCONN) != 0)
+    return fail(where + ": listen: " + socket_error_text(last_socket_error()));
 
-  SocketAddress bound;
-  bound.length = sizeof bound.storage;
-  if (getsockname(listener.get(), bound.get(), &bound.length) != 0)
-    return fail(where + ": getsockname: " + reason(errno));
-
-  UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll.valid()) return fail(where + ": epoll_create1: " + reason(errno));
-  UniqueFd wake(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-  if (!wake.valid()) return fail(where + ": eventfd: " + reason(errno));
-  for (int fd : {listener.get(), wake.get()}) {
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.fd = fd;
-    if (epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event) != 0)
-      return fail(where + ": epoll_ctl: " + reason(errno));
-  }
-  return std::unique_ptr<SyncServer>(new SyncServer(std::move(listener), std::move(epoll),
-                                                    std::move(wake), bound.port(), config,
-                                                    std::move(hooks)));
+  auto bound = local_address_of(listener.get());
+  if (!bound) return fail(where + ": " + bound.error().message);
+  auto wake = WakeSignal::create();
+  if (!wake) return fail(where + ": " + wake.error().message);
+  return std::unique_ptr<SyncServer>(new SyncServer(std::move(listener), std::move(*wake),
+                                                    bound->port(), config, std::move(hooks)));
 }
 
-SyncServer::SyncServer(UniqueFd listener, UniqueFd epoll, UniqueFd wake, uint16_t port,
+SyncServer::SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port,
                        ReceiverSync::Config config, SyncServerHooks hooks)
     : listener_(std::move(listener)),
-      epoll_(std::move(epoll)),
       wake_(std::move(wake)),
       port_(port),
       hooks_(std::move(hooks)),
@@ -107,8 +71,7 @@ void SyncServer::start() {
 
 void SyncServer::stop() {
   stopping_ = true;
-  const uint64_t one = 1;
-  [[maybe_unused]] ssize_t written = write(wake_.get(), &one, sizeof one);
+  wake_.notify();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -128,8 +91,7 @@ void SyncServer::publish_result(std::string result_json) {
     result_ = std::move(result_json);
     has_result_ = true;
   }
-  const uint64_t one = 1;
-  [[maybe_unused]] ssize_t written = write(wake_.get(), &one, sizeof one);
+  wake_.notify();
 }
 
 void SyncServer::log(std::string_view line, bool is_error) const {
@@ -137,86 +99,85 @@ void SyncServer::log(std::string_view line, bool is_error) const {
 }
 
 void SyncServer::run() {
-  epoll_event events[kMaxEvents];
+  std::vector<SocketPoll> entries;
+  std::vector<int> ids;  // entries[2 + i] is connection ids[i]
   while (!stopping_) {
-    const int count = epoll_wait(epoll_.get(), events, kMaxEvents, kLoopTimeoutMs);
+    entries.assign({SocketPoll{listener_.get()}, SocketPoll{wake_.pollable()}});
+    ids.clear();
+    for (auto& [id, connection] : connections_) {
+      SocketPoll entry{connection->fd.get()};
+      entry.want_write = !connection->out.empty();
+      entries.push_back(entry);
+      ids.push_back(id);
+    }
+    const int count = poll_sockets(entries, kLoopTimeoutMs);
     if (count < 0) {
-      if (errno == EINTR) continue;
-      log("sync: epoll_wait failed: " + reason(errno) + "; sync listener stopped", true);
+      const int error = last_socket_error();
+      if (classify_socket_error(error) == SocketError::interrupted) continue;
+      log("sync: poll failed: " + socket_error_text(error) + "; sync listener stopped", true);
       break;
     }
-    for (int i = 0; i < count; ++i) {
-      const int fd = events[i].data.fd;
-      if (fd == listener_.get()) {
-        accept_all();
-      } else if (fd == wake_.get()) {
-        uint64_t value;
-        [[maybe_unused]] ssize_t drained = read(wake_.get(), &value, sizeof value);
-      } else if (auto found = connections_.find(fd); found != connections_.end()) {
-        if ((events[i].events & EPOLLOUT) && !flush(*found->second)) found->second->broken = true;
-        if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) on_readable(fd);
-      }
+    if (entries[0].readable || entries[0].hung_up) accept_all();
+    if (entries[1].readable) wake_.drain();
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const SocketPoll& entry = entries[2 + i];
+      auto found = connections_.find(ids[i]);
+      if (found == connections_.end()) continue;  // closed while handling an earlier one
+      if (entry.writable && !flush(*found->second)) found->second->broken = true;
+      if (entry.readable || entry.hung_up) on_readable(ids[i]);
     }
     deliver_result();
     std::vector<std::pair<int, std::string>> broken;
-    for (auto& [fd, connection] : connections_)
-      if (connection->broken) broken.emplace_back(fd, connection->peer);
-    for (auto& [fd, peer] : broken) close_connection(fd, "cannot write to sender " + peer, true);
+    for (auto& [id, connection] : connections_)
+      if (connection->broken) broken.emplace_back(id, connection->peer);
+    for (auto& [id, peer] : broken) close_connection(id, "cannot write to sender " + peer, true);
   }
   // A result published just before stop() still reaches the senders that asked for it: the
   // frames are small, so one last non-blocking write normally takes them whole.
   deliver_result();
-  for (auto& [fd, connection] : connections_) flush(*connection);
+  for (auto& [id, connection] : connections_) flush(*connection);
   connections_.clear();  // teardown: the engine is stopping, no hooks
 }
 
 void SyncServer::accept_all() {
   for (;;) {
-    sockaddr_storage peer{};
-    socklen_t length = sizeof peer;
-    UniqueFd fd(accept4(listener_.get(), reinterpret_cast<sockaddr*>(&peer), &length,
-                        SOCK_NONBLOCK | SOCK_CLOEXEC));
-    if (!fd.valid()) {
-      if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK)
-        log("sync: cannot accept a sync connection: " + reason(errno), true);
+    SocketAddress peer;
+    auto accepted = accept_connection(listener_.get(), &peer);
+    if (!accepted) {
+      log("sync: cannot accept a sync connection: " + accepted.error().message, true);
       return;
     }
-    int one = 1;
-    setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.fd = fd.get();
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd.get(), &event) != 0) {
-      log("sync: cannot watch a sync connection: " + reason(errno), true);
-      continue;
-    }
+    if (!*accepted) return;  // none pending
+    set_no_delay((*accepted)->get());
     auto connection = std::make_unique<Connection>();
-    connection->peer = peer_name(peer, length);
-    connection->fd = std::move(fd);
-    const int key = connection->fd.get();
+    connection->id = next_id_++;
+    connection->peer = peer.to_string();
+    connection->fd = std::move(**accepted);
+    const int key = connection->id;
     connections_[key] = std::move(connection);
   }
 }
 
-void SyncServer::on_readable(int fd) {
+void SyncServer::on_readable(int id) {
   char buffer[4096];
   for (;;) {
-    auto found = connections_.find(fd);
+    auto found = connections_.find(id);
     if (found == connections_.end()) return;
     Connection& connection = *found->second;
-    const ssize_t received = recv(fd, buffer, sizeof buffer, 0);
-    if (received > 0) {
+    const SocketTransfer received = receive_some(connection.fd.get(), buffer, sizeof buffer);
+    if (received.bytes > 0) {
       // Whole messages are handled as they complete, so the buffer stays one frame at most.
-      connection.in.append(buffer, static_cast<size_t>(received));
-      if (!process_input(connection)) return close_connection(fd, "", false);
+      connection.in.append(buffer, static_cast<size_t>(received.bytes));
+      if (!process_input(connection)) return close_connection(id, "", false);
       continue;
     }
-    if (received == 0) return close_connection(fd, "", false);
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-    const bool quiet = errno == ECONNRESET;  // a sender killed mid-test is not our error
-    return close_connection(fd, "cannot read from sender " + connection.peer + ": " + reason(errno),
+    if (received.bytes == 0) return close_connection(id, "", false);
+    const SocketError kind = classify_socket_error(received.error);
+    if (kind == SocketError::interrupted) continue;
+    if (kind == SocketError::would_block) return;
+    const bool quiet = kind == SocketError::reset;  // a sender killed mid-test is not our error
+    return close_connection(id, "cannot read from sender " + connection.peer + ": " +
+                                    socket_error_text(received.error),
                             !quiet);
   }
 }
@@ -253,7 +214,7 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
   uint32_t cycle_s;
   {
     std::lock_guard lock(mutex_);
-    outcome = sync_.on_request(connection.fd.get(), request);
+    outcome = sync_.on_request(connection.id, request);
     cycle_s = sync_.negotiated_cycle_s();
     if (outcome.start) {  // a new test: the previous test's result is stale
       result_.clear();
@@ -289,7 +250,7 @@ bool SyncServer::handle_frame(Connection& connection, std::string payload) {
       hello = "{}";
     }
     sync_wire::append_frame(bytes, hello);
-    send_bytes(connection.fd.get(), bytes);
+    send_bytes(connection.id, bytes);
     return true;
   }
   connection.expect = Connection::Expect::integer;
@@ -324,8 +285,8 @@ void SyncServer::deliver_result() {
   }
 }
 
-void SyncServer::send_bytes(int fd, std::string_view bytes) {
-  auto found = connections_.find(fd);
+void SyncServer::send_bytes(int id, std::string_view bytes) {
+  auto found = connections_.find(id);
   if (found == connections_.end()) return;  // that peer left meanwhile
   Connection& connection = *found->second;
   connection.out.append(bytes);
@@ -336,41 +297,31 @@ bool SyncServer::flush(Connection& connection) {
   size_t sent_total = 0;
   bool healthy = true;
   while (sent_total < connection.out.size()) {
-    const ssize_t sent = send(connection.fd.get(), connection.out.data() + sent_total,
-                              connection.out.size() - sent_total, MSG_NOSIGNAL);
-    if (sent > 0) {
-      sent_total += static_cast<size_t>(sent);
-    } else if (sent < 0 && errno == EINTR) {
+    const SocketTransfer sent = send_some(connection.fd.get(), connection.out.data() + sent_total,
+                                          connection.out.size() - sent_total);
+    if (sent.bytes > 0) {
+      sent_total += static_cast<size_t>(sent.bytes);
+    } else if (sent.bytes < 0 && classify_socket_error(sent.error) == SocketError::interrupted) {
       continue;
     } else {
-      healthy = sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+      healthy = sent.bytes < 0 && classify_socket_error(sent.error) == SocketError::would_block;
       break;
     }
   }
   connection.out.erase(0, sent_total);
-  if (healthy) watch_output(connection, !connection.out.empty());
   return healthy;
 }
 
-void SyncServer::watch_output(Connection& connection, bool want) {
-  if (connection.watching_output == want) return;
-  epoll_event event{};
-  event.events = EPOLLIN | (want ? EPOLLOUT : 0u);
-  event.data.fd = connection.fd.get();
-  if (epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, connection.fd.get(), &event) == 0)
-    connection.watching_output = want;
-}
-
-void SyncServer::close_connection(int fd, std::string_view why, bool is_error) {
-  auto found = connections_.find(fd);
+void SyncServer::close_connection(int id, std::string_view why, bool is_error) {
+  auto found = connections_.find(id);
   if (found == connections_.end()) return;
   bool sender_left_test;
   {
     std::lock_guard lock(mutex_);
-    sender_left_test = sync_.on_peer_closed(fd);
+    sender_left_test = sync_.on_peer_closed(id);
   }
   if (!why.empty()) log("sync: " + std::string(why) + "; connection closed", is_error);
-  connections_.erase(found);  // closes the fd (epoll forgets it)
+  connections_.erase(found);  // closes the socket
   if (hooks_.peer_closed) hooks_.peer_closed(sender_left_test);
 }
 

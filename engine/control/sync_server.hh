@@ -1,6 +1,7 @@
 // The receiver's sync listener on port base-1: accepts any number of sync connections, speaks
 // NTTTCP-for-Linux's int protocol and, on native (xttcp) connections, frames. Every protocol
-// decision is ReceiverSync's; this class only moves bytes. One thread, one epoll loop.
+// decision is ReceiverSync's; this class only moves bytes. One thread, one poll loop
+// (engine/net/socket_io: poll on Linux, WSAPoll on Windows); a WakeSignal ends its wait.
 #pragma once
 
 #include <atomic>
@@ -15,7 +16,8 @@
 
 #include "engine/control/receiver_sync.hh"
 #include "engine/net/address.hh"
-#include "engine/net/unique_fd.hh"
+#include "engine/net/unique_socket.hh"
+#include "engine/net/wake_signal.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
@@ -62,26 +64,28 @@ class SyncServer {
 
  private:
   struct Connection;
-  SyncServer(UniqueFd listener, UniqueFd epoll, UniqueFd wake, uint16_t port,
-             ReceiverSync::Config config, SyncServerHooks hooks);
+  SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port, ReceiverSync::Config config,
+             SyncServerHooks hooks);
 
   void run();
   void accept_all();
-  void on_readable(int fd);
+  void on_readable(int id);
   bool process_input(Connection& connection);  // false: the connection must close
   bool handle_request(Connection& connection, int32_t request);
   bool handle_frame(Connection& connection, std::string payload);
-  void send_bytes(int fd, std::string_view bytes);
+  void send_bytes(int id, std::string_view bytes);
   bool flush(Connection& connection);  // false: write error
-  void watch_output(Connection& connection, bool want);
   void deliver_result();
-  void close_connection(int fd, std::string_view reason, bool is_error);
+  void close_connection(int id, std::string_view reason, bool is_error);
   void log(std::string_view line, bool is_error) const;
 
-  UniqueFd listener_, epoll_, wake_;
+  UniqueSocket listener_;
+  WakeSignal wake_;
   uint16_t port_;
   SyncServerHooks hooks_;
-  std::unordered_map<int, std::unique_ptr<Connection>> connections_;  // loop thread only
+  // By connection id (ReceiverSync's peer id), loop thread only.
+  std::unordered_map<int, std::unique_ptr<Connection>> connections_;
+  int next_id_ = 1;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
 

@@ -3,7 +3,7 @@
 // UTF-8 JSON, at most sync_code::kMaxFrameBytes).
 #pragma once
 
-#include <arpa/inet.h>
+#include "engine/net/os_socket.hh"  // htonl, ntohl
 
 #include <cstdint>
 #include <cstring>

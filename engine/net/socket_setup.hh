@@ -1,4 +1,5 @@
 // Socket set-up shared by every kernel-socket backend and the control plane (control path only).
+// Per platform: socket_setup_linux.cc, socket_setup_windows.cc.
 #pragma once
 
 #include <chrono>
@@ -7,38 +8,59 @@
 #include <string>
 
 #include "engine/net/address.hh"
-#include "engine/net/unique_fd.hh"
+#include "engine/net/unique_socket.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
 
-// The interface that owns `address`, for SO_BINDTODEVICE (-a); nullopt if none or wildcard.
+// The interface that owns `address`, for SO_BINDTODEVICE (-a); nullopt if none or wildcard
+// (always nullopt on Windows, which binds by address only).
 std::optional<std::string> interface_of(const SocketAddress& address);
 
-// A non-blocking TCP listener on `address` (SO_REUSEADDR), or "port N: <reason>".
-Expected<UniqueFd> listen_tcp(const SocketAddress& address, int backlog);
+// A non-blocking TCP listener on `address` (SO_REUSEADDR on Linux; exclusive on Windows), or
+// "port N: <reason>".
+Expected<UniqueSocket> listen_tcp(const SocketAddress& address, int backlog);
 
 struct ConnectOptions {
   std::optional<SocketAddress> source;  // -a address and/or -f port
   bool bind_to_device = false;          // SO_BINDTODEVICE to the interface owning `source`
   bool no_delay = false;
-  uint64_t max_pacing_rate_bytes = 0;   // SO_MAX_PACING_RATE, 0 = unset
+  uint64_t max_pacing_rate_bytes = 0;   // SO_MAX_PACING_RATE, 0 = unset (Linux only)
 };
 
 // SO_MAX_PACING_RATE, then SO_BINDTODEVICE and bind() to the source when one is set (any
 // socket type, before connect).
-Status apply_connect_options(int fd, const ConnectOptions& options);
+Status apply_connect_options(NativeSocket socket, const ConnectOptions& options);
 
 // Starts a non-blocking connect; the caller waits for writability (many at once).
-Expected<UniqueFd> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options);
+Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options);
 
 // After writability: the connect's outcome ("127.0.0.1:5001: connection refused").
-Status finish_connect(int fd, const SocketAddress& remote);
+Status finish_connect(NativeSocket socket, const SocketAddress& remote);
 
 // Blocking connect bounded by `timeout` (used by the control plane).
-Expected<UniqueFd> connect_tcp(const SocketAddress& remote, const ConnectOptions& options,
-                               std::chrono::milliseconds timeout);
+Expected<UniqueSocket> connect_tcp(const SocketAddress& remote, const ConnectOptions& options,
+                                   std::chrono::milliseconds timeout);
 
-Status set_nonblocking(int fd, bool on);
+Status set_nonblocking(NativeSocket socket, bool on);
+
+// A non-blocking, close-on-exec TCP socket of `family`, not bound yet.
+Expected<UniqueSocket> open_tcp_socket(int family);
+
+// SO_BINDTODEVICE to the interface owning `source` (Linux). Without CAP_NET_RAW it is skipped:
+// binding the address still selects the interface. Windows has no such option: ok().
+// Error: "cannot bind to device eth1 (owner of -a 10.0.0.1): <reason>".
+Status bind_to_interface_of(NativeSocket socket, const SocketAddress& source);
+
+// bind() to a local source address (with SO_REUSEADDR on Linux). Error: the reason alone.
+Status bind_source_address(NativeSocket socket, const SocketAddress& source);
+
+// Binds a listener to `address`: SO_REUSEADDR on Linux, SO_EXCLUSIVEADDRUSE on Windows (whose
+// SO_REUSEADDR would let a second listener take the port), IPV6_V6ONLY for IPv6. Error: the
+// reason alone ("address already in use").
+Status bind_listener(NativeSocket socket, const SocketAddress& address);
+
+// SO_ERROR: the outcome of a finished non-blocking connect (0 = connected).
+int pending_socket_error(NativeSocket socket);
 
 }  // namespace xttcp

@@ -24,11 +24,13 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   sender_spec.role = Role::sender;
   sender_spec.address = receiver_spec.address;
 
-  // The receiver speaks only when something goes wrong; its results are printed below.
-  FILE* devnull = std::fopen("/dev/null", "w");
+  // The receiver speaks only when something goes wrong (on stderr); its results are printed
+  // below. Its info lines go to a temporary file that vanishes when closed (no /dev/null on
+  // every OS).
+  FILE* discard = std::tmpfile();
   Log::Options options;
   options.quiet = true;
-  options.out = devnull != nullptr ? devnull : stdout;
+  options.out = discard != nullptr ? discard : stdout;
   auto receiver_log = Log::open(options);
   if (!receiver_log) {
     env.log.error(receiver_log.error().message);
@@ -72,7 +74,7 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   receiver.join();
   const int receiver_exit = receiver_done.get();
   (*receiver_log).reset();
-  if (devnull != nullptr) std::fclose(devnull);
+  if (discard != nullptr) std::fclose(discard);
 
   // Normally the sender printed the receiver's figures from the native exchange already.
   if (receiver_result && env.print_results && !peer_shown) {

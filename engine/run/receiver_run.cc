@@ -1,12 +1,17 @@
-// The receiver's lifecycle: listen on the data ports and the sync port, wait for a sender's start
-// (or the first connection with -N), measure on its own clock, report; again with -H.
+// The receiver's lifecycle: listen on the data ports and the sync port (Windows dialect: the
+// token ports, and the base port with -sp), wait for a sender's start (or the first connection
+// with -N; every thread's connection with -ns), measure on its own clock, report; again with -H.
 #include <fmt/format.h>
 
 #include <mutex>
 #include <thread>
 #include <utility>
 
+#include "engine/control/port_assignment.hh"
 #include "engine/control/sync_server.hh"
+#include "engine/control/token_exchange.hh"
+#include "engine/control/windows_token.hh"
+#include "engine/net/socket_setup.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
 #include "engine/run/hello.hh"
@@ -82,11 +87,71 @@ class WindowWatch {
   bool active_ = false;
 };
 
+// NTttcp for Windows' receiver-side control plane on its own thread: the -sp port hand-out,
+// then the token handshake; the gate opens once every thread has exchanged its token.
+class WindowsHandshakeServer {
+ public:
+  // Listens now (busy ports are reported before anything starts); nothing to do = no thread.
+  static Expected<std::unique_ptr<WindowsHandshakeServer>> listen(const TestSpec& spec,
+                                                                  const SocketAddress& local) {
+    auto server = std::make_unique<WindowsHandshakeServer>();
+    server->first_data_port_ = windows_token::first_data_port(spec);
+    server->threads_ = spec.ports;
+    if (spec.dialect == Dialect::windows && spec.windows.sync_port) {
+      SocketAddress base = local;
+      base.set_port(spec.base_port);
+      auto listener = listen_tcp(base, static_cast<int>(spec.ports));
+      if (!listener) return fail("-sp: " + listener.error().message);
+      server->port_listener_ = std::move(*listener);
+    }
+    if (windows_token::uses_tokens(spec)) {
+      auto listeners = listen_token_ports(
+          local, windows_token::token_ports(
+                     windows_token::data_ports(server->first_data_port_, spec.ports)));
+      if (!listeners) return listeners.error();
+      server->token_listeners_ = std::move(*listeners);
+    }
+    return server;
+  }
+  ~WindowsHandshakeServer() { stop(); }
+
+  bool has_work() const { return port_listener_.valid() || !token_listeners_.empty(); }
+  bool opens_gate() const { return !token_listeners_.empty(); }
+
+  // done(ok) once every port was handed out and every token exchanged, or done(error).
+  void start(std::function<void(Status)> done) {
+    thread_ = std::thread([this, done = std::move(done)] {
+      if (port_listener_.valid()) {
+        Status served = serve_assigned_ports(std::move(port_listener_), first_data_port_,
+                                             threads_, stop_);
+        if (!served) return done(served);
+      }
+      if (!token_listeners_.empty()) done(serve_tokens(std::move(token_listeners_), stop_));
+    });
+  }
+  void stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  bool stopped() const { return stop_.load(); }
+
+ private:
+  uint16_t first_data_port_ = 0;
+  uint32_t threads_ = 0;
+  UniqueSocket port_listener_;
+  std::vector<UniqueSocket> token_listeners_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 }  // namespace
 
 int run_receiver(const TestSpec& spec, RunEnv& env) {
   Log& log = env.log;
-  auto setup = prepare_run(spec);
+  // -sp (Windows dialect): the data ports start one above the base port.
+  TestSpec data_spec = spec;
+  data_spec.base_port = windows_token::first_data_port(spec);
+  auto setup = prepare_run(data_spec);
   if (!setup) {
     log.error(setup.error().message);
     return exit_code::usage;
@@ -110,7 +175,15 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (user_interrupted(env)) gate.interrupt();
   });
   std::function<void()> on_accept;
-  if (spec.no_sync) on_accept = [&gate, cycle = spec.cycle_s()] { gate.open(cycle); };
+  std::atomic<uint32_t> accepted{0};
+  if (spec.no_sync && spec.dialect == Dialect::windows) {
+    // NTttcp for Windows -ns: the clock starts once every thread has its connection.
+    on_accept = [&gate, &accepted, threads = spec.ports, cycle = spec.cycle_s()] {
+      if (accepted.fetch_add(1) + 1 == threads) gate.open(cycle);
+    };
+  } else if (spec.no_sync) {
+    on_accept = [&gate, cycle = spec.cycle_s()] { gate.open(cycle); };
+  }
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
@@ -120,10 +193,27 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::run_failed;
   }
 
+  auto windows_handshake = WindowsHandshakeServer::listen(spec, *local);
+  if (!windows_handshake) {
+    log.error(windows_handshake.error().message);
+    return exit_code::run_failed;
+  }
+  std::atomic<bool> handshake_failed{false};
+  if ((*windows_handshake)->has_work()) {
+    const bool opens_gate = (*windows_handshake)->opens_gate();
+    (*windows_handshake)->start([&, opens_gate](Status done) {
+      if (done && opens_gate) return gate.open(spec.cycle_s());
+      if (done || (*windows_handshake)->stopped()) return;
+      log.error(done.error().message);
+      handshake_failed = true;
+      gate.interrupt();
+    });
+  }
+
   PeerResults peers;
   WindowWatch watch;
   std::unique_ptr<SyncServer> server;
-  if (!spec.no_sync) {
+  if (!spec.no_sync && spec.dialect != Dialect::windows) {
     SyncServerHooks hooks;
     hooks.native_hello = [&](const std::string&) {
       peers.native_peer_joined();
@@ -166,14 +256,16 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     const std::vector<udp::FlowRecord> udp_at_start = pool.udp_snapshot();
     const std::optional<uint32_t> cycle = gate.wait(seconds(spec.wait_timeout_s));
     if (!cycle) {
-      if (!gate.interrupted()) {
+      if (handshake_failed) {
+        code = exit_code::run_failed;
+      } else if (!gate.interrupted()) {
         log.error(fmt::format("no sender started a test within {} s (--wait-timeout)",
                               spec.wait_timeout_s));
         code = exit_code::run_failed;
       }
       break;
     }
-    if (spec.no_sync) log.info("Network activity progressing...");
+    if (spec.no_sync || spec.dialect == Dialect::windows) log.info("Network activity progressing...");
     const auto start = SteadyClock::now();
     watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
     const MeasuredWindow window =
@@ -237,6 +329,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (!spec.hold || interrupted_by_user) break;
   }
   if (server) server->stop();
+  (*windows_handshake)->stop();
   for (const WorkerReport& report : pool.stop_and_join())
     if (report.errors > 0 && spec.hold) {
       log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));

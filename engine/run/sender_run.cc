@@ -1,13 +1,15 @@
-// The sender's lifecycle: sync (busy check, cycle negotiation, native hello), connect every flow,
-// start, warm-up / measure / cool-down, early-exit notice, results (both sides' when the
-// receiver is xttcp).
-#include <poll.h>
-#include <sys/socket.h>
-
+// The sender's lifecycle: sync (busy check, cycle negotiation, native hello; in the Windows
+// dialect the -sp port hand-out and the token handshake instead), connect every flow, start,
+// warm-up / measure / cool-down, early-exit notice, results (both sides' when the receiver is
+// xttcp).
 #include <fmt/format.h>
 
+#include "engine/control/port_assignment.hh"
 #include "engine/control/sync_client.hh"
 #include "engine/control/sync_codes.hh"
+#include "engine/control/token_exchange.hh"
+#include "engine/control/windows_token.hh"
+#include "engine/net/socket_io.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
@@ -43,6 +45,7 @@ Expected<Agreement> agree_with_receiver(const TestSpec& spec, const SocketAddres
     log.info("Starting sender activity (no sync) ...");
     return agreement;
   }
+  if (spec.dialect == Dialect::windows) return agreement;  // tokens, after the connections
   const milliseconds timeout = seconds(spec.connect_timeout_s);
   SocketAddress sync_address = receiver;
   sync_address.set_port(spec.sync_port());
@@ -98,6 +101,47 @@ Status request_start(const TestSpec& spec, SyncClient& sync, Log& log) {
   return ok();
 }
 
+// NTttcp for Windows' control plane, both halves of it a sender speaks.
+class WindowsHandshake {
+ public:
+  WindowsHandshake(const TestSpec& spec, const SocketAddress& receiver,
+                   const std::optional<SocketAddress>& source, const RunEnv& env)
+      : spec_(spec), receiver_(receiver), source_(source),
+        cancel_(env.interrupted != nullptr ? *env.interrupted : never_),
+        // The original retries its connects 100 times 100 ms apart: at least 10 s.
+        timeout_(seconds(std::max<uint32_t>(spec.connect_timeout_s, 10))) {}
+
+  // -sp: every thread asks the base port for its data port before connecting.
+  Status fetch_data_ports(Log& log) const {
+    if (spec_.dialect != Dialect::windows || !spec_.windows.sync_port) return ok();
+    auto ports = fetch_assigned_ports(receiver_, spec_.ports, source_, timeout_, cancel_);
+    if (!ports) return ports.error();
+    if (Status expected = windows_token::check_assigned_ports(*ports, spec_.base_port, spec_.ports);
+        !expected)
+      return expected;
+    log.debug(fmt::format("-sp: the receiver handed out data ports {}..{}", spec_.base_port + 1,
+                          spec_.base_port + spec_.ports));
+    return ok();
+  }
+
+  // The token handshake, once every data connection is up (skipped with -ns).
+  Status exchange_tokens(Log& log) const {
+    if (!windows_token::uses_tokens(spec_)) return ok();
+    const auto ports = windows_token::token_ports(
+        windows_token::data_ports(windows_token::first_data_port(spec_), spec_.ports));
+    log.debug(fmt::format("token sync on ports {}..{}", ports.front(), ports.back()));
+    return exchange_tokens_as_sender(receiver_, ports, source_, timeout_, cancel_);
+  }
+
+ private:
+  const TestSpec& spec_;
+  const SocketAddress& receiver_;
+  const std::optional<SocketAddress>& source_;
+  const std::atomic<bool> never_{false};
+  const std::atomic<bool>& cancel_;
+  milliseconds timeout_;
+};
+
 }  // namespace
 
 // --udp-payload auto: native unless the receiver is known to be NTTTCP (it answered the sync
@@ -115,7 +159,10 @@ TestSpec settle_udp_payload(const TestSpec& spec, bool native_peer, Log& log) {
 int run_sender(const TestSpec& requested, RunEnv& env) {
   Log& log = env.log;
   TestSpec spec = requested;
-  auto setup = prepare_run(spec);
+  // -sp (Windows dialect): the data ports start one above the base port.
+  TestSpec data_spec = spec;
+  data_spec.base_port = windows_token::first_data_port(spec);
+  auto setup = prepare_run(data_spec);
   if (!setup) {
     log.error(setup.error().message);
     return exit_code::usage;
@@ -143,6 +190,11 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
   spec = settle_udp_payload(spec, agreement->native, log);
+  const WindowsHandshake windows(spec, *receiver, source, env);
+  if (Status ports = windows.fetch_data_ports(log); !ports) {
+    log.error(ports.error().message);
+    return exit_code::run_failed;
+  }
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
@@ -161,8 +213,13 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   // Ctrl+C must also end a blocking sync wait (a parked -M sender waits up to minutes).
   SyncClient* sync = agreement->sync ? &*agreement->sync : nullptr;
   const CancelHook unblock_sync = env.clock.add_cancel_hook([sync, &env] {
-    if (sync != nullptr && user_interrupted(env)) shutdown(sync->fd(), SHUT_RDWR);
+    if (sync != nullptr && user_interrupted(env)) shutdown_socket(sync->fd());
   });
+  if (Status synced = windows.exchange_tokens(log); !synced) {
+    log.error(user_interrupted(env) ? std::string("interrupted while waiting to start")
+                                    : synced.error().message);
+    return exit_code::run_failed;
+  }
   if (sync) {
     if (Status started = request_start(spec, *sync, log); !started) {
       log.error(user_interrupted(env) ? std::string("interrupted while waiting to start")
@@ -183,11 +240,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     if (SteadyClock::now() >= lost_deadline) return std::nullopt;
     if (pool.counts_connections() && pool.open_connections() <= 0)
       return "the receiver closed every connection";
-    if (sync != nullptr) {
-      pollfd p{sync->fd(), POLLRDHUP, 0};
-      if (poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
-        return "the receiver closed the sync connection";
-    }
+    if (sync != nullptr && peer_hung_up(sync->fd())) return "the receiver closed the sync connection";
     return std::nullopt;
   });
   const MeasuredWindow window = timeline.run(

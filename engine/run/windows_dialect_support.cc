@@ -8,9 +8,6 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   if (spec.dialect != Dialect::windows) return ok();
   const WindowsOptions& w = spec.windows;
   const std::string later = " is not implemented yet";
-  if (!spec.no_sync)
-    return fail("-ns is required for now: the NTttcp-for-Windows token exchange (a 1-byte token "
-                "on data port + 1000 per thread)" + later);
   if (w.buffer_count)
     return fail("-n / count mode (a run without -t): counting buffers per thread" + later +
                 "; give -t SEC");
@@ -25,7 +22,9 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   if (w.async_buffers > 0) return fail("-a: outstanding asynchronous buffers per thread" + later);
   if (w.socket_recv_buffer >= 0) return fail("-rb: setting SO_RCVBUF" + later);
   if (w.socket_send_buffer >= 0) return fail("-sb: setting SO_SNDBUF" + later);
-  if (w.sync_port) return fail("-sp: synchronized data ports" + later);
+  if (w.sync_port && spec.ipv6)
+    return fail("-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "
+                "one of them)");
   if (w.sample_s > 0) return fail("-sam: samples" + later);
   if (w.latency_measurement) return fail("-lm: latency measurement" + later);
   if (w.verify_data) return fail("-d: verifying the received bytes" + later);

@@ -10,9 +10,9 @@
 namespace xttcp {
 
 // ok() for a spec the engine runs as asked (a Linux-dialect spec always passes). Else one line,
-// e.g. "-sp: synchronized data ports are not implemented yet", for the first such option.
-// Runs today: TCP with -ns, timed (-t), -m (one host), -p, -l, -ndl, -nic, -wu/-cd, -v, -6, -hpt,
-// -xml, -nsb, -to, and xttcp's long options.
+// e.g. "-sam: samples is not implemented yet", for the first such option.
+// Runs today: TCP, timed (-t), with the token handshake or -ns, -sp, -m (one host), -p, -l,
+// -ndl, -nic, -wu/-cd, -v, -6, -hpt, -xml, -nsb, -to, and xttcp's long options.
 Status check_windows_dialect_supported(const TestSpec& spec);
 
 }  // namespace xttcp

@@ -1,5 +1,7 @@
 // System probes: absolute counters read at phase edges (CPU ticks, TCP retransmits, NIC packets,
 // interrupts, this process's CPU time), and the deltas NTTTCP-for-Linux reports (reference §1.8).
+// Per platform: system_probe_linux.cc (/proc, /sys), system_probe_windows.cc (GetSystemTimes,
+// NtQuerySystemInformation, GetTcpStatisticsEx, GetIfTable2); the deltas are system_deltas.cc.
 #pragma once
 
 #include <chrono>
@@ -18,8 +20,13 @@ struct SystemSnapshot {
   CpuTimes cpu;
   TcpRetransmits tcp;                    // absolute counters
   std::optional<NicPackets> nic;         // when spec.show_nic_packets is set
-  std::optional<Interrupts> interrupts;  // when spec.show_dev_interrupts is set
-  double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF)
+  std::optional<Interrupts> interrupts;  // Linux: when spec.show_dev_interrupts is set;
+                                         // Windows: every interrupt, when the OS counts them
+  // Windows only (nullopt on Linux, and where the OS gives no such counter, e.g. Wine's zeros):
+  // TCP segments out/in and failed connection attempts (both address families), and DPCs.
+  std::optional<TransportCounters> transport;
+  std::optional<uint64_t> dpcs;
+  double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
   std::chrono::steady_clock::time_point at;
   // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their
   // counters stay 0. The caller decides whether to print them.
@@ -28,6 +35,7 @@ struct SystemSnapshot {
 
 class SystemProbe {
  public:
+  // The roots are Linux's (tests point them at fixtures); Windows ignores them.
   explicit SystemProbe(const TestSpec& spec, std::string proc_root = "/proc",
                        std::string sys_root = "/sys");
   SystemSnapshot take() const;  // cheap enough to call at phase edges; never throws
@@ -40,15 +48,19 @@ class SystemProbe {
 
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
 // NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,
-// result.nic and result.interrupts from two snapshots. A counter that went backwards gives 0.
+// result.nic, result.interrupts, result.transport and result.dpcs from two snapshots. A counter
+// that went backwards gives 0; one missing at either edge stays nullopt (printed "NA").
 void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end, double seconds,
                          uint64_t total_bytes, const HostInfo& host, Result& result);
 
 // Hostname, a `uname -a` style line, kernel release, CPU model, cores (cpuN lines of stat, at
-// least 1) and MHz (first "cpu MHz" of cpuinfo). Unreadable parts stay empty or 0.
+// least 1) and MHz (first "cpu MHz" of cpuinfo). Unreadable parts stay empty or 0. Windows: the
+// computer name, "Windows 10.0.<build>", the registry's ProcessorNameString and ~MHz (nominal,
+// as NTttcp reads it) and the active processors.
 HostInfo read_host_info(const std::string& proc_root = "/proc");
 
-// For --show-nic-packets: the interface must exist under <sys_root>/class/net.
+// For --show-nic-packets: the interface must exist (Linux: under <sys_root>/class/net; Windows:
+// an interface alias such as "Ethernet", or its index, among GetIfTable2's).
 Status check_interface_exists(const std::string& name, const std::string& sys_root = "/sys");
 
 }  // namespace xttcp

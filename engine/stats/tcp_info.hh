@@ -1,8 +1,11 @@
 // TCP_INFO of one of our own connections (RTT, retransmits, cwnd, path MTU, delivery rate).
+// Per platform: tcp_info_linux.cc (getsockopt TCP_INFO), tcp_info_windows.cc (SIO_TCP_INFO,
+// Windows 10 1703+; where it fails only the addresses are filled).
 #pragma once
 
 #include <cstdint>
 
+#include "engine/net/os_socket.hh"
 #include "engine/result.hh"
 
 namespace xttcp {
@@ -11,9 +14,9 @@ namespace xttcp {
 // Fields the kernel does not report stay 0; a non-TCP or closed fd gives an all-zero record.
 // delivery_rate_bps is in bits per second (the kernel reports bytes per second). bytes is left
 // for the caller, who counts them.
-ConnectionStats read_tcp_info(int fd);
+ConnectionStats read_tcp_info(NativeSocket fd);
 // The same, with the bytes the application counted on that connection.
-inline ConnectionStats read_tcp_info(int fd, uint64_t bytes) {
+inline ConnectionStats read_tcp_info(NativeSocket fd, uint64_t bytes) {
   ConnectionStats stats = read_tcp_info(fd);
   stats.bytes = bytes;
   return stats;

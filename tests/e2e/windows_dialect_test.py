@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The NTttcp-for-Windows command line on Linux: a -ns TCP run with -m/-p/-t/-l between two xttcp
 processes. The receiver appends its Windows XML (-xml, run twice: two blocks in one file); the
-sender prints the Windows console tables. A run the engine cannot do yet is refused, exit 2."""
+sender prints the Windows console tables. A run the engine cannot do yet (-sam) is refused,
+exit 2. The token handshake (no -ns) is tested against a peer in tests/interop."""
 import os
 import subprocess
 
@@ -39,9 +40,10 @@ def body(started):
               f"run {run + 1}: the XML file does not hold {run + 1} appended block(s)")
         check("<no_sync>True</no_sync>" in text, "XML: no_sync is not True")
     refused = subprocess.run([xttcp, "--dialect", "windows", "-s", "-m", "1,*,127.0.0.1", "-t",
-                              "1"], capture_output=True, text=True, timeout=20)
-    check(refused.returncode == 2, f"a run without -ns exited {refused.returncode}, not 2")
-    check("-ns is required for now" in refused.stderr, f"unclear refusal: {refused.stderr!r}")
+                              "2", "-sam", "1"], capture_output=True, text=True, timeout=20)
+    check(refused.returncode == 2, f"a run with -sam exited {refused.returncode}, not 2")
+    check("-sam: samples is not implemented yet" in refused.stderr,
+          f"unclear refusal: {refused.stderr!r}")
 
 
 run_test(body)

@@ -1,13 +1,8 @@
-// The Linux run: blocks SIGINT/SIGTERM for a signal thread, daemonizes for -D, opens the log,
-// prints the dialect's banner, then runs the role.
-#include <signal.h>
-#include <unistd.h>
-
+// Runs one test on every OS: checks the spec against this host, prepares the process
+// (tools/process_control_<os>.cc), opens the log, prints the dialect's banner, runs the role.
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,41 +14,17 @@
 #include "engine/run/windows_dialect_support.hh"
 #include "engine/stats/system_probe.hh"
 #include "io_backends/backend.hh"
+#include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
 namespace {
 
-// Ctrl+C / SIGTERM: the first asks the run to stop (results are still printed), the second ends
-// the process at once.
-void start_signal_thread(std::atomic<bool>& interrupted, PhaseClock& clock) {
-  std::thread([&interrupted, &clock] {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    for (;;) {
-      int signal_number = 0;
-      if (sigwait(&set, &signal_number) != 0) continue;
-      if (interrupted.exchange(true)) _exit(exit_code::run_failed);
-      clock.cancel("interrupted by signal");
-    }
-  }).detach();
-}
-
-// -D: relative result paths would land in '/' after daemon(); make them absolute first.
-void make_paths_absolute(TestSpec& spec) {
-  for (std::optional<std::string>* path :
-       {&spec.log_file, &spec.xml_file, &spec.json_file, &spec.native_json_file}) {
-    if (*path && !path->value().empty())
-      **path = std::filesystem::absolute(**path).string();
-  }
-}
-
 // Also settles --backend auto on a name, so the results and the peer see what really ran.
 Status validate_environment(TestSpec& spec) {
   if (Status supported = check_windows_dialect_supported(spec); !supported) return supported;
+  if (Status allowed = check_process_options(spec); !allowed) return allowed;
   auto backend = select_backend(spec);
   if (!backend) return backend.error();
   spec.backend = std::string((*backend)->name());
@@ -65,20 +36,9 @@ Status validate_environment(TestSpec& spec) {
 int run(TestSpec spec, const std::vector<std::string>& notes) {
   if (Status valid = validate_environment(spec); !valid) return usage_error(valid.error().message);
 
-  // Block the signals in every thread; the signal thread takes them with sigwait().
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-
-  if (spec.daemonize) {
-    make_paths_absolute(spec);
-    if (daemon(0, 0) != 0) {
-      std::perror("xttcp: -D: daemon");
-      return exit_code::run_failed;
-    }
+  if (Status prepared = prepare_process(spec); !prepared) {
+    std::fprintf(stderr, "xttcp: %s\n", prepared.error().message.c_str());
+    return exit_code::run_failed;
   }
 
   Log::Options options;
@@ -90,7 +50,7 @@ int run(TestSpec spec, const std::vector<std::string>& notes) {
 
   std::atomic<bool> interrupted{false};
   PhaseClock clock;
-  start_signal_thread(interrupted, clock);
+  watch_interrupts(interrupted, clock);
 
   if (spec.dialect == Dialect::windows) {
     (*log)->raw(windows_banner_line());

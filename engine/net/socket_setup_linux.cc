@@ -1,3 +1,4 @@
+// Linux: socket set-up with fcntl, SO_BINDTODEVICE, SO_MAX_PACING_RATE and poll(2).
 #include "engine/net/socket_setup.hh"
 
 #include <fcntl.h>
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include <fmt/format.h>
 
 namespace xttcp {
 
@@ -39,7 +42,7 @@ std::optional<std::string> interface_of(const SocketAddress& address) {
   return name;
 }
 
-Status set_nonblocking(int fd, bool on) {
+Status set_nonblocking(NativeSocket fd, bool on) {
   int flags = fcntl(fd, F_GETFL);
   if (flags < 0) return fail("fcntl: " + errno_text(errno));
   flags = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
@@ -47,9 +50,9 @@ Status set_nonblocking(int fd, bool on) {
   return ok();
 }
 
-Expected<UniqueFd> listen_tcp(const SocketAddress& address, int backlog) {
+Expected<UniqueSocket> listen_tcp(const SocketAddress& address, int backlog) {
   const std::string where = "port " + std::to_string(address.port());
-  UniqueFd fd(socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  UniqueSocket fd(socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd.valid()) return fail(where + ": socket: " + errno_text(errno));
   int one = 1;
   setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -60,7 +63,7 @@ Expected<UniqueFd> listen_tcp(const SocketAddress& address, int backlog) {
   return fd;
 }
 
-Status apply_connect_options(int fd, const ConnectOptions& options) {
+Status apply_connect_options(NativeSocket fd, const ConnectOptions& options) {
   int one = 1;
   if (options.max_pacing_rate_bytes > 0) {
     // The kernel takes an unsigned 32-bit value here on every version we support.
@@ -80,8 +83,8 @@ Status apply_connect_options(int fd, const ConnectOptions& options) {
   return ok();
 }
 
-Expected<UniqueFd> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options) {
-  UniqueFd fd(socket(remote.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options) {
+  UniqueSocket fd(socket(remote.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd.valid()) return fail("socket: " + errno_text(errno));
   int one = 1;
   if (options.no_delay) setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -91,7 +94,7 @@ Expected<UniqueFd> start_connect_tcp(const SocketAddress& remote, const ConnectO
   return fd;
 }
 
-Status finish_connect(int fd, const SocketAddress& remote) {
+Status finish_connect(NativeSocket fd, const SocketAddress& remote) {
   int err = 0;
   socklen_t len = sizeof err;
   if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
@@ -99,7 +102,7 @@ Status finish_connect(int fd, const SocketAddress& remote) {
   return ok();
 }
 
-Expected<UniqueFd> connect_tcp(const SocketAddress& remote, const ConnectOptions& options,
+Expected<UniqueSocket> connect_tcp(const SocketAddress& remote, const ConnectOptions& options,
                                std::chrono::milliseconds timeout) {
   auto fd = start_connect_tcp(remote, options);
   if (!fd) return fd.error();
@@ -114,6 +117,49 @@ Expected<UniqueFd> connect_tcp(const SocketAddress& remote, const ConnectOptions
   if (rc < 0) return fail(remote.to_string() + ": poll: " + errno_text(errno));
   if (auto done = finish_connect(fd->get(), remote); !done) return done.error();
   return std::move(*fd);
+}
+
+Expected<UniqueSocket> open_tcp_socket(int family) {
+  UniqueSocket fd(socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return fail(socket_error_text(errno));
+  return fd;
+}
+
+Status bind_to_interface_of(NativeSocket fd, const SocketAddress& source) {
+  auto device = interface_of(source);
+  if (!device) return ok();
+  if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, device->c_str(),
+                 static_cast<socklen_t>(device->size())) != 0 &&
+      errno != EPERM)
+    return fail(fmt::format("cannot bind to device {} (owner of -a {}): {}", *device,
+                            source.host(), socket_error_text(errno)));
+  return ok();
+}
+
+}  // namespace xttcp
+
+namespace xttcp {
+
+Status bind_listener(NativeSocket fd, const SocketAddress& address) {
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (address.family() == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  if (bind(fd, address.get(), address.length) != 0) return fail(socket_error_text(errno));
+  return ok();
+}
+
+Status bind_source_address(NativeSocket fd, const SocketAddress& source) {
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (bind(fd, source.get(), source.length) != 0) return fail(socket_error_text(errno));
+  return ok();
+}
+
+int pending_socket_error(NativeSocket fd) {
+  int err = 0;
+  socklen_t length = sizeof err;
+  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &length) != 0) err = errno;
+  return err;
 }
 
 }  // namespace xttcp

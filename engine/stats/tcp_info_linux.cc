@@ -23,7 +23,7 @@ std::string address_text(int fd, int (*get)(int, sockaddr*, socklen_t*)) {
 
 }  // namespace
 
-ConnectionStats read_tcp_info(int fd) {
+ConnectionStats read_tcp_info(NativeSocket fd) {
   ConnectionStats stats;
   stats.local = address_text(fd, ::getsockname);
   stats.remote = address_text(fd, ::getpeername);

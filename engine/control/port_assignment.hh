@@ -1,0 +1,33 @@
+// NTttcp for Windows' -sp (reference §2.3): the receiver accepts one connection per sender
+// thread on the base port and sends each its data port (4-byte little-endian long: base + 1,
+// base + 2, ...), closing it; the sender threads then connect to those ports. Over IPv4, as the
+// original.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/net/address.hh"
+#include "engine/net/unique_socket.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+// Sender: `threads` connections to `receiver` (its base port), retrying every 100 ms while
+// refused, each reading one assigned port. Bounded by `timeout`; `cancel` ends it early.
+// Error: "-sp: no data port from 10.0.0.1:5001 within 10 s (last: connection refused)".
+Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiver,
+                                                     uint32_t threads,
+                                                     const std::optional<SocketAddress>& source,
+                                                     std::chrono::milliseconds timeout,
+                                                     const std::atomic<bool>& cancel);
+
+// Receiver: hands out first_port, first_port + 1, ... to the next `threads` connections on
+// `listener`. Returns when all are handed out, or with an error when `stop` is set.
+Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
+                            const std::atomic<bool>& stop);
+
+}  // namespace xttcp

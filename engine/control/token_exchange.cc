@@ -1,0 +1,221 @@
+#include "engine/control/token_exchange.hh"
+
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "engine/control/windows_token.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/net/socket_setup.hh"
+
+namespace xttcp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kPollMs = 50;
+
+// One port's exchange. Sender: connecting -> exchanging -> done (back to waiting after a
+// refused connect). Receiver: listening -> exchanging -> done.
+struct TokenSlot {
+  enum class State { waiting, connecting, listening, exchanging, done };
+  uint16_t port = 0;
+  State state = State::waiting;
+  UniqueSocket listener;  // receiver
+  UniqueSocket connection;
+  Clock::time_point retry_at{};
+  std::string last_error;  // sender: why the last connect failed
+};
+
+// Sends our token on a fresh connection: one byte into an empty send buffer always fits.
+Status send_token(TokenSlot& slot) {
+  const char byte = windows_token::token;
+  for (;;) {
+    const SocketTransfer sent = send_some(slot.connection.get(), &byte, 1);
+    if (sent.bytes == 1) return ok();
+    if (sent.bytes < 0 && classify_socket_error(sent.error) == SocketError::interrupted) continue;
+    return fail(fmt::format("token sync: cannot send the token on port {}: {}", slot.port,
+                            socket_error_text(sent.error)));
+  }
+}
+
+// Reads the peer's token. true = received; false = nothing yet. Error: the peer closed.
+Expected<bool> receive_token(TokenSlot& slot, const char* peer) {
+  char byte;
+  const SocketTransfer got = receive_some(slot.connection.get(), &byte, 1);
+  if (got.bytes == 1) return true;
+  if (got.bytes == 0)
+    return fail(fmt::format("token sync: the {} closed the token connection on port {} before "
+                            "sending its token",
+                            peer, slot.port));
+  const SocketError kind = classify_socket_error(got.error);
+  if (kind == SocketError::would_block || kind == SocketError::interrupted) return false;
+  return fail(fmt::format("token sync: cannot read the token on port {}: {}", slot.port,
+                          socket_error_text(got.error)));
+}
+
+Status start_connect(TokenSlot& slot, const SocketAddress& receiver,
+                     const std::optional<SocketAddress>& source) {
+  SocketAddress remote = receiver;
+  remote.set_port(slot.port);
+  ConnectOptions options;
+  if (source) {
+    options.source = *source;
+    options.source->set_port(0);
+  }
+  auto connection = start_connect_tcp(remote, options);
+  if (!connection) return fail("token sync: " + connection.error().message);
+  slot.connection = std::move(*connection);
+  slot.state = TokenSlot::State::connecting;
+  return ok();
+}
+
+}  // namespace
+
+Status exchange_tokens_as_sender(const SocketAddress& receiver,
+                                 const std::vector<uint16_t>& token_ports,
+                                 const std::optional<SocketAddress>& source,
+                                 std::chrono::milliseconds timeout,
+                                 const std::atomic<bool>& cancel) {
+  std::vector<TokenSlot> slots(token_ports.size());
+  for (size_t i = 0; i < slots.size(); ++i) slots[i].port = token_ports[i];
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    if (cancel.load()) return fail("token sync: interrupted");
+    size_t done = 0;
+    const auto now = Clock::now();
+    std::vector<SocketPoll> entries;
+    std::vector<TokenSlot*> polled;
+    for (TokenSlot& slot : slots) {
+      if (slot.state == TokenSlot::State::done) {
+        ++done;
+        continue;
+      }
+      if (slot.state == TokenSlot::State::waiting && slot.retry_at <= now)
+        if (Status started = start_connect(slot, receiver, source); !started) return started;
+      if (slot.state == TokenSlot::State::connecting) {
+        // WSAPoll does not report a refused connect on every Windows: ask the socket too.
+        const int error = pending_socket_error(slot.connection.get());
+        if (error != 0) {
+          slot.last_error = socket_error_text(error);
+          slot.connection.reset();
+          slot.state = TokenSlot::State::waiting;
+          slot.retry_at = now + windows_token::connect_retry_pause;
+          continue;
+        }
+        SocketPoll entry{slot.connection.get()};
+        entry.want_read = false;
+        entry.want_write = true;
+        entries.push_back(entry);
+        polled.push_back(&slot);
+      } else if (slot.state == TokenSlot::State::exchanging) {
+        entries.push_back(SocketPoll{slot.connection.get()});
+        polled.push_back(&slot);
+      }
+    }
+    if (done == slots.size()) return ok();
+    if (now >= deadline) {
+      for (const TokenSlot& slot : slots) {
+        if (slot.state == TokenSlot::State::done) continue;
+        const std::string why = slot.last_error.empty() ? "" : " (last: " + slot.last_error + ")";
+        return fail(fmt::format("token sync: no token from {} on port {} within {:.0f} s{} (is "
+                                "the receiver NTttcp for Windows without -ns?)",
+                                receiver.host(), slot.port,
+                                std::chrono::duration<double>(timeout).count(), why));
+      }
+    }
+    if (entries.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));  // all waiting to retry
+      continue;
+    }
+    if (poll_sockets(entries, kPollMs) < 0) continue;  // interrupted: look again
+    for (size_t i = 0; i < entries.size(); ++i) {
+      TokenSlot& slot = *polled[i];
+      const SocketPoll& entry = entries[i];
+      if (slot.state == TokenSlot::State::connecting && (entry.writable || entry.hung_up)) {
+        const int error = pending_socket_error(slot.connection.get());
+        if (error != 0) {  // refused: the receiver is not listening yet
+          slot.last_error = socket_error_text(error);
+          slot.connection.reset();
+          slot.state = TokenSlot::State::waiting;
+          slot.retry_at = Clock::now() + windows_token::connect_retry_pause;
+          continue;
+        }
+        if (Status sent = send_token(slot); !sent) return sent;
+        slot.state = TokenSlot::State::exchanging;
+      } else if (slot.state == TokenSlot::State::exchanging && (entry.readable || entry.hung_up)) {
+        auto got = receive_token(slot, "receiver");
+        if (!got) return got.error();
+        if (*got) {
+          slot.connection.reset();
+          slot.state = TokenSlot::State::done;
+        }
+      }
+    }
+  }
+}
+
+Expected<std::vector<UniqueSocket>> listen_token_ports(const SocketAddress& local,
+                                                       const std::vector<uint16_t>& token_ports) {
+  std::vector<UniqueSocket> listeners;
+  for (uint16_t port : token_ports) {
+    SocketAddress address = local;
+    address.set_port(port);
+    // Backlog 1: each port takes exactly one connection (the original listens with 0).
+    auto listener = listen_tcp(address, 1);
+    if (!listener) return fail("token " + listener.error().message);
+    listeners.push_back(std::move(*listener));
+  }
+  return listeners;
+}
+
+Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop) {
+  std::vector<TokenSlot> slots(listeners.size());
+  for (size_t i = 0; i < slots.size(); ++i) {
+    auto bound = local_address_of(listeners[i].get());
+    slots[i].port = bound ? bound->port() : 0;
+    slots[i].listener = std::move(listeners[i]);
+    slots[i].state = TokenSlot::State::listening;
+  }
+  for (;;) {
+    if (stop.load()) return fail("token sync: stopped");
+    std::vector<SocketPoll> entries;
+    std::vector<TokenSlot*> polled;
+    for (TokenSlot& slot : slots) {
+      if (slot.state == TokenSlot::State::listening) {
+        entries.push_back(SocketPoll{slot.listener.get()});
+        polled.push_back(&slot);
+      } else if (slot.state == TokenSlot::State::exchanging) {
+        entries.push_back(SocketPoll{slot.connection.get()});
+        polled.push_back(&slot);
+      }
+    }
+    if (entries.empty()) return ok();  // every port has exchanged its token
+    if (poll_sockets(entries, kPollMs) < 0) continue;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      TokenSlot& slot = *polled[i];
+      const SocketPoll& entry = entries[i];
+      if (!entry.readable && !entry.hung_up) continue;
+      if (slot.state == TokenSlot::State::listening) {
+        auto accepted = accept_connection(slot.listener.get(), nullptr);
+        if (!accepted)
+          return fail(fmt::format("token sync: cannot accept on port {}: {}", slot.port,
+                                  accepted.error().message));
+        if (!*accepted) continue;
+        slot.connection = std::move(**accepted);
+        slot.listener.reset();  // one connection per port, as the original
+        if (Status sent = send_token(slot); !sent) return sent;
+        slot.state = TokenSlot::State::exchanging;
+      } else {
+        auto got = receive_token(slot, "sender");
+        if (!got) return got.error();
+        if (*got) {
+          slot.connection.reset();
+          slot.state = TokenSlot::State::done;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace xttcp

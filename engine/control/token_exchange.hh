@@ -1,0 +1,39 @@
+// NTttcp for Windows' token handshake over sockets (reference §2.3): for every data port, one
+// TCP connection on data port + 1000 over which each side sends one 'X' and reads one byte;
+// then it is closed. All ports are served at once from one thread (a poll loop), so the
+// original's threads, each waiting for its own token, are all answered.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "engine/net/address.hh"
+#include "engine/net/unique_socket.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+// Sender, once its data connections are up: connects to every token port of `receiver`,
+// retrying every 100 ms while refused (the original listens only once all of its own data
+// connections are in), and exchanges the tokens. `source` (-nic) binds the local end. Bounded by
+// `timeout`; `cancel` (Ctrl+C) ends it early. Error: "token sync: no token from 10.0.0.1 on port
+// 6001 within 10 s (is the receiver NTttcp without -ns?)".
+Status exchange_tokens_as_sender(const SocketAddress& receiver,
+                                 const std::vector<uint16_t>& token_ports,
+                                 const std::optional<SocketAddress>& source,
+                                 std::chrono::milliseconds timeout,
+                                 const std::atomic<bool>& cancel);
+
+// Receiver: listens on every token port now, so a port in use is reported before anything
+// starts ("token port 6001: address already in use").
+Expected<std::vector<UniqueSocket>> listen_token_ports(const SocketAddress& local,
+                                                       const std::vector<uint16_t>& token_ports);
+
+// Receiver: accepts exactly one connection per listener (then closes the listener, as the
+// original does), exchanges the tokens, and returns when every port has. Returns early with an
+// error when `stop` is set ("token sync: stopped") or a sender misbehaves.
+Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop);
+
+}  // namespace xttcp

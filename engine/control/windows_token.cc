@@ -1,0 +1,59 @@
+#include "engine/control/windows_token.hh"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace xttcp::windows_token {
+
+bool uses_tokens(const TestSpec& spec) { return spec.dialect == Dialect::windows && !spec.no_sync; }
+
+uint16_t first_data_port(const TestSpec& spec) {
+  const bool handed_out = spec.dialect == Dialect::windows && spec.windows.sync_port;
+  return static_cast<uint16_t>(spec.base_port + (handed_out ? 1 : 0));
+}
+
+std::vector<uint16_t> data_ports(uint16_t first, uint32_t count) {
+  std::vector<uint16_t> ports;
+  for (uint32_t i = 0; i < count; ++i) ports.push_back(static_cast<uint16_t>(first + i));
+  return ports;
+}
+
+std::vector<uint16_t> token_ports(const std::vector<uint16_t>& data) {
+  std::vector<uint16_t> ports;
+  for (uint16_t port : data) ports.push_back(static_cast<uint16_t>(port + port_offset));
+  return ports;
+}
+
+std::array<char, 4> encode_assigned_port(uint32_t port) {
+  return {static_cast<char>(port & 0xff), static_cast<char>((port >> 8) & 0xff),
+          static_cast<char>((port >> 16) & 0xff), static_cast<char>((port >> 24) & 0xff)};
+}
+
+uint32_t decode_assigned_port(const std::array<char, 4>& bytes) {
+  uint32_t port = 0;
+  for (int i = 3; i >= 0; --i) port = (port << 8) | static_cast<unsigned char>(bytes[i]);
+  return port;
+}
+
+Status check_assigned_ports(std::vector<uint32_t> assigned, uint16_t base_port, uint32_t threads) {
+  const uint32_t first = uint32_t{base_port} + 1;
+  const uint32_t last = first + threads - 1;
+  const std::string expected = threads == 1 ? fmt::format("port {}", first)
+                                            : fmt::format("ports {}..{}", first, last);
+  std::sort(assigned.begin(), assigned.end());
+  for (size_t i = 0; i < assigned.size(); ++i) {
+    if (assigned[i] < first || assigned[i] > last)
+      return fail(fmt::format("-sp: the receiver handed out port {}; expected {}", assigned[i],
+                              expected));
+    if (i > 0 && assigned[i] == assigned[i - 1])
+      return fail(fmt::format("-sp: the receiver handed out port {} twice; expected {}",
+                              assigned[i], expected));
+  }
+  if (assigned.size() != threads)
+    return fail(fmt::format("-sp: the receiver handed out {} port(s); expected {}",
+                            assigned.size(), expected));
+  return ok();
+}
+
+}  // namespace xttcp::windows_token

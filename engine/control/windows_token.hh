@@ -1,0 +1,47 @@
+// NTttcp for Windows' start handshake (reference §2.3), the pure parts: which ports it uses and
+// what the -sp port hand-out looks like on the wire. The sockets are token_exchange.cc and
+// port_assignment.cc.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "engine/spec.hh"
+#include "engine/status.hh"
+
+namespace xttcp::windows_token {
+
+// Each thread's token connection goes to its data port + 1000 (the original's
+// MAX_NUM_CONNECTIONS); each side sends this one byte, then reads one (whatever it is).
+inline constexpr uint32_t port_offset = 1000;
+inline constexpr char token = 'X';
+// A sender's connects (token and -sp) are retried this long after a refusal, like the
+// original's (which tries 100 times: at least 10 s).
+inline constexpr std::chrono::milliseconds connect_retry_pause{100};
+
+// True when a run speaks the token handshake: the Windows dialect without -ns.
+bool uses_tokens(const TestSpec& spec);
+
+// The first data port: the base port, or base + 1 with -sp (the base port then hands out the
+// data ports).
+uint16_t first_data_port(const TestSpec& spec);
+
+// Data ports first .. first + count - 1 (one per thread).
+std::vector<uint16_t> data_ports(uint16_t first, uint32_t count);
+
+// Token ports of those data ports. The CLI has checked they fit below 65536.
+std::vector<uint16_t> token_ports(const std::vector<uint16_t>& data_ports);
+
+// -sp: the receiver sends each sender thread its data port as a 4-byte native-endian `long`
+// (32 bits, little-endian on every Windows NTttcp runs on).
+std::array<char, 4> encode_assigned_port(uint32_t port);
+uint32_t decode_assigned_port(const std::array<char, 4>& bytes);
+
+// -sp sender: the ports the receiver handed out, checked to be the data ports this run
+// expects (base + 1 .. base + threads, in any order). Error:
+// "-sp: the receiver handed out port 7000; expected ports 5002..5005".
+Status check_assigned_ports(std::vector<uint32_t> assigned, uint16_t base_port, uint32_t threads);
+
+}  // namespace xttcp::windows_token

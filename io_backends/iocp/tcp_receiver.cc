@@ -1,0 +1,371 @@
+#include "io_backends/iocp/tcp_receiver.hh"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "io_backends/iocp/io_request.hh"
+#include "io_backends/iocp/outstanding.hh"
+#include "io_backends/iocp/winsock_error.hh"
+
+namespace xttcp::iocp {
+
+namespace {
+
+constexpr ULONG_PTR listener_key = 1;
+constexpr ULONG_PTR connection_key = 2;
+constexpr uint32_t accepts_per_listener = 2;  // a burst of connects is accepted back to back
+constexpr unsigned char expected_byte = 'A';  // NTttcp's TCP payload (-d checks it)
+
+// The accept errors after which a listener stops accepting (they would repeat at once).
+bool accept_failure_lasts(int error) {
+  return error == WSAEMFILE || error == WSAENOBUFS || error == WSAEINVAL || error == WSAENOTSOCK ||
+         error == WSAEOPNOTSUPP;
+}
+
+}  // namespace
+
+TcpReceiver::~TcpReceiver() {
+  shut_down();
+  if (!leak_) return;
+  for (auto& connection : connections_) static_cast<void>(connection.release());
+  for (auto& request : accepts_) static_cast<void>(request.release());
+}
+
+void TcpReceiver::record_error(const std::string& message) {
+  if (report_.errors++ == 0) report_.first_error = message;
+}
+
+Status TcpReceiver::open() {
+  const TestSpec& spec = *context_.spec;
+  auto port = CompletionPort::create();
+  if (!port) return fail("iocp: " + port.error().message);
+  port_ = std::move(*port);
+  outstanding_ = outstanding_buffers(spec);
+  if (spec.windows.wait_all) receive_flags_ = MSG_WAITALL;
+  options_ = socket_options_of(spec);
+
+  for (const FlowPlan& flow : context_.plan->flows) {
+    const std::string where = "iocp: port " + std::to_string(flow.port) + ": ";
+    SocketAddress address = context_.local;
+    address.set_port(flow.port);
+    auto socket = open_overlapped_socket(address.family(), SOCK_STREAM);
+    if (!socket) return fail(where + socket.error().message);
+    // Accepted sockets inherit the listener's buffer sizes (and its window scale with them).
+    if (Status set = apply_socket_options(socket->get(), options_, true); !set)
+      return fail(where + set.error().message);
+    if (Status bound = bind_socket(socket->get(), address); !bound)
+      return fail(where + bound.error().message);
+    if (listen(socket->get(), SOMAXCONN) != 0) return fail(where + last_wsa_failure("listen"));
+    auto skips = port_.associate(socket->get(), listener_key);
+    if (!skips) return fail(where + skips.error().message);
+    if (accept_ex_.call == nullptr) {
+      auto loaded = load_accept_ex(socket->get());
+      if (!loaded) return fail(where + loaded.error().message);
+      accept_ex_ = *loaded;
+    }
+    Listener listener;
+    listener.socket = std::move(*socket);
+    listener.slot = flow.slot;
+    listener.port = flow.port;
+    listener.skips_port = *skips;
+    listeners_.push_back(std::move(listener));
+  }
+  for (uint32_t i = 0; i < listeners_.size(); ++i) {
+    for (uint32_t k = 0; k < accepts_per_listener; ++k) {
+      accepts_.push_back(std::make_unique<AcceptRequest>());
+      accepts_.back()->listener = i;
+    }
+  }
+  // Accepting starts now: a sender may connect as soon as open() returns.
+  for (auto& request : accepts_) post_accept(*request);
+  report_.notes.push_back(outstanding_note(outstanding_, "receives", "connection"));
+  return ok();
+}
+
+void TcpReceiver::post_accept(AcceptRequest& request) {
+  Listener& listener = listeners_[request.listener];
+  const std::string where = "iocp: port " + std::to_string(listener.port) + ": ";
+  for (int turn = 0; turn < inline_budget; ++turn) {
+    if (stopping_ || !listener.accepting) return;
+    auto socket = open_overlapped_socket(context_.local.family(), SOCK_STREAM);
+    if (!socket) {
+      record_error(where + socket.error().message);
+      listener.accepting = false;
+      return;
+    }
+    request.accepted = std::move(*socket);
+    request.overlapped = OVERLAPPED{};
+    DWORD received = 0;
+    const BOOL done =
+        accept_ex_.call(listener.socket.get(), request.accepted.get(), request.addresses, 0,
+                        accept_address_room, accept_address_room, &received, &request.overlapped);
+    const StartResult start = started(done != FALSE, received, listener.skips_port);
+    if (start.state == Started::pending) {
+      ++pending_;
+      return;
+    }
+    if (start.state == Started::inline_) {
+      on_accept_completion(request, 0);
+      continue;
+    }
+    request.accepted.reset();
+    if (start.error == WSAECONNRESET) continue;  // that client gave up before we accepted it
+    record_error(wsa_failure(where + "AcceptEx", start.error));
+    if (accept_failure_lasts(start.error)) listener.accepting = false;
+    return;
+  }
+  queued_accepts_.push_back(&request);
+}
+
+// The accept of `request` finished (error 0: its socket is connected). Does not repost.
+void TcpReceiver::on_accept_completion(AcceptRequest& request, int error) {
+  const Listener& listener = listeners_[request.listener];
+  OverlappedSocket accepted = std::move(request.accepted);
+  if (error != 0 || stopping_) {
+    if (error != 0 && !stopping_ && !is_cancellation(error) && error != WSAECONNRESET)
+      record_error(
+          wsa_failure("iocp: port " + std::to_string(listener.port) + ": AcceptEx", error));
+    return;  // `accepted` closes
+  }
+  start_connection(std::move(accepted), listener);
+}
+
+void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& listener) {
+  const std::string where = "iocp: port " + std::to_string(listener.port) + ": ";
+  const SOCKET listening = listener.socket.get();
+  // Gives the accepted socket its listener's properties (getpeername, shutdown need it).
+  if (setsockopt(socket.get(), SOL_SOCKET, SO_UPDATE_ACCEPT_CONTEXT,
+                 reinterpret_cast<const char*>(&listening), sizeof listening) != 0) {
+    record_error(last_wsa_failure(where + "SO_UPDATE_ACCEPT_CONTEXT"));
+    return;
+  }
+  if (Status set = apply_socket_options(socket.get(), options_, true); !set) {
+    record_error(where + set.error().message);
+    return;
+  }
+  auto skips = port_.associate(socket.get(), connection_key);
+  if (!skips) {
+    record_error(where + skips.error().message);
+    return;
+  }
+
+  uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<uint32_t>(connections_.size());
+    connections_.emplace_back();
+  }
+  auto connection = std::make_unique<Connection>();
+  Connection& c = *connection;
+  c.slot = listener.slot;
+  c.index = index;
+  c.skips_port = *skips;
+  c.local = local_name(socket.get());
+  c.remote = peer_name(socket.get());
+  c.socket = std::move(socket);
+  const std::size_t length = context_.spec->recv_buffer;
+  c.buffers = std::make_unique<unsigned char[]>(length * outstanding_);
+  c.requests.resize(outstanding_);
+  for (uint32_t i = 0; i < outstanding_; ++i) {
+    c.requests[i].connection = &c;
+    c.requests[i].data = c.buffers.get() + i * length;
+  }
+  connections_[index] = std::move(connection);
+  ++report_.connections;
+  if (context_.on_accept) context_.on_accept();
+  // One reference more than the requests hold: a receive that fails at once closes the
+  // connection, and the connection must outlive this loop.
+  c.busy = outstanding_ + 1;
+  for (ReceiveRequest& request : c.requests) {
+    request.busy = true;
+    post_receive(request);
+  }
+  drop_reference(c);
+}
+
+// Counts (and with -d checks) bytes received on `connection`.
+void TcpReceiver::consume(Connection& c, const unsigned char* data, DWORD bytes) {
+  context_.counters[c.slot].add(bytes);
+  c.bytes += bytes;
+  if (!context_.spec->windows.verify_data) return;
+  const unsigned char* end = data + bytes;
+  const unsigned char* wrong =
+      std::find_if(data, end, [](unsigned char byte) { return byte != expected_byte; });
+  if (wrong == end) return;
+  record_error(
+      fmt::format("iocp: {}: received data is not all 'A' (-d): byte 0x{:02x} at offset {}",
+                  c.remote, *wrong, c.bytes - static_cast<uint64_t>(end - wrong)));
+}
+
+// Starts a receive on a busy `request`; handles what completes inline, up to the budget.
+void TcpReceiver::post_receive(ReceiveRequest& request) {
+  Connection& c = *request.connection;
+  const std::size_t length = context_.spec->recv_buffer;
+  for (int turn = 0; turn < inline_budget; ++turn) {
+    if (!c.open || stopping_) {
+      release_request(request);
+      return;
+    }
+    request.overlapped = OVERLAPPED{};
+    WSABUF buffer{static_cast<ULONG>(length), reinterpret_cast<char*>(request.data)};
+    DWORD received = 0;
+    DWORD flags = receive_flags_;
+    const int rc =
+        WSARecv(c.socket.get(), &buffer, 1, &received, &flags, &request.overlapped, nullptr);
+    const StartResult start = started(rc == 0, received, c.skips_port);
+    if (start.state == Started::pending) {
+      ++pending_;
+      return;
+    }
+    if (start.state == Started::failed) {
+      close_connection(c, start.error);
+      release_request(request);
+      return;
+    }
+    if (start.bytes == 0) {  // the peer closed its side
+      close_connection(c, 0);
+      release_request(request);
+      return;
+    }
+    consume(c, request.data, start.bytes);
+  }
+  queued_receives_.push_back(&request);
+}
+
+// A request is done with: when it was the last of a closed connection, the connection goes.
+void TcpReceiver::release_request(ReceiveRequest& request) {
+  if (!request.busy) return;
+  request.busy = false;
+  drop_reference(*request.connection);
+}
+
+// A connection's statistics are taken when it goes, after its last receive: one that completed
+// after the end of the stream (an inline completion can overtake a queued one) still counts.
+void TcpReceiver::record_stats(const Connection& c) {
+  // -H serves test after test: keeping every closed connection would grow forever.
+  if (context_.spec->hold && !stopping_) return;
+  ConnectionStats stats;
+  stats.local = c.local;
+  stats.remote = c.remote;
+  stats.bytes = c.bytes;
+  report_.connection_stats.push_back(std::move(stats));
+}
+
+void TcpReceiver::drop_reference(Connection& c) {
+  if (--c.busy > 0 || c.open) return;
+  record_stats(c);
+  free_.push_back(c.index);
+  connections_[c.index].reset();
+}
+
+void TcpReceiver::close_connection(Connection& c, int error) {
+  if (!c.open) return;
+  c.open = false;
+  if (error == 0 || is_peer_gone(error)) {
+    ++report_.closed_by_peer;
+  } else if (!is_cancellation(error)) {
+    record_error(wsa_failure("iocp: " + c.remote + ": WSARecv", error));
+  }
+  // Its other receives complete now, as cancelled (Wine: error 676); their memory stays until.
+  c.socket.reset();
+}
+
+void TcpReceiver::on_receive_completion(ReceiveRequest& request, DWORD bytes, int error) {
+  Connection& c = *request.connection;
+  if (error == 0 && bytes > 0) consume(c, request.data, bytes);
+  if (c.open && (error != 0 || bytes == 0)) close_connection(c, error);
+  if (!c.open || stopping_) {
+    release_request(request);
+    return;
+  }
+  post_receive(request);
+}
+
+void TcpReceiver::dispatch(const OVERLAPPED_ENTRY& entry) {
+  --pending_;
+  if (entry.lpCompletionKey == listener_key) {
+    auto& request = *reinterpret_cast<AcceptRequest*>(entry.lpOverlapped);
+    const int error =
+        completion_error(listeners_[request.listener].socket.get(), entry.lpOverlapped);
+    on_accept_completion(request, error);
+    post_accept(request);
+    return;
+  }
+  auto& request = *reinterpret_cast<ReceiveRequest*>(entry.lpOverlapped);
+  Connection& c = *request.connection;
+  // A closed connection's socket is gone: only whether the receive succeeded matters then.
+  const int error = c.open ? completion_error(c.socket.get(), entry.lpOverlapped)
+                           : (entry.lpOverlapped->Internal == 0 ? 0 : WSA_OPERATION_ABORTED);
+  on_receive_completion(request, entry.dwNumberOfBytesTransferred, error);
+}
+
+void TcpReceiver::post_queued() {
+  if (!queued_accepts_.empty()) {
+    std::vector<AcceptRequest*> accepts;
+    accepts.swap(queued_accepts_);
+    for (AcceptRequest* request : accepts) post_accept(*request);
+  }
+  swap_.clear();
+  swap_.swap(queued_receives_);
+  for (ReceiveRequest* request : swap_) post_receive(*request);
+}
+
+void TcpReceiver::run(const std::atomic<bool>& stop) {
+  OVERLAPPED_ENTRY entries[completion_batch];
+  while (!stop.load(std::memory_order_relaxed)) {
+    post_queued();
+    const bool more = !queued_receives_.empty() || !queued_accepts_.empty();
+    const ULONG n = port_.wait(entries, completion_batch, more ? 0 : max_wait_ms);
+    for (ULONG i = 0; i < n; ++i) dispatch(entries[i]);
+  }
+}
+
+void TcpReceiver::shut_down() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  stopping_ = true;
+  for (ReceiveRequest* request : queued_receives_) release_request(*request);
+  queued_receives_.clear();
+  queued_accepts_.clear();
+  if (!port_.valid()) return;
+  // Closing a socket cancels its pending operations; their completions still come to the port.
+  for (Listener& listener : listeners_) {
+    CancelIoEx(listener.socket.handle(), nullptr);
+    listener.socket.reset();
+  }
+  for (auto& connection : connections_) {
+    if (!connection || !connection->socket.valid()) continue;
+    CancelIoEx(connection->socket.handle(), nullptr);
+    connection->open = false;
+    connection->socket.reset();
+  }
+  OVERLAPPED_ENTRY entries[completion_batch];
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(drain_timeout_ms);
+  while (pending_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    const ULONG n = port_.wait(entries, completion_batch, max_wait_ms);
+    for (ULONG i = 0; i < n; ++i) dispatch(entries[i]);
+  }
+  leak_ = pending_ > 0;  // the kernel may still write into their buffers: never free them
+  // Those the drain did not release: idle ones (their receives were all queued), leaked ones.
+  for (auto& connection : connections_) {
+    if (!connection) continue;
+    record_stats(*connection);
+    if (connection->busy == 0) connection.reset();
+  }
+}
+
+WorkerReport TcpReceiver::finish() {
+  shut_down();  // every connection's statistics are in the report after it
+  if (pending_ > 0)
+    report_.notes.push_back("iocp: " + std::to_string(pending_) + " operations still pending " +
+                            std::to_string(drain_timeout_ms) +
+                            " ms after cancelling them; their buffers were left allocated");
+  return report_;
+}
+
+}  // namespace xttcp::iocp

@@ -1,0 +1,97 @@
+// iocp TCP receiver: one listening socket per port of its worker, AcceptEx kept outstanding on
+// each (any number of connections, like the epoll receiver), and on every accepted connection
+// N overlapped WSARecv of -b bytes, reposted as they complete. Counts every byte per port;
+// with -d checks that each one is 'A'.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io_backends/backend.hh"
+#include "io_backends/iocp/iocp_port.hh"
+#include "io_backends/iocp/overlapped_socket.hh"
+#include "io_backends/iocp/winsock_extensions.hh"
+
+namespace xttcp::iocp {
+
+class TcpReceiver final : public DataWorker {
+ public:
+  explicit TcpReceiver(const WorkerContext& context) : context_(context) {}
+  ~TcpReceiver() override;
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Connection;
+  struct Listener {
+    OverlappedSocket socket;
+    uint32_t slot = 0;
+    uint16_t port = 0;
+    bool skips_port = false;  // synchronous successes complete inline
+    bool accepting = true;    // false after a lasting accept failure
+  };
+  // Room AcceptEx needs for each address: the largest sockaddr plus 16 bytes.
+  static constexpr DWORD accept_address_room = sizeof(sockaddr_storage) + 16;
+  struct AcceptRequest {
+    OVERLAPPED overlapped{};  // first: a completion hands back its address
+    uint32_t listener = 0;
+    OverlappedSocket accepted;
+    unsigned char addresses[2 * accept_address_room] = {};
+  };
+  struct ReceiveRequest {
+    OVERLAPPED overlapped{};  // first
+    Connection* connection = nullptr;
+    unsigned char* data = nullptr;
+    bool busy = false;
+  };
+  struct Connection {
+    OverlappedSocket socket;
+    uint32_t slot = 0;
+    uint32_t index = 0;  // in connections_
+    bool skips_port = false;
+    bool open = true;   // false once the peer closed it or it failed
+    uint32_t busy = 0;  // requests pending or queued; freed when closed and 0
+    uint64_t bytes = 0;
+    std::string local, remote;
+    std::unique_ptr<unsigned char[]> buffers;
+    std::vector<ReceiveRequest> requests;  // never resized: the kernel holds their addresses
+  };
+
+  void post_accept(AcceptRequest& request);
+  void on_accept_completion(AcceptRequest& request, int error);
+  void start_connection(OverlappedSocket socket, const Listener& listener);
+  void post_receive(ReceiveRequest& request);
+  void on_receive_completion(ReceiveRequest& request, DWORD bytes, int error);
+  void consume(Connection& connection, const unsigned char* data, DWORD bytes);
+  void close_connection(Connection& connection, int error);
+  void release_request(ReceiveRequest& request);
+  void drop_reference(Connection& connection);
+  void record_stats(const Connection& connection);
+  void dispatch(const OVERLAPPED_ENTRY& entry);
+  void post_queued();
+  void record_error(const std::string& message);
+  void shut_down();  // cancels everything and drains the port (bounded)
+
+  const WorkerContext& context_;
+  CompletionPort port_;  // first member: destroyed after every socket
+  AcceptExFunction accept_ex_;
+  std::vector<Listener> listeners_;
+  std::vector<std::unique_ptr<AcceptRequest>> accepts_;
+  std::vector<std::unique_ptr<Connection>> connections_;
+  std::vector<uint32_t> free_;                  // reusable indexes in connections_
+  std::vector<AcceptRequest*> queued_accepts_;  // over the inline budget: start next turn
+  std::vector<ReceiveRequest*> queued_receives_;
+  std::vector<ReceiveRequest*> swap_;
+  uint64_t pending_ = 0;      // operations the kernel holds
+  uint32_t outstanding_ = 2;  // receives per connection
+  DWORD receive_flags_ = 0;   // MSG_WAITALL with -wa
+  bool stopping_ = false;
+  bool shut_down_ = false;
+  bool leak_ = false;  // the kernel kept some operations past the drain: memory never freed
+  SocketOptions options_;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp::iocp

@@ -1,0 +1,230 @@
+#include "io_backends/iocp/tcp_sender.hh"
+
+#include <chrono>
+#include <cstring>
+
+#include "io_backends/iocp/io_request.hh"
+#include "io_backends/iocp/outstanding.hh"
+#include "io_backends/iocp/tcp_connect.hh"
+#include "io_backends/iocp/winsock_error.hh"
+
+namespace xttcp::iocp {
+
+namespace {
+
+constexpr unsigned char payload_byte = 'A';  // NTttcp's TCP payload
+
+}  // namespace
+
+TcpSender::~TcpSender() {
+  shut_down();
+  if (!leak_) return;
+  for (auto& connection : connections_) static_cast<void>(connection.release());
+  static_cast<void>(buffer_.release());
+}
+
+void TcpSender::record_error(const std::string& message) {
+  if (report_.errors++ == 0) report_.first_error = message;
+}
+
+Status TcpSender::open() {
+  const TestSpec& spec = *context_.spec;
+  auto port = CompletionPort::create();
+  if (!port) return fail("iocp: " + port.error().message);
+  port_ = std::move(*port);
+  outstanding_ = outstanding_buffers(spec);
+  length_ = spec.send_buffer;
+  buffer_ = std::make_unique<unsigned char[]>(length_);
+  std::memset(buffer_.get(), payload_byte, length_);
+  const SocketOptions options = socket_options_of(spec);
+
+  ConnectExFunction connect_ex;
+  std::vector<ConnectTarget> targets;
+  for (const FlowPlan& flow : context_.plan->flows) {
+    SocketAddress remote = context_.remote;
+    remote.set_port(flow.port);
+    const std::string where = "iocp: connect to " + remote.to_string() + ": ";
+    auto socket = open_overlapped_socket(remote.family(), SOCK_STREAM);
+    if (!socket) return fail(where + socket.error().message);
+    if (Status set = apply_socket_options(socket->get(), options, true); !set)
+      return fail(where + set.error().message);
+    // ConnectEx needs a bound socket: -a's address and -f's port, else the wildcard, ephemeral.
+    SocketAddress source = context_.local;
+    source.set_port(flow.source_port);
+    if (Status bound = bind_socket(socket->get(), source); !bound)
+      return fail(where + bound.error().message);
+    auto skips = port_.associate(socket->get(), 0);
+    if (!skips) return fail(where + skips.error().message);
+    if (connect_ex.call == nullptr) {
+      auto loaded = load_connect_ex(socket->get());
+      if (!loaded) return fail(where + loaded.error().message);
+      connect_ex = *loaded;
+    }
+    targets.push_back({socket->get(), *skips, remote});
+    auto connection = std::make_unique<Connection>();
+    connection->socket = std::move(*socket);
+    connection->slot = flow.slot;
+    connection->skips_port = *skips;
+    connections_.push_back(std::move(connection));
+  }
+  if (Status connected =
+          connect_all(port_, connect_ex, targets, std::chrono::seconds(spec.connect_timeout_s));
+      !connected) {
+    connections_.clear();  // nothing of them is pending any more: connect_all drained it
+    return connected;
+  }
+
+  for (auto& connection : connections_) {
+    connection->local = local_name(connection->socket.get());
+    connection->remote = peer_name(connection->socket.get());
+    connection->requests.resize(outstanding_);
+    for (SendRequest& request : connection->requests) request.connection = connection.get();
+  }
+  if (context_.open_connections)
+    *context_.open_connections += static_cast<int64_t>(connections_.size());
+  report_.connections = static_cast<uint32_t>(connections_.size());
+  report_.notes.push_back(outstanding_note(outstanding_, "sends", "connection"));
+  opened_ = true;
+  return ok();
+}
+
+void TcpSender::close_connection(Connection& c, int error) {
+  if (!c.open) return;
+  c.open = false;
+  if (context_.open_connections) --*context_.open_connections;
+  if (is_peer_gone(error))
+    ++report_.closed_by_peer;
+  else if (!is_cancellation(error))
+    record_error(wsa_failure("iocp: " + c.remote + ": WSASend", error));
+  CancelIoEx(c.socket.handle(), nullptr);  // its other sends complete now, as cancelled
+}
+
+// Starts sends on `request` until one is pending, the pacer says wait, or the inline budget is
+// spent (then it waits in queued_).
+template <bool Paced>
+void TcpSender::post_send(SendRequest& request) {
+  Connection& c = *request.connection;
+  FlowCounter& counter = context_.counters[c.slot];
+  for (int turn = 0; turn < inline_budget; ++turn) {
+    if (!c.open || stopping_) return;
+    if constexpr (Paced) {
+      if (!pacer_.due(SendPacer::Clock::now())) {
+        queued_.push_back(&request);
+        return;
+      }
+      pacer_.started(length_);
+    }
+    request.overlapped = OVERLAPPED{};
+    WSABUF buffer{length_, reinterpret_cast<char*>(buffer_.get())};
+    DWORD sent = 0;
+    const int rc = WSASend(c.socket.get(), &buffer, 1, &sent, 0, &request.overlapped, nullptr);
+    const StartResult start = started(rc == 0, sent, c.skips_port);
+    if (start.state == Started::pending) {
+      ++pending_;
+      return;
+    }
+    if (start.state == Started::failed) {
+      close_connection(c, start.error);
+      return;
+    }
+    counter.add(start.bytes);
+  }
+  queued_.push_back(&request);
+}
+
+template <bool Paced>
+void TcpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
+  --pending_;
+  auto& request = *reinterpret_cast<SendRequest*>(entry.lpOverlapped);
+  Connection& c = *request.connection;
+  const int error = completion_error(c.socket.get(), entry.lpOverlapped);
+  // A send that failed part way may still have put bytes on the stream: they count.
+  if (entry.dwNumberOfBytesTransferred > 0)
+    context_.counters[c.slot].add(entry.dwNumberOfBytesTransferred);
+  if (error != 0) {
+    close_connection(c, error);
+    return;
+  }
+  post_send<Paced>(request);
+}
+
+template <bool Paced>
+void TcpSender::send_loop(const std::atomic<bool>& stop) {
+  if constexpr (Paced) pacer_.start();
+  for (auto& connection : connections_)
+    for (SendRequest& request : connection->requests) post_send<Paced>(request);
+
+  OVERLAPPED_ENTRY entries[completion_batch];
+  while (!stop.load(std::memory_order_relaxed)) {
+    if (!queued_.empty())
+      post_queued<Paced>(queued_, swap_, pacer_,
+                         [this](SendRequest& request) { post_send<Paced>(request); });
+    DWORD timeout = max_wait_ms;
+    if (!queued_.empty()) {
+      if constexpr (Paced)
+        timeout = pacer_.wait_ms(SendPacer::Clock::now(), max_wait_ms);
+      else
+        timeout = 0;
+    }
+    const ULONG n = port_.wait(entries, completion_batch, timeout);
+    for (ULONG i = 0; i < n; ++i) on_send_completion<Paced>(entries[i]);
+  }
+}
+
+void TcpSender::run(const std::atomic<bool>& stop) {
+  if (!opened_) return;  // a failed open() left nothing to send on
+  pacer_ = SendPacer(worker_rate(*context_.spec, connections_.size()));
+  if (pacer_.paced())
+    send_loop<true>(stop);
+  else
+    send_loop<false>(stop);
+}
+
+void TcpSender::wait_for_sends(DWORD timeout_ms) {
+  stopping_ = true;  // completions are counted, nothing is reposted
+  queued_.clear();
+  OVERLAPPED_ENTRY entries[completion_batch];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (pending_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    const ULONG n = port_.wait(entries, completion_batch, max_wait_ms);
+    for (ULONG i = 0; i < n; ++i) on_send_completion<false>(entries[i]);
+  }
+}
+
+void TcpSender::shut_down() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  stopping_ = true;
+  queued_.clear();
+  if (!port_.valid()) return;
+  for (auto& connection : connections_)
+    if (connection->socket.valid()) CancelIoEx(connection->socket.handle(), nullptr);
+  wait_for_sends(drain_timeout_ms);
+  if (pending_ == 0) return;
+  report_.notes.push_back("iocp: " + std::to_string(pending_) + " sends still pending " +
+                          std::to_string(drain_timeout_ms) +
+                          " ms after cancelling them; their memory was left allocated");
+  leak_ = true;
+}
+
+WorkerReport TcpSender::finish() {
+  if (!opened_) {  // nothing was sent: no statistics to report
+    shut_down();
+    return report_;
+  }
+  // Sends already started finish as the receiver reads: then every byte counted was sent.
+  wait_for_sends(drain_timeout_ms);
+  for (auto& connection : connections_)
+    if (connection->open) shutdown(connection->socket.get(), SD_SEND);  // FIN after the data
+  shut_down();
+  for (const auto& connection : connections_) {
+    ConnectionStats stats;
+    stats.local = connection->local;
+    stats.remote = connection->remote;
+    stats.bytes = read(context_.counters[connection->slot]).bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp::iocp

@@ -1,0 +1,233 @@
+#include "io_backends/iocp/udp_sender.hh"
+
+#include <chrono>
+#include <cstring>
+
+#include "engine/udp/datagram_header.hh"
+#include "io_backends/iocp/io_request.hh"
+#include "io_backends/iocp/outstanding.hh"
+#include "io_backends/iocp/winsock_error.hh"
+
+namespace xttcp::iocp {
+
+namespace {
+
+constexpr unsigned char compat_fill = 'B';  // NTttcp's UDP payload
+
+void add(std::atomic<uint64_t>& counter, uint64_t n) {
+  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+UdpSender::~UdpSender() {
+  shut_down();
+  if (!leak_) return;
+  for (auto& flow : flows_) static_cast<void>(flow.release());
+}
+
+Status UdpSender::open() {
+  const TestSpec& spec = *context_.spec;
+  if (context_.udp_flows == nullptr)
+    return fail("iocp: a UDP worker needs the run's flow registry");
+  auto port = CompletionPort::create();
+  if (!port) return fail("iocp: " + port.error().message);
+  port_ = std::move(*port);
+  outstanding_ = outstanding_buffers(spec);
+  datagram_ = spec.send_buffer;
+  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  unconnected_ = spec.windows.udp_unconnected;
+  const SocketOptions options = socket_options_of(spec);
+
+  for (const FlowPlan& plan : context_.plan->flows) {
+    auto flow = std::make_unique<Flow>();
+    flow->remote = context_.remote;
+    flow->remote.set_port(plan.port);
+    const std::string where = "iocp: UDP to " + flow->remote.to_string() + ": ";
+    auto socket = open_overlapped_socket(flow->remote.family(), SOCK_DGRAM);
+    if (!socket) return fail(where + socket.error().message);
+    if (Status set = apply_socket_options(socket->get(), options, false); !set)
+      return fail(where + set.error().message);
+    if (!context_.local.is_any() || plan.source_port != 0) {
+      SocketAddress source = context_.local;
+      source.set_port(plan.source_port);
+      if (Status bound = bind_socket(socket->get(), source); !bound)
+        return fail(where + bound.error().message);
+    }
+    // A connected UDP socket names its peer once; -uc names it on every send instead.
+    if (!unconnected_ && connect(socket->get(), flow->remote.get(), flow->remote.length) != 0)
+      return fail(where + last_wsa_failure("connect"));
+    auto skips = port_.associate(socket->get(), 0);
+    if (!skips) return fail(where + skips.error().message);
+
+    flow->socket = std::move(*socket);
+    flow->slot = plan.slot;
+    flow->flow_id = context_.udp_flow_base | plan.slot;
+    flow->counters = &context_.udp_flows->add(plan.slot, flow->flow_id);
+    flow->skips_port = *skips;
+    flow->buffers = std::make_unique<unsigned char[]>(std::size_t{datagram_} * outstanding_);
+    std::memset(flow->buffers.get(), compat_fill, std::size_t{datagram_} * outstanding_);
+    flow->requests.resize(outstanding_);
+    for (uint32_t i = 0; i < outstanding_; ++i) {
+      SendRequest& request = flow->requests[i];
+      request.flow = flow.get();
+      request.datagram = flow->buffers.get() + std::size_t{i} * datagram_;
+      if (native_) udp::encode(udp::DatagramHeader{flow->flow_id, 0, 0}, request.datagram);
+    }
+    flows_.push_back(std::move(flow));
+  }
+  report_.connections = static_cast<uint32_t>(flows_.size());
+  report_.notes.push_back(outstanding_note(outstanding_, "datagram sends", "flow"));
+  opened_ = true;
+  return ok();
+}
+
+void UdpSender::count_sent(Flow& flow, DWORD bytes) {
+  context_.counters[flow.slot].add(bytes);
+  add(flow.counters->datagrams, 1);
+  add(flow.counters->bytes, bytes);
+}
+
+bool UdpSender::on_send_error(Flow& flow, int error) {
+  if (error == WSAECONNRESET || error == WSAECONNREFUSED) {
+    ++refused_;  // an ICMP port unreachable for an earlier datagram; NTttcp goes on too
+    return true;
+  }
+  if (!flow.open) return false;
+  flow.open = false;
+  if (!is_cancellation(error))
+    if (report_.errors++ == 0)
+      report_.first_error =
+          wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": send", error);
+  CancelIoEx(flow.socket.handle(), nullptr);
+  return false;
+}
+
+template <bool Paced>
+void UdpSender::post_send(SendRequest& request) {
+  Flow& flow = *request.flow;
+  for (int turn = 0; turn < inline_budget; ++turn) {
+    if (!flow.open || stopping_) return;
+    if constexpr (Paced) {
+      if (!pacer_.due(SendPacer::Clock::now())) {
+        queued_.push_back(&request);
+        return;
+      }
+      pacer_.started(datagram_);
+    }
+    // Sequence and send time just before the send; a sequence is used once, sent or not.
+    if (native_) udp::stamp(request.datagram, flow.next_sequence++, steady_ns());
+    request.overlapped = OVERLAPPED{};
+    WSABUF buffer{datagram_, reinterpret_cast<char*>(request.datagram)};
+    DWORD sent = 0;
+    const int rc =
+        unconnected_
+            ? WSASendTo(flow.socket.get(), &buffer, 1, &sent, 0, flow.remote.get(),
+                        flow.remote.length, &request.overlapped, nullptr)
+            : WSASend(flow.socket.get(), &buffer, 1, &sent, 0, &request.overlapped, nullptr);
+    const StartResult start = started(rc == 0, sent, flow.skips_port);
+    if (start.state == Started::pending) {
+      ++pending_;
+      return;
+    }
+    if (start.state == Started::failed) {
+      if (!on_send_error(flow, start.error)) return;
+      continue;
+    }
+    count_sent(flow, start.bytes);
+  }
+  queued_.push_back(&request);
+}
+
+template <bool Paced>
+void UdpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
+  --pending_;
+  auto& request = *reinterpret_cast<SendRequest*>(entry.lpOverlapped);
+  Flow& flow = *request.flow;
+  const int error = completion_error(flow.socket.get(), entry.lpOverlapped);
+  if (error == 0)
+    count_sent(flow, entry.dwNumberOfBytesTransferred);
+  else if (!on_send_error(flow, error))
+    return;
+  post_send<Paced>(request);
+}
+
+template <bool Paced>
+void UdpSender::send_loop(const std::atomic<bool>& stop) {
+  if constexpr (Paced) pacer_.start();
+  for (auto& flow : flows_)
+    for (SendRequest& request : flow->requests) post_send<Paced>(request);
+
+  OVERLAPPED_ENTRY entries[completion_batch];
+  while (!stop.load(std::memory_order_relaxed)) {
+    if (!queued_.empty())
+      post_queued<Paced>(queued_, swap_, pacer_,
+                         [this](SendRequest& request) { post_send<Paced>(request); });
+    DWORD timeout = max_wait_ms;
+    if (!queued_.empty()) {
+      if constexpr (Paced)
+        timeout = pacer_.wait_ms(SendPacer::Clock::now(), max_wait_ms);
+      else
+        timeout = 0;
+    }
+    const ULONG n = port_.wait(entries, completion_batch, timeout);
+    for (ULONG i = 0; i < n; ++i) on_send_completion<Paced>(entries[i]);
+  }
+}
+
+void UdpSender::run(const std::atomic<bool>& stop) {
+  if (!opened_) return;  // a failed open() left nothing to send on
+  pacer_ = SendPacer(worker_rate(*context_.spec, flows_.size()));
+  if (pacer_.paced())
+    send_loop<true>(stop);
+  else
+    send_loop<false>(stop);
+}
+
+void UdpSender::wait_for_sends(DWORD timeout_ms) {
+  stopping_ = true;  // completions are counted, nothing is reposted
+  queued_.clear();
+  OVERLAPPED_ENTRY entries[completion_batch];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (pending_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    const ULONG n = port_.wait(entries, completion_batch, max_wait_ms);
+    for (ULONG i = 0; i < n; ++i) on_send_completion<false>(entries[i]);
+  }
+}
+
+void UdpSender::shut_down() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  stopping_ = true;
+  queued_.clear();
+  if (!port_.valid()) return;
+  for (auto& flow : flows_)
+    if (flow->socket.valid()) CancelIoEx(flow->socket.handle(), nullptr);
+  wait_for_sends(drain_timeout_ms);
+  if (pending_ == 0) return;
+  report_.notes.push_back("iocp: " + std::to_string(pending_) + " UDP sends still pending " +
+                          std::to_string(drain_timeout_ms) +
+                          " ms after cancelling them; their memory was left allocated");
+  leak_ = true;
+}
+
+WorkerReport UdpSender::finish() {
+  if (!opened_) {  // nothing was sent: no statistics to report
+    shut_down();
+    return report_;
+  }
+  wait_for_sends(drain_timeout_ms);  // datagrams already handed over count as sent
+  shut_down();
+  if (refused_ > 0)
+    report_.notes.push_back(
+        "UDP: " + std::to_string(refused_) +
+        " sends were refused (ICMP port unreachable): is the receiver listening?");
+  for (const auto& flow : flows_) {
+    ConnectionStats stats;
+    stats.bytes = read(context_.counters[flow->slot]).bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
+  return report_;
+}
+
+}  // namespace xttcp::iocp

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Linux xttcp against xttcp.exe under Wine over 127.0.0.1, in both directions: the native sync
+protocol (Linux dialect, results exchanged) and NTttcp-for-Windows' -ns and token handshake
+(Windows dialect). Each case checks that both ends succeed, that the bytes one sent and the other
+received agree within what socket buffers hold at the window edges, that each end's native JSON
+parses and, with native sync, that both ends carry the other's result. Performance counters
+under Wine may be zero or absent: only their structure is checked, never their values.
+
+  cross_os_test.py XTTCP_EXE [CASE...]
+Environment: XTTCP_LINUX_BIN (the Linux build's xttcp; the case skips, exit 77, without it),
+WINEPREFIX and WINEDEBUG (set by scripts/test.sh), XTTCP_WINDOWS_BACKEND (default: the
+build's default, auto = iocp; 'null' while developing the control plane).
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block,  # noqa: E402
+                       load_json, run_cases, scratch_dir, wait_listening)
+
+THREADS = 2
+# The sender counts what its kernel accepted, the receiver what it read: they differ by what
+# sits in socket buffers at the window edges (Linux's largest send plus receive buffer, per
+# connection), and by a little at each edge of two clocks a few milliseconds apart.
+IN_FLIGHT = 16 * 1024 * 1024
+
+
+def linux_xttcp():
+    path = os.environ.get("XTTCP_LINUX_BIN", "")
+    if not path:
+        raise SkipTest("XTTCP_LINUX_BIN is not set (scripts/test.sh sets it to the Linux build's "
+                       "xttcp)")
+    if not os.access(path, os.X_OK):
+        raise SkipTest(f"XTTCP_LINUX_BIN={path} is not an executable")
+    return path
+
+
+def wine_command(exe):
+    wine = shutil.which("wine")
+    if wine is None:
+        raise SkipTest("wine is not installed")
+    backend = os.environ.get("XTTCP_WINDOWS_BACKEND")
+    return [wine, exe] + (["--backend", backend] if backend else [])
+
+
+def agree(sent, received):
+    return abs(sent - received) <= 0.05 * max(sent, received) + IN_FLIGHT * THREADS
+
+
+def summary(path, who):
+    doc = load_json(path)
+    check(doc.get("schema_version") is not None, f"{who}: native JSON without schema_version")
+    for key in ("summary", "spec", "host", "cpu"):
+        check(isinstance(doc.get(key), dict), f"{who}: native JSON lacks '{key}'")
+    check(isinstance(doc["summary"].get("total_bytes"), int), f"{who}: no summary.total_bytes")
+    return doc
+
+
+def dpc_rate(console):
+    """The first field under NTttcp's "DPCs(count/s)" header of the Windows console tables."""
+    lines = console.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("DPCs(count/s)") and i + 2 < len(lines):
+            return lines[i + 2].split()[0]
+    raise Failure(f"no DPC table in the Windows console output:\n{console}")
+
+
+def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_sync):
+    linux = linux_xttcp()
+    wine = wine_command(xttcp_exe)
+    base = free_port_block(THREADS)
+    scratch = scratch_dir()
+    files = {"linux": os.path.join(scratch, "linux.json"),
+             "windows": os.path.join(scratch, "windows.json")}
+    role = {"sender": "-s", "receiver": "-r"}
+    linux_role = "receiver" if windows_role == "sender" else "sender"
+
+    def command(prefix, side, side_role):
+        return prefix + dialect_args(role[side_role], base) + ["--json", files[side]]
+
+    receiver_side, sender_side = ("windows", "linux") if windows_role == "receiver" else \
+        ("linux", "windows")
+    commands = {"windows": command(wine, "windows", windows_role),
+                "linux": command([linux], "linux", linux_role)}
+    commands[receiver_side] += ["--wait-timeout", "60"]
+    receiver = Process(commands[receiver_side], f"{receiver_side} receiver")
+    started.append(receiver)
+    wait_listening(wait_port(base), timeout=60)  # Wine's first start can take seconds
+    sender = Process(commands[sender_side], f"{sender_side} sender")
+    started.append(sender)
+    check(sender.wait(90) == 0, f"{sender_side} sender failed")
+    check(receiver.wait(90) == 0, f"{receiver_side} receiver failed")
+    sent = summary(files[sender_side], f"{sender_side} sender")
+    received = summary(files[receiver_side], f"{receiver_side} receiver")
+    s, r = sent["summary"]["total_bytes"], received["summary"]["total_bytes"]
+    check(r > 0, f"the {receiver_side} receiver counted nothing")
+    check(agree(s, r), f"{sender_side} sent {s} bytes, {receiver_side} received {r}")
+    if "windows" in dialect_args("-s", base):
+        # Wine fills the DPC counters with random bytes: absent, never a number.
+        windows_process = receiver if receiver_side == "windows" else sender
+        rate = dpc_rate(windows_process.stdout())
+        check(rate == "NA", f"xttcp.exe under Wine printed a DPC rate ({rate}), not NA")
+    if native_sync:  # each end holds the other's result, and they are the same figures
+        for side, doc, other in ((sender_side, sent, r), (receiver_side, received, s)):
+            peer = doc.get("peer")
+            check(isinstance(peer, dict), f"{side}: no peer result in its native JSON")
+            check(peer["summary"]["total_bytes"] == other,
+                  f"{side}: the peer result says {peer['summary']['total_bytes']} bytes, the peer "
+                  f"itself {other}")
+
+
+def linux_dialect(role, base):
+    args = ["--dialect", "linux", role]
+    if role == "-s":
+        args += ["127.0.0.1", "-P", str(THREADS), "-n", "1"]
+    else:
+        args += ["127.0.0.1", "-P", str(THREADS)]
+    return args + ["-p", str(base), "-t", "2"]
+
+
+def windows_dialect(extra):
+    return lambda role, base: (["--dialect", "windows", role, "-m", f"{THREADS},*,127.0.0.1",
+                                "-p", str(base), "-t", "2"] + extra)
+
+
+SYNC_PORT = lambda base: base - 1  # noqa: E731
+FIRST_DATA_PORT = lambda base: base  # noqa: E731
+FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
+
+CASES = {
+    "native-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", linux_dialect, SYNC_PORT, True),
+    "native-wine-to-linux": lambda x, s: run_pair(x, s, "sender", linux_dialect, SYNC_PORT, True),
+    "ns-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", windows_dialect(["-ns"]),
+                                              FIRST_DATA_PORT, False),
+    "ns-wine-to-linux": lambda x, s: run_pair(x, s, "sender", windows_dialect(["-ns"]),
+                                              FIRST_DATA_PORT, False),
+    "token-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", windows_dialect([]),
+                                                 FIRST_TOKEN_PORT, False),
+    "token-wine-to-linux": lambda x, s: run_pair(x, s, "sender", windows_dialect([]),
+                                                 FIRST_TOKEN_PORT, False),
+}
+
+sys.exit(run_cases(CASES))

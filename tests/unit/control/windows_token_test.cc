@@ -1,0 +1,65 @@
+// NTttcp for Windows' handshake, the pure parts: ports, the -sp wire format and its checks.
+#include "engine/control/windows_token.hh"
+
+#include <gtest/gtest.h>
+
+namespace xttcp {
+namespace {
+
+TestSpec windows_spec(bool no_sync, bool sync_port) {
+  TestSpec spec;
+  spec.dialect = Dialect::windows;
+  spec.no_sync = no_sync;
+  spec.windows.sync_port = sync_port;
+  spec.base_port = 5001;
+  return spec;
+}
+
+TEST(WindowsToken, OnlyTheWindowsDialectWithoutNsUsesTokens) {
+  EXPECT_TRUE(windows_token::uses_tokens(windows_spec(false, false)));
+  EXPECT_FALSE(windows_token::uses_tokens(windows_spec(true, false)));
+  TestSpec linux_spec;  // Linux dialect: its own sync protocol, never tokens
+  EXPECT_FALSE(windows_token::uses_tokens(linux_spec));
+}
+
+TEST(WindowsToken, DataPortsStartAboveTheBasePortWithSp) {
+  EXPECT_EQ(windows_token::first_data_port(windows_spec(false, false)), 5001);
+  EXPECT_EQ(windows_token::first_data_port(windows_spec(false, true)), 5002);
+  TestSpec linux_spec;
+  linux_spec.windows.sync_port = true;  // not set by the Linux grammar; ignored if it were
+  EXPECT_EQ(windows_token::first_data_port(linux_spec), linux_spec.base_port);
+}
+
+TEST(WindowsToken, TokenPortsAreDataPortsPlus1000) {
+  const auto data = windows_token::data_ports(5001, 3);
+  EXPECT_EQ(data, (std::vector<uint16_t>{5001, 5002, 5003}));
+  EXPECT_EQ(windows_token::token_ports(data), (std::vector<uint16_t>{6001, 6002, 6003}));
+  EXPECT_EQ(windows_token::token, 'X');
+}
+
+TEST(WindowsToken, AssignedPortIsA4ByteLittleEndianLong) {
+  const auto bytes = windows_token::encode_assigned_port(5002);  // 0x138a
+  EXPECT_EQ(bytes, (std::array<char, 4>{'\x8a', '\x13', '\0', '\0'}));
+  EXPECT_EQ(windows_token::decode_assigned_port(bytes), 5002u);
+  EXPECT_EQ(windows_token::decode_assigned_port({'\xff', '\xff', '\0', '\0'}), 65535u);
+}
+
+TEST(WindowsToken, AssignedPortsMustBeTheExpectedDataPorts) {
+  EXPECT_TRUE(windows_token::check_assigned_ports({5003, 5002}, 5001, 2));  // any order
+  const Status wrong = windows_token::check_assigned_ports({5002, 7000}, 5001, 2);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().message, "-sp: the receiver handed out port 7000; expected ports 5002..5003");
+  const Status twice = windows_token::check_assigned_ports({5002, 5002}, 5001, 2);
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().message,
+            "-sp: the receiver handed out port 5002 twice; expected ports 5002..5003");
+  const Status few = windows_token::check_assigned_ports({5002}, 5001, 2);
+  ASSERT_FALSE(few);
+  EXPECT_EQ(few.error().message, "-sp: the receiver handed out 1 port(s); expected ports 5002..5003");
+  const Status base = windows_token::check_assigned_ports({5001}, 5001, 1);
+  ASSERT_FALSE(base);
+  EXPECT_EQ(base.error().message, "-sp: the receiver handed out port 5001; expected port 5002");
+}
+
+}  // namespace
+}  // namespace xttcp

@@ -1,0 +1,189 @@
+// The iocp backend's failure paths: -d finds bytes that are not 'A', a connect to a closed port
+// fails in one line naming it, a worker with nothing to do stops when told.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/net/address.hh"
+#include "loopback_pair.hh"
+
+namespace xttcp::iocp_test {
+namespace {
+
+using namespace std::chrono_literals;
+
+uint64_t total(const FlowCounter& counter) { return read(counter).bytes; }
+
+// A plain blocking Winsock client: connects to 127.0.0.1:port, sends `bytes` of `fill`, closes.
+bool send_raw(uint16_t port, std::size_t bytes, char fill) {
+  const SOCKET s = socket(AF_INET, SOCK_STREAM, 0);
+  if (s == INVALID_SOCKET) return false;
+  auto address = resolve("127.0.0.1", port, false);
+  bool sent = address && connect(s, address->get(), address->length) == 0;
+  const std::vector<char> data(bytes, fill);
+  std::size_t done = 0;
+  while (sent && done < bytes) {
+    const int n = send(s, data.data() + done, static_cast<int>(bytes - done), 0);
+    if (n <= 0)
+      sent = false;
+    else
+      done += static_cast<std::size_t>(n);
+  }
+  shutdown(s, SD_SEND);
+  closesocket(s);
+  return sent;
+}
+
+struct Receiver {
+  TestSpec spec;
+  WorkerPlan plan;
+  FlowCounter counter;
+  WorkerContext context;
+  std::unique_ptr<DataWorker> worker;
+};
+
+std::unique_ptr<Receiver> make_receiver(uint16_t port) {
+  auto r = std::make_unique<Receiver>();
+  r->spec.role = Role::receiver;
+  r->spec.recv_buffer = 4096;
+  r->plan.flows.push_back(FlowPlan{0, 0, port, 0});
+  r->context.spec = &r->spec;
+  r->context.plan = &r->plan;
+  r->context.local = *resolve("127.0.0.1", 0, false);
+  r->context.counters = &r->counter;
+  return r;
+}
+
+TEST(IocpFailures, VerifyDataCountsBytesThatAreNotA) {
+  Backend* backend = iocp_backend();
+  ASSERT_NE(backend, nullptr);
+  const uint16_t port = free_port(false, SOCK_STREAM);
+  ASSERT_NE(port, 0);
+  auto r = make_receiver(port);
+  r->spec.windows.verify_data = true;
+  auto made = backend->make_worker(r->context);
+  ASSERT_TRUE(made) << made.error().message;
+  r->worker = std::move(*made);
+  ASSERT_TRUE(r->worker->open());
+
+  std::atomic<bool> stop{false};
+  auto done = std::async(std::launch::async, [&] {
+    r->worker->run(stop);
+    return r->worker->finish();
+  });
+  constexpr std::size_t bytes = 10000;
+  EXPECT_TRUE(send_raw(port, bytes, 'B'));
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (total(r->counter) < bytes && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  stop = true;
+  if (done.wait_for(10s) != std::future_status::ready) {
+    ADD_FAILURE() << "receiver did not stop within 10 s";
+    std::abort();
+  }
+  const WorkerReport report = done.get();
+  EXPECT_EQ(total(r->counter), bytes);
+  EXPECT_GT(report.errors, 0u);
+  EXPECT_NE(report.first_error.find("not all 'A' (-d)"), std::string::npos) << report.first_error;
+  EXPECT_EQ(report.first_error.find('\n'), std::string::npos);
+  EXPECT_EQ(report.connections, 1u);
+}
+
+TEST(IocpFailures, ConnectToClosedPortFailsNamingThePort) {
+  Backend* backend = iocp_backend();
+  ASSERT_NE(backend, nullptr);
+  const uint16_t port = free_port(false, SOCK_STREAM);
+  ASSERT_NE(port, 0);
+  TestSpec spec;
+  spec.role = Role::sender;
+  spec.address = "127.0.0.1";
+  spec.ports = 1;
+  spec.threads_per_port = 1;
+  spec.conns_per_thread = 1;
+  spec.connect_timeout_s = 5;
+  WorkerPlan plan;
+  plan.flows.push_back(FlowPlan{0, 0, port, 0});
+  FlowCounter counter;
+  WorkerContext context;
+  context.spec = &spec;
+  context.plan = &plan;
+  context.local = *resolve("", 0, false);
+  context.remote = *resolve("127.0.0.1", 0, false);
+  context.counters = &counter;
+  auto made = backend->make_worker(context);
+  ASSERT_TRUE(made) << made.error().message;
+  std::unique_ptr<DataWorker> worker = std::move(*made);
+
+  // Bounded by --connect-timeout (5 s) plus the drain; the future's bound only catches a hang.
+  auto opened = std::async(std::launch::async, [&] { return worker->open(); });
+  if (opened.wait_for(20s) != std::future_status::ready) {
+    ADD_FAILURE() << "open() did not return within 20 s";
+    std::abort();
+  }
+  const Status status = opened.get();
+  ASSERT_FALSE(status);
+  const std::string& message = status.error().message;
+  EXPECT_EQ(message.rfind("iocp: ", 0), 0u) << message;
+  EXPECT_NE(message.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(IocpFailures, BindToAPortInUseSaysSo) {
+  Backend* backend = iocp_backend();
+  ASSERT_NE(backend, nullptr);
+  const uint16_t port = free_port(false, SOCK_STREAM);
+  ASSERT_NE(port, 0);
+  auto first = make_receiver(port);
+  auto second = make_receiver(port);
+  auto made_first = backend->make_worker(first->context);
+  auto made_second = backend->make_worker(second->context);
+  ASSERT_TRUE(made_first && made_second);
+  ASSERT_TRUE((*made_first)->open());
+  const Status status = (*made_second)->open();
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message.rfind("iocp: port " + std::to_string(port) + ": bind ", 0), 0u)
+      << status.error().message;
+  EXPECT_NE(status.error().message.find("(WSAEADDRINUSE)"), std::string::npos)
+      << status.error().message;
+}
+
+// A receiver nobody connects to, and a UDP receiver nobody sends to, stop when told.
+TEST(IocpFailures, IdleWorkersStopWhenTold) {
+  Backend* backend = iocp_backend();
+  ASSERT_NE(backend, nullptr);
+  for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
+    const uint16_t port = free_port(false, protocol == Protocol::udp ? SOCK_DGRAM : SOCK_STREAM);
+    ASSERT_NE(port, 0);
+    auto r = make_receiver(port);
+    r->spec.protocol = protocol;
+    udp::UdpFlowRegistry registry;
+    r->context.udp_flows = &registry;
+    auto made = backend->make_worker(r->context);
+    ASSERT_TRUE(made) << made.error().message;
+    r->worker = std::move(*made);
+    ASSERT_TRUE(r->worker->open());
+    std::atomic<bool> stop{false};
+    auto done = std::async(std::launch::async, [&] {
+      r->worker->run(stop);
+      return r->worker->finish();
+    });
+    std::this_thread::sleep_for(150ms);
+    stop = true;
+    if (done.wait_for(10s) != std::future_status::ready) {
+      ADD_FAILURE() << to_string(protocol) << " receiver did not stop within 10 s";
+      std::abort();
+    }
+    const WorkerReport report = done.get();
+    EXPECT_EQ(report.errors, 0u) << report.first_error;
+    EXPECT_EQ(report.connections, 0u);
+    r->worker.reset();  // closes, drains: must not hang either
+  }
+}
+
+}  // namespace
+}  // namespace xttcp::iocp_test

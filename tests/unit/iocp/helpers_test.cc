@@ -1,0 +1,97 @@
+// Pure pieces of the iocp backend: Winsock error texts, the pacer's arithmetic, the backend
+// table of the Windows build.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "engine/net/os_socket.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/iocp/send_pacer.hh"
+#include "io_backends/iocp/winsock_error.hh"
+
+namespace xttcp::iocp {
+namespace {
+
+TEST(IocpWinsockError, CommonCodesHaveTextAndName) {
+  EXPECT_EQ(wsa_error_text(WSAEADDRINUSE), "address in use (WSAEADDRINUSE)");
+  EXPECT_EQ(wsa_failure("bind", WSAECONNREFUSED), "bind: connection refused (WSAECONNREFUSED)");
+  EXPECT_NE(wsa_error_text(wine_closed_while_pending).find("(Wine)"), std::string::npos);
+}
+
+TEST(IocpWinsockError, OtherCodesAreOneLineWithTheirNumber) {
+  const std::string text = wsa_error_text(987654);
+  EXPECT_NE(text.find("987654"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+}
+
+TEST(IocpWinsockError, CancellationAndPeerGoneAreTold) {
+  EXPECT_TRUE(is_cancellation(WSA_OPERATION_ABORTED));
+  EXPECT_TRUE(is_cancellation(wine_closed_while_pending));
+  EXPECT_FALSE(is_cancellation(WSAECONNRESET));
+  EXPECT_TRUE(is_peer_gone(WSAECONNRESET));
+  EXPECT_TRUE(is_peer_gone(ERROR_NETNAME_DELETED));
+  EXPECT_FALSE(is_peer_gone(WSAEADDRINUSE));
+}
+
+TEST(IocpSendPacer, BuffersAreDueAtTheRate) {
+  SendPacer pacer(1000.0);  // bytes/s
+  pacer.start();
+  const auto t0 = SendPacer::Clock::now();
+  EXPECT_TRUE(pacer.due(t0));  // the first buffer goes at once
+  pacer.started(500);          // due at 0.5 s
+  EXPECT_FALSE(pacer.due(t0));
+  EXPECT_TRUE(pacer.due(t0 + std::chrono::milliseconds(600)));
+  EXPECT_EQ(pacer.wait_ms(t0 + std::chrono::milliseconds(600), 100), 1u);  // never 0
+  EXPECT_EQ(pacer.wait_ms(t0 - std::chrono::seconds(1), 100), 100u);       // capped
+  EXPECT_FALSE(SendPacer().paced());
+}
+
+TEST(IocpSendPacer, WorkerRateSplitsDashBAndMultipliesThr) {
+  TestSpec spec;
+  spec.ports = 2;
+  spec.threads_per_port = 2;
+  spec.conns_per_thread = 1;  // 4 connections in the run
+  EXPECT_EQ(worker_rate(spec, 2), 0.0);
+  spec.rate_limit_bps = 8'000'000;  // 1 MB/s over 4 connections
+  EXPECT_DOUBLE_EQ(worker_rate(spec, 2), 500'000.0);
+  spec.windows.throttle_kBps = 100;  // 102400 B/s per connection: the lower wins
+  EXPECT_DOUBLE_EQ(worker_rate(spec, 2), 204'800.0);
+  spec.rate_limit_bps = 0;
+  EXPECT_DOUBLE_EQ(worker_rate(spec, 3), 307'200.0);
+}
+
+TEST(IocpBackendTable, IocpIsFirstAvailableAndAutoTakesIt) {
+  ASSERT_FALSE(all_backends().empty());
+  EXPECT_EQ(all_backends().front()->name(), "iocp");
+  EXPECT_TRUE(absent_backends().empty());
+  EXPECT_EQ(fallback_backend(), "iocp");
+  auto found = find_backend("iocp");
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ((*found)->capabilities(), uint32_t{cap_tcp | cap_udp});
+  TestSpec spec;
+  for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
+    spec.protocol = protocol;
+    auto chosen = select_backend(spec);
+    ASSERT_TRUE(chosen) << chosen.error().message;
+    EXPECT_EQ((*chosen)->name(), "iocp");
+  }
+}
+
+TEST(IocpBackendTable, RefusesWhatItCannotDo) {
+  auto found = find_backend("iocp");
+  ASSERT_TRUE(found) << found.error().message;
+  TestSpec spec;
+  spec.zerocopy = ZeroCopy::on;
+  Status refused = (*found)->check(spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message.rfind("--zerocopy: ", 0), 0u);
+  spec.zerocopy = ZeroCopy::off;
+  spec.windows.udp_send_offload = 1400;
+  refused = (*found)->check(spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message.rfind("-uso: ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace xttcp::iocp

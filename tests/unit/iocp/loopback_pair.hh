@@ -1,0 +1,47 @@
+// A receiver worker and a sender worker of the iocp backend on loopback, driven through the
+// DataWorker interface as the engine drives them: each on its own thread (open and run on the
+// same one), ~300 ms of sending, then the sender stops, finishes and closes, the receiver drains
+// (bounded) and stops. Every wait has a timeout; nothing is asserted about speed.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/udp/flow_registry.hh"
+#include "io_backends/backend.hh"
+
+namespace xttcp::iocp_test {
+
+struct PairOptions {
+  Protocol protocol = Protocol::tcp;
+  bool ipv6 = false;
+  uint32_t connections = 1;     // sender flows, all to one receiver port
+  uint32_t async_buffers = 0;   // -a n (0 = the backend's default)
+  uint64_t rate_limit_bps = 0;  // -B
+  bool verify_data = false;     // -d on the receiver
+  uint32_t buffer = 16 * 1024;  // -b (TCP) or the datagram size (UDP)
+  bool wait_all = false;        // -wa on the receiver
+};
+
+struct PairOutcome {
+  bool ran = false;                 // both workers opened
+  uint64_t sent = 0, received = 0;  // bytes, from the flow counters
+  uint32_t accepts = 0;             // on_accept calls
+  WorkerReport sender, receiver;
+  uint32_t udp_flow_base = 0;
+  std::vector<udp::FlowRecord> sender_flows, receiver_flows;  // UDP registries
+};
+
+PairOutcome run_pair(const PairOptions& options);
+
+// A port that was free a moment ago on the loopback address of the family (type: SOCK_STREAM
+// or SOCK_DGRAM); 0 when none could be bound.
+uint16_t free_port(bool ipv6, int type);
+
+// Whether ::1 can be bound here (Wine on a host without IPv6 cannot).
+bool ipv6_loopback_works();
+
+// The iocp backend, or nullptr (with a test failure) when the build lacks it.
+Backend* iocp_backend();
+
+}  // namespace xttcp::iocp_test

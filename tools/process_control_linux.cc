@@ -1,0 +1,64 @@
+// Linux: SIGINT/SIGTERM are blocked in every thread and taken by one thread with sigwait();
+// SIGPIPE is ignored; -D is daemon(3).
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "engine/exit_codes.hh"
+#include "tools/process_control.hh"
+
+namespace xttcp {
+namespace {
+
+sigset_t interrupt_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+// -D: relative result paths would land in '/' after daemon(); make them absolute first.
+void make_paths_absolute(TestSpec& spec) {
+  for (std::optional<std::string>* path :
+       {&spec.log_file, &spec.xml_file, &spec.json_file, &spec.native_json_file}) {
+    if (*path && !path->value().empty())
+      **path = std::filesystem::absolute(**path).string();
+  }
+}
+
+}  // namespace
+
+Status check_process_options(const TestSpec&) { return ok(); }
+
+Status prepare_process(TestSpec& spec) {
+  // Block the signals in every thread; the signal thread takes them with sigwait().
+  const sigset_t set = interrupt_signals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  if (spec.daemonize) {
+    make_paths_absolute(spec);
+    if (daemon(0, 0) != 0) return fail(std::string("-D: daemon: ") + std::strerror(errno));
+  }
+  return ok();
+}
+
+void watch_interrupts(std::atomic<bool>& interrupted, PhaseClock& clock) {
+  std::thread([&interrupted, &clock] {
+    const sigset_t set = interrupt_signals();
+    for (;;) {
+      int signal_number = 0;
+      if (sigwait(&set, &signal_number) != 0) continue;
+      if (interrupted.exchange(true)) _exit(exit_code::run_failed);
+      clock.cancel("interrupted by signal");
+    }
+  }).detach();
+}
+
+}  // namespace xttcp
