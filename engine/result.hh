@@ -36,7 +36,7 @@ struct TcpRetransmits {
 };
 
 struct NicPackets {
-  std::string interface;
+  std::string interface_name;  // not "interface": a macro of the Windows headers
   uint64_t tx_packets = 0, rx_packets = 0;
 };
 

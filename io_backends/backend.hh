@@ -140,12 +140,11 @@ std::vector<AbsentBackend> absent_backends();
 // The named backend if compiled in and available, else a one-line reason.
 Expected<Backend*> find_backend(std::string_view name);
 // What runs `spec`: its --backend by name, or for "auto" the first backend in preference order
-// whose auto_refusal() is empty and which accepts the spec, else fallback_backend() (epoll on Linux;
-// none on Windows yet: auto is then refused with the reason). Checks the spec against
-// the backend (Backend::check) either way.
+// whose auto_refusal() is empty and which accepts the spec, else fallback_backend() (epoll on
+// Linux, iocp on Windows). Checks the spec against the backend (Backend::check) either way.
 Expected<Backend*> select_backend(const TestSpec& spec);
 inline constexpr std::string_view auto_backend = "auto";
-// What `auto` takes when no backend asks for the spec; "" when this build has none (Windows).
+// What `auto` takes when no backend asks for the spec; "" when this build has none.
 std::string_view fallback_backend();
 
 }  // namespace xttcp

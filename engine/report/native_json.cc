@@ -389,7 +389,7 @@ Result read_result(const ordered_json& j) {
   }
   if (const auto* n = object_member(j, "nic", "")) {
     NicPackets nic;
-    read(*n, "interface", nic.interface, "nic");
+    read(*n, "interface", nic.interface_name, "nic");
     read(*n, "tx_packets", nic.tx_packets, "nic");
     read(*n, "rx_packets", nic.rx_packets, "nic");
     r.nic = nic;
@@ -638,7 +638,7 @@ std::string render_native_json(const Result& r) {
       {"average_rtt_us", optional_value(r.tcp_average_rtt_us)},
   };
   if (r.nic) {
-    doc["nic"] = {{"interface", r.nic->interface},
+    doc["nic"] = {{"interface", r.nic->interface_name},
                   {"tx_packets", r.nic->tx_packets},
                   {"rx_packets", r.nic->rx_packets}};
   }

@@ -53,7 +53,7 @@ void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end,
   result.tcp.retrans_fail = counter_delta(tb.retrans_fail, te.retrans_fail);
 
   if (begin.nic && end.nic) {
-    result.nic = NicPackets{end.nic->interface,
+    result.nic = NicPackets{end.nic->interface_name,
                             counter_delta(begin.nic->tx_packets, end.nic->tx_packets),
                             counter_delta(begin.nic->rx_packets, end.nic->rx_packets)};
   } else {

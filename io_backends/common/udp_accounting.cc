@@ -40,34 +40,6 @@ void stamp_datagrams(unsigned char* data, uint32_t datagram, uint32_t count, uin
                 data + static_cast<std::size_t>(i) * datagram);
 }
 
-udp::SequenceTracker& UdpSocketAccounting::tracker_for(uint32_t flow_id) {
-  if (last_ < flows_.size() && flows_[last_].flow_id == flow_id) return *flows_[last_].tracker;
-  for (uint32_t i = 0; i < flows_.size(); ++i) {
-    if (flows_[i].flow_id == flow_id) {
-      last_ = i;
-      return *flows_[i].tracker;
-    }
-  }
-  // A new flow: registered once (a lock and an allocation), then counted lock-free.
-  udp::UdpFlowCounters& counters = registry_->add(slot_, flow_id);
-  flows_.push_back({flow_id, std::make_unique<udp::SequenceTracker>(counters)});
-  last_ = static_cast<uint32_t>(flows_.size() - 1);
-  return *flows_.back().tracker;
-}
-
-void UdpSocketAccounting::on_datagram(const unsigned char* data, std::size_t available,
-                                      std::size_t length, uint64_t now_ns) {
-  udp::DatagramHeader header;
-  if (udp::decode(data, available, header)) {
-    tracker_for(header.flow_id)
-        .on_datagram(header.sequence, header.send_time_ns, now_ns, static_cast<uint32_t>(length));
-    return;
-  }
-  if (!compat_)
-    compat_ = std::make_unique<udp::SequenceTracker>(registry_->add(slot_, udp::compat_flow));
-  compat_->on_compat_datagram(static_cast<uint32_t>(length));
-}
-
 void UdpSocketAccounting::on_buffer(const unsigned char* data, std::size_t in_buffer,
                                     std::size_t length, std::size_t segment, uint64_t now_ns) {
   if (segment == 0 || segment > length) segment = length;
@@ -76,7 +48,7 @@ void UdpSocketAccounting::on_buffer(const unsigned char* data, std::size_t in_bu
   do {  // a zero-length datagram is a datagram too
     const std::size_t one = std::min(segment, length - offset);
     const std::size_t available = offset < in_buffer ? std::min(one, in_buffer - offset) : 0;
-    on_datagram(data + offset, available, one, now_ns);
+    datagrams_.on_datagram(data + offset, available, one, now_ns);
     offset += segment;
   } while (offset < length);
 }

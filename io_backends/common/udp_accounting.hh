@@ -1,7 +1,6 @@
-// Receive-side UDP accounting shared by the kernel-socket backends: one per receiving socket.
-// A buffer may hold several datagrams of one flow coalesced by UDP_GRO; each is accounted on its
-// own: native datagrams by flow and sequence (udp::SequenceTracker), others (NTTTCP's payload)
-// by count. Also the sender's header stamping.
+// Receive-side UDP accounting shared by the Linux backends: one per receiving socket. A buffer
+// may hold several datagrams of one flow coalesced by UDP_GRO; each is accounted on its own by
+// udp::DatagramAccounting. Also the sender's header stamping and the receive cmsgs.
 #pragma once
 
 #include <sys/socket.h>
@@ -9,40 +8,24 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <vector>
 
-#include "engine/udp/flow_registry.hh"
-#include "engine/udp/sequence_tracker.hh"
+#include "engine/udp/datagram_accounting.hh"
 
 namespace xttcp {
 
 class UdpSocketAccounting {
  public:
-  UdpSocketAccounting(udp::UdpFlowRegistry& registry, uint32_t slot)
-      : registry_(&registry), slot_(slot) {}
+  UdpSocketAccounting(udp::UdpFlowRegistry& registry, uint32_t slot) : datagrams_(registry, slot) {}
 
   // A received buffer of `length` bytes (`in_buffer` of them present in `data`, fewer when read
   // with MSG_TRUNC) holding datagrams of `segment` bytes (the last may be shorter); segment =
   // length when the buffer is one datagram.
   void on_buffer(const unsigned char* data, std::size_t in_buffer, std::size_t length,
                  std::size_t segment, uint64_t now_ns);
-  uint32_t flows() const { return static_cast<uint32_t>(flows_.size()); }
+  uint32_t flows() const { return datagrams_.flows(); }
 
  private:
-  struct Tracked {
-    uint32_t flow_id = 0;
-    std::unique_ptr<udp::SequenceTracker> tracker;
-  };
-  void on_datagram(const unsigned char* data, std::size_t available, std::size_t length,
-                   uint64_t now_ns);
-  udp::SequenceTracker& tracker_for(uint32_t flow_id);
-
-  udp::UdpFlowRegistry* registry_;
-  uint32_t slot_;
-  std::vector<Tracked> flows_;  // few per port: a linear search with a last-hit cache
-  uint32_t last_ = 0;
-  std::unique_ptr<udp::SequenceTracker> compat_;
+  udp::DatagramAccounting datagrams_;
 };
 
 // Writes xttcp's header at the start of `count` datagrams of `datagram` bytes laid out back to

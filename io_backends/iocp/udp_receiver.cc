@@ -48,7 +48,7 @@ Status UdpReceiver::open() {
     socket->slot = flow.slot;
     socket->port = flow.port;
     socket->skips_port = *skips;
-    socket->accounting = std::make_unique<DatagramAccounting>(*context_.udp_flows, flow.slot);
+    socket->accounting = std::make_unique<udp::DatagramAccounting>(*context_.udp_flows, flow.slot);
     socket->buffers = std::make_unique<unsigned char[]>(full_buffer * outstanding_);
     socket->requests.resize(outstanding_);
     socket->ring.assign(outstanding_, nullptr);
@@ -72,7 +72,7 @@ void UdpReceiver::consume(Socket& socket, const unsigned char* data, DWORD bytes
     socket.seen_data = true;
     if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
   }
-  socket.accounting->on_datagram(data, bytes, steady_ns());
+  socket.accounting->on_datagram(data, bytes, bytes, steady_ns());
   context_.counters[socket.slot].add(bytes);
 }
 

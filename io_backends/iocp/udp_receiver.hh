@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/udp/datagram_accounting.hh"
 #include "io_backends/backend.hh"
-#include "io_backends/iocp/datagram_accounting.hh"
 #include "io_backends/iocp/iocp_port.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
 
@@ -51,7 +51,7 @@ class UdpReceiver final : public DataWorker {
     std::vector<ReceiveRequest*> ring;
     uint64_t head = 0;
     uint64_t next_ticket = 0;
-    std::unique_ptr<DatagramAccounting> accounting;
+    std::unique_ptr<udp::DatagramAccounting> accounting;
     std::unique_ptr<unsigned char[]> buffers;
     std::vector<ReceiveRequest> requests;  // never resized: the kernel holds their addresses
   };

@@ -74,7 +74,7 @@ void expect_same(const Result& a, const Result& b) {
   EXPECT_EQ(a.tcp_average_rtt_us, b.tcp_average_rtt_us);
   ASSERT_EQ(a.nic.has_value(), b.nic.has_value());
   if (a.nic) {
-    EXPECT_EQ(a.nic->interface, b.nic->interface);
+    EXPECT_EQ(a.nic->interface_name, b.nic->interface_name);
     EXPECT_EQ(a.nic->tx_packets, b.nic->tx_packets);
     EXPECT_EQ(a.nic->rx_packets, b.nic->rx_packets);
   }

@@ -83,7 +83,7 @@ TEST_F(FakeRoots, SnapshotReadsEveryCounter) {
   EXPECT_EQ(snapshot.tcp.slow_start_retrans, 5u);
   EXPECT_EQ(snapshot.tcp.retrans_fail, 6u);
   ASSERT_TRUE(snapshot.nic);
-  EXPECT_EQ(snapshot.nic->interface, "eth9");
+  EXPECT_EQ(snapshot.nic->interface_name, "eth9");
   EXPECT_EQ(snapshot.nic->tx_packets, 500u);
   EXPECT_EQ(snapshot.nic->rx_packets, 600u);
   ASSERT_TRUE(snapshot.interrupts);
@@ -138,7 +138,7 @@ TEST_F(FakeRoots, DeltasBetweenTwoSnapshots) {
   EXPECT_EQ(result.tcp.fast_retrans, 2u);
   EXPECT_EQ(result.tcp.lost_retransmit, 0u);
   ASSERT_TRUE(result.nic);
-  EXPECT_EQ(result.nic->interface, "eth9");
+  EXPECT_EQ(result.nic->interface_name, "eth9");
   EXPECT_EQ(result.nic->tx_packets, 1000u);
   EXPECT_EQ(result.nic->rx_packets, 2000u);
   ASSERT_TRUE(result.interrupts);
