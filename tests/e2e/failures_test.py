@@ -3,6 +3,7 @@
 nobody runs, a sender or a receiver killed mid-test, a test cut short in its warm-up; and what
 must NOT end a test: another sender's busy check. Slow -B pacing still stops on time."""
 import os
+import re
 import signal
 import socket
 import time
@@ -90,7 +91,11 @@ def busy_check_does_not_end_the_test(xttcp, started):
     check(second.wait(15) == 1 and "busy" in second.stderr(), "second sender not told 'busy'")
     check(first.wait(20) == 0, "the running test's sender failed")
     check(receiver.wait(20) == 0, "the receiver ended its test when a busy check closed")
-    check("test duration\t:3.00 seconds" in receiver.stdout(), "the receiver's window was cut")
+    # Not cut at ~1 s by the busy check. (The sender's window may close a few ms before the
+    # receiver's timer on a loaded machine: 3.0x s then, which is not a cut.)
+    duration = re.search(r"test duration\t:([0-9.]+) seconds", receiver.stdout())
+    check(duration is not None and float(duration.group(1)) >= 2.9,
+          "the receiver's window was cut")
 
 
 def receiver_killed(xttcp, started):
