@@ -10,10 +10,13 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   const std::string& host = w.mappings.empty() ? std::string() : w.mappings.front().host;
   if (!std::all_of(w.mappings.begin(), w.mappings.end(),
                    [&](const WindowsMapping& m) { return m.host == host; }))
-    return fail("-m: mappings towards different hosts in one run are not implemented yet");
-  if (!std::all_of(w.mappings.begin(), w.mappings.end(),
+    return fail("-m: mappings towards different hosts in one run are not supported yet (run one "
+                "sender per host)");
+  if (spec.worker_threads && w.mappings.size() > 1 &&
+      !std::all_of(w.mappings.begin(), w.mappings.end(),
                    [&](const WindowsMapping& m) { return m.cpu == w.mappings.front().cpu; }))
-    return fail("-m: a different CPU per mapping is not implemented yet (use the same CPU or '*')");
+    return fail("--threads: mappings on different CPUs run one worker each (drop --threads or "
+                "give every mapping the same CPU)");
   if (w.sync_port && spec.ipv6)
     return fail("-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "
                 "one of them)");

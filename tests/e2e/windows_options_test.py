@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from xttcp_e2e import (Failure, Process, check, free_port_block, load_json, run_cases,
+from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block, load_json, run_cases,
                        scratch_dir, wait_listening)
 
 
@@ -28,7 +28,8 @@ def pair(xttcp, started, receiver_extra=(), sender_extra=(), threads=1, seconds=
                                threads=threads, seconds=seconds), "receiver")
     started.append(receiver)
     if "-u" not in receiver_extra:
-        wait_listening(base)
+        for port in range(base, base + threads):  # each worker listens on its own ports
+            wait_listening(port)
     else:
         time.sleep(0.5)
     sender = Process(windows(xttcp, "-s", base, *sender_extra, "--json", sjson, threads=threads,
@@ -123,7 +124,29 @@ def count_mode(xttcp, started, extra=()):
     check(f"{buffers * threads}.000" in console, "sender console: Buffers is not N x threads")
 
 
+def cpu_per_mapping(xttcp, started):
+    """-m 1,0,HOST 1,1,HOST: one worker per mapping, pinned to its CPU; counts stay exact."""
+    if len(os.sched_getaffinity(0)) < 2 or not {0, 1} <= os.sched_getaffinity(0):
+        raise SkipTest("CPUs 0 and 1 are not both available to this process")
+    base = free_port_block(3)
+    args = ["-m", "1,0,127.0.0.1", "1,1,127.0.0.1", "-ns", "-p", str(base), "-n", "200", "-l",
+            "16k", "-V"]
+    receiver = Process([xttcp, "--dialect", "windows", "-r", *args], "receiver")
+    started.append(receiver)
+    wait_listening(base)
+    wait_listening(base + 1)
+    sender = Process([xttcp, "--dialect", "windows", "-s", *args], "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    for p in (sender, receiver):
+        check("worker 0 -> cpu 0, worker 1 -> cpu 1" in p.stdout() + p.stderr(),
+              f"{p.name}: workers not pinned per mapping")
+    check(f"{2 * 200 * 16384 / 2**20:.6f}" in sender.stdout(), "sender: total is not N x -l x 2")
+
+
 CASES = {
+    "cpu-per-mapping": cpu_per_mapping,
     "count-mode": count_mode,
     "count-mode-epoll-async-buffers": lambda x, s: count_mode(
         x, s, ("--backend", "epoll", "-a", "4", "-rb", "128k", "-sb", "64k")),
