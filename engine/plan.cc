@@ -46,6 +46,26 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
   plan.flow_count = static_cast<uint32_t>(flows.size());
   plan.thread_rows = spec.role == Role::receiver ? spec.ports : spec.sender_threads();
 
+  // NTttcp for Windows, mappings on different CPUs: one worker per mapping, pinned to its CPU
+  // ('*': unpinned), running that mapping's threads (global thread i is flow i, one each).
+  const std::vector<WindowsMapping>& mappings = spec.windows.mappings;
+  if (spec.dialect == Dialect::windows && mappings.size() > 1 &&
+      std::any_of(mappings.begin(), mappings.end(),
+                  [&](const WindowsMapping& m) { return m.cpu != mappings.front().cpu; })) {
+    uint32_t first_thread = 0;
+    for (const WindowsMapping& mapping : mappings) {
+      WorkerPlan worker;
+      worker.index = static_cast<uint32_t>(plan.workers.size());
+      worker.cpu = mapping.cpu;
+      for (const FlowPlan& flow : flows)
+        if (flow.thread_index >= first_thread && flow.thread_index < first_thread + mapping.threads)
+          worker.flows.push_back(flow);
+      first_thread += mapping.threads;
+      plan.workers.push_back(std::move(worker));
+    }
+    return plan;
+  }
+
   // Where workers run: all on the -m CPU; one per CPU in topology order with --pin; otherwise
   // unpinned, one per allowed CPU, and the kernel balances them (on a host that also runs the
   // peer, as on loopback, fixed placements of two processes would collide on the same cores).

@@ -77,6 +77,9 @@ struct WindowsOptions {
   bool udp_receive_coalescing = false;   // -uro
   bool no_stdio_buffer = false;          // -nsb (accepted; xttcp's console lines are unbuffered)
   bool xml_append = true;                // -xml appends to its file, as the original does
+  // -a n without -sb: the original then sets SO_SNDBUF 0 (Windows sends from the application's
+  // buffers). Linux would shrink the send buffer to its minimum instead: its backends skip it.
+  bool send_buffer_implied = false;
   uint32_t total_threads() const {
     uint32_t total = 0;
     for (const WindowsMapping& mapping : mappings) total += mapping.threads;

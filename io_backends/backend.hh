@@ -57,6 +57,11 @@ struct WorkerContext {
   // Called by a receiver worker each time it accepts a data connection (-N starts the
   // receiver's clock at the first one). Control path; may be empty.
   std::function<void()> on_accept;
+  // Count mode (-n, flow_send_budget() > 0 on a sender): called once per flow, by a sender when
+  // the flow has sent its whole budget and shut down its sending side, by a receiver when the
+  // peer closed a connection in order. The engine ends the test when every flow is done.
+  // Control path; may be empty.
+  std::function<void()> on_flow_done;
   // Connections open right now: a sender adds each one it connects and removes each one the peer
   // closes, so the engine can tell a receiver that went away. Engine-owned; may be null.
   std::atomic<int64_t>* open_connections = nullptr;

@@ -23,7 +23,7 @@ CancelHook::~CancelHook() {
 bool PhaseClock::wait_until(SteadyClock::time_point when) {
   std::unique_lock lock(mutex_);
   // libstdc++ waits on CLOCK_MONOTONIC here (pthread_cond_clockwait): exact, immune to NTP steps.
-  return !changed_.wait_until(lock, when, [this] { return cancelled_; });
+  return !changed_.wait_until(lock, when, [this] { return cancelled_ || finished_; });
 }
 
 void PhaseClock::cancel(std::string reason) {
@@ -35,6 +35,20 @@ void PhaseClock::cancel(std::string reason) {
   changed_.notify_all();
   std::lock_guard hooks_lock(hooks_mutex_);
   for (auto& [id, hook] : hooks_) hook();
+}
+
+void PhaseClock::finish(std::string reason) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!cancelled_ && !finished_) reason_ = std::move(reason);
+    finished_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool PhaseClock::finished() const {
+  std::lock_guard lock(mutex_);
+  return finished_;
 }
 
 CancelHook PhaseClock::add_cancel_hook(std::function<void()> hook) {
@@ -52,6 +66,7 @@ void PhaseClock::remove_hook(uint64_t id) {
 void PhaseClock::reset() {
   std::lock_guard lock(mutex_);
   cancelled_ = false;
+  finished_ = false;
   reason_.clear();
 }
 

@@ -34,8 +34,13 @@ class CancelHook {
 
 class PhaseClock {
  public:
-  // Sleeps until `when`; false if cancelled first (or already cancelled).
+  // Sleeps until `when`; false if cancelled or finished first (or already).
   bool wait_until(SteadyClock::time_point when);
+  // The test is done before its clock says so (count mode: every flow did its buffers): ends
+  // every current and future wait until reset(), like cancel(), but it is no interruption (no
+  // hooks run, cancelled() stays false). The first reason is kept.
+  void finish(std::string reason);
+  bool finished() const;
   // Cancels every current and future wait until reset(); the first reason is kept.
   void cancel(std::string reason);
   void reset();
@@ -52,6 +57,7 @@ class PhaseClock {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   bool cancelled_ = false;
+  bool finished_ = false;
   std::string reason_;
   // Held while hooks run, so a hook's removal waits until it has finished running.
   std::mutex hooks_mutex_;

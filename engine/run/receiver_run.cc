@@ -11,6 +11,7 @@
 #include "engine/control/sync_server.hh"
 #include "engine/control/token_exchange.hh"
 #include "engine/control/windows_token.hh"
+#include "engine/count_mode.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
@@ -187,7 +188,15 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
-  WorkerPool pool(*setup->backend, spec, plan, *local, *local, on_accept);
+  // Count mode: the run ends once every thread's connection was closed by its sender.
+  std::atomic<uint32_t> flows_done{0};
+  std::function<void()> on_flow_done;
+  if (count_mode(spec))
+    on_flow_done = [&flows_done, &env, threads = spec.ports] {
+      if (flows_done.fetch_add(1) + 1 == threads)
+        env.clock.finish("count mode: every sender thread closed its connection");
+    };
+  WorkerPool pool(*setup->backend, spec, plan, *local, *local, on_accept, on_flow_done);
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;
@@ -243,6 +252,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     server->start();
   }
   log.info(fmt::format("{} threads created", spec.ports + (server ? 1 : 0)));
+  const std::vector<CounterSnapshot> before_release = pool.snapshot();  // count mode's window start
   pool.release();
   if (env.on_listening) env.on_listening();
 
@@ -268,6 +278,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (spec.no_sync || spec.dialect == Dialect::windows) log.info("Network activity progressing...");
     const auto start = SteadyClock::now();
     watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
+    if (count_mode(spec)) timeline.begin_from(before_release);
     const MeasuredWindow window =
         timeline.run({spec.warmup_s, spec.duration_s, *cycle}, start);
     watch.end();

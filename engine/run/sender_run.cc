@@ -9,6 +9,7 @@
 #include "engine/control/sync_codes.hh"
 #include "engine/control/token_exchange.hh"
 #include "engine/control/windows_token.hh"
+#include "engine/count_mode.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
@@ -198,7 +199,16 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
-  WorkerPool pool(*setup->backend, spec, plan, *local, *receiver);
+  // Count mode: the run ends once every flow has sent its N buffers.
+  std::atomic<uint32_t> flows_done{0};
+  std::function<void()> on_flow_done;
+  if (count_mode(spec))
+    on_flow_done = [&flows_done, &env, flows = plan.flow_count,
+                    buffers = *spec.windows.buffer_count] {
+      if (flows_done.fetch_add(1) + 1 == flows)
+        env.clock.finish(fmt::format("count mode: every thread sent its {} buffers", buffers));
+    };
+  WorkerPool pool(*setup->backend, spec, plan, *local, *receiver, {}, on_flow_done);
   const auto connect_start = SteadyClock::now();
   Status opened = pool.open_all(seconds(spec.connect_timeout_s + 5));
   log.info(fmt::format("{} threads created", spec.sender_threads()));
@@ -228,10 +238,11 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     }
   }
   log.info("Network activity progressing...");
+  Timeline timeline(env.clock, pool, probe, log, spec.interval_s);
+  if (count_mode(spec)) timeline.begin_from(pool.snapshot());
   const auto start = SteadyClock::now();
   pool.release();
 
-  Timeline timeline(env.clock, pool, probe, log, spec.interval_s);
   // A receiver that dies mid-test shows as its connections closing (or its sync connection
   // hanging up); near the end of the window that is just the receiver finishing first.
   const auto lost_deadline =

@@ -59,13 +59,16 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   };
   auto open_window = [&](SteadyClock::time_point now) {
     window.begin = pool_.snapshot();
+    if (begin_from_ && phases.warmup_s == 0) window.begin = std::move(*begin_from_);
+    begin_from_.reset();
     window.udp_begin = pool_.udp_snapshot();
     window.system_begin = probe_.take();
     window.device_begin = pool_.device_snapshot();
     window.started_at = std::chrono::system_clock::now();
     window_start = now;
     sample_start = now;
-    sample_bytes = pool_.total_bytes();
+    sample_bytes = 0;
+    for (const CounterSnapshot& flow : window.begin) sample_bytes += flow.bytes;
     stage = Stage::measure;
   };
   auto close_window = [&](SteadyClock::time_point now, bool cut_short) {
@@ -93,6 +96,11 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     const bool on_time = clock_.wait_until(at_edge ? edge : tick);
     const auto now = SteadyClock::now();
 
+    if (!on_time && clock_.finished() && !clock_.cancelled()) {  // count mode: all done
+      if (stage == Stage::measure) close_window(now, false);
+      log_.info(clock_.reason());
+      break;
+    }
     if (!on_time) {  // cancelled: close the window here if it was open
       if (stage == Stage::measure && !continuous) close_window(now, true);
       break;

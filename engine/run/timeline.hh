@@ -51,6 +51,11 @@ class Timeline {
   // is gone), or nothing. The clock is then cancelled with that reason.
   void set_watch(std::function<std::optional<std::string>()> watch) { watch_ = std::move(watch); }
 
+  // Count mode (-n): the window opened at the start (no warm-up) begins from these counts, taken
+  // before the workers were released, so it holds every buffer. The clock's finish() then ends
+  // the window normally (not cut short).
+  void begin_from(std::vector<CounterSnapshot> counts) { begin_from_ = std::move(counts); }
+
  private:
   PhaseClock& clock_;
   const WorkerPool& pool_;
@@ -58,6 +63,7 @@ class Timeline {
   Log& log_;
   double interval_s_;
   std::function<std::optional<std::string>()> watch_;
+  std::optional<std::vector<CounterSnapshot>> begin_from_;
 };
 
 }  // namespace xttcp

@@ -1,7 +1,8 @@
-// What the engine runs of an NTttcp-for-Windows command line today. The grammar
+// What the engine runs of an NTttcp-for-Windows command line. The grammar
 // (tools/cli/windows_dialect.cc) accepts the original's whole option set; a run that asks for
-// something the engine does not implement yet is refused before anything starts, naming the
-// option, rather than run differently from what was asked.
+// something xttcp does not do is refused before anything starts, naming the option and what to
+// use instead, rather than run differently from what was asked. What depends on the data path
+// (-a, -rb/-sb, -d, -wa, -thr, -uc) is each backend's check() (io_backends/windows_option_check.hh).
 #pragma once
 
 #include "engine/spec.hh"
@@ -9,10 +10,8 @@
 
 namespace xttcp {
 
-// ok() for a spec the engine runs as asked (a Linux-dialect spec always passes). Else one line,
-// e.g. "-sam: samples is not implemented yet", for the first such option.
-// Runs today: TCP, timed (-t), with the token handshake or -ns, -sp, -m (one host), -p, -l,
-// -ndl, -nic, -wu/-cd, -v, -6, -hpt, -xml, -nsb, -to, and xttcp's long options.
+// ok() for a spec the engine runs as asked (a Linux-dialect spec always passes). Else one line
+// for the first such option, e.g. "-lm: xttcp does not time each send/recv call; use ...".
 Status check_windows_dialect_supported(const TestSpec& spec);
 
 }  // namespace xttcp

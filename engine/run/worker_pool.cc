@@ -8,7 +8,7 @@ namespace xttcp {
 
 WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
                        SocketAddress local, SocketAddress remote,
-                       std::function<void()> on_accept)
+                       std::function<void()> on_accept, std::function<void()> on_flow_done)
     : backend_(backend), spec_(spec), plan_(plan),
       counters_(std::make_unique<FlowCounter[]>(plan.flow_count)) {
   contexts_.resize(plan.workers.size());
@@ -28,6 +28,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.remote = remote;
     context.counters = counters_.get();
     context.on_accept = on_accept;
+    context.on_flow_done = on_flow_done;
     context.open_connections = &open_connections_;
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;

@@ -21,7 +21,8 @@ namespace xttcp {
 class WorkerPool {
  public:
   WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan, SocketAddress local,
-             SocketAddress remote, std::function<void()> on_accept = {});
+             SocketAddress remote, std::function<void()> on_accept = {},
+             std::function<void()> on_flow_done = {});
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;

@@ -7,10 +7,12 @@
 #include <cstring>
 
 #include "engine/net/socket_setup.hh"
+#include "io_backends/common/socket_buffers.hh"
 
 namespace xttcp {
 
-Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context) {
+Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
+                                              std::vector<std::string>& notes) {
   const TestSpec& spec = *context.spec;
   const std::vector<FlowPlan>& flows = context.plan->flows;
   UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
@@ -39,6 +41,10 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context) {
     }
     auto fd = start_connect_tcp(remote_of(i), options);
     if (!fd) return fail("cannot connect to " + remote_of(i).to_string() + ": " + fd.error().message);
+    // Set once the connect has started: this side only sends, its receive window is moot.
+    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (i == 0)
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLONESHOT;
     event.data.u64 = i;

@@ -11,7 +11,9 @@
 namespace xttcp {
 
 // The connected sockets in the order of context.plan->flows (blocking mode as created:
-// non-blocking), or one line saying which connection failed and why.
-Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context);
+// non-blocking), or one line saying which connection failed and why. -rb / -sb (Windows
+// dialect) are set on each; what the kernel made of them goes into `notes`.
+Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
+                                              std::vector<std::string>& notes);
 
 }  // namespace xttcp

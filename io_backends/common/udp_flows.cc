@@ -1,6 +1,7 @@
 #include "io_backends/common/udp_flows.hh"
 
 #include "engine/net/socket_setup.hh"
+#include "io_backends/common/socket_buffers.hh"
 #include "io_backends/common/udp_socket.hh"
 
 namespace xttcp {
@@ -26,6 +27,9 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
     if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
     if (blocking)
       if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
+    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (out.flows.empty())
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
     if (out.flows.empty()) {
       std::string note;
       out.gso_segments = choose_gso(fd->get(), remote, spec.send_buffer, spec.udp_gso, note);
@@ -55,6 +59,9 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     if (!fd) return fd.error();
     if (blocking)
       if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
+    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (out.sockets.empty())
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
     if (spec.udp_gro) (enable_udp_gro(fd->get()) ? out.gro : refused) = true;
     UdpReceiverSocket socket;
     socket.fd = std::move(*fd);

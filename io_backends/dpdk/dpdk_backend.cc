@@ -8,6 +8,7 @@
 #include "io_backends/dpdk/dpdk_receiver.hh"
 #include "io_backends/dpdk/dpdk_sender.hh"
 #include "io_backends/dpdk/runtime.hh"
+#include "io_backends/windows_option_check.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -36,7 +37,9 @@ class DpdkBackend final : public Backend {
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
     if (!spec.peer_mac.empty())
       if (auto mac = frame::parse_mac(spec.peer_mac); !mac) return fail("--peer-mac: " + mac.error().message);
-    return ok();
+    WindowsOptionSupport does;  // its own frames, no kernel sockets
+    does.instead = "use --backend epoll";
+    return check_windows_options(spec, name(), does);
   }
   std::string auto_refusal(const TestSpec&) const override {
     return "kernel bypass is asked for by name (--backend dpdk)";

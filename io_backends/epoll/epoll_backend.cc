@@ -7,6 +7,7 @@
 #include "io_backends/epoll/epoll_sender.hh"
 #include "io_backends/epoll/udp_receiver.hh"
 #include "io_backends/epoll/udp_sender.hh"
+#include "io_backends/windows_option_check.hh"
 
 namespace xttcp {
 
@@ -30,7 +31,19 @@ class EpollBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     if (spec.sqpoll)
       return fail("--sqpoll: the epoll backend has no submission queue (use --backend io_uring)");
-    return ok();
+    const bool tcp = spec.protocol == Protocol::tcp;
+    if (!tcp && spec.windows.verify_data && spec.role != Role::sender)
+      return fail("-d: the epoll backend verifies TCP data only (drop -d or -u)");
+    if (!tcp && spec.windows.wait_all && spec.role != Role::sender)
+      return fail("-wa: MSG_WAITALL is a TCP receive flag (drop -wa or -u)");
+    WindowsOptionSupport does;
+    does.socket_buffers = does.verify_data = does.wait_all = does.throttle = true;
+    // The UDP senders batch datagrams (GSO) and keep no budget.
+    if (!tcp && spec.windows.buffer_count)
+      return fail("-n: the epoll backend counts TCP buffers only (give -t SEC for a UDP run)");
+    does.buffer_count = true;
+    does.instead = "use --backend iocp (Windows)";
+    return check_windows_options(spec, name(), does);
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     if (Status supported = check(*context.spec); !supported) return supported.error();

@@ -3,12 +3,16 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/accept_failure.hh"
+#include "io_backends/common/socket_buffers.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 
 namespace xttcp {
@@ -28,6 +32,19 @@ Status EpollReceiver::open() {
   buffer_ = IoBuffer(spec.recv_buffer, 0);
   // MSG_TRUNC on a TCP socket discards the bytes in the kernel and returns their count.
   if (spec.skip_rx_copy) recv_flags_ = MSG_TRUNC;
+  verify_ = spec.windows.verify_data;  // the parser turned --skip-rx-copy off for -d
+  if (verify_) recv_flags_ = 0;
+  // -wa: a non-blocking receive returns what is there; SO_RCVLOWAT (set on each accepted
+  // socket) makes epoll wake it only once a whole buffer is, which MSG_WAITALL then takes.
+  if (spec.windows.wait_all) {
+    recv_flags_ |= MSG_WAITALL;
+    report_.notes.push_back(fmt::format(
+        "-wa: MSG_WAITALL receives with SO_RCVLOWAT {} (epoll wakes for whole buffers)",
+        spec.recv_buffer));
+  }
+  if (spec.windows.async_buffers > 0)
+    report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
+                            "buffers); use --backend io_uring for asynchronous I/O on Linux");
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
 
   for (const FlowPlan& flow : context_.plan->flows) {
@@ -35,6 +52,11 @@ Status EpollReceiver::open() {
     address.set_port(flow.port);
     auto fd = listen_tcp(address, listen_backlog);
     if (!fd) return fd.error();
+    // Accepted sockets inherit them, window scale included.
+    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (listeners_.empty())
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
+        report_.notes.push_back(note);
     epoll_event event{};
     event.events = EPOLLIN;
     event.data.u64 = listener_tag | listeners_.size();
@@ -65,7 +87,11 @@ void EpollReceiver::accept_all(const Listener& listener) {
       index = static_cast<uint32_t>(connections_.size());
       connections_.emplace_back();
     }
-    connections_[index] = {UniqueFd(fd), listener.slot, true, 0};
+    connections_[index] = {UniqueFd(fd), listener.slot, true, 0, listener.port};
+    if (recv_flags_ & MSG_WAITALL) {
+      const int lowat = static_cast<int>(context_.spec->recv_buffer);
+      setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof lowat);
+    }
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
     event.data.u64 = index;
@@ -81,6 +107,7 @@ void EpollReceiver::close_connection(uint32_t index, int err) {
   Connection& c = connections_[index];
   if (err == 0 || err == ECONNRESET) {
     ++report_.closed_by_peer;
+    if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
   } else if (report_.errors++ == 0) {
     report_.first_error = std::string("recv: ") + std::strerror(err);
   }
@@ -100,6 +127,7 @@ bool EpollReceiver::drain(uint32_t index) {
   for (int i = 0; i < reads_per_turn; ++i) {
     const ssize_t n = ::recv(c.fd.get(), data, length, recv_flags_);
     if (n > 0) {
+      if (verify_) verify(c, data, static_cast<size_t>(n));
       counter.add(static_cast<uint64_t>(n));
       c.bytes += static_cast<uint64_t>(n);
       continue;
@@ -114,6 +142,16 @@ bool EpollReceiver::drain(uint32_t index) {
     return false;
   }
   return true;
+}
+
+void EpollReceiver::verify(const Connection& c, const unsigned char* data, size_t n) {
+  const unsigned char* end = data + n;
+  const unsigned char* wrong = std::find_if(data, end, [](unsigned char byte) { return byte != 'A'; });
+  if (wrong == end) return;
+  if (report_.errors++ == 0)
+    report_.first_error = fmt::format(
+        "received data is not all 'A' (-d): byte 0x{:02x} at offset {} of a connection on port {}",
+        *wrong, c.bytes + static_cast<uint64_t>(wrong - data), c.port);
 }
 
 void EpollReceiver::run(const std::atomic<bool>& stop) {

@@ -29,12 +29,15 @@ class EpollReceiver final : public DataWorker {
     uint32_t slot = 0;
     bool queued = false;  // in ready_
     uint64_t bytes = 0;   // for its ConnectionStats
+    uint16_t port = 0;    // the listener's, for -d's error line
   };
 
   void accept_all(const Listener& listener);
   void close_connection(uint32_t index, int err);
   // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
   bool drain(uint32_t index);
+  // -d: every byte of data[0, n) must be 'A'; counts an error naming the first that is not.
+  void verify(const Connection& connection, const unsigned char* data, size_t n);
 
   const WorkerContext& context_;
   UniqueFd epoll_;
@@ -43,7 +46,8 @@ class EpollReceiver final : public DataWorker {
   std::vector<uint32_t> free_;   // reusable slots in connections_
   std::vector<uint32_t> ready_;  // connections with unread data
   IoBuffer buffer_;
-  int recv_flags_ = 0;  // MSG_TRUNC with --skip-rx-copy
+  int recv_flags_ = 0;  // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
+  bool verify_ = false;  // -d
   WorkerReport report_;
 };
 

@@ -3,16 +3,19 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "engine/count_mode.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/pacer.hh"
 #include "io_backends/common/zerocopy_errqueue.hh"
 #include "io_backends/epoll/epoll_wait.hh"
+#include "io_backends/send_rate.hh"
 
 namespace xttcp {
 
@@ -28,7 +31,7 @@ Status EpollSender::open() {
   buffer_ = IoBuffer(spec.send_buffer, 'A');
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.send_buffer) + "-byte buffer");
 
-  auto sockets = connect_flows(context_);
+  auto sockets = connect_flows(context_, report_.notes);
   if (!sockets) return sockets.error();
   connections_.reserve(sockets->size());
   for (size_t i = 0; i < sockets->size(); ++i) {
@@ -37,10 +40,14 @@ Status EpollSender::open() {
     event.data.u32 = static_cast<uint32_t>(i);
     if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, (*sockets)[i].get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    connections_.push_back({std::move((*sockets)[i]), context_.plan->flows[i].slot, true, false});
+    connections_.push_back(
+        {std::move((*sockets)[i]), context_.plan->flows[i].slot, true, false, flow_send_budget(spec)});
   }
   if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
   report_.connections = static_cast<uint32_t>(connections_.size());
+  if (spec.windows.async_buffers > 0)
+    report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
+                            "buffers); use --backend io_uring for asynchronous I/O on Linux");
 
   if (spec.zerocopy != ZeroCopy::off) {
     bool enabled = true;
@@ -88,16 +95,23 @@ void EpollSender::on_send_error(Connection& c, int err) {
   if (report_.errors++ == 0) report_.first_error = std::string("send: ") + std::strerror(err);
 }
 
-template <bool Paced>
+void EpollSender::flow_done(Connection& c) {
+  c.writable = false;
+  c.closed = true;
+  epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
+  if (::shutdown(c.fd.get(), SHUT_WR) != 0 && report_.errors++ == 0)
+    report_.first_error = std::string("shutdown: ") + std::strerror(errno);
+  if (context_.on_flow_done) context_.on_flow_done();
+}
+
+template <bool Paced, bool Budgeted>
 void EpollSender::send_loop(const std::atomic<bool>& stop) {
   const unsigned char* const data = buffer_.data();
   const size_t length = buffer_.size();
   FlowCounter* const counters = context_.counters;
   const TestSpec& spec = *context_.spec;
 
-  Pacer pacer(Paced ? static_cast<double>(spec.rate_limit_bps) / 8.0 * connections_.size() /
-                          spec.sender_connections()
-                    : 0.0);
+  Pacer pacer(Paced ? sender_worker_rate(spec, connections_.size()) : 0.0);
   if constexpr (Paced) {
     pacer.set_stop(&stop);
     pacer.start();
@@ -108,9 +122,15 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
     bool wrote = false;
     for (Connection& c : connections_) {
       if (!c.writable) continue;
-      const ssize_t n = ::send(c.fd.get(), data, length, send_flags_);
+      size_t want = length;
+      if constexpr (Budgeted) want = static_cast<size_t>(std::min<uint64_t>(length, c.left));
+      const ssize_t n = ::send(c.fd.get(), data, want, send_flags_);
       if (n > 0) {
         counters[c.slot].add(static_cast<uint64_t>(n));
+        if constexpr (Budgeted) {
+          c.left -= static_cast<uint64_t>(n);
+          if (c.left == 0) flow_done(c);
+        }
         if (send_flags_ & MSG_ZEROCOPY) ++c.zerocopy.sends;
         wrote = true;
         if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(n));
@@ -136,10 +156,12 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
 }
 
 void EpollSender::run(const std::atomic<bool>& stop) {
-  if (context_.spec->rate_limit_bps > 0)
-    send_loop<true>(stop);
+  const bool paced = sender_worker_rate(*context_.spec, connections_.size()) > 0;  // -B, -thr
+  const bool budgeted = flow_send_budget(*context_.spec) > 0;                   // -n
+  if (paced)
+    budgeted ? send_loop<true, true>(stop) : send_loop<true, false>(stop);
   else
-    send_loop<false>(stop);
+    budgeted ? send_loop<false, true>(stop) : send_loop<false, false>(stop);
 }
 
 WorkerReport EpollSender::finish() {

@@ -26,11 +26,15 @@ class EpollSender final : public DataWorker {
     uint32_t slot = 0;
     bool writable = true;
     bool closed = false;
+    uint64_t left = 0;  // count mode: bytes still to send
     ZeroCopyStats zerocopy;
   };
 
-  template <bool Paced>
+  template <bool Paced, bool Budgeted>
   void send_loop(const std::atomic<bool>& stop);
+  // Count mode: the connection sent its budget; shut its sending side down (the receiver sees
+  // the end) and tell the engine.
+  void flow_done(Connection& connection);
   void on_send_error(Connection& connection, int err);
   // --zerocopy: reads completions of one connection; with =auto, may switch to plain sends.
   void collect_zerocopy(Connection& connection);

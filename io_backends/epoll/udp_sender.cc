@@ -12,6 +12,7 @@
 
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
+#include "io_backends/send_rate.hh"
 
 namespace xttcp {
 
@@ -136,14 +137,12 @@ void EpollUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
 
 void EpollUdpSender::run(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
-  if (spec.rate_limit_bps == 0) {
+  const double bytes_per_second = sender_worker_rate(spec, flows_.size());  // -B, -thr
+  if (bytes_per_second == 0) {
     Pacer unpaced(0);
     send_loop<false>(stop, unpaced, batch_);
     return;
   }
-  const double bytes_per_second = static_cast<double>(spec.rate_limit_bps) / 8.0 *
-                                  static_cast<double>(flows_.size()) /
-                                  static_cast<double>(spec.sender_connections());
   // A burst is at most ~1 ms of this worker's rate (at least one datagram).
   const auto burst = static_cast<uint32_t>(std::clamp(
       bytes_per_second / 1000.0 / datagram_, 1.0, static_cast<double>(batch_)));

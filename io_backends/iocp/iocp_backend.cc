@@ -5,6 +5,7 @@
 #include "io_backends/iocp/tcp_sender.hh"
 #include "io_backends/iocp/udp_receiver.hh"
 #include "io_backends/iocp/udp_sender.hh"
+#include "io_backends/windows_option_check.hh"
 
 namespace xttcp {
 
@@ -34,7 +35,15 @@ class IocpBackend final : public Backend {
       return fail("-uso: the iocp backend does not do UDP send segmentation offload");
     if (spec.windows.udp_receive_coalescing)
       return fail("-uro: the iocp backend does not do UDP receive coalescing");
-    return ok();
+    WindowsOptionSupport does;
+    does.socket_buffers = does.verify_data = does.wait_all = does.throttle = true;
+    does.udp_unconnected = true;
+    // Count mode: TCP (the UDP sender keeps no per-flow budget).
+    if (spec.protocol == Protocol::udp && spec.windows.buffer_count)
+      return fail("-n: the iocp backend counts TCP buffers only (give -t SEC for a UDP run)");
+    does.buffer_count = true;
+    does.instead = "";
+    return check_windows_options(spec, name(), does);
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     if (Status supported = check(*context.spec); !supported) return supported.error();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/spec.hh"
+#include "io_backends/send_rate.hh"
 
 namespace xttcp::iocp {
 
@@ -65,20 +66,9 @@ void post_queued(std::vector<Request*>& queued, std::vector<Request*>& scratch,
   queued.insert(queued.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(next), scratch.end());
 }
 
-// One worker's share of the limits, in bytes/s (0 = unpaced): -B (bits/s over all
-// `spec.sender_connections()`) split by its `connections`, and -thr (KB/s, 1 KB = 1024 B, per
-// NTttcp thread = per connection) times its connections; the lower when both are set.
+// One worker's share of the limits, in bytes/s (0 = unpaced): io_backends/send_rate.hh.
 inline double worker_rate(const TestSpec& spec, std::size_t connections) {
-  double rate = 0;
-  if (spec.rate_limit_bps > 0 && spec.sender_connections() > 0)
-    rate = static_cast<double>(spec.rate_limit_bps) / 8.0 * static_cast<double>(connections) /
-           static_cast<double>(spec.sender_connections());
-  if (spec.windows.throttle_kBps > 0) {
-    const double throttle =
-        static_cast<double>(spec.windows.throttle_kBps) * 1024.0 * static_cast<double>(connections);
-    rate = rate > 0 ? std::min(rate, throttle) : throttle;
-  }
-  return rate;
+  return sender_worker_rate(spec, connections);
 }
 
 }  // namespace xttcp::iocp

@@ -267,6 +267,7 @@ void TcpReceiver::close_connection(Connection& c, int error) {
   c.open = false;
   if (error == 0 || is_peer_gone(error)) {
     ++report_.closed_by_peer;
+    if (error == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
   } else if (!is_cancellation(error)) {
     record_error(wsa_failure("iocp: " + c.remote + ": WSARecv", error));
   }

@@ -1,8 +1,10 @@
 #include "io_backends/iocp/tcp_sender.hh"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
+#include "engine/count_mode.hh"
 #include "io_backends/iocp/io_request.hh"
 #include "io_backends/iocp/outstanding.hh"
 #include "io_backends/iocp/tcp_connect.hh"
@@ -33,6 +35,7 @@ Status TcpSender::open() {
   if (!port) return fail("iocp: " + port.error().message);
   port_ = std::move(*port);
   outstanding_ = outstanding_buffers(spec);
+  budget_ = flow_send_budget(spec);
   length_ = spec.send_buffer;
   buffer_ = std::make_unique<unsigned char[]>(length_);
   std::memset(buffer_.get(), payload_byte, length_);
@@ -78,6 +81,7 @@ Status TcpSender::open() {
     connection->local = local_name(connection->socket.get());
     connection->remote = peer_name(connection->socket.get());
     connection->requests.resize(outstanding_);
+    connection->unposted = connection->uncounted = budget_;
     for (SendRequest& request : connection->requests) request.connection = connection.get();
   }
   if (context_.open_connections)
@@ -99,23 +103,38 @@ void TcpSender::close_connection(Connection& c, int error) {
   CancelIoEx(c.socket.handle(), nullptr);  // its other sends complete now, as cancelled
 }
 
+void TcpSender::count_sent(Connection& c, uint64_t bytes) {
+  context_.counters[c.slot].add(bytes);
+  if (budget_ == 0) return;
+  c.uncounted -= std::min(bytes, c.uncounted);
+  if (c.uncounted > 0 || c.done) return;
+  c.done = true;
+  shutdown(c.socket.get(), SD_SEND);  // FIN after the budget: the receiver's end of the test
+  if (context_.on_flow_done) context_.on_flow_done();
+}
+
 // Starts sends on `request` until one is pending, the pacer says wait, or the inline budget is
 // spent (then it waits in queued_).
 template <bool Paced>
 void TcpSender::post_send(SendRequest& request) {
   Connection& c = *request.connection;
-  FlowCounter& counter = context_.counters[c.slot];
   for (int turn = 0; turn < inline_budget; ++turn) {
     if (!c.open || stopping_) return;
+    ULONG length = length_;
+    if (budget_ > 0) {  // count mode: never past the budget; an idle request stays idle
+      if (c.unposted == 0) return;
+      length = static_cast<ULONG>(std::min<uint64_t>(length_, c.unposted));
+    }
     if constexpr (Paced) {
       if (!pacer_.due(SendPacer::Clock::now())) {
         queued_.push_back(&request);
         return;
       }
-      pacer_.started(length_);
+      pacer_.started(length);
     }
+    if (budget_ > 0) c.unposted -= length;
     request.overlapped = OVERLAPPED{};
-    WSABUF buffer{length_, reinterpret_cast<char*>(buffer_.get())};
+    WSABUF buffer{length, reinterpret_cast<char*>(buffer_.get())};
     DWORD sent = 0;
     const int rc = WSASend(c.socket.get(), &buffer, 1, &sent, 0, &request.overlapped, nullptr);
     const StartResult start = started(rc == 0, sent, c.skips_port);
@@ -127,7 +146,7 @@ void TcpSender::post_send(SendRequest& request) {
       close_connection(c, start.error);
       return;
     }
-    counter.add(start.bytes);
+    count_sent(c, start.bytes);
   }
   queued_.push_back(&request);
 }
@@ -139,8 +158,7 @@ void TcpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
   Connection& c = *request.connection;
   const int error = completion_error(c.socket.get(), entry.lpOverlapped);
   // A send that failed part way may still have put bytes on the stream: they count.
-  if (entry.dwNumberOfBytesTransferred > 0)
-    context_.counters[c.slot].add(entry.dwNumberOfBytesTransferred);
+  if (entry.dwNumberOfBytesTransferred > 0) count_sent(c, entry.dwNumberOfBytesTransferred);
   if (error != 0) {
     close_connection(c, error);
     return;
@@ -215,7 +233,8 @@ WorkerReport TcpSender::finish() {
   // Sends already started finish as the receiver reads: then every byte counted was sent.
   wait_for_sends(drain_timeout_ms);
   for (auto& connection : connections_)
-    if (connection->open) shutdown(connection->socket.get(), SD_SEND);  // FIN after the data
+    if (connection->open && !connection->done)
+      shutdown(connection->socket.get(), SD_SEND);  // FIN after the data
   shut_down();
   for (const auto& connection : connections_) {
     ConnectionStats stats;

@@ -34,6 +34,9 @@ class TcpSender final : public DataWorker {
     uint32_t slot = 0;
     bool skips_port = false;
     bool open = true;  // false once the peer went away or a send failed
+    bool done = false;  // count mode: its budget was sent and its sending side shut down
+    uint64_t unposted = 0;  // count mode: budget bytes no send has taken yet
+    uint64_t uncounted = 0;  // count mode: budget bytes not yet completed
     std::string local, remote;
     std::vector<SendRequest> requests;  // never resized: the kernel holds their addresses
   };
@@ -45,6 +48,8 @@ class TcpSender final : public DataWorker {
   template <bool Paced>
   void on_send_completion(const OVERLAPPED_ENTRY& entry);
   void close_connection(Connection& connection, int error);
+  // Counts `bytes` sent on `connection`; in count mode, ends the flow at its budget.
+  void count_sent(Connection& connection, uint64_t bytes);
   // Waits (bounded) until the kernel holds no send; completions are counted, not reposted.
   void wait_for_sends(DWORD timeout_ms);
   void shut_down();  // cancels what is left and drains the port (bounded)
@@ -60,6 +65,7 @@ class TcpSender final : public DataWorker {
   std::vector<SendRequest*> swap_;
   uint64_t pending_ = 0;      // sends the kernel holds
   uint32_t outstanding_ = 2;  // sends per connection
+  uint64_t budget_ = 0;       // count mode: bytes per connection (flow_send_budget); 0 = timed
   bool opened_ = false;       // open() succeeded: run() has something to send on
   bool stopping_ = false;
   bool shut_down_ = false;

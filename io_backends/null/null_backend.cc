@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "io_backends/windows_option_check.hh"
+
 namespace xttcp {
 
 namespace {
@@ -46,6 +48,11 @@ class NullBackend final : public Backend {
   }
   Availability probe() const override { return {true, "always available"}; }
   uint32_t capabilities() const override { return cap_tcp; }
+  Status check(const TestSpec& spec) const override {
+    WindowsOptionSupport does;  // no sockets: none of them
+    does.instead = "it opens no sockets; use a kernel-socket backend";
+    return check_windows_options(spec, name(), does);
+  }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     return std::unique_ptr<DataWorker>(std::make_unique<NullWorker>(context));
   }

@@ -7,6 +7,7 @@
 #include "io_backends/uring/uring_sender.hh"
 #include "io_backends/uring/uring_udp_receiver.hh"
 #include "io_backends/uring/uring_udp_sender.hh"
+#include "io_backends/windows_option_check.hh"
 
 namespace xttcp {
 
@@ -44,7 +45,11 @@ class UringBackend final : public Backend {
       return fail("--sqpoll: io_uring SQPOLL is not available: " + c.sqpoll_reason);
     if (spec.zerocopy == ZeroCopy::on && !c.send_zc && spec.role != Role::receiver)
       return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
-    return ok();
+    // -d and -wa need the copying receive of the epoll backend (io_uring receives into rings).
+    WindowsOptionSupport does;
+    does.socket_buffers = does.throttle = true;
+    does.instead = "use --backend epoll";
+    return check_windows_options(spec, name(), does);
   }
   // Measured (bench/README.md): with send bundles and multishot receive io_uring beats epoll at
   // every write size; without bundles it loses at small writes, so auto keeps epoll then.

@@ -1,4 +1,5 @@
 #include "io_backends/common/accept_failure.hh"
+#include "io_backends/common/socket_buffers.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
 #include <sys/socket.h>
@@ -48,6 +49,11 @@ Status UringReceiver::open() {
     address.set_port(flow.port);
     auto fd = listen_tcp(address, listen_backlog);
     if (!fd) return fd.error();
+    // -rb / -sb: accepted sockets inherit them, window scale included.
+    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (listeners_.empty())
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
+        report_.notes.push_back(note);
     // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
     if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
     listeners_.push_back({std::move(*fd), flow.slot, flow.port, false, false});

@@ -12,6 +12,7 @@
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/connect_flows.hh"
+#include "io_backends/send_rate.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
 
@@ -38,7 +39,7 @@ Status UringSender::open() {
   if (!*buffer_)
     return fail("cannot allocate a " + std::to_string(spec.send_buffer) + "-byte buffer");
 
-  auto sockets = connect_flows(context_);
+  auto sockets = connect_flows(context_, report_.notes);
   if (!sockets) return sockets.error();
   connections_.reserve(sockets->size());
   for (size_t i = 0; i < sockets->size(); ++i) {
@@ -51,6 +52,11 @@ Status UringSender::open() {
     connections_.push_back(std::move(c));
   }
   report_.connections = static_cast<uint32_t>(connections_.size());
+  if (spec.windows.async_buffers > 0)
+    report_.notes.push_back(fmt::format(
+        "-a {}: io_uring keeps one send in flight per connection (a bundle of several buffers "
+        "where the kernel has them), not {} buffers",
+        spec.windows.async_buffers, spec.windows.async_buffers));
   if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
 
   const unsigned sq_entries = ring_entries_for(connections_.size() + 1);
@@ -67,7 +73,8 @@ Status UringSender::open() {
 // stay write-sized. Buffer groups are 16-bit: one per connection of this worker.
 Status UringSender::open_send_rings() {
   const TestSpec& spec = *context_.spec;
-  if (mode_ == UringSendMode::zerocopy || spec.rate_limit_bps > 0) return ok();
+  if (mode_ == UringSendMode::zerocopy || sender_worker_rate(spec, connections_.size()) > 0)
+    return ok();
   if (!caps_.bundle || !caps_.buf_ring) {
     report_.notes.push_back("io_uring: send bundles unavailable (" +
                             (caps_.bundle ? caps_.buf_ring_reason : caps_.bundle_reason) +
@@ -266,10 +273,9 @@ void UringSender::cancel_and_drain() {
 
 void UringSender::run(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
-  const bool paced = spec.rate_limit_bps > 0;
-  Pacer pacer(paced ? static_cast<double>(spec.rate_limit_bps) / 8.0 *
-                          static_cast<double>(connections_.size()) / spec.sender_connections()
-                    : 0.0);
+  const double rate = sender_worker_rate(spec, connections_.size());  // -B, -thr
+  const bool paced = rate > 0;
+  Pacer pacer(rate);
   if (paced) {
     pacer.set_stop(&stop);
     pacer.start();

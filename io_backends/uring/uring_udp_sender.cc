@@ -10,6 +10,7 @@
 
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
+#include "io_backends/send_rate.hh"
 #include "io_backends/uring/user_data.hh"
 
 namespace xttcp {
@@ -44,7 +45,7 @@ Status UringUdpSender::open() {
   region_bytes_ = static_cast<std::size_t>(batch_) * datagram_;
   // Paced: one send per chain, stamped and armed when the pacer lets it go (a chain's later
   // sends would leave later than their stamp says).
-  depth_ = spec.rate_limit_bps > 0
+  depth_ = sender_worker_rate(spec, flows_.size()) > 0
                ? 1
                : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
@@ -163,13 +164,11 @@ void UringUdpSender::cancel_and_drain() {
 
 void UringUdpSender::run(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
-  if (spec.rate_limit_bps == 0) {
+  const double bytes_per_second = sender_worker_rate(spec, flows_.size());  // -B, -thr
+  if (bytes_per_second == 0) {
     Pacer unpaced(0);
     send_loop<false>(stop, unpaced, batch_);
   } else {
-    const double bytes_per_second = static_cast<double>(spec.rate_limit_bps) / 8.0 *
-                                    static_cast<double>(flows_.size()) /
-                                    static_cast<double>(spec.sender_connections());
     // A chain is at most ~1 ms of this worker's rate (at least one datagram per send).
     const auto per_send = static_cast<uint32_t>(std::clamp(
         bytes_per_second / 1000.0 / datagram_ / depth_, 1.0, static_cast<double>(batch_)));

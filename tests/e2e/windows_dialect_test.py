@@ -42,7 +42,7 @@ def body(started):
     refused = subprocess.run([xttcp, "--dialect", "windows", "-s", "-m", "1,*,127.0.0.1", "-t",
                               "2", "-sam", "1"], capture_output=True, text=True, timeout=20)
     check(refused.returncode == 2, f"a run with -sam exited {refused.returncode}, not 2")
-    check("-sam: samples is not implemented yet" in refused.stderr,
+    check("-sam: xttcp does not split a run" in refused.stderr,
           f"unclear refusal: {refused.stderr!r}")
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Linux xttcp against xttcp.exe under Wine over 127.0.0.1, in both directions: the native sync
 protocol (Linux dialect, results exchanged) and NTttcp-for-Windows' -ns and token handshake
-(Windows dialect). Each case checks that both ends succeed, that the bytes one sent and the other
+(Windows dialect), and count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x
+threads). Each case checks that both ends succeed, that the bytes one sent and the other
 received agree within what socket buffers hold at the window edges, that each end's native JSON
 parses and, with native sync, that both ends carry the other's result. Performance counters
 under Wine may be zero or absent: only their structure is checked, never their values.
@@ -108,6 +109,7 @@ def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_s
             check(peer["summary"]["total_bytes"] == other,
                   f"{side}: the peer result says {peer['summary']['total_bytes']} bytes, the peer "
                   f"itself {other}")
+    return s, r
 
 
 def linux_dialect(role, base):
@@ -124,6 +126,31 @@ def windows_dialect(extra):
                                 "-p", str(base), "-t", "2"] + extra)
 
 
+# Count mode with iocp's options: -n buffers of -l bytes per thread, -a outstanding operations,
+# -rb/-sb. -t 60 only bounds it: the run ends when every thread has sent its buffers.
+COUNT_BUFFERS, COUNT_LENGTH = 200, 16 * 1024
+
+
+def count_dialect(role, base):
+    return ["--dialect", "windows", role, "-m", f"{THREADS},*,127.0.0.1", "-p", str(base), "-ns",
+            "-n", str(COUNT_BUFFERS), "-l", "16k", "-t", "60", "-a", "4", "-rb", "256k", "-sb",
+            "64k"]
+
+
+def every_data_port(base):
+    """Waits for all but the last data port (each worker listens on its own), returns the last."""
+    for port in range(base, base + THREADS - 1):
+        wait_listening(port, timeout=60)
+    return base + THREADS - 1
+
+
+def count_pair(xttcp_exe, started, windows_role):
+    s, r = run_pair(xttcp_exe, started, windows_role, count_dialect, every_data_port, False)
+    expected = COUNT_BUFFERS * COUNT_LENGTH * THREADS
+    check(s == expected and r == expected,
+          f"count mode: sent {s}, received {r}, not N x -l x threads = {expected}")
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -137,6 +164,8 @@ CASES = {
                                               FIRST_DATA_PORT, False),
     "token-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", windows_dialect([]),
                                                  FIRST_TOKEN_PORT, False),
+    "count-linux-to-wine": lambda x, s: count_pair(x, s, "receiver"),
+    "count-wine-to-linux": lambda x, s: count_pair(x, s, "sender"),
     "token-wine-to-linux": lambda x, s: run_pair(x, s, "sender", windows_dialect([]),
                                                  FIRST_TOKEN_PORT, False),
 }

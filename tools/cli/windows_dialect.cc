@@ -260,7 +260,10 @@ void apply_defaults(WindowsParseState& state) {
     spec.recv_buffer = length;
   }
   // "-a n" means SO_SNDBUF 0 (the original: "this is more common") unless -sb says otherwise.
-  if (state.async_count_given && !state.send_buffer_given) spec.windows.socket_send_buffer = 0;
+  if (state.async_count_given && !state.send_buffer_given) {
+    spec.windows.socket_send_buffer = 0;
+    spec.windows.send_buffer_implied = true;
+  }
 }
 
 // The original's VerifyArgs, for the options xttcp accepts, with messages that give the rule.

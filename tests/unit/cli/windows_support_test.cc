@@ -1,9 +1,14 @@
-// Which NTttcp-for-Windows command lines the engine runs today (engine/run/windows_dialect_support):
-// TCP timed runs, with the token handshake or -ns, with or without -sp, do; every other option is
-// refused by name before anything starts.
+// Which NTttcp-for-Windows command lines run (engine/run/windows_dialect_support): the engine
+// refuses what xttcp does not do (-sam, -lm, -na) by name with what to use instead; each
+// backend's check() refuses the data-path options it does not honour
+// (io_backends/windows_option_check.hh).
 #include "engine/run/windows_dialect_support.hh"
 
 #include <gtest/gtest.h>
+
+#include "engine/count_mode.hh"
+#include "io_backends/backend.hh"
+#include "io_backends/windows_option_check.hh"
 
 #include "tests/unit/cli/cli_test_util.hh"
 
@@ -41,24 +46,148 @@ TEST(WindowsSupport, LinuxDialectSpecsAlwaysPass) {
   EXPECT_TRUE(check_windows_dialect_supported(command->spec));
 }
 
-TEST(WindowsSupport, RefusesWhatIsNotImplementedByName) {
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -n 100").starts_with("-n / count mode"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns").starts_with("-n / count mode"));  // no -t
-  EXPECT_TRUE(refusal("-s -u -m 1,*,h -ns -t 5").starts_with("-u:"));
+TEST(WindowsSupport, DataPathOptionsPassTheEngine) {
+  for (const char* line :
+       {"-s -m 1,*,h -ns -t 5 -a 4", "-s -m 1,*,h -ns -t 5 -a 4 -w", "-r -m 1,*,h -ns -t 5 -rb 1m",
+        "-s -m 1,*,h -ns -t 5 -sb 0", "-r -m 1,*,h -ns -t 5 -d", "-r -m 1,*,h -ns -t 5 -wa",
+        "-s -m 1,*,h -ns -t 5 -thr 100", "-s -u -m 1,*,h -ns -t 5", "-s -u -uc -m 1,*,h -ns -t 5",
+        "-s -m 1,*,h -ns -n 100", "-r -m 1,*,h -ns", "-s -m 2,*,h -n 10 -t 5"})
+    EXPECT_EQ(refusal(line), "ok") << line;
+}
+
+TEST(WindowsSupport, RefusesWhatXttcpDoesNotDoWithWhatToUseInstead) {
   EXPECT_TRUE(refusal("-s -m 1,*,h 1,*,g -ns -t 5").starts_with("-m: mappings towards"));
-  EXPECT_TRUE(refusal("-s -m 1,0,h 1,1,h -ns -t 5").starts_with("-m: a different CPU"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -a 4").starts_with("-a:"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -rb 1m").starts_with("-rb:"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -sb 0").starts_with("-sb:"));
+  EXPECT_EQ(refusal("-s -m 1,0,h 1,1,h -ns -t 5"), "ok");
+  EXPECT_TRUE(refusal("-s -m 1,0,h 1,1,h -ns -t 5 --threads 4").starts_with("--threads: mappings"));
   EXPECT_EQ(refusal("-s -m 1,*,h -t 5 -sp -6"),
             "-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop one of "
             "them)");
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -sam 1").starts_with("-sam:"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -lm").starts_with("-lm:"));
-  EXPECT_TRUE(refusal("-r -m 1,*,h -ns -t 5 -d").starts_with("-d:"));
-  EXPECT_TRUE(refusal("-r -m 1,*,h -ns -t 5 -wa").starts_with("-wa:"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -thr 100").starts_with("-thr:"));
-  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -na 0").starts_with("-na:"));
+  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -sam 1").starts_with("-sam: xttcp does not split"));
+  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -lm").starts_with("-lm: xttcp does not time"));
+  EXPECT_TRUE(refusal("-s -m 1,*,h -ns -t 5 -na 0").starts_with("-na: xttcp does not bind"));
+  for (const char* line : {"-s -m 1,*,h -ns -t 5 -sam 1", "-s -m 1,*,h -ns -t 5 -lm",
+                           "-s -m 1,*,h -ns -t 5 -na 0"}) {
+    EXPECT_EQ(refusal(line).find("not implemented"), std::string::npos) << line;
+    EXPECT_NE(refusal(line).find("use "), std::string::npos) << line;
+  }
+}
+
+// Count mode: each sender flow's budget is -n x -l bytes; receivers and timed runs have none.
+uint64_t budget(const std::string& line) {
+  auto command = parse_windows_dialect(test::words(line), test::test_cpu_count);
+  EXPECT_TRUE(command.has_value()) << line;
+  return command ? flow_send_budget(command->spec) : 0;
+}
+
+TEST(CountMode, FlowBudgetIsBuffersTimesLength) {
+  EXPECT_EQ(budget("-s -m 2,*,h -n 100 -l 1k"), 100u * 1024u);
+  EXPECT_EQ(budget("-s -m 2,*,h -n 100 -l 1k -t 9"), 100u * 1024u);   // -t only bounds it
+  EXPECT_EQ(budget("-s -m 1,*,h"), uint64_t{20480} * 65536u);  // no -t: 20 K buffers
+  EXPECT_EQ(budget("-s -m 1,*,h -t 5"), 0u);                          // timed
+  EXPECT_EQ(budget("-r -m 1,*,h -n 100"), 0u);                        // receivers send nothing
+  auto command = parse_windows_dialect(test::words("-r -m 1,*,h -n 100 -t 9"), test::test_cpu_count);
+  ASSERT_TRUE(command.has_value());
+  EXPECT_TRUE(count_mode(command->spec));
+  EXPECT_EQ(command->spec.duration_s, 9u);  // the longest the run may take
+  auto linux_spec = test::parse("-s 127.0.0.1 -t 5");
+  ASSERT_TRUE(linux_spec.has_value());
+  EXPECT_FALSE(count_mode(linux_spec->spec));
+}
+
+// check_windows_options: what a backend does not list is refused, naming option and backend.
+std::string backend_refusal(const std::string& line, const WindowsOptionSupport& does) {
+  auto command = parse_windows_dialect(test::words(line), test::test_cpu_count);
+  EXPECT_TRUE(command.has_value()) << line;
+  if (!command) return "parse";
+  Status status = check_windows_options(command->spec, "demo", does);
+  return status ? "ok" : status.error().message;
+}
+
+TEST(WindowsOptionCheck, RefusesWhatTheBackendDoesNotListNamingBoth) {
+  WindowsOptionSupport none;
+  none.instead = "use --backend x";
+  EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -rb 0", none),
+            "-rb: the demo backend does not set SO_RCVBUF (use --backend x)");
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -sb 64k", none),
+            "-sb: the demo backend does not set SO_SNDBUF (use --backend x)");
+  EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -d", none),
+            "-d: the demo backend does not verify the received bytes (use --backend x)");
+  EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -wa", none),
+            "-wa: the demo backend has no MSG_WAITALL receives (use --backend x)");
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -thr 10", none),
+            "-thr: the demo backend does not throttle per thread (use --backend x)");
+  EXPECT_EQ(backend_refusal("-s -u -uc -m 1,*,h -ns -t 5", none),
+            "-uc: the demo backend has no unconnected UDP sockets (use --backend x)");
+  EXPECT_TRUE(backend_refusal("-s -m 1,*,h -ns -n 10", none).starts_with("-n: the demo backend"));
+  // Receive-side options on a sender, and the -sb 0 that -a implies, ask nothing of it.
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -d -wa", none), "ok");
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -a 4", none), "ok");
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5", none), "ok");
+  WindowsOptionSupport all{true, true, true, true, true, true, ""};
+  EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", all), "ok");
+}
+
+TEST(WindowsOptionCheck, LinuxDialectSpecsAlwaysPass) {
+  auto command = test::parse("-s 127.0.0.1 -t 5");
+  ASSERT_TRUE(command.has_value());
+  EXPECT_TRUE(check_windows_options(command->spec, "demo", WindowsOptionSupport{}));
+}
+
+TEST(WindowsOptionCheck, ImpliedSendBufferIsMarked) {
+  auto implied = parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -a 4"), test::test_cpu_count);
+  ASSERT_TRUE(implied.has_value());
+  EXPECT_EQ(implied->spec.windows.socket_send_buffer, 0);
+  EXPECT_TRUE(implied->spec.windows.send_buffer_implied);
+  auto given = parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -sb 0 -a 4"), test::test_cpu_count);
+  ASSERT_TRUE(given.has_value());
+  EXPECT_FALSE(given->spec.windows.send_buffer_implied);
+}
+
+// The backends of this build: what each refuses, in one line naming the option and itself.
+const Backend* backend_named(std::string_view name) {
+  for (const auto& backend : all_backends())
+    if (backend->name() == name) return backend.get();
+  return nullptr;
+}
+
+std::string refusal_by(std::string_view backend_name, const std::string& line) {
+  const Backend* backend = backend_named(backend_name);
+  if (backend == nullptr) return "absent";
+  auto command = parse_windows_dialect(test::words(line), test::test_cpu_count);
+  EXPECT_TRUE(command.has_value()) << line;
+  if (!command) return "parse";
+  Status status = backend->check(command->spec);
+  return status ? "ok" : status.error().message;
+}
+
+TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
+#ifdef _WIN32
+  for (const char* line : {"-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", "-s -m 1,*,h -ns -t 5 -a 4 -w -thr 10",
+                           "-s -u -uc -m 1,*,h -ns -t 5", "-s -m 2,*,h -ns -n 10 -a 4"})
+    EXPECT_EQ(refusal_by("iocp", line), "ok") << line;
+#else
+  for (const char* line : {"-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", "-s -m 1,*,h -ns -t 5 -a 4",
+                           "-s -m 1,*,h -ns -t 5 -thr 10", "-s -u -m 1,*,h -ns -t 5 -rb 1m"})
+    EXPECT_EQ(refusal_by("epoll", line), "ok") << line;
+  EXPECT_TRUE(refusal_by("epoll", "-s -u -uc -m 1,*,h -ns -t 5").starts_with("-uc: the epoll backend"));
+  EXPECT_EQ(refusal_by("epoll", "-s -m 2,*,h -ns -n 100"), "ok");
+  EXPECT_EQ(refusal_by("epoll", "-r -m 2,*,h -ns -n 100"), "ok");
+  EXPECT_EQ(refusal_by("epoll", "-s -u -m 1,*,h -ns -n 100"),
+            "-n: the epoll backend counts TCP buffers only (give -t SEC for a UDP run)");
+  EXPECT_EQ(refusal_by("epoll", "-r -u -m 1,*,h -ns -t 5 -d"),
+            "-d: the epoll backend verifies TCP data only (drop -d or -u)");
+  if (const Backend* uring = backend_named("io_uring"); uring && uring->probe().available) {
+    EXPECT_EQ(refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -d"),
+              "-d: the io_uring backend does not verify the received bytes (use --backend epoll)");
+    EXPECT_TRUE(refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -wa").starts_with("-wa: the io_uring"));
+    EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h -ns -t 5 -a 8 -thr 10 -sb 0 -rb 0"), "ok");
+    EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h -ns -n 10"),
+              "-n: the io_uring backend does not run count mode (use --backend epoll)");
+  }
+#endif
+  EXPECT_EQ(refusal_by("null", "-r -m 1,*,h -ns -t 5 -rb 0"),
+            "-rb: the null backend does not set SO_RCVBUF (it opens no sockets; use a "
+            "kernel-socket backend)");
 }
 
 }  // namespace

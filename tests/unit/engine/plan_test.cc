@@ -32,6 +32,35 @@ TEST(Plan, SenderHasOneFlowPerConnectionAndOneRowPerThread) {
   EXPECT_EQ(slots.size(), 128u) << "every slot exactly once";
 }
 
+// NTttcp for Windows -m 2,0,h 1,1,h 1,*,h: one worker per mapping, on the mapping's CPU, with
+// that mapping's threads (global thread i = port base+i).
+TEST(Plan, WindowsMappingsOnDifferentCpusGetOneWorkerEach) {
+  TestSpec spec = sender(4, 1, 1);
+  spec.dialect = Dialect::windows;
+  spec.windows.mappings = {{2, 0, "h"}, {1, 1, "h"}, {1, std::nullopt, "h"}};
+  for (Role role : {Role::sender, Role::receiver}) {
+    spec.role = role;
+    auto plan = make_plan(spec, {0, 1});
+    ASSERT_TRUE(plan.has_value()) << plan.error().message;
+    ASSERT_EQ(plan->workers.size(), 3u);
+    EXPECT_EQ(plan->workers[0].cpu, 0);
+    EXPECT_EQ(plan->workers[1].cpu, 1);
+    EXPECT_EQ(plan->workers[2].cpu, std::nullopt);
+    std::vector<std::vector<uint32_t>> threads;
+    for (const WorkerPlan& w : plan->workers) {
+      threads.emplace_back();
+      for (const FlowPlan& f : w.flows) threads.back().push_back(f.thread_index);
+    }
+    EXPECT_EQ(threads, (std::vector<std::vector<uint32_t>>{{0, 1}, {2}, {3}}));
+  }
+  spec.windows.mappings = {{2, 1, "h"}, {2, 1, "h"}};  // the same CPU: the usual plan
+  spec.mapping_cpu = 1;                                  // (as the parser sets it then)
+  auto same = make_plan(spec, {0, 1});
+  ASSERT_TRUE(same.has_value());
+  ASSERT_EQ(same->workers.size(), 1u);
+  EXPECT_EQ(same->workers[0].cpu, 1);
+}
+
 TEST(Plan, ConnectionsOfOneThreadShareAWorker) {
   auto plan = make_plan(sender(2, 2, 3), {0, 1, 2});
   ASSERT_TRUE(plan.has_value());

@@ -1,0 +1,24 @@
+// NTttcp for Windows' count mode (-n N, or no -t): each sender thread (one flow, one connection)
+// sends exactly N buffers of -l bytes, shuts its sending side down, and the run ends when every
+// flow has; the receiver ends when every connection has been closed by its sender. -t, or
+// 3 hours, bounds the run (WindowsOptions::count_timeout_s, the spec's duration).
+#pragma once
+
+#include <cstdint>
+
+#include "engine/spec.hh"
+
+namespace xttcp {
+
+inline bool count_mode(const TestSpec& spec) {
+  return spec.dialect == Dialect::windows && spec.windows.buffer_count.has_value();
+}
+
+// The bytes each sender flow sends before it stops: N x -l; 0 = no budget (a timed run, or not
+// a sender). A backend's loop counts down from it per connection (no per-buffer virtual call).
+inline uint64_t flow_send_budget(const TestSpec& spec) {
+  if (!count_mode(spec) || spec.role != Role::sender) return 0;
+  return *spec.windows.buffer_count * uint64_t{spec.send_buffer};
+}
+
+}  // namespace xttcp

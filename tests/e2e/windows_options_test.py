@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""NTttcp-for-Windows data-path options on Linux (xttcp vs xttcp on loopback, -ns): -rb/-sb reach
+the sockets (the worker's note in --json reads them back), -d verifies the bytes (a peer that
+sends 'B' gets errors reported, exit 1), -wa receives, -thr paces, -a is accepted with its note,
+-u runs the UDP path and -uc is refused in one line; -n N (count mode) sends and receives exactly
+N x -l bytes per thread and ends without waiting for -t. Cases: `windows_options_test.py XTTCP [CASE]`."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block, load_json, run_cases,
+                       scratch_dir, wait_listening)
+
+
+def windows(xttcp, role, base, *extra, threads=1, seconds=2):
+    timed = ["-t", str(seconds)] if seconds else []  # 0: count mode (-n, or its default)
+    return [xttcp, "--dialect", "windows", role, "-m", f"{threads},*,127.0.0.1", "-ns", *timed,
+            "-p", str(base), *extra]
+
+
+def pair(xttcp, started, receiver_extra=(), sender_extra=(), threads=1, seconds=2, outputs=None):
+    base = free_port_block(threads + 1)
+    work = scratch_dir()
+    rjson, sjson = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+    receiver = Process(windows(xttcp, "-r", base, *receiver_extra, "--json", rjson,
+                               threads=threads, seconds=seconds), "receiver")
+    started.append(receiver)
+    if "-u" not in receiver_extra:
+        for port in range(base, base + threads):  # each worker listens on its own ports
+            wait_listening(port)
+    else:
+        time.sleep(0.5)
+    sender = Process(windows(xttcp, "-s", base, *sender_extra, "--json", sjson, threads=threads,
+                             seconds=seconds), "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    if outputs is not None:
+        outputs.extend([receiver.stdout(), sender.stdout()])
+    return load_json(rjson), load_json(sjson)
+
+
+def socket_buffers(xttcp, started, backend=()):
+    r, s = pair(xttcp, started, ("-rb", "256k", "-sb", "0", *backend),
+                ("-sb", "128k", "-rb", "0", *backend))
+    rnotes, snotes = " ".join(r.get("notes", [])), " ".join(s.get("notes", []))
+    check("-rb 262144: SO_RCVBUF is 524288" in rnotes, f"receiver: no -rb note: {rnotes!r}")
+    check("-sb 0: SO_SNDBUF is " in rnotes, f"receiver: no -sb note: {rnotes!r}")
+    check("-sb 131072: SO_SNDBUF is 262144" in snotes, f"sender: no -sb note: {snotes!r}")
+    check(r["summary"]["total_bytes"] > 0, "nothing received")
+
+
+def verify_ok(xttcp, started):
+    r, _ = pair(xttcp, started, ("-d", "-wa", "-l", "16k"), ("-l", "16k"))
+    check(r["summary"]["total_bytes"] > 0, "nothing received")
+    check(any("-wa: MSG_WAITALL" in n for n in r.get("notes", [])), "no -wa note")
+
+
+def verify_catches_b(xttcp, started):
+    base = free_port_block(2)
+    receiver = Process(windows(xttcp, "-r", base, "-d", seconds=1), "receiver")
+    started.append(receiver)
+    wait_listening(base)
+    peer = socket.create_connection(("127.0.0.1", base), timeout=10)
+    try:
+        peer.sendall(b"A" * 1000 + b"B" * 1000)
+        time.sleep(2.5)
+    finally:
+        peer.close()
+    code = receiver.wait(30)
+    text = receiver.stdout() + receiver.stderr()
+    check(code == 1, f"receiver exited {code}, not 1, after receiving 'B'")
+    check("received data is not all 'A' (-d): byte 0x42 at offset 1000" in text,
+          f"no -d error naming the byte and offset: {text!r}")
+
+
+def throttle(xttcp, started):
+    _, s = pair(xttcp, started, (), ("-thr", "500"), seconds=2)
+    sent = s["summary"]["total_bytes"]
+    limit = 500 * 1024 * 2
+    check(0 < sent <= limit * 1.3, f"-thr 500 for 2 s sent {sent} bytes (limit {limit})")
+
+
+def async_note(xttcp, started):
+    _, s = pair(xttcp, started, ("-a", "4"), ("-a", "4"))
+    notes = " ".join(s.get("notes", []))
+    check("-a" in notes, f"sender: no note on what -a means here: {notes!r}")
+    check("-sb 0" not in notes, f"the -sb 0 that -a implies must not shrink Linux's send buffer: {notes!r}")
+
+
+def udp(xttcp, started):
+    r, s = pair(xttcp, started, ("-u",), ("-u",))
+    check(s["summary"]["total_bytes"] > 0, "UDP sender sent nothing")
+    check(r["summary"]["total_bytes"] > 0, "UDP receiver received nothing")
+    refused = subprocess.run(windows(xttcp, "-s", 5001, "-u", "-uc", "--backend", "epoll"),
+                             capture_output=True, text=True, timeout=20)
+    check(refused.returncode == 2, f"-uc on epoll exited {refused.returncode}, not 2")
+    check(refused.stderr.count("\n") == 1 and "-uc: the epoll backend" in refused.stderr,
+          f"unclear -uc refusal: {refused.stderr!r}")
+
+
+def count_mode(xttcp, started, extra=()):
+    """-n N: every thread sends exactly N buffers of -l bytes, both ends count exactly that, and
+    both end without waiting for -t (60 s here: a run that waited would time the test out)."""
+    buffers, length, threads = 300, 32 * 1024, 3
+    outputs = []
+    begin = time.monotonic()
+    r, s = pair(xttcp, started, ("-n", str(buffers), "-l", "32k", *extra),
+                ("-n", str(buffers), "-l", "32k", *extra), threads=threads, seconds=60,
+                outputs=outputs)
+    check(time.monotonic() - begin < 30, "count mode waited for -t instead of ending")
+    expected = buffers * length * threads
+    for name, result in (("receiver", r), ("sender", s)):
+        check(result["summary"]["total_bytes"] == expected,
+              f"{name}: {result['summary']['total_bytes']} bytes, not N x -l x threads = {expected}")
+        per_thread = sorted(t["bytes"] for t in result["threads"])
+        check(per_thread == [buffers * length] * threads, f"{name}: per-thread bytes {per_thread}")
+    console = outputs[1]
+    check("count mode: every thread sent its 300 buffers" in console, "sender: no count-mode end")
+    megabytes = f"{expected / 2**20:.6f}"
+    check(megabytes in console, f"sender console: no {megabytes} MB total")
+    check(f"{buffers * threads}.000" in console, "sender console: Buffers is not N x threads")
+
+
+def cpu_per_mapping(xttcp, started):
+    """-m 1,0,HOST 1,1,HOST: one worker per mapping, pinned to its CPU; counts stay exact."""
+    if len(os.sched_getaffinity(0)) < 2 or not {0, 1} <= os.sched_getaffinity(0):
+        raise SkipTest("CPUs 0 and 1 are not both available to this process")
+    base = free_port_block(3)
+    args = ["-m", "1,0,127.0.0.1", "1,1,127.0.0.1", "-ns", "-p", str(base), "-n", "200", "-l",
+            "16k", "-V"]
+    receiver = Process([xttcp, "--dialect", "windows", "-r", *args], "receiver")
+    started.append(receiver)
+    wait_listening(base)
+    wait_listening(base + 1)
+    sender = Process([xttcp, "--dialect", "windows", "-s", *args], "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    for p in (sender, receiver):
+        check("worker 0 -> cpu 0, worker 1 -> cpu 1" in p.stdout() + p.stderr(),
+              f"{p.name}: workers not pinned per mapping")
+    check(f"{2 * 200 * 16384 / 2**20:.6f}" in sender.stdout(), "sender: total is not N x -l x 2")
+
+
+CASES = {
+    "cpu-per-mapping": cpu_per_mapping,
+    "count-mode": count_mode,
+    "count-mode-epoll-async-buffers": lambda x, s: count_mode(
+        x, s, ("--backend", "epoll", "-a", "4", "-rb", "128k", "-sb", "64k")),
+    "socket-buffers": socket_buffers,
+    "socket-buffers-epoll": lambda x, s: socket_buffers(x, s, ("--backend", "epoll")),
+    "verify-ok": verify_ok,
+    "verify-catches-b": verify_catches_b,
+    "throttle": throttle,
+    "async-note": async_note,
+    "udp": udp,
+}
+
+sys.exit(run_cases(CASES))
