@@ -43,19 +43,26 @@ setup() {
 
 logs=()
 status=0
+timings=()  # "leg: build N s, tests N s", printed at the end: where CI's time goes
+start=$SECONDS
 setup build-test -Dwerror=true --buildtype=debugoptimized
+built=$SECONDS
 meson test -C build-test --print-errorlogs "$@" || status=1
 logs+=(build-test/meson-logs/testlog.json)
+timings+=("warnings-as-errors leg: build $((built - start)) s, tests $((SECONDS - built)) s")
 
 if ((sanitize)); then
   # Unity build: the sanitizer leg checks behaviour, and merged sources halve its compile time.
+  start=$SECONDS
   setup build-asan -Dwerror=true --buildtype=debug -Db_sanitize=address,undefined -Dbench=disabled \
     -Dunity=on
+  built=$SECONDS
   suites=("$@")
   ((${#suites[@]})) || suites=(--suite unit --suite e2e --suite interop)
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-asan --print-errorlogs "${suites[@]}" || status=1
   logs+=(build-asan/meson-logs/testlog.json)
+  timings+=("sanitizer leg: build $((built - start)) s, tests $((SECONDS - built)) s")
 fi
 
 if [[ $windows == yes ]]; then
@@ -74,20 +81,23 @@ if [[ $windows == yes ]]; then
     else
       meson setup build-windows "${windows_options[@]}" >/dev/null
     fi
+    unset built
     if ninja -C build-windows; then
+      built=$SECONDS
       meson test -C build-windows --print-errorlogs || status=1
       logs+=(build-windows/meson-logs/testlog.json)
     else
       status=1
     fi
     wineserver -k 2>/dev/null || true
-    echo "windows leg: $((SECONDS - start)) s"
+    timings+=("windows leg: $((SECONDS - start)) s (tests $((SECONDS - ${built:-$SECONDS})) s)")
   else
     echo "windows leg skipped: the mingw-w64/Wine toolchain did not install" \
       "(scripts/install-deps.sh --windows)"
   fi
 fi
 
+printf '%s\n' "${timings[@]}"
 # One closing line any CI reads: "N passed, N failed, N skipped" over every leg run.
 python3 - "${logs[@]}" <<'PY'
 import json, sys
