@@ -11,11 +11,47 @@ uint16_t source_port_for(const TestSpec& spec, uint32_t port_index, uint32_t thr
   return static_cast<uint16_t>(port);
 }
 
+std::string thread_host(const TestSpec& spec, uint32_t thread) {
+  if (spec.dialect != Dialect::windows) return spec.address;
+  uint32_t first = 0;
+  for (const WindowsMapping& mapping : spec.windows.mappings) {
+    if (thread < first + mapping.threads) return mapping.host;
+    first += mapping.threads;
+  }
+  return spec.address;
+}
+
+std::vector<std::string> distinct_hosts(const TestSpec& spec) {
+  std::vector<std::string> hosts{spec.dialect == Dialect::windows && !spec.windows.mappings.empty()
+                                     ? spec.windows.mappings.front().host
+                                     : spec.address};
+  if (spec.dialect != Dialect::windows) return hosts;
+  for (const WindowsMapping& mapping : spec.windows.mappings)
+    if (std::find(hosts.begin(), hosts.end(), mapping.host) == hosts.end())
+      hosts.push_back(mapping.host);
+  return hosts;
+}
+
+// Which of plan.hosts each flow addresses. NTttcp-for-Windows -sp senders number their data
+// ports per host: each receiver hands out its own, base + 1, base + 2, ... (reference §2.3).
+static void assign_hosts(const TestSpec& spec, std::vector<FlowPlan>& flows, Plan& plan) {
+  plan.hosts = distinct_hosts(spec);
+  if (plan.hosts.size() == 1) return;
+  const bool ports_per_host = spec.windows.sync_port && spec.role == Role::sender;
+  std::vector<uint16_t> next_port(plan.hosts.size(), spec.base_port);
+  for (FlowPlan& flow : flows) {
+    const std::string host = thread_host(spec, flow.thread_index);
+    flow.host = static_cast<uint16_t>(std::find(plan.hosts.begin(), plan.hosts.end(), host) -
+                                      plan.hosts.begin());
+    if (ports_per_host) flow.port = next_port[flow.host]++;
+  }
+}
+
 static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
   std::vector<FlowPlan> flows;
   if (spec.role == Role::receiver) {
     for (uint32_t p = 0; p < spec.ports; ++p)
-      flows.push_back({p, p, static_cast<uint16_t>(spec.base_port + p), 0});
+      flows.push_back({p, p, static_cast<uint16_t>(spec.base_port + p), 0, 0});
     return flows;
   }
   uint32_t slot = 0;
@@ -23,7 +59,8 @@ static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
     for (uint32_t t = 0; t < spec.threads_per_port; ++t)
       for (uint32_t c = 0; c < spec.conns_per_thread; ++c)
         flows.push_back({slot++, p * spec.threads_per_port + t,
-                         static_cast<uint16_t>(spec.base_port + p), source_port_for(spec, p, t, c)});
+                         static_cast<uint16_t>(spec.base_port + p), source_port_for(spec, p, t, c),
+                         0});
   return flows;
 }
 
@@ -43,6 +80,7 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
 
   Plan plan;
   std::vector<FlowPlan> flows = all_flows(spec);
+  assign_hosts(spec, flows, plan);
   plan.flow_count = static_cast<uint32_t>(flows.size());
   plan.thread_rows = spec.role == Role::receiver ? spec.ports : spec.sender_threads();
 

@@ -53,6 +53,10 @@ struct WorkerContext {
   const WorkerPlan* plan = nullptr;
   SocketAddress local;    // receiver: bind address (port set per flow); sender: -a source or any
   SocketAddress remote;   // sender: receiver address (port set per flow)
+  // Plan::hosts resolved (ports unset), indexed by FlowPlan::host: the sender's destinations,
+  // the receiver's bind addresses. Empty = every flow uses `remote` (sender) / `local` (receiver).
+  // Read through flow_address().
+  std::vector<SocketAddress> hosts;
   FlowCounter* counters = nullptr;  // indexed by FlowPlan::slot
   // Called by a receiver worker each time it accepts a data connection (-N starts the
   // receiver's clock at the first one). Control path; may be empty.
@@ -73,6 +77,15 @@ struct WorkerContext {
   // between them (dpdk: one queue each) needs to know.
   uint32_t worker_count = 1;
 };
+
+// Where `flow` connects (sender) or listens (receiver): its host with its port. Control path.
+inline SocketAddress flow_address(const WorkerContext& context, const FlowPlan& flow) {
+  SocketAddress address = flow.host < context.hosts.size() ? context.hosts[flow.host]
+                          : context.spec->role == Role::sender ? context.remote
+                                                                : context.local;
+  address.set_port(flow.port);
+  return address;
+}
 
 // Counts a worker keeps about its connections, read after run() returns.
 struct WorkerReport {

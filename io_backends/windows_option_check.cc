@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/plan.hh"
+
 namespace xttcp {
 
 Status check_windows_options(const TestSpec& spec, std::string_view backend,
@@ -25,6 +27,8 @@ Status check_windows_options(const TestSpec& spec, std::string_view backend,
     return refuse("-uc", "has no unconnected UDP sockets");
   if (!does.buffer_count && w.buffer_count)
     return refuse("-n", "does not run count mode");
+  if (!does.several_hosts && distinct_hosts(spec).size() > 1)
+    return refuse("-m", "has one peer per run, not mappings towards different hosts");
   return ok();
 }
 

@@ -18,6 +18,8 @@ struct WindowsOptionSupport {
   bool udp_unconnected = false;  // -uc: sendto/recvfrom on unconnected UDP sockets
   bool buffer_count = false;     // -n (count mode): each sender flow stops after N buffers and
                                  // closes; the receiver reports every connection its peer closed
+  bool several_hosts = false;    // -m mappings towards (or bound to) different hosts in one run:
+                                 // each flow connects to / listens on its own (flow_address)
   // Where the refused options are honoured, e.g. "use --backend epoll".
   std::string_view instead;
 };

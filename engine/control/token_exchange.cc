@@ -20,6 +20,7 @@ constexpr int kPollMs = 50;
 struct TokenSlot {
   enum class State { waiting, connecting, listening, exchanging, done };
   uint16_t port = 0;
+  SocketAddress remote;  // sender: where the token goes (port set)
   State state = State::waiting;
   UniqueSocket listener;  // receiver
   UniqueSocket connection;
@@ -54,16 +55,13 @@ Expected<bool> receive_token(TokenSlot& slot, const char* peer) {
                           socket_error_text(got.error)));
 }
 
-Status start_connect(TokenSlot& slot, const SocketAddress& receiver,
-                     const std::optional<SocketAddress>& source) {
-  SocketAddress remote = receiver;
-  remote.set_port(slot.port);
+Status start_connect(TokenSlot& slot, const std::optional<SocketAddress>& source) {
   ConnectOptions options;
   if (source) {
     options.source = *source;
     options.source->set_port(0);
   }
-  auto connection = start_connect_tcp(remote, options);
+  auto connection = start_connect_tcp(slot.remote, options);
   if (!connection) return fail("token sync: " + connection.error().message);
   slot.connection = std::move(*connection);
   slot.state = TokenSlot::State::connecting;
@@ -72,13 +70,15 @@ Status start_connect(TokenSlot& slot, const SocketAddress& receiver,
 
 }  // namespace
 
-Status exchange_tokens_as_sender(const SocketAddress& receiver,
-                                 const std::vector<uint16_t>& token_ports,
+Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
                                  const std::optional<SocketAddress>& source,
                                  std::chrono::milliseconds timeout,
                                  const std::atomic<bool>& cancel) {
-  std::vector<TokenSlot> slots(token_ports.size());
-  for (size_t i = 0; i < slots.size(); ++i) slots[i].port = token_ports[i];
+  std::vector<TokenSlot> slots(endpoints.size());
+  for (size_t i = 0; i < slots.size(); ++i) {
+    slots[i].remote = endpoints[i];
+    slots[i].port = endpoints[i].port();
+  }
   const auto deadline = Clock::now() + timeout;
   for (;;) {
     if (cancel.load()) return fail("token sync: interrupted");
@@ -92,7 +92,7 @@ Status exchange_tokens_as_sender(const SocketAddress& receiver,
         continue;
       }
       if (slot.state == TokenSlot::State::waiting && slot.retry_at <= now)
-        if (Status started = start_connect(slot, receiver, source); !started) return started;
+        if (Status started = start_connect(slot, source); !started) return started;
       if (slot.state == TokenSlot::State::connecting) {
         // WSAPoll does not report a refused connect on every Windows: ask the socket too.
         const int error = pending_socket_error(slot.connection.get());
@@ -120,7 +120,7 @@ Status exchange_tokens_as_sender(const SocketAddress& receiver,
         const std::string why = slot.last_error.empty() ? "" : " (last: " + slot.last_error + ")";
         return fail(fmt::format("token sync: no token from {} on port {} within {:.0f} s{} (is "
                                 "the receiver NTttcp for Windows without -ns?)",
-                                receiver.host(), slot.port,
+                                slot.remote.host(), slot.port,
                                 std::chrono::duration<double>(timeout).count(), why));
       }
     }
@@ -155,12 +155,10 @@ Status exchange_tokens_as_sender(const SocketAddress& receiver,
   }
 }
 
-Expected<std::vector<UniqueSocket>> listen_token_ports(const SocketAddress& local,
-                                                       const std::vector<uint16_t>& token_ports) {
+Expected<std::vector<UniqueSocket>> listen_token_ports(
+    const std::vector<SocketAddress>& endpoints) {
   std::vector<UniqueSocket> listeners;
-  for (uint16_t port : token_ports) {
-    SocketAddress address = local;
-    address.set_port(port);
+  for (const SocketAddress& address : endpoints) {
     // Backlog 1: each port takes exactly one connection (the original listens with 0).
     auto listener = listen_tcp(address, 1);
     if (!listener) return fail("token " + listener.error().message);

@@ -15,21 +15,21 @@
 
 namespace xttcp {
 
-// Sender, once its data connections are up: connects to every token port of `receiver`,
-// retrying every 100 ms while refused (the original listens only once all of its own data
-// connections are in), and exchanges the tokens. `source` (-nic) binds the local end. Bounded by
-// `timeout`; `cancel` (Ctrl+C) ends it early. Error: "token sync: no token from 10.0.0.1 on port
-// 6001 within 10 s (is the receiver NTttcp without -ns?)".
-Status exchange_tokens_as_sender(const SocketAddress& receiver,
-                                 const std::vector<uint16_t>& token_ports,
+// Sender, once its data connections are up: connects to every token endpoint (each thread's
+// receiver, port set: its data port + 1000), retrying every 100 ms while refused (the original
+// listens only once all of its own data connections are in), and exchanges the tokens. `source`
+// (-nic) binds the local end. Bounded by `timeout`; `cancel` (Ctrl+C) ends it early. Error:
+// "token sync: no token from 10.0.0.1 on port 6001 within 10 s (is the receiver NTttcp without
+// -ns?)".
+Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
                                  const std::optional<SocketAddress>& source,
                                  std::chrono::milliseconds timeout,
                                  const std::atomic<bool>& cancel);
 
-// Receiver: listens on every token port now, so a port in use is reported before anything
-// starts ("token port 6001: address already in use").
-Expected<std::vector<UniqueSocket>> listen_token_ports(const SocketAddress& local,
-                                                       const std::vector<uint16_t>& token_ports);
+// Receiver: listens on every token endpoint (each thread's bind address, port set) now, so a
+// port in use is reported before anything starts ("token port 6001: address already in use").
+Expected<std::vector<UniqueSocket>> listen_token_ports(
+    const std::vector<SocketAddress>& endpoints);
 
 // Receiver: accepts exactly one connection per listener (then closes the listener, as the
 // original does), exchanges the tokens, and returns when every port has. Returns early with an

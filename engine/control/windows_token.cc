@@ -13,16 +13,25 @@ uint16_t first_data_port(const TestSpec& spec) {
   return static_cast<uint16_t>(spec.base_port + (handed_out ? 1 : 0));
 }
 
-std::vector<uint16_t> data_ports(uint16_t first, uint32_t count) {
-  std::vector<uint16_t> ports;
-  for (uint32_t i = 0; i < count; ++i) ports.push_back(static_cast<uint16_t>(first + i));
-  return ports;
+std::vector<TokenTarget> token_targets(const Plan& plan) {
+  std::vector<std::pair<uint32_t, TokenTarget>> by_thread;
+  for (const WorkerPlan& worker : plan.workers)
+    for (const FlowPlan& flow : worker.flows)
+      by_thread.push_back(
+          {flow.thread_index, {flow.host, static_cast<uint16_t>(flow.port + port_offset)}});
+  std::sort(by_thread.begin(), by_thread.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<TokenTarget> targets;
+  for (const auto& entry : by_thread) targets.push_back(entry.second);
+  return targets;
 }
 
-std::vector<uint16_t> token_ports(const std::vector<uint16_t>& data) {
-  std::vector<uint16_t> ports;
-  for (uint16_t port : data) ports.push_back(static_cast<uint16_t>(port + port_offset));
-  return ports;
+std::vector<uint32_t> threads_per_host(const Plan& plan) {
+  std::vector<uint32_t> counts(plan.hosts.size(), 0);
+  for (const WorkerPlan& worker : plan.workers)
+    for (const FlowPlan& flow : worker.flows)
+      if (flow.host < counts.size()) ++counts[flow.host];
+  return counts;
 }
 
 std::array<char, 4> encode_assigned_port(uint32_t port) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/plan.hh"
 #include "engine/spec.hh"
 #include "engine/status.hh"
 
@@ -28,11 +29,20 @@ bool uses_tokens(const TestSpec& spec);
 // data ports).
 uint16_t first_data_port(const TestSpec& spec);
 
-// Data ports first .. first + count - 1 (one per thread).
-std::vector<uint16_t> data_ports(uint16_t first, uint32_t count);
+// One thread's token connection: its host (index into Plan::hosts; the sender connects there,
+// the receiver listens there) and its token port, the thread's data port + 1000.
+struct TokenTarget {
+  uint16_t host = 0;
+  uint16_t port = 0;
+  bool operator==(const TokenTarget&) const = default;
+};
 
-// Token ports of those data ports. The CLI has checked they fit below 65536.
-std::vector<uint16_t> token_ports(const std::vector<uint16_t>& data_ports);
+// Every thread's token target in thread order, from the plan's flows (the Windows dialect has
+// one flow per thread). The CLI has checked the ports fit below 65536.
+std::vector<TokenTarget> token_targets(const Plan& plan);
+
+// How many threads address each of plan.hosts (-sp: what each receiver hands out).
+std::vector<uint32_t> threads_per_host(const Plan& plan);
 
 // -sp: the receiver sends each sender thread its data port as a 4-byte native-endian `long`
 // (32 bits, little-endian on every Windows NTttcp runs on).

@@ -11,6 +11,10 @@ Status start_sockets() { return ok(); }
 
 bool is_local_address(const SocketAddress& address) {
   if (address.is_any()) return true;
+  // All of 127.0.0.0/8 loops back (RFC 1122) and binds, though interfaces list only 127.0.0.1.
+  if (address.family() == AF_INET &&
+      ntohl(reinterpret_cast<const sockaddr_in*>(&address.storage)->sin_addr.s_addr) >> 24 == 127)
+    return true;
   ifaddrs* list = nullptr;
   if (getifaddrs(&list) != 0) return false;
   bool found = false;

@@ -40,6 +40,10 @@ bool same_address(const sockaddr* candidate, const SocketAddress& address) {
 
 bool is_local_address(const SocketAddress& address) {
   if (address.is_any()) return true;
+  // All of 127.0.0.0/8 loops back (RFC 1122) and binds, though interfaces list only 127.0.0.1.
+  if (address.family() == AF_INET &&
+      ntohl(reinterpret_cast<const sockaddr_in*>(&address.storage)->sin_addr.s_addr) >> 24 == 127)
+    return true;
   const ULONG flags = GAA_FLAG_SKIP_ANYCAST | GAA_FLAG_SKIP_MULTICAST | GAA_FLAG_SKIP_DNS_SERVER;
   ULONG size = 16 * 1024;
   std::vector<unsigned char> buffer;

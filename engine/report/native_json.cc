@@ -6,6 +6,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "engine/plan.hh"
+
 namespace xttcp {
 
 namespace {
@@ -569,11 +571,16 @@ std::string render_native_json(const Result& r) {
     return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
   };
   ordered_json threads = ordered_json::array();
+  // NTttcp for Windows: each thread's -m host (sender: where it connected; receiver: where it
+  // listened, "*" or "" = any), since one run may address several.
+  const bool mapped = r.spec.dialect == Dialect::windows && !r.spec.windows.mappings.empty();
   for (const ThreadResult& t : r.threads) {
-    threads.push_back({{"index", t.index},
-                       {"seconds", number(t.seconds)},
-                       {"bytes", t.bytes},
-                       {"throughput_bps", number(rate(t.bytes, t.seconds))}});
+    ordered_json thread = {{"index", t.index},
+                           {"seconds", number(t.seconds)},
+                           {"bytes", t.bytes},
+                           {"throughput_bps", number(rate(t.bytes, t.seconds))}};
+    if (mapped) thread["host"] = thread_host(r.spec, t.index);
+    threads.push_back(std::move(thread));
   }
   doc["threads"] = std::move(threads);
 

@@ -89,26 +89,31 @@ class WindowWatch {
 };
 
 // NTttcp for Windows' receiver-side control plane on its own thread: the -sp port hand-out,
-// then the token handshake; the gate opens once every thread has exchanged its token.
+// then the token handshake; the gate opens once every thread has exchanged its token. Each
+// thread's token listener is on its mapping's host (plan.hosts, resolved in `locals`).
 class WindowsHandshakeServer {
  public:
   // Listens now (busy ports are reported before anything starts); nothing to do = no thread.
-  static Expected<std::unique_ptr<WindowsHandshakeServer>> listen(const TestSpec& spec,
-                                                                  const SocketAddress& local) {
+  static Expected<std::unique_ptr<WindowsHandshakeServer>> listen(
+      const TestSpec& spec, const Plan& plan, const std::vector<SocketAddress>& locals) {
     auto server = std::make_unique<WindowsHandshakeServer>();
     server->first_data_port_ = windows_token::first_data_port(spec);
     server->threads_ = spec.ports;
     if (spec.dialect == Dialect::windows && spec.windows.sync_port) {
-      SocketAddress base = local;
+      // One host (check_windows_dialect_supported): the original hands out every port there.
+      SocketAddress base = locals.front();
       base.set_port(spec.base_port);
       auto listener = listen_tcp(base, static_cast<int>(spec.ports));
       if (!listener) return fail("-sp: " + listener.error().message);
       server->port_listener_ = std::move(*listener);
     }
     if (windows_token::uses_tokens(spec)) {
-      auto listeners = listen_token_ports(
-          local, windows_token::token_ports(
-                     windows_token::data_ports(server->first_data_port_, spec.ports)));
+      std::vector<SocketAddress> endpoints;
+      for (const windows_token::TokenTarget& target : windows_token::token_targets(plan)) {
+        endpoints.push_back(locals[target.host]);
+        endpoints.back().set_port(target.port);
+      }
+      auto listeners = listen_token_ports(endpoints);
       if (!listeners) return listeners.error();
       server->token_listeners_ = std::move(*listeners);
     }
@@ -158,16 +163,23 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::usage;
   }
   const Plan& plan = setup->plan;
-  auto local = resolve(spec.address, spec.base_port, spec.ipv6);
-  if (!local) {
-    log.error("-r: " + local.error().message);
+  // Every address the flows listen on, resolved once; the first also serves the control plane.
+  auto locals = resolve_hosts(spec, plan, "-r");
+  if (!locals) {
+    log.error(locals.error().message);
     return exit_code::usage;
   }
-  // A raw-frame backend (dpdk) owns its address on its own port, unknown to the kernel.
-  if ((setup->backend->capabilities() & cap_raw_frames) == 0 && !is_local_address(*local)) {
-    log.error("-r: cannot listen on " + local->host() + ": it is not an address of this host");
-    return exit_code::usage;
+  const char* named_by = spec.dialect == Dialect::windows ? "-m" : "-r";
+  for (const SocketAddress& address : *locals) {
+    // A raw-frame backend (dpdk) owns its address on its own port, unknown to the kernel.
+    if ((setup->backend->capabilities() & cap_raw_frames) == 0 && !is_local_address(address)) {
+      log.error(fmt::format("{}: cannot listen on {}: it is not an address of this host", named_by,
+                            address.host()));
+      return exit_code::usage;
+    }
   }
+  SocketAddress local = locals->front();
+  local.set_port(spec.base_port);
   log.debug(fmt::format("{} worker thread(s) serve {} port(s): {}", plan.workers.size(),
                         spec.ports, plan.describe_cpus()));
 
@@ -196,13 +208,13 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
       if (flows_done.fetch_add(1) + 1 == threads)
         env.clock.finish("count mode: every sender thread closed its connection");
     };
-  WorkerPool pool(*setup->backend, spec, plan, *local, *local, on_accept, on_flow_done);
+  WorkerPool pool(*setup->backend, spec, plan, local, local, on_accept, on_flow_done, *locals);
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;
   }
 
-  auto windows_handshake = WindowsHandshakeServer::listen(spec, *local);
+  auto windows_handshake = WindowsHandshakeServer::listen(spec, plan, *locals);
   if (!windows_handshake) {
     log.error(windows_handshake.error().message);
     return exit_code::run_failed;
@@ -240,7 +252,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     hooks.log = [&log](std::string_view line, bool is_error) {
       is_error ? log.error(line) : log.info(line);
     };
-    SocketAddress sync_address = *local;
+    SocketAddress sync_address = local;
     sync_address.set_port(spec.sync_port());
     auto listening = SyncServer::listen(
         sync_address, {spec.multi_clients, spec.duration_s, spec.cycle_s()}, hooks);

@@ -13,4 +13,16 @@ Expected<RunSetup> prepare_run(const TestSpec& spec) {
   return RunSetup{*backend, std::move(*plan)};
 }
 
+Expected<std::vector<SocketAddress>> resolve_hosts(const TestSpec& spec, const Plan& plan,
+                                                   std::string_view option) {
+  const std::string named_by = spec.dialect == Dialect::windows ? "-m" : std::string(option);
+  std::vector<SocketAddress> addresses;
+  for (const std::string& host : plan.hosts) {
+    auto address = resolve(host, 0, spec.ipv6);
+    if (!address) return fail(named_by + ": " + address.error().message);
+    addresses.push_back(*address);
+  }
+  return addresses;
+}
+
 }  // namespace xttcp

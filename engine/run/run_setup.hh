@@ -2,6 +2,9 @@
 // on this host's CPUs. Any failure here is a usage error.
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "engine/plan.hh"
 #include "io_backends/backend.hh"
 
@@ -13,5 +16,11 @@ struct RunSetup {
 };
 
 Expected<RunSetup> prepare_run(const TestSpec& spec);
+
+// plan.hosts resolved, once each, before anything starts (ports unset). Error: one line naming
+// the option that gave the host: -m in the NTttcp-for-Windows dialect, else `option` (-s, -r),
+// e.g. "-m: cannot resolve 'nohost' as an IPv4 address: Name or service not known".
+Expected<std::vector<SocketAddress>> resolve_hosts(const TestSpec& spec, const Plan& plan,
+                                                   std::string_view option);
 
 }  // namespace xttcp

@@ -102,41 +102,57 @@ Status request_start(const TestSpec& spec, SyncClient& sync, Log& log) {
   return ok();
 }
 
-// NTttcp for Windows' control plane, both halves of it a sender speaks.
+// NTttcp for Windows' control plane, both halves of it a sender speaks. Each thread talks to
+// its own mapping's host (plan.hosts, resolved in `receivers`).
 class WindowsHandshake {
  public:
-  WindowsHandshake(const TestSpec& spec, const SocketAddress& receiver,
+  WindowsHandshake(const TestSpec& spec, const Plan& plan,
+                   const std::vector<SocketAddress>& receivers,
                    const std::optional<SocketAddress>& source, const RunEnv& env)
-      : spec_(spec), receiver_(receiver), source_(source),
+      : spec_(spec), plan_(plan), receivers_(receivers), source_(source),
         cancel_(env.interrupted != nullptr ? *env.interrupted : never_),
         // The original retries its connects 100 times 100 ms apart: at least 10 s.
         timeout_(seconds(std::max<uint32_t>(spec.connect_timeout_s, 10))) {}
 
-  // -sp: every thread asks the base port for its data port before connecting.
+  // -sp: every thread asks its host's base port for its data port before connecting. Each host
+  // hands out its own, base + 1 upwards, as the original's receivers do (the plan numbers the
+  // data ports per host to match).
   Status fetch_data_ports(Log& log) const {
     if (spec_.dialect != Dialect::windows || !spec_.windows.sync_port) return ok();
-    auto ports = fetch_assigned_ports(receiver_, spec_.ports, source_, timeout_, cancel_);
-    if (!ports) return ports.error();
-    if (Status expected = windows_token::check_assigned_ports(*ports, spec_.base_port, spec_.ports);
-        !expected)
-      return expected;
-    log.debug(fmt::format("-sp: the receiver handed out data ports {}..{}", spec_.base_port + 1,
-                          spec_.base_port + spec_.ports));
+    const std::vector<uint32_t> threads = windows_token::threads_per_host(plan_);
+    for (size_t h = 0; h < receivers_.size(); ++h) {
+      SocketAddress base = receivers_[h];
+      base.set_port(spec_.base_port);
+      auto ports = fetch_assigned_ports(base, threads[h], source_, timeout_, cancel_);
+      if (!ports) return ports.error();
+      if (Status expected =
+              windows_token::check_assigned_ports(*ports, spec_.base_port, threads[h]);
+          !expected)
+        return fail(fmt::format("{} (from {})", expected.error().message, base.host()));
+      log.debug(fmt::format("-sp: {} handed out data ports {}..{}", base.host(),
+                            spec_.base_port + 1, spec_.base_port + threads[h]));
+    }
     return ok();
   }
 
-  // The token handshake, once every data connection is up (skipped with -ns).
+  // The token handshake, once every data connection is up (skipped with -ns): each thread's
+  // token goes to its host on its data port + 1000.
   Status exchange_tokens(Log& log) const {
     if (!windows_token::uses_tokens(spec_)) return ok();
-    const auto ports = windows_token::token_ports(
-        windows_token::data_ports(windows_token::first_data_port(spec_), spec_.ports));
-    log.debug(fmt::format("token sync on ports {}..{}", ports.front(), ports.back()));
-    return exchange_tokens_as_sender(receiver_, ports, source_, timeout_, cancel_);
+    std::vector<SocketAddress> endpoints;
+    for (const windows_token::TokenTarget& target : windows_token::token_targets(plan_)) {
+      endpoints.push_back(receivers_[target.host]);
+      endpoints.back().set_port(target.port);
+    }
+    log.debug(fmt::format("token sync on ports {}..{} ({} host(s))", endpoints.front().port(),
+                          endpoints.back().port(), receivers_.size()));
+    return exchange_tokens_as_sender(endpoints, source_, timeout_, cancel_);
   }
 
  private:
   const TestSpec& spec_;
-  const SocketAddress& receiver_;
+  const Plan& plan_;
+  const std::vector<SocketAddress>& receivers_;
   const std::optional<SocketAddress>& source_;
   const std::atomic<bool> never_{false};
   const std::atomic<bool>& cancel_;
@@ -169,11 +185,14 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::usage;
   }
   const Plan& plan = setup->plan;
-  auto receiver = resolve(spec.address, spec.base_port, spec.ipv6);
-  if (!receiver) {
-    log.error("-s: " + receiver.error().message);
+  // Every host the flows go to, resolved once; the first is the control plane's peer.
+  auto receivers = resolve_hosts(spec, plan, "-s");
+  if (!receivers) {
+    log.error(receivers.error().message);
     return exit_code::run_failed;
   }
+  SocketAddress receiver = receivers->front();
+  receiver.set_port(spec.base_port);
   std::optional<SocketAddress> source;
   auto local = resolve(spec.source_address, 0, spec.ipv6);
   if (!local) {
@@ -185,13 +204,13 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   log.debug(fmt::format("{} worker thread(s) run {} connection(s): {}", plan.workers.size(),
                         spec.sender_connections(), plan.describe_cpus()));
 
-  auto agreement = agree_with_receiver(spec, *receiver, source, log);
+  auto agreement = agree_with_receiver(spec, receiver, source, log);
   if (!agreement) {
     log.error(agreement.error().message);
     return exit_code::run_failed;
   }
   spec = settle_udp_payload(spec, agreement->native, log);
-  const WindowsHandshake windows(spec, *receiver, source, env);
+  const WindowsHandshake windows(spec, plan, *receivers, source, env);
   if (Status ports = windows.fetch_data_ports(log); !ports) {
     log.error(ports.error().message);
     return exit_code::run_failed;
@@ -208,7 +227,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
       if (flows_done.fetch_add(1) + 1 == flows)
         env.clock.finish(fmt::format("count mode: every thread sent its {} buffers", buffers));
     };
-  WorkerPool pool(*setup->backend, spec, plan, *local, *receiver, {}, on_flow_done);
+  WorkerPool pool(*setup->backend, spec, plan, *local, receiver, {}, on_flow_done, *receivers);
   const auto connect_start = SteadyClock::now();
   Status opened = pool.open_all(seconds(spec.connect_timeout_s + 5));
   log.info(fmt::format("{} threads created", spec.sender_threads()));

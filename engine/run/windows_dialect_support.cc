@@ -2,16 +2,18 @@
 
 #include <algorithm>
 
+#include "engine/plan.hh"
+
 namespace xttcp {
 
 Status check_windows_dialect_supported(const TestSpec& spec) {
   if (spec.dialect != Dialect::windows) return ok();
   const WindowsOptions& w = spec.windows;
-  const std::string& host = w.mappings.empty() ? std::string() : w.mappings.front().host;
-  if (!std::all_of(w.mappings.begin(), w.mappings.end(),
-                   [&](const WindowsMapping& m) { return m.host == host; }))
-    return fail("-m: mappings towards different hosts in one run are not supported yet (run one "
-                "sender per host)");
+  // The original's -sp receiver hands out every data port on its first mapping's host, so a
+  // sender thread towards another of its hosts never gets one (reference §2.3).
+  if (w.sync_port && spec.role == Role::receiver && distinct_hosts(spec).size() > 1)
+    return fail("-sp: the receiver hands out the data ports on one host only; with mappings on "
+                "different hosts run one receiver per host (or drop -sp)");
   if (spec.worker_threads && w.mappings.size() > 1 &&
       !std::all_of(w.mappings.begin(), w.mappings.end(),
                    [&](const WindowsMapping& m) { return m.cpu == w.mappings.front().cpu; }))

@@ -8,7 +8,8 @@ namespace xttcp {
 
 WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
                        SocketAddress local, SocketAddress remote,
-                       std::function<void()> on_accept, std::function<void()> on_flow_done)
+                       std::function<void()> on_accept, std::function<void()> on_flow_done,
+                       std::vector<SocketAddress> hosts)
     : backend_(backend), spec_(spec), plan_(plan),
       counters_(std::make_unique<FlowCounter[]>(plan.flow_count)) {
   contexts_.resize(plan.workers.size());
@@ -26,6 +27,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.plan = &plan_.workers[i];
     context.local = local;
     context.remote = remote;
+    context.hosts = hosts;
     context.counters = counters_.get();
     context.on_accept = on_accept;
     context.on_flow_done = on_flow_done;

@@ -20,9 +20,11 @@ namespace xttcp {
 
 class WorkerPool {
  public:
+  // `hosts`: plan.hosts resolved (WorkerContext::hosts); empty = every flow uses `remote`
+  // (sender) or `local` (receiver).
   WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan, SocketAddress local,
              SocketAddress remote, std::function<void()> on_accept = {},
-             std::function<void()> on_flow_done = {});
+             std::function<void()> on_flow_done = {}, std::vector<SocketAddress> hosts = {});
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;

@@ -24,11 +24,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
     options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
   options.bind_to_device = !spec.source_address.empty();
 
-  auto remote_of = [&](size_t i) {
-    SocketAddress remote = context.remote;
-    remote.set_port(flows[i].port);
-    return remote;
-  };
+  auto remote_of = [&](size_t i) { return flow_address(context, flows[i]); };
 
   std::vector<UniqueFd> sockets;
   sockets.reserve(flows.size());
@@ -56,20 +52,26 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(spec.connect_timeout_s);
   size_t pending = sockets.size();
+  std::vector<bool> connected(sockets.size(), false);
   epoll_event events[64];
   while (pending > 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0)
+    if (left.count() <= 0) {
+      size_t first = 0;  // name the first one still waiting (flows may go to several hosts)
+      while (connected[first]) ++first;
       return fail(std::to_string(pending) + " of " + std::to_string(sockets.size()) +
-                  " connections to " + context.remote.host() + " not established within " +
+                  " connections to " + remote_of(first).host() + " (first: port " +
+                  std::to_string(flows[first].port) + ") not established within " +
                   std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)");
+    }
     const int n = epoll_wait(epoll.get(), events, 64, static_cast<int>(left.count()));
     if (n < 0 && errno != EINTR) return fail(std::string("epoll_wait: ") + std::strerror(errno));
     for (int i = 0; i < n; ++i) {
       const size_t index = events[i].data.u64;
       if (auto done = finish_connect(sockets[index].get(), remote_of(index)); !done)
         return fail("cannot connect to " + done.error().message);
+      connected[index] = true;
       --pending;
     }
   }

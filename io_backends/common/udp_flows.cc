@@ -15,8 +15,7 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
   options.bind_to_device = !spec.source_address.empty();
   UdpSenderSockets out;
   for (const FlowPlan& plan : context.plan->flows) {
-    SocketAddress remote = context.remote;
-    remote.set_port(plan.port);
+    const SocketAddress remote = flow_address(context, plan);
     options.source.reset();
     if (!spec.source_address.empty() || plan.source_port != 0) {
       SocketAddress source = context.local;
@@ -53,8 +52,7 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
   UdpReceiverSockets out;
   bool refused = false;
   for (const FlowPlan& flow : context.plan->flows) {
-    SocketAddress address = context.local;
-    address.set_port(flow.port);
+    const SocketAddress address = flow_address(context, flow);
     auto fd = open_udp_receiver(address);
     if (!fd) return fd.error();
     if (blocking)

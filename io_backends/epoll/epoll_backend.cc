@@ -42,6 +42,7 @@ class EpollBackend final : public Backend {
     if (!tcp && spec.windows.buffer_count)
       return fail("-n: the epoll backend counts TCP buffers only (give -t SEC for a UDP run)");
     does.buffer_count = true;
+    does.several_hosts = true;
     does.instead = "use --backend iocp (Windows)";
     return check_windows_options(spec, name(), does);
   }

@@ -48,8 +48,7 @@ Status EpollReceiver::open() {
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
 
   for (const FlowPlan& flow : context_.plan->flows) {
-    SocketAddress address = context_.local;
-    address.set_port(flow.port);
+    const SocketAddress address = flow_address(context_, flow);
     auto fd = listen_tcp(address, listen_backlog);
     if (!fd) return fd.error();
     // Accepted sockets inherit them, window scale included.

@@ -42,6 +42,7 @@ class IocpBackend final : public Backend {
     if (spec.protocol == Protocol::udp && spec.windows.buffer_count)
       return fail("-n: the iocp backend counts TCP buffers only (give -t SEC for a UDP run)");
     does.buffer_count = true;
+    does.several_hosts = true;
     does.instead = "";
     return check_windows_options(spec, name(), does);
   }

@@ -48,8 +48,7 @@ Status TcpReceiver::open() {
 
   for (const FlowPlan& flow : context_.plan->flows) {
     const std::string where = "iocp: port " + std::to_string(flow.port) + ": ";
-    SocketAddress address = context_.local;
-    address.set_port(flow.port);
+    const SocketAddress address = flow_address(context_, flow);
     auto socket = open_overlapped_socket(address.family(), SOCK_STREAM);
     if (!socket) return fail(where + socket.error().message);
     // Accepted sockets inherit the listener's buffer sizes (and its window scale with them).

@@ -44,8 +44,7 @@ Status TcpSender::open() {
   ConnectExFunction connect_ex;
   std::vector<ConnectTarget> targets;
   for (const FlowPlan& flow : context_.plan->flows) {
-    SocketAddress remote = context_.remote;
-    remote.set_port(flow.port);
+    const SocketAddress remote = flow_address(context_, flow);
     const std::string where = "iocp: connect to " + remote.to_string() + ": ";
     auto socket = open_overlapped_socket(remote.family(), SOCK_STREAM);
     if (!socket) return fail(where + socket.error().message);

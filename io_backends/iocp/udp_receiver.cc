@@ -32,8 +32,7 @@ Status UdpReceiver::open() {
 
   for (const FlowPlan& flow : context_.plan->flows) {
     const std::string where = "iocp: port " + std::to_string(flow.port) + ": ";
-    SocketAddress address = context_.local;
-    address.set_port(flow.port);
+    const SocketAddress address = flow_address(context_, flow);
     auto opened = open_overlapped_socket(address.family(), SOCK_DGRAM);
     if (!opened) return fail(where + opened.error().message);
     if (Status set = apply_socket_options(opened->get(), options, false); !set)

@@ -41,8 +41,7 @@ Status UdpSender::open() {
 
   for (const FlowPlan& plan : context_.plan->flows) {
     auto flow = std::make_unique<Flow>();
-    flow->remote = context_.remote;
-    flow->remote.set_port(plan.port);
+    flow->remote = flow_address(context_, plan);
     const std::string where = "iocp: UDP to " + flow->remote.to_string() + ": ";
     auto socket = open_overlapped_socket(flow->remote.family(), SOCK_DGRAM);
     if (!socket) return fail(where + socket.error().message);

@@ -47,7 +47,7 @@ class UringBackend final : public Backend {
       return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
     // -d and -wa need the copying receive of the epoll backend (io_uring receives into rings).
     WindowsOptionSupport does;
-    does.socket_buffers = does.throttle = true;
+    does.socket_buffers = does.throttle = does.several_hosts = true;
     does.instead = "use --backend epoll";
     return check_windows_options(spec, name(), does);
   }

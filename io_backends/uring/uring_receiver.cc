@@ -45,8 +45,7 @@ Status UringReceiver::open() {
   }
 
   for (const FlowPlan& flow : context_.plan->flows) {
-    SocketAddress address = context_.local;
-    address.set_port(flow.port);
+    const SocketAddress address = flow_address(context_, flow);
     auto fd = listen_tcp(address, listen_backlog);
     if (!fd) return fd.error();
     // -rb / -sb: accepted sockets inherit them, window scale included.

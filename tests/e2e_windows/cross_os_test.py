@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Linux xttcp against xttcp.exe under Wine over 127.0.0.1, in both directions: the native sync
 protocol (Linux dialect, results exchanged) and NTttcp-for-Windows' -ns and token handshake
-(Windows dialect), and count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x
-threads). Each case checks that both ends succeed, that the bytes one sent and the other
+(Windows dialect), count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x
+threads), and -m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each
+thread's bytes on its own host's ports). Each case checks that both ends succeed, that the bytes one sent and the other
 received agree within what socket buffers hold at the window edges, that each end's native JSON
 parses and, with native sync, that both ends carry the other's result. Performance counters
 under Wine may be zero or absent: only their structure is checked, never their values.
@@ -151,6 +152,75 @@ def count_pair(xttcp_exe, started, windows_role):
           f"count mode: sent {s}, received {r}, not N x -l x threads = {expected}")
 
 
+# NTttcp-for-Windows -m towards two hosts, 127.0.0.1 and 127.0.0.2 (all of 127.0.0.0/8 is
+# loopback on Linux, and Wine binds there too), with the token handshake: each thread connects
+# to, and sends its token to, its own mapping's host.
+HOSTS = ("127.0.0.1", "127.0.0.2")
+
+
+def windows_multihost(role, mappings, base):
+    return ["--dialect", "windows", role, "-m", *[f"1,*,{host}" for host in mappings], "-p",
+            str(base), "-t", "2"]
+
+
+def check_threads(doc, who, hosts):
+    threads = doc["threads"]
+    check([t.get("host") for t in threads] == list(hosts),
+          f"{who}: thread hosts {[t.get('host') for t in threads]}, expected {list(hosts)}")
+    check(all(t["bytes"] > 0 for t in threads), f"{who}: a thread moved no bytes")
+
+
+def multihost_wine_sender(xttcp_exe, started):
+    """xttcp.exe sends to two Linux receivers, one per host (the second serves base + 1)."""
+    linux = linux_xttcp()
+    wine = wine_command(xttcp_exe)
+    base = free_port_block(2)
+    scratch = scratch_dir()
+    receivers = []
+    for i, host in enumerate(HOSTS):
+        path = os.path.join(scratch, f"r{i}.json")
+        receiver = Process([linux, *windows_multihost("-r", [host], base + i), "--json", path,
+                            "--wait-timeout", "60"], f"linux receiver {host}")
+        started.append(receiver)
+        receivers.append((receiver, path, host))
+    for i in range(len(HOSTS)):
+        wait_listening(base + i + 1000, timeout=60)
+    sjson = os.path.join(scratch, "s.json")
+    sender = Process(wine + windows_multihost("-s", HOSTS, base) + ["--json", sjson],
+                     "windows sender")
+    started.append(sender)
+    check(sender.wait(90) == 0, "windows sender failed")
+    for receiver, path, host in receivers:
+        check(receiver.wait(90) == 0, f"linux receiver {host} failed")
+        check_threads(summary(path, f"linux receiver {host}"), f"linux receiver {host}", [host])
+    check_threads(summary(sjson, "windows sender"), "windows sender", HOSTS)
+
+
+def multihost_wine_receiver(xttcp_exe, started):
+    """xttcp.exe receives with two mappings, each listener bound to its own address."""
+    linux = linux_xttcp()
+    wine = wine_command(xttcp_exe)
+    base = free_port_block(2)
+    scratch = scratch_dir()
+    rjson, sjson = os.path.join(scratch, "r.json"), os.path.join(scratch, "s.json")
+    receiver = Process(wine + windows_multihost("-r", HOSTS, base) +
+                       ["--json", rjson, "--wait-timeout", "60"], "windows receiver")
+    started.append(receiver)
+    for i in range(len(HOSTS)):
+        wait_listening(base + i + 1000, timeout=60)
+    sender = Process([linux, *windows_multihost("-s", HOSTS, base), "--json", sjson],
+                     "linux sender")
+    started.append(sender)
+    check(sender.wait(90) == 0, "linux sender failed")
+    check(receiver.wait(90) == 0, "windows receiver failed")
+    received = summary(rjson, "windows receiver")
+    check_threads(received, "windows receiver", HOSTS)
+    local = sorted(c["local"] for c in received["connections"])
+    expected = sorted(f"{host}:{base + i}" for i, host in enumerate(HOSTS))
+    check(local == expected, f"windows receiver: connections on {local}, expected {expected}")
+    check_threads(summary(sjson, "linux sender"), "linux sender", HOSTS)
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -168,6 +238,8 @@ CASES = {
     "count-wine-to-linux": lambda x, s: count_pair(x, s, "sender"),
     "token-wine-to-linux": lambda x, s: run_pair(x, s, "sender", windows_dialect([]),
                                                  FIRST_TOKEN_PORT, False),
+    "multihost-linux-to-wine": multihost_wine_receiver,
+    "multihost-wine-to-linux": multihost_wine_sender,
 }
 
 sys.exit(run_cases(CASES))

@@ -40,6 +40,19 @@ TEST(WindowsSupport, NoSyncTimedTcpRuns) {
   EXPECT_EQ(refusal("-s -m 1,0,10.0.0.1 1,0,10.0.0.1 -ns -t 5 -nic 10.0.0.2 -v -6"), "ok");
 }
 
+// Mappings towards several hosts run; a -sp receiver hands out ports on one host only (as the
+// original, which listens for the hand-out on its first mapping's host).
+TEST(WindowsSupport, MappingsTowardsSeveralHostsRun) {
+  EXPECT_EQ(refusal("-s -m 1,*,h 1,*,g -ns -t 5"), "ok");
+  EXPECT_EQ(refusal("-s -m 1,*,h 1,*,g -t 5"), "ok");
+  EXPECT_EQ(refusal("-s -m 1,*,h 1,*,g -t 5 -sp"), "ok");
+  EXPECT_EQ(refusal("-r -m 1,*,h 1,*,g -t 5"), "ok");
+  EXPECT_EQ(refusal("-r -m 1,*,h 2,*,h -t 5 -sp"), "ok");
+  EXPECT_EQ(refusal("-r -m 1,*,h 1,*,g -t 5 -sp"),
+            "-sp: the receiver hands out the data ports on one host only; with mappings on "
+            "different hosts run one receiver per host (or drop -sp)");
+}
+
 TEST(WindowsSupport, LinuxDialectSpecsAlwaysPass) {
   auto command = test::parse("-s 127.0.0.1 -t 5");
   ASSERT_TRUE(command.has_value());
@@ -56,7 +69,6 @@ TEST(WindowsSupport, DataPathOptionsPassTheEngine) {
 }
 
 TEST(WindowsSupport, RefusesWhatXttcpDoesNotDoWithWhatToUseInstead) {
-  EXPECT_TRUE(refusal("-s -m 1,*,h 1,*,g -ns -t 5").starts_with("-m: mappings towards"));
   EXPECT_EQ(refusal("-s -m 1,0,h 1,1,h -ns -t 5"), "ok");
   EXPECT_TRUE(refusal("-s -m 1,0,h 1,1,h -ns -t 5 --threads 4").starts_with("--threads: mappings"));
   EXPECT_EQ(refusal("-s -m 1,*,h -t 5 -sp -6"),
@@ -123,8 +135,13 @@ TEST(WindowsOptionCheck, RefusesWhatTheBackendDoesNotListNamingBoth) {
   EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -d -wa", none), "ok");
   EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -a 4", none), "ok");
   EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5", none), "ok");
-  WindowsOptionSupport all{true, true, true, true, true, true, ""};
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h 1,*,g -ns -t 5", none),
+            "-m: the demo backend has one peer per run, not mappings towards different hosts (use "
+            "--backend x)");
+  EXPECT_EQ(backend_refusal("-r -m 1,*,h 1,*,h -ns -t 5", none), "ok");  // one host, twice
+  WindowsOptionSupport all{true, true, true, true, true, true, true, ""};
   EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", all), "ok");
+  EXPECT_EQ(backend_refusal("-s -m 1,*,h 1,*,g -ns -t 5", all), "ok");
 }
 
 TEST(WindowsOptionCheck, LinuxDialectSpecsAlwaysPass) {
@@ -165,12 +182,20 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
   for (const char* line : {"-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", "-s -m 1,*,h -ns -t 5 -a 4 -w -thr 10",
                            "-s -u -uc -m 1,*,h -ns -t 5", "-s -m 2,*,h -ns -n 10 -a 4"})
     EXPECT_EQ(refusal_by("iocp", line), "ok") << line;
+  EXPECT_EQ(refusal_by("iocp", "-s -u -m 1,*,h 1,*,g -ns -t 5"), "ok");
 #else
   for (const char* line : {"-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", "-s -m 1,*,h -ns -t 5 -a 4",
                            "-s -m 1,*,h -ns -t 5 -thr 10", "-s -u -m 1,*,h -ns -t 5 -rb 1m"})
     EXPECT_EQ(refusal_by("epoll", line), "ok") << line;
   EXPECT_TRUE(refusal_by("epoll", "-s -u -uc -m 1,*,h -ns -t 5").starts_with("-uc: the epoll backend"));
   EXPECT_EQ(refusal_by("epoll", "-s -m 2,*,h -ns -n 100"), "ok");
+  EXPECT_EQ(refusal_by("epoll", "-s -m 1,*,h 1,*,g -ns -t 5"), "ok");
+  EXPECT_EQ(refusal_by("epoll", "-r -u -m 1,*,h 1,*,g -ns -t 5"), "ok");
+  if (backend_named("dpdk") != nullptr) {
+    EXPECT_EQ(refusal_by("dpdk", "-s -u -m 1,*,h 1,*,g -ns -t 5"),
+              "-m: the dpdk backend has one peer per run, not mappings towards different hosts "
+              "(use --backend epoll)");
+  }
   EXPECT_EQ(refusal_by("epoll", "-r -m 2,*,h -ns -n 100"), "ok");
   EXPECT_EQ(refusal_by("epoll", "-s -u -m 1,*,h -ns -n 100"),
             "-n: the epoll backend counts TCP buffers only (give -t SEC for a UDP run)");
@@ -181,6 +206,7 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
               "-d: the io_uring backend does not verify the received bytes (use --backend epoll)");
     EXPECT_TRUE(refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -wa").starts_with("-wa: the io_uring"));
     EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h -ns -t 5 -a 8 -thr 10 -sb 0 -rb 0"), "ok");
+    EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h 1,*,g -ns -t 5"), "ok");
     EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h -ns -n 10"),
               "-n: the io_uring backend does not run count mode (use --backend epoll)");
   }
@@ -188,6 +214,7 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
   EXPECT_EQ(refusal_by("null", "-r -m 1,*,h -ns -t 5 -rb 0"),
             "-rb: the null backend does not set SO_RCVBUF (it opens no sockets; use a "
             "kernel-socket backend)");
+  EXPECT_EQ(refusal_by("null", "-s -m 1,*,h 1,*,g -ns -t 5"), "ok");  // it opens no sockets
 }
 
 }  // namespace

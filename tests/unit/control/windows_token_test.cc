@@ -30,10 +30,20 @@ TEST(WindowsToken, DataPortsStartAboveTheBasePortWithSp) {
   EXPECT_EQ(windows_token::first_data_port(linux_spec), linux_spec.base_port);
 }
 
-TEST(WindowsToken, TokenPortsAreDataPortsPlus1000) {
-  const auto data = windows_token::data_ports(5001, 3);
-  EXPECT_EQ(data, (std::vector<uint16_t>{5001, 5002, 5003}));
-  EXPECT_EQ(windows_token::token_ports(data), (std::vector<uint16_t>{6001, 6002, 6003}));
+// Each thread's token goes to its own host on its data port + 1000, in thread order.
+TEST(WindowsToken, TokenTargetsAreEachThreadsHostAndDataPortPlus1000) {
+  TestSpec spec = windows_spec(false, false);
+  spec.role = Role::sender;
+  spec.ports = 3;
+  spec.threads_per_port = 1;
+  spec.conns_per_thread = 1;
+  spec.windows.mappings = {{1, 0, "a"}, {2, 1, "b"}};  // two CPUs: two workers
+  auto plan = make_plan(spec, {0, 1});
+  ASSERT_TRUE(plan.has_value()) << plan.error().message;
+  using Target = windows_token::TokenTarget;
+  EXPECT_EQ(windows_token::token_targets(*plan),
+            (std::vector<Target>{{0, 6001}, {1, 6002}, {1, 6003}}));
+  EXPECT_EQ(windows_token::threads_per_host(*plan), (std::vector<uint32_t>{1, 2}));
   EXPECT_EQ(windows_token::token, 'X');
 }
 

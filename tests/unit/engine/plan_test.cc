@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace xttcp {
 namespace {
@@ -59,6 +61,66 @@ TEST(Plan, WindowsMappingsOnDifferentCpusGetOneWorkerEach) {
   ASSERT_TRUE(same.has_value());
   ASSERT_EQ(same->workers.size(), 1u);
   EXPECT_EQ(same->workers[0].cpu, 1);
+}
+
+// NTttcp for Windows -m 2,*,a 1,*,b 1,*,a: global thread i uses base+i on both sides and
+// connects to (sender) or listens on (receiver) its own mapping's host.
+TestSpec two_host_spec(Role role) {
+  TestSpec spec = sender(4, 1, 1);
+  spec.role = role;
+  spec.dialect = Dialect::windows;
+  spec.address = "a";  // the first mapping's host, as the parser sets it
+  spec.windows.mappings = {{2, std::nullopt, "a"}, {1, std::nullopt, "b"}, {1, std::nullopt, "a"}};
+  return spec;
+}
+
+// (thread, host name, port) of every flow, in thread order.
+std::vector<std::tuple<uint32_t, std::string, uint16_t>> flows_of(const Plan& plan) {
+  std::vector<std::tuple<uint32_t, std::string, uint16_t>> out;
+  for (const WorkerPlan& w : plan.workers)
+    for (const FlowPlan& f : w.flows)
+      out.emplace_back(f.thread_index, plan.hosts.at(f.host), f.port);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Plan, WindowsMappingsTowardsSeveralHostsGiveEachFlowItsHost) {
+  for (Role role : {Role::sender, Role::receiver}) {
+    auto plan = make_plan(two_host_spec(role), {0, 1});
+    ASSERT_TRUE(plan.has_value()) << plan.error().message;
+    EXPECT_EQ(plan->hosts, (std::vector<std::string>{"a", "b"})) << "distinct, first use first";
+    using Row = std::tuple<uint32_t, std::string, uint16_t>;
+    EXPECT_EQ(flows_of(*plan), (std::vector<Row>{{0, "a", 5001}, {1, "a", 5002}, {2, "b", 5003},
+                                                 {3, "a", 5004}}));
+  }
+}
+
+// -sp: each receiver hands out its own data ports from base + 1, so a sender numbers them per
+// host (the run plans with base_port = base + 1, the first data port).
+TEST(Plan, WindowsSpSenderNumbersDataPortsPerHost) {
+  TestSpec spec = two_host_spec(Role::sender);
+  spec.windows.sync_port = true;
+  spec.base_port = 5002;
+  auto plan = make_plan(spec, {0});
+  ASSERT_TRUE(plan.has_value());
+  using Row = std::tuple<uint32_t, std::string, uint16_t>;
+  EXPECT_EQ(flows_of(*plan), (std::vector<Row>{{0, "a", 5002}, {1, "a", 5003}, {2, "b", 5002},
+                                               {3, "a", 5004}}));
+}
+
+TEST(Plan, OneHostUnlessWindowsMappingsNameSeveral) {
+  TestSpec spec = sender(2, 2, 1);
+  spec.address = "10.0.0.1";
+  auto plan = make_plan(spec, {0});
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(plan->hosts, std::vector<std::string>{"10.0.0.1"});
+  for (const FlowPlan& f : plan->workers[0].flows) EXPECT_EQ(f.host, 0);
+  TestSpec same = two_host_spec(Role::sender);
+  for (WindowsMapping& m : same.windows.mappings) m.host = "a";
+  EXPECT_EQ(make_plan(same, {0})->hosts, std::vector<std::string>{"a"});
+  EXPECT_EQ(thread_host(two_host_spec(Role::sender), 2), "b");
+  EXPECT_EQ(thread_host(two_host_spec(Role::sender), 3), "a");
+  EXPECT_EQ(thread_host(spec, 3), "10.0.0.1");
 }
 
 TEST(Plan, ConnectionsOfOneThreadShareAWorker) {

@@ -51,6 +51,10 @@ TEST(Address, LoopbackAndWildcardAreLocal) {
   ASSERT_TRUE(loopback.has_value());
   EXPECT_TRUE(is_local_address(*loopback));
   EXPECT_TRUE(is_local_address(*resolve("*", 0, false)));
+  // The whole 127.0.0.0/8 loops back, though interfaces list only 127.0.0.1.
+  EXPECT_TRUE(is_local_address(*resolve("127.0.0.2", 0, false)));
+  EXPECT_TRUE(is_local_address(*resolve("127.255.0.9", 0, false)));
+  EXPECT_FALSE(is_local_address(*resolve("128.0.0.1", 0, false)));
   auto documentation = resolve("192.0.2.1", 0, false);  // TEST-NET-1: never assigned here
   ASSERT_TRUE(documentation.has_value());
   EXPECT_FALSE(is_local_address(*documentation));

@@ -146,6 +146,23 @@ TEST(NativeJson, SelfDescribing) {
   EXPECT_TRUE(doc["tcp"]["average_rtt_us"].is_null());
 }
 
+// NTttcp for Windows -m mappings may name several hosts: each thread row says its own.
+TEST(NativeJson, WindowsThreadsNameTheirMappingsHost) {
+  Result r = test::sample_receiver();
+  r.spec.role = Role::sender;
+  r.spec.dialect = Dialect::windows;
+  r.spec.windows.mappings = {{1, std::nullopt, "127.0.0.1"}, {2, std::nullopt, "127.0.0.2"}};
+  r.threads.resize(3);
+  for (uint32_t i = 0; i < 3; ++i) r.threads[i].index = i;
+  auto doc = nlohmann::json::parse(render_native_json(r));
+  ASSERT_EQ(doc["threads"].size(), 3u);
+  EXPECT_EQ(doc["threads"][0]["host"], "127.0.0.1");
+  EXPECT_EQ(doc["threads"][1]["host"], "127.0.0.2");
+  EXPECT_EQ(doc["threads"][2]["host"], "127.0.0.2");
+  auto linux_doc = nlohmann::json::parse(render_native_json(test::sample_receiver()));
+  EXPECT_FALSE(linux_doc["threads"][0].contains("host")) << "spec.address says it already";
+}
+
 TEST(NativeJson, RejectsOtherDocuments) {
   EXPECT_FALSE(parse_native_json("not json"));
   EXPECT_FALSE(parse_native_json("[]"));
