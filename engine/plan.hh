@@ -26,6 +26,7 @@ struct FlowPlan {
 struct WorkerPlan {
   uint32_t index = 0;
   std::optional<int> cpu;  // nullopt = not pinned
+  std::vector<int> cpu_set;  // not pinned: may run on these CPUs only (-na); empty = any
   std::vector<FlowPlan> flows;
 };
 
@@ -33,7 +34,8 @@ struct Plan {
   std::vector<WorkerPlan> workers;
   uint32_t flow_count = 0;    // counters to allocate
   uint32_t thread_rows = 0;   // NTttcp thread rows (sender P*n, receiver P)
-  std::string describe_cpus() const;  // "worker 0 -> cpu 0, worker 1 -> cpu 1"
+  // "worker 0 -> cpu 0, worker 1 -> any cpu, worker 2 -> cpus 0-3"
+  std::string describe_cpus() const;
 };
 
 // `cpus` lists the CPUs this process may use, in placement order (from topology/).
