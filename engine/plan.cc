@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "topology/topology.hh"
+
 namespace xttcp {
 
 uint16_t source_port_for(const TestSpec& spec, uint32_t port_index, uint32_t thread, uint32_t conn) {
@@ -136,7 +138,9 @@ std::string Plan::describe_cpus() const {
   for (const WorkerPlan& w : workers) {
     if (!out.empty()) out += ", ";
     out += "worker " + std::to_string(w.index) + " -> " +
-           (w.cpu ? "cpu " + std::to_string(*w.cpu) : std::string("any cpu"));
+           (w.cpu               ? "cpu " + std::to_string(*w.cpu)
+            : w.cpu_set.empty() ? std::string("any cpu")
+                                : "cpus " + format_cpu_list(w.cpu_set));
   }
   return out;
 }

@@ -27,6 +27,7 @@ struct FlowPlan {
 struct WorkerPlan {
   uint32_t index = 0;
   std::optional<int> cpu;  // nullopt = not pinned
+  std::vector<int> cpu_set;  // not pinned: may run on these CPUs only (-na); empty = any
   std::vector<FlowPlan> flows;
 };
 
@@ -38,7 +39,8 @@ struct Plan {
   // receivers, the receiver's bind addresses ("" or "*" = any). One entry, spec.address, except
   // for NTttcp-for-Windows -m mappings that name different hosts. The engine resolves each once.
   std::vector<std::string> hosts;
-  std::string describe_cpus() const;  // "worker 0 -> cpu 0, worker 1 -> cpu 1"
+  // "worker 0 -> cpu 0, worker 1 -> any cpu, worker 2 -> cpus 0-3"
+  std::string describe_cpus() const;
 };
 
 // `cpus` lists the CPUs this process may use, in placement order (from topology/).

@@ -197,6 +197,11 @@ struct Result {
   // The backend's own device over the window (dpdk: the port); nullopt for kernel backends.
   std::optional<DeviceResult> device;
 
+  // NTttcp for Windows -sam: one Result per sample of the window, in order (each renders as its
+  // own block); the figures above are the whole window's. Empty without -sam. A sample carries
+  // the window's figures only: no connections, notes, peer, zero-copy or whole-run UDP figures.
+  std::vector<Result> samples;
+
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;
   }

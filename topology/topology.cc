@@ -61,6 +61,25 @@ std::vector<int> placement_order(const Topology& topology) {
   return order;
 }
 
+std::vector<int> numa_nodes(const Topology& topology) {
+  std::set<int> nodes;
+  for (const CpuInfo& cpu : topology.cpus) nodes.insert(cpu.numa_node);
+  return {nodes.begin(), nodes.end()};
+}
+
+Expected<std::vector<int>> numa_node_cpus(const Topology& topology, int node) {
+  std::set<int> of_node;
+  for (const CpuInfo& cpu : topology.cpus)
+    if (cpu.numa_node == node) of_node.insert(cpu.os_index);
+  if (of_node.empty())
+    return fail(fmt::format("NUMA node {} has no CPU this process may use (nodes: {})", node,
+                            fmt::join(numa_nodes(topology), ", ")));
+  std::vector<int> cpus;
+  for (int cpu : placement_order(topology))
+    if (of_node.count(cpu) != 0) cpus.push_back(cpu);
+  return cpus;
+}
+
 bool cpu_allowed(const Topology& topology, int cpu) {
   return std::any_of(topology.cpus.begin(), topology.cpus.end(),
                      [cpu](const CpuInfo& info) { return info.os_index == cpu; });

@@ -42,6 +42,18 @@ std::vector<int> placement_order(const Topology& topology);
 // Pins the calling thread. Error: "cannot pin to cpu N: <reason>".
 Status pin_current_thread(int cpu);
 
+// Lets the calling thread run on any of `cpus` (not empty) and no other. Windows: within one
+// processor group, the first CPU's, as a NUMA node's mask is. Error: "cannot restrict to cpus
+// 0-3: <reason>" (or "cannot restrict to cpu -1: cpu numbers start at 0").
+Status restrict_current_thread(const std::vector<int>& cpus);
+
+// The NUMA nodes of the topology's CPUs (those this process may use), ascending.
+std::vector<int> numa_nodes(const Topology& topology);
+
+// The CPUs of NUMA node `node` that this process may use, in placement order; an error naming
+// the nodes there are when it has none: "NUMA node 3 has no CPU this process may use (nodes: 0)".
+Expected<std::vector<int>> numa_node_cpus(const Topology& topology, int node);
+
 // Multi-line text for `xttcp topology`.
 std::string describe_topology(const Topology& topology);
 

@@ -190,4 +190,21 @@ Status pin_current_thread(int cpu) {
   return fail(fmt::format("cannot pin to cpu {}: {}", cpu, std::strerror(error)));
 }
 
+Status restrict_current_thread(const std::vector<int>& cpus) {
+  if (cpus.empty()) return fail("cannot restrict to no cpu: the set is empty");
+  if (const int lowest = *std::min_element(cpus.begin(), cpus.end()); lowest < 0)
+    return fail(fmt::format("cannot restrict to cpu {}: cpu numbers start at 0", lowest));
+  const std::string list = format_cpu_list(cpus);
+  const int highest = *std::max_element(cpus.begin(), cpus.end());
+  int count = std::max(highest + 1, static_cast<int>(CPU_SETSIZE));
+  CpuSet set(CPU_ALLOC(count));
+  if (!set) return fail(fmt::format("cannot restrict to cpus {}: out of memory", list));
+  std::size_t size = CPU_ALLOC_SIZE(count);
+  CPU_ZERO_S(size, set.get());
+  for (int cpu : cpus) CPU_SET_S(cpu, size, set.get());
+  int error = ::pthread_setaffinity_np(::pthread_self(), size, set.get());
+  if (error == 0) return ok();
+  return fail(fmt::format("cannot restrict to cpus {}: {}", list, std::strerror(error)));
+}
+
 }  // namespace xttcp

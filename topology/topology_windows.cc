@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -107,6 +108,23 @@ Status pin_current_thread(int cpu) {
   if (!SetThreadGroupAffinity(GetCurrentThread(), &affinity, nullptr))
     return fail(fmt::format("cannot pin to cpu {}: SetThreadGroupAffinity failed (error {})", cpu,
                             GetLastError()));
+  return ok();
+}
+
+Status restrict_current_thread(const std::vector<int>& cpus) {
+  if (cpus.empty()) return fail("cannot restrict to no cpu: the set is empty");
+  if (const int lowest = *std::min_element(cpus.begin(), cpus.end()); lowest < 0)
+    return fail(fmt::format("cannot restrict to cpu {}: cpu numbers start at 0", lowest));
+  const std::string list = format_cpu_list(cpus);
+  // A thread's affinity lies in one processor group: the first CPU's (a NUMA node's mask does).
+  GROUP_AFFINITY affinity{};
+  affinity.Group = static_cast<WORD>(cpus.front() / cpus_per_group);
+  for (int cpu : cpus)
+    if (cpu / cpus_per_group == affinity.Group)
+      affinity.Mask |= KAFFINITY{1} << (cpu % cpus_per_group);
+  if (!SetThreadGroupAffinity(GetCurrentThread(), &affinity, nullptr))
+    return fail(fmt::format("cannot restrict to cpus {}: SetThreadGroupAffinity failed (error {})",
+                            list, GetLastError()));
   return ok();
 }
 

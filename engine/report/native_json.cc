@@ -63,6 +63,9 @@ void read(const Json& obj, const char* key, T& out, const std::string& parent) {
     uint64_t n = v->template get<uint64_t>();
     if (n > std::numeric_limits<T>::max()) bad(path, "value out of range");
     out = static_cast<T>(n);
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    if (!v->is_number_integer()) bad(path, "expected an integer");
+    out = v->template get<int64_t>();
   } else if constexpr (std::is_same_v<T, int>) {
     if (!v->is_number_integer()) bad(path, "expected an integer");
     int64_t n = v->template get<int64_t>();
@@ -108,6 +111,45 @@ Role role_from(const std::string& text, const std::string& path) {
   if (text == "sender") return Role::sender;
   if (text == "local") return Role::local;
   bad(path, "expected \"receiver\", \"sender\" or \"local\"");
+}
+
+template <class Json>
+WindowsOptions read_windows_options(const Json& j) {
+  const std::string p = "spec.windows";
+  WindowsOptions w;
+  if (const Json* mappings = member(j, "mappings")) {
+    if (!mappings->is_array()) bad(p + ".mappings", "expected an array");
+    for (const Json& m : *mappings) {
+      if (!m.is_object()) bad(p + ".mappings[]", "expected an object");
+      WindowsMapping mapping;
+      read(m, "threads", mapping.threads, p + ".mappings[]");
+      read(m, "cpu", mapping.cpu, p + ".mappings[]");
+      read(m, "host", mapping.host, p + ".mappings[]");
+      w.mappings.push_back(std::move(mapping));
+    }
+  }
+  read(j, "async_buffers", w.async_buffers, p);
+  read(j, "socket_recv_buffer", w.socket_recv_buffer, p);
+  read(j, "socket_send_buffer", w.socket_send_buffer, p);
+  read(j, "send_buffer_implied", w.send_buffer_implied, p);
+  read(j, "buffer_count", w.buffer_count, p);
+  read(j, "count_timeout_s", w.count_timeout_s, p);
+  read(j, "wait_timeout_ms", w.wait_timeout_ms, p);
+  read(j, "sync_port", w.sync_port, p);
+  read(j, "sample_s", w.sample_s, p);
+  read(j, "numa_node", w.numa_node, p);
+  read(j, "hide_per_thread", w.hide_per_thread, p);
+  read(j, "latency_measurement", w.latency_measurement, p);
+  read(j, "verify_data", w.verify_data, p);
+  read(j, "udp_unconnected", w.udp_unconnected, p);
+  read(j, "wait_all", w.wait_all, p);
+  read(j, "wsa", w.wsa, p);
+  read(j, "throttle_kBps", w.throttle_kBps, p);
+  read(j, "udp_send_offload", w.udp_send_offload, p);
+  read(j, "udp_receive_coalescing", w.udp_receive_coalescing, p);
+  read(j, "no_stdio_buffer", w.no_stdio_buffer, p);
+  read(j, "xml_append", w.xml_append, p);
+  return w;
 }
 
 template <class Json>
@@ -198,6 +240,17 @@ TestSpec read_spec(const Json& j) {
   read(j, "peer_mac", s.peer_mac, p);
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
+  if (member(j, "dialect") != nullptr) {
+    read(j, "dialect", text, p);
+    if (text == "linux") {
+      s.dialect = Dialect::linux;
+    } else if (text == "windows") {
+      s.dialect = Dialect::windows;
+    } else {
+      bad(p + ".dialect", "expected \"linux\" or \"windows\"");
+    }
+  }
+  if (const auto* w = object_member(j, "windows", p)) s.windows = read_windows_options(*w);
   return s;
 }
 
@@ -283,6 +336,77 @@ UdpResult read_udp(const ordered_json& u) {
   return udp;
 }
 
+// The sections a window has, the whole one and each -sam sample alike: summary, threads, cpu,
+// the system-wide tcp counters, nic, interrupts, transport and dpcs. `prefix` names where they
+// are in error messages ("" or "samples[].").
+void read_window_sections(const ordered_json& j, const std::string& prefix, Result& r) {
+  const std::string parent = prefix.empty() ? prefix : prefix.substr(0, prefix.size() - 1);
+  const std::string summary = prefix + "summary";
+  if (const auto* s = object_member(j, "summary", parent)) {
+    read(*s, "duration_s", r.duration_s, summary);
+    read(*s, "total_bytes", r.total_bytes, summary);
+    read(*s, "operations", r.total_operations, summary);
+    read(*s, "connections", r.connections_tested, summary);
+    read(*s, "threads_created", r.threads_created, summary);
+  }
+  if (const auto* threads = array_member(j, "threads")) {
+    const std::string where = prefix + "threads[]";
+    for (const auto& t : *threads) {
+      ThreadResult tr;
+      read(t, "index", tr.index, where);
+      read(t, "seconds", tr.seconds, where);
+      read(t, "bytes", tr.bytes, where);
+      r.threads.push_back(tr);
+    }
+  }
+  if (const auto* c = object_member(j, "cpu", parent)) {
+    const std::string where = prefix + "cpu";
+    read(*c, "user_pct", r.cpu.user, where);
+    read(*c, "system_pct", r.cpu.system, where);
+    read(*c, "idle_pct", r.cpu.idle, where);
+    read(*c, "iowait_pct", r.cpu.iowait, where);
+    read(*c, "softirq_pct", r.cpu.softirq, where);
+    read(*c, "cycles_per_byte", r.cpu.cycles_per_byte, where);
+    read(*c, "process_busy_pct", r.cpu.process_busy, where);
+    read(*c, "process_user_s", r.cpu.process_user_s, where);
+    read(*c, "process_system_s", r.cpu.process_system_s, where);
+  }
+  if (const auto* t = object_member(j, "tcp", parent)) {
+    const std::string where = prefix + "tcp";
+    read(*t, "retrans_segs", r.tcp.retrans_segs, where);
+    read(*t, "lost_retransmit", r.tcp.lost_retransmit, where);
+    read(*t, "syn_retrans", r.tcp.syn_retrans, where);
+    read(*t, "fast_retrans", r.tcp.fast_retrans, where);
+    read(*t, "forward_retrans", r.tcp.forward_retrans, where);
+    read(*t, "slow_start_retrans", r.tcp.slow_start_retrans, where);
+    read(*t, "retrans_fail", r.tcp.retrans_fail, where);
+  }
+  if (const auto* n = object_member(j, "nic", parent)) {
+    const std::string where = prefix + "nic";
+    NicPackets nic;
+    read(*n, "interface", nic.interface_name, where);
+    read(*n, "tx_packets", nic.tx_packets, where);
+    read(*n, "rx_packets", nic.rx_packets, where);
+    r.nic = nic;
+  }
+  if (const auto* i = object_member(j, "interrupts", parent)) {
+    const std::string where = prefix + "interrupts";
+    Interrupts irq;
+    read(*i, "pattern", irq.pattern, where);
+    read(*i, "total", irq.total, where);
+    r.interrupts = irq;
+  }
+  if (const auto* t = object_member(j, "transport", parent)) {
+    const std::string where = prefix + "transport";
+    TransportCounters transport;
+    read(*t, "packets_sent", transport.packets_sent, where);
+    read(*t, "packets_received", transport.packets_received, where);
+    read(*t, "errors", transport.errors, where);
+    r.transport = transport;
+  }
+  read(j, "dpcs", r.dpcs, parent);
+}
+
 Result read_result(const ordered_json& j) {
   if (!j.is_object()) bad("native result", "expected a JSON object");
   std::string schema;
@@ -319,22 +443,6 @@ Result read_result(const ordered_json& j) {
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
 
-  if (const auto* s = object_member(j, "summary", "")) {
-    read(*s, "duration_s", r.duration_s, "summary");
-    read(*s, "total_bytes", r.total_bytes, "summary");
-    read(*s, "operations", r.total_operations, "summary");
-    read(*s, "connections", r.connections_tested, "summary");
-    read(*s, "threads_created", r.threads_created, "summary");
-  }
-  if (const auto* threads = array_member(j, "threads")) {
-    for (const auto& t : *threads) {
-      ThreadResult tr;
-      read(t, "index", tr.index, "threads[]");
-      read(t, "seconds", tr.seconds, "threads[]");
-      read(t, "bytes", tr.bytes, "threads[]");
-      r.threads.push_back(tr);
-    }
-  }
   if (const auto* intervals = array_member(j, "intervals")) {
     for (const auto& i : *intervals) {
       IntervalSample sample;
@@ -367,40 +475,29 @@ Result read_result(const ordered_json& j) {
       r.connections.push_back(cs);
     }
   }
-  if (const auto* c = object_member(j, "cpu", "")) {
-    read(*c, "user_pct", r.cpu.user, "cpu");
-    read(*c, "system_pct", r.cpu.system, "cpu");
-    read(*c, "idle_pct", r.cpu.idle, "cpu");
-    read(*c, "iowait_pct", r.cpu.iowait, "cpu");
-    read(*c, "softirq_pct", r.cpu.softirq, "cpu");
-    read(*c, "cycles_per_byte", r.cpu.cycles_per_byte, "cpu");
-    read(*c, "process_busy_pct", r.cpu.process_busy, "cpu");
-    read(*c, "process_user_s", r.cpu.process_user_s, "cpu");
-    read(*c, "process_system_s", r.cpu.process_system_s, "cpu");
-  }
+  read_window_sections(j, "", r);
   if (const auto* t = object_member(j, "tcp", "")) {
-    read(*t, "retrans_segs", r.tcp.retrans_segs, "tcp");
-    read(*t, "lost_retransmit", r.tcp.lost_retransmit, "tcp");
-    read(*t, "syn_retrans", r.tcp.syn_retrans, "tcp");
-    read(*t, "fast_retrans", r.tcp.fast_retrans, "tcp");
-    read(*t, "forward_retrans", r.tcp.forward_retrans, "tcp");
-    read(*t, "slow_start_retrans", r.tcp.slow_start_retrans, "tcp");
-    read(*t, "retrans_fail", r.tcp.retrans_fail, "tcp");
     read(*t, "tcp_info_retransmits", r.tcp_info_retransmits, "tcp");
     read(*t, "average_rtt_us", r.tcp_average_rtt_us, "tcp");
   }
-  if (const auto* n = object_member(j, "nic", "")) {
-    NicPackets nic;
-    read(*n, "interface", nic.interface_name, "nic");
-    read(*n, "tx_packets", nic.tx_packets, "nic");
-    read(*n, "rx_packets", nic.rx_packets, "nic");
-    r.nic = nic;
-  }
-  if (const auto* i = object_member(j, "interrupts", "")) {
-    Interrupts irq;
-    read(*i, "pattern", irq.pattern, "interrupts");
-    read(*i, "total", irq.total, "interrupts");
-    r.interrupts = irq;
+  if (const auto* samples = array_member(j, "samples")) {
+    for (const auto& sample : *samples) {
+      if (!sample.is_object()) bad("samples[]", "expected an object");
+      Result part;
+      part.spec = r.spec;
+      part.role = r.role;
+      part.tool_version = r.tool_version;
+      part.backend = r.backend;
+      part.host = r.host;
+      part.cpu_mapping = r.cpu_mapping;
+      part.negotiated_cycle_s = r.negotiated_cycle_s;
+      part.threads_created = r.threads_created;
+      read(sample, "start_time", part.start_time, "samples[]");
+      read_window_sections(sample, "samples[].", part);
+      if (const auto* u = object_member(sample, "udp", "samples[]")) part.udp = read_udp(*u);
+      if (const auto* d = object_member(sample, "device", "samples[]")) part.device = read_device(*d);
+      r.samples.push_back(std::move(part));
+    }
   }
   if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
   if (const auto* u = object_member(j, "udp", "")) r.udp = read_udp(*u);
@@ -421,8 +518,44 @@ Result read_result(const ordered_json& j) {
 
 }  // namespace
 
+namespace {
+
+// NTttcp for Windows' own options (WindowsOptions, engine/spec.hh); the shared ones (-l, -p, -t,
+// -wu, -cd, -ns, -u, -6, -ndl, -nic, -xml, -v) are the spec's own keys.
+ordered_json windows_options_json(const WindowsOptions& w) {
+  ordered_json mappings = ordered_json::array();
+  for (const WindowsMapping& m : w.mappings)
+    mappings.push_back({{"threads", m.threads}, {"cpu", optional_value(m.cpu)}, {"host", m.host}});
+  return {
+      {"mappings", std::move(mappings)},
+      {"async_buffers", w.async_buffers},
+      {"socket_recv_buffer", w.socket_recv_buffer},
+      {"socket_send_buffer", w.socket_send_buffer},
+      {"send_buffer_implied", w.send_buffer_implied},
+      {"buffer_count", optional_value(w.buffer_count)},
+      {"count_timeout_s", w.count_timeout_s},
+      {"wait_timeout_ms", w.wait_timeout_ms},
+      {"sync_port", w.sync_port},
+      {"sample_s", w.sample_s},
+      {"numa_node", optional_value(w.numa_node)},
+      {"hide_per_thread", w.hide_per_thread},
+      {"latency_measurement", w.latency_measurement},
+      {"verify_data", w.verify_data},
+      {"udp_unconnected", w.udp_unconnected},
+      {"wait_all", w.wait_all},
+      {"wsa", w.wsa},
+      {"throttle_kBps", w.throttle_kBps},
+      {"udp_send_offload", w.udp_send_offload},
+      {"udp_receive_coalescing", w.udp_receive_coalescing},
+      {"no_stdio_buffer", w.no_stdio_buffer},
+      {"xml_append", w.xml_append},
+  };
+}
+
+}  // namespace
+
 nlohmann::ordered_json spec_to_json(const TestSpec& s) {
-  return ordered_json{
+  ordered_json j{
       {"role", to_string(s.role)},
       {"address", s.address},
       {"protocol", s.protocol == Protocol::tcp ? "tcp" : "udp"},
@@ -474,6 +607,11 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };
+  if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
+    j["dialect"] = "windows";
+    j["windows"] = windows_options_json(s.windows);
+  }
+  return j;
 }
 
 Expected<TestSpec> spec_from_json(const nlohmann::json& j) {
@@ -542,6 +680,105 @@ ordered_json device_json(const DeviceResult& d) {
           {"counters", std::move(counters)}};
 }
 
+namespace {
+
+double bit_rate(uint64_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
+}
+
+ordered_json threads_json(const Result& r) {
+  ordered_json threads = ordered_json::array();
+  // NTttcp for Windows: each thread's -m host (sender: where it connected; receiver: where it
+  // listened, "*" or "" = any), since one run may address several.
+  const bool mapped = r.spec.dialect == Dialect::windows && !r.spec.windows.mappings.empty();
+  for (const ThreadResult& t : r.threads) {
+    ordered_json thread = {{"index", t.index},
+                           {"seconds", number(t.seconds)},
+                           {"bytes", t.bytes},
+                           {"throughput_bps", number(bit_rate(t.bytes, t.seconds))}};
+    if (mapped) thread["host"] = thread_host(r.spec, t.index);
+    threads.push_back(std::move(thread));
+  }
+  return threads;
+}
+
+ordered_json cpu_json(const CpuSplit& cpu) {
+  return {
+      {"user_pct", number(cpu.user)},
+      {"system_pct", number(cpu.system)},
+      {"idle_pct", number(cpu.idle)},
+      {"iowait_pct", number(cpu.iowait)},
+      {"softirq_pct", number(cpu.softirq)},
+      {"cycles_per_byte", number(cpu.cycles_per_byte)},
+      {"process_busy_pct", number(cpu.process_busy)},
+      {"process_user_s", number(cpu.process_user_s)},
+      {"process_system_s", number(cpu.process_system_s)},
+  };
+}
+
+// The system-wide retransmit counters; the whole window adds our own connections' figures.
+ordered_json tcp_json(const Result& r, bool whole_window) {
+  ordered_json tcp = {
+      {"retrans_segs", r.tcp.retrans_segs},
+      {"lost_retransmit", r.tcp.lost_retransmit},
+      {"syn_retrans", r.tcp.syn_retrans},
+      {"fast_retrans", r.tcp.fast_retrans},
+      {"forward_retrans", r.tcp.forward_retrans},
+      {"slow_start_retrans", r.tcp.slow_start_retrans},
+      {"retrans_fail", r.tcp.retrans_fail},
+  };
+  if (whole_window) {
+    tcp["tcp_info_retransmits"] = r.tcp_info_retransmits;
+    tcp["average_rtt_us"] = optional_value(r.tcp_average_rtt_us);
+  }
+  return tcp;
+}
+
+// nic, interrupts, and the Windows counters (transport, dpcs), each only when measured.
+void add_system_counters(const Result& r, ordered_json& doc) {
+  if (r.nic) {
+    doc["nic"] = {{"interface", r.nic->interface_name},
+                  {"tx_packets", r.nic->tx_packets},
+                  {"rx_packets", r.nic->rx_packets}};
+  }
+  if (r.interrupts) {
+    doc["interrupts"] = {{"pattern", r.interrupts->pattern}, {"total", r.interrupts->total}};
+  }
+  if (r.transport) {
+    doc["transport"] = {{"packets_sent", r.transport->packets_sent},
+                        {"packets_received", r.transport->packets_received},
+                        {"errors", r.transport->errors}};
+  }
+  if (r.dpcs) doc["dpcs"] = *r.dpcs;
+}
+
+// One -sam sample: the sections of its window, no run-wide ones.
+ordered_json sample_json(const Result& sample, size_t index) {
+  const double bps = sample.throughput_bps();
+  ordered_json doc;
+  doc["index"] = index;
+  doc["start_time"] = sample.start_time;
+  doc["summary"] = {
+      {"duration_s", number(sample.duration_s)}, {"total_bytes", sample.total_bytes},
+      {"throughput_bps", number(bps)},           {"throughput_gbps", number(bps / 1e9)},
+      {"operations", sample.total_operations},
+  };
+  doc["threads"] = threads_json(sample);
+  doc["cpu"] = cpu_json(sample.cpu);
+  doc["tcp"] = tcp_json(sample, false);
+  add_system_counters(sample, doc);
+  if (sample.udp) {
+    doc["udp"] = {{"datagram_size", sample.udp->datagram_size},
+                  {"window",
+                   {{"datagrams", sample.udp->window_datagrams},
+                    {"pps", number(sample.udp->window_pps)}}}};
+  }
+  if (sample.device) doc["device"] = device_json(*sample.device);
+  return doc;
+}
+
+}  // namespace
+
 std::string render_native_json(const Result& r) {
   ordered_json doc;
   doc["schema"] = native_schema_name;
@@ -566,30 +803,14 @@ std::string render_native_json(const Result& r) {
       {"operations", r.total_operations},     {"connections", r.connections_tested},
       {"threads_created", r.threads_created},
   };
-
-  auto rate = [](uint64_t bytes, double seconds) {
-    return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
-  };
-  ordered_json threads = ordered_json::array();
-  // NTttcp for Windows: each thread's -m host (sender: where it connected; receiver: where it
-  // listened, "*" or "" = any), since one run may address several.
-  const bool mapped = r.spec.dialect == Dialect::windows && !r.spec.windows.mappings.empty();
-  for (const ThreadResult& t : r.threads) {
-    ordered_json thread = {{"index", t.index},
-                           {"seconds", number(t.seconds)},
-                           {"bytes", t.bytes},
-                           {"throughput_bps", number(rate(t.bytes, t.seconds))}};
-    if (mapped) thread["host"] = thread_host(r.spec, t.index);
-    threads.push_back(std::move(thread));
-  }
-  doc["threads"] = std::move(threads);
+  doc["threads"] = threads_json(r);
 
   ordered_json intervals = ordered_json::array();
   for (const IntervalSample& i : r.intervals) {
     ordered_json interval = {{"start_s", number(i.start_s)},
                              {"seconds", number(i.seconds)},
                              {"bytes", i.bytes},
-                             {"throughput_bps", number(rate(i.bytes, i.seconds))}};
+                             {"throughput_bps", number(bit_rate(i.bytes, i.seconds))}};
     if (r.udp) {
       interval["datagrams"] = i.datagrams;
       interval["lost"] = i.lost;
@@ -599,6 +820,11 @@ std::string render_native_json(const Result& r) {
     intervals.push_back(std::move(interval));
   }
   doc["intervals"] = std::move(intervals);
+  if (!r.samples.empty()) {
+    ordered_json samples = ordered_json::array();
+    for (size_t i = 0; i < r.samples.size(); ++i) samples.push_back(sample_json(r.samples[i], i));
+    doc["samples"] = std::move(samples);
+  }
 
   auto zerocopy_json = [](const ZeroCopyStats& z) {
     return ordered_json{{"sends", z.sends},
@@ -622,36 +848,9 @@ std::string render_native_json(const Result& r) {
   }
   doc["connections"] = std::move(connections);
 
-  doc["cpu"] = {
-      {"user_pct", number(r.cpu.user)},
-      {"system_pct", number(r.cpu.system)},
-      {"idle_pct", number(r.cpu.idle)},
-      {"iowait_pct", number(r.cpu.iowait)},
-      {"softirq_pct", number(r.cpu.softirq)},
-      {"cycles_per_byte", number(r.cpu.cycles_per_byte)},
-      {"process_busy_pct", number(r.cpu.process_busy)},
-      {"process_user_s", number(r.cpu.process_user_s)},
-      {"process_system_s", number(r.cpu.process_system_s)},
-  };
-  doc["tcp"] = {
-      {"retrans_segs", r.tcp.retrans_segs},
-      {"lost_retransmit", r.tcp.lost_retransmit},
-      {"syn_retrans", r.tcp.syn_retrans},
-      {"fast_retrans", r.tcp.fast_retrans},
-      {"forward_retrans", r.tcp.forward_retrans},
-      {"slow_start_retrans", r.tcp.slow_start_retrans},
-      {"retrans_fail", r.tcp.retrans_fail},
-      {"tcp_info_retransmits", r.tcp_info_retransmits},
-      {"average_rtt_us", optional_value(r.tcp_average_rtt_us)},
-  };
-  if (r.nic) {
-    doc["nic"] = {{"interface", r.nic->interface_name},
-                  {"tx_packets", r.nic->tx_packets},
-                  {"rx_packets", r.nic->rx_packets}};
-  }
-  if (r.interrupts) {
-    doc["interrupts"] = {{"pattern", r.interrupts->pattern}, {"total", r.interrupts->total}};
-  }
+  doc["cpu"] = cpu_json(r.cpu);
+  doc["tcp"] = tcp_json(r, true);
+  add_system_counters(r, doc);
   if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
   if (r.udp) doc["udp"] = udp_json(*r.udp);
   if (r.device) doc["device"] = device_json(*r.device);

@@ -20,17 +20,26 @@ void print_block(Log& log, std::string text) {
 }
 
 // NTttcp for Windows: its tables on the console, or with -xml its XML appended to the file
-// instead (the original then prints only the CPU note on the console).
+// instead (the original then prints only the CPU note on the console). With -sam, one block per
+// sample (in XML wrapped in <samples>), and no block for the whole window, as the original.
 bool publish_windows_result(const Result& result, Log& log) {
   const TestSpec& spec = result.spec;
+  const bool sampled = !result.samples.empty();
   bool written = true;
   if (spec.xml_file) {
-    print_block(log, windows_cpu_note(result));
-    if (Status status = append_file_atomically(*spec.xml_file, render_windows_xml(result));
-        !status) {
+    if (sampled) {
+      for (const Result& sample : result.samples) print_block(log, windows_cpu_note(sample));
+    } else {
+      print_block(log, windows_cpu_note(result));
+    }
+    const std::string xml =
+        sampled ? render_windows_xml_samples(result.samples) : render_windows_xml(result);
+    if (Status status = append_file_atomically(*spec.xml_file, xml); !status) {
       log.error(status.error().message);
       written = false;
     }
+  } else if (sampled) {
+    for (const Result& sample : result.samples) print_block(log, render_windows_console(sample));
   } else {
     print_block(log, render_windows_console(result));
   }

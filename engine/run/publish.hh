@@ -9,7 +9,8 @@ class Log;
 
 // Prints the NTttcp summary (and the peer's block when present) and writes -x, -j and --json.
 // A run asked in the NTttcp-for-Windows dialect prints its console tables instead, or with -xml
-// appends its XML to that file, and writes --json.
+// appends its XML to that file (-sam: one block per sample, in XML within <samples>), and writes
+// --json (the whole window with every sample).
 // Returns false if a result file could not be written (an error line was logged).
 bool publish_result(const Result& result, Log& log);
 

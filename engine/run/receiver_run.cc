@@ -292,7 +292,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
     if (count_mode(spec)) timeline.begin_from(before_release);
     const MeasuredWindow window =
-        timeline.run({spec.warmup_s, spec.duration_s, *cycle}, start);
+        timeline.run({spec.warmup_s, spec.duration_s, *cycle, spec.windows.sample_s}, start);
     watch.end();
     if (server) server->test_finished();
     gate.finished();

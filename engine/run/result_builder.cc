@@ -11,8 +11,10 @@
 
 namespace xttcp {
 
-Result build_result(const RunFacts& facts, const MeasuredWindow& window,
-                    const std::vector<WorkerReport>& reports) {
+namespace {
+
+// What a run is, the same for the whole window and for each of its -sam samples.
+Result run_identity(const RunFacts& facts) {
   const TestSpec& spec = *facts.spec;
   Result r;
   r.spec = spec;
@@ -21,14 +23,31 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   r.backend = facts.backend;
   r.host = facts.host;
   r.cpu_mapping = facts.plan->describe_cpus();
+  r.negotiated_cycle_s = facts.negotiated_cycle_s;
+  r.threads_created = facts.threads_created;
+  return r;
+}
+
+// The UDP datagrams of one window; the payload and offloads are the run's.
+UdpResult udp_window(const RunFacts& facts, const MeasuredWindow& window) {
+  const TestSpec& spec = *facts.spec;
+  UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
+  if (spec.role == Role::sender)
+    udp.payload = spec.udp_payload == UdpPayload::compat ||
+                          spec.send_buffer < udp_native_header_bytes
+                      ? "compat"
+                      : "native";
+  udp.gso_segments = facts.udp_gso_segments;
+  udp.gro = facts.udp_gro;
+  return udp;
+}
+
+// The figures that come from the window's edge snapshots: its time, the NTttcp "thread" rows
+// (sums of the flows that belong to each), the totals, and the system deltas.
+void add_window_figures(const RunFacts& facts, const MeasuredWindow& window, Result& r) {
   r.start_time = fmt::format("{:%Y-%m-%dT%H:%M:%S}Z",
                              fmt::gmtime(std::chrono::system_clock::to_time_t(window.started_at)));
-  r.negotiated_cycle_s = facts.negotiated_cycle_s;
   r.duration_s = window.seconds;
-  r.threads_created = facts.threads_created;
-  r.intervals = window.intervals;
-
-  // NTttcp "thread" rows: sums of the flows that belong to each.
   r.threads.resize(facts.plan->thread_rows);
   for (uint32_t i = 0; i < r.threads.size(); ++i) {
     r.threads[i].index = i;
@@ -44,6 +63,29 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
       r.total_operations += operations;
     }
   }
+  apply_system_deltas(window.system_begin, window.system_end, window.seconds, r.total_bytes,
+                      r.host, r);
+}
+
+// One -sam sample as its own Result.
+Result sample_result(const RunFacts& facts, const MeasuredWindow& sample) {
+  Result r = run_identity(facts);
+  add_window_figures(facts, sample, r);
+  if (facts.spec->protocol == Protocol::udp) r.udp = udp_window(facts, sample);
+  if (sample.device_begin && sample.device_end)
+    r.device = device_window(*sample.device_begin, *sample.device_end, sample.seconds,
+                             facts.spec->role == Role::sender, r.total_bytes);
+  return r;
+}
+
+}  // namespace
+
+Result build_result(const RunFacts& facts, const MeasuredWindow& window,
+                    const std::vector<WorkerReport>& reports) {
+  const TestSpec& spec = *facts.spec;
+  Result r = run_identity(facts);
+  add_window_figures(facts, window, r);
+  r.intervals = window.intervals;
 
   uint64_t rtt_sum = 0, rtt_count = 0;
   ZeroCopyStats zerocopy;
@@ -63,14 +105,7 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   }
   if (spec.role == Role::sender && spec.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
   if (spec.protocol == Protocol::udp) {
-    UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
-    if (spec.role == Role::sender)
-      udp.payload = spec.udp_payload == UdpPayload::compat ||
-                            spec.send_buffer < udp_native_header_bytes
-                        ? "compat"
-                        : "native";
-    udp.gso_segments = facts.udp_gso_segments;
-    udp.gro = facts.udp_gro;
+    UdpResult udp = udp_window(facts, window);
     const std::string sender_payload = udp.payload;
     udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
     if (spec.role == Role::sender) udp.payload = sender_payload;
@@ -79,13 +114,13 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   if (spec.role == Role::sender && spec.protocol == Protocol::tcp && rtt_count > 0)
     r.tcp_average_rtt_us = static_cast<uint32_t>(rtt_sum / rtt_count);
 
-  apply_system_deltas(window.system_begin, window.system_end, window.seconds, r.total_bytes,
-                      r.host, r);
   if (window.device_begin && window.device_end) {
     r.device = device_window(*window.device_begin, *window.device_end, window.seconds,
                              spec.role == Role::sender, r.total_bytes);
     r.notes.push_back(device_note(*r.device, facts.backend));
   }
+  for (const MeasuredWindow& sample : window.samples)
+    r.samples.push_back(sample_result(facts, sample));
   return r;
 }
 

@@ -274,7 +274,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return std::nullopt;
   });
   const MeasuredWindow window = timeline.run(
-      {spec.warmup_s, spec.duration_s, agreement->cycle_s}, start);
+      {spec.warmup_s, spec.duration_s, agreement->cycle_s, spec.windows.sample_s}, start);
   const std::vector<WorkerReport> reports = pool.stop_and_join();
 
   // NTTTCP-for-Linux tells the receiver when it stopped before the agreed cycle; a native peer

@@ -14,6 +14,14 @@ SteadyClock::duration to_duration(double s) {
   return std::chrono::duration_cast<SteadyClock::duration>(Seconds(s));
 }
 
+// Everything read at one edge of a window or a -sam sample.
+struct EdgeSnapshots {
+  std::vector<CounterSnapshot> counters;
+  std::vector<udp::FlowRecord> udp;
+  SystemSnapshot system;
+  std::optional<DeviceSnapshot> device;
+};
+
 }  // namespace
 
 MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start) {
@@ -57,6 +65,43 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     sample_bytes = bytes;
     if (udp_run) sample_udp = std::move(flows);
   };
+  // -sam: the sample being measured, from sample_open; the next one begins samples_begun x
+  // sample_s after the window's start (the last one at the window's end).
+  const bool sampling = phases.sample_s > 0 && !continuous;
+  MeasuredWindow current_sample;
+  auto sample_open = start;
+  int samples_begun = 0;
+  auto next_sample_edge = [&] {
+    return std::min(window_start + std::chrono::seconds(phases.sample_s) * samples_begun,
+                    measure_end);
+  };
+  auto begin_sample = [&](SteadyClock::time_point now, const EdgeSnapshots& edge) {
+    current_sample = MeasuredWindow{};
+    current_sample.begin = edge.counters;
+    current_sample.udp_begin = edge.udp;
+    current_sample.system_begin = edge.system;
+    current_sample.device_begin = edge.device;
+    current_sample.started_at = std::chrono::system_clock::now();
+    sample_open = now;
+    ++samples_begun;
+  };
+  auto end_sample = [&](SteadyClock::time_point now, const EdgeSnapshots& edge, bool cut_short) {
+    current_sample.end = edge.counters;
+    current_sample.udp_end = edge.udp;
+    current_sample.system_end = edge.system;
+    current_sample.device_end = edge.device;
+    current_sample.seconds = Seconds(now - sample_open).count();
+    current_sample.cut_short = cut_short;
+    current_sample.measured = true;
+    window.samples.push_back(std::move(current_sample));
+  };
+  auto split_sample = [&](SteadyClock::time_point now) {
+    const EdgeSnapshots edge{pool_.snapshot(), pool_.udp_snapshot(), probe_.take(),
+                             pool_.device_snapshot()};
+    end_sample(now, edge, false);
+    begin_sample(now, edge);
+  };
+
   auto open_window = [&](SteadyClock::time_point now) {
     window.begin = pool_.snapshot();
     if (begin_from_ && phases.warmup_s == 0) window.begin = std::move(*begin_from_);
@@ -70,6 +115,10 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     sample_bytes = 0;
     for (const CounterSnapshot& flow : window.begin) sample_bytes += flow.bytes;
     stage = Stage::measure;
+    if (sampling) {  // the window's begin is the first sample's
+      begin_sample(now, {window.begin, window.udp_begin, window.system_begin, window.device_begin});
+      current_sample.started_at = window.started_at;
+    }
   };
   auto close_window = [&](SteadyClock::time_point now, bool cut_short) {
     close_sample(now, false);
@@ -80,6 +129,9 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     window.seconds = Seconds(now - window_start).count();
     window.cut_short = cut_short;
     window.measured = true;
+    if (sampling)  // the window's end is the last sample's
+      end_sample(now, {window.end, window.udp_end, window.system_end, window.device_end},
+                 cut_short);
     stage = Stage::cooldown;
     log_.end_realtime();
     log_.info("Test run completed.");
@@ -89,8 +141,9 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   auto tick = start + interval;
 
   for (;;) {
+    const auto measure_edge = sampling ? next_sample_edge() : measure_end;
     SteadyClock::time_point edge =
-        stage == Stage::warmup ? measure_begin : stage == Stage::measure ? measure_end : cycle_end;
+        stage == Stage::warmup ? measure_begin : stage == Stage::measure ? measure_edge : cycle_end;
     if (continuous) edge = SteadyClock::time_point::max();
     const bool at_edge = edge <= tick;
     const bool on_time = clock_.wait_until(at_edge ? edge : tick);
@@ -112,6 +165,10 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
       tick += interval;
       if (tick <= now) tick = now + interval;  // fell behind (a slow machine): skip, never burst
       continue;
+    }
+    if (stage == Stage::measure && edge < measure_end) {  // -sam: one sample ends, the next begins
+      split_sample(now);
+      continue;  // the interval ticks go on as they were
     }
     if (stage == Stage::warmup) {
       log_.info("Test warmup completed.");

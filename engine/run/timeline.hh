@@ -1,6 +1,7 @@
 // Timeline: warm-up, measure, cool-down on the run's one clock. Counters and system probes are
 // read exactly at the phase edges (timer-based, no polling overshoot); a sample is taken every
-// interval for the real-time line and the per-interval report.
+// interval for the real-time line and the per-interval report. With -sam (NTttcp for Windows) the
+// window is also split into samples, each with its own snapshots at its edges.
 #pragma once
 
 #include <chrono>
@@ -24,6 +25,7 @@ struct Phases {
   uint32_t warmup_s = 0;
   uint32_t duration_s = 0;  // 0 = continuous: run until cancelled, no window
   uint32_t cycle_s = 0;     // total (negotiated); >= warmup + duration when not continuous
+  uint32_t sample_s = 0;    // -sam: samples of this length (the last one may be shorter); 0 = none
 };
 
 struct MeasuredWindow {
@@ -36,6 +38,10 @@ struct MeasuredWindow {
   std::optional<DeviceSnapshot> device_begin, device_end;  // a backend's own device (dpdk)
   std::vector<IntervalSample> intervals;
   std::chrono::system_clock::time_point started_at;
+  // -sam: the window split at every sample_s seconds from its start, in order, each with its own
+  // snapshots (one sample's end is the next one's begin); empty without -sam. A sample has no
+  // intervals and no samples of its own. The window cut short cuts its last sample short.
+  std::vector<MeasuredWindow> samples;
 };
 
 class Timeline {

@@ -45,7 +45,11 @@ void WorkerPool::worker_main(uint32_t index) {
   const WorkerContext& context = contexts_[index];
   std::unique_ptr<DataWorker> worker;
   Status status = ok();
-  if (context.plan->cpu) status = pin_current_thread(*context.plan->cpu);
+  if (context.plan->cpu) {
+    status = pin_current_thread(*context.plan->cpu);
+  } else if (!context.plan->cpu_set.empty()) {
+    status = restrict_current_thread(context.plan->cpu_set);
+  }
   if (status) {
     auto made = backend_.make_worker(context);
     if (made) {

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Linux xttcp against xttcp.exe under Wine over 127.0.0.1, in both directions: the native sync
 protocol (Linux dialect, results exchanged) and NTttcp-for-Windows' -ns and token handshake
-(Windows dialect), count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x
-threads), and -m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each
-thread's bytes on its own host's ports). Each case checks that both ends succeed, that the bytes one sent and the other
-received agree within what socket buffers hold at the window edges, that each end's native JSON
-parses and, with native sync, that both ends carry the other's result. Performance counters
-under Wine may be zero or absent: only their structure is checked, never their values.
+(Windows dialect), count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x threads),
+-m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each thread's bytes on
+its own host's ports), and -sam with -na (each end's samples add up to its window). Each case
+checks that both ends succeed, that the bytes one sent and the other received agree within what
+socket buffers hold at the window edges, that each end's native JSON parses and, with native
+sync, that both ends carry the other's result. Performance counters under Wine may be zero or
+absent: only their structure is checked, never their values.
 
   cross_os_test.py XTTCP_EXE [CASE...]
 Environment: XTTCP_LINUX_BIN (the Linux build's xttcp; the case skips, exit 77, without it),
@@ -68,7 +69,9 @@ def dpc_rate(console):
     raise Failure(f"no DPC table in the Windows console output:\n{console}")
 
 
-def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_sync):
+def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_sync,
+             inspect=None):
+    """inspect(docs, consoles): more checks on each side's native JSON and stdout, by side."""
     linux = linux_xttcp()
     wine = wine_command(xttcp_exe)
     base = free_port_block(THREADS)
@@ -110,6 +113,9 @@ def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_s
             check(peer["summary"]["total_bytes"] == other,
                   f"{side}: the peer result says {peer['summary']['total_bytes']} bytes, the peer "
                   f"itself {other}")
+    if inspect is not None:
+        consoles = {sender_side: sender.stdout(), receiver_side: receiver.stdout()}
+        inspect({sender_side: sent, receiver_side: received}, consoles)
     return s, r
 
 
@@ -221,6 +227,25 @@ def multihost_wine_receiver(xttcp_exe, started):
     check_threads(summary(sjson, "linux sender"), "linux sender", HOSTS)
 
 
+def check_samples(docs, consoles):
+    """-t 2 -sam 1 -na 0: two samples on each side whose bytes add up to the window's exactly,
+    and two Windows console blocks from each side (no -xml)."""
+    for side, doc in docs.items():
+        samples = doc.get("samples")
+        check(isinstance(samples, list) and len(samples) == 2, f"{side}: not 2 samples")
+        total = sum(sample["summary"]["total_bytes"] for sample in samples)
+        check(total == doc["summary"]["total_bytes"],
+              f"{side}: the samples hold {total} bytes, the window {doc['summary']['total_bytes']}")
+        check(doc["spec"]["windows"]["numa_node"] == 0, f"{side}: spec.windows.numa_node not 0")
+        blocks = consoles[side].count("#####  Totals:  #####")
+        check(blocks == 2, f"{side}: {blocks} console blocks, not 2")
+
+
+def samples_pair(xttcp_exe, started, windows_role):
+    run_pair(xttcp_exe, started, windows_role, windows_dialect(["-ns", "-sam", "1", "-na", "0"]),
+             every_data_port, False, check_samples)
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -240,6 +265,8 @@ CASES = {
                                                  FIRST_TOKEN_PORT, False),
     "multihost-linux-to-wine": multihost_wine_receiver,
     "multihost-wine-to-linux": multihost_wine_sender,
+    "samples-linux-to-wine": lambda x, s: samples_pair(x, s, "receiver"),
+    "samples-wine-to-linux": lambda x, s: samples_pair(x, s, "sender"),
 }
 
 sys.exit(run_cases(CASES))

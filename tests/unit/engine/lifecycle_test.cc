@@ -108,6 +108,77 @@ TEST(Lifecycle, IntervalSamplesTileTheMeasuredWindowExactly) {
   EXPECT_NE(run.output().find("Test warmup completed."), std::string::npos);
 }
 
+// -sam 2 over a 3 s window after 1 s of warm-up: ceil(3 / 2) = 2 samples (the last one shorter),
+// each with its own edge snapshots; together they are exactly the window.
+TEST(Lifecycle, SamplesSplitTheWindowAndTileItExactly) {
+  NullRun run(0.25);
+  WorkerPool& pool = *run.pool;
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  Timeline& timeline = *run.timeline;
+  pool.release();
+  const MeasuredWindow window = timeline.run({1, 3, 4, 2}, SteadyClock::now());
+  pool.stop_and_join();
+  ASSERT_TRUE(window.measured);
+  ASSERT_EQ(window.samples.size(), 2u);
+  const MeasuredWindow& first = window.samples[0];
+  const MeasuredWindow& last = window.samples[1];
+  EXPECT_TRUE(first.measured && last.measured);
+  EXPECT_FALSE(last.cut_short);
+  EXPECT_GE(first.seconds, 2.0);  // its edge is 2 s after the window's start, never earlier
+  EXPECT_NEAR(first.seconds + last.seconds, window.seconds, 1e-9);
+  ASSERT_EQ(first.begin.size(), window.begin.size());
+  for (size_t slot = 0; slot < window.begin.size(); ++slot) {
+    EXPECT_EQ(first.begin[slot].bytes, window.begin[slot].bytes) << "slot " << slot;
+    EXPECT_EQ(first.end[slot].bytes, last.begin[slot].bytes) << "slot " << slot;
+    EXPECT_EQ(last.end[slot].bytes, window.end[slot].bytes) << "slot " << slot;
+    EXPECT_GT(first.end[slot].bytes, first.begin[slot].bytes) << "slot " << slot;
+    EXPECT_GT(last.end[slot].bytes, last.begin[slot].bytes) << "slot " << slot;
+  }
+  EXPECT_EQ(first.system_begin.at, window.system_begin.at);
+  EXPECT_EQ(first.system_end.at, last.system_begin.at);
+  EXPECT_EQ(last.system_end.at, window.system_end.at);
+  EXPECT_TRUE(first.samples.empty() && first.intervals.empty());
+  // The interval ticks go on across the sample edge.
+  double end = 0;
+  for (const IntervalSample& sample : window.intervals) {
+    EXPECT_NEAR(sample.start_s, end, 1e-9);
+    end = sample.start_s + sample.seconds;
+  }
+  EXPECT_NEAR(end, window.seconds, 1e-9);
+}
+
+TEST(Lifecycle, WithoutSamplesTheWindowHasNone) {
+  NullRun run;
+  WorkerPool& pool = *run.pool;
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  Timeline& timeline = *run.timeline;
+  pool.release();
+  const MeasuredWindow window = timeline.run({0, 1, 1, 0}, SteadyClock::now());
+  pool.stop_and_join();
+  ASSERT_TRUE(window.measured);
+  EXPECT_TRUE(window.samples.empty());
+}
+
+TEST(Lifecycle, CancelCutsTheCurrentSampleShort) {
+  NullRun run;
+  WorkerPool& pool = *run.pool;
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  PhaseClock& clock = run.clock;
+  Timeline& timeline = *run.timeline;
+  pool.release();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(50ms);
+    clock.cancel("peer stopped");
+  });
+  const MeasuredWindow window = timeline.run({0, 3600, 3600, 600}, SteadyClock::now());
+  canceller.join();
+  pool.stop_and_join();
+  ASSERT_TRUE(window.cut_short);
+  ASSERT_EQ(window.samples.size(), 1u);
+  EXPECT_TRUE(window.samples[0].cut_short);
+  EXPECT_NEAR(window.samples[0].seconds, window.seconds, 1e-9);
+}
+
 TEST(Lifecycle, AWatchThatReportsALostPeerCutsTheWindowShort) {
   NullRun run;
   WorkerPool& pool = *run.pool;
@@ -185,6 +256,57 @@ TEST(ResultBuilder, SumsFlowsIntoNtttcpThreadRows) {
   EXPECT_DOUBLE_EQ(r.throughput_bps(), 5000.0 * 8 / 2.0);
   EXPECT_EQ(r.backend, "null");
   EXPECT_EQ(r.cpu_mapping, "worker 0 -> any cpu");
+}
+
+// -sam: one Result per sample from its own edges, and the totals from the whole window.
+TEST(ResultBuilder, EverySampleIsAResultOfItsOwnWindow) {
+  TestSpec spec;
+  spec.role = Role::sender;
+  spec.ports = 2;
+  spec.threads_per_port = 1;
+  Plan plan = *make_plan(spec, {0});
+  MeasuredWindow window;
+  window.measured = true;
+  window.seconds = 3.0;
+  window.begin = {{0, 0}, {0, 0}};
+  window.end = {{3000, 30}, {6000, 60}};
+  MeasuredWindow first, second;
+  first.measured = second.measured = true;
+  first.seconds = 2.0;
+  second.seconds = 1.0;
+  first.begin = window.begin;
+  first.end = second.begin = {{1000, 10}, {5000, 50}};
+  second.end = window.end;
+  window.samples = {first, second};
+  ConnectionStats connection;
+  connection.total_retrans = 4;
+  WorkerReport report;
+  report.connections = 2;
+  report.connection_stats = {connection};
+  report.notes = {"a note"};
+
+  RunFacts facts{&spec, &plan, "null", {}, 3, 1};
+  const Result r = build_result(facts, window, {report});
+  EXPECT_EQ(r.total_bytes, 9000u);
+  ASSERT_EQ(r.samples.size(), 2u);
+  EXPECT_EQ(r.samples[0].total_bytes, 6000u);
+  EXPECT_EQ(r.samples[0].total_operations, 60u);
+  EXPECT_DOUBLE_EQ(r.samples[0].duration_s, 2.0);
+  ASSERT_EQ(r.samples[0].threads.size(), 2u);
+  EXPECT_EQ(r.samples[0].threads[0].bytes, 1000u);
+  EXPECT_EQ(r.samples[0].threads[1].bytes, 5000u);
+  EXPECT_DOUBLE_EQ(r.samples[0].threads[1].seconds, 2.0);
+  EXPECT_EQ(r.samples[1].total_bytes, 3000u);
+  EXPECT_EQ(r.samples[1].threads[0].bytes, 2000u);
+  EXPECT_EQ(r.samples[1].threads[1].bytes, 1000u);
+  EXPECT_DOUBLE_EQ(r.samples[1].throughput_bps(), 3000.0 * 8);
+  // Run-wide figures stay with the totals.
+  EXPECT_EQ(r.tcp_info_retransmits, 4u);
+  EXPECT_EQ(r.samples[1].tcp_info_retransmits, 0u);
+  EXPECT_TRUE(r.samples[1].notes.empty() && r.samples[1].connections.empty());
+  EXPECT_EQ(r.samples[1].spec.ports, 2u);
+  EXPECT_EQ(r.samples[1].backend, "null");
+  EXPECT_TRUE(r.samples[1].samples.empty());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "tests/unit/report/golden.hh"
 #include "tests/unit/report/sample_results.hh"
+#include "tests/unit/report/windows_sample_results.hh"
 
 namespace xttcp {
 namespace {
@@ -177,6 +178,96 @@ TEST(NativeJson, RejectsOtherDocuments) {
             "native result: summary.total_bytes: expected a non-negative integer");
 }
 
+// An NTttcp-for-Windows sender with -sam 1 over a 2 s window: the spec echoes the Windows
+// options, the totals are the window's, and "samples" holds each sample's own figures.
+Result windows_sender_with_samples() {
+  Result r = test::windows_base(
+      "-s -m 2,*,127.0.0.1 1,0,127.0.0.1 -t 2 -wu 1 -cd 1 -sam 1 -a 4 -w -rb 1m -sp -to 5000 "
+      "-thr 100 -na 0 -hpt -xml out.xml",
+      2.0005);
+  r.spec.native_json_file = "out.json";
+  r.cpu_mapping = "worker 0 -> cpus 0-1, worker 1 -> cpu 0";
+  r.start_time = "2025-12-01T10:00:00Z";
+  r.negotiated_cycle_s = 4;
+  r.threads_created = 3;
+  r.connections_tested = 3;
+  r.total_bytes = 3000000;
+  r.total_operations = 300;
+  r.threads = {test::thread_row(0, 2.0005, 1000000, std::nullopt),
+               test::thread_row(1, 2.0005, 1000000, std::nullopt),
+               test::thread_row(2, 2.0005, 1000000, std::nullopt)};
+  r.transport = TransportCounters{2100, 1050, 1};
+  r.interrupts = Interrupts{"", 4000};
+  r.dpcs = 900;
+  test::set_cpu(r, 40.0, 3.5);
+  r.tcp.retrans_segs = 2;
+  for (int i = 0; i < 2; ++i) {
+    Result sample = test::windows_base(
+        "-s -m 2,*,127.0.0.1 1,0,127.0.0.1 -t 2 -wu 1 -cd 1 -sam 1 -a 4 -w -rb 1m -sp -to 5000 "
+        "-thr 100 -na 0 -hpt -xml out.xml",
+        i == 0 ? 1.0002 : 1.0003);
+    sample.spec = r.spec;
+    sample.start_time = i == 0 ? "2025-12-01T10:00:00Z" : "2025-12-01T10:00:01Z";
+    sample.total_bytes = i == 0 ? 1400000 : 1600000;
+    sample.total_operations = i == 0 ? 140 : 160;
+    const uint64_t row = sample.total_bytes / 3;
+    sample.threads = {test::thread_row(0, sample.duration_s, row, std::nullopt),
+                      test::thread_row(1, sample.duration_s, row, std::nullopt),
+                      test::thread_row(2, sample.duration_s, sample.total_bytes - 2 * row,
+                                       std::nullopt)};
+    sample.transport = TransportCounters{1000u + 100u * i, 500u + 50u * i, static_cast<uint64_t>(i)};
+    sample.interrupts = Interrupts{"", 2000};
+    sample.dpcs = 450;
+    test::set_cpu(sample, 38.0 + 4 * i, 3.25 + 0.5 * i);
+    sample.tcp.retrans_segs = static_cast<uint64_t>(1 + i);
+    r.samples.push_back(sample);
+  }
+  return r;
+}
+
+TEST(NativeJson, WindowsDialectGolden) {
+  test::expect_golden("native-windows-sender-samples.json",
+                      render_native_json(windows_sender_with_samples()));
+}
+
+TEST(NativeJson, WindowsOptionsAndSamplesRoundTrip) {
+  const Result original = windows_sender_with_samples();
+  const std::string text = render_native_json(original);
+  auto doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["spec"]["dialect"], "windows");
+  EXPECT_EQ(doc["spec"]["windows"]["sample_s"], 1);
+  EXPECT_EQ(doc["spec"]["windows"]["numa_node"], 0);
+  EXPECT_EQ(doc["spec"]["windows"]["mappings"].size(), 2u);
+  EXPECT_TRUE(doc["spec"]["windows"]["mappings"][0]["cpu"].is_null());
+  EXPECT_EQ(doc["spec"]["windows"]["mappings"][1]["cpu"], 0);
+  EXPECT_EQ(doc["spec"]["windows"]["socket_recv_buffer"], 1048576);
+  EXPECT_EQ(doc["spec"]["windows"]["async_buffers"], 4);
+  EXPECT_EQ(doc["transport"]["packets_sent"], 2100);
+  EXPECT_EQ(doc["dpcs"], 900);
+  ASSERT_EQ(doc["samples"].size(), 2u);
+  EXPECT_EQ(doc["samples"][1]["index"], 1);
+  EXPECT_EQ(doc["samples"][1]["summary"]["total_bytes"], 1600000);
+  EXPECT_EQ(doc["samples"][1]["transport"]["errors"], 1);
+  EXPECT_FALSE(doc["samples"][1].contains("connections"));
+
+  Expected<Result> parsed = parse_native_json(text);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  expect_same(original, *parsed);
+  ASSERT_EQ(parsed->samples.size(), 2u);
+  EXPECT_EQ(parsed->samples[0].total_bytes, 1400000u);
+  EXPECT_EQ(parsed->samples[1].duration_s, 1.0003);
+  EXPECT_EQ(parsed->spec.windows.numa_node, std::optional<uint32_t>(0));
+  EXPECT_EQ(text, render_native_json(*parsed));
+}
+
+TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {
+  auto doc = nlohmann::json::parse(render_native_json(full_sender()));
+  EXPECT_FALSE(doc["spec"].contains("dialect"));
+  EXPECT_FALSE(doc["spec"].contains("windows"));
+  EXPECT_FALSE(doc.contains("samples"));
+  EXPECT_FALSE(doc.contains("transport"));
+}
+
 TEST(SpecJson, DefaultsRoundTripAndEveryFieldIsThere) {
   TestSpec defaults;
   auto j = spec_to_json(defaults);
@@ -202,6 +293,14 @@ TEST(SpecJson, MissingKeysKeepDefaultsAndBadTypesAreNamed) {
   ASSERT_FALSE(bad_role);
   EXPECT_NE(bad_role.error().message.find("spec.role"), std::string::npos);
   EXPECT_FALSE(spec_from_json(nlohmann::json::parse("[1]")));
+  auto bad_dialect = spec_from_json(nlohmann::json::parse(R"({"dialect":"mac"})"));
+  ASSERT_FALSE(bad_dialect);
+  EXPECT_NE(bad_dialect.error().message.find("spec.dialect"), std::string::npos);
+  auto bad_buffer =
+      spec_from_json(nlohmann::json::parse(R"({"windows":{"socket_send_buffer":"big"}})"));
+  ASSERT_FALSE(bad_buffer);
+  EXPECT_EQ(bad_buffer.error().message,
+            "spec JSON: spec.windows.socket_send_buffer: expected an integer");
 }
 
 }  // namespace

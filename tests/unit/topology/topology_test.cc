@@ -157,6 +157,59 @@ TEST(PinCurrentThread, ToAMissingCpuFailsClearly) {
   EXPECT_EQ(status.error().message, "cannot pin to cpu -1: cpu numbers start at 0");
 }
 
+TEST(NumaNodeCpus, ANodesCpusInPlacementOrder) {
+  const Topology topology = two_socket(false);  // node 0: cpus 0,1,4,5; node 1: 2,3,6,7
+  EXPECT_EQ(numa_nodes(topology), (std::vector<int>{0, 1}));
+  auto node0 = numa_node_cpus(topology, 0);
+  ASSERT_TRUE(node0) << node0.error().message;
+  EXPECT_EQ(*node0, (std::vector<int>{0, 1, 4, 5}));
+  auto node1 = numa_node_cpus(topology, 1);
+  ASSERT_TRUE(node1) << node1.error().message;
+  EXPECT_EQ(*node1, (std::vector<int>{2, 3, 6, 7}));
+  auto missing = numa_node_cpus(topology, 3);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "NUMA node 3 has no CPU this process may use (nodes: 0, 1)");
+}
+
+TEST(RestrictCurrentThread, ToTheAllowedSetKeepsItAndToOneCpuRunsThere) {
+  const Topology topology = discover_topology();
+  const std::vector<int> allowed = sorted_cpus(topology);
+  Status status = fail("not run");
+  std::vector<int> after;
+  on_own_thread([&] {
+    status = restrict_current_thread(allowed);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+      for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &set)) after.push_back(cpu);
+  });
+  ASSERT_TRUE(status) << status.error().message;
+  EXPECT_EQ(after, allowed);
+
+  int running_on = -1;
+  on_own_thread([&] {
+    status = restrict_current_thread({allowed.back()});
+    running_on = sched_getcpu();
+  });
+  ASSERT_TRUE(status) << status.error().message;
+  EXPECT_EQ(running_on, allowed.back());
+}
+
+TEST(RestrictCurrentThread, BadSetsFailClearly) {
+  Status status = ok();
+  on_own_thread([&] { status = restrict_current_thread({}); });
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message, "cannot restrict to no cpu: the set is empty");
+  on_own_thread([&] { status = restrict_current_thread({100000}); });
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message.rfind("cannot restrict to cpus 100000: ", 0), 0u)
+      << status.error().message;
+  on_own_thread([&] { status = restrict_current_thread({-1, 0}); });
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message, "cannot restrict to cpu -1: cpu numbers start at 0");
+}
+
 TEST(DescribeTopology, ListsSourceCpusAndOrder) {
   std::string text = describe_topology(two_socket(false));
   EXPECT_EQ(text,
