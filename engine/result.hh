@@ -48,6 +48,7 @@ struct Interrupts {
 // Duration of the send()/recv() calls of one thread (NTttcp for Windows -lm), in nanoseconds.
 struct IoLatency {
   double average_ns = 0, min_ns = 0, max_ns = 0;
+  uint64_t calls = 0;  // the timed calls behind the figures (0 when not told, e.g. in tests)
 };
 
 // One NTttcp "thread" row: a sender (port, thread) pair or a receiver port.
@@ -196,6 +197,10 @@ struct Result {
 
   // The backend's own device over the window (dpdk: the port); nullopt for kernel backends.
   std::optional<DeviceResult> device;
+
+  // -lm (Windows dialect): over every timed call of every thread (per thread: threads[].latency);
+  // nullopt = not measured, or no call was timed in the window.
+  std::optional<IoLatency> latency;
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

@@ -5,6 +5,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "engine/run/latency_result.hh"
+#include "engine/stats/call_clock.hh"
 #include "engine/stats/device_window.hh"
 #include "engine/udp/udp_result.hh"
 #include "xttcp_config.h"
@@ -44,6 +46,9 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
       r.total_operations += operations;
     }
   }
+
+  if (spec.windows.latency_measurement)
+    fill_latency(r, *facts.plan, window.end, call_clock_ns_per_tick());
 
   uint64_t rtt_sum = 0, rtt_count = 0;
   ZeroCopyStats zerocopy;
