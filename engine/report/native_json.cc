@@ -101,6 +101,16 @@ const Json* array_member(const Json& obj, const char* key) {
   return v;
 }
 
+template <class Json>
+IoLatency read_latency(const Json& j, const std::string& path) {
+  IoLatency latency;
+  read(j, "calls", latency.calls, path);
+  read(j, "average_ns", latency.average_ns, path);
+  read(j, "min_ns", latency.min_ns, path);
+  read(j, "max_ns", latency.max_ns, path);
+  return latency;
+}
+
 Role role_from(const std::string& text, const std::string& path) {
   if (text == "receiver") return Role::receiver;
   if (text == "sender") return Role::sender;
@@ -324,12 +334,17 @@ Result read_result(const ordered_json& j) {
     read(*s, "connections", r.connections_tested, "summary");
     read(*s, "threads_created", r.threads_created, "summary");
   }
+  if (const auto* s = object_member(j, "summary", ""))
+    if (const auto* latency = object_member(*s, "latency", "summary"))
+      r.latency = read_latency(*latency, "summary.latency");
   if (const auto* threads = array_member(j, "threads")) {
     for (const auto& t : *threads) {
       ThreadResult tr;
       read(t, "index", tr.index, "threads[]");
       read(t, "seconds", tr.seconds, "threads[]");
       read(t, "bytes", tr.bytes, "threads[]");
+      if (const auto* latency = object_member(t, "latency", "threads[]"))
+        tr.latency = read_latency(*latency, "threads[].latency");
       r.threads.push_back(tr);
     }
   }
@@ -484,6 +499,13 @@ Expected<TestSpec> spec_from_json(const nlohmann::json& j) {
   }
 }
 
+ordered_json latency_to_json(const IoLatency& l) {
+  return {{"calls", l.calls},
+          {"average_ns", number(l.average_ns)},
+          {"min_ns", number(l.min_ns)},
+          {"max_ns", number(l.max_ns)}};
+}
+
 ordered_json udp_json(const UdpResult& u) {
   ordered_json flows = ordered_json::array();
   for (const UdpFlowResult& f : u.flows) {
@@ -564,6 +586,7 @@ std::string render_native_json(const Result& r) {
       {"operations", r.total_operations},     {"connections", r.connections_tested},
       {"threads_created", r.threads_created},
   };
+  if (r.latency) doc["summary"]["latency"] = latency_to_json(*r.latency);
 
   auto rate = [](uint64_t bytes, double seconds) {
     return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
@@ -574,6 +597,7 @@ std::string render_native_json(const Result& r) {
                        {"seconds", number(t.seconds)},
                        {"bytes", t.bytes},
                        {"throughput_bps", number(rate(t.bytes, t.seconds))}});
+    if (t.latency) threads.back()["latency"] = latency_to_json(*t.latency);
   }
   doc["threads"] = std::move(threads);
 
