@@ -25,6 +25,8 @@ Status check_windows_options(const TestSpec& spec, std::string_view backend,
     return refuse("-uc", "has no unconnected UDP sockets");
   if (!does.buffer_count && w.buffer_count)
     return refuse("-n", "does not run count mode");
+  if (!does.latency && w.latency_measurement)
+    return refuse("-lm", "does not time each send/recv call");
   return ok();
 }
 

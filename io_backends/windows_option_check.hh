@@ -18,6 +18,7 @@ struct WindowsOptionSupport {
   bool udp_unconnected = false;  // -uc: sendto/recvfrom on unconnected UDP sockets
   bool buffer_count = false;     // -n (count mode): each sender flow stops after N buffers and
                                  // closes; the receiver reports every connection its peer closed
+  bool latency = false;          // -lm: every send/recv call timed (CallTimer) into the counters
   // Where the refused options are honoured, e.g. "use --backend epoll".
   std::string_view instead;
 };

@@ -23,9 +23,6 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   if (w.sample_s > 0)
     return fail("-sam: xttcp does not split a run into result blocks; use --interval SEC (the "
                 "per-interval figures are in --json's \"intervals\")");
-  if (w.latency_measurement)
-    return fail("-lm: xttcp does not time each send/recv call; use --interval SEC for "
-                "per-interval results, and the TCP RTT in --json's connection statistics");
   if (w.numa_node)
     return fail("-na: xttcp does not bind threads to a NUMA node; use -m THREADS,CPU,HOST with a "
                 "CPU of that node (or --pin)");

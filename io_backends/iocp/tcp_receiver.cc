@@ -214,6 +214,7 @@ void TcpReceiver::post_receive(ReceiveRequest& request) {
     WSABUF buffer{static_cast<ULONG>(length), reinterpret_cast<char*>(request.data)};
     DWORD received = 0;
     DWORD flags = receive_flags_;
+    request.started = timer_.stamp();
     const int rc =
         WSARecv(c.socket.get(), &buffer, 1, &received, &flags, &request.overlapped, nullptr);
     const StartResult start = started(rc == 0, received, c.skips_port);
@@ -231,6 +232,7 @@ void TcpReceiver::post_receive(ReceiveRequest& request) {
       release_request(request);
       return;
     }
+    timer_.record(context_.counters[c.slot], request.started);
     consume(c, request.data, start.bytes);
   }
   queued_receives_.push_back(&request);
@@ -277,7 +279,10 @@ void TcpReceiver::close_connection(Connection& c, int error) {
 
 void TcpReceiver::on_receive_completion(ReceiveRequest& request, DWORD bytes, int error) {
   Connection& c = *request.connection;
-  if (error == 0 && bytes > 0) consume(c, request.data, bytes);
+  if (error == 0 && bytes > 0) {
+    timer_.record(context_.counters[c.slot], request.started);
+    consume(c, request.data, bytes);
+  }
   if (c.open && (error != 0 || bytes == 0)) close_connection(c, error);
   if (!c.open || stopping_) {
     release_request(request);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/stats/call_timer.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/iocp/iocp_port.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
@@ -17,7 +18,8 @@ namespace xttcp::iocp {
 
 class TcpReceiver final : public DataWorker {
  public:
-  explicit TcpReceiver(const WorkerContext& context) : context_(context) {}
+  explicit TcpReceiver(const WorkerContext& context)
+      : context_(context), timer_(context.latency_period) {}
   ~TcpReceiver() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -45,6 +47,7 @@ class TcpReceiver final : public DataWorker {
     Connection* connection = nullptr;
     unsigned char* data = nullptr;
     bool busy = false;
+    uint64_t started = 0;  // -lm: CallTimer stamp taken just before the call that started it
   };
   struct Connection {
     OverlappedSocket socket;
@@ -75,6 +78,7 @@ class TcpReceiver final : public DataWorker {
   void shut_down();  // cancels everything and drains the port (bounded)
 
   const WorkerContext& context_;
+  const CallTimer timer_;  // -lm: each receive from WSARecv to its completion
   CompletionPort port_;  // first member: destroyed after every socket
   AcceptExFunction accept_ex_;
   std::vector<Listener> listeners_;

@@ -103,7 +103,8 @@ void TcpSender::close_connection(Connection& c, int error) {
   CancelIoEx(c.socket.handle(), nullptr);  // its other sends complete now, as cancelled
 }
 
-void TcpSender::count_sent(Connection& c, uint64_t bytes) {
+void TcpSender::count_sent(Connection& c, uint64_t bytes, uint64_t started) {
+  timer_.record(context_.counters[c.slot], started);
   context_.counters[c.slot].add(bytes);
   if (budget_ == 0) return;
   c.uncounted -= std::min(bytes, c.uncounted);
@@ -136,6 +137,7 @@ void TcpSender::post_send(SendRequest& request) {
     request.overlapped = OVERLAPPED{};
     WSABUF buffer{length, reinterpret_cast<char*>(buffer_.get())};
     DWORD sent = 0;
+    request.started = timer_.stamp();
     const int rc = WSASend(c.socket.get(), &buffer, 1, &sent, 0, &request.overlapped, nullptr);
     const StartResult start = started(rc == 0, sent, c.skips_port);
     if (start.state == Started::pending) {
@@ -146,7 +148,7 @@ void TcpSender::post_send(SendRequest& request) {
       close_connection(c, start.error);
       return;
     }
-    count_sent(c, start.bytes);
+    count_sent(c, start.bytes, request.started);
   }
   queued_.push_back(&request);
 }
@@ -158,7 +160,8 @@ void TcpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
   Connection& c = *request.connection;
   const int error = completion_error(c.socket.get(), entry.lpOverlapped);
   // A send that failed part way may still have put bytes on the stream: they count.
-  if (entry.dwNumberOfBytesTransferred > 0) count_sent(c, entry.dwNumberOfBytesTransferred);
+  if (entry.dwNumberOfBytesTransferred > 0)
+    count_sent(c, entry.dwNumberOfBytesTransferred, request.started);
   if (error != 0) {
     close_connection(c, error);
     return;

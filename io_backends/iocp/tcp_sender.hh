@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/stats/call_timer.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/iocp/iocp_port.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
@@ -17,7 +18,8 @@ namespace xttcp::iocp {
 
 class TcpSender final : public DataWorker {
  public:
-  explicit TcpSender(const WorkerContext& context) : context_(context) {}
+  explicit TcpSender(const WorkerContext& context)
+      : context_(context), timer_(context.latency_period) {}
   ~TcpSender() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -28,6 +30,7 @@ class TcpSender final : public DataWorker {
   struct SendRequest {
     OVERLAPPED overlapped{};  // first: a completion hands back its address
     Connection* connection = nullptr;
+    uint64_t started = 0;  // -lm: CallTimer stamp taken just before the call that started it
   };
   struct Connection {
     OverlappedSocket socket;
@@ -48,14 +51,16 @@ class TcpSender final : public DataWorker {
   template <bool Paced>
   void on_send_completion(const OVERLAPPED_ENTRY& entry);
   void close_connection(Connection& connection, int error);
-  // Counts `bytes` sent on `connection`; in count mode, ends the flow at its budget.
-  void count_sent(Connection& connection, uint64_t bytes);
+  // Counts `bytes` sent on `connection` by the send started at `started` (-lm: timed); in count
+  // mode, ends the flow at its budget.
+  void count_sent(Connection& connection, uint64_t bytes, uint64_t started);
   // Waits (bounded) until the kernel holds no send; completions are counted, not reposted.
   void wait_for_sends(DWORD timeout_ms);
   void shut_down();  // cancels what is left and drains the port (bounded)
   void record_error(const std::string& message);
 
   const WorkerContext& context_;
+  const CallTimer timer_;  // -lm: each send from WSASend to its completion
   CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Connection>> connections_;
   std::unique_ptr<unsigned char[]> buffer_;  // -b bytes of 'A', shared by every send

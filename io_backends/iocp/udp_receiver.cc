@@ -98,6 +98,7 @@ void UdpReceiver::start_receive(ReceiveRequest& request) {
   request.flags = 0;
   WSABUF buffer{static_cast<ULONG>(full_buffer), reinterpret_cast<char*>(request.data)};
   DWORD received = 0;
+  request.started = timer_.stamp();
   const int rc = WSARecvFrom(socket.socket.get(), &buffer, 1, &received, &request.flags, nullptr,
                              nullptr, &request.overlapped, nullptr);
   const StartResult start = started(rc == 0, received, socket.skips_port);
@@ -108,6 +109,7 @@ void UdpReceiver::start_receive(ReceiveRequest& request) {
   request.done = true;
   request.bytes = start.bytes;
   request.error = start.error;
+  if (request.error == 0) timer_.record(context_.counters[socket.slot], request.started);
 }
 
 // Consumes the socket's completed receives in ticket order, restarting each, until the oldest is
@@ -139,6 +141,7 @@ void UdpReceiver::on_receive_completion(const OVERLAPPED_ENTRY& entry) {
   request.done = true;
   request.bytes = entry.dwNumberOfBytesTransferred;
   request.error = completion_error(socket.socket.get(), entry.lpOverlapped);
+  if (request.error == 0) timer_.record(context_.counters[socket.slot], request.started);
   consume_in_order(socket);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/stats/call_timer.hh"
 #include "engine/udp/datagram_accounting.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/iocp/iocp_port.hh"
@@ -17,7 +18,8 @@ namespace xttcp::iocp {
 
 class UdpReceiver final : public DataWorker {
  public:
-  explicit UdpReceiver(const WorkerContext& context) : context_(context) {}
+  explicit UdpReceiver(const WorkerContext& context)
+      : context_(context), timer_(context.latency_period) {}
   ~UdpReceiver() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -34,6 +36,7 @@ class UdpReceiver final : public DataWorker {
     bool done = false;    // completed, not yet consumed
     DWORD bytes = 0;
     int error = 0;
+    uint64_t started = 0;  // -lm: CallTimer stamp taken just before the call that started it
   };
   struct Socket {
     OverlappedSocket socket;
@@ -65,6 +68,7 @@ class UdpReceiver final : public DataWorker {
   void shut_down();
 
   const WorkerContext& context_;
+  const CallTimer timer_;  // -lm: each receive from WSARecvFrom to its completion
   CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Socket>> sockets_;
   std::vector<Socket*> queued_;  // past the inline budget: go on next turn

@@ -82,7 +82,8 @@ Status UdpSender::open() {
   return ok();
 }
 
-void UdpSender::count_sent(Flow& flow, DWORD bytes) {
+void UdpSender::count_sent(Flow& flow, DWORD bytes, uint64_t started) {
+  timer_.record(context_.counters[flow.slot], started);
   context_.counters[flow.slot].add(bytes);
   add(flow.counters->datagrams, 1);
   add(flow.counters->bytes, bytes);
@@ -120,6 +121,7 @@ void UdpSender::post_send(SendRequest& request) {
     request.overlapped = OVERLAPPED{};
     WSABUF buffer{datagram_, reinterpret_cast<char*>(request.datagram)};
     DWORD sent = 0;
+    request.started = timer_.stamp();
     const int rc =
         unconnected_
             ? WSASendTo(flow.socket.get(), &buffer, 1, &sent, 0, flow.remote.get(),
@@ -134,7 +136,7 @@ void UdpSender::post_send(SendRequest& request) {
       if (!on_send_error(flow, start.error)) return;
       continue;
     }
-    count_sent(flow, start.bytes);
+    count_sent(flow, start.bytes, request.started);
   }
   queued_.push_back(&request);
 }
@@ -146,7 +148,7 @@ void UdpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
   Flow& flow = *request.flow;
   const int error = completion_error(flow.socket.get(), entry.lpOverlapped);
   if (error == 0)
-    count_sent(flow, entry.dwNumberOfBytesTransferred);
+    count_sent(flow, entry.dwNumberOfBytesTransferred, request.started);
   else if (!on_send_error(flow, error))
     return;
   post_send<Paced>(request);

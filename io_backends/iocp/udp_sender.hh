@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/stats/call_timer.hh"
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/iocp/iocp_port.hh"
@@ -19,7 +20,8 @@ namespace xttcp::iocp {
 
 class UdpSender final : public DataWorker {
  public:
-  explicit UdpSender(const WorkerContext& context) : context_(context) {}
+  explicit UdpSender(const WorkerContext& context)
+      : context_(context), timer_(context.latency_period) {}
   ~UdpSender() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -31,6 +33,7 @@ class UdpSender final : public DataWorker {
     OVERLAPPED overlapped{};  // first: a completion hands back its address
     Flow* flow = nullptr;
     unsigned char* datagram = nullptr;  // its own: the header differs per datagram
+    uint64_t started = 0;  // -lm: CallTimer stamp taken just before the call that started it
   };
   struct Flow {
     OverlappedSocket socket;
@@ -51,13 +54,15 @@ class UdpSender final : public DataWorker {
   void send_loop(const std::atomic<bool>& stop);
   template <bool Paced>
   void on_send_completion(const OVERLAPPED_ENTRY& entry);
-  void count_sent(Flow& flow, DWORD bytes);
+  // Counts a datagram of `bytes` sent by the send started at `started` (-lm: timed).
+  void count_sent(Flow& flow, DWORD bytes, uint64_t started);
   // false: the flow failed (recorded); true: go on (a refusal is counted and ignored).
   bool on_send_error(Flow& flow, int error);
   void wait_for_sends(DWORD timeout_ms);
   void shut_down();
 
   const WorkerContext& context_;
+  const CallTimer timer_;  // -lm: each send from WSASend(To) to its completion
   CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Flow>> flows_;
   ULONG datagram_ = 0;        // bytes per datagram (-b)
