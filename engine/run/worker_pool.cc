@@ -104,7 +104,8 @@ std::vector<CounterSnapshot> WorkerPool::snapshot() const {
   // Read the period's calls first, then move on: a call that ends in between is lost, never
   // counted twice, and never turns another period's figures into this one's.
   const uint64_t period = latency_period_.load();
-  for (uint32_t i = 0; i < plan_.flow_count; ++i) out[i].latency = read_latency(counters_[i], period);
+  for (uint32_t i = 0; i < plan_.flow_count; ++i)
+    out[i].latency = read_latency(counters_[i], period);
   latency_period_.fetch_add(1);
   return out;
 }

@@ -149,7 +149,8 @@ def cpu_per_mapping(xttcp, started):
     check(f"{2 * 200 * 16384 / 2**20:.6f}" in sender.stdout(), "sender: total is not N x -l x 2")
 
 
-LATENCY_LINE = re.compile(r"Latency\(ns\)\n\s+Avg\s+Min\s+Max\n=+ =+ =+\n\s*(\S+)\s+(\S+)\s+(\S+)\n")
+LATENCY_LINE = re.compile(
+    r"Latency\(ns\)\n\s+Avg\s+Min\s+Max\n=+ =+ =+\n\s*(\S+)\s+(\S+)\s+(\S+)\n")
 
 
 def sane_latency(where, avg, low, high):

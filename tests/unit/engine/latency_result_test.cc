@@ -135,7 +135,8 @@ struct Script {
 
 class ScriptedWorker final : public DataWorker {
  public:
-  ScriptedWorker(const WorkerContext& context, Script& script) : context_(context), script_(script) {}
+  ScriptedWorker(const WorkerContext& context, Script& script)
+      : context_(context), script_(script) {}
   Status open() override { return ok(); }
   void run(const std::atomic<bool>& stop) override {
     while (!stop.load()) {
