@@ -33,16 +33,9 @@ TcpReceiver::~TcpReceiver() {
   for (auto& request : accepts_) static_cast<void>(request.release());
 }
 
-void TcpReceiver::record_error(const std::string& message) {
-  if (report_.errors++ == 0) report_.first_error = message;
-}
-
 Status TcpReceiver::open() {
   const TestSpec& spec = *context_.spec;
-  auto port = CompletionPort::create();
-  if (!port) return fail("iocp: " + port.error().message);
-  port_ = std::move(*port);
-  outstanding_ = outstanding_buffers(spec);
+  if (Status port = open_port(); !port) return port;
   if (spec.windows.wait_all) receive_flags_ = MSG_WAITALL;
   options_ = socket_options_of(spec);
 

@@ -24,10 +24,7 @@ Status UdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
   if (context_.udp_flows == nullptr)
     return fail("iocp: a UDP worker needs the run's flow registry");
-  auto port = CompletionPort::create();
-  if (!port) return fail("iocp: " + port.error().message);
-  port_ = std::move(*port);
-  outstanding_ = outstanding_buffers(spec);
+  if (Status port = open_port(); !port) return port;
   const SocketOptions options = socket_options_of(spec);
 
   for (const FlowPlan& flow : context_.plan->flows) {
@@ -81,9 +78,9 @@ bool UdpReceiver::on_receive_error(Socket& socket, int error) {
   if (error == WSAECONNRESET || error == WSAENETRESET) return true;
   if (!socket.open) return false;
   socket.open = false;
-  if (!is_cancellation(error) && report_.errors++ == 0)
-    report_.first_error =
-        wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error);
+  if (!is_cancellation(error))
+    record_error(
+        wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error));
   return false;
 }
 

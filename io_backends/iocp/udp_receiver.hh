@@ -8,18 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/stats/call_timer.hh"
 #include "engine/udp/datagram_accounting.hh"
-#include "io_backends/backend.hh"
-#include "io_backends/iocp/iocp_port.hh"
+#include "io_backends/iocp/iocp_worker.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
 
 namespace xttcp::iocp {
 
-class UdpReceiver final : public DataWorker {
+class UdpReceiver final : public IocpWorker {
  public:
-  explicit UdpReceiver(const WorkerContext& context)
-      : context_(context), timer_(context.latency_period) {}
+  explicit UdpReceiver(const WorkerContext& context) : IocpWorker(context) {}
   ~UdpReceiver() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -67,18 +64,9 @@ class UdpReceiver final : public DataWorker {
   bool on_receive_error(Socket& socket, int error);
   void shut_down();
 
-  const WorkerContext& context_;
-  const CallTimer timer_;  // -lm: each receive from WSARecvFrom to its completion
-  CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Socket>> sockets_;
   std::vector<Socket*> queued_;  // past the inline budget: go on next turn
   std::vector<Socket*> swap_;
-  uint64_t pending_ = 0;
-  uint32_t outstanding_ = 2;
-  bool stopping_ = false;
-  bool shut_down_ = false;
-  bool leak_ = false;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp::iocp
