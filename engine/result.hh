@@ -48,6 +48,7 @@ struct Interrupts {
 // Duration of the send()/recv() calls of one thread (NTttcp for Windows -lm), in nanoseconds.
 struct IoLatency {
   double average_ns = 0, min_ns = 0, max_ns = 0;
+  uint64_t calls = 0;  // the timed calls behind the figures (0 when not told, e.g. in tests)
 };
 
 // One NTttcp "thread" row: a sender (port, thread) pair or a receiver port.
@@ -201,6 +202,9 @@ struct Result {
   // own block); the figures above are the whole window's. Empty without -sam. A sample carries
   // the window's figures only: no connections, notes, peer, zero-copy or whole-run UDP figures.
   std::vector<Result> samples;
+  // -lm (Windows dialect): over every timed call of every thread (per thread: threads[].latency);
+  // nullopt = not measured, or no call was timed in the window.
+  std::optional<IoLatency> latency;
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

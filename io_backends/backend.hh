@@ -76,6 +76,9 @@ struct WorkerContext {
   // How many workers this role runs (plan.workers.size()): a backend that shares one device
   // between them (dpdk: one queue each) needs to know.
   uint32_t worker_count = 1;
+  // -lm (NTttcp for Windows): the engine's current latency period (see FlowCounter), for a
+  // CallTimer that times every send/recv call; null when -lm is off.
+  const std::atomic<uint64_t>* latency_period = nullptr;
 };
 
 // Where `flow` connects (sender) or listens (receiver): its host with its port. Control path.

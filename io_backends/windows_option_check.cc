@@ -29,6 +29,8 @@ Status check_windows_options(const TestSpec& spec, std::string_view backend,
     return refuse("-n", "does not run count mode");
   if (!does.several_hosts && distinct_hosts(spec).size() > 1)
     return refuse("-m", "has one peer per run, not mappings towards different hosts");
+  if (!does.latency && w.latency_measurement)
+    return refuse("-lm", "does not time each send/recv call");
   return ok();
 }
 

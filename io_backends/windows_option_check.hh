@@ -20,6 +20,7 @@ struct WindowsOptionSupport {
                                  // closes; the receiver reports every connection its peer closed
   bool several_hosts = false;    // -m mappings towards (or bound to) different hosts in one run:
                                  // each flow connects to / listens on its own (flow_address)
+  bool latency = false;          // -lm: every send/recv call timed (CallTimer) into the counters
   // Where the refused options are honoured, e.g. "use --backend epoll".
   std::string_view instead;
 };

@@ -106,6 +106,16 @@ const Json* array_member(const Json& obj, const char* key) {
   return v;
 }
 
+template <class Json>
+IoLatency read_latency(const Json& j, const std::string& path) {
+  IoLatency latency;
+  read(j, "calls", latency.calls, path);
+  read(j, "average_ns", latency.average_ns, path);
+  read(j, "min_ns", latency.min_ns, path);
+  read(j, "max_ns", latency.max_ns, path);
+  return latency;
+}
+
 Role role_from(const std::string& text, const std::string& path) {
   if (text == "receiver") return Role::receiver;
   if (text == "sender") return Role::sender;
@@ -348,6 +358,8 @@ void read_window_sections(const ordered_json& j, const std::string& prefix, Resu
     read(*s, "operations", r.total_operations, summary);
     read(*s, "connections", r.connections_tested, summary);
     read(*s, "threads_created", r.threads_created, summary);
+    if (const auto* latency = object_member(*s, "latency", summary))
+      r.latency = read_latency(*latency, summary + ".latency");
   }
   if (const auto* threads = array_member(j, "threads")) {
     const std::string where = prefix + "threads[]";
@@ -356,6 +368,8 @@ void read_window_sections(const ordered_json& j, const std::string& prefix, Resu
       read(t, "index", tr.index, where);
       read(t, "seconds", tr.seconds, where);
       read(t, "bytes", tr.bytes, where);
+      if (const auto* latency = object_member(t, "latency", where))
+        tr.latency = read_latency(*latency, where + ".latency");
       r.threads.push_back(tr);
     }
   }
@@ -624,6 +638,13 @@ Expected<TestSpec> spec_from_json(const nlohmann::json& j) {
   }
 }
 
+ordered_json latency_to_json(const IoLatency& l) {
+  return {{"calls", l.calls},
+          {"average_ns", number(l.average_ns)},
+          {"min_ns", number(l.min_ns)},
+          {"max_ns", number(l.max_ns)}};
+}
+
 ordered_json udp_json(const UdpResult& u) {
   ordered_json flows = ordered_json::array();
   for (const UdpFlowResult& f : u.flows) {
@@ -697,6 +718,7 @@ ordered_json threads_json(const Result& r) {
                            {"bytes", t.bytes},
                            {"throughput_bps", number(bit_rate(t.bytes, t.seconds))}};
     if (mapped) thread["host"] = thread_host(r.spec, t.index);
+    if (t.latency) thread["latency"] = latency_to_json(*t.latency);
     threads.push_back(std::move(thread));
   }
   return threads;
@@ -763,6 +785,7 @@ ordered_json sample_json(const Result& sample, size_t index) {
       {"throughput_bps", number(bps)},           {"throughput_gbps", number(bps / 1e9)},
       {"operations", sample.total_operations},
   };
+  if (sample.latency) doc["summary"]["latency"] = latency_to_json(*sample.latency);
   doc["threads"] = threads_json(sample);
   doc["cpu"] = cpu_json(sample.cpu);
   doc["tcp"] = tcp_json(sample, false);
@@ -803,6 +826,7 @@ std::string render_native_json(const Result& r) {
       {"operations", r.total_operations},     {"connections", r.connections_tested},
       {"threads_created", r.threads_created},
   };
+  if (r.latency) doc["summary"]["latency"] = latency_to_json(*r.latency);
   doc["threads"] = threads_json(r);
 
   ordered_json intervals = ordered_json::array();

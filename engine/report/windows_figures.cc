@@ -22,22 +22,6 @@ bool cpu_measured(const CpuSplit& cpu) {
   return cpu.user + cpu.system + cpu.idle + cpu.iowait + cpu.softirq > 0;
 }
 
-// Σ(average x calls) / Σ calls, overall min and max; nullopt unless every thread has both.
-std::optional<IoLatency> overall_latency(const std::vector<ThreadResult>& threads) {
-  if (threads.empty()) return std::nullopt;
-  IoLatency total{0, std::numeric_limits<double>::max(), 0};
-  double weighted = 0, calls = 0;
-  for (const ThreadResult& t : threads) {
-    if (!t.latency || !t.operations) return std::nullopt;
-    weighted += t.latency->average_ns * static_cast<double>(*t.operations);
-    calls += static_cast<double>(*t.operations);
-    total.min_ns = std::min(total.min_ns, t.latency->min_ns);
-    total.max_ns = std::max(total.max_ns, t.latency->max_ns);
-  }
-  total.average_ns = divide(weighted, calls);
-  return total;
-}
-
 }  // namespace
 
 uint64_t windows_thread_count(const TestSpec& spec) {
@@ -92,7 +76,7 @@ WindowsFigures windows_figures(const Result& r) {
   f.buffer_length = f.sender ? spec.send_buffer : spec.recv_buffer;
   f.total_buffers = divide(total_bytes, f.buffer_length);
   f.buffers_per_s = divide(f.total_buffers, r.duration_s);
-  if (f.latency_measurement) f.latency = overall_latency(r.threads);
+  if (f.latency_measurement) f.latency = r.latency;
 
   if (r.transport) {
     f.packets_sent = r.transport->packets_sent;

@@ -5,6 +5,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "engine/run/latency_result.hh"
+#include "engine/stats/call_clock.hh"
 #include "engine/stats/device_window.hh"
 #include "engine/udp/udp_result.hh"
 #include "xttcp_config.h"
@@ -75,7 +77,21 @@ Result sample_result(const RunFacts& facts, const MeasuredWindow& sample) {
   if (sample.device_begin && sample.device_end)
     r.device = device_window(*sample.device_begin, *sample.device_end, sample.seconds,
                              facts.spec->role == Role::sender, r.total_bytes);
+  if (facts.spec->windows.latency_measurement)
+    fill_latency(r, *facts.plan, sample.end, call_clock_ns_per_tick());
   return r;
+}
+
+// -lm: every snapshot closes a latency period, so with -sam the window's end holds only the last
+// sample's calls; the window's are those of all its samples together.
+std::vector<CounterSnapshot> window_latency(const MeasuredWindow& window) {
+  if (window.samples.empty()) return window.end;
+  std::vector<CounterSnapshot> merged = window.end;
+  for (CounterSnapshot& flow : merged) flow.latency = {};
+  for (const MeasuredWindow& sample : window.samples)
+    for (size_t slot = 0; slot < merged.size() && slot < sample.end.size(); ++slot)
+      merged[slot].latency.merge(sample.end[slot].latency);
+  return merged;
 }
 
 }  // namespace
@@ -86,6 +102,9 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   Result r = run_identity(facts);
   add_window_figures(facts, window, r);
   r.intervals = window.intervals;
+
+  if (spec.windows.latency_measurement)
+    fill_latency(r, *facts.plan, window_latency(window), call_clock_ns_per_tick());
 
   uint64_t rtt_sum = 0, rtt_count = 0;
   ZeroCopyStats zerocopy;

@@ -22,9 +22,6 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   if (w.sync_port && spec.ipv6)
     return fail("-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "
                 "one of them)");
-  if (w.latency_measurement)
-    return fail("-lm: xttcp does not time each send/recv call; use --interval SEC for "
-                "per-interval results, and the TCP RTT in --json's connection statistics");
   return ok();
 }
 

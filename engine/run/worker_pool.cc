@@ -35,6 +35,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;
     context.worker_count = static_cast<uint32_t>(plan.workers.size());
+    if (spec.windows.latency_measurement) context.latency_period = &latency_period_;
   }
   reports_.resize(plan.workers.size());
 }
@@ -105,6 +106,13 @@ std::vector<WorkerReport> WorkerPool::stop_and_join() {
 std::vector<CounterSnapshot> WorkerPool::snapshot() const {
   std::vector<CounterSnapshot> out(plan_.flow_count);
   for (uint32_t i = 0; i < plan_.flow_count; ++i) out[i] = read(counters_[i]);
+  if (!spec_.windows.latency_measurement) return out;
+  // Read the period's calls first, then move on: a call that ends in between is lost, never
+  // counted twice, and never turns another period's figures into this one's.
+  const uint64_t period = latency_period_.load();
+  for (uint32_t i = 0; i < plan_.flow_count; ++i)
+    out[i].latency = read_latency(counters_[i], period);
+  latency_period_.fetch_add(1);
   return out;
 }
 

@@ -37,7 +37,9 @@ class WorkerPool {
   std::vector<WorkerReport> stop_and_join();
 
   uint32_t worker_count() const { return static_cast<uint32_t>(contexts_.size()); }
-  // Per-slot counters, read without stopping the workers.
+  // Per-slot counters, read without stopping the workers. With -lm each snapshot also ends the
+  // current latency period (its calls are in the snapshot) and begins the next, so the snapshot
+  // that ends a window holds exactly the calls timed since the one that began it.
   std::vector<CounterSnapshot> snapshot() const;
   uint64_t total_bytes() const;
   // UDP runs: every flow's datagram counters so far (empty for TCP).
@@ -67,6 +69,9 @@ class WorkerPool {
 
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> open_connections_{0};
+  // -lm: the latency period the workers time calls into (FlowCounter). Mutable: moving to the
+  // next period is part of reading the counters (snapshot() const).
+  mutable std::atomic<uint64_t> latency_period_{1};
   bool counts_connections_ = false;
   std::mutex mutex_;
   std::condition_variable changed_;

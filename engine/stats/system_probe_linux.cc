@@ -12,7 +12,6 @@
 #include <charconv>
 #include <cstring>
 #include <map>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -99,12 +98,6 @@ void read_tcp_counters(const std::string& proc_root, SystemSnapshot& snapshot) {
 }
 
 }  // namespace
-
-SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::string sys_root)
-    : proc_root_(std::move(proc_root)),
-      sys_root_(std::move(sys_root)),
-      nic_(spec.show_nic_packets),
-      interrupt_pattern_(spec.show_dev_interrupts) {}
 
 SystemSnapshot SystemProbe::take() const {
   SystemSnapshot snapshot;

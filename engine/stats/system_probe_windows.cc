@@ -188,12 +188,6 @@ std::string registry_text(HKEY key, const char* value) {
 
 }  // namespace
 
-SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::string sys_root)
-    : proc_root_(std::move(proc_root)),
-      sys_root_(std::move(sys_root)),
-      nic_(spec.show_nic_packets),
-      interrupt_pattern_(spec.show_dev_interrupts) {}
-
 SystemSnapshot SystemProbe::take() const {
   SystemSnapshot snapshot;
   try {

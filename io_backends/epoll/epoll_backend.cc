@@ -38,6 +38,7 @@ class EpollBackend final : public Backend {
       return fail("-wa: MSG_WAITALL is a TCP receive flag (drop -wa or -u)");
     WindowsOptionSupport does;
     does.socket_buffers = does.verify_data = does.wait_all = does.throttle = true;
+    does.latency = true;
     // The UDP senders batch datagrams (GSO) and keep no budget.
     if (!tcp && spec.windows.buffer_count)
       return fail("-n: the epoll backend counts TCP buffers only (give -t SEC for a UDP run)");

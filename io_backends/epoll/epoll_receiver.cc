@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "engine/net/socket_setup.hh"
+#include "engine/stats/call_timer.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/socket_buffers.hh"
@@ -123,9 +124,12 @@ bool EpollReceiver::drain(uint32_t index) {
   FlowCounter& counter = context_.counters[c.slot];
   unsigned char* const data = buffer_.data();
   const size_t length = buffer_.size();
+  const CallTimer timer(context_.latency_period);  // -lm
   for (int i = 0; i < reads_per_turn; ++i) {
+    const uint64_t started = timer.stamp();
     const ssize_t n = ::recv(c.fd.get(), data, length, recv_flags_);
     if (n > 0) {
+      timer.record(counter, started);
       if (verify_) verify(c, data, static_cast<size_t>(n));
       counter.add(static_cast<uint64_t>(n));
       c.bytes += static_cast<uint64_t>(n);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "engine/count_mode.hh"
+#include "engine/stats/call_timer.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/pacer.hh"
@@ -110,6 +111,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
   const size_t length = buffer_.size();
   FlowCounter* const counters = context_.counters;
   const TestSpec& spec = *context_.spec;
+  const CallTimer timer(context_.latency_period);  // -lm
 
   Pacer pacer(Paced ? sender_worker_rate(spec, connections_.size()) : 0.0);
   if constexpr (Paced) {
@@ -124,8 +126,10 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
       if (!c.writable) continue;
       size_t want = length;
       if constexpr (Budgeted) want = static_cast<size_t>(std::min<uint64_t>(length, c.left));
+      const uint64_t started = timer.stamp();
       const ssize_t n = ::send(c.fd.get(), data, want, send_flags_);
       if (n > 0) {
+        timer.record(counters[c.slot], started);
         counters[c.slot].add(static_cast<uint64_t>(n));
         if constexpr (Budgeted) {
           c.left -= static_cast<uint64_t>(n);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/stats/call_timer.hh"
 #include "io_backends/common/udp_socket.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 
@@ -79,6 +80,7 @@ void EpollUdpReceiver::note_coalescing(Socket& socket, std::size_t length, std::
 }
 
 bool EpollUdpReceiver::drain(Socket& socket) {
+  const CallTimer timer(context_.latency_period);  // -lm: one recvmmsg is one call
   for (int turn = 0; turn < batches_per_turn; ++turn) {
     for (uint32_t i = 0; i < batch; ++i) {
       msghdr& h = messages_[i].msg_hdr;
@@ -88,8 +90,10 @@ bool EpollUdpReceiver::drain(Socket& socket) {
     }
     const std::size_t room = socket.header_only ? header_buffer : full_buffer;
     for (uint32_t i = 0; i < batch; ++i) iovecs_[i].iov_len = room;
+    const uint64_t started = timer.stamp();
     const int n = recvmmsg(socket.fd.get(), messages_.data(), batch,
                            MSG_DONTWAIT | (socket.header_only ? MSG_TRUNC : 0), nullptr);
+    if (n > 0) timer.record(context_.counters[socket.slot], started);
     if (n < 0) {
       if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
         if (report_.errors++ == 0) report_.first_error = std::string("UDP recvmmsg: ") + std::strerror(errno);

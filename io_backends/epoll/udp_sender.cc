@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/stats/call_timer.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
@@ -84,6 +85,8 @@ void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
   if (native_) stamp(flow, count);
   ssize_t sent;  // datagrams
+  const CallTimer timer(context_.latency_period);  // -lm: one sendmsg/sendmmsg is one call
+  const uint64_t started = timer.stamp();
   if (gso_segments_ > 0) {
     iovec iov{buffer_.data(), static_cast<std::size_t>(count) * datagram_};
     msghdr message{};
@@ -96,6 +99,7 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
   }
   if (sent > 0) {
     const uint64_t bytes = static_cast<uint64_t>(sent) * datagram_;
+    timer.record(context_.counters[flow.slot], started);
     context_.counters[flow.slot].add(bytes);
     add(flow.counters->datagrams, static_cast<uint64_t>(sent));
     add(flow.counters->bytes, bytes);

@@ -33,16 +33,9 @@ TcpReceiver::~TcpReceiver() {
   for (auto& request : accepts_) static_cast<void>(request.release());
 }
 
-void TcpReceiver::record_error(const std::string& message) {
-  if (report_.errors++ == 0) report_.first_error = message;
-}
-
 Status TcpReceiver::open() {
   const TestSpec& spec = *context_.spec;
-  auto port = CompletionPort::create();
-  if (!port) return fail("iocp: " + port.error().message);
-  port_ = std::move(*port);
-  outstanding_ = outstanding_buffers(spec);
+  if (Status port = open_port(); !port) return port;
   if (spec.windows.wait_all) receive_flags_ = MSG_WAITALL;
   options_ = socket_options_of(spec);
 
@@ -213,6 +206,7 @@ void TcpReceiver::post_receive(ReceiveRequest& request) {
     WSABUF buffer{static_cast<ULONG>(length), reinterpret_cast<char*>(request.data)};
     DWORD received = 0;
     DWORD flags = receive_flags_;
+    request.started = timer_.stamp();
     const int rc =
         WSARecv(c.socket.get(), &buffer, 1, &received, &flags, &request.overlapped, nullptr);
     const StartResult start = started(rc == 0, received, c.skips_port);
@@ -230,6 +224,7 @@ void TcpReceiver::post_receive(ReceiveRequest& request) {
       release_request(request);
       return;
     }
+    timer_.record(context_.counters[c.slot], request.started);
     consume(c, request.data, start.bytes);
   }
   queued_receives_.push_back(&request);
@@ -276,7 +271,10 @@ void TcpReceiver::close_connection(Connection& c, int error) {
 
 void TcpReceiver::on_receive_completion(ReceiveRequest& request, DWORD bytes, int error) {
   Connection& c = *request.connection;
-  if (error == 0 && bytes > 0) consume(c, request.data, bytes);
+  if (error == 0 && bytes > 0) {
+    timer_.record(context_.counters[c.slot], request.started);
+    consume(c, request.data, bytes);
+  }
   if (c.open && (error != 0 || bytes == 0)) close_connection(c, error);
   if (!c.open || stopping_) {
     release_request(request);

@@ -8,16 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "io_backends/backend.hh"
-#include "io_backends/iocp/iocp_port.hh"
+#include "io_backends/iocp/iocp_worker.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
 #include "io_backends/iocp/winsock_extensions.hh"
 
 namespace xttcp::iocp {
 
-class TcpReceiver final : public DataWorker {
+class TcpReceiver final : public IocpWorker {
  public:
-  explicit TcpReceiver(const WorkerContext& context) : context_(context) {}
+  explicit TcpReceiver(const WorkerContext& context) : IocpWorker(context) {}
   ~TcpReceiver() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -45,6 +44,7 @@ class TcpReceiver final : public DataWorker {
     Connection* connection = nullptr;
     unsigned char* data = nullptr;
     bool busy = false;
+    uint64_t started = 0;  // -lm: CallTimer stamp taken just before the call that started it
   };
   struct Connection {
     OverlappedSocket socket;
@@ -71,11 +71,8 @@ class TcpReceiver final : public DataWorker {
   void record_stats(const Connection& connection);
   void dispatch(const OVERLAPPED_ENTRY& entry);
   void post_queued();
-  void record_error(const std::string& message);
   void shut_down();  // cancels everything and drains the port (bounded)
 
-  const WorkerContext& context_;
-  CompletionPort port_;  // first member: destroyed after every socket
   AcceptExFunction accept_ex_;
   std::vector<Listener> listeners_;
   std::vector<std::unique_ptr<AcceptRequest>> accepts_;
@@ -84,14 +81,8 @@ class TcpReceiver final : public DataWorker {
   std::vector<AcceptRequest*> queued_accepts_;  // over the inline budget: start next turn
   std::vector<ReceiveRequest*> queued_receives_;
   std::vector<ReceiveRequest*> swap_;
-  uint64_t pending_ = 0;      // operations the kernel holds
-  uint32_t outstanding_ = 2;  // receives per connection
-  DWORD receive_flags_ = 0;   // MSG_WAITALL with -wa
-  bool stopping_ = false;
-  bool shut_down_ = false;
-  bool leak_ = false;  // the kernel kept some operations past the drain: memory never freed
+  DWORD receive_flags_ = 0;  // MSG_WAITALL with -wa
   SocketOptions options_;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp::iocp

@@ -18,23 +18,16 @@ constexpr unsigned char payload_byte = 'A';  // NTttcp's TCP payload
 
 }  // namespace
 
+// The flows themselves stay allocated (SendWorker) when the drain left sends with the kernel;
+// so does the buffer those sends read.
 TcpSender::~TcpSender() {
   shut_down();
-  if (!leak_) return;
-  for (auto& connection : connections_) static_cast<void>(connection.release());
-  static_cast<void>(buffer_.release());
-}
-
-void TcpSender::record_error(const std::string& message) {
-  if (report_.errors++ == 0) report_.first_error = message;
+  if (leak_) static_cast<void>(buffer_.release());
 }
 
 Status TcpSender::open() {
   const TestSpec& spec = *context_.spec;
-  auto port = CompletionPort::create();
-  if (!port) return fail("iocp: " + port.error().message);
-  port_ = std::move(*port);
-  outstanding_ = outstanding_buffers(spec);
+  if (Status port = open_port(); !port) return port;
   budget_ = flow_send_budget(spec);
   length_ = spec.send_buffer;
   buffer_ = std::make_unique<unsigned char[]>(length_);
@@ -67,16 +60,16 @@ Status TcpSender::open() {
     connection->socket = std::move(*socket);
     connection->slot = flow.slot;
     connection->skips_port = *skips;
-    connections_.push_back(std::move(connection));
+    flows_.push_back(std::move(connection));
   }
   if (Status connected =
           connect_all(port_, connect_ex, targets, std::chrono::seconds(spec.connect_timeout_s));
       !connected) {
-    connections_.clear();  // nothing of them is pending any more: connect_all drained it
+    flows_.clear();  // nothing of them is pending any more: connect_all drained it
     return connected;
   }
 
-  for (auto& connection : connections_) {
+  for (auto& connection : flows_) {
     connection->local = local_name(connection->socket.get());
     connection->remote = peer_name(connection->socket.get());
     connection->requests.resize(outstanding_);
@@ -84,8 +77,8 @@ Status TcpSender::open() {
     for (SendRequest& request : connection->requests) request.connection = connection.get();
   }
   if (context_.open_connections)
-    *context_.open_connections += static_cast<int64_t>(connections_.size());
-  report_.connections = static_cast<uint32_t>(connections_.size());
+    *context_.open_connections += static_cast<int64_t>(flows_.size());
+  report_.connections = static_cast<uint32_t>(flows_.size());
   report_.notes.push_back(outstanding_note(outstanding_, "sends", "connection"));
   opened_ = true;
   return ok();
@@ -102,7 +95,8 @@ void TcpSender::close_connection(Connection& c, int error) {
   CancelIoEx(c.socket.handle(), nullptr);  // its other sends complete now, as cancelled
 }
 
-void TcpSender::count_sent(Connection& c, uint64_t bytes) {
+void TcpSender::count_sent(Connection& c, uint64_t bytes, uint64_t started) {
+  timer_.record(context_.counters[c.slot], started);
   context_.counters[c.slot].add(bytes);
   if (budget_ == 0) return;
   c.uncounted -= std::min(bytes, c.uncounted);
@@ -135,6 +129,7 @@ void TcpSender::post_send(SendRequest& request) {
     request.overlapped = OVERLAPPED{};
     WSABUF buffer{length, reinterpret_cast<char*>(buffer_.get())};
     DWORD sent = 0;
+    request.started = timer_.stamp();
     const int rc = WSASend(c.socket.get(), &buffer, 1, &sent, 0, &request.overlapped, nullptr);
     const StartResult start = started(rc == 0, sent, c.skips_port);
     if (start.state == Started::pending) {
@@ -145,7 +140,7 @@ void TcpSender::post_send(SendRequest& request) {
       close_connection(c, start.error);
       return;
     }
-    count_sent(c, start.bytes);
+    count_sent(c, start.bytes, request.started);
   }
   queued_.push_back(&request);
 }
@@ -157,71 +152,13 @@ void TcpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
   Connection& c = *request.connection;
   const int error = completion_error(c.socket.get(), entry.lpOverlapped);
   // A send that failed part way may still have put bytes on the stream: they count.
-  if (entry.dwNumberOfBytesTransferred > 0) count_sent(c, entry.dwNumberOfBytesTransferred);
+  if (entry.dwNumberOfBytesTransferred > 0)
+    count_sent(c, entry.dwNumberOfBytesTransferred, request.started);
   if (error != 0) {
     close_connection(c, error);
     return;
   }
   post_send<Paced>(request);
-}
-
-template <bool Paced>
-void TcpSender::send_loop(const std::atomic<bool>& stop) {
-  if constexpr (Paced) pacer_.start();
-  for (auto& connection : connections_)
-    for (SendRequest& request : connection->requests) post_send<Paced>(request);
-
-  OVERLAPPED_ENTRY entries[completion_batch];
-  while (!stop.load(std::memory_order_relaxed)) {
-    if (!queued_.empty())
-      post_queued<Paced>(queued_, swap_, pacer_,
-                         [this](SendRequest& request) { post_send<Paced>(request); });
-    DWORD timeout = max_wait_ms;
-    if (!queued_.empty()) {
-      if constexpr (Paced)
-        timeout = pacer_.wait_ms(SendPacer::Clock::now(), max_wait_ms);
-      else
-        timeout = 0;
-    }
-    const ULONG n = port_.wait(entries, completion_batch, timeout);
-    for (ULONG i = 0; i < n; ++i) on_send_completion<Paced>(entries[i]);
-  }
-}
-
-void TcpSender::run(const std::atomic<bool>& stop) {
-  if (!opened_) return;  // a failed open() left nothing to send on
-  pacer_ = SendPacer(worker_rate(*context_.spec, connections_.size()));
-  if (pacer_.paced())
-    send_loop<true>(stop);
-  else
-    send_loop<false>(stop);
-}
-
-void TcpSender::wait_for_sends(DWORD timeout_ms) {
-  stopping_ = true;  // completions are counted, nothing is reposted
-  queued_.clear();
-  OVERLAPPED_ENTRY entries[completion_batch];
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (pending_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    const ULONG n = port_.wait(entries, completion_batch, max_wait_ms);
-    for (ULONG i = 0; i < n; ++i) on_send_completion<false>(entries[i]);
-  }
-}
-
-void TcpSender::shut_down() {
-  if (shut_down_) return;
-  shut_down_ = true;
-  stopping_ = true;
-  queued_.clear();
-  if (!port_.valid()) return;
-  for (auto& connection : connections_)
-    if (connection->socket.valid()) CancelIoEx(connection->socket.handle(), nullptr);
-  wait_for_sends(drain_timeout_ms);
-  if (pending_ == 0) return;
-  report_.notes.push_back("iocp: " + std::to_string(pending_) + " sends still pending " +
-                          std::to_string(drain_timeout_ms) +
-                          " ms after cancelling them; their memory was left allocated");
-  leak_ = true;
 }
 
 WorkerReport TcpSender::finish() {
@@ -231,11 +168,11 @@ WorkerReport TcpSender::finish() {
   }
   // Sends already started finish as the receiver reads: then every byte counted was sent.
   wait_for_sends(drain_timeout_ms);
-  for (auto& connection : connections_)
+  for (auto& connection : flows_)
     if (connection->open && !connection->done)
       shutdown(connection->socket.get(), SD_SEND);  // FIN after the data
   shut_down();
-  for (const auto& connection : connections_) {
+  for (const auto& connection : flows_) {
     ConnectionStats stats;
     stats.local = connection->local;
     stats.remote = connection->remote;

@@ -24,10 +24,7 @@ Status UdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
   if (context_.udp_flows == nullptr)
     return fail("iocp: a UDP worker needs the run's flow registry");
-  auto port = CompletionPort::create();
-  if (!port) return fail("iocp: " + port.error().message);
-  port_ = std::move(*port);
-  outstanding_ = outstanding_buffers(spec);
+  if (Status port = open_port(); !port) return port;
   const SocketOptions options = socket_options_of(spec);
 
   for (const FlowPlan& flow : context_.plan->flows) {
@@ -80,9 +77,9 @@ bool UdpReceiver::on_receive_error(Socket& socket, int error) {
   if (error == WSAECONNRESET || error == WSAENETRESET) return true;
   if (!socket.open) return false;
   socket.open = false;
-  if (!is_cancellation(error) && report_.errors++ == 0)
-    report_.first_error =
-        wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error);
+  if (!is_cancellation(error))
+    record_error(
+        wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error));
   return false;
 }
 
@@ -97,6 +94,7 @@ void UdpReceiver::start_receive(ReceiveRequest& request) {
   request.flags = 0;
   WSABUF buffer{static_cast<ULONG>(full_buffer), reinterpret_cast<char*>(request.data)};
   DWORD received = 0;
+  request.started = timer_.stamp();
   const int rc = WSARecvFrom(socket.socket.get(), &buffer, 1, &received, &request.flags, nullptr,
                              nullptr, &request.overlapped, nullptr);
   const StartResult start = started(rc == 0, received, socket.skips_port);
@@ -107,6 +105,7 @@ void UdpReceiver::start_receive(ReceiveRequest& request) {
   request.done = true;
   request.bytes = start.bytes;
   request.error = start.error;
+  if (request.error == 0) timer_.record(context_.counters[socket.slot], request.started);
 }
 
 // Consumes the socket's completed receives in ticket order, restarting each, until the oldest is
@@ -138,6 +137,7 @@ void UdpReceiver::on_receive_completion(const OVERLAPPED_ENTRY& entry) {
   request.done = true;
   request.bytes = entry.dwNumberOfBytesTransferred;
   request.error = completion_error(socket.socket.get(), entry.lpOverlapped);
+  if (request.error == 0) timer_.record(context_.counters[socket.slot], request.started);
   consume_in_order(socket);
 }
 

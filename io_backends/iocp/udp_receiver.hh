@@ -9,15 +9,14 @@
 #include <vector>
 
 #include "engine/udp/datagram_accounting.hh"
-#include "io_backends/backend.hh"
-#include "io_backends/iocp/iocp_port.hh"
+#include "io_backends/iocp/iocp_worker.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
 
 namespace xttcp::iocp {
 
-class UdpReceiver final : public DataWorker {
+class UdpReceiver final : public IocpWorker {
  public:
-  explicit UdpReceiver(const WorkerContext& context) : context_(context) {}
+  explicit UdpReceiver(const WorkerContext& context) : IocpWorker(context) {}
   ~UdpReceiver() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -34,6 +33,7 @@ class UdpReceiver final : public DataWorker {
     bool done = false;    // completed, not yet consumed
     DWORD bytes = 0;
     int error = 0;
+    uint64_t started = 0;  // -lm: CallTimer stamp taken just before the call that started it
   };
   struct Socket {
     OverlappedSocket socket;
@@ -64,17 +64,9 @@ class UdpReceiver final : public DataWorker {
   bool on_receive_error(Socket& socket, int error);
   void shut_down();
 
-  const WorkerContext& context_;
-  CompletionPort port_;  // first member: destroyed after every socket
   std::vector<std::unique_ptr<Socket>> sockets_;
   std::vector<Socket*> queued_;  // past the inline budget: go on next turn
   std::vector<Socket*> swap_;
-  uint64_t pending_ = 0;
-  uint32_t outstanding_ = 2;
-  bool stopping_ = false;
-  bool shut_down_ = false;
-  bool leak_ = false;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp::iocp

@@ -1,6 +1,5 @@
 #include "io_backends/iocp/udp_sender.hh"
 
-#include <chrono>
 #include <cstring>
 
 #include "engine/udp/datagram_header.hh"
@@ -20,20 +19,11 @@ void add(std::atomic<uint64_t>& counter, uint64_t n) {
 
 }  // namespace
 
-UdpSender::~UdpSender() {
-  shut_down();
-  if (!leak_) return;
-  for (auto& flow : flows_) static_cast<void>(flow.release());
-}
-
 Status UdpSender::open() {
   const TestSpec& spec = *context_.spec;
   if (context_.udp_flows == nullptr)
     return fail("iocp: a UDP worker needs the run's flow registry");
-  auto port = CompletionPort::create();
-  if (!port) return fail("iocp: " + port.error().message);
-  port_ = std::move(*port);
-  outstanding_ = outstanding_buffers(spec);
+  if (Status port = open_port(); !port) return port;
   datagram_ = spec.send_buffer;
   native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   unconnected_ = spec.windows.udp_unconnected;
@@ -81,7 +71,8 @@ Status UdpSender::open() {
   return ok();
 }
 
-void UdpSender::count_sent(Flow& flow, DWORD bytes) {
+void UdpSender::count_sent(Flow& flow, DWORD bytes, uint64_t started) {
+  timer_.record(context_.counters[flow.slot], started);
   context_.counters[flow.slot].add(bytes);
   add(flow.counters->datagrams, 1);
   add(flow.counters->bytes, bytes);
@@ -95,9 +86,7 @@ bool UdpSender::on_send_error(Flow& flow, int error) {
   if (!flow.open) return false;
   flow.open = false;
   if (!is_cancellation(error))
-    if (report_.errors++ == 0)
-      report_.first_error =
-          wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": send", error);
+    record_error(wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": send", error));
   CancelIoEx(flow.socket.handle(), nullptr);
   return false;
 }
@@ -119,6 +108,7 @@ void UdpSender::post_send(SendRequest& request) {
     request.overlapped = OVERLAPPED{};
     WSABUF buffer{datagram_, reinterpret_cast<char*>(request.datagram)};
     DWORD sent = 0;
+    request.started = timer_.stamp();
     const int rc =
         unconnected_
             ? WSASendTo(flow.socket.get(), &buffer, 1, &sent, 0, flow.remote.get(),
@@ -133,7 +123,7 @@ void UdpSender::post_send(SendRequest& request) {
       if (!on_send_error(flow, start.error)) return;
       continue;
     }
-    count_sent(flow, start.bytes);
+    count_sent(flow, start.bytes, request.started);
   }
   queued_.push_back(&request);
 }
@@ -145,69 +135,10 @@ void UdpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
   Flow& flow = *request.flow;
   const int error = completion_error(flow.socket.get(), entry.lpOverlapped);
   if (error == 0)
-    count_sent(flow, entry.dwNumberOfBytesTransferred);
+    count_sent(flow, entry.dwNumberOfBytesTransferred, request.started);
   else if (!on_send_error(flow, error))
     return;
   post_send<Paced>(request);
-}
-
-template <bool Paced>
-void UdpSender::send_loop(const std::atomic<bool>& stop) {
-  if constexpr (Paced) pacer_.start();
-  for (auto& flow : flows_)
-    for (SendRequest& request : flow->requests) post_send<Paced>(request);
-
-  OVERLAPPED_ENTRY entries[completion_batch];
-  while (!stop.load(std::memory_order_relaxed)) {
-    if (!queued_.empty())
-      post_queued<Paced>(queued_, swap_, pacer_,
-                         [this](SendRequest& request) { post_send<Paced>(request); });
-    DWORD timeout = max_wait_ms;
-    if (!queued_.empty()) {
-      if constexpr (Paced)
-        timeout = pacer_.wait_ms(SendPacer::Clock::now(), max_wait_ms);
-      else
-        timeout = 0;
-    }
-    const ULONG n = port_.wait(entries, completion_batch, timeout);
-    for (ULONG i = 0; i < n; ++i) on_send_completion<Paced>(entries[i]);
-  }
-}
-
-void UdpSender::run(const std::atomic<bool>& stop) {
-  if (!opened_) return;  // a failed open() left nothing to send on
-  pacer_ = SendPacer(worker_rate(*context_.spec, flows_.size()));
-  if (pacer_.paced())
-    send_loop<true>(stop);
-  else
-    send_loop<false>(stop);
-}
-
-void UdpSender::wait_for_sends(DWORD timeout_ms) {
-  stopping_ = true;  // completions are counted, nothing is reposted
-  queued_.clear();
-  OVERLAPPED_ENTRY entries[completion_batch];
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (pending_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    const ULONG n = port_.wait(entries, completion_batch, max_wait_ms);
-    for (ULONG i = 0; i < n; ++i) on_send_completion<false>(entries[i]);
-  }
-}
-
-void UdpSender::shut_down() {
-  if (shut_down_) return;
-  shut_down_ = true;
-  stopping_ = true;
-  queued_.clear();
-  if (!port_.valid()) return;
-  for (auto& flow : flows_)
-    if (flow->socket.valid()) CancelIoEx(flow->socket.handle(), nullptr);
-  wait_for_sends(drain_timeout_ms);
-  if (pending_ == 0) return;
-  report_.notes.push_back("iocp: " + std::to_string(pending_) + " UDP sends still pending " +
-                          std::to_string(drain_timeout_ms) +
-                          " ms after cancelling them; their memory was left allocated");
-  leak_ = true;
 }
 
 WorkerReport UdpSender::finish() {

@@ -46,6 +46,7 @@ class UringBackend final : public Backend {
     if (spec.zerocopy == ZeroCopy::on && !c.send_zc && spec.role != Role::receiver)
       return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
     // -d and -wa need the copying receive of the epoll backend (io_uring receives into rings).
+    // -lm times calls: its multishot receives and batched submissions have no call per buffer.
     WindowsOptionSupport does;
     does.socket_buffers = does.throttle = does.several_hosts = true;
     does.instead = "use --backend epoll";

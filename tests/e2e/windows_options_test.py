@@ -3,12 +3,16 @@
 the sockets (the worker's note in --json reads them back), -d verifies the bytes (a peer that
 sends 'B' gets errors reported, exit 1), -wa receives, -thr paces, -a is accepted with its note,
 -u runs the UDP path and -uc is refused in one line; -n N (count mode) sends and receives exactly
-N x -l bytes per thread and ends without waiting for -t. Cases: `windows_options_test.py XTTCP [CASE]`."""
+N x -l bytes per thread and ends without waiting for -t; -lm times every call (console, XML and
+JSON latency figures present and sane) or is refused in one line.
+Cases: `windows_options_test.py XTTCP [CASE]`."""
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block, load_json, run_cases,
                        scratch_dir, wait_listening)
@@ -145,6 +149,59 @@ def cpu_per_mapping(xttcp, started):
     check(f"{2 * 200 * 16384 / 2**20:.6f}" in sender.stdout(), "sender: total is not N x -l x 2")
 
 
+LATENCY_LINE = re.compile(
+    r"Latency\(ns\)\n\s+Avg\s+Min\s+Max\n=+ =+ =+\n\s*(\S+)\s+(\S+)\s+(\S+)\n")
+
+
+def sane_latency(where, avg, low, high):
+    check(0 < low <= avg <= high, f"{where}: latency not 0 < min <= avg <= max: {low} {avg} {high}")
+
+
+def latency(xttcp, started, extra=()):
+    """-lm: every send/recv call is timed. The sender's console has the Latency(ns) totals and
+    per-thread columns, the receiver's XML the avg/min/max_latency elements per thread and in
+    total, both JSON files the calls behind them; all with 0 < min <= avg <= max."""
+    threads = 2
+    xml = os.path.join(scratch_dir(), "r.xml")
+    outputs = []
+    r, s = pair(xttcp, started, ("-lm", "-xml", xml, *extra), ("-lm", *extra), threads=threads,
+                outputs=outputs)
+    console = outputs[1]
+    totals = LATENCY_LINE.search(console)
+    check(totals is not None, f"sender console: no Latency(ns) totals: {console!r}")
+    sane_latency("sender totals", *(float(v) for v in totals.groups()))
+    rows = re.findall(r"^\s+(\d+)\s+[\d.]+\s+[\d.]+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+)$", console, re.M)
+    check(len(rows) == threads, f"sender console: {len(rows)} thread rows with latency columns")
+    for row in rows:
+        sane_latency(f"sender thread {row[0]}", *(float(v) for v in row[1:]))
+    root = ET.parse(xml).getroot()
+    check(root.tag == "ntttcpr", f"receiver XML root is {root.tag}")
+    blocks = [("receiver totals", root)] + [(f"receiver thread {t.get('index')}", t)
+                                            for t in root.findall("thread")]
+    check(len(blocks) == threads + 1, f"receiver XML: {len(blocks) - 1} thread elements")
+    for where, block in blocks:
+        values = [block.find(f"{k}_latency") for k in ("avg", "min", "max")]
+        check(all(v is not None and v.get("metric") == "ns" for v in values),
+              f"{where}: no avg/min/max_latency in ns")
+        sane_latency(where, *(float(v.text) for v in values))
+    for name, result in (("receiver", r), ("sender", s)):
+        total = result["summary"].get("latency")
+        check(total is not None and total["calls"] > 0, f"{name} JSON: no summary.latency")
+        sane_latency(f"{name} JSON", total["average_ns"], total["min_ns"], total["max_ns"])
+        calls = sum(t["latency"]["calls"] for t in result["threads"] if "latency" in t)
+        check(calls == total["calls"], f"{name} JSON: threads' calls {calls} != {total['calls']}")
+
+
+def latency_refused(xttcp, started):
+    """A backend that does not time its calls refuses -lm in one line, naming it."""
+    refused = subprocess.run(windows(xttcp, "-s", 5001, "-lm", "--backend", "null"),
+                             capture_output=True, text=True, timeout=20)
+    check(refused.returncode == 2, f"-lm on null exited {refused.returncode}, not 2")
+    check(refused.stderr.count("\n") == 1 and
+          "-lm: the null backend does not time each send/recv call" in refused.stderr,
+          f"unclear -lm refusal: {refused.stderr!r}")
+
+
 CASES = {
     "cpu-per-mapping": cpu_per_mapping,
     "count-mode": count_mode,
@@ -157,6 +214,9 @@ CASES = {
     "throttle": throttle,
     "async-note": async_note,
     "udp": udp,
+    "latency": latency,
+    "latency-udp": lambda x, s: latency(x, s, ("-u",)),
+    "latency-refused": latency_refused,
 }
 
 sys.exit(run_cases(CASES))

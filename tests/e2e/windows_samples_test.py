@@ -3,8 +3,9 @@
 measured window (after -wu, before -cd) into ceil(-t / S) samples, the last one shorter when -t
 is not a multiple of S: each is its own result block, and --json holds the whole window's totals
 plus every sample, whose bytes add up to the totals exactly (one sample's end is the next one's
-begin). -na NODE keeps the threads of '*' mappings on that NUMA node's CPUs; a node that does
-not exist is refused in one line naming -na and the nodes there are, exit 2.
+begin); with -lm each sample times its own calls and the window all of them. -na NODE keeps the
+threads of '*' mappings on that NUMA node's CPUs; a node that does not exist is refused in one
+line naming -na and the nodes there are, exit 2.
 Cases: `windows_samples_test.py XTTCP [CASE]`."""
 import os
 import subprocess
@@ -76,6 +77,25 @@ def udp(xttcp, started):
     check(all("udp" in sample for sample in samples), "receiver: a UDP sample without 'udp'")
 
 
+def with_latency(xttcp, started):
+    """-sam with -lm: each sample times its own calls, and the window's are all of them (every
+    sample edge starts a new latency period, so the window must add the samples up)."""
+    r, s, _ = pair(xttcp, started, ["-t", "2", "-sam", "1", "-lm", "--backend", "epoll"])
+    for doc, who in ((r, "receiver"), (s, "sender")):
+        samples = check_samples(doc, who, 2, 2)
+        latencies = [sample["summary"].get("latency") for sample in samples]
+        check(all(isinstance(l, dict) and l["calls"] > 0 for l in latencies),
+              f"{who}: a sample without timed calls: {latencies}")
+        window = doc["summary"].get("latency")
+        check(isinstance(window, dict), f"{who}: no window latency")
+        calls = sum(l["calls"] for l in latencies)
+        check(window["calls"] == calls,
+              f"{who}: the window timed {window['calls']} calls, its samples {calls}")
+        check(window["min_ns"] == min(l["min_ns"] for l in latencies)
+              and window["max_ns"] == max(l["max_ns"] for l in latencies),
+              f"{who}: the window's min/max are not its samples' ({window}, {latencies})")
+
+
 def shorter_last_sample(xttcp, started):
     """-t 3 -sam 2: a 2 s sample and a 1 s one, after 1 s of warm-up and before 1 s of
     cool-down."""
@@ -143,6 +163,7 @@ def missing_numa_node(xttcp, started):
 CASES = {
     "tcp": tcp,
     "udp": udp,
+    "with-latency": with_latency,
     "shorter-last-sample": shorter_last_sample,
     "numa-node": numa_node,
     "missing-numa-node": missing_numa_node,

@@ -16,6 +16,18 @@ using namespace std::chrono_literals;
 
 namespace {
 
+uint64_t operations(const FlowCounter* counters, uint32_t n) {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < n; ++i) sum += read(counters[i]).operations;
+  return sum;
+}
+
+LatencyTotals latency(const FlowCounter* counters, uint32_t n, uint64_t period) {
+  LatencyTotals all;
+  for (uint32_t i = 0; i < n; ++i) all.merge(read_latency(counters[i], period));
+  return all;
+}
+
 uint64_t total(const FlowCounter* counters, uint32_t n) {
   uint64_t sum = 0;
   for (uint32_t i = 0; i < n; ++i) sum += read(counters[i]).bytes;
@@ -79,6 +91,7 @@ PairOutcome run_pair(const PairOptions& options) {
   receiver_spec.windows.async_buffers = options.async_buffers;
   receiver_spec.windows.verify_data = options.verify_data;
   receiver_spec.windows.wait_all = options.wait_all;
+  receiver_spec.windows.latency_measurement = options.latency;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
   sender_spec.protocol = options.protocol;
@@ -92,6 +105,8 @@ PairOutcome run_pair(const PairOptions& options) {
   sender_spec.udp_payload = UdpPayload::native;
   sender_spec.windows.async_buffers = options.async_buffers;
   sender_spec.connect_timeout_s = 10;
+  sender_spec.windows.latency_measurement = options.latency;
+  const std::atomic<uint64_t> latency_period{1};  // never moves on: the whole run is one period
 
   WorkerPlan receiver_plan, sender_plan;
   receiver_plan.flows.push_back(FlowPlan{0, 0, port, 0});
@@ -110,6 +125,7 @@ PairOutcome run_pair(const PairOptions& options) {
   receiver_context.counters = receiver_counters.get();
   receiver_context.on_accept = [&accepts] { ++accepts; };
   receiver_context.udp_flows = &receiver_registry;
+  if (options.latency) receiver_context.latency_period = &latency_period;
   WorkerContext sender_context;
   sender_context.spec = &sender_spec;
   sender_context.plan = &sender_plan;
@@ -119,6 +135,7 @@ PairOutcome run_pair(const PairOptions& options) {
   sender_context.open_connections = &open_connections;
   sender_context.udp_flows = &sender_registry;
   sender_context.udp_flow_base = out.udp_flow_base;
+  if (options.latency) sender_context.latency_period = &latency_period;
 
   auto receiver = backend->make_worker(receiver_context);
   auto sender = backend->make_worker(sender_context);
@@ -171,6 +188,10 @@ PairOutcome run_pair(const PairOptions& options) {
   out.accepts = accepts.load();
   out.sender_flows = sender_registry.snapshot();
   out.receiver_flows = receiver_registry.snapshot();
+  out.sent_operations = operations(sender_counters.get(), n);
+  out.received_operations = operations(receiver_counters.get(), 1);
+  out.sender_latency = latency(sender_counters.get(), n, 1);
+  out.receiver_latency = latency(receiver_counters.get(), 1, 1);
   return out;
 }
 

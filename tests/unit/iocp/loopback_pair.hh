@@ -21,6 +21,7 @@ struct PairOptions {
   bool verify_data = false;     // -d on the receiver
   uint32_t buffer = 16 * 1024;  // -b (TCP) or the datagram size (UDP)
   bool wait_all = false;        // -wa on the receiver
+  bool latency = false;         // -lm on both: every operation timed into latency period 1
 };
 
 struct PairOutcome {
@@ -30,6 +31,8 @@ struct PairOutcome {
   WorkerReport sender, receiver;
   uint32_t udp_flow_base = 0;
   std::vector<udp::FlowRecord> sender_flows, receiver_flows;  // UDP registries
+  uint64_t sent_operations = 0, received_operations = 0;  // completed sends / receives counted
+  LatencyTotals sender_latency, receiver_latency;       // -lm: over every flow (ticks)
 };
 
 PairOutcome run_pair(const PairOptions& options);

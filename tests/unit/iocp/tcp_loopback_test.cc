@@ -75,6 +75,33 @@ TEST(IocpTcp, WaitAllReceives) {
   expect_exact(options, run_pair(options));
 }
 
+void expect_sane(const LatencyTotals& t, const char* side) {
+  EXPECT_LE(t.min, t.max) << side;
+  EXPECT_LE(static_cast<double>(t.min), t.average()) << side;
+  EXPECT_LE(t.average(), static_cast<double>(t.max)) << side;
+  EXPECT_GT(t.max, 0u) << side;  // a pending operation takes at least one QPC tick
+}
+
+// -lm: every send and every receive that moved data is timed, from its start to its completion
+// (one per completion counted, inline ones included); without -lm nothing is.
+TEST(IocpTcp, LatencyTimesEveryOperation) {
+  const PairOptions options{.connections = 2, .async_buffers = 4, .latency = true};
+  const PairOutcome out = run_pair(options);
+  expect_exact(options, out);
+  EXPECT_GT(out.sender_latency.calls, 0u);
+  EXPECT_EQ(out.sender_latency.calls, out.sent_operations);
+  EXPECT_EQ(out.receiver_latency.calls, out.received_operations);
+  expect_sane(out.sender_latency, "sender");
+  expect_sane(out.receiver_latency, "receiver");
+
+  const PairOptions off{.connections = 1};
+  const PairOutcome plain = run_pair(off);
+  expect_exact(off, plain);
+  EXPECT_GT(plain.sent_operations, 0u);
+  EXPECT_EQ(plain.sender_latency.calls, 0u);
+  EXPECT_EQ(plain.receiver_latency.calls, 0u);
+}
+
 TEST(IocpTcp, Ipv6Loopback) {
   if (!ipv6_loopback_works()) GTEST_SKIP() << "::1 cannot be bound here (no IPv6 loopback)";
   const PairOptions options{.ipv6 = true, .connections = 2, .async_buffers = 4};

@@ -64,5 +64,27 @@ TEST(IocpUdp, NativeFlowsAreAccountedEightBuffers) {
   expect_accounted(options, run_pair(options));
 }
 
+// -lm: every datagram sent is timed from WSASend to its completion; every receive that succeeded
+// from WSARecvFrom to its completion (one may complete as the run ends, before it is counted).
+TEST(IocpUdp, LatencyTimesEveryOperation) {
+  const PairOptions options{.protocol = Protocol::udp,
+                            .connections = 2,
+                            .async_buffers = 4,
+                            .rate_limit_bps = 4'000'000,
+                            .buffer = 1024,
+                            .latency = true};
+  const PairOutcome out = run_pair(options);
+  expect_accounted(options, out);
+  EXPECT_GT(out.sender_latency.calls, 0u);
+  EXPECT_EQ(out.sender_latency.calls, out.sent_operations);
+  EXPECT_GE(out.receiver_latency.calls, out.received_operations);
+  EXPECT_GT(out.receiver_latency.calls, 0u);
+  for (const LatencyTotals* t : {&out.sender_latency, &out.receiver_latency}) {
+    EXPECT_LE(static_cast<double>(t->min), t->average());
+    EXPECT_LE(t->average(), static_cast<double>(t->max));
+    EXPECT_GT(t->max, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace xttcp::iocp_test

@@ -9,6 +9,15 @@
 namespace xttcp {
 namespace {
 
+void expect_same_latency(const std::optional<IoLatency>& a, const std::optional<IoLatency>& b) {
+  ASSERT_EQ(a.has_value(), b.has_value());
+  if (!a) return;
+  EXPECT_EQ(a->calls, b->calls);
+  EXPECT_EQ(a->average_ns, b->average_ns);
+  EXPECT_EQ(a->min_ns, b->min_ns);
+  EXPECT_EQ(a->max_ns, b->max_ns);
+}
+
 // Field-by-field equality of everything render_native_json writes.
 void expect_same(const Result& a, const Result& b) {
   EXPECT_EQ(spec_to_json(a.spec), spec_to_json(b.spec));
@@ -34,7 +43,9 @@ void expect_same(const Result& a, const Result& b) {
     EXPECT_EQ(a.threads[i].index, b.threads[i].index);
     EXPECT_EQ(a.threads[i].seconds, b.threads[i].seconds);
     EXPECT_EQ(a.threads[i].bytes, b.threads[i].bytes);
+    expect_same_latency(a.threads[i].latency, b.threads[i].latency);
   }
+  expect_same_latency(a.latency, b.latency);
   ASSERT_EQ(a.intervals.size(), b.intervals.size());
   for (std::size_t i = 0; i < a.intervals.size(); ++i) {
     EXPECT_EQ(a.intervals[i].start_s, b.intervals[i].start_s);
@@ -115,8 +126,31 @@ TEST(NativeJson, Golden) {
   test::expect_golden("native-sender.json", render_native_json(full_sender()));
 }
 
+// NTttcp-for-Windows -lm: per-thread and overall call latency, only when measured.
+Result windows_sender_with_latency() {
+  Result r = test::sample_windows_sender_console();
+  r.spec = test::windows_spec("-s -m 2,*,127.0.0.1 -t 5 -lm");
+  r.threads[0].latency = IoLatency{12000.25, 800, 250000, 40000};
+  r.threads[1].latency = IoLatency{14000.75, 900, 300000, 60000};
+  r.latency = IoLatency{13200.55, 800, 300000, 100000};
+  return r;
+}
+
+// Regenerate the golden files with XTTCP_UPDATE_GOLDEN=1.
+TEST(NativeJson, LatencyGolden) {
+  const std::string text = render_native_json(windows_sender_with_latency());
+  test::expect_golden("native-windows-sender-latency.json", text);
+  auto doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["summary"]["latency"]["calls"], 100000);
+  EXPECT_EQ(doc["threads"][1]["latency"]["max_ns"], 300000.0);
+  // Not measured: no latency keys at all.
+  const std::string plain = render_native_json(test::sample_windows_sender_console());
+  EXPECT_EQ(plain.find("latency\""), std::string::npos);
+}
+
 TEST(NativeJson, RoundTripsEverything) {
-  for (const Result& original : {test::sample_receiver(), full_sender()}) {
+  for (const Result& original :
+       {test::sample_receiver(), full_sender(), windows_sender_with_latency()}) {
     std::string text = render_native_json(original);
     Expected<Result> parsed = parse_native_json(text);
     ASSERT_TRUE(parsed) << parsed.error().message;

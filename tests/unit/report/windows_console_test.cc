@@ -67,21 +67,32 @@ TEST(WindowsConsole, LatencyColumnsGolden) {
   r.threads[1].seconds = 5.02;
   r.threads[0].latency = IoLatency{12000.4, 800, 250000};
   r.threads[1].latency = IoLatency{14000.6, 900, 300000};
+  r.latency = IoLatency{13000.5, 800, 300000};
   expect_golden("windows-sender-latency-console.txt", render_windows_console(r));
 }
 
-TEST(WindowsConsole, LatencyTotalsWeightByCalls) {
+// The totals are the Result's own (the result builder combines the calls of every thread,
+// tests/unit/engine/latency_result_test.cc); without them the line says NA.
+TEST(WindowsConsole, LatencyTotalsComeFromTheResult) {
   Result r = test::sample_windows_sender_console();
   r.spec.windows.latency_measurement = true;
-  r.threads[0].operations = 1;
-  r.threads[1].operations = 3;
-  r.threads[0].latency = IoLatency{100, 10, 200};
-  r.threads[1].latency = IoLatency{200, 20, 400};
+  r.threads[0].latency = IoLatency{100, 10, 200, 1};
+  r.threads[1].latency = IoLatency{200, 20, 400, 3};
+  EXPECT_FALSE(windows_figures(r).latency.has_value());
+  EXPECT_NE(render_windows_console(r).find("\nLatency(ns)\n       Avg        Min        Max\n"
+                                           "========== ========== ==========\n"
+                                           "        NA         NA         NA\n"),
+            std::string::npos)
+      << render_windows_console(r);
+  r.latency = IoLatency{175, 10, 400, 4};
   const WindowsFigures f = windows_figures(r);
   ASSERT_TRUE(f.latency.has_value());
-  EXPECT_DOUBLE_EQ(f.latency->average_ns, 175);  // (100 x 1 + 200 x 3) / 4
+  EXPECT_DOUBLE_EQ(f.latency->average_ns, 175);
   EXPECT_DOUBLE_EQ(f.latency->min_ns, 10);
   EXPECT_DOUBLE_EQ(f.latency->max_ns, 400);
+  r.spec.windows.latency_measurement = false;  // not asked for: no figures, no line
+  EXPECT_FALSE(windows_figures(r).latency.has_value());
+  EXPECT_EQ(render_windows_console(r).find("Latency(ns)"), std::string::npos);
 }
 
 TEST(WindowsConsole, HidePerThreadAndCpuNoteGolden) {

@@ -73,6 +73,7 @@ TEST(WindowsXml, SamplesWrapEveryBlockGolden) {
   Result first = test::sample_windows_sender_xml();
   first.spec = test::windows_spec("-s -m 2,*,127.0.0.1 -t 4 -sam 2 -hpt -lm");
   for (ThreadResult& t : first.threads) t.latency = IoLatency{5000, 1000, 9000};
+  first.latency = IoLatency{5000, 1000, 9000};
   Result second = first;
   second.total_bytes /= 2;
   second.duration_s = 2.0;

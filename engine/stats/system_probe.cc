@@ -1,0 +1,16 @@
+// What SystemProbe is on every platform: the spec's choices and the Linux roots (tests point them
+// at fixtures; Windows ignores them). Reading the counters is per platform
+// (system_probe_<os>.cc).
+#include "engine/stats/system_probe.hh"
+
+#include <utility>
+
+namespace xttcp {
+
+SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::string sys_root)
+    : proc_root_(std::move(proc_root)),
+      sys_root_(std::move(sys_root)),
+      nic_(spec.show_nic_packets),
+      interrupt_pattern_(spec.show_dev_interrupts) {}
+
+}  // namespace xttcp
