@@ -60,11 +60,17 @@ void add_window_figures(const RunFacts& facts, const MeasuredWindow& window, Res
       const uint64_t bytes = window.end[flow.slot].bytes - window.begin[flow.slot].bytes;
       const uint64_t operations =
           window.end[flow.slot].operations - window.begin[flow.slot].operations;
-      r.threads[flow.thread_index].bytes += bytes;
+      ThreadResult& thread = r.threads[flow.thread_index];
+      thread.bytes += bytes;
+      thread.operations = thread.operations.value_or(0) + operations;
       r.total_bytes += bytes;
       r.total_operations += operations;
     }
   }
+  // A data path that counts no operations (bytes but no calls) leaves the threads' unknown
+  // (NTttcp's "Avg B / Compl" prints NA), never a division by zero.
+  if (r.total_operations == 0 && r.total_bytes > 0)
+    for (ThreadResult& thread : r.threads) thread.operations.reset();
   apply_system_deltas(window.system_begin, window.system_end, window.seconds, r.total_bytes,
                       r.host, r);
 }

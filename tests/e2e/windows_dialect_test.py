@@ -34,6 +34,12 @@ def body(started):
         check("Copyright Version 5.40" in out, "sender: no NTttcp-for-Windows banner")
         check("#####  Totals:  #####" in out, "sender: no Windows Totals block")
         check("Thread  Time(s) Throughput(KB/s) Avg B / Compl" in out, "sender: no thread table")
+        # Each thread row ends in its bytes per completed send: a number, not NA.
+        lines = out.splitlines()
+        table = lines.index("======  ======= ================ =============") + 1
+        rows = [line.split() for line in lines[table:table + 2]]
+        check(all(len(row) == 4 and row[3] != "NA" and float(row[3]) > 0 for row in rows),
+              f"sender: thread rows without Avg B / Compl: {rows}")
         check("#####  Totals:  #####" not in receiver.stdout(),
               "receiver: -xml must replace the console tables")
         with open(xml) as f:
