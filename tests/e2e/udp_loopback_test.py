@@ -13,7 +13,7 @@ import struct
 import time
 
 from xttcp_e2e import (scratch_dir, Process, check, free_port_block, load_json, run_test,
-                       wait_listening, xttcp_binary)
+                       wait_listening, wait_udp_bound, xttcp_binary)
 
 MAGIC = 0x58545544
 
@@ -21,17 +21,6 @@ MAGIC = 0x58545544
 def native(flow, seq, payload=200):
     header = struct.pack("!IBBHIIQ", MAGIC, 1, 0, 0, flow, seq, time.monotonic_ns())
     return header + b"x" * (payload - len(header))
-
-
-def wait_udp_bound(port, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open("/proc/net/udp") as f:
-            for line in f.readlines()[1:]:
-                if int(line.split()[1].split(":")[1], 16) == port:
-                    return
-        time.sleep(0.05)
-    raise AssertionError(f"nothing bound UDP port {port}")
 
 
 def injected_disorder(xttcp, started):

@@ -13,7 +13,7 @@ import subprocess
 import time
 
 from xttcp_e2e import (Failure, Process, check, load_json, run_test, scratch_dir, wait_listening,
-                       xttcp_binary)
+                       wait_udp_bound, xttcp_binary)
 
 HOST_A, HOST_B = "127.0.0.1", "127.0.0.2"
 TOKEN_OFFSET = 1000
@@ -35,18 +35,6 @@ def free_base(count):
         except OSError:
             continue
     raise Failure("no free block of ports found")
-
-
-def wait_udp_bound(port, timeout=10.0):
-    """Waits until a UDP socket is bound to port (/proc/net/udp; sending would count)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open("/proc/net/udp") as f:
-            for line in f.readlines()[1:]:
-                if int(line.split()[1].split(":")[1], 16) == port:
-                    return
-        time.sleep(0.05)
-    raise Failure(f"no UDP socket bound to port {port} after {timeout} s")
 
 
 def windows(xttcp, role, mappings, base, extra, json_path):

@@ -139,6 +139,18 @@ def wait_listening(port, timeout=10.0, ipv6=False):
     raise Failure(f"nothing listening on {host}:{port} after {timeout} s")
 
 
+def wait_udp_bound(port, timeout=10.0):
+    """Waits until a UDP socket is bound to port (/proc/net/udp; sending a probe would count)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open("/proc/net/udp") as f:
+            for line in f.readlines()[1:]:
+                if int(line.split()[1].split(":")[1], 16) == port:
+                    return
+        time.sleep(0.05)
+    raise Failure(f"no UDP socket bound to port {port} after {timeout} s")
+
+
 TOTALS = {
     "duration": re.compile(r"test duration\s*:([\d.]+) seconds"),
     "bytes": re.compile(r"total bytes\s*:(\d+)"),
