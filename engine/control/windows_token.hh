@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/net/socket_setup.hh"
 #include "engine/plan.hh"
 #include "engine/spec.hh"
 #include "engine/status.hh"
@@ -20,7 +21,7 @@ inline constexpr uint32_t port_offset = 1000;
 inline constexpr char token = 'X';
 // A sender's connects (token and -sp) are retried this long after a refusal, like the
 // original's (which tries 100 times: at least 10 s).
-inline constexpr std::chrono::milliseconds connect_retry_pause{100};
+inline constexpr std::chrono::milliseconds connect_retry_pause = refused_connect_retry_pause;
 
 // True when a run speaks the token handshake: the Windows dialect without -ns.
 bool uses_tokens(const TestSpec& spec);

@@ -39,7 +39,8 @@ SocketError classify_socket_error(int error) {
     case WSAEWOULDBLOCK: return SocketError::would_block;
     case WSAEINPROGRESS: return SocketError::in_progress;
     case WSAEINTR: return SocketError::interrupted;
-    case WSAECONNREFUSED: return SocketError::refused;
+    case WSAECONNREFUSED:
+    case ERROR_CONNECTION_REFUSED: return SocketError::refused;  // a ConnectEx completion's code
     case WSAECONNRESET:
     case WSAECONNABORTED:
     case WSAESHUTDOWN: return SocketError::reset;

@@ -32,6 +32,10 @@ struct ConnectOptions {
 // socket type, before connect).
 Status apply_connect_options(NativeSocket socket, const ConnectOptions& options);
 
+// A sender retries a refused data or control connect this long after the refusal, until its
+// --connect-timeout: the receiver may not be listening yet. NTttcp tries 100 times, 100 ms apart.
+inline constexpr std::chrono::milliseconds refused_connect_retry_pause{100};
+
 // Starts a non-blocking connect; the caller waits for writability (many at once).
 Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options);
 

@@ -2,14 +2,29 @@
 
 #include <sys/epoll.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
+#include "engine/net/os_socket.hh"
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/socket_buffers.hh"
 
 namespace xttcp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Where one flow's connect stands. A refused connect waits out the retry pause with no socket.
+struct ConnectSlot {
+  enum class State { connecting, refused, connected } state = State::connecting;
+  Clock::time_point retry_at{};
+};
+
+}  // namespace
 
 Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
                                               std::vector<std::string>& notes) {
@@ -26,9 +41,9 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
 
   auto remote_of = [&](size_t i) { return flow_address(context, flows[i]); };
 
-  std::vector<UniqueFd> sockets;
-  sockets.reserve(flows.size());
-  for (size_t i = 0; i < flows.size(); ++i) {
+  std::vector<UniqueFd> sockets(flows.size());
+  std::vector<ConnectSlot> slots(flows.size());
+  auto start = [&](size_t i) -> Status {
     options.source.reset();
     if (!spec.source_address.empty() || flows[i].source_port != 0) {
       SocketAddress source = context.local;
@@ -39,43 +54,73 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
     if (!fd) return fail("cannot connect to " + remote_of(i).to_string() + ": " + fd.error().message);
     // Set once the connect has started: this side only sends, its receive window is moot.
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
-    if (i == 0)
+    if (i == 0 && notes.empty())
       if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLONESHOT;
     event.data.u64 = i;
     if (epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    sockets.push_back(std::move(*fd));
-  }
+    sockets[i] = std::move(*fd);
+    slots[i].state = ConnectSlot::State::connecting;
+    return ok();
+  };
+  for (size_t i = 0; i < flows.size(); ++i)
+    if (Status started = start(i); !started) return started.error();
 
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(spec.connect_timeout_s);
-  size_t pending = sockets.size();
-  std::vector<bool> connected(sockets.size(), false);
+  // A refused connect means the receiver is not listening yet (started after this sender, or
+  // -N/-ns with no sync to order the two): try again every 100 ms until --connect-timeout, as
+  // NTttcp does (100 tries, 100 ms apart).
+  const auto deadline = Clock::now() + std::chrono::seconds(spec.connect_timeout_s);
+  size_t pending = flows.size();
+  uint64_t refusals = 0;
   epoll_event events[64];
   while (pending > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) {
       size_t first = 0;  // name the first one still waiting (flows may go to several hosts)
-      while (connected[first]) ++first;
-      return fail(std::to_string(pending) + " of " + std::to_string(sockets.size()) +
+      while (slots[first].state == ConnectSlot::State::connected) ++first;
+      const bool refused = slots[first].state == ConnectSlot::State::refused;
+      return fail(std::to_string(pending) + " of " + std::to_string(flows.size()) +
                   " connections to " + remote_of(first).host() + " (first: port " +
                   std::to_string(flows[first].port) + ") not established within " +
-                  std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)");
+                  std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)" +
+                  (refused ? ": connection refused, " + std::to_string(refusals) +
+                                 " tries (is the receiver running?)"
+                           : ""));
     }
-    const int n = epoll_wait(epoll.get(), events, 64, static_cast<int>(left.count()));
+    Clock::time_point wake = deadline;
+    for (const ConnectSlot& slot : slots)
+      if (slot.state == ConnectSlot::State::refused) wake = std::min(wake, slot.retry_at);
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(wake - now);
+    const int n = epoll_wait(epoll.get(), events, 64, static_cast<int>(std::max<int64_t>(left.count(), 0)));
     if (n < 0 && errno != EINTR) return fail(std::string("epoll_wait: ") + std::strerror(errno));
-    for (int i = 0; i < n; ++i) {
-      const size_t index = events[i].data.u64;
-      if (auto done = finish_connect(sockets[index].get(), remote_of(index)); !done)
+    for (int k = 0; k < n; ++k) {
+      const size_t i = events[k].data.u64;
+      const int error = pending_socket_error(sockets[i].get());
+      if (error == 0) {
+        slots[i].state = ConnectSlot::State::connected;
+        --pending;
+      } else if (classify_socket_error(error) == SocketError::refused) {
+        sockets[i].reset();  // closing it leaves the epoll set too
+        slots[i] = {ConnectSlot::State::refused, Clock::now() + refused_connect_retry_pause};
+        ++refusals;
+      } else if (auto done = finish_connect(sockets[i].get(), remote_of(i)); !done) {
         return fail("cannot connect to " + done.error().message);
-      connected[index] = true;
-      --pending;
+      }
     }
+    const Clock::time_point after = Clock::now();
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].state == ConnectSlot::State::refused && slots[i].retry_at <= after)
+        if (Status started = start(i); !started) return started.error();
   }
   return sockets;
+}
+
+ConnectionStats sender_connection_stats(const WorkerContext& context, size_t flow, int fd) {
+  ConnectionStats stats = read_tcp_info(fd);
+  if (stats.remote.empty()) stats.remote = flow_address(context, context.plan->flows[flow]).to_string();
+  return stats;
 }
 
 }  // namespace xttcp

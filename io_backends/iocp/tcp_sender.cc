@@ -35,9 +35,10 @@ Status TcpSender::open() {
   const SocketOptions options = socket_options_of(spec);
 
   ConnectExFunction connect_ex;
-  std::vector<ConnectTarget> targets;
-  for (const FlowPlan& flow : context_.plan->flows) {
-    const SocketAddress remote = flow_address(context_, flow);
+  const std::vector<FlowPlan>& flows = context_.plan->flows;
+  // One flow's socket: bound, on the port, ready for ConnectEx. Again after a refused connect.
+  auto open_target = [&](std::size_t i) -> Expected<ConnectTarget> {
+    const SocketAddress remote = flow_address(context_, flows[i]);
     const std::string where = "iocp: connect to " + remote.to_string() + ": ";
     auto socket = open_overlapped_socket(remote.family(), SOCK_STREAM);
     if (!socket) return fail(where + socket.error().message);
@@ -45,7 +46,7 @@ Status TcpSender::open() {
       return fail(where + set.error().message);
     // ConnectEx needs a bound socket: -a's address and -f's port, else the wildcard, ephemeral.
     SocketAddress source = context_.local;
-    source.set_port(flow.source_port);
+    source.set_port(flows[i].source_port);
     if (Status bound = bind_socket(socket->get(), source); !bound)
       return fail(where + bound.error().message);
     auto skips = port_.associate(socket->get(), 0);
@@ -55,15 +56,27 @@ Status TcpSender::open() {
       if (!loaded) return fail(where + loaded.error().message);
       connect_ex = *loaded;
     }
-    targets.push_back({socket->get(), *skips, remote});
+    const ConnectTarget target{socket->get(), *skips, remote};
+    Connection& connection = *flows_[i];
+    connection.socket = std::move(*socket);  // closes a refused one
+    connection.skips_port = *skips;
+    return target;
+  };
+
+  std::vector<ConnectTarget> targets;
+  for (std::size_t i = 0; i < flows.size(); ++i) {
     auto connection = std::make_unique<Connection>();
-    connection->socket = std::move(*socket);
-    connection->slot = flow.slot;
-    connection->skips_port = *skips;
+    connection->slot = flows[i].slot;
     flows_.push_back(std::move(connection));
+    auto target = open_target(i);
+    if (!target) {
+      flows_.clear();
+      return target.error();
+    }
+    targets.push_back(*target);
   }
-  if (Status connected =
-          connect_all(port_, connect_ex, targets, std::chrono::seconds(spec.connect_timeout_s));
+  if (Status connected = connect_all(port_, connect_ex, std::move(targets), open_target,
+                                     std::chrono::seconds(spec.connect_timeout_s));
       !connected) {
     flows_.clear();  // nothing of them is pending any more: connect_all drained it
     return connected;

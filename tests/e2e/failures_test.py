@@ -34,10 +34,14 @@ def nobody_listening(xttcp, started):
     for extra in ([], ["-N"]):
         t0 = time.monotonic()
         sender = Process([xttcp, "-s", "127.0.0.1", "-P", "2", "-n", "1", "-p", str(base), "-t",
-                          "1", "--connect-timeout", "3", *extra], "sender to nobody")
+                          "1", "--connect-timeout", "1", *extra], "sender to nobody")
         started.append(sender)
         check(sender.wait(20) == 1, f"sender to nobody ({extra}) did not exit 1")
         check("refused" in sender.stderr(), f"error does not say refused: {sender.stderr()}")
+        if extra:  # the data connects are retried until --connect-timeout, and say so
+            check(re.search(r"not established within 1 s \(--connect-timeout\): connection "
+                            r"refused, \d+ tries", sender.stderr()),
+                  f"error does not say how long it retried: {sender.stderr()}")
         check(time.monotonic() - t0 < 10, "sender to nobody took too long")
 
 

@@ -2,6 +2,7 @@
 """Linux xttcp against xttcp.exe under Wine over 127.0.0.1, in both directions: the native sync
 protocol (Linux dialect, results exchanged) and NTttcp-for-Windows' -ns and token handshake
 (Windows dialect), count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x threads),
+the sender started before its receiver (-ns and count mode: refused connects are retried),
 -m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each thread's bytes on
 its own host's ports), and -sam with -na (each end's samples add up to its window). Each case
 checks that both ends succeed, that the bytes one sent and the other received agree within what
@@ -17,6 +18,7 @@ build's default, auto = iocp; 'null' while developing the control plane).
 import os
 import shutil
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block,  # noqa: E402
@@ -71,7 +73,10 @@ def dpc_rate(console):
 
 def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_sync,
              inspect=None):
-    """inspect(docs, consoles): more checks on each side's native JSON and stdout, by side."""
+    """wait_port(base): the receiver's port to wait for before starting the sender; SENDER_FIRST
+    starts the sender first instead (its refused connects are retried until the receiver
+    listens, as NTttcp's are). inspect(docs, consoles): more checks on each side's native JSON
+    and stdout, by side."""
     linux = linux_xttcp()
     wine = wine_command(xttcp_exe)
     base = free_port_block(THREADS)
@@ -89,11 +94,21 @@ def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_s
     commands = {"windows": command(wine, "windows", windows_role),
                 "linux": command([linux], "linux", linux_role)}
     commands[receiver_side] += ["--wait-timeout", "60"]
-    receiver = Process(commands[receiver_side], f"{receiver_side} receiver")
-    started.append(receiver)
-    wait_listening(wait_port(base), timeout=60)  # Wine's first start can take seconds
-    sender = Process(commands[sender_side], f"{sender_side} sender")
-    started.append(sender)
+    if wait_port is SENDER_FIRST:
+        commands[sender_side] += ["--connect-timeout", "60"]  # Wine's first start can take seconds
+        sender = Process(commands[sender_side], f"{sender_side} sender (started first)")
+        started.append(sender)
+        time.sleep(1)
+        check(sender.proc.poll() is None,
+              f"{sender_side} sender started first gave up at once:\n{sender.stderr()}")
+        receiver = Process(commands[receiver_side], f"{receiver_side} receiver")
+        started.append(receiver)
+    else:
+        receiver = Process(commands[receiver_side], f"{receiver_side} receiver")
+        started.append(receiver)
+        wait_listening(wait_port(base), timeout=60)  # Wine's first start can take seconds
+        sender = Process(commands[sender_side], f"{sender_side} sender")
+        started.append(sender)
     check(sender.wait(90) == 0, f"{sender_side} sender failed")
     check(receiver.wait(90) == 0, f"{receiver_side} receiver failed")
     sent = summary(files[sender_side], f"{sender_side} sender")
@@ -144,15 +159,8 @@ def count_dialect(role, base):
             "64k"]
 
 
-def every_data_port(base):
-    """Waits for all but the last data port (each worker listens on its own), returns the last."""
-    for port in range(base, base + THREADS - 1):
-        wait_listening(port, timeout=60)
-    return base + THREADS - 1
-
-
 def count_pair(xttcp_exe, started, windows_role):
-    s, r = run_pair(xttcp_exe, started, windows_role, count_dialect, every_data_port, False)
+    s, r = run_pair(xttcp_exe, started, windows_role, count_dialect, SENDER_FIRST, False)
     expected = COUNT_BUFFERS * COUNT_LENGTH * THREADS
     check(s == expected and r == expected,
           f"count mode: sent {s}, received {r}, not N x -l x threads = {expected}")
@@ -243,20 +251,21 @@ def check_samples(docs, consoles):
 
 def samples_pair(xttcp_exe, started, windows_role):
     run_pair(xttcp_exe, started, windows_role, windows_dialect(["-ns", "-sam", "1", "-na", "0"]),
-             every_data_port, False, check_samples)
+             FIRST_DATA_PORT, False, check_samples)
 
 
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
+SENDER_FIRST = object()  # run_pair: start the sender first
 
 CASES = {
     "native-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", linux_dialect, SYNC_PORT, True),
     "native-wine-to-linux": lambda x, s: run_pair(x, s, "sender", linux_dialect, SYNC_PORT, True),
     "ns-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", windows_dialect(["-ns"]),
-                                              FIRST_DATA_PORT, False),
+                                              SENDER_FIRST, False),
     "ns-wine-to-linux": lambda x, s: run_pair(x, s, "sender", windows_dialect(["-ns"]),
-                                              FIRST_DATA_PORT, False),
+                                              SENDER_FIRST, False),
     "token-linux-to-wine": lambda x, s: run_pair(x, s, "receiver", windows_dialect([]),
                                                  FIRST_TOKEN_PORT, False),
     "count-linux-to-wine": lambda x, s: count_pair(x, s, "receiver"),
