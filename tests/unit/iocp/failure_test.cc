@@ -1,7 +1,9 @@
 // The iocp backend's failure paths: -d finds bytes that are not 'A', a connect to a closed port
-// fails in one line naming it, a worker with nothing to do stops when told.
+// is retried and then fails in one line naming it (and succeeds once a listener comes), a worker
+// with nothing to do stops when told.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <future>
@@ -94,43 +96,129 @@ TEST(IocpFailures, VerifyDataCountsBytesThatAreNotA) {
   EXPECT_EQ(report.connections, 1u);
 }
 
-TEST(IocpFailures, ConnectToClosedPortFailsNamingThePort) {
+// Count mode ends a receiver's flow at the end of its stream: by then every byte of it must be
+// counted, even those whose receive completes after the empty one that saw the end (-a 4 keeps
+// four receives outstanding; the engine reads the counters as soon as the last flow is done).
+TEST(IocpFailures, FlowIsDoneOnlyOnceEveryByteIsCounted) {
+  Backend* backend = iocp_backend();
+  ASSERT_NE(backend, nullptr);
+  constexpr std::size_t bytes = 4 << 20;
+  for (int round = 0; round < 5; ++round) {
+    const uint16_t port = free_port(false, SOCK_STREAM);
+    ASSERT_NE(port, 0);
+    auto r = make_receiver(port);
+    r->spec.windows.async_buffers = 4;
+    std::promise<uint64_t> counted_at_done;
+    std::atomic<int> done_calls{0};
+    r->context.on_flow_done = [&] {
+      if (done_calls++ == 0) counted_at_done.set_value(total(r->counter));
+    };
+    auto made = backend->make_worker(r->context);
+    ASSERT_TRUE(made) << made.error().message;
+    r->worker = std::move(*made);
+    ASSERT_TRUE(r->worker->open());
+    std::atomic<bool> stop{false};
+    auto ran = std::async(std::launch::async, [&] {
+      r->worker->run(stop);
+      return r->worker->finish();
+    });
+    EXPECT_TRUE(send_raw(port, bytes, 'A'));
+    auto at_done = counted_at_done.get_future();
+    const bool done = at_done.wait_for(10s) == std::future_status::ready;
+    stop = true;
+    if (ran.wait_for(10s) != std::future_status::ready) {
+      ADD_FAILURE() << "receiver did not stop within 10 s";
+      std::abort();
+    }
+    ASSERT_TRUE(done) << "the flow was never done";
+    EXPECT_EQ(at_done.get(), bytes) << "round " << round;
+    EXPECT_EQ(done_calls.load(), 1);
+  }
+}
+
+// A sender of one flow to 127.0.0.1:port with --connect-timeout `timeout_s`.
+struct Sender {
+  TestSpec spec;
+  WorkerPlan plan;
+  FlowCounter counter;
+  WorkerContext context;
+  std::unique_ptr<DataWorker> worker;
+};
+
+std::unique_ptr<Sender> make_sender(uint16_t port, uint32_t timeout_s) {
+  auto s = std::make_unique<Sender>();
+  s->spec.role = Role::sender;
+  s->spec.address = "127.0.0.1";
+  s->spec.ports = s->spec.threads_per_port = s->spec.conns_per_thread = 1;
+  s->spec.connect_timeout_s = timeout_s;
+  s->plan.flows.push_back(FlowPlan{0, 0, port, 0});
+  s->context.spec = &s->spec;
+  s->context.plan = &s->plan;
+  s->context.local = *resolve("", 0, false);
+  s->context.remote = *resolve("127.0.0.1", 0, false);
+  s->context.counters = &s->counter;
+  return s;
+}
+
+// open() on another thread; the future's bound only catches a hang.
+Status open_bounded(DataWorker& worker) {
+  auto opened = std::async(std::launch::async, [&] { return worker.open(); });
+  if (opened.wait_for(30s) != std::future_status::ready) {
+    ADD_FAILURE() << "open() did not return within 30 s";
+    std::abort();
+  }
+  return opened.get();
+}
+
+TEST(IocpFailures, ConnectToClosedPortRetriesThenFailsNamingThePort) {
   Backend* backend = iocp_backend();
   ASSERT_NE(backend, nullptr);
   const uint16_t port = free_port(false, SOCK_STREAM);
   ASSERT_NE(port, 0);
-  TestSpec spec;
-  spec.role = Role::sender;
-  spec.address = "127.0.0.1";
-  spec.ports = 1;
-  spec.threads_per_port = 1;
-  spec.conns_per_thread = 1;
-  spec.connect_timeout_s = 5;
-  WorkerPlan plan;
-  plan.flows.push_back(FlowPlan{0, 0, port, 0});
-  FlowCounter counter;
-  WorkerContext context;
-  context.spec = &spec;
-  context.plan = &plan;
-  context.local = *resolve("", 0, false);
-  context.remote = *resolve("127.0.0.1", 0, false);
-  context.counters = &counter;
-  auto made = backend->make_worker(context);
+  auto s = make_sender(port, 2);
+  auto made = backend->make_worker(s->context);
   ASSERT_TRUE(made) << made.error().message;
-  std::unique_ptr<DataWorker> worker = std::move(*made);
+  s->worker = std::move(*made);
 
-  // Bounded by --connect-timeout (5 s) plus the drain; the future's bound only catches a hang.
-  auto opened = std::async(std::launch::async, [&] { return worker->open(); });
-  if (opened.wait_for(20s) != std::future_status::ready) {
-    ADD_FAILURE() << "open() did not return within 20 s";
+  const Status status = open_bounded(*s->worker);  // refused, retried for 2 s
+  ASSERT_FALSE(status);
+  const std::string& message = status.error().message;
+  EXPECT_EQ(message.rfind("iocp: 1 of 1 connections to 127.0.0.1 (first: port " +
+                              std::to_string(port) + ") not established within 2 s",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("connection refused, "), std::string::npos) << message;
+  EXPECT_NE(message.find(" tries (is the receiver running?)"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+// NTttcp's senders may start first: a refused connect is tried again until the receiver listens.
+TEST(IocpFailures, ConnectRetriesUntilTheReceiverListens) {
+  Backend* backend = iocp_backend();
+  ASSERT_NE(backend, nullptr);
+  const uint16_t port = free_port(false, SOCK_STREAM);
+  ASSERT_NE(port, 0);
+  auto s = make_sender(port, 20);
+  auto made = backend->make_worker(s->context);
+  ASSERT_TRUE(made) << made.error().message;
+  s->worker = std::move(*made);
+
+  auto opened = std::async(std::launch::async, [&] { return s->worker->open(); });
+  std::this_thread::sleep_for(500ms);  // a few refusals first
+  const SOCKET listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_NE(listener, INVALID_SOCKET);
+  auto address = resolve("127.0.0.1", port, false);
+  ASSERT_TRUE(address);
+  ASSERT_EQ(bind(listener, address->get(), address->length), 0);
+  ASSERT_EQ(listen(listener, 4), 0);
+  if (opened.wait_for(30s) != std::future_status::ready) {
+    ADD_FAILURE() << "open() did not return within 30 s";
     std::abort();
   }
   const Status status = opened.get();
-  ASSERT_FALSE(status);
-  const std::string& message = status.error().message;
-  EXPECT_EQ(message.rfind("iocp: ", 0), 0u) << message;
-  EXPECT_NE(message.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << message;
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_TRUE(status) << status.error().message;
+  closesocket(listener);
 }
 
 TEST(IocpFailures, BindToAPortInUseSaysSo) {
