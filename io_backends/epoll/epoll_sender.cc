@@ -52,7 +52,8 @@ Status EpollSender::open() {
 
   if (spec.zerocopy != ZeroCopy::off) {
     bool enabled = true;
-    for (Connection& c : connections_) {
+    for (size_t i = 0; i < connections_.size(); ++i) {
+    Connection& c = connections_[i];
       if (enable_zerocopy(c.fd.get())) continue;
       if (spec.zerocopy == ZeroCopy::on)
         return fail(std::string("--zerocopy: the kernel refused SO_ZEROCOPY: ") + std::strerror(errno));
@@ -122,7 +123,8 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
   epoll_event events[epoll_batch];
   while (!stop.load(std::memory_order_relaxed)) {
     bool wrote = false;
-    for (Connection& c : connections_) {
+    for (size_t i = 0; i < connections_.size(); ++i) {
+    Connection& c = connections_[i];
       if (!c.writable) continue;
       size_t want = length;
       if constexpr (Budgeted) want = static_cast<size_t>(std::min<uint64_t>(length, c.left));
@@ -169,9 +171,10 @@ void EpollSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport EpollSender::finish() {
-  for (Connection& c : connections_) {
+  for (size_t i = 0; i < connections_.size(); ++i) {
+    Connection& c = connections_[i];
     if (context_.spec->zerocopy != ZeroCopy::off) collect_zerocopy(c);
-    ConnectionStats stats = read_tcp_info(c.fd.get());
+    ConnectionStats stats = sender_connection_stats(context_, i, c.fd.get());
     stats.bytes = read(context_.counters[c.slot]).bytes;
     stats.zerocopy = c.zerocopy;
     report_.connection_stats.push_back(std::move(stats));

@@ -328,8 +328,9 @@ void UringSender::wait_for_notifications() {
 
 WorkerReport UringSender::finish() {
   if (ring_.valid()) wait_for_notifications();
-  for (const Connection& c : connections_) {
-    ConnectionStats stats = read_tcp_info(c.fd.get());
+  for (size_t i = 0; i < connections_.size(); ++i) {
+    const Connection& c = connections_[i];
+    ConnectionStats stats = sender_connection_stats(context_, i, c.fd.get());
     stats.bytes = read(context_.counters[c.slot]).bytes;
     stats.zerocopy = c.zerocopy;
     report_.connection_stats.push_back(std::move(stats));

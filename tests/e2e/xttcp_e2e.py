@@ -45,6 +45,13 @@ def expected_backend(xttcp, protocol="TCP"):
     raise Failure(f"'xttcp backends' does not say what auto takes for {protocol}:\n{out}")
 
 
+def socket_backends(xttcp):
+    """The kernel-socket backends 'xttcp backends' lists as available here (epoll, io_uring)."""
+    out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
+    return [line.split()[0] for line in out.splitlines()
+            if line.split()[:2] in (["epoll", "available"], ["io_uring", "available"])]
+
+
 def check(condition, message):
     if not condition:
         raise Failure(message)
@@ -58,14 +65,15 @@ def scratch_dir(prefix="xttcp-e2e-"):
 
 
 def free_port_block(count, ipv6=False):
-    """A base port such that base-1 .. base+count-1 are free now (sync port included)."""
+    """A base port such that base-1 .. base+count-1 are free now (sync port included), and so
+    are the Windows dialect's token ports, base+1000 .. base+count-1+1000."""
     family = socket.AF_INET6 if ipv6 else socket.AF_INET
     host = "::1" if ipv6 else "127.0.0.1"
     for _ in range(200):
         base = random.randint(20000, 60000 - count)
         sockets = []
         try:
-            for port in range(base - 1, base + count):
+            for port in [*range(base - 1, base + count), *range(base + 1000, base + count + 1000)]:
                 s = socket.socket(family, socket.SOCK_STREAM)
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind((host, port))

@@ -4,10 +4,9 @@ the kernel copied; --zerocopy=auto notices and falls back to plain sends, saying
 --skip-rx-copy (MSG_TRUNC, the default) and --skip-rx-copy=off both count every byte. Each
 check runs on every kernel-socket backend this machine has (epoll, io_uring)."""
 import os
-import subprocess
 
-from xttcp_e2e import (scratch_dir, Process, check, free_port_block, load_json, run_test, within,
-                       xttcp_binary)
+from xttcp_e2e import (scratch_dir, Process, check, free_port_block, load_json, run_test,
+                       socket_backends, within, xttcp_binary)
 
 
 def local_run(xttcp, started, extra, name):
@@ -20,15 +19,9 @@ def local_run(xttcp, started, extra, name):
     return p, load_json(out)
 
 
-def available_backends(xttcp):
-    out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
-    return [line.split()[0] for line in out.splitlines()
-            if line.split()[:2] in (["epoll", "available"], ["io_uring", "available"])]
-
-
 def body(started):
     xttcp = xttcp_binary()
-    backends = available_backends(xttcp)
+    backends = socket_backends(xttcp)
     check("epoll" in backends, f"'xttcp backends' lists no epoll: {backends}")
     for backend in backends:
         one_backend(xttcp, started, backend)
@@ -61,6 +54,11 @@ def one_backend(xttcp, started, backend):
               f"{doc['peer']['spec']['skip_rx_copy']}")
         check(doc["backend"] == backend and doc["peer"]["backend"] == backend,
               f"ran on {doc['backend']}/{doc['peer']['backend']}, not {backend}")
+        # Each end names both addresses of each connection, the peer gone or not.
+        for side in (doc, doc["peer"]):
+            for c in side["connections"]:
+                check(c["local"].startswith("127.0.0.1:") and c["remote"].startswith("127.0.0.1:"),
+                      f"{backend} {side['role']}: connection {c['local']!r} -> {c['remote']!r}")
 
 
 run_test(body)
