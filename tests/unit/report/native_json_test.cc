@@ -194,6 +194,11 @@ TEST(NativeJson, WindowsThreadsNameTheirMappingsHost) {
   EXPECT_EQ(doc["threads"][0]["host"], "127.0.0.1");
   EXPECT_EQ(doc["threads"][1]["host"], "127.0.0.2");
   EXPECT_EQ(doc["threads"][2]["host"], "127.0.0.2");
+  // Re-read (a peer's result), the hosts come back from spec.windows.mappings.
+  Expected<Result> parsed = parse_native_json(render_native_json(r));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  auto again = nlohmann::json::parse(render_native_json(*parsed));
+  EXPECT_EQ(again["threads"], doc["threads"]);
   auto linux_doc = nlohmann::json::parse(render_native_json(test::sample_receiver()));
   EXPECT_FALSE(linux_doc["threads"][0].contains("host")) << "spec.address says it already";
 }
