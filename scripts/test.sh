@@ -82,11 +82,16 @@ if [[ $windows == yes ]]; then
       meson setup build-windows "${windows_options[@]}" >/dev/null
     fi
     unset built
+    # Wine's first start creates its prefix (~30 s, mostly waiting): while the build runs.
+    timeout 180 wineboot --init >/dev/null 2>&1 &
+    wineboot_pid=$!
     if ninja -C build-windows; then
+      wait "$wineboot_pid" || echo "wineboot --init failed; the first test under Wine creates the prefix"
       built=$SECONDS
       meson test -C build-windows --print-errorlogs || status=1
       logs+=(build-windows/meson-logs/testlog.json)
     else
+      wait "$wineboot_pid" || true
       status=1
     fi
     wineserver -k 2>/dev/null || true
