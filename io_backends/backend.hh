@@ -164,6 +164,10 @@ Expected<Backend*> find_backend(std::string_view name);
 // whose auto_refusal() is empty and which accepts the spec, else fallback_backend() (epoll on
 // Linux, iocp on Windows). Checks the spec against the backend (Backend::check) either way.
 Expected<Backend*> select_backend(const TestSpec& spec);
+// With --backend auto: the backends auto would have preferred to `chosen` but that refuse one of
+// the spec's options, e.g. "--backend auto runs epoll: -lm: the io_uring backend does not time
+// calls (use --backend epoll)"; "" when none was passed over for an option (or not auto).
+std::string auto_choice_note(const TestSpec& spec, const Backend& chosen);
 inline constexpr std::string_view auto_backend = "auto";
 // What `auto` takes when no backend asks for the spec; "" when this build has none.
 std::string_view fallback_backend();

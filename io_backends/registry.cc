@@ -59,4 +59,17 @@ Expected<Backend*> select_backend(const TestSpec& spec) {
   return *backend;
 }
 
+std::string auto_choice_note(const TestSpec& spec, const Backend& chosen) {
+  if (spec.backend != auto_backend) return {};
+  std::string refusals;
+  for (const auto& backend : all_backends()) {
+    if (backend.get() == &chosen) break;
+    if (!backend->probe().available || !backend->auto_refusal(spec).empty()) continue;
+    if (Status supported = backend->check(spec); !supported)
+      refusals += (refusals.empty() ? "" : "; ") + supported.error().message;
+  }
+  if (refusals.empty()) return {};
+  return "--backend auto runs " + std::string(chosen.name()) + ": " + refusals;
+}
+
 }  // namespace xttcp

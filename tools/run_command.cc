@@ -21,20 +21,23 @@
 namespace xttcp {
 namespace {
 
-// Also settles --backend auto on a name, so the results and the peer see what really ran.
-Status validate_environment(TestSpec& spec) {
+// Also settles --backend auto on a name, so the results and the peer see what really ran, and
+// says in `notes` when auto passed over a backend because of an option.
+Status validate_environment(TestSpec& spec, std::vector<std::string>& notes) {
   if (Status supported = check_windows_dialect_supported(spec); !supported) return supported;
   if (Status allowed = check_process_options(spec); !allowed) return allowed;
   auto backend = select_backend(spec);
   if (!backend) return backend.error();
+  if (std::string note = auto_choice_note(spec, **backend); !note.empty()) notes.push_back(note);
   spec.backend = std::string((*backend)->name());
   if (!spec.show_nic_packets.empty())
     if (Status exists = check_interface_exists(spec.show_nic_packets); !exists) return exists;
   return ok();
 }
 
-int run(TestSpec spec, const std::vector<std::string>& notes) {
-  if (Status valid = validate_environment(spec); !valid) return usage_error(valid.error().message);
+int run(TestSpec spec, std::vector<std::string> notes) {
+  if (Status valid = validate_environment(spec, notes); !valid)
+    return usage_error(valid.error().message);
 
   if (Status prepared = prepare_process(spec); !prepared) {
     std::fprintf(stderr, "xttcp: %s\n", prepared.error().message.c_str());
