@@ -7,6 +7,7 @@
 #                       runs leg 1's xttcp against xttcp.exe under Wine (XTTCP_LINUX_BIN). With
 #                       --windows, or in CI (CI=true) when the toolchain installs
 #                       (scripts/install-deps.sh --windows).
+# Legs 2 and 3 compile in the background (nice 19) while leg 1's tests run; their tests run after.
 # Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [meson test arguments, e.g.
 #        --suite unit] (the Windows leg runs all of its own suites)
 set -euo pipefail
@@ -28,9 +29,14 @@ if [[ $windows == auto ]]; then
 fi
 
 scripts/install-deps.sh --dpdk  # the dpdk backend is built and tested on virtual devices
+if [[ $windows == yes ]] && ! scripts/install-deps.sh --windows; then
+  echo "windows leg skipped: the mingw-w64/Wine toolchain did not install" \
+    "(scripts/install-deps.sh --windows)"
+  windows=no
+fi
 
-# setup DIR OPTIONS...: configure once, reconfigure after.
-setup() {
+# configure DIR OPTIONS...: configure once, reconfigure after.
+configure() {
   local dir=$1
   shift
   if [[ -d $dir ]]; then
@@ -38,69 +44,109 @@ setup() {
   else
     meson setup "$dir" "$@" >/dev/null
   fi
-  ninja -C "$dir"
+}
+
+# The sanitizer and Windows legs compile in the background, one after the other, at nice 19,
+# while leg 1's tests run: those tests mostly wait (on -t windows, on peers), so the compiles
+# use the idle cores, and a test still gets a core whenever it wants one (nice 0 against 19).
+# Each build leaves DIR/build-status ("exit-code seconds") and its output in DIR/build-output.
+background_build() {
+  local dir=$1 begin=$SECONDS rc=0
+  nice -n 19 ninja -C "$dir" >"$dir/build-output" 2>&1 || rc=$?
+  echo "$rc $((SECONDS - begin))" >"$dir/build-status"
+}
+# wait_build DIR: 0 once DIR built; else prints the end of its output and returns 1.
+wait_build() {
+  local dir=$1
+  wait_started=$SECONDS
+  while [[ ! -s $dir/build-status ]]; do
+    if ! kill -0 "$builds_pid" 2>/dev/null && [[ ! -s $dir/build-status ]]; then
+      echo "$dir: the background build ended without a status" >&2
+      return 1
+    fi
+    sleep 1
+  done
+  read -r build_rc build_seconds <"$dir/build-status"
+  if ((build_rc != 0)); then
+    tail -n 60 "$dir/build-output" >&2
+    return 1
+  fi
 }
 
 logs=()
 status=0
 timings=()  # "leg: build N s, tests N s", printed at the end: where CI's time goes
+
 start=$SECONDS
-setup build-test -Dwerror=true --buildtype=debugoptimized
+configure build-test -Dwerror=true --buildtype=debugoptimized
+ninja -C build-test
 built=$SECONDS
+
+if ((sanitize)); then
+  # Unity build: the sanitizer leg checks behaviour, and merged sources halve its compile time.
+  configure build-asan -Dwerror=true --buildtype=debug -Db_sanitize=address,undefined \
+    -Dbench=disabled -Dunity=on
+  rm -f build-asan/build-status
+fi
+if [[ $windows == yes ]]; then
+  # A private Wine prefix, so the leg never touches the user's; its wineserver is ended below.
+  export WINEPREFIX=${XTTCP_WINEPREFIX:-$PWD/build-windows-wine}
+  export WINEDEBUG=-all
+  # -O0 and a unity build: the tests check behaviour, not speed, and compiling is most of
+  # this leg's time.
+  configure build-windows --cross-file cross/mingw-w64.ini -Dwerror=true --buildtype=debug \
+    -Dunity=on
+  rm -f build-windows/build-status
+fi
+set -m  # the background builds get their own process group: stopped with this script
+(
+  if ((sanitize)); then background_build build-asan; fi
+  if [[ $windows == yes ]]; then
+    # Wine's first start creates its prefix (seconds, mostly waiting): before the tests need it.
+    timeout 180 wineboot --init >/dev/null 2>&1 || echo "wineboot --init failed" >&2
+    background_build build-windows
+  fi
+) </dev/null &
+builds_pid=$!
+set +m
+trap 'kill -- -"$builds_pid" 2>/dev/null || true' EXIT
+
 meson test -C build-test --print-errorlogs "$@" || status=1
 logs+=(build-test/meson-logs/testlog.json)
 timings+=("warnings-as-errors leg: build $((built - start)) s, tests $((SECONDS - built)) s")
 
 if ((sanitize)); then
-  # Unity build: the sanitizer leg checks behaviour, and merged sources halve its compile time.
-  start=$SECONDS
-  setup build-asan -Dwerror=true --buildtype=debug -Db_sanitize=address,undefined -Dbench=disabled \
-    -Dunity=on
-  built=$SECONDS
-  suites=("$@")
-  ((${#suites[@]})) || suites=(--suite unit --suite e2e --suite interop)
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-asan --print-errorlogs "${suites[@]}" || status=1
-  logs+=(build-asan/meson-logs/testlog.json)
-  timings+=("sanitizer leg: build $((built - start)) s, tests $((SECONDS - built)) s")
+  if wait_build build-asan; then
+    waited=$((SECONDS - wait_started))
+    begin=$SECONDS
+    suites=("$@")
+    ((${#suites[@]})) || suites=(--suite unit --suite e2e --suite interop)
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      meson test -C build-asan --print-errorlogs "${suites[@]}" || status=1
+    logs+=(build-asan/meson-logs/testlog.json)
+    timings+=("sanitizer leg: build $build_seconds s (in the background; waited $waited s for it)," \
+      "tests $((SECONDS - begin)) s")
+  else
+    status=1
+  fi
 fi
 
 if [[ $windows == yes ]]; then
-  if scripts/install-deps.sh --windows; then
-    # A private Wine prefix, so the leg never touches the user's; its wineserver is ended below.
-    export WINEPREFIX=${XTTCP_WINEPREFIX:-$PWD/build-windows-wine}
-    export WINEDEBUG=-all
-    start=$SECONDS
-    # -O0 and a unity build: the tests check behaviour, not speed, and compiling is most of
-    # this leg's time.
-    windows_options=(--cross-file cross/mingw-w64.ini -Dwerror=true --buildtype=debug -Dunity=on)
+  if wait_build build-windows; then
+    waited=$((SECONDS - wait_started))
+    begin=$SECONDS
     # The cross-OS tests run the Linux build of leg 1 against xttcp.exe.
     export XTTCP_LINUX_BIN=$PWD/build-test/xttcp
-    if [[ -d build-windows ]]; then
-      meson setup --reconfigure build-windows "${windows_options[@]}" >/dev/null
-    else
-      meson setup build-windows "${windows_options[@]}" >/dev/null
-    fi
-    unset built
-    # Wine's first start creates its prefix (~30 s, mostly waiting): while the build runs.
-    timeout 180 wineboot --init >/dev/null 2>&1 &
-    wineboot_pid=$!
-    if ninja -C build-windows; then
-      wait "$wineboot_pid" || echo "wineboot --init failed; the first test under Wine creates the prefix"
-      built=$SECONDS
-      meson test -C build-windows --print-errorlogs || status=1
-      logs+=(build-windows/meson-logs/testlog.json)
-    else
-      wait "$wineboot_pid" || true
-      status=1
-    fi
-    wineserver -k 2>/dev/null || true
-    timings+=("windows leg: $((SECONDS - start)) s (tests $((SECONDS - ${built:-$SECONDS})) s)")
+    meson test -C build-windows --print-errorlogs || status=1
+    logs+=(build-windows/meson-logs/testlog.json)
+    timings+=("windows leg: build $build_seconds s (in the background; waited $waited s for it)," \
+      "tests $((SECONDS - begin)) s")
   else
-    echo "windows leg skipped: the mingw-w64/Wine toolchain did not install" \
-      "(scripts/install-deps.sh --windows)"
+    status=1
   fi
+  wineserver -k 2>/dev/null || true
 fi
+wait "$builds_pid" || true
 
 printf '%s\n' "${timings[@]}"
 # One closing line any CI reads: "N passed, N failed, N skipped" over every leg run.
