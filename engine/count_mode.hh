@@ -1,7 +1,9 @@
 // NTttcp for Windows' count mode (-n N, or no -t): each sender thread (one flow, one connection)
 // sends exactly N buffers of -l bytes, shuts its sending side down, and the run ends when every
-// flow has; the receiver ends when every connection has been closed by its sender. -t, or
-// 3 hours, bounds the run (WindowsOptions::count_timeout_s, the spec's duration).
+// flow has; the receiver ends when every connection has been closed by its sender. UDP: N
+// datagrams of -l bytes, then a few end markers (engine/udp/end_marker.hh); the receiver ends
+// when every flow's marker arrived. -t, or 3 hours, bounds the run
+// (WindowsOptions::count_timeout_s, the spec's duration).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,12 @@ inline bool count_mode(const TestSpec& spec) {
 inline uint64_t flow_send_budget(const TestSpec& spec) {
   if (!count_mode(spec) || spec.role != Role::sender) return 0;
   return *spec.windows.buffer_count * uint64_t{spec.send_buffer};
+}
+
+// UDP: the datagrams each sender flow sends before its end markers: N; 0 = no budget.
+inline uint64_t flow_send_datagrams(const TestSpec& spec) {
+  if (!count_mode(spec) || spec.role != Role::sender) return 0;
+  return *spec.windows.buffer_count;
 }
 
 }  // namespace xttcp

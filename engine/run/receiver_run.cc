@@ -200,13 +200,15 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
-  // Count mode: the run ends once every thread's connection was closed by its sender.
+  // Count mode: the run ends once every thread's connection was closed by its sender (UDP:
+  // every sender flow's end marker arrived).
   std::atomic<uint32_t> flows_done{0};
   std::function<void()> on_flow_done;
   if (count_mode(spec))
-    on_flow_done = [&flows_done, &env, threads = spec.ports] {
+    on_flow_done = [&flows_done, &env, threads = spec.ports, udp = spec.protocol == Protocol::udp] {
       if (flows_done.fetch_add(1) + 1 == threads)
-        env.clock.finish("count mode: every sender thread closed its connection");
+        env.clock.finish(udp ? "count mode: every sender thread's end marker arrived"
+                             : "count mode: every sender thread closed its connection");
     };
   WorkerPool pool(*setup->backend, spec, plan, local, local, on_accept, on_flow_done, *locals);
   if (Status opened = pool.open_all(seconds(10)); !opened) {

@@ -2,10 +2,18 @@
 // sequence (SequenceTracker, registered in the run's UdpFlowRegistry the first time a flow shows
 // up), others (NTTTCP's payload) by count. Portable: every backend's UDP receiver feeds it, one
 // datagram at a time (io_backends/common/udp_accounting splits UDP_GRO trains first).
+//
+// Count mode's end markers (end_marker.hh) are not data: the first one of each flow raises the
+// flow's expected count to what it sent and ends the flow; repeats of it are ignored. The
+// receiver calls announce_ended() once it has counted the bytes received with the marker: that
+// calls `on_flow_end` (the receiver's WorkerContext::on_flow_done) for each flow ended since, so
+// the engine, which may end the run right then, reads counters that hold every datagram before
+// the marker.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -16,28 +24,47 @@ namespace xttcp::udp {
 
 class DatagramAccounting {
  public:
-  DatagramAccounting(UdpFlowRegistry& registry, uint32_t slot)
-      : registry_(&registry), slot_(slot) {}
+  // `on_flow_end` may be null or empty; it must outlive this object.
+  DatagramAccounting(UdpFlowRegistry& registry, uint32_t slot,
+                     const std::function<void()>* on_flow_end = nullptr)
+      : registry_(&registry), slot_(slot), on_flow_end_(on_flow_end) {}
 
   // One datagram of `length` bytes received at `now_ns` (the sender's clock need not agree), of
-  // which `available` bytes are in `data` (fewer when read with MSG_TRUNC).
-  void on_datagram(const unsigned char* data, std::size_t available, std::size_t length,
+  // which `available` bytes are in `data` (fewer when read with MSG_TRUNC). Returns false for an
+  // end marker, which the caller must not count as data either.
+  bool on_datagram(const unsigned char* data, std::size_t available, std::size_t length,
                    uint64_t now_ns);
   // Native flows seen so far (compat payload is no flow).
   uint32_t flows() const { return static_cast<uint32_t>(flows_.size()); }
+  // Flows whose end marker arrived (count mode).
+  uint32_t flows_ended() const { return ended_; }
+  // Calls `on_flow_end` once for each flow ended since the last call (after the caller counted
+  // the bytes of what it received so far).
+  void announce_ended() {
+    if (announced_ != ended_) announce();
+  }
 
  private:
   struct Tracked {
     uint32_t flow_id = 0;
     std::unique_ptr<SequenceTracker> tracker;
+    bool ended = false;
   };
-  SequenceTracker& tracker_for(uint32_t flow_id);
+  Tracked& tracked(uint32_t flow_id);
+  SequenceTracker& tracker_for(uint32_t flow_id) { return *tracked(flow_id).tracker; }
+  void on_end_marker(const unsigned char* data, std::size_t available);
+  void flow_ended() { ++ended_; }
+  void announce();
 
   UdpFlowRegistry* registry_;
   uint32_t slot_;
+  const std::function<void()>* on_flow_end_;
   std::vector<Tracked> flows_;  // few per port: a linear search with a last-hit cache
   uint32_t last_ = 0;
   std::unique_ptr<SequenceTracker> compat_;
+  std::vector<uint32_t> ended_compat_;  // flows of compat data whose end marker arrived
+  uint32_t ended_ = 0;
+  uint32_t announced_ = 0;
 };
 
 }  // namespace xttcp::udp

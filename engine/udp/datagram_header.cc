@@ -5,7 +5,7 @@ namespace {
 
 constexpr std::size_t magic_offset = 0;
 constexpr std::size_t version_offset = 4;
-constexpr std::size_t flags_offset = 5;
+constexpr std::size_t flags_offset = header_flags_offset;
 constexpr std::size_t reserved_offset = 6;
 constexpr std::size_t flow_id_offset = 8;
 constexpr std::size_t sequence_offset = 12;

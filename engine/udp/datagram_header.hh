@@ -11,7 +11,8 @@ namespace xttcp::udp {
 // Layout, network byte order (24 bytes):
 //   offset  0  magic         u32  0x58545544 ("XTUD")
 //   offset  4  version       u8   1
-//   offset  5  flags         u8   0 (ignored by decode, reserved for later versions)
+//   offset  5  flags         u8   0 in data datagrams (ignored by decode); count mode's end
+//                                 markers set end_of_flow (engine/udp/end_marker.hh)
 //   offset  6  reserved      u16  0 (ignored by decode)
 //   offset  8  flow_id       u32
 //   offset 12  sequence      u32  numbered from 0 per flow, wraps at 2^32
@@ -21,6 +22,7 @@ namespace xttcp::udp {
 inline constexpr uint32_t header_magic = 0x58545544;
 inline constexpr uint8_t header_version = 1;
 inline constexpr std::size_t header_size = 24;
+inline constexpr std::size_t header_flags_offset = 5;
 
 struct DatagramHeader {
   uint32_t flow_id = 0;

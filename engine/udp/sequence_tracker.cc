@@ -121,7 +121,7 @@ void SequenceTracker::on_datagram(uint32_t sequence, uint64_t send_time_ns,
     highest_ = extended;
     test_and_set(extended);
     bump(c.unique);
-    set(c.expected, extended + 1);
+    set(c.expected, std::max(extended + 1, end_sent_));  // a late arrival after the end marker
   } else if (highest_ - extended < window_) {
     if (test_and_set(extended)) {
       bump(c.duplicates);
@@ -135,6 +135,12 @@ void SequenceTracker::on_datagram(uint32_t sequence, uint64_t send_time_ns,
     bump(c.reordered);
   }
   update_jitter(send_time_ns, receive_time_ns);
+}
+
+void SequenceTracker::on_end(uint64_t sent) {
+  end_sent_ = std::max(end_sent_, sent);
+  if (end_sent_ > counters_->expected.load(std::memory_order_relaxed))
+    set(counters_->expected, end_sent_);
 }
 
 void SequenceTracker::on_compat_datagram(uint32_t bytes) {

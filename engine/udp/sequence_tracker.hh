@@ -16,7 +16,8 @@
 //   so far (RFC 4737 "reordered" singleton definition). A late datagram that fills a gap is
 //   reordered, and the gap it fills is no longer lost.
 // - expected: highest extended sequence + 1. Senders number each flow from 0, so datagrams lost
-//   before the first arrival count as lost.
+//   before the first arrival count as lost. In count mode the flow's end marker raises it to the
+//   flow's sent count (on_end), so datagrams lost after the last arrival count as lost too.
 // - lost: expected - unique, clamped at 0.
 // - jitter: RFC 3550 §6.4.1 interarrival jitter over consecutive arrivals (arrival order, not
 //   sequence order), in ns: D = (R_j - R_i) - (S_j - S_i), J += (|D| - J) / 16. Kept as a double,
@@ -92,6 +93,10 @@ class SequenceTracker {
   // A datagram without the native header: counts datagrams, bytes and compat_datagrams only.
   void on_compat_datagram(uint32_t bytes);
 
+  // Count mode's end marker (end_marker.hh): the flow sent `sent` datagrams, so expected is at
+  // least that and datagrams lost after the last one received count as lost too. Counts nothing.
+  void on_end(uint64_t sent);
+
   uint64_t duplicate_window() const { return window_; }
 
  private:
@@ -105,6 +110,7 @@ class SequenceTracker {
   std::vector<uint64_t> received_;  // bit (sequence & (window_ - 1)): received
   bool started_ = false;
   uint64_t highest_ = 0;  // highest extended sequence, valid once started_
+  uint64_t end_sent_ = 0;  // the end marker's sent count (count mode), 0 before it
   bool have_transit_ = false;
   uint64_t previous_send_ = 0;     // send time of the previous jitter sample (batch boundary)
   uint64_t previous_transit_ = 0;  // R - S of the previous non-duplicate arrival, modulo 2^64

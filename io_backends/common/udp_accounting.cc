@@ -40,17 +40,20 @@ void stamp_datagrams(unsigned char* data, uint32_t datagram, uint32_t count, uin
                 data + static_cast<std::size_t>(i) * datagram);
 }
 
-void UdpSocketAccounting::on_buffer(const unsigned char* data, std::size_t in_buffer,
-                                    std::size_t length, std::size_t segment, uint64_t now_ns) {
+std::size_t UdpSocketAccounting::on_buffer(const unsigned char* data, std::size_t in_buffer,
+                                           std::size_t length, std::size_t segment,
+                                           uint64_t now_ns) {
   if (segment == 0 || segment > length) segment = length;
   in_buffer = std::min(in_buffer, length);
   std::size_t offset = 0;
+  std::size_t data_bytes = length;
   do {  // a zero-length datagram is a datagram too
     const std::size_t one = std::min(segment, length - offset);
     const std::size_t available = offset < in_buffer ? std::min(one, in_buffer - offset) : 0;
-    datagrams_.on_datagram(data + offset, available, one, now_ns);
+    if (!datagrams_.on_datagram(data + offset, available, one, now_ns)) data_bytes -= one;
     offset += segment;
   } while (offset < length);
+  return data_bytes;
 }
 
 }  // namespace xttcp

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "engine/udp/datagram_accounting.hh"
 
@@ -15,14 +16,22 @@ namespace xttcp {
 
 class UdpSocketAccounting {
  public:
-  UdpSocketAccounting(udp::UdpFlowRegistry& registry, uint32_t slot) : datagrams_(registry, slot) {}
+  // `on_flow_end` (count mode: WorkerContext::on_flow_done) is called once per flow whose end
+  // marker arrived, by announce_ended(); may be null or empty, must outlive this object.
+  UdpSocketAccounting(udp::UdpFlowRegistry& registry, uint32_t slot,
+                      const std::function<void()>* on_flow_end = nullptr)
+      : datagrams_(registry, slot, on_flow_end) {}
 
   // A received buffer of `length` bytes (`in_buffer` of them present in `data`, fewer when read
   // with MSG_TRUNC) holding datagrams of `segment` bytes (the last may be shorter); segment =
-  // length when the buffer is one datagram.
-  void on_buffer(const unsigned char* data, std::size_t in_buffer, std::size_t length,
-                 std::size_t segment, uint64_t now_ns);
+  // length when the buffer is one datagram. Returns the bytes of data in it: `length` less any
+  // end markers (count mode), which are not data.
+  std::size_t on_buffer(const unsigned char* data, std::size_t in_buffer, std::size_t length,
+                        std::size_t segment, uint64_t now_ns);
   uint32_t flows() const { return datagrams_.flows(); }
+  // Count mode: tells the engine of the flows whose end marker arrived; call it after counting
+  // the bytes on_buffer() returned (DatagramAccounting::announce_ended).
+  void announce_ended() { datagrams_.announce_ended(); }
 
  private:
   udp::DatagramAccounting datagrams_;

@@ -1,5 +1,9 @@
 #include "io_backends/common/udp_flows.hh"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/socket_buffers.hh"
 #include "io_backends/common/udp_socket.hh"
@@ -13,6 +17,10 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
   if (spec.fq_rate_limit_bps > 0)
     options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
   options.bind_to_device = !spec.source_address.empty();
+  const bool unconnected = spec.windows.udp_unconnected;  // -uc
+  if (unconnected)
+    notes.push_back("-uc: unconnected UDP sockets, every datagram addressed (sendto/sendmmsg); "
+                    "no GSO");
   UdpSenderSockets out;
   for (const FlowPlan& plan : context.plan->flows) {
     const SocketAddress remote = flow_address(context, plan);
@@ -22,14 +30,15 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
       source.set_port(plan.source_port);
       options.source = source;
     }
-    auto fd = open_udp_sender(remote, options);
+    auto fd = open_udp_sender(remote, options, !unconnected);
     if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
     if (blocking)
       if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (out.flows.empty())
       if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
-    if (out.flows.empty()) {
+    // choose_gso reads the path MTU of a connected socket: -uc keeps gso_segments 0.
+    if (!unconnected && out.flows.empty()) {
       std::string note;
       out.gso_segments = choose_gso(fd->get(), remote, spec.send_buffer, spec.udp_gso, note);
       if (!note.empty()) notes.push_back(note);
@@ -38,12 +47,31 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
     }
     UdpSenderFlow flow;
     flow.fd = std::move(*fd);
+    flow.remote = remote;
+    flow.connected = !unconnected;
     flow.slot = plan.slot;
     flow.flow_id = context.udp_flow_base | plan.slot;
     flow.counters = &context.udp_flows->add(plan.slot, flow.flow_id);
     out.flows.push_back(std::move(flow));
   }
   return out;
+}
+
+int send_due_end_marker(UdpSenderFlow& flow, uint64_t sent, bool compat_data, uint64_t now_ns) {
+  if (!flow.end.due(now_ns)) return 0;
+  unsigned char marker[udp::end_marker_size];
+  udp::encode_end_marker({flow.flow_id, sent, compat_data, now_ns}, marker);
+  const int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+  const ssize_t n = flow.connected
+                        ? ::send(flow.fd.get(), marker, sizeof marker, flags)
+                        : ::sendto(flow.fd.get(), marker, sizeof marker, flags, flow.remote.get(),
+                                   flow.remote.length);
+  if (n >= 0 || errno == ECONNREFUSED) {
+    flow.end.marker_sent();
+    return 0;
+  }
+  if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) return EAGAIN;
+  return errno;
 }
 
 Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& context, bool blocking,
@@ -64,7 +92,8 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     UdpReceiverSocket socket;
     socket.fd = std::move(*fd);
     socket.slot = flow.slot;
-    socket.accounting = std::make_unique<UdpSocketAccounting>(*context.udp_flows, flow.slot);
+    socket.accounting =
+        std::make_unique<UdpSocketAccounting>(*context.udp_flows, flow.slot, &context.on_flow_done);
     out.sockets.push_back(std::move(socket));
   }
   if (refused) {

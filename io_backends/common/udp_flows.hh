@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/net/unique_fd.hh"
+#include "engine/udp/end_marker.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/common/udp_accounting.hh"
 
@@ -15,11 +16,17 @@ namespace xttcp {
 
 struct UdpSenderFlow {
   UniqueFd fd;
+  SocketAddress remote;    // where its datagrams go (named in every send with -uc)
+  bool connected = true;   // false with -uc: sendto/sendmmsg with the address
   uint32_t slot = 0;
   uint32_t flow_id = 0;  // context.udp_flow_base | slot, in every native header
   uint32_t next_sequence = 0;
   udp::UdpFlowCounters* counters = nullptr;
   bool closed = false;
+  // Count mode (-n): data datagrams still to send (no budget: never reaches 0), then the end
+  // markers, sent by send_due_end_marker().
+  uint64_t left = UINT64_MAX;
+  udp::EndMarkerSchedule end;
 };
 
 struct UdpSenderSockets {
@@ -28,7 +35,9 @@ struct UdpSenderSockets {
 };
 
 // One socket per flow of the worker, connected (-a/-f/--fq-rate-limit applied), non-blocking
-// unless `blocking`; GSO set when it pays (choose_gso). Notes (why no GSO) go to `notes`.
+// unless `blocking`; GSO set when it pays (choose_gso). With -uc (spec.windows.udp_unconnected)
+// the sockets stay unconnected and get no GSO: every send names its flow's `remote`. Notes (why
+// no GSO) go to `notes`.
 Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, bool blocking,
                                                  std::vector<std::string>& notes);
 
@@ -47,6 +56,12 @@ struct UdpReceiverSockets {
   std::vector<UdpReceiverSocket> sockets;
   bool gro = false;  // UDP_GRO on every socket
 };
+
+// Count mode: sends `flow`'s next end marker if one is due at `now_ns` (never blocks). `sent`:
+// the flow's data datagrams; `compat_data`: they had no native header. Returns 0, EAGAIN (the
+// socket is full: try again later) or the errno of a failed send. A refused send (ICMP port
+// unreachable, about an earlier datagram) counts as sent, so the ending stays bounded.
+int send_due_end_marker(UdpSenderFlow& flow, uint64_t sent, bool compat_data, uint64_t now_ns);
 
 // One bound socket per port of the worker, non-blocking unless `blocking`, with UDP_GRO when
 // --udp-gro asks and the kernel takes it.

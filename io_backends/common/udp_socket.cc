@@ -23,11 +23,12 @@ std::string errno_text(int err) { return std::strerror(err); }
 
 }  // namespace
 
-Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOptions& options) {
+Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOptions& options,
+                                   bool connected) {
   UniqueFd fd(socket(remote.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd.valid()) return fail("socket: " + errno_text(errno));
   if (Status applied = apply_connect_options(fd.get(), options); !applied) return applied.error();
-  if (connect(fd.get(), remote.get(), remote.length) != 0)
+  if (connected && connect(fd.get(), remote.get(), remote.length) != 0)
     return fail(remote.to_string() + ": " + errno_text(errno));
   enlarge_buffer(fd.get(), false, 4 << 20);
   return fd;

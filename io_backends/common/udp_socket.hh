@@ -12,8 +12,10 @@
 
 namespace xttcp {
 
-// A non-blocking UDP socket connected to `remote` (bound to options.source first if set).
-Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOptions& options);
+// A non-blocking UDP socket connected to `remote` (bound to options.source first if set); with
+// `connected` false (-uc) it stays unconnected and each send names `remote` (sendto).
+Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOptions& options,
+                                   bool connected = true);
 // A non-blocking UDP socket bound to `local` (SO_REUSEADDR), or "port N: <reason>".
 Expected<UniqueFd> open_udp_receiver(const SocketAddress& local);
 

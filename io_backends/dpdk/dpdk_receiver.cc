@@ -94,10 +94,13 @@ void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue
     const uint32_t port_index = view->destination_port - base_port_;
     std::unique_ptr<UdpSocketAccounting>& accounting = accounting_[port_index];
     if (!accounting)  // once per port: an allocation on the first datagram, like a new flow
-      accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, port_index);
-    accounting->on_buffer(view->payload, view->payload_length, view->payload_length,
-                          view->payload_length, now_ns);
-    context_.counters[byte_slot_[port_index]].add(view->payload_length);
+      accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, port_index,
+                                                         &context_.on_flow_done);
+    const std::size_t data_bytes = accounting->on_buffer(
+        view->payload, view->payload_length, view->payload_length, view->payload_length, now_ns);
+    if (data_bytes > 0 || view->payload_length == 0)  // an end marker (count mode) is no data
+      context_.counters[byte_slot_[port_index]].add(data_bytes);
+    accounting->announce_ended();
     if (!seen_data_) {
       seen_data_ = true;
       if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock

@@ -39,10 +39,8 @@ class EpollBackend final : public Backend {
     WindowsOptionSupport does;
     does.socket_buffers = does.verify_data = does.wait_all = does.throttle = true;
     does.latency = true;
-    // The UDP senders batch datagrams (GSO) and keep no budget.
-    if (!tcp && spec.windows.buffer_count)
-      return fail("-n: the epoll backend counts TCP buffers only (give -t SEC for a UDP run)");
-    does.buffer_count = true;
+    does.udp_unconnected = true;  // -uc: sendto/sendmmsg with the address; receivers never connect
+    does.buffer_count = true;     // count mode, TCP and UDP (end markers)
     does.several_hosts = true;
     does.instead = "use --backend iocp (Windows)";
     return check_windows_options(spec, name(), does);

@@ -107,6 +107,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
     }
     const uint64_t now = monotonic_ns();
     uint64_t bytes = 0;
+    bool any_data = false;  // not only count mode's end markers
     for (int i = 0; i < n; ++i) {
       const std::size_t length = messages_[i].msg_len;
       const unsigned char* data = buffers_.data() + static_cast<std::size_t>(i) * buffer_size_;
@@ -115,12 +116,15 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(&h, c))
         read_receive_cmsg(*c, info);
       const std::size_t segment = info.segment > 0 ? info.segment : length;
-      socket.accounting->on_buffer(data, std::min(length, room), length, segment,
-                                   info.receive_ns > 0 ? info.receive_ns : now);
+      const uint64_t at = info.receive_ns > 0 ? info.receive_ns : now;
+      const std::size_t data_bytes =
+          socket.accounting->on_buffer(data, std::min(length, room), length, segment, at);
+      bytes += data_bytes;
+      any_data = any_data || data_bytes > 0 || length == 0;
       if (skip_copy_ && !socket.header_only) note_coalescing(socket, length, segment);
-      bytes += length;
     }
-    context_.counters[socket.slot].add(bytes);
+    if (any_data) context_.counters[socket.slot].add(bytes);
+    socket.accounting->announce_ended();  // count mode: after the bytes before the marker
     if (static_cast<uint32_t>(n) < batch) return false;
   }
   return true;

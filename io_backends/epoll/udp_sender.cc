@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/count_mode.hh"
 #include "engine/stats/call_timer.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
@@ -43,9 +44,11 @@ Status EpollUdpSender::open() {
   if (!sockets) return sockets.error();
   gso_segments_ = sockets->gso_segments;
   context_.udp_flows->gso_segments = gso_segments_;
+  budget_ = flow_send_datagrams(spec);
   for (UdpSenderFlow& opened : sockets->flows) {
     Flow flow;
     static_cast<UdpSenderFlow&>(flow) = std::move(opened);
+    if (budget_ > 0) flow.left = budget_;
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLET;
     event.data.u32 = static_cast<uint32_t>(flows_.size());
@@ -95,6 +98,12 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
     const ssize_t n = ::sendmsg(flow.fd.get(), &message, 0);
     sent = n < 0 ? -1 : n / static_cast<ssize_t>(datagram_);
   } else {
+    if (!flow.connected) {  // -uc: each datagram names its destination
+      for (uint32_t i = 0; i < count; ++i) {
+        messages_[i].msg_hdr.msg_name = const_cast<sockaddr*>(flow.remote.get());
+        messages_[i].msg_hdr.msg_namelen = flow.remote.length;
+      }
+    }
     sent = ::sendmmsg(flow.fd.get(), messages_.data(), count, 0);
   }
   if (sent > 0) {
@@ -104,6 +113,12 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
     add(flow.counters->datagrams, static_cast<uint64_t>(sent));
     add(flow.counters->bytes, bytes);
     flow.next_sequence += static_cast<uint32_t>(sent);
+    flow.left -= static_cast<uint64_t>(sent);
+    if (flow.left == 0) {  // count mode: the data is done, the end markers follow
+      flow.closed = true;
+      flow.end.begin(monotonic_ns());
+      ++ending_;
+    }
     return static_cast<uint32_t>(sent);
   }
   if (sent == 0 || errno == EAGAIN || errno == ENOBUFS) {
@@ -113,18 +128,42 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
   } else if (errno != EINTR) {
     flow.closed = true;
     record_error(std::string("UDP send: ") + std::strerror(errno));
+    if (budget_ > 0) flow_done(flow);  // count mode: the run ends and reports the error
   }
   return 0;
+}
+
+void EpollUdpSender::flow_done(Flow& flow) {
+  flow.writable = false;
+  if (context_.on_flow_done) context_.on_flow_done();
+}
+
+void EpollUdpSender::send_end_markers() {
+  const uint64_t now = monotonic_ns();
+  for (Flow& flow : flows_) {
+    if (!flow.end.begun() || flow.end.finished()) continue;
+    const int err = send_due_end_marker(flow, budget_, !native_, now);
+    if (err != 0 && err != EAGAIN) {
+      record_error(std::string("UDP send of an end marker: ") + std::strerror(err));
+      flow.end.finish_now();
+    }
+    if (!flow.end.finished()) continue;
+    --ending_;
+    flow_done(flow);
+  }
 }
 
 template <bool Paced>
 void EpollUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t burst) {
   epoll_event events[64];
   while (!stop.load(std::memory_order_relaxed)) {
+    if (ending_ > 0) send_end_markers();
     bool sent_any = false;
     for (Flow& flow : flows_) {
       if (!flow.writable || flow.closed) continue;
-      const uint32_t sent = send_batch(flow, burst);
+      // Count mode: never past the budget (flow.left is UINT64_MAX in a timed run).
+      const auto count = static_cast<uint32_t>(std::min<uint64_t>(burst, flow.left));
+      const uint32_t sent = send_batch(flow, count);
       if (sent == 0) continue;
       sent_any = true;
       if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(sent) * datagram_);

@@ -2,6 +2,9 @@
 // one UDP_SEGMENT (GSO) sendmsg of up to 64 datagrams where the kernel has it, else one
 // sendmmsg of up to 64. In native payload mode every datagram starts with xttcp's header (flow,
 // sequence, send time), stamped just before its send; compat mode sends NTTTCP's 'B's.
+// -uc: unconnected sockets, every datagram of a sendmmsg names the flow's address (sendto).
+// Count mode (-n N): each flow sends N datagrams, then its end markers (end_marker.hh), then
+// tells the engine (on_flow_done).
 #pragma once
 
 #include <sys/socket.h>
@@ -36,6 +39,9 @@ class EpollUdpSender final : public DataWorker {
   uint32_t send_batch(Flow& flow, uint32_t count);
   void stamp(const Flow& flow, uint32_t count);
   void record_error(const std::string& what);
+  // Count mode: the end markers that are due; a flow whose last marker left is done.
+  void send_end_markers();
+  void flow_done(Flow& flow);
 
   const WorkerContext& context_;
   UniqueFd epoll_;
@@ -47,6 +53,8 @@ class EpollUdpSender final : public DataWorker {
   uint32_t batch_ = 1;          // datagrams per send
   uint32_t gso_segments_ = 0;   // > 0: GSO sends of that many datagrams
   bool native_ = true;
+  uint64_t budget_ = 0;         // count mode: datagrams per flow (N); 0 = timed
+  uint32_t ending_ = 0;         // count mode: flows sending their end markers
   uint64_t refused_ = 0;        // sends answered by ICMP port unreachable
   WorkerReport report_;
 };

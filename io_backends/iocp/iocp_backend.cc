@@ -39,10 +39,7 @@ class IocpBackend final : public Backend {
     does.socket_buffers = does.verify_data = does.wait_all = does.throttle = true;
     does.udp_unconnected = true;
     does.latency = true;
-    // Count mode: TCP (the UDP sender keeps no per-flow budget).
-    if (spec.protocol == Protocol::udp && spec.windows.buffer_count)
-      return fail("-n: the iocp backend counts TCP buffers only (give -t SEC for a UDP run)");
-    does.buffer_count = true;
+    does.buffer_count = true;  // count mode, TCP and UDP (end markers)
     does.several_hosts = true;
     does.instead = "";
     return check_windows_options(spec, name(), does);

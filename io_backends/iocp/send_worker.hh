@@ -9,6 +9,9 @@
 //       pending, the pacer says wait or the inline budget is spent (then it goes to queued_)
 //   template <bool Paced> void on_send_completion(const OVERLAPPED_ENTRY&);  counts, restarts
 //   static constexpr const char* sends_name;  what the leak note calls them, e.g. "UDP sends"
+// and may hide:
+//   DWORD between_waits(DWORD timeout);  work between two waits on the port (UDP count mode's
+//       end markers); returns how long the next wait may last at most
 // Flow has `OverlappedSocket socket` and `std::vector<Request> requests` (never resized).
 // Derived's destructor calls shut_down() (it needs Derived's handlers); this one then keeps
 // the flows allocated when the drain left some sends with the kernel.
@@ -83,6 +86,9 @@ class SendWorker : public IocpWorker {
   std::vector<Request*> swap_;
   bool opened_ = false;  // open() succeeded: run() has something to send on
 
+  // The default: nothing to do between waits.
+  DWORD between_waits(DWORD timeout) { return timeout; }
+
  private:
   Derived& derived() { return static_cast<Derived&>(*this); }
 
@@ -105,6 +111,7 @@ class SendWorker : public IocpWorker {
         else
           timeout = 0;
       }
+      timeout = derived().between_waits(timeout);
       const ULONG n = port_.wait(entries, completion_batch, timeout);
       for (ULONG i = 0; i < n; ++i) derived().template on_send_completion<Paced>(entries[i]);
     }

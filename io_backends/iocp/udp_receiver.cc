@@ -44,7 +44,8 @@ Status UdpReceiver::open() {
     socket->slot = flow.slot;
     socket->port = flow.port;
     socket->skips_port = *skips;
-    socket->accounting = std::make_unique<udp::DatagramAccounting>(*context_.udp_flows, flow.slot);
+    socket->accounting = std::make_unique<udp::DatagramAccounting>(*context_.udp_flows, flow.slot,
+                                                                   &context_.on_flow_done);
     socket->buffers = std::make_unique<unsigned char[]>(full_buffer * outstanding_);
     socket->requests.resize(outstanding_);
     socket->ring.assign(outstanding_, nullptr);
@@ -68,8 +69,10 @@ void UdpReceiver::consume(Socket& socket, const unsigned char* data, DWORD bytes
     socket.seen_data = true;
     if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
   }
-  socket.accounting->on_datagram(data, bytes, bytes, steady_ns());
-  context_.counters[socket.slot].add(bytes);
+  // An end marker (count mode) ends its flow in the accounting and is no data.
+  if (socket.accounting->on_datagram(data, bytes, bytes, steady_ns()))
+    context_.counters[socket.slot].add(bytes);
+  socket.accounting->announce_ended();
 }
 
 bool UdpReceiver::on_receive_error(Socket& socket, int error) {

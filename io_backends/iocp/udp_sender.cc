@@ -1,7 +1,9 @@
 #include "io_backends/iocp/udp_sender.hh"
 
+#include <algorithm>
 #include <cstring>
 
+#include "engine/count_mode.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/iocp/io_request.hh"
 #include "io_backends/iocp/outstanding.hh"
@@ -27,6 +29,7 @@ Status UdpSender::open() {
   datagram_ = spec.send_buffer;
   native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   unconnected_ = spec.windows.udp_unconnected;
+  budget_ = flow_send_datagrams(spec);
   const SocketOptions options = socket_options_of(spec);
 
   for (const FlowPlan& plan : context_.plan->flows) {
@@ -54,6 +57,7 @@ Status UdpSender::open() {
     flow->flow_id = context_.udp_flow_base | plan.slot;
     flow->counters = &context_.udp_flows->add(plan.slot, flow->flow_id);
     flow->skips_port = *skips;
+    flow->unposted = flow->uncounted = budget_;
     flow->buffers = std::make_unique<unsigned char[]>(std::size_t{datagram_} * outstanding_);
     std::memset(flow->buffers.get(), compat_fill, std::size_t{datagram_} * outstanding_);
     flow->requests.resize(outstanding_);
@@ -76,11 +80,15 @@ void UdpSender::count_sent(Flow& flow, DWORD bytes, uint64_t started) {
   context_.counters[flow.slot].add(bytes);
   add(flow.counters->datagrams, 1);
   add(flow.counters->bytes, bytes);
+  if (budget_ == 0 || --flow.uncounted > 0) return;
+  flow.end.begin(steady_ns());  // count mode: all N sent, the end markers follow
+  ++ending_;
 }
 
 bool UdpSender::on_send_error(Flow& flow, int error) {
   if (error == WSAECONNRESET || error == WSAECONNREFUSED) {
     ++refused_;  // an ICMP port unreachable for an earlier datagram; NTttcp goes on too
+    if (budget_ > 0) ++flow.unposted;  // count mode: that datagram did not leave, send it again
     return true;
   }
   if (!flow.open) return false;
@@ -88,7 +96,48 @@ bool UdpSender::on_send_error(Flow& flow, int error) {
   if (!is_cancellation(error))
     record_error(wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": send", error));
   CancelIoEx(flow.socket.handle(), nullptr);
+  // Count mode: the flow is over; the run ends and reports the error.
+  if (budget_ > 0 && !flow.end.begun() && context_.on_flow_done) context_.on_flow_done();
   return false;
+}
+
+// A synchronous send on the overlapped socket: no completion packet comes for it.
+void UdpSender::send_end_marker(Flow& flow) {
+  unsigned char marker[udp::end_marker_size];
+  udp::encode_end_marker({flow.flow_id, budget_, !native_, steady_ns()}, marker);
+  const char* bytes = reinterpret_cast<const char*>(marker);
+  const int length = static_cast<int>(sizeof marker);
+  const int rc = unconnected_ ? sendto(flow.socket.get(), bytes, length, 0, flow.remote.get(),
+                                       flow.remote.length)
+                              : send(flow.socket.get(), bytes, length, 0);
+  const int error = rc == SOCKET_ERROR ? WSAGetLastError() : 0;
+  if (error == WSAEWOULDBLOCK || error == WSAENOBUFS) return;  // try again on the next turn
+  flow.end.marker_sent();
+  // A refusal is about an earlier datagram: the marker counts as sent, so the ending is bounded.
+  if (error != 0 && error != WSAECONNRESET && error != WSAECONNREFUSED) {
+    record_error(wsa_failure("iocp: UDP to " + flow.remote.to_string() + ": end marker", error));
+    flow.end.finish_now();
+  }
+}
+
+DWORD UdpSender::between_waits(DWORD timeout) {
+  if (ending_ == 0) return timeout;
+  const uint64_t now = steady_ns();
+  uint64_t next_ns = 0;
+  for (auto& flow : flows_) {
+    if (!flow->end.begun() || flow->end.finished()) continue;
+    if (flow->end.due(now)) send_end_marker(*flow);
+    if (flow->end.finished()) {
+      --ending_;
+      if (context_.on_flow_done) context_.on_flow_done();
+      continue;
+    }
+    const uint64_t wait = std::max<uint64_t>(flow->end.wait_ns(now), 1);  // socket full: 1 ms
+    next_ns = next_ns == 0 ? wait : std::min(next_ns, wait);
+  }
+  if (next_ns == 0) return timeout;
+  const auto wait_ms = static_cast<DWORD>((next_ns + 999'999) / 1'000'000);
+  return std::min(timeout, wait_ms);
 }
 
 template <bool Paced>
@@ -96,6 +145,9 @@ void UdpSender::post_send(SendRequest& request) {
   Flow& flow = *request.flow;
   for (int turn = 0; turn < inline_budget; ++turn) {
     if (!flow.open || stopping_) return;
+    if (budget_ > 0) {  // count mode: never past N; an idle request stays idle
+      if (flow.unposted == 0) return;
+    }
     if constexpr (Paced) {
       if (!pacer_.due(SendPacer::Clock::now())) {
         queued_.push_back(&request);
@@ -103,6 +155,7 @@ void UdpSender::post_send(SendRequest& request) {
       }
       pacer_.started(datagram_);
     }
+    if (budget_ > 0) --flow.unposted;
     // Sequence and send time just before the send; a sequence is used once, sent or not.
     if (native_) udp::stamp(request.datagram, flow.next_sequence++, steady_ns());
     request.overlapped = OVERLAPPED{};

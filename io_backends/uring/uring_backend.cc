@@ -47,8 +47,15 @@ class UringBackend final : public Backend {
       return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
     // -d and -wa need the copying receive of the epoll backend (io_uring receives into rings).
     // -lm times calls: its multishot receives and batched submissions have no call per buffer.
+    // -uc: the receiver's sockets are bound, never connected (recvmsg names the source); the
+    // sender's linked SENDs need connected sockets.
+    if (spec.windows.udp_unconnected && spec.role == Role::sender)
+      return fail("-uc: the io_uring backend sends on connected UDP sockets only "
+                  "(use --backend epoll)");
     WindowsOptionSupport does;
     does.socket_buffers = does.throttle = does.several_hosts = true;
+    does.udp_unconnected = true;
+    does.buffer_count = true;  // count mode, TCP and UDP
     does.instead = "use --backend epoll";
     return check_windows_options(spec, name(), does);
   }

@@ -121,6 +121,7 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   Connection& c = connections_[index];
   if (err == 0 || err == ECONNRESET) {
     ++report_.closed_by_peer;
+    if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
   } else {
     record_error(std::string("recv: ") + std::strerror(err));
   }

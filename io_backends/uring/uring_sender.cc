@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/count_mode.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/connect_flows.hh"
@@ -49,6 +50,7 @@ Status UringSender::open() {
     Connection c;
     c.fd = std::move((*sockets)[i]);
     c.slot = context_.plan->flows[i].slot;
+    if (const uint64_t budget = flow_send_budget(spec); budget > 0) c.left = budget;
     connections_.push_back(std::move(c));
   }
   report_.connections = static_cast<uint32_t>(connections_.size());
@@ -73,7 +75,8 @@ Status UringSender::open() {
 // stay write-sized. Buffer groups are 16-bit: one per connection of this worker.
 Status UringSender::open_send_rings() {
   const TestSpec& spec = *context_.spec;
-  if (mode_ == UringSendMode::zerocopy || sender_worker_rate(spec, connections_.size()) > 0)
+  if (mode_ == UringSendMode::zerocopy || sender_worker_rate(spec, connections_.size()) > 0 ||
+      flow_send_budget(spec) > 0)
     return ok();
   if (!caps_.bundle || !caps_.buf_ring) {
     report_.notes.push_back("io_uring: send bundles unavailable (" +
@@ -98,6 +101,13 @@ void UringSender::record_error(const std::string& what) {
   if (report_.errors++ == 0) report_.first_error = what;
 }
 
+void UringSender::flow_done(Connection& c) {
+  c.closed = true;
+  if (::shutdown(c.fd.get(), SHUT_WR) != 0)
+    record_error(std::string("shutdown: ") + std::strerror(errno));
+  if (context_.on_flow_done) context_.on_flow_done();
+}
+
 void UringSender::on_send_error(Connection& c, int err) {
   c.closed = true;
   if (context_.open_connections) --*context_.open_connections;
@@ -118,7 +128,7 @@ void UringSender::arm(uint32_t index) {
     return;
   }
   const unsigned char* const data = buffer_->data();
-  const size_t length = buffer_->size();
+  const size_t length = static_cast<size_t>(std::min<uint64_t>(buffer_->size(), c.left));
   if constexpr (K == Kind::bundle) {
     // len 0: take every published slot (up to 256); the group is the connection's send ring.
     io_uring_prep_send(sqe, c.fd.get(), nullptr, 0, MSG_NOSIGNAL);
@@ -187,6 +197,8 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     // A short send counts what the kernel took; the next send starts a fresh buffer (all 'A').
     if (res > 0) context_.counters[c.slot].add(static_cast<uint64_t>(res));
     if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(res));
+    c.left -= static_cast<uint64_t>(res);
+    if (c.left == 0) return flow_done(c);  // count mode: the budget was accepted
     if (!stopping_) arm<K>(index);
     return;
   }

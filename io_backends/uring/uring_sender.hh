@@ -3,6 +3,8 @@
 // io_uring_enter, which also waits (<= 100 ms). The send is, best first: a SEND bundle that takes
 // ~1 MiB of write-sized slots of a per-connection send ring in one sendmsg (Linux 6.10, unpaced
 // runs); a SEND (or SEND_ZC with --zerocopy) of one registered buffer of 'A'.
+// Count mode (-n): each connection sends exactly N x -l bytes, one buffer per send (a bundle
+// takes whole ring slots and cannot stop at a byte count), then shuts its sending side down.
 #pragma once
 
 #include <chrono>
@@ -48,6 +50,7 @@ class UringSender final : public DataWorker {
     UniqueFd fd;
     uint32_t slot = 0;
     uint64_t in_flight = 0;  // user_data of the send in flight, 0 = none
+    uint64_t left = UINT64_MAX;  // count mode: bytes still to send (a timed run never gets there)
     bool closed = false;
     ZeroCopyStats zerocopy;
   };
@@ -67,6 +70,9 @@ class UringSender final : public DataWorker {
   void cancel_and_drain();
   void wait_for_notifications();
   void on_send_error(Connection& connection, int err);
+  // Count mode: the connection's budget was accepted; shut its sending side down (the receiver
+  // sees the end) and tell the engine.
+  void flow_done(Connection& connection);
   void record_error(const std::string& what);
 
   const WorkerContext& context_;

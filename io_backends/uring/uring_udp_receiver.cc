@@ -125,9 +125,11 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
           socket.seen_data = true;
           if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
         }
-        socket.accounting->on_buffer(payload, in_buffer, length, segment,
-                                     info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
-        context_.counters[socket.slot].add(length);
+        const std::size_t data_bytes =
+            socket.accounting->on_buffer(payload, in_buffer, length, segment,
+                                         info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
+        if (data_bytes > 0 || length == 0) context_.counters[socket.slot].add(data_bytes);
+        socket.accounting->announce_ended();  // count mode: after the bytes before the marker
         if (skip_copy_ && !socket.header_only) note_coalescing(index, length, segment);
       }
     }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/count_mode.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
@@ -34,9 +35,11 @@ Status UringUdpSender::open() {
   if (!sockets) return sockets.error();
   gso_segments_ = sockets->gso_segments;
   context_.udp_flows->gso_segments = gso_segments_;
+  budget_ = flow_send_datagrams(spec);
   for (UdpSenderFlow& opened : sockets->flows) {
     Flow flow;
     static_cast<UdpSenderFlow&>(flow) = std::move(opened);
+    if (budget_ > 0) flow.left = budget_;
     flows_.push_back(std::move(flow));
   }
   report_.connections = static_cast<uint32_t>(flows_.size());
@@ -67,18 +70,44 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
   const uint64_t now = monotonic_ns();
   flow.chain_first = flow.next_sequence;
   flow.chain_sent = 0;
-  for (uint32_t send = 0; send < depth_; ++send) {
+  // Count mode: the chain stops at the budget (flow.left is UINT64_MAX in a timed run).
+  const auto datagrams = static_cast<uint32_t>(std::min<uint64_t>(depth_ * per_send, flow.left));
+  const uint32_t sends = (datagrams + per_send - 1) / per_send;
+  for (uint32_t send = 0; send < sends; ++send) {
     io_uring_sqe* sqe = io_uring_get_sqe(ring);  // room was made above
     unsigned char* data = region(index, send);
     const uint32_t first = flow.chain_first + send * per_send;
-    if (native_) stamp_datagrams(data, datagram_, per_send, flow.flow_id, first, now);
-    io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(per_send) * datagram_, 0);
-    if (send + 1 < depth_) sqe->flags |= IOSQE_IO_LINK;
+    const uint32_t count = std::min(per_send, datagrams - send * per_send);
+    if (native_) stamp_datagrams(data, datagram_, count, flow.flow_id, first, now);
+    io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(count) * datagram_, 0);
+    if (send + 1 < sends) sqe->flags |= IOSQE_IO_LINK;
     sqe->user_data = uring::pack(index, uring::Op::send);
     ++flow.in_flight;
     ++in_flight_;
   }
-  flow.next_sequence = flow.chain_first + depth_ * per_send;
+  flow.next_sequence = flow.chain_first + datagrams;
+}
+
+uint64_t UringUdpSender::send_end_markers() {
+  const uint64_t now = monotonic_ns();
+  uint64_t next = 0;
+  for (Flow& flow : flows_) {
+    if (!flow.end.begun() || flow.end.finished()) continue;
+    const int err = send_due_end_marker(flow, budget_, !native_, now);
+    if (err != 0 && err != EAGAIN) {
+      if (report_.errors++ == 0)
+        report_.first_error = std::string("UDP send of an end marker: ") + std::strerror(err);
+      flow.end.finish_now();
+    }
+    if (flow.end.finished()) {
+      --ending_;
+      if (context_.on_flow_done) context_.on_flow_done();
+      continue;
+    }
+    const uint64_t wait = std::max<uint64_t>(flow.end.wait_ns(now), 1'000'000);  // EAGAIN: 1 ms
+    next = next == 0 ? wait : std::min(next, wait);
+  }
+  return next;
 }
 
 template <bool Paced>
@@ -96,11 +125,14 @@ void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32
     add(flow.counters->datagrams, datagrams);
     add(flow.counters->bytes, bytes);
     flow.chain_sent += static_cast<uint32_t>(datagrams);
+    flow.left -= datagrams;
     if constexpr (Paced) pacer.after_write(bytes);
   } else if (res == -ECONNREFUSED) {
     ++refused_;  // ICMP port unreachable for an earlier datagram; NTTTCP goes on too
     flow.refused = true;
   } else if (res != -EAGAIN && res != -ENOBUFS && res != -EINTR && res != -ECANCELED && res < 0) {
+    if (!flow.closed && budget_ > 0 && context_.on_flow_done)
+      context_.on_flow_done();  // count mode: the run ends and reports the error
     flow.closed = true;
     if (report_.errors++ == 0) report_.first_error = std::string("UDP send: ") + std::strerror(-res);
   }
@@ -112,6 +144,11 @@ void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32
       flow.refused = false;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    if (flow.left == 0 && !flow.end.begun()) {  // count mode: the data is done
+      flow.closed = true;
+      flow.end.begin(monotonic_ns());
+      ++ending_;
+    }
     if (!flow.closed && !stopping_) arm_chain(index, per_send);
   }
 }
@@ -122,6 +159,11 @@ void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
   for (uint32_t i = 0; i < flows_.size(); ++i) arm_chain(i, per_send);
   while (!stop.load(std::memory_order_relaxed)) {
     __kernel_timespec wait{0, ring_wait_ns};
+    if (ending_ > 0) {
+      const uint64_t next_marker = send_end_markers();
+      if (next_marker > 0 && next_marker < static_cast<uint64_t>(wait.tv_nsec))
+        wait.tv_nsec = static_cast<long long>(next_marker);
+    }
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {

@@ -2,6 +2,8 @@
 // SENDs in flight (IOSQE_IO_LINK keeps them in order on the wire); each SEND carries a GSO batch
 // of up to 64 datagrams (UDP_SEGMENT) or, without GSO, one datagram. Headers are stamped when a
 // chain is armed; a send the kernel refuses leaves its sequence numbers unused.
+// Count mode (-n N): a flow's chains stop at N datagrams; then its end markers (end_marker.hh)
+// leave as plain sends outside the ring, and the flow is done (on_flow_done).
 #pragma once
 
 #include <memory>
@@ -41,6 +43,8 @@ class UringUdpSender final : public DataWorker {
   template <bool Paced>
   void send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t per_send);
   void cancel_and_drain();
+  // Count mode: the end markers that are due; returns how long until the next one (ns, 0: none).
+  uint64_t send_end_markers();
   unsigned char* region(uint32_t flow, uint32_t send) {
     return buffer_.data() + (static_cast<std::size_t>(flow) * depth_ + send) * region_bytes_;
   }
@@ -55,6 +59,8 @@ class UringUdpSender final : public DataWorker {
   uint32_t gso_segments_ = 0;
   uint32_t depth_ = 1;        // linked sends per chain
   bool native_ = true;
+  uint64_t budget_ = 0;   // count mode: datagrams per flow (N); 0 = timed
+  uint32_t ending_ = 0;   // count mode: flows sending their end markers
   bool stopping_ = false;
   uint32_t in_flight_ = 0;
   uint64_t refused_ = 0;

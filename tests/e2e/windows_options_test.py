@@ -2,8 +2,11 @@
 """NTttcp-for-Windows data-path options on Linux (xttcp vs xttcp on loopback, -ns): -rb/-sb reach
 the sockets (the worker's note in --json reads them back), -d verifies the bytes (a peer that
 sends 'B' gets errors reported, exit 1), -wa receives, -thr paces, -a is accepted with its note,
--u runs the UDP path and -uc is refused in one line; -n N (count mode) sends and receives exactly
-N x -l bytes per thread and ends without waiting for -t; -lm times every call (console, XML and
+-u runs the UDP path; -uc (unconnected UDP) moves data on epoll and is refused in one line by the
+io_uring sender; -n N (count mode) sends and receives exactly N x -l bytes per thread and ends
+without waiting for -t, on epoll and io_uring; UDP count mode sends exactly N datagrams per thread,
+the receiver ends by itself on the end markers and accounts for any loss, with or without -ns (the
+token handshake, NTttcp's payload) and with no -t at all; -lm times every call (console, XML and
 JSON latency figures present and sane) or is refused in one line.
 Cases: `windows_options_test.py XTTCP [CASE]`."""
 import os
@@ -98,11 +101,96 @@ def udp(xttcp, started):
     r, s = pair(xttcp, started, ("-u",), ("-u",))
     check(s["summary"]["total_bytes"] > 0, "UDP sender sent nothing")
     check(r["summary"]["total_bytes"] > 0, "UDP receiver received nothing")
-    refused = subprocess.run(windows(xttcp, "-s", 5001, "-u", "-uc", "--backend", "epoll"),
+
+
+def uring_available(xttcp):
+    out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
+    return any(line.split()[:2] == ["io_uring", "available"] for line in out.splitlines())
+
+
+def unconnected_epoll(xttcp, started):
+    """-uc on epoll: unconnected sockets (sendto/sendmmsg with the address) move data, the sender
+    says so; the io_uring sender refuses -uc in one line."""
+    epoll = ("--backend", "epoll")
+    r, s = pair(xttcp, started, ("-u", "-uc", *epoll), ("-u", "-uc", *epoll))
+    check(s["summary"]["total_bytes"] > 0, "-uc sender sent nothing")
+    check(r["summary"]["total_bytes"] > 0, "-uc receiver received nothing")
+    check(s["spec"]["windows"]["udp_unconnected"] is True, "sender JSON: udp_unconnected not set")
+    notes = " ".join(s.get("notes", []))
+    check("-uc: unconnected UDP sockets" in notes, f"sender: no -uc note: {notes!r}")
+    if not uring_available(xttcp):
+        return
+    refused = subprocess.run(windows(xttcp, "-s", 5001, "-u", "-uc", "--backend", "io_uring"),
                              capture_output=True, text=True, timeout=20)
-    check(refused.returncode == 2, f"-uc on epoll exited {refused.returncode}, not 2")
-    check(refused.stderr.count("\n") == 1 and "-uc: the epoll backend" in refused.stderr,
+    check(refused.returncode == 2, f"-uc on the io_uring sender exited {refused.returncode}, not 2")
+    check(refused.stderr.count("\n") == 1 and
+          "-uc: the io_uring backend sends on connected UDP sockets only" in refused.stderr,
           f"unclear -uc refusal: {refused.stderr!r}")
+
+
+def check_udp_count(r, s, buffers, length, threads, began):
+    """Both ends of a UDP count-mode run: the sender sent exactly N datagrams of -l bytes per
+    thread; the receiver ended by itself, counted only data (no end marker) and, for every flow,
+    received + lost = N (the end marker's count makes tail loss visible)."""
+    check(time.monotonic() - began < 30, "UDP count mode waited for -t instead of ending")
+    expected = buffers * length * threads
+    check(s["summary"]["total_bytes"] == expected,
+          f"sender: {s['summary']['total_bytes']} bytes, not N x -l x threads = {expected}")
+    check(s["udp"]["run"]["sent"] == buffers * threads,
+          f"sender: {s['udp']['run']['sent']} datagrams, not {buffers * threads}")
+    received = r["udp"]["run"]["received"]
+    check(0 < received <= buffers * threads, f"receiver: {received} datagrams received")
+    check(r["summary"]["total_bytes"] == received * length,
+          f"receiver: {r['summary']['total_bytes']} bytes for {received} datagrams of {length} "
+          "(end markers counted as data?)")
+    return received
+
+
+def udp_count_mode(xttcp, started, extra=()):
+    """-u -n N: every thread sends exactly N datagrams, then its end markers; the receiver ends
+    on them long before -t 60 and accounts for every datagram sent (received + lost = N)."""
+    buffers, length, threads = 5000, 1024, 2
+    began = time.monotonic()
+    outputs = []
+    args = ("-u", "-n", str(buffers), "-l", str(length), *extra)
+    r, s = pair(xttcp, started, args, args, threads=threads, seconds=60, outputs=outputs)
+    check_udp_count(r, s, buffers, length, threads, began)
+    flows = [f for f in r["udp"]["flows"] if f.get("native", True)]
+    check(len(flows) == threads, f"receiver: {len(flows)} native flows, not {threads}")
+    for flow in flows:
+        check(flow["received"] + flow["lost"] == buffers,
+              f"receiver flow {flow['flow']}: received {flow['received']} + lost {flow['lost']} "
+              f"!= N = {buffers}")
+    check(f"count mode: every thread sent its {buffers} buffers" in outputs[1],
+          "sender: no count-mode end")
+
+
+def udp_count_mode_uring(xttcp, started):
+    if not uring_available(xttcp):
+        raise SkipTest("io_uring is not available here ('xttcp backends')")
+    udp_count_mode(xttcp, started, ("--backend", "io_uring"))
+
+
+def udp_default_mode(xttcp, started):
+    """NTttcp's default: no -t (count mode, bounded by 3 h) and no -ns (the token handshake, so
+    the sender cannot know its peer and sends NTttcp's payload). Both ends end by themselves once
+    the sender's N datagrams and its end markers are through."""
+    buffers, length = 500, 1024
+    base = free_port_block(2)
+    work = scratch_dir()
+    rjson, sjson = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+    common = ["-u", "-m", "1,*,127.0.0.1", "-p", str(base), "-n", str(buffers), "-l", str(length)]
+    receiver = Process([xttcp, "--dialect", "windows", "-r", *common, "--json", rjson], "receiver")
+    started.append(receiver)
+    wait_listening(base + 1000)  # the token port: the receiver is up
+    began = time.monotonic()
+    sender = Process([xttcp, "--dialect", "windows", "-s", *common, "--json", sjson], "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    r, s = load_json(rjson), load_json(sjson)
+    check_udp_count(r, s, buffers, length, 1, began)
+    check(s["udp"]["payload"] == "compat", f"sender payload {s['udp']['payload']!r}, not compat")
 
 
 def count_mode(xttcp, started, extra=()):
@@ -126,6 +214,12 @@ def count_mode(xttcp, started, extra=()):
     megabytes = f"{expected / 2**20:.6f}"
     check(megabytes in console, f"sender console: no {megabytes} MB total")
     check(f"{buffers * threads}.000" in console, "sender console: Buffers is not N x threads")
+
+
+def count_mode_uring(xttcp, started):
+    if not uring_available(xttcp):
+        raise SkipTest("io_uring is not available here ('xttcp backends')")
+    count_mode(xttcp, started, ("--backend", "io_uring"))
 
 
 def cpu_per_mapping(xttcp, started):
@@ -217,6 +311,12 @@ CASES = {
     "throttle": throttle,
     "async-note": async_note,
     "udp": udp,
+    "uc-epoll": unconnected_epoll,
+    "count-mode-io_uring": count_mode_uring,
+    "udp-count-mode": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll")),
+    "udp-count-mode-uc": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll", "-uc")),
+    "udp-count-mode-io_uring": udp_count_mode_uring,
+    "udp-default-mode": udp_default_mode,
     "latency": latency,
     "latency-udp": lambda x, s: latency(x, s, ("-u",)),
     "latency-refused": latency_refused,

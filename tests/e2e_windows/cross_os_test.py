@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Linux xttcp against xttcp.exe under Wine over 127.0.0.1, in both directions: the native sync
 protocol (Linux dialect, results exchanged) and NTttcp-for-Windows' -ns and token handshake
-(Windows dialect), count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x threads),
-the sender started before its receiver (-ns and count mode: refused connects are retried),
+(Windows dialect), count mode (-n with -a, -rb, -sb: both ends count exactly N x -l x threads;
+UDP: the sender sends exactly N datagrams per thread and the receiver ends on its end markers,
+native payload with -ns towards Wine, NTttcp's payload after the token handshake from Wine),
+the sender started before its receiver (-ns and TCP count mode: refused connects are retried),
 -m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each thread's bytes on
 its own host's ports), and -sam with -na (each end's samples add up to its window). Each case
 checks that both ends succeed, that the bytes one sent and the other received agree within what
@@ -22,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block,  # noqa: E402
-                       load_json, run_cases, scratch_dir, wait_listening)
+                       load_json, run_cases, scratch_dir, wait_listening, wait_udp_bound)
 
 THREADS = 2
 # The sender counts what its kernel accepted, the receiver what it read: they differ by what
@@ -72,11 +74,11 @@ def dpc_rate(console):
 
 
 def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_sync,
-             inspect=None):
-    """wait_port(base): the receiver's port to wait for before starting the sender; SENDER_FIRST
-    starts the sender first instead (its refused connects are retried until the receiver
-    listens, as NTttcp's are). inspect(docs, consoles): more checks on each side's native JSON
-    and stdout, by side."""
+             inspect=None, wait=wait_listening):
+    """wait_port(base): the receiver's port to wait for before starting the sender, with
+    wait(port, timeout) (a TCP listener by default); SENDER_FIRST starts the sender first instead
+    (its refused connects are retried until the receiver listens, as NTttcp's are).
+    inspect(docs, consoles): more checks on each side's native JSON and stdout, by side."""
     linux = linux_xttcp()
     wine = wine_command(xttcp_exe)
     base = free_port_block(THREADS)
@@ -106,7 +108,7 @@ def run_pair(xttcp_exe, started, windows_role, dialect_args, wait_port, native_s
     else:
         receiver = Process(commands[receiver_side], f"{receiver_side} receiver")
         started.append(receiver)
-        wait_listening(wait_port(base), timeout=60)  # Wine's first start can take seconds
+        wait(wait_port(base), timeout=60)  # Wine's first start can take seconds
         sender = Process(commands[sender_side], f"{sender_side} sender")
         started.append(sender)
     check(sender.wait(90) == 0, f"{sender_side} sender failed")
@@ -164,6 +166,39 @@ def count_pair(xttcp_exe, started, windows_role):
     expected = COUNT_BUFFERS * COUNT_LENGTH * THREADS
     check(s == expected and r == expected,
           f"count mode: sent {s}, received {r}, not N x -l x threads = {expected}")
+
+
+# UDP count mode: N datagrams of -l bytes per thread, then end markers; -t 60 only bounds it.
+UDP_BUFFERS, UDP_LENGTH = 1000, 1024
+
+
+def udp_count_dialect(extra):
+    return lambda role, base: (["--dialect", "windows", role, "-m", f"{THREADS},*,127.0.0.1",
+                                "-p", str(base), "-u", "-n", str(UDP_BUFFERS), "-l",
+                                str(UDP_LENGTH), "-t", "60"] + extra)
+
+
+def check_udp_count(docs, consoles):
+    """The sender sent exactly N x threads datagrams of -l bytes; the receiver counted only data
+    (its bytes are its datagrams x -l, no end marker among them), no more than was sent."""
+    del consoles
+    sender = next(doc for doc in docs.values() if doc["role"] == "sender")
+    receiver = next(doc for doc in docs.values() if doc["role"] == "receiver")
+    sent = UDP_BUFFERS * THREADS
+    check(sender["summary"]["total_bytes"] == sent * UDP_LENGTH,
+          f"sender: {sender['summary']['total_bytes']} bytes, not N x -l x threads")
+    check(sender["udp"]["run"]["sent"] == sent, f"sender: {sender['udp']['run']['sent']} sent")
+    received = receiver["udp"]["run"]["received"]
+    check(0 < received <= sent, f"receiver: {received} datagrams of {sent} sent")
+    check(receiver["summary"]["total_bytes"] == received * UDP_LENGTH,
+          f"receiver: {receiver['summary']['total_bytes']} bytes for {received} datagrams")
+
+
+def udp_count_pair(xttcp_exe, started, windows_role, extra, wait_port, wait):
+    began = time.monotonic()
+    run_pair(xttcp_exe, started, windows_role, udp_count_dialect(extra), wait_port, False,
+             check_udp_count, wait)
+    check(time.monotonic() - began < 50, "UDP count mode waited for -t 60 instead of ending")
 
 
 # NTttcp-for-Windows -m towards two hosts, 127.0.0.1 and 127.0.0.2 (all of 127.0.0.0/8 is
@@ -272,6 +307,12 @@ CASES = {
     "count-wine-to-linux": lambda x, s: count_pair(x, s, "sender"),
     "token-wine-to-linux": lambda x, s: run_pair(x, s, "sender", windows_dialect([]),
                                                  FIRST_TOKEN_PORT, False),
+    # -ns: native payload, the Wine receiver's loss accounting ends each flow on its marker.
+    "udp-count-linux-to-wine": lambda x, s: udp_count_pair(x, s, "receiver", ["-ns"],
+                                                           FIRST_DATA_PORT, wait_udp_bound),
+    # Token handshake: the Wine sender cannot know its peer, sends NTttcp's payload and markers.
+    "udp-count-wine-to-linux": lambda x, s: udp_count_pair(x, s, "sender", [], FIRST_TOKEN_PORT,
+                                                           wait_listening),
     "multihost-linux-to-wine": multihost_wine_receiver,
     "multihost-wine-to-linux": multihost_wine_sender,
     "samples-linux-to-wine": lambda x, s: samples_pair(x, s, "receiver"),

@@ -349,7 +349,8 @@ const WindowsOptionDef table[] = {
   {"l", required, "LEN", "buffer length of each send/recv, k = 1024, m = 2^20",
    "TCP 64k, UDP 128", set_length, ""},
   {"n", required, "COUNT",
-   "buffers each thread sends or receives: count mode (no -wu/-cd; -t becomes the longest run)",
+   "buffers each thread sends or receives: count mode (no -wu/-cd; -t becomes the longest run; "
+   "UDP: N datagrams, then a few end markers the receiver ends on)",
    "20k without -t", set_buffer_count, ""},
   {"p", required, "PORT", "base port; thread i uses PORT + i", "5001", set_base_port, ""},
   {"sp", none, "", "synchronize data ports: senders get their data port from the receiver over "
