@@ -189,9 +189,13 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   });
   std::function<void()> on_accept;
   std::atomic<uint32_t> accepted{0};
+  // When the first thread's connection (UDP: datagram) came: count mode's window starts there.
+  std::atomic<SteadyClock::rep> first_accept{0};
   if (spec.no_sync && spec.dialect == Dialect::windows) {
     // NTttcp for Windows -ns: the clock starts once every thread has its connection.
-    on_accept = [&gate, &accepted, threads = spec.ports, cycle = spec.cycle_s()] {
+    on_accept = [&gate, &accepted, &first_accept, threads = spec.ports, cycle = spec.cycle_s()] {
+      SteadyClock::rep none = 0;
+      first_accept.compare_exchange_strong(none, SteadyClock::now().time_since_epoch().count());
       if (accepted.fetch_add(1) + 1 == threads) gate.open(cycle);
     };
   } else if (spec.no_sync) {
@@ -292,7 +296,12 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (spec.no_sync || spec.dialect == Dialect::windows) log.info("Network activity progressing...");
     const auto start = SteadyClock::now();
     watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
-    if (count_mode(spec)) timeline.begin_from(before_release);
+    if (count_mode(spec)) {
+      std::optional<SteadyClock::time_point> since;
+      if (const SteadyClock::rep first = first_accept.exchange(0); first != 0)
+        since = SteadyClock::time_point(SteadyClock::duration(first));
+      timeline.begin_from(before_release, since);
+    }
     const MeasuredWindow window =
         timeline.run({spec.warmup_s, spec.duration_s, *cycle, spec.windows.sample_s}, start);
     watch.end();

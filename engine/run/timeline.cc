@@ -104,12 +104,19 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
 
   auto open_window = [&](SteadyClock::time_point now) {
     window.begin = pool_.snapshot();
-    if (begin_from_ && phases.warmup_s == 0) window.begin = std::move(*begin_from_);
+    const bool from_earlier = begin_from_ && phases.warmup_s == 0;
+    if (from_earlier) window.begin = std::move(*begin_from_);
     begin_from_.reset();
     window.udp_begin = pool_.udp_snapshot();
     window.system_begin = probe_.take();
     window.device_begin = pool_.device_snapshot();
     window.started_at = std::chrono::system_clock::now();
+    if (from_earlier && begin_since_ && *begin_since_ < now) {
+      window.started_at -= std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          now - *begin_since_);
+      now = *begin_since_;
+    }
+    begin_since_.reset();
     window_start = now;
     sample_start = now;
     sample_bytes = 0;

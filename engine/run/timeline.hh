@@ -59,8 +59,14 @@ class Timeline {
 
   // Count mode (-n): the window opened at the start (no warm-up) begins from these counts, taken
   // before the workers were released, so it holds every buffer. The clock's finish() then ends
-  // the window normally (not cut short).
-  void begin_from(std::vector<CounterSnapshot> counts) { begin_from_ = std::move(counts); }
+  // the window normally (not cut short). `since`: when those buffers began to arrive, if before
+  // the start (NTttcp -ns: the first thread's data comes before the last thread connects); the
+  // window's time then starts there too, so its rate is not inflated.
+  void begin_from(std::vector<CounterSnapshot> counts,
+                  std::optional<SteadyClock::time_point> since = std::nullopt) {
+    begin_from_ = std::move(counts);
+    begin_since_ = since;
+  }
 
  private:
   PhaseClock& clock_;
@@ -70,6 +76,7 @@ class Timeline {
   double interval_s_;
   std::function<std::optional<std::string>()> watch_;
   std::optional<std::vector<CounterSnapshot>> begin_from_;
+  std::optional<SteadyClock::time_point> begin_since_;
 };
 
 }  // namespace xttcp

@@ -216,6 +216,34 @@ def count_mode(xttcp, started, extra=()):
     check(f"{buffers * threads}.000" in console, "sender console: Buffers is not N x threads")
 
 
+def count_mode_window_starts_at_first_data(xttcp, started):
+    """-ns count mode: the receiver's clock starts when its last thread connects, but the window
+    holds every byte, so its time must start with the first thread's data. Two senders, one per
+    receiver thread, the second 1.5 s after the first has sent everything: the receiver's window
+    is at least those 1.5 s, not the second sender's few milliseconds."""
+    buffers, length = 300, 32 * 1024
+    base = free_port_block(3)
+    rjson = os.path.join(scratch_dir(), "r.json")
+    count = ("-n", str(buffers), "-l", "32k")
+    receiver = Process(windows(xttcp, "-r", base, *count, "--json", rjson, threads=2, seconds=60),
+                       "receiver")
+    started.append(receiver)
+    for port in (base, base + 1):
+        wait_listening(port)
+    for port in (base, base + 1):
+        sender = Process(windows(xttcp, "-s", port, *count, seconds=60), f"sender to {port}")
+        started.append(sender)
+        check(sender.wait(30) == 0, f"sender to {port} failed")
+        if port == base:
+            time.sleep(1.5)
+    check(receiver.wait(30) == 0, "receiver failed")
+    r = load_json(rjson)
+    check(r["summary"]["total_bytes"] == 2 * buffers * length,
+          f"receiver: {r['summary']['total_bytes']} bytes, not N x -l x 2")
+    check(r["summary"]["duration_s"] >= 1.4,
+          f"receiver window {r['summary']['duration_s']} s: it left out the first thread's time")
+
+
 def count_mode_uring(xttcp, started):
     if not uring_available(xttcp):
         raise SkipTest("io_uring is not available here ('xttcp backends')")
@@ -313,6 +341,7 @@ CASES = {
     "udp": udp,
     "uc-epoll": unconnected_epoll,
     "count-mode-io_uring": count_mode_uring,
+    "count-mode-window-starts-at-first-data": count_mode_window_starts_at_first_data,
     "udp-count-mode": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll")),
     "udp-count-mode-uc": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll", "-uc")),
     "udp-count-mode-io_uring": udp_count_mode_uring,
