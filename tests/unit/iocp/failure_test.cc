@@ -145,6 +145,7 @@ struct Sender {
   std::unique_ptr<DataWorker> worker;
 };
 
+// The worker is made too (a test failure and nullptr if the backend refuses it).
 std::unique_ptr<Sender> make_sender(uint16_t port, uint32_t timeout_s) {
   auto s = std::make_unique<Sender>();
   s->spec.role = Role::sender;
@@ -157,6 +158,14 @@ std::unique_ptr<Sender> make_sender(uint16_t port, uint32_t timeout_s) {
   s->context.local = *resolve("", 0, false);
   s->context.remote = *resolve("127.0.0.1", 0, false);
   s->context.counters = &s->counter;
+  Backend* backend = iocp_backend();
+  if (backend == nullptr) return nullptr;
+  auto made = backend->make_worker(s->context);
+  if (!made) {
+    ADD_FAILURE() << made.error().message;
+    return nullptr;
+  }
+  s->worker = std::move(*made);
   return s;
 }
 
@@ -171,14 +180,10 @@ Status open_bounded(DataWorker& worker) {
 }
 
 TEST(IocpFailures, ConnectToClosedPortRetriesThenFailsNamingThePort) {
-  Backend* backend = iocp_backend();
-  ASSERT_NE(backend, nullptr);
   const uint16_t port = free_port(false, SOCK_STREAM);
   ASSERT_NE(port, 0);
   auto s = make_sender(port, 2);
-  auto made = backend->make_worker(s->context);
-  ASSERT_TRUE(made) << made.error().message;
-  s->worker = std::move(*made);
+  ASSERT_NE(s, nullptr);
 
   const Status status = open_bounded(*s->worker);  // refused, retried for 2 s
   ASSERT_FALSE(status);
@@ -195,14 +200,10 @@ TEST(IocpFailures, ConnectToClosedPortRetriesThenFailsNamingThePort) {
 
 // NTttcp's senders may start first: a refused connect is tried again until the receiver listens.
 TEST(IocpFailures, ConnectRetriesUntilTheReceiverListens) {
-  Backend* backend = iocp_backend();
-  ASSERT_NE(backend, nullptr);
   const uint16_t port = free_port(false, SOCK_STREAM);
   ASSERT_NE(port, 0);
   auto s = make_sender(port, 20);
-  auto made = backend->make_worker(s->context);
-  ASSERT_TRUE(made) << made.error().message;
-  s->worker = std::move(*made);
+  ASSERT_NE(s, nullptr);
 
   auto opened = std::async(std::launch::async, [&] { return s->worker->open(); });
   std::this_thread::sleep_for(500ms);  // a few refusals first

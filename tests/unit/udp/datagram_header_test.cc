@@ -8,18 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "hex.hh"
+
 namespace xttcp::udp {
 namespace {
-
-std::string hex(const unsigned char* bytes, std::size_t length) {
-  std::string text;
-  char digits[3];
-  for (std::size_t i = 0; i < length; ++i) {
-    std::snprintf(digits, sizeof digits, "%02x", bytes[i]);
-    text += digits;
-  }
-  return text;
-}
 
 const DatagramHeader known{0x01020304, 0xA0B0C0D0, 0x1122334455667788};
 
@@ -30,7 +22,7 @@ TEST(DatagramHeader, EncodesNetworkByteOrderLayout) {
   bytes.fill(0xEE);  // encode must write every byte, zero flags and reserved included
   encode(known, bytes.data());
   //           magic    v f  rsvd flow_id  sequence send_time_ns
-  EXPECT_EQ(hex(bytes.data(), bytes.size()),
+  EXPECT_EQ(test::hex(bytes.data(), bytes.size()),
             "58545544" "01" "00" "0000" "01020304" "a0b0c0d0" "1122334455667788");
   EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "XTUD");
 }
@@ -110,7 +102,7 @@ TEST(DatagramHeader, StampRewritesOnlySequenceAndSendTime) {
   encode(known, datagram.data());
   const std::vector<unsigned char> before = datagram;
   stamp(datagram.data(), 0xDEADBEEF, 0x0102030405060708);
-  EXPECT_EQ(hex(datagram.data(), header_size),
+  EXPECT_EQ(test::hex(datagram.data(), header_size),
             "58545544" "01" "00" "0000" "01020304" "deadbeef" "0102030405060708");
   for (std::size_t i = header_size; i < datagram.size(); ++i) ASSERT_EQ(datagram[i], before[i]);
   DatagramHeader decoded;

@@ -14,26 +14,17 @@
 #include "engine/udp/datagram_accounting.hh"
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/flow_registry.hh"
+#include "hex.hh"
 
 namespace xttcp::udp {
 namespace {
-
-std::string marker_hex(const unsigned char* bytes, std::size_t length) {
-  std::string text;
-  char digits[3];
-  for (std::size_t i = 0; i < length; ++i) {
-    std::snprintf(digits, sizeof digits, "%02x", bytes[i]);
-    text += digits;
-  }
-  return text;
-}
 
 TEST(EndMarker, LayoutIsAHeaderWithTheEndFlagAndA64BitCount) {
   std::array<unsigned char, end_marker_size> bytes{};
   bytes.fill(0xEE);
   encode_end_marker({0x01020304, 0x0000000500000007, false, 0x1122334455667788}, bytes.data());
   //           magic    v f    rsvd flow_id  seq(low32) send_time_ns       sent
-  EXPECT_EQ(marker_hex(bytes.data(), bytes.size()),
+  EXPECT_EQ(test::hex(bytes.data(), bytes.size()),
             "58545544" "01" "01" "0000" "01020304" "00000007" "1122334455667788"
             "0000000500000007");
   encode_end_marker({1, 2, true, 3}, bytes.data());
