@@ -235,6 +235,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     log.error(opened.error().message);
     return exit_code::run_failed;
   }
+  const int64_t connections_at_start = pool.open_connections();
   log.info(fmt::format("{} connections created in {} microseconds", spec.sender_connections(),
                        std::chrono::duration_cast<std::chrono::microseconds>(
                            SteadyClock::now() - connect_start).count()));
@@ -267,6 +268,17 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   const auto lost_deadline =
       start + seconds(spec.warmup_s + spec.duration_s) - milliseconds(500);
   timeline.set_watch([&]() -> std::optional<std::string> {
+    if (count_mode(spec) && pool.counts_connections()) {
+      // A connection its receiver closed is over too: NTttcp's receiver stops after N receive
+      // calls, which short reads reach before N buffers came. Done + closed = every flow ends
+      // the run (reported, not an error: NTttcp's sender ends so too).
+      const int64_t closed = connections_at_start - pool.open_connections();
+      if (closed > 0 && flows_done.load() + static_cast<uint64_t>(closed) >= plan.flow_count)
+        env.clock.finish(fmt::format("count mode: every thread sent its {} buffers or its "
+                                     "receiver closed its connection ({} closed early)",
+                                     *spec.windows.buffer_count, closed));
+      return std::nullopt;
+    }
     if (SteadyClock::now() >= lost_deadline) return std::nullopt;
     if (pool.counts_connections() && pool.open_connections() <= 0)
       return "the receiver closed every connection";

@@ -14,6 +14,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -244,6 +245,51 @@ def count_mode_window_starts_at_first_data(xttcp, started):
           f"receiver window {r['summary']['duration_s']} s: it left out the first thread's time")
 
 
+def count_mode_receiver_closes_early(xttcp, started):
+    """NTttcp's count-mode receiver stops after N receive calls, which short reads reach before
+    N buffers came, and closes. A sender whose other flows are done must then end, exit 0, and
+    say how many connections were closed early (it waited for -t before)."""
+    base = free_port_block(3)
+    listeners = []
+    for port in (base, base + 1):
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(1)
+        listener.settimeout(20)
+        listeners.append(listener)
+
+    def serve(listener, close_after):
+        connection, _ = listener.accept()
+        connection.settimeout(20)
+        with connection:
+            got = 0
+            while close_after is None or got < close_after:
+                data = connection.recv(65536)
+                if not data:
+                    break
+                got += len(data)
+
+    readers = [threading.Thread(target=serve, args=(listeners[0], None), daemon=True),
+               threading.Thread(target=serve, args=(listeners[1], 64 * 1024), daemon=True)]
+    for reader in readers:
+        reader.start()
+    try:
+        began = time.monotonic()
+        sender = Process(windows(xttcp, "-s", base, "-n", "2000", "-l", "32k", threads=2,
+                                 seconds=30), "sender")
+        started.append(sender)
+        check(sender.wait(40) == 0, f"sender failed: {sender.stderr()}")
+        check(time.monotonic() - began < 15, "the sender waited for -t after its receiver closed")
+        check("or its receiver closed its connection (1 closed early)" in sender.stdout(),
+              f"sender: no word of the early close: {sender.stdout()!r}")
+    finally:
+        for reader in readers:
+            reader.join(timeout=20)
+        for listener in listeners:
+            listener.close()
+
+
 def count_mode_uring(xttcp, started):
     if not uring_available(xttcp):
         raise SkipTest("io_uring is not available here ('xttcp backends')")
@@ -341,6 +387,7 @@ CASES = {
     "udp": udp,
     "uc-epoll": unconnected_epoll,
     "count-mode-io_uring": count_mode_uring,
+    "count-mode-receiver-closes-early": count_mode_receiver_closes_early,
     "count-mode-window-starts-at-first-data": count_mode_window_starts_at_first_data,
     "udp-count-mode": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll")),
     "udp-count-mode-uc": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll", "-uc")),
