@@ -29,4 +29,12 @@ inline uint64_t flow_send_datagrams(const TestSpec& spec) {
   return *spec.windows.buffer_count;
 }
 
+// UDP count mode, receiver: the datagrams of NTttcp's payload (no header) after which a port's
+// flow is over, as NTttcp's own receiver counts N receives: a real NTttcp sender sends no end
+// marker. 0 = not a count-mode receiver.
+inline uint64_t compat_datagrams_per_flow(const TestSpec& spec) {
+  if (!count_mode(spec) || spec.role != Role::receiver) return 0;
+  return *spec.windows.buffer_count;
+}
+
 }  // namespace xttcp

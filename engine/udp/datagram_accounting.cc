@@ -33,6 +33,13 @@ void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t av
   EndMarker marker;
   if (!decode_end_marker(data, available, marker)) return;  // cut short: not ours to read
   if (marker.compat_data) {
+    if (compat_end_after_ > 0) {  // one compat flow here, perhaps ended by its count already
+      if (!compat_ended_) {
+        compat_ended_ = true;
+        flow_ended();
+      }
+      return;
+    }
     if (std::find(ended_compat_.begin(), ended_compat_.end(), marker.flow_id) !=
         ended_compat_.end())
       return;
@@ -61,6 +68,10 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
   }
   if (!compat_) compat_ = std::make_unique<SequenceTracker>(registry_->add(slot_, compat_flow));
   compat_->on_compat_datagram(static_cast<uint32_t>(length));
+  if (compat_end_after_ > 0 && !compat_ended_ && ++compat_seen_ >= compat_end_after_) {
+    compat_ended_ = true;
+    flow_ended();
+  }
   return true;
 }
 

@@ -38,6 +38,10 @@ class DatagramAccounting {
   uint32_t flows() const { return static_cast<uint32_t>(flows_.size()); }
   // Flows whose end marker arrived (count mode).
   uint32_t flows_ended() const { return ended_; }
+  // Count mode: the flow of NTttcp's payload on this socket (one sender thread per port) also
+  // ends at its `datagrams`-th datagram, as a real NTttcp sender sends no end marker; ended
+  // either way, it ends once. 0 (the default): only markers end it.
+  void end_compat_after(uint64_t datagrams) { compat_end_after_ = datagrams; }
   // Calls `on_flow_end` once for each flow ended since the last call (after the caller counted
   // the bytes of what it received so far).
   void announce_ended() {
@@ -63,6 +67,9 @@ class DatagramAccounting {
   uint32_t last_ = 0;
   std::unique_ptr<SequenceTracker> compat_;
   std::vector<uint32_t> ended_compat_;  // flows of compat data whose end marker arrived
+  uint64_t compat_end_after_ = 0;
+  uint64_t compat_seen_ = 0;
+  bool compat_ended_ = false;  // with compat_end_after_: by its count or a marker
   uint32_t ended_ = 0;
   uint32_t announced_ = 0;
 };

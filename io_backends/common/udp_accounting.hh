@@ -32,6 +32,8 @@ class UdpSocketAccounting {
   // Count mode: tells the engine of the flows whose end marker arrived; call it after counting
   // the bytes on_buffer() returned (DatagramAccounting::announce_ended).
   void announce_ended() { datagrams_.announce_ended(); }
+  // Count mode: see DatagramAccounting::end_compat_after.
+  void end_compat_after(uint64_t datagrams) { datagrams_.end_compat_after(datagrams); }
 
  private:
   udp::DatagramAccounting datagrams_;

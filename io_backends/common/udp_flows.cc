@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "engine/count_mode.hh"
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/socket_buffers.hh"
 #include "io_backends/common/udp_socket.hh"
@@ -94,6 +95,7 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     socket.slot = flow.slot;
     socket.accounting =
         std::make_unique<UdpSocketAccounting>(*context.udp_flows, flow.slot, &context.on_flow_done);
+    socket.accounting->end_compat_after(compat_datagrams_per_flow(spec));
     out.sockets.push_back(std::move(socket));
   }
   if (refused) {

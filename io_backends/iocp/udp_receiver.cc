@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "engine/count_mode.hh"
 #include "io_backends/iocp/io_request.hh"
 #include "io_backends/iocp/outstanding.hh"
 #include "io_backends/iocp/winsock_error.hh"
@@ -46,6 +47,7 @@ Status UdpReceiver::open() {
     socket->skips_port = *skips;
     socket->accounting = std::make_unique<udp::DatagramAccounting>(*context_.udp_flows, flow.slot,
                                                                    &context_.on_flow_done);
+    socket->accounting->end_compat_after(compat_datagrams_per_flow(*context_.spec));
     socket->buffers = std::make_unique<unsigned char[]>(full_buffer * outstanding_);
     socket->requests.resize(outstanding_);
     socket->ring.assign(outstanding_, nullptr);

@@ -19,7 +19,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block, load_json, run_cases,
-                       scratch_dir, socket_backends, wait_listening)
+                       scratch_dir, socket_backends, wait_listening, wait_udp_bound)
 
 
 def windows(xttcp, role, base, *extra, threads=1, seconds=2):
@@ -192,6 +192,32 @@ def udp_default_mode(xttcp, started):
     r, s = load_json(rjson), load_json(sjson)
     check_udp_count(r, s, buffers, length, 1, began)
     check(s["udp"]["payload"] == "compat", f"sender payload {s['udp']['payload']!r}, not compat")
+
+
+def udp_count_mode_ntttcp_sender(xttcp, started):
+    """A real NTttcp sender sends N datagrams of 'B's per thread and no end marker: an xttcp
+    count-mode receiver ends once each port has N datagrams, as NTttcp's receiver does (it
+    waited for -t before). Here a Python sender plays NTttcp, 2 threads, -ns."""
+    buffers, length, threads = 200, 1024, 2
+    base = free_port_block(threads + 1)
+    rjson = os.path.join(scratch_dir(), "r.json")
+    receiver = Process(windows(xttcp, "-r", base, "-u", "-n", str(buffers), "-l", str(length),
+                               "--json", rjson, threads=threads, seconds=30), "receiver")
+    started.append(receiver)
+    for port in range(base, base + threads):
+        wait_udp_bound(port)
+    began = time.monotonic()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+        for i in range(buffers):
+            for port in range(base, base + threads):
+                sender.sendto(b"B" * length, ("127.0.0.1", port))
+            if i % 20 == 19:
+                time.sleep(0.002)  # a pace the receiver keeps up with: no loss to wait for
+    check(receiver.wait(40) == 0, "receiver failed")
+    check(time.monotonic() - began < 15, "the receiver waited for -t, not for N datagrams")
+    r = load_json(rjson)
+    check(r["summary"]["total_bytes"] == buffers * length * threads,
+          f"receiver: {r['summary']['total_bytes']} bytes, not N x -l x threads")
 
 
 def count_mode(xttcp, started, extra=()):
@@ -387,6 +413,7 @@ CASES = {
     "udp": udp,
     "uc-epoll": unconnected_epoll,
     "count-mode-io_uring": count_mode_uring,
+    "udp-count-mode-ntttcp-sender": udp_count_mode_ntttcp_sender,
     "count-mode-receiver-closes-early": count_mode_receiver_closes_early,
     "count-mode-window-starts-at-first-data": count_mode_window_starts_at_first_data,
     "udp-count-mode": lambda x, s: udp_count_mode(x, s, ("--backend", "epoll")),

@@ -192,6 +192,42 @@ TEST(EndMarkerReceiver, CompatDataFlowsEndWithoutAFlowOfTheirOwn) {
   EXPECT_EQ(flows[0].counters.datagrams, 1u);
 }
 
+// A real NTttcp sender sends no marker: in count mode its port's flow ends at the N-th
+// datagram, as NTttcp's receiver counts N receives; a marker after that (an xttcp sender of
+// NTttcp's payload) does not end it again, nor does one more datagram.
+TEST(EndMarkerReceiver, CompatFlowEndsAtItsNthDatagramOnce) {
+  Receiver r;
+  r.accounting.end_compat_after(3);
+  std::vector<unsigned char> ntttcp(128, 'B');
+  auto datagram = [&] {
+    const bool is_data = r.accounting.on_datagram(ntttcp.data(), ntttcp.size(), ntttcp.size(), 0);
+    r.accounting.announce_ended();
+    return is_data;
+  };
+  EXPECT_TRUE(datagram());
+  EXPECT_TRUE(datagram());
+  EXPECT_EQ(r.ended, 0);
+  EXPECT_TRUE(datagram());
+  EXPECT_EQ(r.ended, 1);
+  EXPECT_FALSE(r.marker(4, 3, true));
+  EXPECT_TRUE(datagram());
+  EXPECT_EQ(r.ended, 1);
+}
+
+// Datagrams lost: the marker ends the flow first, and the count reached later does not again.
+TEST(EndMarkerReceiver, CompatFlowEndedByItsMarkerIsNotEndedAgainByItsCount) {
+  Receiver r;
+  r.accounting.end_compat_after(2);
+  std::vector<unsigned char> ntttcp(128, 'B');
+  EXPECT_FALSE(r.marker(4, 2, true));
+  EXPECT_EQ(r.ended, 1);
+  for (int i = 0; i < 3; ++i) {
+    r.accounting.on_datagram(ntttcp.data(), ntttcp.size(), ntttcp.size(), 0);
+    r.accounting.announce_ended();
+  }
+  EXPECT_EQ(r.ended, 1);
+}
+
 TEST(EndMarkerReceiver, WithoutACallbackMarkersStillEndFlows) {
   UdpFlowRegistry registry;
   DatagramAccounting accounting(registry, 0);
