@@ -11,6 +11,7 @@ SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::strin
     : proc_root_(std::move(proc_root)),
       sys_root_(std::move(sys_root)),
       nic_(spec.show_nic_packets),
-      interrupt_pattern_(spec.show_dev_interrupts) {}
+      interrupt_pattern_(spec.show_dev_interrupts),
+      udp_(spec.protocol == Protocol::udp) {}
 
 }  // namespace xttcp

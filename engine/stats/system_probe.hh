@@ -22,10 +22,11 @@ struct SystemSnapshot {
   std::optional<NicPackets> nic;         // when spec.show_nic_packets is set
   std::optional<Interrupts> interrupts;  // Linux: when spec.show_dev_interrupts is set;
                                          // Windows: every interrupt, when the OS counts them
-  // Windows only (nullopt on Linux, and where the OS gives no such counter, e.g. Wine's zeros):
-  // TCP segments out/in and failed connection attempts (both address families), and DPCs.
+  // NTttcp's "packets": TCP segments out/in and failed connection attempts (both address
+  // families), or on Linux for a UDP run UDP datagrams out/in and receive errors (IPv4 and
+  // IPv6); nullopt where the OS gives no such counter (e.g. Wine's zeros).
   std::optional<TransportCounters> transport;
-  std::optional<uint64_t> dpcs;
+  std::optional<uint64_t> dpcs;  // Windows only
   double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
   std::chrono::steady_clock::time_point at;
   // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their
@@ -44,6 +45,7 @@ class SystemProbe {
   std::string proc_root_, sys_root_;
   std::string nic_;                // "" = not probed
   std::string interrupt_pattern_;  // "" = not probed
+  bool udp_ = false;               // transport: UDP datagrams rather than TCP segments (Linux)
 };
 
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as

@@ -12,6 +12,8 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <sstream>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -72,7 +74,24 @@ uint64_t value_or_zero(const std::map<std::string, uint64_t>& counters, const ch
   return it == counters.end() ? 0 : it->second;
 }
 
-void read_tcp_counters(const std::string& proc_root, SystemSnapshot& snapshot) {
+// /proc/net/snmp6's "Udp6InDatagrams   12" lines: the IPv6 half of a UDP run's datagrams. No
+// file (IPv6 off) adds nothing.
+void add_udp6_counters(const std::string& proc_root, TransportCounters& transport) {
+  Expected<std::string> text = read_text_file(proc_root + "/net/snmp6");
+  if (!text) return;
+  std::istringstream lines(*text);
+  std::string name;
+  uint64_t value = 0;
+  while (lines >> name >> value) {
+    if (name == "Udp6OutDatagrams") transport.packets_sent += value;
+    if (name == "Udp6InDatagrams") transport.packets_received += value;
+    if (name == "Udp6InErrors") transport.errors += value;
+  }
+}
+
+// Retransmits, and NTttcp's "packets" (TransportCounters): TCP segments (Linux's Tcp MIB
+// counts both address families) or, for a UDP run, datagrams of both.
+void read_tcp_counters(const std::string& proc_root, bool udp, SystemSnapshot& snapshot) {
   std::string snmp_path = proc_root + "/net/snmp";
   if (Expected<std::string> text = read_text_file(snmp_path); !text) {
     snapshot.problems.push_back(text.error().message);
@@ -80,6 +99,19 @@ void read_tcp_counters(const std::string& proc_root, SystemSnapshot& snapshot) {
     snapshot.problems.push_back(snmp_path + ": " + tcp.error().message);
   } else {
     snapshot.tcp.retrans_segs = value_or_zero(*tcp, "RetransSegs");
+    if (!udp) {
+      snapshot.transport = TransportCounters{value_or_zero(*tcp, "OutSegs"),
+                                             value_or_zero(*tcp, "InSegs"),
+                                             value_or_zero(*tcp, "AttemptFails")};
+    } else if (auto datagrams = parse_snmp_section(*text, "Udp"); !datagrams) {
+      snapshot.problems.push_back(snmp_path + ": " + datagrams.error().message);
+    } else {
+      TransportCounters transport{value_or_zero(*datagrams, "OutDatagrams"),
+                                  value_or_zero(*datagrams, "InDatagrams"),
+                                  value_or_zero(*datagrams, "InErrors")};
+      add_udp6_counters(proc_root, transport);
+      snapshot.transport = transport;
+    }
   }
 
   std::string netstat_path = proc_root + "/net/netstat";
@@ -119,7 +151,7 @@ SystemSnapshot SystemProbe::take() const {
       snapshot.cpu = *cpu;
     }
 
-    read_tcp_counters(proc_root_, snapshot);
+    read_tcp_counters(proc_root_, udp_, snapshot);
 
     if (!nic_.empty()) {
       NicPackets nic{nic_, 0, 0};

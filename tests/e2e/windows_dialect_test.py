@@ -40,6 +40,11 @@ def body(started):
         rows = [line.split() for line in lines[table:table + 2]]
         check(all(len(row) == 4 and row[3] != "NA" and float(row[3]) > 0 for row in rows),
               f"sender: thread rows without Avg B / Compl: {rows}")
+        # Packets, retransmits and errors come from /proc/net/snmp: numbers, not NA.
+        header = next(i for i, line in enumerate(lines) if line.startswith("Packets Sent"))
+        packets = lines[header + 2].split()
+        check(len(packets) == 5 and all(v != "NA" for v in packets[:4]) and int(packets[0]) > 0,
+              f"sender: packet counters not read: {lines[header:header + 3]}")
         check("#####  Totals:  #####" not in receiver.stdout(),
               "receiver: -xml must replace the console tables")
         with open(xml) as f:

@@ -44,9 +44,13 @@ class FakeRoots : public ::testing::Test {
                            user, idle));
     write_file(root_ / "proc/net/snmp",
                fmt::format("Ip: Forwarding DefaultTTL\nIp: 1 64\n"
-                           "Tcp: RtoAlgorithm MaxConn OutSegs RetransSegs InErrs\n"
-                           "Tcp: 1 -1 1000 {} 0\nUdp: InDatagrams\nUdp: 3\n",
+                           "Tcp: RtoAlgorithm MaxConn AttemptFails InSegs OutSegs RetransSegs "
+                           "InErrs\nTcp: 1 -1 9 2000 1000 {} 0\n"
+                           "Udp: InDatagrams NoPorts InErrors OutDatagrams\nUdp: 3 7 5 4\n",
                            retrans));
+    write_file(root_ / "proc/net/snmp6",
+               "Ip6InReceives                   \t50\nUdp6InDatagrams                 \t10\n"
+               "Udp6InErrors                    \t1\nUdp6OutDatagrams                \t20\n");
     write_file(root_ / "proc/net/netstat",
                fmt::format("TcpExt: TCPLostRetransmit TCPSynRetrans TCPFastRetrans "
                            "TCPForwardRetrans TCPSlowStartRetrans TCPRetransFail\n"
@@ -82,6 +86,10 @@ TEST_F(FakeRoots, SnapshotReadsEveryCounter) {
   EXPECT_EQ(snapshot.tcp.forward_retrans, 4u);
   EXPECT_EQ(snapshot.tcp.slow_start_retrans, 5u);
   EXPECT_EQ(snapshot.tcp.retrans_fail, 6u);
+  ASSERT_TRUE(snapshot.transport);  // NTttcp's "packets": TCP segments out/in, failed connects
+  EXPECT_EQ(snapshot.transport->packets_sent, 1000u);
+  EXPECT_EQ(snapshot.transport->packets_received, 2000u);
+  EXPECT_EQ(snapshot.transport->errors, 9u);
   ASSERT_TRUE(snapshot.nic);
   EXPECT_EQ(snapshot.nic->interface_name, "eth9");
   EXPECT_EQ(snapshot.nic->tx_packets, 500u);
@@ -89,6 +97,19 @@ TEST_F(FakeRoots, SnapshotReadsEveryCounter) {
   ASSERT_TRUE(snapshot.interrupts);
   EXPECT_EQ(snapshot.interrupts->pattern, "eth9");
   EXPECT_EQ(snapshot.interrupts->total, 30u) << "per-CPU columns count, '41:' does not";
+}
+
+// A UDP run's "packets" are datagrams, IPv4 (snmp) and IPv6 (snmp6) together.
+TEST_F(FakeRoots, UdpRunCountsDatagramsOfBothFamilies) {
+  write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
+  TestSpec spec;
+  spec.protocol = Protocol::udp;
+  SystemSnapshot snapshot = SystemProbe(spec, proc(), sys()).take();
+  EXPECT_TRUE(snapshot.problems.empty());
+  ASSERT_TRUE(snapshot.transport);
+  EXPECT_EQ(snapshot.transport->packets_sent, 4u + 20u);
+  EXPECT_EQ(snapshot.transport->packets_received, 3u + 10u);
+  EXPECT_EQ(snapshot.transport->errors, 5u + 1u);
 }
 
 TEST_F(FakeRoots, NicAndInterruptsOnlyWhenAsked) {
@@ -106,6 +127,7 @@ TEST_F(FakeRoots, MissingFilesGiveZerosAndProblemsNotExceptions) {
   SystemSnapshot snapshot = SystemProbe(spec, proc(), sys()).take();
   EXPECT_EQ(snapshot.cpu.total(), 0u);
   EXPECT_EQ(snapshot.tcp.retrans_segs, 0u);
+  EXPECT_FALSE(snapshot.transport) << "unread counters are absent, not 0";
   ASSERT_TRUE(snapshot.nic);
   EXPECT_EQ(snapshot.nic->tx_packets, 0u);
   // stat, snmp, netstat, tx_packets, rx_packets, interrupts
