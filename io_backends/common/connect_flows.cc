@@ -80,14 +80,14 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
     if (now >= deadline) {
       size_t first = 0;  // name the first one still waiting (flows may go to several hosts)
       while (slots[first].state == ConnectSlot::State::connected) ++first;
-      const bool refused = slots[first].state == ConnectSlot::State::refused;
+      // Refused before (a retry may be under way right now): say so.
       return fail(std::to_string(pending) + " of " + std::to_string(flows.size()) +
                   " connections to " + remote_of(first).host() + " (first: port " +
                   std::to_string(flows[first].port) + ") not established within " +
                   std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)" +
-                  (refused ? ": connection refused, " + std::to_string(refusals) +
-                                 " tries (is the receiver running?)"
-                           : ""));
+                  (refusals > 0 ? ": connection refused, " + std::to_string(refusals) +
+                                      " tries (is the receiver running?)"
+                                : ""));
     }
     Clock::time_point wake = deadline;
     for (const ConnectSlot& slot : slots)

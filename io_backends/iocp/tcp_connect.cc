@@ -97,7 +97,7 @@ Status connect_all(CompletionPort& port, ConnectExFunction connect_ex,
                 " connections to " + targets[first].remote.host() + " (first: port " +
                 std::to_string(targets[first].remote.port()) + ") not established within " +
                 std::to_string(timeout.count()) + " s (--connect-timeout)";
-      if (requests[first].refused)
+      if (refusals > 0)  // refused before (a retry may be under way right now)
         failure += ": connection refused, " + std::to_string(refusals) +
                    " tries (is the receiver running?)";
       break;
