@@ -22,7 +22,8 @@ std::vector<std::string_view> split_fields(std::string_view text) {
 }  // namespace
 
 Expected<Mapping> parse_mapping(std::string_view text, unsigned cpu_count) {
-  const std::string quoted = "'" + std::string(text) + "'";
+  std::string quoted = "'";  // appended: "'" + std::string&& trips GCC 12's false -Wrestrict
+  quoted.append(text).append("'");
   if (text.empty()) return fail("empty mapping (expected PORTS,CPU,ADDR such as 8,*,10.0.0.1)");
   const std::vector<std::string_view> fields = split_fields(text);
   if (fields.size() > 3)

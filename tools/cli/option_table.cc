@@ -26,9 +26,10 @@ std::string spelling_column(const OptionDef& def) {
   std::string text = "  ";
   if (def.short_name != 0) text += std::string("-") + def.short_name;
   if (def.short_name != 0 && !def.long_name.empty()) text += ", ";
-  if (!def.long_name.empty()) text += "--" + std::string(def.long_name);
-  if (def.value == ValueKind::required) text += " " + std::string(def.value_name);
-  if (def.value == ValueKind::optional) text += " [" + std::string(def.value_name) + "]";
+  // Appended piece by piece: GCC 12's "literal" + std::string&& trips a false -Wrestrict at -O3.
+  if (!def.long_name.empty()) text.append("--").append(def.long_name);
+  if (def.value == ValueKind::required) text.append(" ").append(def.value_name);
+  if (def.value == ValueKind::optional) text.append(" [").append(def.value_name).append("]");
   return text;
 }
 
