@@ -3,6 +3,9 @@
 // port with its accounting and GRO.
 #pragma once
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +65,40 @@ struct UdpReceiverSockets {
 // socket is full: try again later) or the errno of a failed send. A refused send (ICMP port
 // unreachable, about an earlier datagram) counts as sent, so the ending stays bounded.
 int send_due_end_marker(UdpSenderFlow& flow, uint64_t sent, bool compat_data, uint64_t now_ns);
+
+// Count mode: `flow` has sent its N datagrams; it sends no more data, its end markers follow.
+inline void begin_end_markers(UdpSenderFlow& flow, uint32_t& ending) {
+  flow.closed = true;
+  flow.end.begin(monotonic_ns());
+  ++ending;
+}
+
+// Count mode, once per turn of a sender's loop: sends every ending flow's due marker. A flow
+// whose markers are all out goes to `done(flow)`; a failed send to `failed(text)`, and its flow
+// sends no more markers. `ending` counts the flows still sending them. Returns the ns until the
+// next marker is due (at least 1 ms when a socket was full), 0 when none is pending.
+template <class Flow, class Done, class Failed>
+uint64_t send_end_markers(std::vector<Flow>& flows, uint64_t sent, bool compat_data,
+                          uint32_t& ending, Done&& done, Failed&& failed) {
+  const uint64_t now = monotonic_ns();
+  uint64_t next = 0;
+  for (Flow& flow : flows) {
+    if (!flow.end.begun() || flow.end.finished()) continue;
+    const int err = send_due_end_marker(flow, sent, compat_data, now);
+    if (err != 0 && err != EAGAIN) {
+      failed(std::string("UDP send of an end marker: ") + std::strerror(err));
+      flow.end.finish_now();
+    }
+    if (flow.end.finished()) {
+      --ending;
+      done(flow);
+      continue;
+    }
+    const uint64_t wait = std::max<uint64_t>(flow.end.wait_ns(now), 1'000'000);
+    next = next == 0 ? wait : std::min(next, wait);
+  }
+  return next;
+}
 
 // One bound socket per port of the worker, non-blocking unless `blocking`, with UDP_GRO when
 // --udp-gro asks and the kernel takes it.

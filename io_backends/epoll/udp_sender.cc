@@ -114,11 +114,7 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
     add(flow.counters->bytes, bytes);
     flow.next_sequence += static_cast<uint32_t>(sent);
     flow.left -= static_cast<uint64_t>(sent);
-    if (flow.left == 0) {  // count mode: the data is done, the end markers follow
-      flow.closed = true;
-      flow.end.begin(monotonic_ns());
-      ++ending_;
-    }
+    if (flow.left == 0) begin_end_markers(flow, ending_);  // count mode: the data is done
     return static_cast<uint32_t>(sent);
   }
   if (sent == 0 || errno == EAGAIN || errno == ENOBUFS) {
@@ -138,26 +134,14 @@ void EpollUdpSender::flow_done(Flow& flow) {
   if (context_.on_flow_done) context_.on_flow_done();
 }
 
-void EpollUdpSender::send_end_markers() {
-  const uint64_t now = monotonic_ns();
-  for (Flow& flow : flows_) {
-    if (!flow.end.begun() || flow.end.finished()) continue;
-    const int err = send_due_end_marker(flow, budget_, !native_, now);
-    if (err != 0 && err != EAGAIN) {
-      record_error(std::string("UDP send of an end marker: ") + std::strerror(err));
-      flow.end.finish_now();
-    }
-    if (!flow.end.finished()) continue;
-    --ending_;
-    flow_done(flow);
-  }
-}
-
 template <bool Paced>
 void EpollUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t burst) {
   epoll_event events[64];
   while (!stop.load(std::memory_order_relaxed)) {
-    if (ending_ > 0) send_end_markers();
+    if (ending_ > 0)
+      send_end_markers(
+          flows_, budget_, !native_, ending_, [this](Flow& flow) { flow_done(flow); },
+          [this](const std::string& what) { record_error(what); });
     bool sent_any = false;
     for (Flow& flow : flows_) {
       if (!flow.writable || flow.closed) continue;

@@ -40,7 +40,6 @@ class EpollUdpSender final : public DataWorker {
   void stamp(const Flow& flow, uint32_t count);
   void record_error(const std::string& what);
   // Count mode: the end markers that are due; a flow whose last marker left is done.
-  void send_end_markers();
   void flow_done(Flow& flow);
 
   const WorkerContext& context_;

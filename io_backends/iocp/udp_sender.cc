@@ -145,9 +145,7 @@ void UdpSender::post_send(SendRequest& request) {
   Flow& flow = *request.flow;
   for (int turn = 0; turn < inline_budget; ++turn) {
     if (!flow.open || stopping_) return;
-    if (budget_ > 0) {  // count mode: never past N; an idle request stays idle
-      if (flow.unposted == 0) return;
-    }
+    if (budget_ > 0 && flow.unposted == 0) return;  // count mode: never past N; it stays idle
     if constexpr (Paced) {
       if (!pacer_.due(SendPacer::Clock::now())) {
         queued_.push_back(&request);

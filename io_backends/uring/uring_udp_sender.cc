@@ -88,28 +88,6 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
   flow.next_sequence = flow.chain_first + datagrams;
 }
 
-uint64_t UringUdpSender::send_end_markers() {
-  const uint64_t now = monotonic_ns();
-  uint64_t next = 0;
-  for (Flow& flow : flows_) {
-    if (!flow.end.begun() || flow.end.finished()) continue;
-    const int err = send_due_end_marker(flow, budget_, !native_, now);
-    if (err != 0 && err != EAGAIN) {
-      if (report_.errors++ == 0)
-        report_.first_error = std::string("UDP send of an end marker: ") + std::strerror(err);
-      flow.end.finish_now();
-    }
-    if (flow.end.finished()) {
-      --ending_;
-      if (context_.on_flow_done) context_.on_flow_done();
-      continue;
-    }
-    const uint64_t wait = std::max<uint64_t>(flow.end.wait_ns(now), 1'000'000);  // EAGAIN: 1 ms
-    next = next == 0 ? wait : std::min(next, wait);
-  }
-  return next;
-}
-
 template <bool Paced>
 void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32_t per_send) {
   if (uring::op_of(cqe.user_data) != uring::Op::send) return;
@@ -144,11 +122,7 @@ void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32
       flow.refused = false;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    if (flow.left == 0 && !flow.end.begun()) {  // count mode: the data is done
-      flow.closed = true;
-      flow.end.begin(monotonic_ns());
-      ++ending_;
-    }
+    if (flow.left == 0 && !flow.end.begun()) begin_end_markers(flow, ending_);  // count mode
     if (!flow.closed && !stopping_) arm_chain(index, per_send);
   }
 }
@@ -160,7 +134,14 @@ void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
   while (!stop.load(std::memory_order_relaxed)) {
     __kernel_timespec wait{0, ring_wait_ns};
     if (ending_ > 0) {
-      const uint64_t next_marker = send_end_markers();
+      const uint64_t next_marker = send_end_markers(
+          flows_, budget_, !native_, ending_,
+          [this](Flow&) {
+            if (context_.on_flow_done) context_.on_flow_done();
+          },
+          [this](const std::string& what) {
+            if (report_.errors++ == 0) report_.first_error = what;
+          });
       if (next_marker > 0 && next_marker < static_cast<uint64_t>(wait.tv_nsec))
         wait.tv_nsec = static_cast<long long>(next_marker);
     }

@@ -44,7 +44,6 @@ class UringUdpSender final : public DataWorker {
   void send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t per_send);
   void cancel_and_drain();
   // Count mode: the end markers that are due; returns how long until the next one (ns, 0: none).
-  uint64_t send_end_markers();
   unsigned char* region(uint32_t flow, uint32_t send) {
     return buffer_.data() + (static_cast<std::size_t>(flow) * depth_ + send) * region_bytes_;
   }
