@@ -9,6 +9,7 @@
 
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
+#include "engine/report/result_file.hh"
 #include "engine/report/windows_console.hh"
 #include "engine/run/run.hh"
 #include "engine/run/windows_dialect_support.hh"
@@ -21,6 +22,20 @@
 namespace xttcp {
 namespace {
 
+// Every result file can be written, checked before the test rather than found out after it.
+Status check_result_paths(const TestSpec& spec) {
+  const bool windows = spec.dialect == Dialect::windows;
+  const std::pair<const std::optional<std::string>*, const char*> files[] = {
+      {&spec.xml_file, windows ? "-xml" : "-x"},
+      {&spec.json_file, "-j"},
+      {&spec.native_json_file, "--json"},
+  };
+  for (const auto& [path, option] : files)
+    if (*path && !(*path)->empty())
+      if (Status writable = check_result_path(**path, option); !writable) return writable;
+  return ok();
+}
+
 // Also settles --backend auto on a name, so the results and the peer see what really ran, and
 // says in `notes` when auto passed over a backend because of an option.
 Status validate_environment(TestSpec& spec, std::vector<std::string>& notes) {
@@ -32,7 +47,7 @@ Status validate_environment(TestSpec& spec, std::vector<std::string>& notes) {
   spec.backend = std::string((*backend)->name());
   if (!spec.show_nic_packets.empty())
     if (Status exists = check_interface_exists(spec.show_nic_packets); !exists) return exists;
-  return ok();
+  return check_result_paths(spec);
 }
 
 int run(TestSpec spec, std::vector<std::string> notes) {
@@ -66,12 +81,17 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   for (const std::string& note : notes) (*log)->info(note);
 
   RunEnv env{**log, clock, &interrupted};
+  int code = exit_code::run_failed;
   switch (spec.role) {
-    case Role::sender: return run_sender(spec, env);
-    case Role::receiver: return run_receiver(spec, env);
-    case Role::local: return run_local(spec, env);
+    case Role::sender: code = run_sender(spec, env); break;
+    case Role::receiver: code = run_receiver(spec, env); break;
+    case Role::local: code = run_local(spec, env); break;
   }
-  return exit_code::run_failed;
+  if (std::optional<std::string> lost = (*log)->log_file_error()) {
+    std::fprintf(stderr, "xttcp: %s\n", lost->c_str());
+    if (code == exit_code::success) code = exit_code::run_failed;
+  }
+  return code;
 }
 
 }  // namespace

@@ -27,9 +27,12 @@ bool is_interactive(FILE* stream) {
   return !dumb && isatty(fileno(stream)) == 1;
 }
 
-void write_all(FILE* stream, std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stream);
-  std::fflush(stream);
+// 0, or the errno of a failed write.
+int write_all(FILE* stream, std::string_view text) {
+  errno = 0;
+  const size_t written = std::fwrite(text.data(), 1, text.size(), stream);
+  if (std::fflush(stream) != 0 || written != text.size()) return errno != 0 ? errno : EIO;
+  return 0;
 }
 
 }  // namespace
@@ -71,7 +74,16 @@ void Log::line_locked(FILE* stream, std::string_view prefix, std::string_view me
   line.append(message);
   line.push_back('\n');
   write_all(stream, line);
-  if (log_file_ != nullptr) write_all(log_file_, line);
+  if (log_file_ != nullptr)
+    if (const int error = write_all(log_file_, line); error != 0 && log_file_errno_ == 0)
+      log_file_errno_ = error;
+}
+
+std::optional<std::string> Log::log_file_error() const {
+  std::lock_guard lock(mutex_);
+  if (log_file_errno_ == 0) return std::nullopt;
+  return fmt::format("-O: cannot write log file {}: {}", options_.log_file.value_or(""),
+                     std::strerror(log_file_errno_));
 }
 
 void Log::info(std::string_view message) {

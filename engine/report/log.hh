@@ -47,6 +47,9 @@ class Log {
   void end_realtime();
 
   bool verbose() const { return options_.verbose; }
+  // The first failed write to the -O file ("-O: cannot write log file x: No space left on
+  // device"), or nothing: a lost log makes the run fail.
+  std::optional<std::string> log_file_error() const;
 
  private:
   Log(Options options, FILE* log_file);
@@ -57,7 +60,8 @@ class Log {
   FILE* log_file_ = nullptr;  // owned
   bool out_is_tty_ = false;
   bool realtime_pending_ = false;
-  std::mutex mutex_;
+  int log_file_errno_ = 0;  // the first failed write to log_file_
+  mutable std::mutex mutex_;
 };
 
 }  // namespace xttcp

@@ -9,6 +9,7 @@
 namespace xttcp {
 
 Status append_file_atomically(const std::string& path, std::string_view content) {
+  if (writes_through(path)) return write_file_atomically(path, content);  // a stream appends
   std::string whole;
   {  // closed before the rename: Windows cannot replace a file that is open
     std::ifstream in(path, std::ios::binary);

@@ -94,4 +94,20 @@ Status write_file_atomically(const std::string& path, std::string_view content) 
   return ok();
 }
 
+Status check_result_path(const std::string& path, std::string_view option) {
+  std::string directory = path;
+  const size_t slash = directory.find_last_of("/\\");
+  directory = slash == std::string::npos ? "." : directory.substr(0, slash == 0 ? 1 : slash);
+  const DWORD attributes = GetFileAttributesA(directory.c_str());
+  if (attributes == INVALID_FILE_ATTRIBUTES || (attributes & FILE_ATTRIBUTE_DIRECTORY) == 0)
+    return fail(fmt::format("{}: cannot write {}: its directory does not exist", option, path));
+  const DWORD existing = GetFileAttributesA(path.c_str());
+  if (existing != INVALID_FILE_ATTRIBUTES && (existing & FILE_ATTRIBUTE_DIRECTORY) != 0)
+    return fail(fmt::format("{}: cannot write {}: it is a directory", option, path));
+  return ok();
+}
+
+// Windows result paths are files; NUL and CON are not written through.
+bool writes_through(const std::string&) { return false; }
+
 }  // namespace xttcp

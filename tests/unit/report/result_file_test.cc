@@ -1,10 +1,14 @@
 #include "engine/report/result_file.hh"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/sysmacros.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include "tests/unit/report/golden.hh"
 
@@ -120,6 +124,87 @@ TEST(AppendFileAtomically, AppendsBlocks) {
   ASSERT_TRUE(append_file_atomically(path, "<b></b>\n"));
   EXPECT_EQ(test::read_text(path), "<a></a>\n<b></b>\n");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"xml.txt"});
+}
+
+// Result paths that are not regular files (a run as root once replaced a host's /dev/full with
+// a regular file). Device nodes are made in a temporary directory, so no test touches /dev.
+bool is_char_device(const std::string& path) {
+  struct stat info{};
+  return ::lstat(path.c_str(), &info) == 0 && S_ISCHR(info.st_mode);
+}
+
+TEST(WriteFileAtomically, ASymlinkStaysAndItsTargetGetsTheResult) {
+  TempDir dir;
+  const std::string target = dir.path() + "/real.json";
+  const std::string link = dir.path() + "/latest.json";
+  ASSERT_TRUE(write_file_atomically(target, "old\n"));
+  ASSERT_EQ(::symlink("real.json", link.c_str()), 0);  // relative, as users make them
+  ASSERT_TRUE(write_file_atomically(link, "new\n"));
+  struct stat info{};
+  ASSERT_EQ(::lstat(link.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode));
+  EXPECT_EQ(test::read_text(target), "new\n");
+  const std::string dangling = dir.path() + "/next.json";
+  ASSERT_EQ(::symlink("created.json", dangling.c_str()), 0);
+  ASSERT_TRUE(write_file_atomically(dangling, "made\n"));
+  EXPECT_EQ(test::read_text(dir.path() + "/created.json"), "made\n");
+}
+
+TEST(WriteFileAtomically, DevicesAreWrittenThroughNeverReplaced) {
+  if (::geteuid() != 0) GTEST_SKIP() << "mknod needs root";
+  TempDir dir;
+  const std::string null_node = dir.path() + "/null";
+  const std::string full_node = dir.path() + "/full";
+  ASSERT_EQ(::mknod(null_node.c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
+  ASSERT_EQ(::mknod(full_node.c_str(), S_IFCHR | 0666, makedev(1, 7)), 0);
+  EXPECT_TRUE(write_file_atomically(null_node, "<xml/>\n"));
+  EXPECT_TRUE(is_char_device(null_node));
+  Status full = write_file_atomically(full_node, "<xml/>\n");
+  ASSERT_FALSE(full);
+  EXPECT_EQ(full.error().message, "cannot write " + full_node + ": No space left on device");
+  EXPECT_TRUE(is_char_device(full_node));
+  EXPECT_TRUE(append_file_atomically(null_node, "<more/>\n"));
+  EXPECT_TRUE(is_char_device(null_node));
+  const std::string link = dir.path() + "/to-full";
+  ASSERT_EQ(::symlink(full_node.c_str(), link.c_str()), 0);
+  EXPECT_FALSE(write_file_atomically(link, "x"));
+  EXPECT_TRUE(is_char_device(full_node));
+  std::vector<std::string> names = dir.entries();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"full", "null", "to-full"}));  // no temp files
+}
+
+TEST(WriteFileAtomically, AFifoGetsTheContentOrFailsAtOnceWithoutAReader) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Status nobody = write_file_atomically(fifo, "x");
+  ASSERT_FALSE(nobody);
+  EXPECT_EQ(nobody.error().message, "cannot write " + fifo + ": it is a FIFO that no process reads");
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  ASSERT_TRUE(write_file_atomically(fifo, "{\"a\":1}\n"));
+  char buffer[64] = {};
+  EXPECT_EQ(::read(reader, buffer, sizeof buffer), 8);
+  EXPECT_EQ(std::string(buffer), "{\"a\":1}\n");
+  ::close(reader);
+  struct stat info{};
+  ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+}
+
+TEST(CheckResultPath, NamesTheOptionAndTheReasonBeforeTheTest) {
+  TempDir dir;
+  EXPECT_TRUE(check_result_path(dir.path() + "/new.xml", "-x"));
+  Status missing = check_result_path(dir.path() + "/no/such/dir/r.xml", "-x");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "-x: cannot write " + dir.path() +
+                                         "/no/such/dir/r.xml: No such file or directory (its "
+                                         "directory does not exist)");
+  Status directory = check_result_path(dir.path(), "--json");
+  ASSERT_FALSE(directory);
+  EXPECT_EQ(directory.error().message, "--json: cannot write " + dir.path() + ": Is a directory");
+  EXPECT_TRUE(dir.entries().empty());  // checking writes nothing
 }
 
 }  // namespace
