@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -187,8 +188,9 @@ struct Result {
   std::optional<UdpResult> udp;           // UDP runs
   std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
 
-  // The peer's native JSON result when the peer is xttcp and shared it.
-  std::optional<std::string> peer_result_json;
+  // The peer's result when the peer is xttcp and shared it, parsed within bounds
+  // (parse_peer_result); a peer's result never holds a peer of its own.
+  std::shared_ptr<const Result> peer;
 
   // For the Windows renderers: nullopt = not collected on this OS or in this run, and then they
   // print "NA" rather than a false 0.

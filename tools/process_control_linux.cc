@@ -56,7 +56,7 @@ void watch_interrupts(std::atomic<bool>& interrupted, PhaseClock& clock) {
       int signal_number = 0;
       if (sigwait(&set, &signal_number) != 0) continue;
       if (interrupted.exchange(true)) _exit(exit_code::run_failed);
-      clock.cancel("interrupted by signal");
+      clock.cancel(StopCause::interrupted, "interrupted by signal");
     }
   }).detach();
 }

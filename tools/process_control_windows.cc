@@ -19,7 +19,7 @@ BOOL WINAPI on_console_event(DWORD event) {
     return FALSE;
   if (interrupted_flag == nullptr || interrupted_flag->exchange(true))
     ExitProcess(exit_code::run_failed);
-  run_clock->cancel("interrupted by signal");
+  run_clock->cancel(StopCause::interrupted, "interrupted by signal");
   return TRUE;
 }
 

@@ -11,7 +11,8 @@ namespace xttcp {
 
 namespace {
 
-// NTTTCP-for-Linux accepts at most 8 sender hosts; the last seat is the '-L' sender's.
+// NTTTCP-for-Linux accepts at most 8 sender hosts; the last seat is the '-L' sender's. Without
+// -M the same bound holds for senders joining a running test.
 constexpr size_t kMaxSenders = 8;
 constexpr size_t kMaxParked = kMaxSenders - 1;
 
@@ -47,7 +48,21 @@ void ReceiverSync::query_state(int peer, Outcome& out) const {
   out.replies.push_back({peer, state_});
 }
 
+bool ReceiverSync::is_participant(int peer) const {
+  return std::find(participants_.begin(), participants_.end(), peer) != participants_.end();
+}
+
+bool ReceiverSync::is_engaged(int peer) const {
+  return is_participant(peer) || std::find(parked_.begin(), parked_.end(), peer) != parked_.end();
+}
+
 void ReceiverSync::early_exit(int peer, Outcome& out) {
+  if (!is_participant(peer)) {
+    // Only a sender of the test may stop it or hand in a result for it.
+    out.replies.push_back({peer, state_});
+    return;
+  }
+  out.result_may_follow = true;
   if (state_ == sync_code::kStateRunning) {
     state_ = sync_code::kStateFinished;
     parked_.clear();
@@ -70,6 +85,14 @@ void ReceiverSync::start(int peer, Outcome& out) {
     if (state_ != sync_code::kStateRunning) {
       participants_.clear();
       turn_light_on(out);
+    } else if (is_participant(peer)) {
+      out.replies.push_back({peer, sync_code::kStart});
+      return;
+    } else if (participants_.size() >= kMaxSenders) {
+      out.log_error.push_back(fmt::format(
+          "too many senders: at most {} may join one test; rejected one", kMaxSenders));
+      out.replies.push_back({peer, sync_code::kEarlyExit});
+      return;
     }
     participants_.push_back(peer);
     out.replies.push_back({peer, sync_code::kStart});
@@ -136,7 +159,11 @@ void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
   } else if (config_.duration_s == 0) {
     answer = 0;  // receiver is continuous: so is the sender
   } else if (config_.duration_s < static_cast<uint32_t>(proposal)) {
-    answer = static_cast<uint32_t>(proposal);
+    answer = std::min(static_cast<uint32_t>(proposal), sync_code::kMaxCycleSeconds);
+    if (answer < static_cast<uint32_t>(proposal))
+      out.log_error.push_back(fmt::format(
+          "a sender proposed a test cycle of {} s, above the maximum of {} s; capped",
+          proposal, sync_code::kMaxCycleSeconds));
     out.log_info.push_back(fmt::format("Test cycle time negotiated is: {} seconds", answer));
   } else {
     answer = config_.duration_s;
@@ -147,18 +174,18 @@ void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
   out.replies.push_back({peer, as_wire(answer)});
 }
 
-bool ReceiverSync::on_peer_closed(int peer) {
+ReceiverSync::Departure ReceiverSync::on_peer_closed(int peer) {
   parked_.erase(std::remove(parked_.begin(), parked_.end(), peer), parked_.end());
   auto found = std::find(participants_.begin(), participants_.end(), peer);
-  if (found == participants_.end()) return false;
+  if (found == participants_.end()) return {};
   participants_.erase(found);
-  return state_ == sync_code::kStateRunning;
+  if (state_ != sync_code::kStateRunning) return {};
+  return {true, participants_.empty()};
 }
 
 void ReceiverSync::test_finished() {
   state_ = sync_code::kStateFinished;
   parked_.clear();
-  participants_.clear();
 }
 
 }  // namespace xttcp

@@ -28,6 +28,9 @@ class ReceiverSync {
     bool stop_early = false;                     // 'E' while running
     std::optional<uint32_t> negotiated_cycle_s;  // set when a proposal was answered
     bool native_hello = false;  // peer is an xttcp sender: its next message is a frame
+    // A sender of the current (or just finished) test said 'E': a native one sends its result
+    // next. Nobody else's result is ever taken.
+    bool result_may_follow = false;
     std::vector<std::string> log_info, log_error;  // lines for the engine's logger
   };
 
@@ -35,17 +38,27 @@ class ReceiverSync {
 
   // `peer` is any id the caller keeps unique while the peer is connected (e.g. its fd).
   Outcome on_request(int peer, int32_t request);
-  // Forgets a parked peer so the '-L' start does not address it. True when the peer had joined
-  // the running test ('R' or 'L' answered): its leaving means a sender went away mid-test, where
-  // a busy check or a port scan closing is nothing.
-  bool on_peer_closed(int peer);
-  // The measurement is over: state -> finished (13); parked peers are forgotten. A later 'R'
-  // starts a new test (receiver -H loop).
+  struct Departure {
+    bool left_running_test = false;  // a sender of the running test went away
+    bool no_sender_left = false;     // ... and it was the last one
+  };
+  // Forgets a parked peer so the '-L' start does not address it. A peer that had joined the
+  // running test ('R' or 'L' answered) leaving means a sender went away mid-test, where a busy
+  // check or a port scan closing is nothing.
+  Departure on_peer_closed(int peer);
+  // The measurement is over: state -> finished (13); parked peers are forgotten. The test's
+  // senders stay its participants (their 'E' and results come after) until a later 'R' starts
+  // a new test (receiver -H loop).
   void test_finished();
 
   int32_t state() const { return state_; }
   uint32_t negotiated_cycle_s() const { return negotiated_cycle_s_; }
   size_t parked_peers() const { return parked_.size(); }
+  // Senders of the current or last test (answered 'R', or parked and then started).
+  const std::vector<int>& participants() const { return participants_; }
+  bool is_participant(int peer) const;
+  // Busy or parked: a peer the receiver is waiting for (no idle limit applies to it).
+  bool is_engaged(int peer) const;
 
  private:
   void query_state(int peer, Outcome& out) const;

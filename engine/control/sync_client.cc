@@ -145,14 +145,15 @@ Status SyncClient::send_frame(std::string_view json, std::chrono::milliseconds t
   return write_all(bytes, Clock::now() + timeout, timeout);
 }
 
-Expected<std::string> SyncClient::read_frame(std::chrono::milliseconds timeout) {
+Expected<std::string> SyncClient::read_frame(std::chrono::milliseconds timeout,
+                                             uint32_t max_bytes) {
   const auto deadline = Clock::now() + timeout;
   char header[4];
   if (auto read = read_exact(header, sizeof header, deadline, timeout); !read) return read.error();
   const uint32_t length = sync_wire::decode_frame_length(header);
-  if (length > sync_code::kMaxFrameBytes)
-    return fail(fmt::format("sync: the receiver sent a frame of {} bytes, over the {} MiB limit",
-                            length, sync_code::kMaxFrameBytes >> 20));
+  if (length > max_bytes)
+    return fail(fmt::format("sync: the receiver sent a frame of {} bytes, over the {} KiB limit",
+                            length, max_bytes >> 10));
   std::string payload(length, '\0');
   if (auto read = read_exact(payload.data(), length, deadline, timeout); !read) return read.error();
   return payload;

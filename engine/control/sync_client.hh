@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/control/sync_codes.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 #include "engine/status.hh"
@@ -33,7 +34,9 @@ class SyncClient {
   Expected<bool> try_native_hello(std::chrono::milliseconds timeout);
   Status send_frame(std::string_view json,
                     std::chrono::milliseconds timeout = std::chrono::seconds(30));
-  Expected<std::string> read_frame(std::chrono::milliseconds timeout);
+  // One frame of at most `max_bytes` (a hello: sync_code::kMaxHelloBytes).
+  Expected<std::string> read_frame(std::chrono::milliseconds timeout,
+                                   uint32_t max_bytes = sync_code::kMaxFrameBytes);
 
   NativeSocket fd() const { return fd_.get(); }
   const SocketAddress& receiver() const { return receiver_; }

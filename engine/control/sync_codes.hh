@@ -25,8 +25,14 @@ inline constexpr int32_t kStateFinished = 13;
 inline constexpr int32_t kHello = static_cast<int32_t>(0xC0DE7801u);
 inline constexpr int32_t kHelloAck = static_cast<int32_t>(0xC0DE7802u);
 
-// Largest frame (JSON) either side accepts.
+// Largest frame (JSON) either side accepts: a result (thousands of connections' statistics),
+// and a hello (the spec).
 inline constexpr uint32_t kMaxFrameBytes = 16u * 1024 * 1024;
+inline constexpr uint32_t kMaxHelloBytes = 1024 * 1024;
+
+// The longest test cycle either side agrees to: W + t + C, each at most a year as on the
+// command line.
+inline constexpr uint32_t kMaxCycleSeconds = 3u * 365 * 24 * 3600;
 
 // True for the ints a receiver reads as a command rather than a cycle proposal
 // ('W' included: it is a reply code and must never be proposed either).

@@ -14,6 +14,10 @@ namespace xttcp {
 namespace {
 
 constexpr int kLoopTimeoutMs = 200;  // bounds how long stop() waits for the loop
+// After accept() failed for want of descriptors or memory: poll the listener again after this.
+constexpr std::chrono::milliseconds kListenerRest{250};
+
+using SteadyClock = std::chrono::steady_clock;
 
 }  // namespace
 
@@ -30,11 +34,14 @@ struct SyncServer::Connection {
   bool native = false;
   bool result_received = false;
   bool result_sent = false;
+  uint32_t requests = 0;
+  SteadyClock::time_point last_heard = SteadyClock::now();
 };
 
 Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& address,
                                                          ReceiverSync::Config config,
-                                                         SyncServerHooks hooks) {
+                                                         SyncServerHooks hooks,
+                                                         SyncLimits limits) {
   const std::string where = address.is_any()
                                 ? fmt::format("sync port {}", address.port())
                                 : fmt::format("sync port {} on {}", address.port(), address.host());
@@ -51,15 +58,18 @@ Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& ad
   auto wake = WakeSignal::create();
   if (!wake) return fail(where + ": " + wake.error().message);
   return std::unique_ptr<SyncServer>(new SyncServer(std::move(listener), std::move(*wake),
-                                                    bound->port(), config, std::move(hooks)));
+                                                    bound->port(), config, std::move(hooks),
+                                                    limits));
 }
 
 SyncServer::SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port,
-                       ReceiverSync::Config config, SyncServerHooks hooks)
+                       ReceiverSync::Config config, SyncServerHooks hooks, SyncLimits limits)
     : listener_(std::move(listener)),
       wake_(std::move(wake)),
       port_(port),
       hooks_(std::move(hooks)),
+      limits_(limits),
+      log_budget_(limits.log_lines_per_period, limits.log_period),
       sync_(config) {}
 
 SyncServer::~SyncServer() { stop(); }
@@ -94,19 +104,32 @@ void SyncServer::publish_result(std::string result_json) {
   wake_.notify();
 }
 
-void SyncServer::log(std::string_view line, bool is_error) const {
-  if (hooks_.log) hooks_.log(line, is_error);
+void SyncServer::log(std::string_view line, bool is_error, bool always) {
+  if (!hooks_.log) return;
+  if (!always) {
+    const LineBudget::Verdict verdict = log_budget_.take(SteadyClock::now());
+    if (verdict.suppressed_before > 0)
+      hooks_.log(fmt::format("sync: {} more line(s) about sync connections were not logged",
+                             verdict.suppressed_before),
+                 true);
+    if (!verdict.print) return;
+  }
+  hooks_.log(line, is_error);
 }
 
 void SyncServer::run() {
   std::vector<SocketPoll> entries;
   std::vector<int> ids;  // entries[2 + i] is connection ids[i]
   while (!stopping_) {
-    entries.assign({SocketPoll{listener_.get()}, SocketPoll{wake_.pollable()}});
+    SocketPoll listener{listener_.get()};
+    listener.want_read = SteadyClock::now() >= listener_resumes_;
+    entries.assign({listener, SocketPoll{wake_.pollable()}});
     ids.clear();
     for (auto& [id, connection] : connections_) {
       SocketPoll entry{connection->fd.get()};
       entry.want_write = !connection->out.empty();
+      // A peer that does not read its replies gets no more until it does.
+      entry.want_read = connection->out.size() < limits_.max_pending_out;
       entries.push_back(entry);
       ids.push_back(id);
     }
@@ -117,15 +140,16 @@ void SyncServer::run() {
       log("sync: poll failed: " + socket_error_text(error) + "; sync listener stopped", true);
       break;
     }
-    if (entries[0].readable || entries[0].hung_up) accept_all();
+    if (entries[0].want_read && (entries[0].readable || entries[0].hung_up)) accept_all();
     if (entries[1].readable) wake_.drain();
     for (size_t i = 0; i < ids.size(); ++i) {
       const SocketPoll& entry = entries[2 + i];
       auto found = connections_.find(ids[i]);
       if (found == connections_.end()) continue;  // closed while handling an earlier one
       if (entry.writable && !flush(*found->second)) found->second->broken = true;
-      if (entry.readable || entry.hung_up) on_readable(ids[i]);
+      if (entry.want_read && (entry.readable || entry.hung_up)) on_readable(ids[i]);
     }
+    close_idle_connections();
     deliver_result();
     std::vector<std::pair<int, std::string>> broken;
     for (auto& [id, connection] : connections_)
@@ -144,10 +168,23 @@ void SyncServer::accept_all() {
     SocketAddress peer;
     auto accepted = accept_connection(listener_.get(), &peer);
     if (!accepted) {
-      log("sync: cannot accept a sync connection: " + accepted.error().message, true);
+      // Out of descriptors (or memory): the pending connection stays queued, so retrying now
+      // would spin. Rest the listener and try again; what is open meanwhile is served.
+      listener_resumes_ = SteadyClock::now() + kListenerRest;
+      log(fmt::format("sync: cannot accept a sync connection: {}; retrying every {} ms",
+                      accepted.error().message, kListenerRest.count()),
+          true);
       return;
     }
     if (!*accepted) return;  // none pending
+    if (connections_.size() >= limits_.max_connections) {
+      ++refused_connections_;
+      log(fmt::format("sync: {} already has {} sync connections open; closed the one from {} "
+                      "({} so far)",
+                      port_, connections_.size(), peer.to_string(), refused_connections_),
+          true);
+      continue;  // closes it
+    }
     set_no_delay((*accepted)->get());
     auto connection = std::make_unique<Connection>();
     connection->id = next_id_++;
@@ -185,18 +222,28 @@ void SyncServer::on_readable(int id) {
 bool SyncServer::process_input(Connection& connection) {
   size_t used = 0;
   bool keep = true;
+  connection.last_heard = SteadyClock::now();
   while (keep && connection.in.size() - used >= 4) {
     const char* at = connection.in.data() + used;
     if (connection.expect == Connection::Expect::integer) {
       used += 4;
+      if (++connection.requests > limits_.max_requests) {
+        log(fmt::format("sync: {} sent more than {} requests; connection closed", connection.peer,
+                        limits_.max_requests),
+            true);
+        return false;
+      }
       keep = handle_request(connection, sync_wire::decode_int(at));
       continue;
     }
     const uint32_t length = sync_wire::decode_frame_length(at);
-    if (length > sync_code::kMaxFrameBytes) {
-      log(fmt::format("sync: sender {} sent a frame of {} bytes, over the {} MiB limit; "
+    const uint32_t limit = connection.expect == Connection::Expect::hello_frame
+                               ? sync_code::kMaxHelloBytes
+                               : sync_code::kMaxFrameBytes;
+    if (length > limit) {
+      log(fmt::format("sync: sender {} sent a frame of {} bytes, over the {} KiB limit; "
                       "connection closed",
-                      connection.peer, length, sync_code::kMaxFrameBytes >> 20),
+                      connection.peer, length, limit >> 10),
           true);
       return false;
     }
@@ -212,6 +259,7 @@ bool SyncServer::process_input(Connection& connection) {
 bool SyncServer::handle_request(Connection& connection, int32_t request) {
   ReceiverSync::Outcome outcome;
   uint32_t cycle_s;
+  int native_senders = 0;
   {
     std::lock_guard lock(mutex_);
     outcome = sync_.on_request(connection.id, request);
@@ -219,12 +267,16 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
     if (outcome.start) {  // a new test: the previous test's result is stale
       result_.clear();
       has_result_ = false;
+      for (int id : sync_.participants()) {
+        auto found = connections_.find(id);
+        if (found != connections_.end() && found->second->native) ++native_senders;
+      }
     }
   }
-  for (const auto& line : outcome.log_info) log(line, false);
+  for (const auto& line : outcome.log_info) log(line, false, outcome.start);
   for (const auto& line : outcome.log_error) log(line, true);
   // Light on before the 'R' leaves, like NTTTCP: the receiver window leads by half an RTT.
-  if (outcome.start && hooks_.start) hooks_.start(cycle_s);
+  if (outcome.start && hooks_.start) hooks_.start(cycle_s, native_senders);
   if (outcome.stop_early && hooks_.early_exit) hooks_.early_exit();
   for (const auto& reply : outcome.replies) {
     std::string bytes;
@@ -232,9 +284,13 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
     send_bytes(reply.peer, bytes);
   }
   if (outcome.native_hello) {
+    if (connection.native) {
+      log(fmt::format("sync: {} said hello twice; connection closed", connection.peer), true);
+      return false;
+    }
     connection.native = true;
     connection.expect = Connection::Expect::hello_frame;
-  } else if (request == sync_code::kEarlyExit && connection.native) {
+  } else if (outcome.result_may_follow && connection.native && !connection.result_received) {
     connection.expect = Connection::Expect::result_frame;
   }
   return true;
@@ -315,14 +371,31 @@ bool SyncServer::flush(Connection& connection) {
 void SyncServer::close_connection(int id, std::string_view why, bool is_error) {
   auto found = connections_.find(id);
   if (found == connections_.end()) return;
-  bool sender_left_test;
+  ReceiverSync::Departure departure;
   {
     std::lock_guard lock(mutex_);
-    sender_left_test = sync_.on_peer_closed(id);
+    departure = sync_.on_peer_closed(id);
   }
   if (!why.empty()) log("sync: " + std::string(why) + "; connection closed", is_error);
   connections_.erase(found);  // closes the socket
-  if (hooks_.peer_closed) hooks_.peer_closed(sender_left_test);
+  if (hooks_.peer_closed) hooks_.peer_closed(departure);
+}
+
+void SyncServer::close_idle_connections() {
+  const auto now = SteadyClock::now();
+  std::vector<std::pair<int, std::string>> idle;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, connection] : connections_)
+      if (now - connection->last_heard > limits_.idle_limit && !sync_.is_engaged(id))
+        idle.emplace_back(id, connection->peer);
+  }
+  for (auto& [id, peer] : idle)
+    close_connection(id,
+                     fmt::format("{} said nothing for {} s and is not in a test", peer,
+                                 std::chrono::duration_cast<std::chrono::seconds>(
+                                     limits_.idle_limit).count()),
+                     false);
 }
 
 }  // namespace xttcp

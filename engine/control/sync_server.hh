@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,24 +19,39 @@
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 #include "engine/net/wake_signal.hh"
+#include "engine/report/line_budget.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
+
+// What one listener grants the network: anyone can connect to the sync port, so every
+// connection, request and byte is bounded.
+struct SyncLimits {
+  size_t max_connections = 64;     // open sync connections; more are accepted and closed at once
+  uint32_t max_requests = 256;     // ints on one connection (a sender needs about five)
+  size_t max_pending_out = 64 * 1024;  // replies the peer has not read: stop reading from it
+  // A connection that is not a sender of the test, nor parked, and says nothing this long.
+  std::chrono::milliseconds idle_limit{120'000};
+  // Lines a peer can make the receiver log: this many per period, the rest counted.
+  uint32_t log_lines_per_period = 20;
+  std::chrono::milliseconds log_period{10'000};
+};
 
 // Every hook is called on the server thread, must return promptly (replies wait for it) and
 // may be empty (nothing special to do). Hooks may call test_finished()/publish_result().
 struct SyncServerHooks {
   // A native sender's hello frame arrived; returns the receiver's hello frame ("{}" if empty).
   std::function<std::string(const std::string& sender_hello)> native_hello;
-  // Light on: the test starts now, for the negotiated cycle.
-  std::function<void(uint32_t cycle_s)> start;
+  // Light on: the test starts now, for the negotiated cycle; `native_senders` of its senders
+  // said hello and owe their result at the end.
+  std::function<void(uint32_t cycle_s, int native_senders)> start;
   // 'E' while running: the sender stopped, stop the test now.
   std::function<void()> early_exit;
-  // A native sender's result frame.
+  // A native sender's result frame: only from a sender of the test, after its 'E'.
   std::function<void(const std::string& sender_result)> peer_result;
-  // A sync connection closed; sender_left_test = it belonged to a sender of the running test
-  // (not a busy check or a scan).
-  std::function<void(bool sender_left_test)> peer_closed;
+  // A sync connection closed: whether it was a sender of the running test (not a busy check or
+  // a scan), and the last one.
+  std::function<void(ReceiverSync::Departure departure)> peer_closed;
   // One line for the engine's logger (info or error).
   std::function<void(std::string_view line, bool is_error)> log;
 };
@@ -46,7 +62,8 @@ class SyncServer {
   // "sync port 5000: address already in use". Port 0 picks a free port (see port()).
   static Expected<std::unique_ptr<SyncServer>> listen(const SocketAddress& address,
                                                       ReceiverSync::Config config,
-                                                      SyncServerHooks hooks);
+                                                      SyncServerHooks hooks,
+                                                      SyncLimits limits = {});
   ~SyncServer();
   SyncServer(const SyncServer&) = delete;
   SyncServer& operator=(const SyncServer&) = delete;
@@ -65,7 +82,7 @@ class SyncServer {
  private:
   struct Connection;
   SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port, ReceiverSync::Config config,
-             SyncServerHooks hooks);
+             SyncServerHooks hooks, SyncLimits limits);
 
   void run();
   void accept_all();
@@ -77,12 +94,19 @@ class SyncServer {
   bool flush(Connection& connection);  // false: write error
   void deliver_result();
   void close_connection(int id, std::string_view reason, bool is_error);
-  void log(std::string_view line, bool is_error) const;
+  void close_idle_connections();
+  // Lines a peer can trigger go through the budget; the engine's own are `always` printed.
+  void log(std::string_view line, bool is_error, bool always = false);
 
   UniqueSocket listener_;
   WakeSignal wake_;
   uint16_t port_;
   SyncServerHooks hooks_;
+  SyncLimits limits_;
+  LineBudget log_budget_;
+  // Accepting failed for want of descriptors or memory: the listener rests until then (no spin).
+  std::chrono::steady_clock::time_point listener_resumes_{};
+  uint64_t refused_connections_ = 0;
   // By connection id (ReceiverSync's peer id), loop thread only.
   std::unordered_map<int, std::unique_ptr<Connection>> connections_;
   int next_id_ = 1;

@@ -213,10 +213,7 @@ void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
 
 }  // namespace
 
-std::vector<std::string> peer_summary_lines(std::string_view peer_native_json) {
-  Expected<Result> peer = parse_native_json(peer_native_json);
-  if (!peer) return {"peer result unreadable: " + peer.error().message};
-  const Result& r = *peer;
+std::vector<std::string> peer_summary_lines(const Result& r) {
   std::vector<std::string> lines;
   lines.push_back(fmt::format("#####  Peer ({}) totals:  #####", to_string(r.role)));
   append_totals(lines, r);

@@ -27,7 +27,7 @@ std::vector<std::string> linux_summary_lines(const Result& result);
 // parses): the data path's notes and, with --zerocopy, how the zero-copy sends went.
 std::vector<std::string> xttcp_extra_lines(const Result& result);
 
-std::vector<std::string> peer_summary_lines(std::string_view peer_native_json);
+std::vector<std::string> peer_summary_lines(const Result& peer);
 
 // The console separator line of NTTTCP-for-Linux.
 inline constexpr const char* linux_separator =

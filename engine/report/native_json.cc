@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "engine/plan.hh"
+#include "engine/report/bounded_json.hh"
 
 namespace xttcp {
 
@@ -421,7 +422,8 @@ void read_window_sections(const ordered_json& j, const std::string& prefix, Resu
   read(j, "dpcs", r.dpcs, parent);
 }
 
-Result read_result(const ordered_json& j) {
+// `with_peer`: read the "peer" member too (one level: a peer's own peer is never read).
+Result read_result(const ordered_json& j, bool with_peer) {
   if (!j.is_object()) bad("native result", "expected a JSON object");
   std::string schema;
   if (member(j, "schema") == nullptr) bad("schema", "missing; not an xttcp result");
@@ -518,12 +520,15 @@ Result read_result(const ordered_json& j) {
   if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
   if (const auto* notes = array_member(j, "notes"))
     for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
-  if (const auto* peer = member(j, "peer")) {
+  if (const auto* peer = with_peer ? member(j, "peer") : nullptr) {
+    // A string is what older versions kept of a peer result they could not read: not a result.
     if (peer->is_object()) {
-      r.peer_result_json = peer->dump();
-    } else if (peer->is_string()) {
-      r.peer_result_json = peer->get<std::string>();
-    } else if (!peer->is_null()) {
+      try {
+        r.peer = std::make_shared<const Result>(read_result(*peer, false));
+      } catch (const BadField& e) {
+        bad("peer", e.message.c_str());
+      }
+    } else if (!peer->is_null() && !peer->is_string()) {
       bad("peer", "expected an object");
     }
   }
@@ -802,7 +807,9 @@ ordered_json sample_json(const Result& sample, size_t index) {
 
 }  // namespace
 
-std::string render_native_json(const Result& r) {
+namespace {
+
+ordered_json native_document(const Result& r, bool with_peer) {
   ordered_json doc;
   doc["schema"] = native_schema_name;
   doc["schema_version"] = native_schema_version;
@@ -879,19 +886,38 @@ std::string render_native_json(const Result& r) {
   if (r.udp) doc["udp"] = udp_json(*r.udp);
   if (r.device) doc["device"] = device_json(*r.device);
   doc["notes"] = r.notes;
-  if (r.peer_result_json) {
-    // Embedded as an object; text that is not JSON is kept as a string rather than lost.
-    ordered_json peer = ordered_json::parse(*r.peer_result_json, nullptr, false);
-    doc["peer"] = peer.is_discarded() ? ordered_json(*r.peer_result_json) : std::move(peer);
+  if (with_peer && r.peer) doc["peer"] = native_document(*r.peer, false);
+  return doc;
+}
+
+}  // namespace
+
+std::string render_native_json(const Result& r) {
+  return native_document(r, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
+}
+
+Expected<Result> parse_peer_result(std::string_view text, Role expected_role) {
+  auto doc = parse_bounded_json(text, native_result_limits, "peer result");
+  if (!doc) return doc.error();
+  try {
+    Result peer = read_result(*doc, false);
+    if (peer.role != expected_role)
+      return fail(fmt::format("peer result: it is a {}'s result, expected a {}'s",
+                              to_string(peer.role), to_string(expected_role)));
+    return peer;
+  } catch (const BadField& e) {
+    return fail("peer result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("peer result: ") + e.what());
   }
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 Expected<Result> parse_native_json(std::string_view text) {
-  ordered_json doc = ordered_json::parse(text, nullptr, false);
-  if (doc.is_discarded()) return fail("native result: not valid JSON");
+  auto doc = parse_bounded_json(text, native_result_limits, "native result");
+  if (!doc) return doc.error();
   try {
-    return read_result(doc);
+    return read_result(*doc, true);
   } catch (const BadField& e) {
     return fail("native result: " + e.message);
   } catch (const nlohmann::json::exception& e) {

@@ -20,6 +20,9 @@ std::string render_native_json(const Result& result);
 // Reads what render_native_json writes (any schema_version up to ours). Derived figures
 // (throughput_bps, throughput_gbps) are ignored; everything else round-trips.
 Expected<Result> parse_native_json(std::string_view text);
+// A result frame from the peer: like parse_native_json (within the same bounds), but its own
+// "peer" member is never read, and it must be a result of `expected_role`.
+Expected<Result> parse_peer_result(std::string_view text, Role expected_role);
 
 // The effective spec, every TestSpec field including defaults; absent optionals are null.
 nlohmann::ordered_json spec_to_json(const TestSpec& spec);

@@ -38,12 +38,12 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   }
   PhaseClock receiver_clock;
   std::atomic<bool> stop_receiver{false};  // the receiver's "interrupted": user, or sender failed
-  auto halt_receiver = [&](const char* why) {
+  auto halt_receiver = [&](StopCause cause, const char* why) {
     stop_receiver.store(true);
-    receiver_clock.cancel(why);
+    receiver_clock.cancel(cause, why);
   };
   const CancelHook forward_interrupt = env.clock.add_cancel_hook([&] {
-    if (user_interrupted(env)) halt_receiver("interrupted");
+    if (user_interrupted(env)) halt_receiver(StopCause::interrupted, "interrupted");
   });
   std::optional<Result> receiver_result;
   std::promise<void> listening;
@@ -65,12 +65,12 @@ int run_local(const TestSpec& spec, RunEnv& env) {
       code = run_sender(sender_spec, env);
       env.result_out = caller_out;
       if (caller_out) *caller_out = sender_result;
-      peer_shown = sender_result && sender_result->peer_result_json;
+      peer_shown = sender_result && sender_result->peer;
       break;
     }
     if (receiver_done.wait_for(std::chrono::milliseconds(0)) == std::future_status::ready) break;
   }
-  if (code != exit_code::success) halt_receiver("sender failed");
+  if (code != exit_code::success) halt_receiver(StopCause::peer_failed, "sender failed");
   receiver.join();
   const int receiver_exit = receiver_done.get();
   (*receiver_log).reset();

@@ -26,10 +26,10 @@ bool PhaseClock::wait_until(SteadyClock::time_point when) {
   return !changed_.wait_until(lock, when, [this] { return cancelled_ || finished_; });
 }
 
-void PhaseClock::cancel(std::string reason) {
+void PhaseClock::cancel(StopCause cause, std::string message) {
   {
     std::lock_guard lock(mutex_);
-    if (!cancelled_) reason_ = std::move(reason);
+    if (!cancelled_) reason_ = {cause, std::move(message)};
     cancelled_ = true;
   }
   changed_.notify_all();
@@ -37,10 +37,10 @@ void PhaseClock::cancel(std::string reason) {
   for (auto& [id, hook] : hooks_) hook();
 }
 
-void PhaseClock::finish(std::string reason) {
+void PhaseClock::finish(StopCause cause, std::string message) {
   {
     std::lock_guard lock(mutex_);
-    if (!cancelled_ && !finished_) reason_ = std::move(reason);
+    if (!cancelled_ && !finished_) reason_ = {cause, std::move(message)};
     finished_ = true;
   }
   changed_.notify_all();
@@ -67,7 +67,7 @@ void PhaseClock::reset() {
   std::lock_guard lock(mutex_);
   cancelled_ = false;
   finished_ = false;
-  reason_.clear();
+  reason_ = {};
 }
 
 bool PhaseClock::cancelled() const {
@@ -75,7 +75,7 @@ bool PhaseClock::cancelled() const {
   return cancelled_;
 }
 
-std::string PhaseClock::reason() const {
+StopReason PhaseClock::reason() const {
   std::lock_guard lock(mutex_);
   return reason_;
 }

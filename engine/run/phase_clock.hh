@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 
+#include "engine/run/stop_reason.hh"
+
 namespace xttcp {
 
 using SteadyClock = std::chrono::steady_clock;
@@ -39,13 +41,15 @@ class PhaseClock {
   // The test is done before its clock says so (count mode: every flow did its buffers): ends
   // every current and future wait until reset(), like cancel(), but it is no interruption (no
   // hooks run, cancelled() stays false). The first reason is kept.
-  void finish(std::string reason);
+  void finish(StopCause cause, std::string message);
   bool finished() const;
   // Cancels every current and future wait until reset(); the first reason is kept.
-  void cancel(std::string reason);
+  void cancel(StopCause cause, std::string message);
   void reset();
   bool cancelled() const;
-  std::string reason() const;
+  // Why the clock was cancelled or finished (cause none, message "" if neither).
+  StopReason reason() const;
+  StopCause cause() const { return reason().cause; }
   // Also run (on the cancelling thread) by every cancel() while the returned handle lives,
   // e.g. to wake another waiter. A hook must not add or remove hooks.
   [[nodiscard]] CancelHook add_cancel_hook(std::function<void()> hook);
@@ -58,7 +62,7 @@ class PhaseClock {
   std::condition_variable changed_;
   bool cancelled_ = false;
   bool finished_ = false;
-  std::string reason_;
+  StopReason reason_;
   // Held while hooks run, so a hook's removal waits until it has finished running.
   std::mutex hooks_mutex_;
   std::map<uint64_t, std::function<void()>> hooks_;

@@ -59,8 +59,8 @@ bool publish_result(const Result& result, Log& log) {
   if (result.spec.dialect == Dialect::windows) return publish_windows_result(result, log);
   for (const std::string& line : linux_summary_lines(result)) log.info(line);
   for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
-  if (result.peer_result_json)
-    for (const std::string& line : peer_summary_lines(*result.peer_result_json)) log.info(line);
+  if (result.peer)
+    for (const std::string& line : peer_summary_lines(*result.peer)) log.info(line);
   log.raw(linux_separator);
 
   bool written = true;

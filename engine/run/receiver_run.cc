@@ -33,24 +33,34 @@ namespace {
 using std::chrono::seconds;
 
 // Results that native (xttcp) senders send at their end, filled on the sync thread. Each native
-// sender that said hello owes one; a test waits for the first one it is owed.
+// sender of the test owes one; a test waits for the ones it is owed.
 class PeerResults {
  public:
-  void native_peer_joined() {
+  // A test starts whose senders include `native_senders` xttcp senders.
+  void expect(int native_senders) {
     std::lock_guard lock(mutex_);
-    ++owed_;
+    owed_ = native_senders;
+    results_.clear();
   }
-  void add(std::string result) {
+  void add(Result result) {
     {
       std::lock_guard lock(mutex_);
       results_.push_back(std::move(result));
     }
     changed_.notify_all();
   }
+  // A sender's result frame could not be read: it owes nothing more.
+  void unreadable() {
+    {
+      std::lock_guard lock(mutex_);
+      if (owed_ > 0) --owed_;
+    }
+    changed_.notify_all();
+  }
   // Every result owed by the native senders of this test (-M: several), waiting up to `timeout`
   // for them. What has not come by then is written off (that sender died), so later tests do
   // not wait for it.
-  std::vector<std::string> take_all(std::chrono::milliseconds timeout) {
+  std::vector<Result> take_all(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
     changed_.wait_for(lock, timeout, [this] { return results_.size() >= static_cast<size_t>(owed_); });
     owed_ = 0;
@@ -61,7 +71,7 @@ class PeerResults {
   std::mutex mutex_;
   std::condition_variable changed_;
   int owed_ = 0;
-  std::vector<std::string> results_;
+  std::vector<Result> results_;
 };
 
 // When the measured window is expected to end, so a lost sender can be told from a finished one.
@@ -80,6 +90,11 @@ class WindowWatch {
   bool well_inside() const {
     std::lock_guard lock(mutex_);
     return active_ && SteadyClock::now() + std::chrono::milliseconds(500) < measure_end_;
+  }
+  // True once the measured window is over and the test is in its cool-down.
+  bool cooling_down() const {
+    std::lock_guard lock(mutex_);
+    return active_ && SteadyClock::now() >= measure_end_;
   }
 
  private:
@@ -211,7 +226,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   if (count_mode(spec))
     on_flow_done = [&flows_done, &env, threads = spec.ports, udp = spec.protocol == Protocol::udp] {
       if (flows_done.fetch_add(1) + 1 == threads)
-        env.clock.finish(udp ? "count mode: every sender thread's end marker arrived"
+        env.clock.finish(StopCause::flows_done,
+                         udp ? "count mode: every sender thread's end marker arrived"
                              : "count mode: every sender thread closed its connection");
     };
   WorkerPool pool(*setup->backend, spec, plan, local, local, on_accept, on_flow_done, *locals);
@@ -242,18 +258,29 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   std::unique_ptr<SyncServer> server;
   if (!spec.no_sync && spec.dialect != Dialect::windows) {
     SyncServerHooks hooks;
-    hooks.native_hello = [&](const std::string&) {
-      peers.native_peer_joined();
-      return hello_json(spec);
+    hooks.native_hello = [&](const std::string&) { return hello_json(spec); };
+    hooks.start = [&gate, &peers](uint32_t cycle_s, int native_senders) {
+      peers.expect(native_senders);
+      gate.open(cycle_s);
     };
-    hooks.start = [&gate](uint32_t cycle_s) { gate.open(cycle_s); };
     hooks.early_exit = [&env] {
-      env.clock.cancel("test exited because sender side was interrupted");
+      env.clock.cancel(StopCause::sender_stopped, "test exited because sender side was interrupted");
     };
-    hooks.peer_result = [&peers](const std::string& result) { peers.add(result); };
-    hooks.peer_closed = [&](bool sender_left_test) {
-      if (sender_left_test && watch.well_inside())
-        env.clock.cancel("the sender closed its sync connection during the test");
+    hooks.peer_result = [&peers, &log](const std::string& frame) {
+      auto result = parse_peer_result(frame, Role::sender);
+      if (!result) {
+        log.error("sync: the sender's result is ignored: " + result.error().message);
+        return peers.unreadable();
+      }
+      peers.add(std::move(*result));
+    };
+    hooks.peer_closed = [&](ReceiverSync::Departure departure) {
+      if (!departure.left_running_test) return;
+      if (watch.well_inside())
+        env.clock.cancel(StopCause::sender_left,
+                         "the sender closed its sync connection during the test");
+      else if (departure.no_sender_left && watch.cooling_down())
+        env.clock.finish(StopCause::senders_gone, "every sender has left: cool-down ended");
     };
     hooks.log = [&log](std::string_view line, bool is_error) {
       is_error ? log.error(line) : log.info(line);
@@ -295,7 +322,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     }
     if (spec.no_sync || spec.dialect == Dialect::windows) log.info("Network activity progressing...");
     const auto start = SteadyClock::now();
-    watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
+    // Continuous mode (-t 0) has no window: a sender leaving never ends it (Ctrl+C does).
+    if (spec.duration_s != 0) watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
     if (count_mode(spec)) {
       std::optional<SteadyClock::time_point> since;
       if (const SteadyClock::rep first = first_accept.exchange(0); first != 0)
@@ -310,14 +338,14 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     const bool interrupted_by_user = user_interrupted(env);
     // UDP: the workers go on receiving until every native sender's result (its sent counts)
     // has come, plus a moment for the datagrams still in flight, so loss is counted exactly.
-    std::vector<std::string> early_peer_results;
+    std::vector<Result> early_peer_results;
     std::vector<UdpFlowResult> udp_senders;
-    const bool sender_gone = env.clock.reason().find("closed its sync") != std::string::npos;
+    const bool sender_gone = env.clock.cause() == StopCause::sender_left;
     if (spec.protocol == Protocol::udp && server && window.measured && !interrupted_by_user &&
         !sender_gone) {
       early_peer_results = peers.take_all(seconds(5 + spec.cooldown_s));
-      for (const std::string& json : early_peer_results)
-        for (UdpFlowResult& flow : udp::sent_flows_in(json)) udp_senders.push_back(flow);
+      for (const Result& sender : early_peer_results)
+        for (UdpFlowResult& flow : udp::sent_flows_in(sender)) udp_senders.push_back(flow);
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     // With -H the workers go on serving; their reports come at the very end.
@@ -330,7 +358,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
       }
     if (!window.measured) {
       if (!interrupted_by_user && spec.duration_s != 0) {
-        log.error("the test ended before its measured window began: " + env.clock.reason());
+        log.error("the test ended before its measured window began: " +
+                  env.clock.reason().message);
         code = exit_code::run_failed;
       }
       if (!spec.hold || interrupted_by_user) break;
@@ -345,14 +374,12 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     if (server) {
       server->publish_result(render_native_json(result));
       // A sender that went away owes nothing worth waiting for.
-      const bool lost = env.clock.reason().find("closed its sync") != std::string::npos;
-      std::vector<std::string> results = std::move(early_peer_results);
-      if (results.empty()) results = peers.take_all(lost ? seconds(0) : seconds(5));
-      if (!results.empty()) result.peer_result_json = std::move(results.front());
+      std::vector<Result> results = std::move(early_peer_results);
+      if (results.empty()) results = peers.take_all(sender_gone ? seconds(0) : seconds(5));
+      if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
     }
-    const bool sender_lost = window.cut_short && !interrupted_by_user &&
-                             env.clock.reason().find("closed its sync") != std::string::npos;
-    if (window.cut_short) log.info("test was cut short: " + env.clock.reason());
+    const bool sender_lost = window.cut_short && sender_gone;
+    if (window.cut_short) log.info("test was cut short: " + env.clock.reason().message);
     if (env.result_out) *env.result_out = result;
     if (env.print_results && !publish_result(result, log)) code = exit_code::run_failed;
     if (sender_lost) {

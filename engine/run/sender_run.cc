@@ -59,7 +59,7 @@ Expected<Agreement> agree_with_receiver(const TestSpec& spec, const SocketAddres
   agreement.native = *native;
   if (agreement.native) {
     if (Status sent = sync->send_frame(hello_json(spec)); !sent) return sent.error();
-    auto peer_hello = sync->read_frame(timeout);
+    auto peer_hello = sync->read_frame(timeout, sync_code::kMaxHelloBytes);
     if (!peer_hello) return peer_hello.error();
     log.debug("receiver is xttcp: results will be exchanged at the end");
   }
@@ -73,7 +73,9 @@ Expected<Agreement> agree_with_receiver(const TestSpec& spec, const SocketAddres
   if (!note.empty()) log.info(note);
   auto cycle = sync->exchange(static_cast<int32_t>(proposal), timeout);
   if (!cycle) return cycle.error();
-  if (*cycle < 0) return fail("sync: receiver answered an invalid test cycle (" + std::to_string(*cycle) + ")");
+  if (*cycle < 0 || static_cast<uint32_t>(*cycle) > sync_code::kMaxCycleSeconds)
+    return fail(fmt::format("sync: receiver answered an invalid test cycle ({} s; at most {})",
+                            *cycle, sync_code::kMaxCycleSeconds));
   if (static_cast<uint32_t>(*cycle) != spec.duration_s) {
     if (*cycle == 0)
       log.info("test is negotiated to run with continuous mode");
@@ -225,7 +227,8 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     on_flow_done = [&flows_done, &env, flows = plan.flow_count,
                     buffers = *spec.windows.buffer_count] {
       if (flows_done.fetch_add(1) + 1 == flows)
-        env.clock.finish(fmt::format("count mode: every thread sent its {} buffers", buffers));
+        env.clock.finish(StopCause::flows_done,
+                         fmt::format("count mode: every thread sent its {} buffers", buffers));
     };
   WorkerPool pool(*setup->backend, spec, plan, *local, receiver, {}, on_flow_done, *receivers);
   const auto connect_start = SteadyClock::now();
@@ -267,22 +270,24 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   // hanging up); near the end of the window that is just the receiver finishing first.
   const auto lost_deadline =
       start + seconds(spec.warmup_s + spec.duration_s) - milliseconds(500);
-  timeline.set_watch([&]() -> std::optional<std::string> {
+  timeline.set_watch([&]() -> std::optional<StopReason> {
     if (count_mode(spec) && pool.counts_connections()) {
       // A connection its receiver closed is over too: NTttcp's receiver stops after N receive
       // calls, which short reads reach before N buffers came. Done + closed = every flow ends
       // the run (reported, not an error: NTttcp's sender ends so too).
       const int64_t closed = connections_at_start - pool.open_connections();
       if (closed > 0 && flows_done.load() + static_cast<uint64_t>(closed) >= plan.flow_count)
-        env.clock.finish(fmt::format("count mode: every thread sent its {} buffers or its "
+        env.clock.finish(StopCause::flows_done,
+                         fmt::format("count mode: every thread sent its {} buffers or its "
                                      "receiver closed its connection ({} closed early)",
                                      *spec.windows.buffer_count, closed));
       return std::nullopt;
     }
     if (SteadyClock::now() >= lost_deadline) return std::nullopt;
     if (pool.counts_connections() && pool.open_connections() <= 0)
-      return "the receiver closed every connection";
-    if (sync != nullptr && peer_hung_up(sync->fd())) return "the receiver closed the sync connection";
+      return StopReason{StopCause::receiver_left, "the receiver closed every connection"};
+    if (sync != nullptr && peer_hung_up(sync->fd()))
+      return StopReason{StopCause::receiver_left, "the receiver closed the sync connection"};
     return std::nullopt;
   });
   const MeasuredWindow window = timeline.run(
@@ -292,8 +297,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   // NTTTCP-for-Linux tells the receiver when it stopped before the agreed cycle; a native peer
   // always hears it, since it then waits for our result.
   int code = exit_code::success;
-  const bool receiver_lost = window.cut_short && !user_interrupted(env) &&
-                             env.clock.reason().rfind("the receiver", 0) == 0;
+  const bool receiver_lost = window.cut_short && env.clock.cause() == StopCause::receiver_left;
   const milliseconds timeout = seconds(spec.connect_timeout_s);
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - start).count();
   if (sync && !receiver_lost && (agreement->native || elapsed < agreement->cycle_s)) {
@@ -317,7 +321,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   }
   if (!window.measured) {
     if (spec.duration_s == 0) return code;  // continuous mode never reports
-    log.error("the test ended before its measured window began: " + env.clock.reason());
+    log.error("the test ended before its measured window began: " + env.clock.reason().message);
     return exit_code::run_failed;
   }
 
@@ -329,18 +333,21 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     if (Status sent = sync->send_frame(render_native_json(result)); !sent) {
       log.error(sent.error().message);
       code = exit_code::run_failed;
-    } else if (auto peer = sync->read_frame(timeout + seconds(spec.cooldown_s + 5)); peer) {
-      result.peer_result_json = *peer;
-    } else {
-      log.error("no result from the receiver: " + peer.error().message);
+    } else if (auto frame = sync->read_frame(timeout + seconds(spec.cooldown_s + 5)); !frame) {
+      log.error("no result from the receiver: " + frame.error().message);
       code = exit_code::run_failed;
+    } else if (auto peer = parse_peer_result(*frame, Role::receiver); !peer) {
+      log.error("the receiver's result is unreadable: " + peer.error().message);
+      code = exit_code::run_failed;
+    } else {
+      result.peer = std::make_shared<const Result>(std::move(*peer));
     }
   }
-  if (window.cut_short) log.info("test was cut short: " + env.clock.reason());
+  if (window.cut_short) log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
   if (env.print_results && !publish_result(result, log)) code = exit_code::run_failed;
   if (receiver_lost) {
-    log.error(fmt::format("{} {:.2f} s into a {} s test", env.clock.reason(), window.seconds,
+    log.error(fmt::format("{} {:.2f} s into a {} s test", env.clock.reason().message, window.seconds,
                           spec.duration_s));
     code = exit_code::run_failed;
   }

@@ -158,7 +158,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
 
     if (!on_time && clock_.finished() && !clock_.cancelled()) {  // count mode: all done
       if (stage == Stage::measure) close_window(now, false);
-      log_.info(clock_.reason());
+      log_.info(clock_.reason().message);
       break;
     }
     if (!on_time) {  // cancelled: close the window here if it was open
@@ -168,7 +168,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
     if (!at_edge) {  // an interval: real-time line, sample, and the peer watch
       close_sample(now, true);
       if (watch_ && stage != Stage::cooldown)
-        if (std::optional<std::string> lost = watch_()) clock_.cancel(*lost);
+        if (std::optional<StopReason> lost = watch_()) clock_.cancel(lost->cause, lost->message);
       tick += interval;
       if (tick <= now) tick = now + interval;  // fell behind (a slow machine): skip, never burst
       continue;

@@ -55,7 +55,7 @@ class Timeline {
 
   // Asked at every interval while the window is open: a reason to end the test now (the peer
   // is gone), or nothing. The clock is then cancelled with that reason.
-  void set_watch(std::function<std::optional<std::string>()> watch) { watch_ = std::move(watch); }
+  void set_watch(std::function<std::optional<StopReason>()> watch) { watch_ = std::move(watch); }
 
   // Count mode (-n): the window opened at the start (no warm-up) begins from these counts, taken
   // before the workers were released, so it holds every buffer. The clock's finish() then ends
@@ -74,7 +74,7 @@ class Timeline {
   const SystemProbe& probe_;
   Log& log_;
   double interval_s_;
-  std::function<std::optional<std::string>()> watch_;
+  std::function<std::optional<StopReason>()> watch_;
   std::optional<std::vector<CounterSnapshot>> begin_from_;
   std::optional<SteadyClock::time_point> begin_since_;
 };

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
 namespace xttcp::udp {
 
 UdpResult window_figures(const TestSpec& spec, const std::vector<FlowRecord>& begin,
@@ -82,25 +80,14 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   udp.loss_percent = base > 0 ? 100.0 * static_cast<double>(udp.lost) / static_cast<double>(base) : 0.0;
 }
 
-std::vector<UdpFlowResult> sent_flows_in(const std::string& native_json) {
+std::vector<UdpFlowResult> sent_flows_in(const Result& sender) {
+  if (sender.role != Role::sender || !sender.udp) return {};
   std::vector<UdpFlowResult> flows;
-  const nlohmann::json doc = nlohmann::json::parse(native_json, nullptr, false);
-  if (!doc.is_object()) return flows;
-  auto udp = doc.find("udp");
-  if (udp == doc.end() || !udp->is_object()) return flows;
-  auto list = udp->find("flows");
-  if (list == udp->end() || !list->is_array()) return flows;
-  for (const nlohmann::json& item : *list) {
-    if (!item.is_object()) continue;
-    auto flow = item.find("flow");
-    auto sent = item.find("sent");
-    if (flow == item.end() || sent == item.end() || !flow->is_number_unsigned() ||
-        !sent->is_number_unsigned())
-      continue;
-    UdpFlowResult f;
-    f.flow = flow->get<uint32_t>();
-    f.sent = sent->get<uint64_t>();
-    flows.push_back(f);
+  for (const UdpFlowResult& flow : sender.udp->flows) {
+    UdpFlowResult sent;
+    sent.flow = flow.flow;
+    sent.sent = flow.sent;
+    flows.push_back(sent);
   }
   return flows;
 }

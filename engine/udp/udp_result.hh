@@ -21,8 +21,8 @@ UdpResult window_figures(const TestSpec& spec, const std::vector<FlowRecord>& be
 void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& run_flows,
                      const std::vector<UdpFlowResult>& senders);
 
-// The per-flow sent counts in a sender's native JSON result ("udp.flows"); empty when the
-// result has none (TCP, or not an xttcp sender). Never throws.
-std::vector<UdpFlowResult> sent_flows_in(const std::string& native_json);
+// The per-flow sent counts in a sender's result ("udp.flows"); empty when the result has none
+// (TCP, or not a sender).
+std::vector<UdpFlowResult> sent_flows_in(const Result& sender);
 
 }  // namespace xttcp::udp

@@ -90,13 +90,14 @@ def free_port_block(count, ipv6=False):
 class Process:
     """An xttcp process with captured output, always stopped by PID at the end."""
 
-    def __init__(self, args, name, cwd=None, env=None):
+    def __init__(self, args, name, cwd=None, env=None, preexec_fn=None):
         self.name = name
         self.args = args
         self.out = tempfile.TemporaryFile(mode="w+")
         self.err = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(args, stdout=self.out, stderr=self.err,
-                                     stdin=subprocess.DEVNULL, cwd=cwd, env=env)
+                                     stdin=subprocess.DEVNULL, cwd=cwd, env=env,
+                                     preexec_fn=preexec_fn)
         self.pid = self.proc.pid
 
     def wait(self, timeout):

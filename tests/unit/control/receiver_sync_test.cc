@@ -183,22 +183,26 @@ TEST(ReceiverSync, MultiClientClosedPeerIsNotReleased) {
 TEST(ReceiverSync, OnlyASenderOfTheRunningTestLeavingCounts) {
   auto sync = make(10, /*multi=*/false);
   sync.on_request(1, kQueryState);
-  EXPECT_FALSE(sync.on_peer_closed(1)) << "closed before any test: nothing lost";
+  EXPECT_FALSE(sync.on_peer_closed(1).left_running_test) << "closed before any test: nothing lost";
   sync.on_request(2, kStart);
   sync.on_request(3, kQueryState);  // a second sender's busy check
-  EXPECT_FALSE(sync.on_peer_closed(3)) << "a busy check closing must not end the test";
-  EXPECT_TRUE(sync.on_peer_closed(2)) << "the running test's sender went away";
+  EXPECT_FALSE(sync.on_peer_closed(3).left_running_test) << "a busy check closing must not end the test";
+  EXPECT_TRUE(sync.on_peer_closed(2).left_running_test) << "the running test's sender went away";
   sync.on_request(4, kStart);
   sync.test_finished();
-  EXPECT_FALSE(sync.on_peer_closed(4)) << "closing after the test is the normal end";
+  EXPECT_FALSE(sync.on_peer_closed(4).left_running_test) << "closing after the test is the normal end";
 }
 
 TEST(ReceiverSync, MultiClientParticipantsAreEverySender) {
   auto sync = make(10, /*multi=*/true);
   sync.on_request(1, kStart);
   sync.on_request(2, kLastClientStart);
-  EXPECT_TRUE(sync.on_peer_closed(1));
-  EXPECT_TRUE(sync.on_peer_closed(2));
+  const auto first = sync.on_peer_closed(1);
+  EXPECT_TRUE(first.left_running_test);
+  EXPECT_FALSE(first.no_sender_left);
+  const auto last = sync.on_peer_closed(2);
+  EXPECT_TRUE(last.left_running_test);
+  EXPECT_TRUE(last.no_sender_left);
 }
 
 TEST(ReceiverSync, MultiClientLateSendersAreRejected) {
@@ -251,6 +255,54 @@ TEST(ReceiverSync, SecondStartWhileRunningDoesNotRestart) {
   auto second = sync.on_request(2, kStart);
   EXPECT_EQ(only_reply(second, 2), kStart);
   EXPECT_FALSE(second.start);
+}
+
+// Hostile peers: a connection that is not a sender of the test can neither stop it nor hand in
+// a result for it, and cannot stretch it beyond what a command line could ask for.
+TEST(ReceiverSync, EarlyExitFromAnOutsiderNeitherStopsNorOpensAResult) {
+  auto sync = make(10);
+  sync.on_request(1, kStart);
+  auto outsider = sync.on_request(2, kEarlyExit);
+  EXPECT_EQ(only_reply(outsider, 2), kStateRunning);
+  EXPECT_FALSE(outsider.stop_early);
+  EXPECT_FALSE(outsider.result_may_follow);
+  EXPECT_EQ(sync.state(), kStateRunning);
+  auto sender = sync.on_request(1, kEarlyExit);
+  EXPECT_TRUE(sender.stop_early);
+  EXPECT_TRUE(sender.result_may_follow);
+}
+
+TEST(ReceiverSync, TheSenderMayHandInItsResultAfterTheReceiverFinished) {
+  auto sync = make(10);
+  sync.on_request(1, kStart);
+  sync.test_finished();  // the receiver's window ended first
+  auto e = sync.on_request(1, kEarlyExit);
+  EXPECT_EQ(only_reply(e, 1), kStateFinished);
+  EXPECT_FALSE(e.stop_early);
+  EXPECT_TRUE(e.result_may_follow);
+  EXPECT_FALSE(sync.on_request(2, kEarlyExit).result_may_follow);
+  sync.on_request(3, kStart);  // the next test's sender: the last test's sender is out
+  EXPECT_FALSE(sync.on_request(1, kEarlyExit).result_may_follow);
+}
+
+TEST(ReceiverSync, ACycleProposalIsCappedLikeTheCommandLine) {
+  auto sync = make(10);
+  auto proposal = sync.on_request(1, 2'000'000'000);
+  EXPECT_EQ(only_reply(proposal, 1), static_cast<int32_t>(kMaxCycleSeconds));
+  EXPECT_EQ(sync.negotiated_cycle_s(), kMaxCycleSeconds);
+  EXPECT_EQ(proposal.log_error.size(), 1u);
+}
+
+TEST(ReceiverSync, AtMostEightSendersJoinARunningTest) {
+  auto sync = make(10);
+  for (int peer = 1; peer <= 8; ++peer)
+    EXPECT_EQ(only_reply(sync.on_request(peer, kStart), peer), kStart);
+  auto ninth = sync.on_request(9, kStart);
+  EXPECT_EQ(only_reply(ninth, 9), kEarlyExit);
+  EXPECT_EQ(ninth.log_error.size(), 1u);
+  EXPECT_EQ(sync.participants().size(), 8u);
+  EXPECT_EQ(only_reply(sync.on_request(3, kStart), 3), kStart);  // a repeat takes no new seat
+  EXPECT_EQ(sync.participants().size(), 8u);
 }
 
 }  // namespace

@@ -65,11 +65,14 @@ SyncServerHooks recording_hooks(Recorder& recorder) {
     recorder.add("hello " + sender_hello);
     return std::string(R"({"role":"receiver"})");
   };
-  hooks.start = [&recorder](uint32_t cycle_s) { recorder.add("start " + std::to_string(cycle_s)); };
+  hooks.start = [&recorder](uint32_t cycle_s, int native_senders) {
+    recorder.add("start " + std::to_string(cycle_s) +
+                 (native_senders > 0 ? " native " + std::to_string(native_senders) : ""));
+  };
   hooks.early_exit = [&recorder] { recorder.add("early_exit"); };
   hooks.peer_result = [&recorder](const std::string& result) { recorder.add("result " + result); };
-  hooks.peer_closed = [&recorder](bool was_running) {
-    recorder.add(was_running ? "closed running" : "closed idle");
+  hooks.peer_closed = [&recorder](ReceiverSync::Departure departure) {
+    recorder.add(departure.left_running_test ? "closed running" : "closed idle");
   };
   hooks.log = [&recorder](std::string_view line, bool is_error) {
     recorder.add((is_error ? "ERR " : "INFO ") + std::string(line));
@@ -78,12 +81,12 @@ SyncServerHooks recording_hooks(Recorder& recorder) {
 }
 
 std::unique_ptr<SyncServer> start_server(Recorder& recorder, uint32_t duration_s,
-                                         bool multi = false) {
+                                         bool multi = false, SyncLimits limits = {}) {
   ReceiverSync::Config config;
   config.duration_s = duration_s;
   config.own_cycle_s = duration_s;
   config.multi_clients = multi;
-  auto server = SyncServer::listen(loopback(0), config, recording_hooks(recorder));
+  auto server = SyncServer::listen(loopback(0), config, recording_hooks(recorder), limits);
   EXPECT_TRUE(server) << server.error().message;
   if (!server) return nullptr;
   EXPECT_NE((*server)->port(), 0);
@@ -175,7 +178,7 @@ void native_sequence(bool publish_before_sender_asks) {
   EXPECT_EQ(exchange(client, kQueryState), kStateNotStarted);
   EXPECT_EQ(exchange(client, 12), 12);
   EXPECT_EQ(exchange(client, kStart), kStart);
-  EXPECT_TRUE(recorder.wait_for("start 12"));
+  EXPECT_TRUE(recorder.wait_for("start 12 native 1"));  // it owes its result
   server->test_finished();  // the receiver's window ended first
   if (publish_before_sender_asks) server->publish_result(R"({"receiver":"result"})");
   EXPECT_EQ(exchange(client, kEarlyExit), kStateFinished);
@@ -437,6 +440,105 @@ TEST(SyncEndToEnd, NativeSenderFallsBackWithContinuousLegacyReceiver) {
   ASSERT_TRUE(native) << native.error().message;
   EXPECT_FALSE(*native);
   EXPECT_EQ(exchange(client, 15), 0);
+}
+
+// Hostile peers (issue: "a remote crash, result injection"). Every case ends with a real
+// sender's exchange still answered, so the server survived it.
+
+size_t count_events(Recorder& recorder, const std::string& prefix) {
+  const auto events = recorder.events();
+  return static_cast<size_t>(std::count_if(events.begin(), events.end(), [&](const std::string& e) {
+    return e.rfind(prefix, 0) == 0;
+  }));
+}
+
+TEST(SyncHostile, OnlyTheTestsSenderHandsInAResultOrStopsTheTest) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto sender = connect_client(server->port());
+  ASSERT_TRUE(sender.try_native_hello(2000ms));
+  ASSERT_TRUE(sender.send_frame(R"({"role":"sender"})"));
+  ASSERT_TRUE(sender.read_frame(2000ms));
+  EXPECT_EQ(exchange(sender, kStart), kStart);
+  ASSERT_TRUE(recorder.wait_for("start 10 native 1"));
+
+  auto intruder = connect_client(server->port());
+  ASSERT_TRUE(intruder.try_native_hello(2000ms));
+  ASSERT_TRUE(intruder.send_frame(R"({"role":"sender"})"));
+  ASSERT_TRUE(intruder.read_frame(2000ms));
+  // Its 'E' neither stops the test nor lets a result in: the frame is read as requests.
+  EXPECT_EQ(exchange(intruder, kEarlyExit), kStateRunning);
+  ASSERT_TRUE(intruder.send_frame(R"({"total_bytes":999999999999})"));
+  EXPECT_EQ(exchange(sender, kQueryState), kStateRunning);
+
+  EXPECT_EQ(exchange(sender, kEarlyExit), kStateFinished);
+  ASSERT_TRUE(sender.send_frame(R"({"sender":"result"})"));
+  EXPECT_TRUE(recorder.wait_for(R"(result {"sender":"result"})"));
+  EXPECT_EQ(count_events(recorder, "result "), 1u);
+  EXPECT_EQ(count_events(recorder, "early_exit"), 1u);  // the sender's only
+  server->stop();
+}
+
+TEST(SyncHostile, ARequestFloodIsCutOffAndItsLinesAreBudgeted) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.max_requests = 50;
+  limits.log_lines_per_period = 5;
+  limits.log_period = 1h;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  UniqueFd flood = raw_connect(server->port());
+  // 1 MB of zeros: 262,144 "continuous mode" proposals; never reads a reply.
+  const std::string zeros(1 << 20, '\0');
+  size_t sent = 0;
+  while (sent < zeros.size()) {
+    const ssize_t n = send(flood.get(), zeros.data() + sent, zeros.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;  // closed by the server: expected
+    sent += static_cast<size_t>(n);
+  }
+  ASSERT_TRUE(recorder.wait_for("closed idle"));
+  EXPECT_LE(count_events(recorder, "INFO test is negotiated"), 5u);
+  EXPECT_LE(count_events(recorder, "INFO ") + count_events(recorder, "ERR "), 5u);
+  auto sender = connect_client(server->port());
+  EXPECT_EQ(exchange(sender, kQueryState), kStateNotStarted);
+  server->stop();
+}
+
+TEST(SyncHostile, AnOversizedHelloClosesTheConnection) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  UniqueFd fd = raw_connect(server->port());
+  std::string bytes;
+  sync_wire::append_int(bytes, kHello);
+  sync_wire::append_int(bytes, static_cast<int32_t>(kMaxHelloBytes + 1));
+  ASSERT_EQ(send(fd.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(bytes.size()));
+  EXPECT_TRUE(recorder.wait_for("closed idle"));
+  EXPECT_EQ(count_events(recorder, "hello "), 0u);
+  auto sender = connect_client(server->port());
+  EXPECT_EQ(exchange(sender, kQueryState), kStateNotStarted);
+  server->stop();
+}
+
+TEST(SyncHostile, ConnectionsBeyondTheLimitAreClosedAndIdleOnesExpire) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.max_connections = 3;
+  limits.idle_limit = 300ms;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  std::vector<UniqueFd> idle;
+  for (int i = 0; i < 3; ++i) idle.push_back(raw_connect(server->port()));
+  UniqueFd extra = raw_connect(server->port());
+  char byte;
+  EXPECT_EQ(recv(extra.get(), &byte, 1, 0), 0) << "the fourth connection is closed at once";
+  for (UniqueFd& fd : idle)
+    EXPECT_EQ(recv(fd.get(), &byte, 1, 0), 0) << "an idle connection expires";
+  auto sender = connect_client(server->port());
+  EXPECT_EQ(exchange(sender, kQueryState), kStateNotStarted);
+  server->stop();
 }
 
 }  // namespace

@@ -168,7 +168,7 @@ TEST(Lifecycle, CancelCutsTheCurrentSampleShort) {
   pool.release();
   std::thread canceller([&] {
     std::this_thread::sleep_for(50ms);
-    clock.cancel("peer stopped");
+    clock.cancel(StopCause::sender_stopped, "peer stopped");
   });
   const MeasuredWindow window = timeline.run({0, 3600, 3600, 600}, SteadyClock::now());
   canceller.join();
@@ -185,12 +185,15 @@ TEST(Lifecycle, AWatchThatReportsALostPeerCutsTheWindowShort) {
   ASSERT_TRUE(pool.open_all(10s).has_value());
   PhaseClock& clock = run.clock;
   Timeline& timeline = *run.timeline;
-  timeline.set_watch([] { return std::optional<std::string>("the receiver went away"); });
+  timeline.set_watch([] {
+    return std::optional<StopReason>({StopCause::receiver_left, "the receiver went away"});
+  });
   pool.release();
   const MeasuredWindow window = timeline.run({0, 3600, 3600}, SteadyClock::now());
   pool.stop_and_join();
   EXPECT_TRUE(window.cut_short);
-  EXPECT_EQ(clock.reason(), "the receiver went away");
+  EXPECT_EQ(clock.reason().message, "the receiver went away");
+  EXPECT_EQ(clock.cause(), StopCause::receiver_left);
 }
 
 TEST(Lifecycle, CancelDuringTheWindowCutsItShortButKeepsIt) {
@@ -202,7 +205,7 @@ TEST(Lifecycle, CancelDuringTheWindowCutsItShortButKeepsIt) {
   pool.release();
   std::thread canceller([&] {
     std::this_thread::sleep_for(50ms);
-    clock.cancel("peer stopped");
+    clock.cancel(StopCause::sender_stopped, "peer stopped");
   });
   const MeasuredWindow window = timeline.run({0, 3600, 3600}, SteadyClock::now());
   canceller.join();
@@ -217,7 +220,7 @@ TEST(Lifecycle, CancelDuringWarmupMeasuresNothing) {
   ASSERT_TRUE(pool.open_all(10s).has_value());
   PhaseClock& clock = run.clock;
   Timeline& timeline = *run.timeline;
-  clock.cancel("interrupted");
+  clock.cancel(StopCause::interrupted, "interrupted");
   const MeasuredWindow window = timeline.run({3600, 10, 3610}, SteadyClock::now());
   EXPECT_FALSE(window.measured);
 }

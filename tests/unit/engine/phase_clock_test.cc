@@ -23,13 +23,13 @@ TEST(PhaseClock, CancelWakesAWaiterAndKeepsTheFirstReason) {
   PhaseClock clock;
   std::thread canceller([&] {
     std::this_thread::sleep_for(10ms);
-    clock.cancel("first");
-    clock.cancel("second");
+    clock.cancel(StopCause::interrupted, "first");
+    clock.cancel(StopCause::interrupted, "second");
   });
   EXPECT_FALSE(clock.wait_until(SteadyClock::now() + 60s));
   canceller.join();
   EXPECT_TRUE(clock.cancelled());
-  EXPECT_EQ(clock.reason(), "first");
+  EXPECT_EQ(clock.reason().message, "first");
   EXPECT_FALSE(clock.wait_until(SteadyClock::now() + 60s)) << "stays cancelled until reset";
   clock.reset();
   EXPECT_FALSE(clock.cancelled());
@@ -41,10 +41,10 @@ TEST(PhaseClock, CancelHooksRun) {
   int calls = 0;
   {
     CancelHook hook = clock.add_cancel_hook([&] { ++calls; });
-    clock.cancel("x");
+    clock.cancel(StopCause::interrupted, "x");
     EXPECT_EQ(calls, 1);
   }
-  clock.cancel("y");
+  clock.cancel(StopCause::interrupted, "y");
   EXPECT_EQ(calls, 1) << "a hook whose handle is gone never runs again";
 }
 

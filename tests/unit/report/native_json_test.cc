@@ -95,7 +95,10 @@ void expect_same(const Result& a, const Result& b) {
     EXPECT_EQ(a.interrupts->pattern, b.interrupts->pattern);
     EXPECT_EQ(a.interrupts->total, b.interrupts->total);
   }
-  EXPECT_EQ(a.peer_result_json.has_value(), b.peer_result_json.has_value());
+  ASSERT_EQ(a.peer != nullptr, b.peer != nullptr);
+  if (a.peer) {
+    EXPECT_EQ(render_native_json(*a.peer), render_native_json(*b.peer));
+  }
 }
 
 Result full_sender() {
@@ -118,7 +121,7 @@ Result full_sender() {
   connection.rtt_us = 183;
   connection.zerocopy = ZeroCopyStats{1000, 990, 985, true};
   r.connections.push_back(connection);
-  r.peer_result_json = render_native_json(test::sample_receiver());
+  r.peer = std::make_shared<const Result>(test::sample_receiver());
   return r;
 }
 

@@ -89,15 +89,23 @@ TEST(UdpResult, WindowRateAndMeanSize) {
   EXPECT_EQ(udp.datagram_size, 1000u);
 }
 
-TEST(UdpResult, SentCountsTravelInTheSendersJson) {
-  const auto flows = sent_flows_in(
-      R"({"udp": {"flows": [{"flow": 7, "sent": 1000}, {"flow": 8, "sent": 5}, {"flow": "x"}]}})");
+TEST(UdpResult, SentCountsComeFromASendersResult) {
+  Result sender;
+  sender.role = Role::sender;
+  sender.udp = UdpResult{};
+  sender.udp->flows = {UdpFlowResult{.flow = 7, .sent = 1000, .received = 3},
+                       UdpFlowResult{.flow = 8, .sent = 5}};
+  const auto flows = sent_flows_in(sender);
   ASSERT_EQ(flows.size(), 2u);
   EXPECT_EQ(flows[0].flow, 7u);
+  EXPECT_EQ(flows[0].received, 0u);  // only what was sent
   EXPECT_EQ(flows[1].sent, 5u);
-  EXPECT_TRUE(sent_flows_in("not json").empty());
-  EXPECT_TRUE(sent_flows_in(R"({"udp": 3})").empty());
-  EXPECT_TRUE(sent_flows_in(R"({"role": "sender"})").empty());
+  Result receiver = sender;
+  receiver.role = Role::receiver;  // a receiver's counts never stand for a sender's
+  EXPECT_TRUE(sent_flows_in(receiver).empty());
+  Result tcp;
+  tcp.role = Role::sender;
+  EXPECT_TRUE(sent_flows_in(tcp).empty());
 }
 
 TEST(UdpFlowRegistry, SnapshotsSumsAndDeltas) {

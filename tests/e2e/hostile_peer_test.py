@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""Hostile peers on the sync port (python sockets on loopback): nothing they send crashes the
+receiver, grows it without bound, floods its log, stops a test they are not in or replaces the
+real sender's result; a fake receiver cannot crash a sender either. After each attack a real
+sender still gets an honest result. Cases: `hostile_peer_test.py XTTCP [CASE...]`."""
+import os
+import resource
+import select
+import signal
+import socket
+import struct
+import threading
+import time
+
+from xttcp_e2e import (Failure, Process, check, free_port_block, load_json, parse_totals,
+                       run_cases, scratch_dir, wait_listening)
+
+HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
+HELLO = struct.pack("!i", HELLO_INT)
+HELLO_ACK = 0xC0DE7802 - (1 << 32)
+QUERY, START, EARLY_EXIT = 88, 82, 69
+DEEP = 1_000_000
+
+
+def ints(*values):
+    return b"".join(struct.pack("!i", v) for v in values)
+
+
+def frame(payload):
+    return struct.pack("!I", len(payload)) + payload
+
+
+def deep_result():
+    """A result frame nested a million deep (2 MB): once grew a receiver to 7.9 GB and killed it."""
+    return frame(b'{"schema":"xttcp-result","peer":' + b"[" * DEEP + b"]" * DEEP + b"}")
+
+
+class Peer:
+    """One sync connection speaking the protocol by hand."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def read_exact(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            if not chunk:
+                raise Failure(f"the peer closed after {len(data)} of {count} bytes")
+            data += chunk
+        return data
+
+    def read_int(self):
+        return struct.unpack("!i", self.read_exact(4))[0]
+
+    def exchange(self, value):
+        self.send(ints(value))
+        return self.read_int()
+
+    def hello(self):
+        check(self.exchange(HELLO_INT) == HELLO_ACK, "no HELLO_ACK")
+        self.send(frame(b"{}"))
+        length = struct.unpack("!I", self.read_exact(4))[0]
+        self.read_exact(length)
+
+    def closed_by_server(self, timeout=10):
+        """True once the server has closed this connection (replies are drained)."""
+        deadline = time.monotonic() + timeout
+        self.sock.setblocking(False)
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.sock], [], [], 0.2)
+            if not ready:
+                continue
+            try:
+                if not self.sock.recv(65536):
+                    return True
+            except ConnectionResetError:
+                return True
+        return False
+
+    def close(self):
+        self.sock.close()
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise Failure(f"no VmRSS for {pid}")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_receiver(xttcp, started, base, extra=(), limit_files=None):
+    preexec = None
+    if limit_files:
+        preexec = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit_files, limit_files))
+    receiver = Process([xttcp, "-r", "127.0.0.1", "-P", "1", "-p", str(base), "-Q", *extra],
+                       "receiver", preexec_fn=preexec)
+    started.append(receiver)
+    wait_listening(base - 1)
+    return receiver
+
+
+def honest_test(xttcp, started, base, receiver=None, seconds="1"):
+    """A real sender's test against the receiver: both ends agree on the bytes."""
+    sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t",
+                      seconds, "-Q"], "real sender")
+    started.append(sender)
+    check(sender.wait(60) == 0, "the real sender failed after the attack")
+    sent = parse_totals(sender.stdout())["bytes"]
+    check(sent > 0, "the real sender sent nothing")
+    check("#####  Peer (receiver) totals:  #####" in sender.stdout(),
+          "the real sender got no result from the receiver")
+    return sent
+
+
+def deep_nesting(xttcp, started):
+    """Item 1: as the test's own sender, the attacker hands in a result nested 10^6 deep."""
+    base = free_port_block(1)
+    out = scratch_dir()
+    native = os.path.join(out, "r.json")
+    receiver = start_receiver(xttcp, started, base, ["-H", "-t", "1", "--json", native])
+    attacker = Peer(base - 1)
+    attacker.hello()
+    check(attacker.exchange(START) == START, "the attacker's start was refused")
+    attacker.exchange(EARLY_EXIT)
+    attacker.send(deep_result())
+    attacker.close()
+    deadline = time.monotonic() + 20
+    while "the sender's result is ignored" not in receiver.stdout() + receiver.stderr():
+        check(receiver.proc.poll() is None, f"the receiver died (exit {receiver.proc.poll()})")
+        check(time.monotonic() < deadline, "the receiver never said it ignored the result")
+        time.sleep(0.1)
+    check("nested more than 16 deep" in receiver.stderr(), "the refusal does not say why")
+    check(rss_kb(receiver.pid) < 200_000, f"receiver RSS {rss_kb(receiver.pid)} kB after the attack")
+    if os.path.exists(native):
+        check(os.path.getsize(native) < 1_000_000, "the --json file grew with the attack")
+    honest_test(xttcp, started, base)
+    receiver.signal(signal.SIGINT)
+    check(receiver.wait(15) == 0, "the receiver did not end cleanly")
+    peer = load_json(native).get("peer")
+    check(peer is not None and peer["role"] == "sender" and peer["summary"]["total_bytes"] > 0,
+          "the real sender's result is not in --json")
+
+
+def fake_receiver_kills_sender(xttcp, started):
+    """Item 1, the other way: a fake receiver answers a sender's result with a deep frame."""
+    base = free_port_block(1)
+    sync = socket.socket()
+    sync.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sync.bind(("127.0.0.1", base - 1))
+    sync.listen()
+    data = socket.socket()
+    data.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    data.bind(("127.0.0.1", base))
+    data.listen()
+    stop = threading.Event()
+
+    def drain():  # the data port: accept and discard, like a receiver
+        data.settimeout(0.2)
+        conns = []
+        while not stop.is_set():
+            try:
+                conns.append(data.accept()[0])
+            except OSError:
+                pass
+            for c in list(conns):
+                c.setblocking(False)
+                try:
+                    if not c.recv(1 << 20):
+                        conns.remove(c)
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    conns.remove(c)
+
+    drainer = threading.Thread(target=drain, daemon=True)
+    drainer.start()
+    try:
+        sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t",
+                          "1", "-Q"], "sender")
+        started.append(sender)
+        sync.settimeout(10)
+        conn, _ = sync.accept()
+        peer = Peer.__new__(Peer)
+        peer.sock = conn
+        check(peer.read_int() == HELLO_INT, "the sender did not say hello")
+        peer.send(ints(HELLO_ACK))
+        length = struct.unpack("!I", peer.read_exact(4))[0]
+        peer.read_exact(length)
+        peer.send(frame(b"{}"))
+        check(peer.read_int() == QUERY, "no busy check")
+        peer.send(ints(11))
+        proposal = peer.read_int()
+        peer.send(ints(proposal))
+        check(peer.read_int() == START, "no start")
+        peer.send(ints(START))
+        check(peer.read_int() == EARLY_EXIT, "no 'E' at the end")
+        peer.send(ints(13))
+        length = struct.unpack("!I", peer.read_exact(4))[0]
+        peer.read_exact(length)
+        peer.send(deep_result())
+        code = sender.wait(30)
+        check(code == 1, f"the sender exited {code}, expected 1 (an unreadable result)")
+        check("the receiver's result is unreadable: peer result: nested more than 16 deep"
+              in sender.stderr(), "the sender does not say why")
+    finally:
+        stop.set()
+        drainer.join(5)
+        sync.close()
+        data.close()
+
+
+def injection(xttcp, started):
+    """Item 2: an outsider's 'E' and result during a real test change nothing; an outsider's
+    cycle proposal is capped like the command line."""
+    base = free_port_block(1)
+    out = scratch_dir()
+    native = os.path.join(out, "r.json")
+    receiver = start_receiver(xttcp, started, base, ["-t", "3", "--json", native])
+    sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t", "3"],
+                     "real sender")
+    started.append(sender)
+    deadline = time.monotonic() + 20
+    while "Network activity progressing" not in receiver.stdout():
+        check(time.monotonic() < deadline, "the test never started")
+        time.sleep(0.05)
+    intruder = Peer(base - 1)
+    intruder.hello()
+    check(intruder.exchange(EARLY_EXIT) == 12, "an outsider's 'E' did not see a running test")
+    intruder.send(frame(b'{"schema":"xttcp-result","role":"sender","total_bytes":999999999999}'))
+    check(sender.wait(30) == 0, "the real sender failed")
+    check(receiver.wait(30) == 0, "the receiver failed")
+    intruder.close()
+    check("cut short" not in receiver.stdout(), "the outsider's 'E' stopped the test")
+    check("999999999999" not in receiver.stdout(), "the outsider's result was printed")
+    peer = load_json(native)["peer"]
+    check(peer["summary"]["total_bytes"] == parse_totals(sender.stdout())["bytes"],
+          "the --json peer is not the real sender's result")
+
+    base2 = free_port_block(1)
+    receiver = start_receiver(xttcp, started, base2, ["-t", "1"])
+    greedy = Peer(base2 - 1)
+    check(greedy.exchange(2_000_000_000) == 3 * 365 * 24 * 3600,
+          "a cycle of 2e9 s was not capped at three years")
+    greedy.close()
+    receiver.signal(signal.SIGINT)
+    receiver.wait(15)
+
+
+def cooldown_ends(xttcp, started):
+    """Item 2: a sender that asked for a long cycle and left after the window does not keep the
+    receiver in its cool-down: with no sender left, the cool-down ends."""
+    base = free_port_block(1)
+    receiver = start_receiver(xttcp, started, base, ["-t", "1"])
+    peer = Peer(base - 1)
+    check(peer.exchange(3600) == 3600, "the receiver did not take the longer cycle")
+    check(peer.exchange(START) == START, "no start")
+    deadline = time.monotonic() + 20
+    while "Test cooldown is in progress" not in receiver.stdout():
+        check(time.monotonic() < deadline, "the receiver never reached its cool-down")
+        time.sleep(0.05)
+    peer.close()
+    check(receiver.wait(15) == 0, "the receiver stayed in its cool-down after its sender left")
+    check("every sender has left: cool-down ended" in receiver.stdout(), "no line says why")
+
+
+def floods(xttcp, started):
+    """Item 3: proposals never read, zeros, half-sent frames: memory and log lines stay bounded."""
+    base = free_port_block(1)
+    receiver = start_receiver(xttcp, started, base, ["-H", "-t", "1"])
+    rss_before = rss_kb(receiver.pid)
+    flooders = []
+    for pattern in (b"\xff", b"\x00"):  # -1 proposals; 0 = "continuous mode" lines
+        peer = Peer(base - 1)
+        peer.sock.settimeout(2)
+        try:
+            peer.send(pattern * (4 << 20))
+        except OSError:
+            pass  # closed by the receiver: the point
+        flooders.append(peer)
+    for _ in range(20):  # hello frames announced at 16 MiB, half sent
+        peer = Peer(base - 1)
+        peer.send(HELLO + struct.pack("!I", 16 << 20) + b"{" * 65536)
+        flooders.append(peer)
+    for peer in flooders:
+        check(peer.closed_by_server(), "a flooding connection was not closed")
+        peer.close()
+    grown = rss_kb(receiver.pid) - rss_before
+    check(grown < 50_000, f"the receiver grew by {grown} kB under the floods")
+    lines = receiver.stdout().count("continuous mode")
+    check(lines <= 25, f"{lines} 'continuous mode' lines: the log was flooded")
+    honest_test(xttcp, started, base)
+    receiver.signal(signal.SIGINT)
+    check(receiver.wait(15) == 0, "the receiver did not end cleanly")
+
+
+def idle_connections(xttcp, started):
+    """Item 4: 300 idle sync connections against a receiver limited to 128 descriptors: the
+    sync thread neither spins nor floods the log, and a real sender runs once they go."""
+    base = free_port_block(1)
+    receiver = start_receiver(xttcp, started, base, ["-H", "-t", "1"], limit_files=128)
+    cpu_before = cpu_seconds(receiver.pid)
+    idle = []
+    for _ in range(300):
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.connect(("127.0.0.1", base - 1))
+        except BlockingIOError:
+            pass
+        idle.append(s)
+    time.sleep(3)  # the attack lasts a while: what the receiver spends on it is the measure
+    spent = cpu_seconds(receiver.pid) - cpu_before
+    check(spent < 1.0, f"the receiver used {spent:.2f} s of CPU in 3 s with idle connections")
+    out = receiver.stdout() + receiver.stderr()
+    check(out.count("\n") < 100, f"{out.count(chr(10))} log lines under 300 idle connections")
+    for s in idle:
+        s.close()
+    honest_test(xttcp, started, base)
+    receiver.signal(signal.SIGINT)
+    check(receiver.wait(15) == 0, "the receiver did not end cleanly")
+
+
+CASES = {
+    "deep-nesting": deep_nesting,
+    "fake-receiver": fake_receiver_kills_sender,
+    "injection": injection,
+    "cooldown-ends": cooldown_ends,
+    "floods": floods,
+    "idle-connections": idle_connections,
+}
+
+if __name__ == "__main__":
+    raise SystemExit(run_cases(CASES))
