@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <thread>
+
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_wire.hh"
 #include "engine/net/socket_io.hh"
@@ -20,10 +22,16 @@ std::string describe(std::chrono::milliseconds timeout) {
 
 }  // namespace
 
-Expected<SyncClient> SyncClient::connect(const SocketAddress& receiver,
-                                         const std::optional<SocketAddress>& source,
-                                         std::chrono::milliseconds timeout) {
+namespace {
+
+// One connect attempt, bounded by `deadline`: the socket, or why not; `refused` says the
+// receiver is not listening (yet).
+Expected<UniqueSocket> connect_once(const SocketAddress& receiver,
+                                    const std::optional<SocketAddress>& source,
+                                    std::chrono::steady_clock::time_point deadline,
+                                    std::chrono::milliseconds timeout, bool* refused) {
   const std::string who = "sync: receiver " + receiver.to_string();
+  *refused = false;
   auto opened = open_tcp_socket(receiver.family());
   if (!opened) return fail("sync: cannot create a socket: " + opened.error().message);
   UniqueSocket fd = std::move(*opened);
@@ -44,7 +52,7 @@ Expected<SyncClient> SyncClient::connect(const SocketAddress& receiver,
     err = last_socket_error();
     const SocketError kind = classify_socket_error(err);
     if (kind == SocketError::in_progress || kind == SocketError::would_block) {
-      const int ready = wait_socket(fd.get(), WaitFor::write, Clock::now() + timeout);
+      const int ready = wait_socket(fd.get(), WaitFor::write, deadline);
       if (ready == 0)
         return fail(
             fmt::format("{} did not answer within {} (is it reachable?)", who, describe(timeout)));
@@ -52,10 +60,34 @@ Expected<SyncClient> SyncClient::connect(const SocketAddress& receiver,
       err = pending_socket_error(fd.get());
     }
   }
-  if (err != 0 && classify_socket_error(err) == SocketError::refused)
+  if (err != 0 && classify_socket_error(err) == SocketError::refused) {
+    *refused = true;
     return fail(who + " refused the connection (is the receiver running?)");
+  }
   if (err != 0) return fail("sync: cannot connect to " + who.substr(6) + ": " + socket_error_text(err));
-  return SyncClient(std::move(fd), receiver);
+  return fd;
+}
+
+}  // namespace
+
+Expected<SyncClient> SyncClient::connect(const SocketAddress& receiver,
+                                         const std::optional<SocketAddress>& source,
+                                         std::chrono::milliseconds timeout) {
+  // A refused connect means the receiver is not listening yet (started just after this sender):
+  // tried again every 100 ms until the timeout, as the data connections are.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (int tries = 1;; ++tries) {
+    bool refused = false;
+    auto connected = connect_once(receiver, source, deadline, timeout, &refused);
+    if (connected) return SyncClient(std::move(*connected), receiver);
+    if (!refused || std::chrono::steady_clock::now() + refused_connect_retry_pause >= deadline) {
+      if (refused && tries > 1)
+        return fail(fmt::format("{} ({} tries in {}, --connect-timeout)", connected.error().message,
+                                tries, describe(timeout)));
+      return connected.error();
+    }
+    std::this_thread::sleep_for(refused_connect_retry_pause);
+  }
 }
 
 Status SyncClient::write_all(std::string_view bytes, Clock::time_point deadline,

@@ -531,7 +531,8 @@ const OptionDef table[] = {
   {0, "json", required, "FILE", for_any, native,
    "write the xttcp JSON result (versioned, complete) to FILE", "", set_native_json},
   {0, "connect-timeout", required, "SEC", sender_side, native,
-   "give up connecting to the receiver after SEC seconds", "10", set_connect_timeout},
+   "give up connecting to the receiver after SEC seconds (a refused connect is retried until "
+   "then)", "10", set_connect_timeout},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    set_wait_timeout},
