@@ -1,21 +1,17 @@
-// The receiver's lifecycle: listen on the data ports and the sync port (Windows dialect: the
-// token ports, and the base port with -sp), wait for a sender's start (or the first connection
-// with -N; every thread's connection with -ns), measure on its own clock, report; again with -H.
+// The receiver's lifecycle as a script of steps: prepare (plan, addresses), listen on the data
+// ports, open the control plane (control_plane/receiver_control.hh: sync, -N, or the Windows
+// dialect's), then test after test (-H): wait for a start, measure on its own clock, collect the
+// senders' results, report.
 #include <fmt/format.h>
 
-#include <mutex>
 #include <thread>
 #include <utility>
 
-#include "engine/control/port_assignment.hh"
-#include "engine/control/sync_server.hh"
-#include "engine/control/token_exchange.hh"
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/report/log.hh"
-#include "engine/report/native_json.hh"
-#include "engine/run/hello.hh"
+#include "engine/run/control_plane/receiver_control.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
 #include "engine/run/run_setup.hh"
@@ -32,138 +28,135 @@ namespace {
 
 using std::chrono::seconds;
 
-// Results that native (xttcp) senders send at their end, filled on the sync thread. Each native
-// sender of the test owes one; a test waits for the ones it is owed.
-class PeerResults {
- public:
-  // A test starts whose senders include `native_senders` xttcp senders.
-  void expect(int native_senders) {
-    std::lock_guard lock(mutex_);
-    owed_ = native_senders;
-    results_.clear();
+// Every address the flows listen on, resolved once and checked to be this host's.
+Expected<std::vector<SocketAddress>> listen_addresses(const TestSpec& spec, const Plan& plan,
+                                                     const Backend& backend) {
+  auto locals = resolve_hosts(spec, plan, "-r");
+  if (!locals) return locals.error();
+  const char* named_by = spec.dialect == Dialect::windows ? "-m" : "-r";
+  for (const SocketAddress& address : *locals) {
+    // A raw-frame backend (dpdk) owns its address on its own port, unknown to the kernel.
+    if ((backend.capabilities() & cap_raw_frames) == 0 && !is_local_address(address))
+      return fail(fmt::format("{}: cannot listen on {}: it is not an address of this host",
+                              named_by, address.host()));
   }
-  void add(Result result) {
-    {
-      std::lock_guard lock(mutex_);
-      results_.push_back(std::move(result));
-    }
-    changed_.notify_all();
-  }
-  // A sender's result frame could not be read: it owes nothing more.
-  void unreadable() {
-    {
-      std::lock_guard lock(mutex_);
-      if (owed_ > 0) --owed_;
-    }
-    changed_.notify_all();
-  }
-  // Every result owed by the native senders of this test (-M: several), waiting up to `timeout`
-  // for them. What has not come by then is written off (that sender died), so later tests do
-  // not wait for it.
-  std::vector<Result> take_all(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, timeout, [this] { return results_.size() >= static_cast<size_t>(owed_); });
-    owed_ = 0;
-    return std::exchange(results_, {});
-  }
+  return locals;
+}
 
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  int owed_ = 0;
-  std::vector<Result> results_;
+// Count mode: the run ends once every thread's connection was closed by its sender (UDP: every
+// sender flow's end marker arrived).
+std::function<void()> count_mode_end(const TestSpec& spec, PhaseClock& clock,
+                                     std::atomic<uint32_t>& flows_done) {
+  if (!count_mode(spec)) return {};
+  return [&flows_done, &clock, threads = spec.ports, udp = spec.protocol == Protocol::udp] {
+    if (flows_done.fetch_add(1) + 1 == threads)
+      clock.finish(StopCause::flows_done,
+                   udp ? "count mode: every sender thread's end marker arrived"
+                       : "count mode: every sender thread closed its connection");
+  };
+}
+
+// What one receiver serves for its whole life (every test with -H).
+struct Receiver {
+  const TestSpec& spec;
+  const Plan& plan;
+  const std::string backend;
+  WorkerPool& pool;
+  ReceiverControl& control;
+  StartGate& gate;
+  const SystemProbe& probe;
+  const HostInfo& host;
+  const std::vector<CounterSnapshot>& before_release;  // count mode's window start
 };
 
-// When the measured window is expected to end, so a lost sender can be told from a finished one.
-class WindowWatch {
- public:
-  void begin(SteadyClock::time_point measure_end) {
-    std::lock_guard lock(mutex_);
-    measure_end_ = measure_end;
-    active_ = true;
-  }
-  void end() {
-    std::lock_guard lock(mutex_);
-    active_ = false;
-  }
-  // True if "now" is well inside the measured window.
-  bool well_inside() const {
-    std::lock_guard lock(mutex_);
-    return active_ && SteadyClock::now() + std::chrono::milliseconds(500) < measure_end_;
-  }
-  // True once the measured window is over and the test is in its cool-down.
-  bool cooling_down() const {
-    std::lock_guard lock(mutex_);
-    return active_ && SteadyClock::now() >= measure_end_;
-  }
+enum class Next { another_test, done };
 
- private:
-  mutable std::mutex mutex_;
-  SteadyClock::time_point measure_end_{};
-  bool active_ = false;
-};
+// UDP: the workers go on receiving until every native sender's result (its sent counts) has
+// come, plus a moment for the datagrams still in flight, so loss is counted exactly.
+std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow& window,
+                                         RunEnv& env) {
+  if (r.spec.protocol != Protocol::udp || !r.control.exchanges_results() || !window.measured ||
+      user_interrupted(env) || env.clock.cause() == StopCause::sender_left)
+    return {};
+  std::vector<Result> results = r.control.sender_results(seconds(5 + r.spec.cooldown_s));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  return results;
+}
 
-// NTttcp for Windows' receiver-side control plane on its own thread: the -sp port hand-out,
-// then the token handshake; the gate opens once every thread has exchanged its token. Each
-// thread's token listener is on its mapping's host (plan.hosts, resolved in `locals`).
-class WindowsHandshakeServer {
- public:
-  // Listens now (busy ports are reported before anything starts); nothing to do = no thread.
-  static Expected<std::unique_ptr<WindowsHandshakeServer>> listen(
-      const TestSpec& spec, const Plan& plan, const std::vector<SocketAddress>& locals) {
-    auto server = std::make_unique<WindowsHandshakeServer>();
-    server->first_data_port_ = windows_token::first_data_port(spec);
-    server->threads_ = spec.ports;
-    if (spec.dialect == Dialect::windows && spec.windows.sync_port) {
-      // One host (check_windows_dialect_supported): the original hands out every port there.
-      SocketAddress base = locals.front();
-      base.set_port(spec.base_port);
-      auto listener = listen_tcp(base, static_cast<int>(spec.ports));
-      if (!listener) return fail("-sp: " + listener.error().message);
-      server->port_listener_ = std::move(*listener);
+// The test's result, with its first sender's result as the peer; `code` failed on a lost sender.
+void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
+            const std::vector<udp::FlowRecord>& udp_at_start, std::vector<Result> early,
+            const std::vector<WorkerReport>& reports, RunEnv& env, int& code) {
+  const bool interrupted = user_interrupted(env);
+  const bool sender_gone = env.clock.cause() == StopCause::sender_left;
+  std::vector<UdpFlowResult> udp_senders;
+  for (const Result& sender : early)
+    for (UdpFlowResult& flow : udp::sent_flows_in(sender)) udp_senders.push_back(flow);
+  RunFacts facts{&r.spec, &r.plan, r.backend, r.host, cycle_s, r.spec.ports + r.control.threads(),
+                 udp::active_since(r.pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
+                 r.pool.udp_gro(), r.pool.udp_gso_segments()};
+  Result result = build_result(facts, window, reports);
+  r.control.publish(result);
+  // A sender that went away owes nothing worth waiting for.
+  std::vector<Result> results = std::move(early);
+  if (results.empty() && r.control.exchanges_results())
+    results = r.control.sender_results(sender_gone ? seconds(0) : seconds(5));
+  if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
+  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
+  if (env.result_out) *env.result_out = result;
+  if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
+  if (window.cut_short && sender_gone && !interrupted) {
+    env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
+                              r.spec.duration_s));
+    code = exit_code::run_failed;
+  }
+}
+
+// One test: wait for its start, measure, collect, report. `code` is failed on an error.
+Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code) {
+  const TestSpec& spec = r.spec;
+  if (user_interrupted(env)) return Next::done;
+  env.clock.reset();
+  // -H: this test's flows are those active from here (before the gate: with -N the first
+  // datagram opens it and must count).
+  const std::vector<udp::FlowRecord> udp_at_start = r.pool.udp_snapshot();
+  const std::optional<uint32_t> cycle = r.gate.wait(seconds(spec.wait_timeout_s));
+  if (!cycle) {
+    if (r.control.failed()) {
+      code = exit_code::run_failed;
+    } else if (!r.gate.interrupted()) {
+      env.log.error(fmt::format("no sender started a test within {} s (--wait-timeout)",
+                                spec.wait_timeout_s));
+      code = exit_code::run_failed;
     }
-    if (windows_token::uses_tokens(spec)) {
-      std::vector<SocketAddress> endpoints;
-      for (const windows_token::TokenTarget& target : windows_token::token_targets(plan)) {
-        endpoints.push_back(locals[target.host]);
-        endpoints.back().set_port(target.port);
-      }
-      auto listeners = listen_token_ports(endpoints);
-      if (!listeners) return listeners.error();
-      server->token_listeners_ = std::move(*listeners);
+    return Next::done;
+  }
+  const auto start = SteadyClock::now();
+  std::optional<SteadyClock::time_point> measure_end;
+  if (spec.duration_s != 0) measure_end = start + seconds(spec.warmup_s + spec.duration_s);
+  const std::optional<SteadyClock::time_point> first_data = r.control.test_started(start, measure_end);
+  if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
+  const MeasuredWindow window =
+      timeline.run({spec.warmup_s, spec.duration_s, *cycle, spec.windows.sample_s}, start);
+  r.control.test_finished();
+  r.gate.finished();
+  std::vector<Result> early = early_sender_results(r, window, env);
+  // With -H the workers go on serving; their reports come at the very end.
+  const std::vector<WorkerReport> reports =
+      spec.hold ? std::vector<WorkerReport>{} : r.pool.stop_and_join();
+  if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
+  const bool go_on = spec.hold && !user_interrupted(env);
+  if (!window.measured) {
+    if (!user_interrupted(env) && spec.duration_s != 0) {
+      env.log.error("the test ended before its measured window began: " +
+                    env.clock.reason().message);
+      code = exit_code::run_failed;
     }
-    return server;
+    return go_on ? Next::another_test : Next::done;
   }
-  ~WindowsHandshakeServer() { stop(); }
-
-  bool has_work() const { return port_listener_.valid() || !token_listeners_.empty(); }
-  bool opens_gate() const { return !token_listeners_.empty(); }
-
-  // done(ok) once every port was handed out and every token exchanged, or done(error).
-  void start(std::function<void(Status)> done) {
-    thread_ = std::thread([this, done = std::move(done)] {
-      if (port_listener_.valid()) {
-        Status served = serve_assigned_ports(std::move(port_listener_), first_data_port_,
-                                             threads_, stop_);
-        if (!served) return done(served);
-      }
-      if (!token_listeners_.empty()) done(serve_tokens(std::move(token_listeners_), stop_));
-    });
-  }
-  void stop() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-  bool stopped() const { return stop_.load(); }
-
- private:
-  uint16_t first_data_port_ = 0;
-  uint32_t threads_ = 0;
-  UniqueSocket port_listener_;
-  std::vector<UniqueSocket> token_listeners_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
+  report(r, window, *cycle, udp_at_start, std::move(early), reports, env, code);
+  return go_on ? Next::another_test : Next::done;
+}
 
 }  // namespace
 
@@ -178,20 +171,10 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::usage;
   }
   const Plan& plan = setup->plan;
-  // Every address the flows listen on, resolved once; the first also serves the control plane.
-  auto locals = resolve_hosts(spec, plan, "-r");
+  auto locals = listen_addresses(spec, plan, *setup->backend);
   if (!locals) {
     log.error(locals.error().message);
     return exit_code::usage;
-  }
-  const char* named_by = spec.dialect == Dialect::windows ? "-m" : "-r";
-  for (const SocketAddress& address : *locals) {
-    // A raw-frame backend (dpdk) owns its address on its own port, unknown to the kernel.
-    if ((setup->backend->capabilities() & cap_raw_frames) == 0 && !is_local_address(address)) {
-      log.error(fmt::format("{}: cannot listen on {}: it is not an address of this host", named_by,
-                            address.host()));
-      return exit_code::usage;
-    }
   }
   SocketAddress local = locals->front();
   local.set_port(spec.base_port);
@@ -202,200 +185,34 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   const CancelHook wake_gate = env.clock.add_cancel_hook([&gate, &env] {
     if (user_interrupted(env)) gate.interrupt();
   });
-  std::function<void()> on_accept;
-  std::atomic<uint32_t> accepted{0};
-  // When the first thread's connection (UDP: datagram) came: count mode's window starts there.
-  std::atomic<SteadyClock::rep> first_accept{0};
-  if (spec.no_sync && spec.dialect == Dialect::windows) {
-    // NTttcp for Windows -ns: the clock starts once every thread has its connection.
-    on_accept = [&gate, &accepted, &first_accept, threads = spec.ports, cycle = spec.cycle_s()] {
-      SteadyClock::rep none = 0;
-      first_accept.compare_exchange_strong(none, SteadyClock::now().time_since_epoch().count());
-      if (accepted.fetch_add(1) + 1 == threads) gate.open(cycle);
-    };
-  } else if (spec.no_sync) {
-    on_accept = [&gate, cycle = spec.cycle_s()] { gate.open(cycle); };
-  }
-
+  const auto control = make_receiver_control({spec, plan, *locals, gate, env.clock, log});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
-  // Count mode: the run ends once every thread's connection was closed by its sender (UDP:
-  // every sender flow's end marker arrived).
   std::atomic<uint32_t> flows_done{0};
-  std::function<void()> on_flow_done;
-  if (count_mode(spec))
-    on_flow_done = [&flows_done, &env, threads = spec.ports, udp = spec.protocol == Protocol::udp] {
-      if (flows_done.fetch_add(1) + 1 == threads)
-        env.clock.finish(StopCause::flows_done,
-                         udp ? "count mode: every sender thread's end marker arrived"
-                             : "count mode: every sender thread closed its connection");
-    };
-  WorkerPool pool(*setup->backend, spec, plan, local, local, on_accept, on_flow_done, *locals);
+  WorkerPool pool(*setup->backend, spec, plan, local, local, control->accept_hook(),
+                  count_mode_end(spec, env.clock, flows_done), *locals);
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;
   }
-
-  auto windows_handshake = WindowsHandshakeServer::listen(spec, plan, *locals);
-  if (!windows_handshake) {
-    log.error(windows_handshake.error().message);
+  if (Status opened = control->open(); !opened) {
+    log.error(opened.error().message);
     return exit_code::run_failed;
   }
-  std::atomic<bool> handshake_failed{false};
-  if ((*windows_handshake)->has_work()) {
-    const bool opens_gate = (*windows_handshake)->opens_gate();
-    (*windows_handshake)->start([&, opens_gate](Status done) {
-      if (done && opens_gate) return gate.open(spec.cycle_s());
-      if (done || (*windows_handshake)->stopped()) return;
-      log.error(done.error().message);
-      handshake_failed = true;
-      gate.interrupt();
-    });
-  }
-
-  PeerResults peers;
-  WindowWatch watch;
-  std::unique_ptr<SyncServer> server;
-  if (!spec.no_sync && spec.dialect != Dialect::windows) {
-    SyncServerHooks hooks;
-    hooks.native_hello = [&](const std::string&) { return hello_json(spec); };
-    hooks.start = [&gate, &peers](uint32_t cycle_s, int native_senders) {
-      peers.expect(native_senders);
-      gate.open(cycle_s);
-    };
-    hooks.early_exit = [&env] {
-      env.clock.cancel(StopCause::sender_stopped, "test exited because sender side was interrupted");
-    };
-    hooks.peer_result = [&peers, &log](const std::string& frame) {
-      auto result = parse_peer_result(frame, Role::sender);
-      if (!result) {
-        log.error("sync: the sender's result is ignored: " + result.error().message);
-        return peers.unreadable();
-      }
-      peers.add(std::move(*result));
-    };
-    hooks.peer_closed = [&](ReceiverSync::Departure departure) {
-      if (!departure.left_running_test) return;
-      if (watch.well_inside())
-        env.clock.cancel(StopCause::sender_left,
-                         "the sender closed its sync connection during the test");
-      else if (departure.no_sender_left && watch.cooling_down())
-        env.clock.finish(StopCause::senders_gone, "every sender has left: cool-down ended");
-    };
-    hooks.log = [&log](std::string_view line, bool is_error) {
-      is_error ? log.error(line) : log.info(line);
-    };
-    SocketAddress sync_address = local;
-    sync_address.set_port(spec.sync_port());
-    auto listening = SyncServer::listen(
-        sync_address, {spec.multi_clients, spec.duration_s, spec.cycle_s()}, hooks);
-    if (!listening) {
-      log.error(listening.error().message);
-      return exit_code::run_failed;
-    }
-    server = std::move(*listening);
-    server->start();
-  }
-  log.info(fmt::format("{} threads created", spec.ports + (server ? 1 : 0)));
-  const std::vector<CounterSnapshot> before_release = pool.snapshot();  // count mode's window start
+  log.info(fmt::format("{} threads created", spec.ports + control->threads()));
+  const std::vector<CounterSnapshot> before_release = pool.snapshot();
   pool.release();
   if (env.on_listening) env.on_listening();
 
   int code = exit_code::success;
+  const Receiver receiver{spec,  plan, std::string(setup->backend->name()), pool, *control, gate,
+                          probe, host, before_release};
   Timeline timeline(env.clock, pool, probe, log, spec.interval_s);
-  for (;;) {
-    if (user_interrupted(env)) break;
-    env.clock.reset();
-    // -H: this test's flows are those active from here (before the gate: with -N the first
-    // datagram opens it and must count).
-    const std::vector<udp::FlowRecord> udp_at_start = pool.udp_snapshot();
-    const std::optional<uint32_t> cycle = gate.wait(seconds(spec.wait_timeout_s));
-    if (!cycle) {
-      if (handshake_failed) {
-        code = exit_code::run_failed;
-      } else if (!gate.interrupted()) {
-        log.error(fmt::format("no sender started a test within {} s (--wait-timeout)",
-                              spec.wait_timeout_s));
-        code = exit_code::run_failed;
-      }
-      break;
-    }
-    if (spec.no_sync || spec.dialect == Dialect::windows) log.info("Network activity progressing...");
-    const auto start = SteadyClock::now();
-    // Continuous mode (-t 0) has no window: a sender leaving never ends it (Ctrl+C does).
-    if (spec.duration_s != 0) watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
-    if (count_mode(spec)) {
-      std::optional<SteadyClock::time_point> since;
-      if (const SteadyClock::rep first = first_accept.exchange(0); first != 0)
-        since = SteadyClock::time_point(SteadyClock::duration(first));
-      timeline.begin_from(before_release, since);
-    }
-    const MeasuredWindow window =
-        timeline.run({spec.warmup_s, spec.duration_s, *cycle, spec.windows.sample_s}, start);
-    watch.end();
-    if (server) server->test_finished();
-    gate.finished();
-    const bool interrupted_by_user = user_interrupted(env);
-    // UDP: the workers go on receiving until every native sender's result (its sent counts)
-    // has come, plus a moment for the datagrams still in flight, so loss is counted exactly.
-    std::vector<Result> early_peer_results;
-    std::vector<UdpFlowResult> udp_senders;
-    const bool sender_gone = env.clock.cause() == StopCause::sender_left;
-    if (spec.protocol == Protocol::udp && server && window.measured && !interrupted_by_user &&
-        !sender_gone) {
-      early_peer_results = peers.take_all(seconds(5 + spec.cooldown_s));
-      for (const Result& sender : early_peer_results)
-        for (UdpFlowResult& flow : udp::sent_flows_in(sender)) udp_senders.push_back(flow);
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    // With -H the workers go on serving; their reports come at the very end.
-    const std::vector<WorkerReport> reports =
-        spec.hold ? std::vector<WorkerReport>{} : pool.stop_and_join();
-    for (const WorkerReport& report : reports)
-      if (report.errors > 0) {
-        log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
-        code = exit_code::run_failed;
-      }
-    if (!window.measured) {
-      if (!interrupted_by_user && spec.duration_s != 0) {
-        log.error("the test ended before its measured window began: " +
-                  env.clock.reason().message);
-        code = exit_code::run_failed;
-      }
-      if (!spec.hold || interrupted_by_user) break;
-      continue;
-    }
-
-    RunFacts facts{&spec, &plan, std::string(setup->backend->name()), host, *cycle,
-                   spec.ports + (server ? 1 : 0),
-                   udp::active_since(pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
-                   pool.udp_gro(), pool.udp_gso_segments()};
-    Result result = build_result(facts, window, reports);
-    if (server) {
-      server->publish_result(render_native_json(result));
-      // A sender that went away owes nothing worth waiting for.
-      std::vector<Result> results = std::move(early_peer_results);
-      if (results.empty()) results = peers.take_all(sender_gone ? seconds(0) : seconds(5));
-      if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
-    }
-    const bool sender_lost = window.cut_short && sender_gone;
-    if (window.cut_short) log.info("test was cut short: " + env.clock.reason().message);
-    if (env.result_out) *env.result_out = result;
-    if (env.print_results && !publish_result(result, log)) code = exit_code::run_failed;
-    if (sender_lost) {
-      log.error(fmt::format("the sender went away {:.2f} s into a {} s test",
-                            window.seconds, spec.duration_s));
-      code = exit_code::run_failed;
-    }
-    if (!spec.hold || interrupted_by_user) break;
+  while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
   }
-  if (server) server->stop();
-  (*windows_handshake)->stop();
-  for (const WorkerReport& report : pool.stop_and_join())
-    if (report.errors > 0 && spec.hold) {
-      log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
-      code = exit_code::run_failed;
-    }
+  control->stop();
+  const std::vector<WorkerReport> held = pool.stop_and_join();  // -H: every test's workers
+  if (spec.hold && !log_worker_errors(held, log)) code = exit_code::run_failed;
   return code;
 }
 

@@ -1,6 +1,10 @@
 #include "engine/run/worker_pool.hh"
 
+#include <fmt/format.h>
+
 #include <random>
+
+#include "engine/report/log.hh"
 
 #include "topology/topology.hh"
 
@@ -126,6 +130,16 @@ uint64_t WorkerPool::total_bytes() const {
 std::vector<udp::FlowRecord> WorkerPool::udp_snapshot() const {
   if (!udp_flows_) return {};
   return udp_flows_->snapshot();
+}
+
+bool log_worker_errors(const std::vector<WorkerReport>& reports, Log& log) {
+  bool healthy = true;
+  for (const WorkerReport& report : reports) {
+    if (report.errors == 0) continue;
+    log.error(fmt::format("{} I/O error(s); first: {}", report.errors, report.first_error));
+    healthy = false;
+  }
+  return healthy;
 }
 
 }  // namespace xttcp

@@ -18,6 +18,8 @@
 
 namespace xttcp {
 
+class Log;
+
 class WorkerPool {
  public:
   // `hosts`: plan.hosts resolved (WorkerContext::hosts); empty = every flow uses `remote`
@@ -80,5 +82,8 @@ class WorkerPool {
   bool joined_ = false;
   std::string first_error_;
 };
+
+// Logs each worker's I/O errors (a count and the first one); false if there were any.
+bool log_worker_errors(const std::vector<WorkerReport>& reports, Log& log);
 
 }  // namespace xttcp

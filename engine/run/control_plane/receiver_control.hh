@@ -1,0 +1,77 @@
+// The receiver's control plane: how a test starts and ends and how results travel, behind one
+// interface chosen once per run (make_receiver_control). Three implementations:
+//   sync_receiver.cc     NTTTCP-for-Linux's sync port, with xttcp's native results on top;
+//   windows_receiver.cc  NTttcp for Windows: the -sp port hand-out, then the token handshake or,
+//                        with -ns, every thread's first connection;
+//   accept_receiver.cc   -N: the first data connection starts the test.
+// The run (receiver_run.cc) never asks which one it has.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/net/address.hh"
+#include "engine/plan.hh"
+#include "engine/result.hh"
+#include "engine/run/phase_clock.hh"
+#include "engine/run/start_gate.hh"
+#include "engine/spec.hh"
+#include "engine/status.hh"
+
+namespace xttcp {
+
+class Log;
+
+// What a control plane works with; everything outlives it.
+struct ReceiverControlContext {
+  const TestSpec& spec;
+  const Plan& plan;
+  // Every address the flows listen on (plan.hosts resolved); the first serves the control plane.
+  const std::vector<SocketAddress>& locals;
+  StartGate& gate;    // opened when a test starts
+  PhaseClock& clock;  // cancelled when a sender stops or leaves the test
+  Log& log;
+};
+
+class ReceiverControl {
+ public:
+  virtual ~ReceiverControl() = default;
+
+  // NULL if the data path need not report (empty function): called by a worker for each data
+  // connection it accepts (UDP: each new flow), on that worker's thread.
+  virtual std::function<void()> accept_hook() { return {}; }
+  // Mandatory. Listens (a busy port is reported here, before anything starts) and serves: a
+  // start opens the context's gate. Called once the data ports listen.
+  virtual Status open() = 0;
+  // Mandatory. Threads of its own, for the console's "N threads created".
+  virtual uint32_t threads() const = 0;
+  // Mandatory. A test began at `start`; `measure_end` is when its window closes (nullopt:
+  // continuous, -t 0). Returns when the test's first data came if that was before `start`
+  // (NTttcp -ns: the first thread's data comes before the last one connects), for count mode.
+  virtual std::optional<SteadyClock::time_point> test_started(
+      SteadyClock::time_point start, std::optional<SteadyClock::time_point> measure_end) = 0;
+  // Mandatory. The test's window and cool-down are over; a sender may now hand in its result.
+  virtual void test_finished() = 0;
+  // NULL if no sender hands in a result (the default: none).
+  virtual bool exchanges_results() const { return false; }
+  // NULL if no sender hands in a result (the default: none). The results the test's senders
+  // owe, waited for up to `timeout` (what has not come by then is written off).
+  virtual std::vector<Result> sender_results(std::chrono::milliseconds timeout) {
+    (void)timeout;
+    return {};
+  }
+  // NULL if no sender takes one (the default): offers our result to the test's senders.
+  virtual void publish(const Result& result) { (void)result; }
+  // True once the control plane failed for good (its error was logged): the run fails.
+  virtual bool failed() const { return false; }
+  // Mandatory. Stops serving; idempotent.
+  virtual void stop() = 0;
+};
+
+// The control plane `spec` asks for: sync (the default), -N, or the Windows dialect's.
+std::unique_ptr<ReceiverControl> make_receiver_control(const ReceiverControlContext& context);
+
+}  // namespace xttcp

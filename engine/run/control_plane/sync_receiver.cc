@@ -1,0 +1,174 @@
+// NTTTCP-for-Linux's sync port on the receiver (SyncServer), with xttcp's native extension: a
+// native sender hands in its result after its 'E' and takes ours.
+#include <fmt/format.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "engine/control/sync_server.hh"
+#include "engine/report/log.hh"
+#include "engine/report/native_json.hh"
+#include "engine/run/control_plane/receiver_control.hh"
+#include "engine/run/control_plane/receivers.hh"
+#include "engine/run/hello.hh"
+
+namespace xttcp {
+
+namespace {
+
+// Results that native (xttcp) senders send at their end, filled on the sync thread. Each native
+// sender of the test owes one; a test waits for the ones it is owed.
+class PeerResults {
+ public:
+  // A test starts whose senders include `native_senders` xttcp senders.
+  void expect(int native_senders) {
+    std::lock_guard lock(mutex_);
+    owed_ = native_senders;
+    results_.clear();
+  }
+  void add(Result result) {
+    {
+      std::lock_guard lock(mutex_);
+      results_.push_back(std::move(result));
+    }
+    changed_.notify_all();
+  }
+  // A sender's result frame could not be read: it owes nothing more.
+  void unreadable() {
+    {
+      std::lock_guard lock(mutex_);
+      if (owed_ > 0) --owed_;
+    }
+    changed_.notify_all();
+  }
+  // Every result owed by the native senders of this test (-M: several), waiting up to `timeout`
+  // for them. What has not come by then is written off (that sender died), so later tests do
+  // not wait for it.
+  std::vector<Result> take_all(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, timeout, [this] { return results_.size() >= static_cast<size_t>(owed_); });
+    owed_ = 0;
+    return std::exchange(results_, {});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int owed_ = 0;
+  std::vector<Result> results_;
+};
+
+// When the measured window is expected to end, so a lost sender can be told from a finished one.
+class WindowWatch {
+ public:
+  void begin(SteadyClock::time_point measure_end) {
+    std::lock_guard lock(mutex_);
+    measure_end_ = measure_end;
+    active_ = true;
+  }
+  void end() {
+    std::lock_guard lock(mutex_);
+    active_ = false;
+  }
+  // True if "now" is well inside the measured window.
+  bool well_inside() const {
+    std::lock_guard lock(mutex_);
+    return active_ && SteadyClock::now() + std::chrono::milliseconds(500) < measure_end_;
+  }
+  // True once the measured window is over and the test is in its cool-down.
+  bool cooling_down() const {
+    std::lock_guard lock(mutex_);
+    return active_ && SteadyClock::now() >= measure_end_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  SteadyClock::time_point measure_end_{};
+  bool active_ = false;
+};
+
+class SyncReceiver final : public ReceiverControl {
+ public:
+  explicit SyncReceiver(const ReceiverControlContext& context) : context_(context) {}
+
+  Status open() override {
+    const TestSpec& spec = context_.spec;
+    SyncServerHooks hooks;
+    hooks.native_hello = [&spec](const std::string&) { return hello_json(spec); };
+    hooks.start = [this](uint32_t cycle_s, int native_senders) {
+      peers_.expect(native_senders);
+      context_.gate.open(cycle_s);
+    };
+    hooks.early_exit = [this] {
+      context_.clock.cancel(StopCause::sender_stopped,
+                            "test exited because sender side was interrupted");
+    };
+    hooks.peer_result = [this](const std::string& frame) {
+      auto result = parse_peer_result(frame, Role::sender);
+      if (!result) {
+        context_.log.error("sync: the sender's result is ignored: " + result.error().message);
+        return peers_.unreadable();
+      }
+      peers_.add(std::move(*result));
+    };
+    hooks.peer_closed = [this](ReceiverSync::Departure departure) {
+      if (!departure.left_running_test) return;
+      if (watch_.well_inside())
+        context_.clock.cancel(StopCause::sender_left,
+                              "the sender closed its sync connection during the test");
+      else if (departure.no_sender_left && watch_.cooling_down())
+        context_.clock.finish(StopCause::senders_gone, "every sender has left: cool-down ended");
+    };
+    hooks.log = [this](std::string_view line, bool is_error) {
+      is_error ? context_.log.error(line) : context_.log.info(line);
+    };
+    SocketAddress address = context_.locals.front();
+    address.set_port(spec.sync_port());
+    auto listening = SyncServer::listen(
+        address, {spec.multi_clients, spec.duration_s, spec.cycle_s()}, std::move(hooks));
+    if (!listening) return listening.error();
+    server_ = std::move(*listening);
+    server_->start();
+    return ok();
+  }
+
+  uint32_t threads() const override { return 1; }
+
+  std::optional<SteadyClock::time_point> test_started(
+      SteadyClock::time_point, std::optional<SteadyClock::time_point> measure_end) override {
+    // Continuous mode (-t 0) has no window: a sender leaving never ends it (Ctrl+C does).
+    if (measure_end) watch_.begin(*measure_end);
+    return std::nullopt;
+  }
+
+  void test_finished() override {
+    watch_.end();
+    server_->test_finished();
+  }
+
+  bool exchanges_results() const override { return true; }
+  std::vector<Result> sender_results(std::chrono::milliseconds timeout) override {
+    return peers_.take_all(timeout);
+  }
+  void publish(const Result& result) override {
+    server_->publish_result(render_native_json(result));
+  }
+
+  void stop() override {
+    if (server_) server_->stop();
+  }
+
+ private:
+  ReceiverControlContext context_;
+  PeerResults peers_;
+  WindowWatch watch_;
+  std::unique_ptr<SyncServer> server_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReceiverControl> make_sync_receiver(const ReceiverControlContext& context) {
+  return std::make_unique<SyncReceiver>(context);
+}
+
+}  // namespace xttcp

@@ -1,0 +1,135 @@
+// NTTTCP-for-Linux's sync connection on the sender (SyncClient): busy check, cycle negotiation,
+// start, 'E' at the end; with an xttcp receiver (native hello) both results are exchanged.
+#include <fmt/format.h>
+
+#include "engine/control/sync_client.hh"
+#include "engine/control/sync_codes.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/report/log.hh"
+#include "engine/report/native_json.hh"
+#include "engine/run/control_plane/sender_control.hh"
+#include "engine/run/control_plane/senders.hh"
+#include "engine/run/hello.hh"
+
+namespace xttcp {
+
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+class SyncSender final : public SenderControl {
+ public:
+  explicit SyncSender(const SenderControlContext& context)
+      : context_(context), timeout_(seconds(context.spec.connect_timeout_s)) {}
+
+  Expected<Agreement> agree() override {
+    const TestSpec& spec = context_.spec;
+    Log& log = context_.log;
+    SocketAddress address = context_.receivers.front();
+    address.set_port(spec.sync_port());
+    auto sync = SyncClient::connect(address, context_.source, timeout_);
+    if (!sync) return sync.error();
+    log.debug("Sync connection: --> " + address.to_string());
+
+    auto native = sync->try_native_hello(timeout_);
+    if (!native) return native.error();
+    agreement_.native = *native;
+    if (agreement_.native) {
+      if (Status sent = sync->send_frame(hello_json(spec)); !sent) return sent.error();
+      auto peer_hello = sync->read_frame(timeout_, sync_code::kMaxHelloBytes);
+      if (!peer_hello) return peer_hello.error();
+      log.debug("receiver is xttcp: results will be exchanged at the end");
+    }
+
+    auto state = sync->exchange(sync_code::kQueryState, timeout_);
+    if (!state) return state.error();
+    if (*state == sync_code::kStateRunning) return fail("sender: receiver is busy with another test");
+
+    std::string note;
+    const uint32_t proposal = safe_cycle_proposal(spec.cycle_s(), &note);
+    if (!note.empty()) log.info(note);
+    auto cycle = sync->exchange(static_cast<int32_t>(proposal), timeout_);
+    if (!cycle) return cycle.error();
+    if (*cycle < 0 || static_cast<uint32_t>(*cycle) > sync_code::kMaxCycleSeconds)
+      return fail(fmt::format("sync: receiver answered an invalid test cycle ({} s; at most {})",
+                              *cycle, sync_code::kMaxCycleSeconds));
+    if (static_cast<uint32_t>(*cycle) != spec.duration_s) {
+      if (*cycle == 0)
+        log.info("test is negotiated to run with continuous mode");
+      else
+        log.info(fmt::format("Test cycle time negotiated is: {} seconds", *cycle));
+    }
+    agreement_.cycle_s = static_cast<uint32_t>(*cycle);
+    sync_ = std::move(*sync);
+    return agreement_;
+  }
+
+  Status start() override {
+    const TestSpec& spec = context_.spec;
+    auto reply = sync_->exchange(spec.last_client ? sync_code::kLastClientStart : sync_code::kStart,
+                                 timeout_);
+    if (!reply) return reply.error();
+    if (*reply == sync_code::kPleaseWait) {
+      // -M: parked until the -L sender arrives; bounded by --wait-timeout (default 10 minutes).
+      const uint32_t wait_s = spec.wait_timeout_s > 0 ? spec.wait_timeout_s : 600;
+      context_.log.info(fmt::format(
+          "receiver is waiting for the last sender (-L); waiting up to {} s", wait_s));
+      reply = sync_->read_int(seconds(wait_s));
+      if (!reply) return reply.error();
+    }
+    if (*reply != sync_code::kStart)
+      return fail(fmt::format("sender: receiver refused to start the test (replied {})", *reply));
+    return ok();
+  }
+
+  std::optional<StopReason> receiver_gone() override {
+    if (!peer_hung_up(sync_->fd())) return std::nullopt;
+    return StopReason{StopCause::receiver_left, "the receiver closed the sync connection"};
+  }
+
+  void interrupt() override {
+    if (sync_) shutdown_socket(sync_->fd());
+  }
+
+  // NTTTCP-for-Linux tells the receiver when it stopped before the agreed cycle; a native peer
+  // always hears it, since it then waits for our result.
+  Status stopped(double elapsed_s, bool receiver_lost) override {
+    receiver_lost_ = receiver_lost;
+    if (receiver_lost || (!agreement_.native && elapsed_s >= agreement_.cycle_s)) return ok();
+    auto state = sync_->exchange(sync_code::kEarlyExit, timeout_);
+    if (state) return ok();
+    // NTTTCP-for-Linux closes its sync connection as soon as its own window ends; only a native
+    // peer, which still owes us its result, must be there (unless Ctrl+C stopped both ends, as
+    // it does to a continuous -t 0 run).
+    if (agreement_.native && !context_.interrupted.load()) return state.error();
+    context_.log.debug("the receiver had already closed the sync connection: " +
+                       state.error().message);
+    return ok();
+  }
+
+  Expected<std::optional<Result>> exchange_results(const Result& own) override {
+    if (!agreement_.native || receiver_lost_) return std::optional<Result>();
+    if (Status sent = sync_->send_frame(render_native_json(own)); !sent) return sent.error();
+    auto frame = sync_->read_frame(timeout_ + seconds(context_.spec.cooldown_s + 5));
+    if (!frame) return fail("no result from the receiver: " + frame.error().message);
+    auto peer = parse_peer_result(*frame, Role::receiver);
+    if (!peer) return fail("the receiver's result is unreadable: " + peer.error().message);
+    return std::optional<Result>(std::move(*peer));
+  }
+
+ private:
+  SenderControlContext context_;
+  milliseconds timeout_;
+  Agreement agreement_;
+  std::optional<SyncClient> sync_;
+  bool receiver_lost_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<SenderControl> make_sync_sender(const SenderControlContext& context) {
+  return std::make_unique<SyncSender>(context);
+}
+
+}  // namespace xttcp

@@ -1,0 +1,114 @@
+// NTttcp for Windows on the receiver, on its own thread: with -sp the data-port hand-out on the
+// base port, then the token handshake (each thread's token on its data port + 1000, on its
+// mapping's host); the test starts once every thread has exchanged its token. With -ns there
+// are no tokens: it starts once every thread has its data connection.
+#include <atomic>
+#include <thread>
+
+#include "engine/control/port_assignment.hh"
+#include "engine/control/token_exchange.hh"
+#include "engine/control/windows_token.hh"
+#include "engine/net/socket_setup.hh"
+#include "engine/report/log.hh"
+#include "engine/run/control_plane/receiver_control.hh"
+#include "engine/run/control_plane/receivers.hh"
+
+namespace xttcp {
+
+namespace {
+
+class WindowsReceiver final : public ReceiverControl {
+ public:
+  explicit WindowsReceiver(const ReceiverControlContext& context) : context_(context) {}
+  ~WindowsReceiver() override { stop(); }
+
+  std::function<void()> accept_hook() override {
+    if (!context_.spec.no_sync) return {};
+    // -ns: the clock starts once every thread has its connection; the first one's time is
+    // where a count-mode window begins.
+    return [this, threads = context_.spec.ports, cycle = context_.spec.cycle_s()] {
+      SteadyClock::rep none = 0;
+      first_accept_.compare_exchange_strong(none, SteadyClock::now().time_since_epoch().count());
+      if (accepted_.fetch_add(1) + 1 == threads) context_.gate.open(cycle);
+    };
+  }
+
+  Status open() override {
+    const TestSpec& spec = context_.spec;
+    if (spec.windows.sync_port) {
+      // One host (check_windows_dialect_supported): the original hands out every port there.
+      SocketAddress base = context_.locals.front();
+      base.set_port(spec.base_port);
+      auto listener = listen_tcp(base, static_cast<int>(spec.ports));
+      if (!listener) return fail("-sp: " + listener.error().message);
+      port_listener_ = std::move(*listener);
+    }
+    if (windows_token::uses_tokens(spec)) {
+      std::vector<SocketAddress> endpoints;
+      for (const windows_token::TokenTarget& target : windows_token::token_targets(context_.plan)) {
+        endpoints.push_back(context_.locals[target.host]);
+        endpoints.back().set_port(target.port);
+      }
+      auto listeners = listen_token_ports(endpoints);
+      if (!listeners) return listeners.error();
+      token_listeners_ = std::move(*listeners);
+    }
+    if (port_listener_.valid() || !token_listeners_.empty())
+      thread_ = std::thread([this] { serve(); });
+    return ok();
+  }
+
+  uint32_t threads() const override { return 0; }
+
+  std::optional<SteadyClock::time_point> test_started(
+      SteadyClock::time_point, std::optional<SteadyClock::time_point>) override {
+    context_.log.info("Network activity progressing...");
+    if (const SteadyClock::rep first = first_accept_.exchange(0); first != 0)
+      return SteadyClock::time_point(SteadyClock::duration(first));
+    return std::nullopt;
+  }
+  void test_finished() override {}
+  bool failed() const override { return failed_.load(); }
+
+  void stop() override {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void serve() {
+    const TestSpec& spec = context_.spec;
+    if (port_listener_.valid()) {
+      Status served = serve_assigned_ports(std::move(port_listener_),
+                                           windows_token::first_data_port(spec), spec.ports, stop_);
+      if (!served) return give_up(served);
+    }
+    if (token_listeners_.empty()) return;
+    Status exchanged = serve_tokens(std::move(token_listeners_), stop_);
+    if (!exchanged) return give_up(exchanged);
+    context_.gate.open(spec.cycle_s());
+  }
+  void give_up(const Status& why) {
+    if (stop_) return;  // stopped on purpose: nothing failed
+    context_.log.error(why.error().message);
+    failed_ = true;
+    context_.gate.interrupt();
+  }
+
+  ReceiverControlContext context_;
+  std::atomic<uint32_t> accepted_{0};
+  std::atomic<SteadyClock::rep> first_accept_{0};
+  UniqueSocket port_listener_;
+  std::vector<UniqueSocket> token_listeners_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReceiverControl> make_windows_receiver(const ReceiverControlContext& context) {
+  return std::make_unique<WindowsReceiver>(context);
+}
+
+}  // namespace xttcp

@@ -1,0 +1,251 @@
+// The control planes against each other over loopback: each sender plane with the receiver
+// plane of its protocol (NTTTCP sync with xttcp's native results, NTttcp for Windows' tokens,
+// none), and each stop cause a control plane decides. Every wait is bounded; nothing asserts on
+// durations.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "engine/net/address.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/net/socket_setup.hh"
+#include "engine/report/log.hh"
+#include "engine/run/control_plane/receiver_control.hh"
+#include "engine/run/control_plane/sender_control.hh"
+
+namespace xttcp {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A base port whose sync port (base - 1), data port and token port (base + 1000) were free.
+uint16_t free_base_port() {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    auto any = resolve("127.0.0.1", 0, false);
+    auto listener = listen_tcp(*any, 1);
+    if (!listener) continue;
+    auto bound = local_address_of(listener->get());
+    const uint16_t port = bound->port();
+    if (port < 2 || port > 64000) continue;
+    const uint16_t base = static_cast<uint16_t>(port + 1);  // the sync port is the one we had
+    bool free = true;
+    for (uint16_t candidate : {base, static_cast<uint16_t>(base + 1000)}) {
+      auto address = resolve("127.0.0.1", candidate, false);
+      free = free && listen_tcp(*address, 1).has_value();
+    }
+    if (free) return base;
+  }
+  ADD_FAILURE() << "no free port block";
+  return 0;
+}
+
+// Waits (bounded) until `done` holds.
+template <class Predicate>
+bool eventually(Predicate done) {
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
+// One side's spec, plan and addresses, with a log that writes nowhere visible.
+struct Side {
+  std::unique_ptr<FILE, int (*)(FILE*)> sink{std::tmpfile(), &std::fclose};
+  TestSpec spec;
+  Plan plan;
+  std::vector<SocketAddress> hosts;
+  std::optional<SocketAddress> source;
+  std::unique_ptr<Log> log;
+  StartGate gate;
+  PhaseClock clock;
+  std::atomic<bool> interrupted{false};
+
+  Side(Role role, Dialect dialect, uint16_t base, uint32_t duration_s) {
+    spec.role = role;
+    spec.dialect = dialect;
+    spec.address = "127.0.0.1";
+    spec.base_port = base;
+    spec.ports = 1;
+    spec.threads_per_port = 1;
+    spec.duration_s = duration_s;
+    spec.connect_timeout_s = 5;
+    plan = *make_plan(spec, {0});
+    hosts = {*resolve("127.0.0.1", 0, false)};
+    Log::Options options;
+    options.out = sink.get();
+    options.err = sink.get();
+    log = std::move(*Log::open(options));
+  }
+  std::unique_ptr<ReceiverControl> receiver() {
+    return make_receiver_control({spec, plan, hosts, gate, clock, *log});
+  }
+  std::unique_ptr<SenderControl> sender() {
+    return make_sender_control({spec, plan, hosts, source, interrupted, *log});
+  }
+};
+
+Result result_of(Role role, uint64_t bytes) {
+  Result result;
+  result.role = role;
+  result.spec.role = role;
+  result.total_bytes = bytes;
+  result.duration_s = 1.0;
+  return result;
+}
+
+TEST(ControlPlane, SyncPlanesAgreeStartStopAndExchangeResults) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::linux, base, 3);
+  Side tx(Role::sender, Dialect::linux, base, 2);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  EXPECT_EQ(receiver->threads(), 1u);
+  EXPECT_TRUE(receiver->exchanges_results());
+  auto sender = tx.sender();
+  auto agreement = sender->agree();
+  ASSERT_TRUE(agreement) << agreement.error().message;
+  EXPECT_EQ(agreement->cycle_s, 3u);  // the receiver's longer -t wins
+  EXPECT_TRUE(agreement->native);
+
+  ASSERT_TRUE(sender->start());
+  EXPECT_EQ(rx.gate.wait(5s), std::optional<uint32_t>(3));
+  const auto start = SteadyClock::now();
+  receiver->test_started(start, start + 1h);
+  ASSERT_TRUE(sender->stopped(0.5, false));  // 'E': the receiver's test stops
+  EXPECT_EQ(rx.clock.cause(), StopCause::sender_stopped);
+  receiver->test_finished();
+  receiver->publish(result_of(Role::receiver, 1111));
+  auto peer = sender->exchange_results(result_of(Role::sender, 2222));
+  ASSERT_TRUE(peer) << peer.error().message;
+  ASSERT_TRUE(*peer);
+  EXPECT_EQ((*peer)->total_bytes, 1111u);
+  const std::vector<Result> senders = receiver->sender_results(5s);
+  ASSERT_EQ(senders.size(), 1u);
+  EXPECT_EQ(senders[0].total_bytes, 2222u);
+  receiver->stop();
+}
+
+TEST(ControlPlane, ASenderLeavingMidWindowStopsTheTestAsSenderLeft) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::linux, base, 60);
+  Side tx(Role::sender, Dialect::linux, base, 60);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto sender = tx.sender();
+  ASSERT_TRUE(sender->agree());
+  ASSERT_TRUE(sender->start());
+  ASSERT_TRUE(rx.gate.wait(5s));
+  receiver->test_started(SteadyClock::now(), SteadyClock::now() + 1h);
+  sender.reset();  // closes its sync connection
+  EXPECT_TRUE(eventually([&] { return rx.clock.cancelled(); }));
+  EXPECT_EQ(rx.clock.cause(), StopCause::sender_left);
+  receiver->stop();
+}
+
+TEST(ControlPlane, EverySenderLeavingInTheCoolDownEndsItAsSendersGone) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::linux, base, 1);
+  Side tx(Role::sender, Dialect::linux, base, 1);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto sender = tx.sender();
+  ASSERT_TRUE(sender->agree());
+  ASSERT_TRUE(sender->start());
+  ASSERT_TRUE(rx.gate.wait(5s));
+  const auto now = SteadyClock::now();
+  receiver->test_started(now - 2s, now - 1s);  // the window is over: cooling down
+  sender.reset();
+  EXPECT_TRUE(eventually([&] { return rx.clock.finished(); }));
+  EXPECT_FALSE(rx.clock.cancelled());
+  EXPECT_EQ(rx.clock.cause(), StopCause::senders_gone);
+  receiver->stop();
+}
+
+TEST(ControlPlane, TheSenderSeesTheReceiverGoAsReceiverLeft) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::linux, base, 60);
+  Side tx(Role::sender, Dialect::linux, base, 60);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto sender = tx.sender();
+  ASSERT_TRUE(sender->agree());
+  ASSERT_TRUE(sender->start());
+  EXPECT_FALSE(sender->receiver_gone());
+  receiver->stop();
+  receiver.reset();
+  std::optional<StopReason> gone;
+  EXPECT_TRUE(eventually([&] { return (gone = sender->receiver_gone()).has_value(); }));
+  ASSERT_TRUE(gone);
+  EXPECT_EQ(gone->cause, StopCause::receiver_left);
+  EXPECT_EQ(gone->message, "the receiver closed the sync connection");
+  EXPECT_TRUE(sender->stopped(0.5, true));  // a lost receiver is told nothing
+  auto peer = sender->exchange_results(result_of(Role::sender, 1));
+  ASSERT_TRUE(peer);
+  EXPECT_FALSE(*peer);
+}
+
+TEST(ControlPlane, WindowsTokensStartTheReceiver) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::windows, base, 5);
+  Side tx(Role::sender, Dialect::windows, base, 5);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  EXPECT_FALSE(receiver->accept_hook());  // tokens, not connections, start the test
+  auto sender = tx.sender();
+  auto agreement = sender->agree();
+  ASSERT_TRUE(agreement) << agreement.error().message;
+  EXPECT_EQ(agreement->cycle_s, 5u);
+  EXPECT_FALSE(agreement->native);
+  ASSERT_TRUE(sender->start());
+  EXPECT_EQ(rx.gate.wait(5s), std::optional<uint32_t>(5));
+  EXPECT_FALSE(receiver->failed());
+  receiver->stop();
+}
+
+TEST(ControlPlane, WindowsNoSyncStartsOnEveryThreadsConnection) {
+  Side rx(Role::receiver, Dialect::windows, 5001, 5);
+  rx.spec.no_sync = true;
+  rx.spec.ports = 2;
+  rx.plan = *make_plan(rx.spec, {0});
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto accepted = receiver->accept_hook();
+  ASSERT_TRUE(accepted);
+  accepted();
+  EXPECT_FALSE(rx.gate.wait(1s)) << "one of two threads connected: not yet";
+  accepted();
+  EXPECT_EQ(rx.gate.wait(1s), std::optional<uint32_t>(5));
+  const auto first_data = receiver->test_started(SteadyClock::now(), std::nullopt);
+  EXPECT_TRUE(first_data) << "-ns: the first thread's data is where a count-mode window starts";
+  receiver->stop();
+}
+
+TEST(ControlPlane, NoSyncPlanesNeedNoPeer) {
+  Side rx(Role::receiver, Dialect::linux, 5001, 7);
+  rx.spec.no_sync = true;
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  EXPECT_EQ(receiver->threads(), 0u);
+  EXPECT_FALSE(receiver->exchanges_results());
+  auto accepted = receiver->accept_hook();
+  ASSERT_TRUE(accepted);
+  accepted();  // -N: the first connection starts the test
+  EXPECT_EQ(rx.gate.wait(1s), std::optional<uint32_t>(7));
+
+  Side tx(Role::sender, Dialect::linux, 5001, 7);
+  tx.spec.no_sync = true;
+  auto sender = tx.sender();
+  auto agreement = sender->agree();
+  ASSERT_TRUE(agreement);
+  EXPECT_EQ(agreement->cycle_s, 7u);
+  EXPECT_TRUE(sender->start());
+  EXPECT_FALSE(sender->receiver_gone());
+  EXPECT_TRUE(sender->stopped(1.0, false));
+}
+
+}  // namespace
+}  // namespace xttcp
