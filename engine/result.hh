@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/spec.hh"
+#include "engine/stop_reason.hh"
 
 namespace xttcp {
 
@@ -169,6 +170,8 @@ struct Result {
   uint32_t negotiated_cycle_s = 0;
 
   // What happened.
+  StopReason stop;           // why the test ended before its cycle (cause none: on time)
+  bool cut_short = false;    // its window ended early: the figures are partial
   double duration_s = 0;     // measured window, exact
   uint64_t total_bytes = 0;
   uint64_t total_operations = 0;

@@ -422,6 +422,14 @@ void read_window_sections(const ordered_json& j, const std::string& prefix, Resu
   read(j, "dpcs", r.dpcs, parent);
 }
 
+StopCause stop_cause_from(const std::string& text) {
+  for (StopCause cause : {StopCause::none, StopCause::interrupted, StopCause::sender_stopped,
+                          StopCause::sender_left, StopCause::senders_gone, StopCause::receiver_left,
+                          StopCause::flows_done, StopCause::peer_failed})
+    if (text == to_string(cause)) return cause;
+  bad("end.cause", "not a known cause");
+}
+
 // `with_peer`: read the "peer" member too (one level: a peer's own peer is never read).
 Result read_result(const ordered_json& j, bool with_peer) {
   if (!j.is_object()) bad("native result", "expected a JSON object");
@@ -446,6 +454,13 @@ Result read_result(const ordered_json& j, bool with_peer) {
     r.role = role_from(role, "role");
   }
   read(j, "backend", r.backend, "");
+  if (const auto* end = object_member(j, "end", "")) {  // absent before xttcp 0.1.0's "end"
+    read(*end, "cut_short", r.cut_short, "end");
+    std::string cause = "none";
+    read(*end, "cause", cause, "end");
+    r.stop.cause = stop_cause_from(cause);
+    read(*end, "reason", r.stop.message, "end");
+  }
   if (const auto* h = object_member(j, "host", "")) {
     read(*h, "hostname", r.host.hostname, "host");
     read(*h, "os", r.host.os, "host");
@@ -834,6 +849,9 @@ ordered_json native_document(const Result& r, bool with_peer) {
       {"threads_created", r.threads_created},
   };
   if (r.latency) doc["summary"]["latency"] = latency_to_json(*r.latency);
+  doc["end"] = {{"cut_short", r.cut_short},
+                {"cause", to_string(r.stop.cause)},
+                {"reason", r.stop.message}};
   doc["threads"] = threads_json(r);
 
   ordered_json intervals = ordered_json::array();

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <string>
 
-#include "engine/run/stop_reason.hh"
+#include "engine/stop_reason.hh"
 
 namespace xttcp {
 

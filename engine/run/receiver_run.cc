@@ -14,6 +14,7 @@
 #include "engine/run/control_plane/receiver_control.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
+#include "engine/run/result_checks.hh"
 #include "engine/run/run_setup.hh"
 #include "engine/run/run.hh"
 #include "engine/run/start_gate.hh"
@@ -96,11 +97,15 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  udp::active_since(r.pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
                  r.pool.udp_gro(), r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
+  // Before the result leaves: a silent tail is in every copy of it (a note), not only the log.
+  std::optional<std::string> silent;
+  if (!count_mode(r.spec) && !window.cut_short && (silent = silent_tail(result)))
+    result.notes.push_back(*silent);
   r.control.publish(result);
-  // A sender that went away owes nothing worth waiting for.
+  // A sender that went away owes nothing worth waiting for; Ctrl+C here waits for nobody.
   std::vector<Result> results = std::move(early);
   if (results.empty() && r.control.exchanges_results())
-    results = r.control.sender_results(sender_gone ? seconds(0) : seconds(5));
+    results = r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5));
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
   if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
@@ -108,6 +113,11 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   if (window.cut_short && sender_gone && !interrupted) {
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
                               r.spec.duration_s));
+    code = exit_code::run_failed;
+  } else if (silent && r.spec.protocol == Protocol::tcp) {
+    // A TCP sender runs for its -t; a UDP sender may well send a burst and stop (the note in
+    // the result says so either way).
+    env.log.error(*silent);
     code = exit_code::run_failed;
   }
 }

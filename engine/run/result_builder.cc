@@ -108,6 +108,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   Result r = run_identity(facts);
   add_window_figures(facts, window, r);
   r.intervals = window.intervals;
+  r.stop = window.stop;
+  r.cut_short = window.cut_short;
 
   if (spec.windows.latency_measurement)
     fill_latency(r, *facts.plan, window_latency(window), call_clock_ns_per_tick());

@@ -10,6 +10,7 @@
 #include "engine/run/control_plane/sender_control.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
+#include "engine/run/result_checks.hh"
 #include "engine/run/run_setup.hh"
 #include "engine/run/run.hh"
 #include "engine/run/timeline.hh"
@@ -129,12 +130,19 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   } else if (*peer) {
     result.peer = std::make_shared<const Result>(std::move(**peer));
   }
+  const std::optional<std::string> mismatch =
+      result.peer ? count_mismatch(result, *result.peer) : std::nullopt;
+  if (mismatch) result.notes.push_back(*mismatch);
   if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
   if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
   if (receiver_lost) {
     env.log.error(fmt::format("{} {:.2f} s into a {} s test", env.clock.reason().message,
                               window.seconds, facts.spec->duration_s));
+    code = exit_code::run_failed;
+  }
+  if (mismatch) {
+    env.log.error(*mismatch);
     code = exit_code::run_failed;
   }
   return code;

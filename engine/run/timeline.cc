@@ -191,6 +191,7 @@ MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start
   }
   log_.end_realtime();
   log_.info("Test cycle finished.");
+  window.stop = clock_.reason();
   return window;
 }
 

@@ -31,6 +31,7 @@ struct Phases {
 struct MeasuredWindow {
   bool measured = false;     // false: cancelled before the window began, or continuous mode
   bool cut_short = false;    // the window ended before its duration (cancelled)
+  StopReason stop;           // why the test ended before its cycle (cause none: on time)
   double seconds = 0;
   std::vector<CounterSnapshot> begin, end;  // per flow slot
   std::vector<udp::FlowRecord> udp_begin, udp_end;  // UDP runs: every flow's datagram counts

@@ -16,7 +16,7 @@
 #include "engine/net/address.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
-#include "engine/run/stop_reason.hh"
+#include "engine/stop_reason.hh"
 #include "engine/spec.hh"
 #include "engine/status.hh"
 

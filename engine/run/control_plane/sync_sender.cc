@@ -2,6 +2,8 @@
 // start, 'E' at the end; with an xttcp receiver (native hello) both results are exchanged.
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "engine/control/sync_client.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/net/socket_io.hh"
@@ -67,6 +69,11 @@ class SyncSender final : public SenderControl {
 
   Status start() override {
     const TestSpec& spec = context_.spec;
+    starting_ = true;
+    struct Started {
+      std::atomic<bool>& flag;
+      ~Started() { flag = false; }
+    } started{starting_};
     auto reply = sync_->exchange(spec.last_client ? sync_code::kLastClientStart : sync_code::kStart,
                                  timeout_);
     if (!reply) return reply.error();
@@ -88,8 +95,10 @@ class SyncSender final : public SenderControl {
     return StopReason{StopCause::receiver_left, "the receiver closed the sync connection"};
   }
 
+  // Only a wait to start is cut off: once the test runs, Ctrl+C ends its window and stopped()
+  // still tells the receiver ('E') and the results are exchanged, flagged as cut short.
   void interrupt() override {
-    if (sync_) shutdown_socket(sync_->fd());
+    if (sync_ && starting_) shutdown_socket(sync_->fd());
   }
 
   // NTTTCP-for-Linux tells the receiver when it stopped before the agreed cycle; a native peer
@@ -123,6 +132,7 @@ class SyncSender final : public SenderControl {
   milliseconds timeout_;
   Agreement agreement_;
   std::optional<SyncClient> sync_;
+  std::atomic<bool> starting_{false};
   bool receiver_lost_ = false;
 };
 

@@ -34,6 +34,9 @@ void expect_same(const Result& a, const Result& b) {
   EXPECT_EQ(a.start_time, b.start_time);
   EXPECT_EQ(a.negotiated_cycle_s, b.negotiated_cycle_s);
   EXPECT_EQ(a.duration_s, b.duration_s);  // exact: doubles are written round-trippable
+  EXPECT_EQ(a.cut_short, b.cut_short);
+  EXPECT_EQ(a.stop.cause, b.stop.cause);
+  EXPECT_EQ(a.stop.message, b.stop.message);
   EXPECT_EQ(a.total_bytes, b.total_bytes);
   EXPECT_EQ(a.total_operations, b.total_operations);
   EXPECT_EQ(a.threads_created, b.threads_created);
@@ -122,6 +125,8 @@ Result full_sender() {
   connection.zerocopy = ZeroCopyStats{1000, 990, 985, true};
   r.connections.push_back(connection);
   r.peer = std::make_shared<const Result>(test::sample_receiver());
+  r.cut_short = true;  // Ctrl+C: the figures are partial, and say so
+  r.stop = {StopCause::interrupted, "interrupted by signal"};
   return r;
 }
 

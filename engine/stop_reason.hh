@@ -22,4 +22,19 @@ struct StopReason {
   std::string message;
 };
 
+// The cause's name in results ("interrupted", "sender_left", ...).
+constexpr const char* to_string(StopCause cause) {
+  switch (cause) {
+    case StopCause::none: return "none";
+    case StopCause::interrupted: return "interrupted";
+    case StopCause::sender_stopped: return "sender_stopped";
+    case StopCause::sender_left: return "sender_left";
+    case StopCause::senders_gone: return "senders_gone";
+    case StopCause::receiver_left: return "receiver_left";
+    case StopCause::flows_done: return "flows_done";
+    case StopCause::peer_failed: return "peer_failed";
+  }
+  return "none";
+}
+
 }  // namespace xttcp

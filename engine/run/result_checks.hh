@@ -1,0 +1,23 @@
+// Checks of a finished test's figures that make it invalid: a result is printed either way,
+// and the check's line says what is wrong with it (the run then exits 1).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/result.hh"
+
+namespace xttcp {
+
+// Sender, TCP: an xttcp receiver that counted less than half of what we sent (the bytes went
+// nowhere: a listener that stopped accepting, another peer). The two windows differ only by
+// what is in flight at their edges; with -M the receiver counts more, never less.
+std::optional<std::string> count_mismatch(const Result& sender, const Result& receiver);
+
+// Receiver: no data in the last part of the window (more than 1 s, a fifth of it, and four
+// times the longest gap between data before it, so sparse -B pacing is no alarm): the sender
+// stopped early. With -N nothing else can tell (no control connection). The receiver fails a
+// TCP test on it; for UDP, where a burst is a fair workload, it is a note in the result.
+std::optional<std::string> silent_tail(const Result& receiver);
+
+}  // namespace xttcp

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Truth at the end of a test:
+- Ctrl+C on a sync'd sender ends the test with 'E': both ends print and exchange their results,
+  flagged as cut short (end.cut_short in --json), and exit 0;
+- Ctrl+C on a receiver ends it at once (it waits for no sender's result);
+- a -N receiver whose sender was killed early says its data stopped, and exits 1;
+- a sender whose receiver counted far less than it sent says so, and exits 1."""
+import os
+import signal
+import socket
+import struct
+import threading
+import time
+
+from xttcp_e2e import (Process, check, free_port_block, load_json, parse_totals, run_cases,
+                       scratch_dir, wait_listening)
+
+
+def wait_output(process, text, timeout=20):
+    deadline = time.monotonic() + timeout
+    while text not in process.stdout():
+        check(process.proc.poll() is None, f"{process.name} exited before printing {text!r}")
+        check(time.monotonic() < deadline, f"{process.name} never printed {text!r}")
+        time.sleep(0.02)
+
+
+def sender_interrupted(xttcp, started):
+    base = free_port_block(1)
+    out = scratch_dir()
+    common = ["-P", "1", "-p", str(base), "-t", "60"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common, "--json", os.path.join(out, "r.json")],
+                       "receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common,
+                      "--json", os.path.join(out, "s.json")], "sender")
+    started.append(sender)
+    wait_output(sender, "Network activity progressing")
+    time.sleep(1)  # a second of data: what a user sees before pressing Ctrl+C
+    sender.signal(signal.SIGINT)
+    check(sender.wait(30) == 0, "the interrupted sender did not exit 0")
+    check(receiver.wait(30) == 0, "the receiver of an interrupted sender did not exit 0")
+    for p in (sender, receiver):
+        check("test was cut short" in p.stdout(), f"{p.name} does not say the test was cut short")
+    check("#####  Peer (receiver) totals:  #####" in sender.stdout(), "the sender got no result")
+    check("#####  Peer (sender) totals:  #####" in receiver.stdout(), "the receiver got no result")
+    s = load_json(os.path.join(out, "s.json"))
+    r = load_json(os.path.join(out, "r.json"))
+    check(s["end"]["cut_short"] and s["end"]["cause"] == "interrupted",
+          f"the sender's end is {s['end']}")
+    check(r["end"]["cut_short"] and r["end"]["cause"] == "sender_stopped",
+          f"the receiver's end is {r['end']}")
+    check(s["peer"]["end"]["cut_short"], "the exchanged result is not flagged as cut short")
+
+
+def receiver_interrupted(xttcp, started):
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "60"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common], "receiver")
+    started.append(receiver)
+    wait_listening(base - 1)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
+    started.append(sender)
+    wait_output(receiver, "Network activity progressing")
+    receiver.signal(signal.SIGINT)
+    # It waited 5 s for the sender's result before; now it owes nobody anything.
+    check(receiver.wait(4.5) == 0, "the interrupted receiver did not exit 0")
+    check("test was cut short" in receiver.stdout(), "the receiver does not say it was cut short")
+    check(sender.wait(30) == 1, "the sender whose receiver left did not exit 1")
+    check("the receiver closed" in sender.stderr(), f"the sender does not say why:\n{sender.stderr()}")
+
+
+def nosync_sender_killed(xttcp, started):
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "5", "-N"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common], "receiver")
+    started.append(receiver)
+    wait_listening(base)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
+    started.append(sender)
+    wait_output(sender, "Network activity progressing")
+    time.sleep(1)
+    sender.signal(signal.SIGKILL)
+    check(receiver.wait(30) == 1, "the -N receiver whose sender died did not exit 1")
+    check("no data arrived in the last" in receiver.stderr(),
+          f"the receiver does not say its data stopped:\n{receiver.stderr()}")
+
+
+def receiver_counted_less(xttcp, started):
+    """A native receiver (a script here) that reports 0 bytes: the sender calls the test invalid."""
+    base = free_port_block(1)
+    sync = socket.create_server(("127.0.0.1", base - 1))
+    data = socket.create_server(("127.0.0.1", base))
+    stop = threading.Event()
+
+    def drain():
+        data.settimeout(0.2)
+        conns = []
+        while not stop.is_set():
+            try:
+                conn = data.accept()[0]
+                conn.setblocking(False)
+                conns.append(conn)
+            except OSError:
+                pass
+            for c in list(conns):
+                try:
+                    if not c.recv(1 << 20):
+                        conns.remove(c)
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    conns.remove(c)
+
+    def read_exact(conn, count):
+        got = b""
+        while len(got) < count:
+            chunk = conn.recv(count - len(got))
+            check(chunk, "the sender closed the sync connection")
+            got += chunk
+        return got
+
+    def read_int(conn):
+        return struct.unpack("!i", read_exact(conn, 4))[0]
+
+    def frame(conn):
+        return read_exact(conn, struct.unpack("!I", read_exact(conn, 4))[0])
+
+    drainer = threading.Thread(target=drain, daemon=True)
+    drainer.start()
+    try:
+        sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t",
+                          "1"], "sender")
+        started.append(sender)
+        sync.settimeout(10)
+        conn, _ = sync.accept()
+        conn.settimeout(10)
+        read_int(conn)  # hello
+        conn.sendall(struct.pack("!i", 0xC0DE7802 - (1 << 32)))
+        frame(conn)
+        hello = b"{}"
+        conn.sendall(struct.pack("!I", len(hello)) + hello)
+        read_int(conn)  # 'X'
+        conn.sendall(struct.pack("!i", 11))
+        conn.sendall(struct.pack("!i", read_int(conn)))  # the cycle it proposes
+        read_int(conn)  # 'R'
+        conn.sendall(struct.pack("!i", 82))
+        read_int(conn)  # 'E'
+        conn.sendall(struct.pack("!i", 13))
+        frame(conn)  # the sender's result
+        result = (b'{"schema":"xttcp-result","schema_version":1,"role":"receiver",'
+                  b'"summary":{"duration_s":1.0,"total_bytes":0}}')
+        conn.sendall(struct.pack("!I", len(result)) + result)
+        check(sender.wait(30) == 1, "the sender whose receiver counted 0 bytes did not exit 1")
+        check("the receiver counted 0 bytes, 0.0 % of the" in sender.stderr(),
+              f"the sender does not say what is wrong:\n{sender.stderr()}")
+        check(parse_totals(sender.stdout())["bytes"] > 0, "the sender printed no result")
+    finally:
+        stop.set()
+        drainer.join(5)
+        sync.close()
+        data.close()
+
+
+CASES = {
+    "sender-interrupted": sender_interrupted,
+    "receiver-interrupted": receiver_interrupted,
+    "nosync-sender-killed": nosync_sender_killed,
+    "receiver-counted-less": receiver_counted_less,
+}
+
+if __name__ == "__main__":
+    raise SystemExit(run_cases(CASES))

@@ -1,0 +1,73 @@
+// The checks that make a finished test invalid: a receiver that counted far less than the
+// sender sent, and a receiver whose data stopped before its window did.
+#include "engine/run/result_checks.hh"
+
+#include <gtest/gtest.h>
+
+namespace xttcp {
+namespace {
+
+Result tcp_result(Role role, uint64_t bytes) {
+  Result r;
+  r.role = role;
+  r.spec.role = role;
+  r.total_bytes = bytes;
+  r.duration_s = 5;
+  return r;
+}
+
+TEST(CountMismatch, AReceiverThatCountedLessThanHalfIsNamed) {
+  const Result sender = tcp_result(Role::sender, 3'000'000);
+  auto zero = count_mismatch(sender, tcp_result(Role::receiver, 0));
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(*zero, "the receiver counted 0 bytes, 0.0 % of the 3000000 this sender sent: the "
+                   "bytes did not reach it");
+  EXPECT_TRUE(count_mismatch(sender, tcp_result(Role::receiver, 1'400'000)));
+  EXPECT_FALSE(count_mismatch(sender, tcp_result(Role::receiver, 1'500'000)));
+  EXPECT_FALSE(count_mismatch(sender, tcp_result(Role::receiver, 2'999'000)));  // in flight
+  EXPECT_FALSE(count_mismatch(sender, tcp_result(Role::receiver, 9'000'000)));  // -M: more
+}
+
+TEST(CountMismatch, UdpLossAndAnIdleSenderAreNoMismatch) {
+  Result udp = tcp_result(Role::sender, 3'000'000);
+  udp.spec.protocol = Protocol::udp;
+  EXPECT_FALSE(count_mismatch(udp, tcp_result(Role::receiver, 0)));  // loss is a figure
+  EXPECT_FALSE(count_mismatch(tcp_result(Role::sender, 0), tcp_result(Role::receiver, 0)));
+}
+
+// A receiver window of `seconds` in 0.5 s intervals, data in those whose index is in `with`.
+Result receiver_with(double seconds, std::initializer_list<int> with) {
+  Result r = tcp_result(Role::receiver, 1);
+  r.duration_s = seconds;
+  for (int i = 0; i * 0.5 < seconds; ++i) {
+    IntervalSample sample;
+    sample.start_s = i * 0.5;
+    sample.seconds = 0.5;
+    for (int index : with) sample.bytes += index == i ? 1000 : 0;
+    r.intervals.push_back(sample);
+  }
+  return r;
+}
+
+TEST(SilentTail, ASenderThatStoppedEarlyIsNamed) {
+  auto silent = silent_tail(receiver_with(5, {0, 1}));  // data for 1 s of 5 (-N, sender killed)
+  ASSERT_TRUE(silent);
+  EXPECT_EQ(*silent, "no data arrived in the last 4.00 s of the 5.00 s window: the sender "
+                     "stopped early (a shorter -t, or it went away)");
+}
+
+TEST(SilentTail, DataToTheEndOrSparsePacingIsNoAlarm) {
+  EXPECT_FALSE(silent_tail(receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9})));
+  EXPECT_FALSE(silent_tail(receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7})));  // 1 s is a fifth
+  EXPECT_FALSE(silent_tail(receiver_with(10, {0, 8})));  // a send every 4 s (-B, big -b)
+  EXPECT_FALSE(silent_tail(receiver_with(5, {})));       // nothing at all: the totals say so
+  Result warmup = receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  IntervalSample before;
+  before.start_s = -0.5;  // warm-up intervals are not the window
+  before.seconds = 0.5;
+  warmup.intervals.insert(warmup.intervals.begin(), before);
+  EXPECT_FALSE(silent_tail(warmup));
+}
+
+}  // namespace
+}  // namespace xttcp
