@@ -14,13 +14,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/counters.hh"
 #include "engine/stats/device_window.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -14,11 +14,11 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/status.hh"
 #include "engine/control/receiver_sync.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 #include "engine/net/wake_signal.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/plan.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp::windows_token {
 

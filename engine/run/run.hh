@@ -6,7 +6,7 @@
 #include <functional>
 #include <optional>
 
-#include "engine/exit_codes.hh"
+#include "base/exit_codes.hh"
 #include "engine/result.hh"
 #include "engine/run/phase_clock.hh"
 #include "engine/spec.hh"

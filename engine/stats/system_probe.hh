@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/proc_parsers.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/backend.hh"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/common/udp_flows.hh"
 #include "io_backends/common/io_buffer.hh"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/common/io_buffer.hh"

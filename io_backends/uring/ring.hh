@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstddef>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 #include "io_backends/backend.hh"
 #include "io_backends/uring/probe.hh"
 

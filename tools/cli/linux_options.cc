@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 #include "tools/cli/linux_options.hh"
 
 namespace xttcp {

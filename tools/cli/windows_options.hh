@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp {
