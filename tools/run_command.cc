@@ -13,7 +13,7 @@
 #include "engine/run/run.hh"
 #include "engine/run/windows_dialect_support.hh"
 #include "engine/stats/system_probe.hh"
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "xttcp_config.h"

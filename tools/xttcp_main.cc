@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 #include "tools/cli/command.hh"
 #include "tools/run_command.hh"
 #include "topology/topology.hh"

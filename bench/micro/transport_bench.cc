@@ -27,7 +27,7 @@
 #include "base/unique_fd.hh"
 #include "engine/net/address.hh"
 #include "engine/net/socket_setup.hh"
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp {
 namespace {

@@ -1,6 +1,7 @@
 #include "engine/run/run_setup.hh"
 
 #include "engine/numa_placement.hh"
+#include "io_backends/registry.hh"  // until the tools layer chooses the backend (next commit)
 #include "topology/topology.hh"
 
 namespace xttcp {

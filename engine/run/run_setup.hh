@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backend/backend.hh"
 #include "engine/plan.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp {
 

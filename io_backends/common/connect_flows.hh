@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "engine/stats/tcp_info.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "engine/udp/end_marker.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/common/udp_accounting.hh"
 
 namespace xttcp {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "base/unique_fd.hh"
-#include "io_backends/backend.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
 
 namespace xttcp {

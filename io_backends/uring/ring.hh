@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "base/status.hh"
-#include "io_backends/backend.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/uring/probe.hh"
 
 namespace xttcp {

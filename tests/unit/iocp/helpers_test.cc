@@ -5,9 +5,9 @@
 #include <chrono>
 
 #include "engine/net/os_socket.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/iocp/send_pacer.hh"
 #include "io_backends/iocp/winsock_error.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp::iocp {
 namespace {
