@@ -24,14 +24,14 @@ struct AbsentBackend {
 std::vector<AbsentBackend> absent_backends();
 // The named backend if compiled in and available, else a one-line reason.
 Expected<Backend*> find_backend(std::string_view name);
-// What runs `spec`: its --backend by name, or for "auto" the first backend in preference order
-// whose auto_refusal() is empty and which accepts the spec, else fallback_backend() (epoll on
-// Linux, iocp on Windows). Checks the spec against the backend (Backend::check) either way.
-Expected<Backend*> select_backend(const TestSpec& spec);
-// With --backend auto: the backends auto would have preferred to `chosen` but that refuse one of
-// the spec's options, e.g. "--backend auto runs epoll: -lm: the io_uring backend does not time
-// calls (use --backend epoll)"; "" when none was passed over for an option (or not auto).
-std::string auto_choice_note(const TestSpec& spec, const Backend& chosen);
+// The backend that runs `spec`, chosen and checked against it (Backend::check) once, before
+// anything starts: the tools layer calls this and hands the run the result. The spec's --backend
+// by name; or for "auto" the first backend in preference order whose auto_refusal() is empty and
+// which accepts the spec, else fallback_backend() (epoll on Linux, iocp on Windows). With auto,
+// BackendChoice::auto_note names the backends auto would have preferred but that refuse one of the
+// spec's options, e.g. "--backend auto runs epoll: -lm: the io_uring backend does not time each
+// send/recv call (use --backend epoll)"; "" when none was passed over for an option.
+Expected<BackendChoice> choose_backend(const TestSpec& spec);
 inline constexpr std::string_view auto_backend = "auto";
 // What `auto` takes when no backend asks for the spec; "" when this build has none.
 std::string_view fallback_backend();

@@ -75,4 +75,15 @@ class Backend {
   }
 };
 
+// The backend a run uses, chosen and checked against the spec once, before anything starts, by
+// the tools layer (io_backends/registry.hh: choose_backend), and handed down; the engine never
+// chooses again.
+struct BackendChoice {
+  Backend& backend;
+  // With --backend auto: why it passed over the backends it prefers, e.g. "--backend auto runs
+  // epoll: -lm: the io_uring backend does not time each send/recv call (use --backend epoll)";
+  // "" when it passed over none for an option, or the backend was named.
+  std::string auto_note;
+};
+
 }  // namespace xttcp

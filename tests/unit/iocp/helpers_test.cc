@@ -72,9 +72,10 @@ TEST(IocpBackendTable, IocpIsFirstAvailableAndAutoTakesIt) {
   TestSpec spec;
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     spec.protocol = protocol;
-    auto chosen = select_backend(spec);
+    auto chosen = choose_backend(spec);
     ASSERT_TRUE(chosen) << chosen.error().message;
-    EXPECT_EQ((*chosen)->name(), "iocp");
+    EXPECT_EQ(chosen->backend.name(), "iocp");
+    EXPECT_EQ(chosen->auto_note, "");
   }
 }
 
