@@ -3,9 +3,9 @@
 // workers keep their CPU, wherever it is.
 #pragma once
 
+#include "base/status.hh"
 #include "engine/plan.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 #include "topology/topology.hh"
 
 namespace xttcp {

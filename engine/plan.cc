@@ -35,7 +35,7 @@ std::vector<std::string> distinct_hosts(const TestSpec& spec) {
 }
 
 // Which of plan.hosts each flow addresses. NTttcp-for-Windows -sp senders number their data
-// ports per host: each receiver hands out its own, base + 1, base + 2, ... (reference §2.3).
+// ports per host: each receiver hands out its own, base + 1, base + 2, ... (port_assignment.hh).
 static void assign_hosts(const TestSpec& spec, std::vector<FlowPlan>& flows, Plan& plan) {
   plan.hosts = distinct_hosts(spec);
   if (plan.hosts.size() == 1) return;

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

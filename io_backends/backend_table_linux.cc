@@ -1,7 +1,7 @@
 // The Linux build's backends, in order of preference, and those it lacks.
-#include "io_backends/backend.hh"
 #include "io_backends/epoll/epoll_backend.hh"
 #include "io_backends/null/null_backend.hh"
+#include "io_backends/registry.hh"
 #include "xttcp_config.h"
 #if XTTCP_HAVE_LIBURING
 #include "io_backends/uring/uring_backend.hh"

@@ -1,8 +1,8 @@
 // The Windows build's backends, in order of preference: iocp (Winsock overlapped I/O on a
 // completion port) moves the data; null (no I/O) measures the engine.
-#include "io_backends/backend.hh"
 #include "io_backends/iocp/iocp_backend.hh"
 #include "io_backends/null/null_backend.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp {
 

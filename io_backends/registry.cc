@@ -1,25 +1,11 @@
 // Finding and choosing a backend among those this OS's build has (backend_table_<os>.cc).
-#include <string>
+#include "io_backends/registry.hh"
 
-#include "io_backends/backend.hh"
+#include <cstddef>
+#include <string>
+#include <vector>
 
 namespace xttcp {
-
-std::string describe_capabilities(uint32_t caps) {
-  static constexpr std::pair<Capability, const char*> names[] = {
-      {cap_tcp, "tcp"},           {cap_udp, "udp"},
-      {cap_zerocopy_tx, "zerocopy-tx"}, {cap_multishot_rx, "multishot-rx"},
-      {cap_queue_binding, "queue-binding"}, {cap_busy_poll, "busy-poll"},
-      {cap_raw_frames, "raw-frames"},
-  };
-  std::string out;
-  for (auto [bit, name] : names) {
-    if ((caps & bit) == 0) continue;
-    if (!out.empty()) out += ",";
-    out += name;
-  }
-  return out.empty() ? "-" : out;
-}
 
 Expected<Backend*> find_backend(std::string_view name) {
   std::string known;
@@ -36,40 +22,59 @@ Expected<Backend*> find_backend(std::string_view name) {
               known + "; see 'xttcp backends')");
 }
 
-Expected<Backend*> select_backend(const TestSpec& spec) {
-  if (spec.backend == auto_backend) {
-    for (const auto& backend : all_backends()) {
-      if (!backend->probe().available || !backend->auto_refusal(spec).empty()) continue;
-      if (backend->check(spec)) return backend.get();
-    }
-    if (fallback_backend().empty()) {
-      std::string reason = "no data path in this build";
-      for (const AbsentBackend& absent : absent_backends())
-        reason += "; " + absent.name + ": " + absent.reason;
-      return fail("--backend auto: " + reason + " (--backend null runs the engine without I/O)");
-    }
-    auto fallback = find_backend(fallback_backend());
-    if (!fallback) return fallback.error();
-    if (Status supported = (*fallback)->check(spec); !supported) return supported.error();
-    return *fallback;
-  }
-  auto backend = find_backend(spec.backend);
-  if (!backend) return backend.error();
-  if (Status supported = (*backend)->check(spec); !supported) return supported.error();
-  return *backend;
+namespace {
+
+// A backend `auto` would have preferred but that refused one of the spec's options.
+struct Refusal {
+  std::size_t rank = 0;  // its place in all_backends()
+  std::string reason;    // check()'s line, naming the option
+};
+
+std::size_t rank_of(const Backend& backend) {
+  const auto& backends = all_backends();
+  for (std::size_t i = 0; i < backends.size(); ++i)
+    if (backends[i].get() == &backend) return i;
+  return backends.size();
 }
 
-std::string auto_choice_note(const TestSpec& spec, const Backend& chosen) {
-  if (spec.backend != auto_backend) return {};
-  std::string refusals;
-  for (const auto& backend : all_backends()) {
-    if (backend.get() == &chosen) break;
-    if (!backend->probe().available || !backend->auto_refusal(spec).empty()) continue;
-    if (Status supported = backend->check(spec); !supported)
-      refusals += (refusals.empty() ? "" : "; ") + supported.error().message;
+// "--backend auto runs epoll: <refusal>; <refusal>" over those ranked before `chosen`.
+std::string auto_note(const Backend& chosen, const std::vector<Refusal>& refusals) {
+  const std::size_t rank = rank_of(chosen);
+  std::string reasons;
+  for (const Refusal& refusal : refusals)
+    if (refusal.rank < rank) reasons += (reasons.empty() ? "" : "; ") + refusal.reason;
+  if (reasons.empty()) return {};
+  return "--backend auto runs " + std::string(chosen.name()) + ": " + reasons;
+}
+
+}  // namespace
+
+Expected<BackendChoice> choose_backend(const TestSpec& spec) {
+  if (spec.backend != auto_backend) {
+    auto backend = find_backend(spec.backend);
+    if (!backend) return backend.error();
+    if (Status supported = (*backend)->check(spec); !supported) return supported.error();
+    return BackendChoice{**backend, {}};
   }
-  if (refusals.empty()) return {};
-  return "--backend auto runs " + std::string(chosen.name()) + ": " + refusals;
+  std::vector<Refusal> refusals;
+  const auto& backends = all_backends();
+  for (std::size_t rank = 0; rank < backends.size(); ++rank) {
+    Backend& backend = *backends[rank];
+    if (!backend.probe().available || !backend.auto_refusal(spec).empty()) continue;
+    Status supported = backend.check(spec);
+    if (supported) return BackendChoice{backend, auto_note(backend, refusals)};
+    refusals.push_back({rank, supported.error().message});
+  }
+  if (fallback_backend().empty()) {
+    std::string reason = "no data path in this build";
+    for (const AbsentBackend& absent : absent_backends())
+      reason += "; " + absent.name + ": " + absent.reason;
+    return fail("--backend auto: " + reason + " (--backend null runs the engine without I/O)");
+  }
+  auto fallback = find_backend(fallback_backend());
+  if (!fallback) return fallback.error();
+  if (Status supported = (*fallback)->check(spec); !supported) return supported.error();
+  return BackendChoice{**fallback, auto_note(**fallback, refusals)};
 }
 
 }  // namespace xttcp

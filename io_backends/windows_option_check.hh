@@ -5,8 +5,8 @@
 
 #include <string_view>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

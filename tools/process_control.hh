@@ -4,9 +4,9 @@
 
 #include <atomic>
 
+#include "base/status.hh"
 #include "engine/run/phase_clock.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/exit_codes.hh"
+#include "base/exit_codes.hh"
 #include "tools/process_control.hh"
 
 namespace xttcp {

@@ -5,7 +5,7 @@
 #endif
 #include <windows.h>
 
-#include "engine/exit_codes.hh"
+#include "base/exit_codes.hh"
 #include "tools/process_control.hh"
 
 namespace xttcp {

@@ -14,7 +14,7 @@
 #include "engine/run/run.hh"
 #include "engine/run/windows_dialect_support.hh"
 #include "engine/stats/system_probe.hh"
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "xttcp_config.h"
@@ -36,23 +36,27 @@ Status check_result_paths(const TestSpec& spec) {
   return ok();
 }
 
-// Also settles --backend auto on a name, so the results and the peer see what really ran, and
-// says in `notes` when auto passed over a backend because of an option.
-Status validate_environment(TestSpec& spec, std::vector<std::string>& notes) {
-  if (Status supported = check_windows_dialect_supported(spec); !supported) return supported;
-  if (Status allowed = check_process_options(spec); !allowed) return allowed;
-  auto backend = select_backend(spec);
-  if (!backend) return backend.error();
-  if (std::string note = auto_choice_note(spec, **backend); !note.empty()) notes.push_back(note);
-  spec.backend = std::string((*backend)->name());
+// Chooses the run's backend, the one time anything does, and checks the spec against it. Also
+// settles --backend auto on a name, so the results and the peer see what really ran, and says in
+// `notes` when auto passed over a backend because of an option.
+Expected<BackendChoice> validate_environment(TestSpec& spec, std::vector<std::string>& notes) {
+  if (Status supported = check_windows_dialect_supported(spec); !supported)
+    return supported.error();
+  if (Status allowed = check_process_options(spec); !allowed) return allowed.error();
+  auto choice = choose_backend(spec);
+  if (!choice) return choice.error();
+  if (!choice->auto_note.empty()) notes.push_back(choice->auto_note);
+  spec.backend = std::string(choice->backend.name());
   if (!spec.show_nic_packets.empty())
-    if (Status exists = check_interface_exists(spec.show_nic_packets); !exists) return exists;
-  return check_result_paths(spec);
+    if (Status exists = check_interface_exists(spec.show_nic_packets); !exists)
+      return exists.error();
+  if (Status writable = check_result_paths(spec); !writable) return writable.error();
+  return choice;
 }
 
 int run(TestSpec spec, std::vector<std::string> notes) {
-  if (Status valid = validate_environment(spec, notes); !valid)
-    return usage_error(valid.error().message);
+  auto choice = validate_environment(spec, notes);
+  if (!choice) return usage_error(choice.error().message);
 
   if (Status prepared = prepare_process(spec); !prepared) {
     std::fprintf(stderr, "xttcp: %s\n", prepared.error().message.c_str());
@@ -80,7 +84,7 @@ int run(TestSpec spec, std::vector<std::string> notes) {
     for (const std::string& line : linux_flags_lines(spec)) (*log)->raw(line);
   for (const std::string& note : notes) (*log)->info(note);
 
-  RunEnv env{**log, clock, &interrupted};
+  RunEnv env{**log, clock, *choice, &interrupted};
   int code = exit_code::run_failed;
   switch (spec.role) {
     case Role::sender: code = run_sender(spec, env); break;

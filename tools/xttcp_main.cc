@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 #include "tools/cli/command.hh"
 #include "tools/run_command.hh"
 #include "topology/topology.hh"
@@ -38,20 +38,20 @@ int print_backends(const TestSpec& options) {
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     TestSpec spec;
     spec.protocol = protocol;
-    auto chosen = select_backend(spec);
+    auto chosen = choose_backend(spec);
     if (!chosen) {
       std::printf("auto (%s): none: %s\n", to_string(protocol), chosen.error().message.c_str());
       continue;
     }
     std::string why;
     for (const auto& backend : all_backends()) {
-      if (backend.get() == *chosen) break;
+      if (backend.get() == &chosen->backend) break;
       if (!backend->probe().available) continue;
       why.append("; not ").append(backend->name()).append(": ").append(
           backend->auto_refusal(spec));
     }
-    std::printf("auto (%s): %s%s\n", to_string(protocol), std::string((*chosen)->name()).c_str(),
-                why.c_str());
+    std::printf("auto (%s): %s%s\n", to_string(protocol),
+                std::string(chosen->backend.name()).c_str(), why.c_str());
   }
   return exit_code::success;
 }

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 #include "topology/topology.hh"
 
 namespace xttcp::affinity {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

@@ -24,10 +24,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/unique_fd.hh"
 #include "engine/net/address.hh"
 #include "engine/net/socket_setup.hh"
-#include "engine/net/unique_fd.hh"
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp {
 namespace {

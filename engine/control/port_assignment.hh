@@ -1,4 +1,4 @@
-// NTttcp for Windows' -sp (reference §2.3): the receiver accepts one connection per sender
+// NTttcp for Windows' -sp (docs/architecture.md): the receiver accepts one connection per sender
 // thread on the base port and sends each its data port (4-byte little-endian long: base + 1,
 // base + 2, ...), closing it; the sender threads then connect to those ports. Over IPv4, as the
 // original.
@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

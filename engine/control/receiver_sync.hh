@@ -1,7 +1,9 @@
 // The receiver's side of the sync protocol as a pure state machine: one request in, the
 // replies (possibly to other peers) and the actions out. No sockets, no clock, no threads.
-// Rules follow NTTTCP-for-Linux 1.4 (reference 1.4) minus its defects (#2 is the sender's
-// business, #9 duplicate 'R' is not copied), plus xttcp's native HELLO.
+// Rules follow NTTTCP-for-Linux 1.4's receiver ('X' state query, cycle negotiation, 'R'/'L'
+// start, -M waits with 'W', 'E' early exit) minus its defects (a proposed cycle that reads as a
+// command is the sender's business, see safe_cycle_proposal; the second 'R' its 'L' handler sends
+// the last client is not copied), plus xttcp's native HELLO.
 #pragma once
 
 #include <cstdint>

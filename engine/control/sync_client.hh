@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "base/status.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -1,6 +1,6 @@
 // NTTTCP-for-Linux's sync protocol (port base-1) plus xttcp's native extension: the numbers
-// on the wire. Every message is one int32 in network byte order (reference 1.4); a native
-// connection also carries frames (see sync_wire.hh).
+// on the wire. Every message is one int32 in network byte order, one request and one reply
+// (docs/architecture.md); a native connection also carries frames (see sync_wire.hh).
 #pragma once
 
 #include <cstdint>
@@ -46,7 +46,8 @@ constexpr bool is_command(int32_t value) {
 namespace xttcp {
 
 // The cycle (W+t+C seconds) a sender proposes for `cycle_s`: the same value unless it would be
-// read as a command (69, 76, 82, 87, 88: reference 1.10 #2) or does not fit a positive int32;
+// read as a command (69 'E', 76 'L', 82 'R', 87 'W', 88 'X': commands and cycles share one int
+// space, and the original receiver takes a cycle of 88 s for 'X') or does not fit a positive int32;
 // then the next safe value, with a one-line explanation in *note (left alone otherwise).
 uint32_t safe_cycle_proposal(uint32_t cycle_s, std::string* note);
 

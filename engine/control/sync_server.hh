@@ -15,12 +15,12 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/status.hh"
 #include "engine/control/receiver_sync.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 #include "engine/net/wake_signal.hh"
 #include "engine/report/line_budget.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

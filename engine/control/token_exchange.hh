@@ -1,4 +1,4 @@
-// NTttcp for Windows' token handshake over sockets (reference §2.3): for every data port, one
+// NTttcp for Windows' token handshake over sockets (docs/architecture.md): for every data port, one
 // TCP connection on data port + 1000 over which each side sends one 'X' and reads one byte;
 // then it is closed. All ports are served at once from one thread (a poll loop), so the
 // original's threads, each waiting for its own token, are all answered.
@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -1,5 +1,5 @@
-// NTttcp for Windows' start handshake (reference §2.3), the pure parts: which ports it uses and
-// what the -sp port hand-out looks like on the wire. The sockets are token_exchange.cc and
+// NTttcp for Windows' start handshake (docs/architecture.md), the pure parts: which ports it uses
+// and what the -sp port hand-out looks like on the wire. The sockets are token_exchange.cc and
 // port_assignment.cc.
 #pragma once
 
@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/plan.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp::windows_token {
 

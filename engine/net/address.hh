@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/status.hh"
 #include "engine/net/os_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -22,7 +22,7 @@
 
 #include <string>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

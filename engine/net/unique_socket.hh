@@ -8,7 +8,7 @@
 #include "engine/net/os_socket.hh"
 
 #ifndef _WIN32
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
 #endif
 
 namespace xttcp {

@@ -3,8 +3,8 @@
 // Per platform: wake_signal_linux.cc, wake_signal_windows.cc.
 #pragma once
 
+#include "base/status.hh"
 #include "engine/net/unique_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

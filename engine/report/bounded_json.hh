@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/units.hh"
 #include "engine/report/native_json.hh"
-#include "engine/units.hh"
 
 namespace xttcp {
 

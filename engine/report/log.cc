@@ -9,7 +9,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 
 namespace xttcp {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/status.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

@@ -48,7 +48,7 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   std::optional<Result> receiver_result;
   std::promise<void> listening;
   auto listening_future = listening.get_future();
-  RunEnv receiver_env{**receiver_log, receiver_clock, &stop_receiver, false,
+  RunEnv receiver_env{**receiver_log, receiver_clock, env.choice, &stop_receiver, false,
                       [&listening] { listening.set_value(); }, &receiver_result};
   std::promise<int> receiver_code;
   auto receiver_done = receiver_code.get_future();

@@ -175,7 +175,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   // -sp (Windows dialect): the data ports start one above the base port.
   TestSpec data_spec = spec;
   data_spec.base_port = windows_token::first_data_port(spec);
-  auto setup = prepare_run(data_spec);
+  auto setup = prepare_run(data_spec, env.choice.backend);
   if (!setup) {
     log.error(setup.error().message);
     return exit_code::usage;

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend/data_worker.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/run/timeline.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp {
 

@@ -6,7 +6,8 @@
 #include <functional>
 #include <optional>
 
-#include "engine/exit_codes.hh"
+#include "base/exit_codes.hh"
+#include "engine/backend/backend.hh"
 #include "engine/result.hh"
 #include "engine/run/phase_clock.hh"
 #include "engine/spec.hh"
@@ -18,6 +19,10 @@ class Log;
 struct RunEnv {
   Log& log;
   PhaseClock& clock;  // cut short by Ctrl+C / SIGTERM and by the peer (early exit, lost)
+  // The backend the tools layer chose and checked against the spec, once (choose_backend in
+  // io_backends/registry.hh), with why --backend auto passed over others. Both roles of --local
+  // run on it.
+  const BackendChoice& choice;
   // Set (before the clock is cancelled) when the user asked us to stop: Ctrl+C / SIGTERM.
   const std::atomic<bool>* interrupted = nullptr;
   bool print_results = true;  // console summary and result files

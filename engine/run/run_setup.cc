@@ -5,15 +5,13 @@
 
 namespace xttcp {
 
-Expected<RunSetup> prepare_run(const TestSpec& spec) {
-  auto backend = select_backend(spec);
-  if (!backend) return backend.error();
+Expected<RunSetup> prepare_run(const TestSpec& spec, Backend& backend) {
   // Discovered before any pinning: the allowed set is read from this thread's affinity.
   const Topology topology = discover_topology();
   auto plan = make_plan(spec, placement_order(topology));
   if (!plan) return plan.error();
   if (Status placed = place_on_numa_node(spec, topology, *plan); !placed) return placed.error();
-  return RunSetup{*backend, std::move(*plan)};
+  return RunSetup{&backend, std::move(*plan)};
 }
 
 Expected<std::vector<SocketAddress>> resolve_hosts(const TestSpec& spec, const Plan& plan,

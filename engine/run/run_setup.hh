@@ -1,12 +1,13 @@
-// What every role needs before it starts: its backend (checked against the spec) and its plan
-// on this host's CPUs. Any failure here is a usage error.
+// What every role needs before it starts: the backend it was handed (chosen and checked against
+// the spec by the tools layer, once) and its plan on this host's CPUs. Any failure here is a usage
+// error.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
+#include "engine/backend/backend.hh"
 #include "engine/plan.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp {
 
@@ -15,7 +16,7 @@ struct RunSetup {
   Plan plan;
 };
 
-Expected<RunSetup> prepare_run(const TestSpec& spec);
+Expected<RunSetup> prepare_run(const TestSpec& spec, Backend& backend);
 
 // plan.hosts resolved, once each, before anything starts (ports unset). Error: one line naming
 // the option that gave the host: -m in the NTttcp-for-Windows dialect, else `option` (-s, -r),

@@ -33,12 +33,12 @@ struct SenderSetup {
 };
 
 // `failure`: the exit code if it fails (a bad plan is a usage error; a host, a run failure).
-Expected<SenderSetup> prepare_sender(const TestSpec& spec, int* failure) {
+Expected<SenderSetup> prepare_sender(const TestSpec& spec, Backend& backend, int* failure) {
   *failure = exit_code::usage;
   // -sp (Windows dialect): the data ports start one above the base port.
   TestSpec data_spec = spec;
   data_spec.base_port = windows_token::first_data_port(spec);
-  auto setup = prepare_run(data_spec);
+  auto setup = prepare_run(data_spec, backend);
   if (!setup) return setup.error();
   *failure = exit_code::run_failed;
   auto receivers = resolve_hosts(spec, setup->plan, "-s");
@@ -166,7 +166,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   Log& log = env.log;
   TestSpec spec = requested;
   int setup_failure = exit_code::usage;
-  auto setup = prepare_sender(spec, &setup_failure);
+  auto setup = prepare_sender(spec, env.choice.backend, &setup_failure);
   if (!setup) {
     log.error(setup.error().message);
     return setup_failure;

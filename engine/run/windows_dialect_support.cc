@@ -10,7 +10,7 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   if (spec.dialect != Dialect::windows) return ok();
   const WindowsOptions& w = spec.windows;
   // The original's -sp receiver hands out every data port on its first mapping's host, so a
-  // sender thread towards another of its hosts never gets one (reference §2.3).
+  // sender thread towards another of its hosts never gets one.
   if (w.sync_port && spec.role == Role::receiver && distinct_hosts(spec).size() > 1)
     return fail("-sp: the receiver hands out the data ports on one host only; with mappings on "
                 "different hosts run one receiver per host (or drop -sp)");

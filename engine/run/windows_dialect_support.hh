@@ -5,8 +5,8 @@
 // (-a, -rb/-sb, -d, -wa, -thr, -uc) is each backend's check() (io_backends/windows_option_check.hh).
 #pragma once
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

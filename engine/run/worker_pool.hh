@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
+#include "engine/backend/backend.hh"
 #include "engine/plan.hh"
 #include "engine/udp/flow_registry.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp {
 

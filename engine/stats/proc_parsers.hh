@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

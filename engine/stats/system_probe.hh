@@ -1,5 +1,6 @@
 // System probes: absolute counters read at phase edges (CPU ticks, TCP retransmits, NIC packets,
-// interrupts, this process's CPU time), and the deltas NTTTCP-for-Linux reports (reference §1.8).
+// interrupts, this process's CPU time), and the deltas NTTTCP-for-Linux reports, each over the
+// measured window only.
 // Per platform: system_probe_linux.cc (/proc, /sys), system_probe_windows.cc (GetSystemTimes,
 // NtQuerySystemInformation, GetTcpStatisticsEx, GetIfTable2); the deltas are system_deltas.cc.
 #pragma once
@@ -9,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/proc_parsers.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "engine/stats/tcp_info.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "engine/udp/end_marker.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/common/udp_accounting.hh"
 
 namespace xttcp {

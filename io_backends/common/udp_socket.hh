@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string>
 
+#include "base/status.hh"
+#include "base/unique_fd.hh"
 #include "engine/net/address.hh"
 #include "engine/net/socket_setup.hh"
-#include "engine/net/unique_fd.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -46,7 +46,6 @@ class DpdkBackend final : public Backend {
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const TestSpec& spec = *context.spec;
-    if (Status supported = check(spec); !supported) return supported.error();
     // Control path, once per process (later workers get the first outcome).
     if (Status eal = dpdk::Runtime::instance().init(spec.dpdk_args); !eal) return eal.error();
     // One RX/TX queue pair per worker of this role (the port keeps what the first role asked:

@@ -11,7 +11,7 @@
 
 #include <rte_ethdev.h>
 
-#include "io_backends/backend.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/dpdk/runtime.hh"
 

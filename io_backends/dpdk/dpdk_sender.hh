@@ -11,8 +11,8 @@
 
 #include <rte_ethdev.h>
 
+#include "engine/backend/data_worker.hh"
 #include "engine/udp/sequence_tracker.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/dpdk/runtime.hh"
 
 namespace xttcp::dpdk {

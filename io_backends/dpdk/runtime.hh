@@ -14,8 +14,8 @@
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
-#include "engine/status.hh"
 #include "io_backends/dpdk/frame.hh"
 
 namespace xttcp::dpdk {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
-#include "io_backends/backend.hh"
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
 
 namespace xttcp {

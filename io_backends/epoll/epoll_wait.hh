@@ -2,7 +2,7 @@
 // (the backend contract's stop_check_interval).
 #pragma once
 
-#include "io_backends/backend.hh"
+#include "engine/backend/data_worker.hh"
 
 namespace xttcp {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
 #include "engine/udp/flow_registry.hh"
-#include "io_backends/backend.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/udp_flows.hh"
 #include "io_backends/common/pacer.hh"

@@ -45,7 +45,6 @@ class IocpBackend final : public Backend {
     return check_windows_options(spec, name(), does);
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
-    if (Status supported = check(*context.spec); !supported) return supported.error();
     const bool sender = context.spec->role == Role::sender;
     if (context.spec->protocol == Protocol::udp) {
       if (sender) return std::unique_ptr<DataWorker>(std::make_unique<iocp::UdpSender>(context));

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "io_backends/backend.hh"
+#include "engine/backend/backend.hh"
 
 namespace xttcp {
 

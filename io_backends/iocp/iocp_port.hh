@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "base/status.hh"
 #include "engine/net/os_socket.hh"
-#include "engine/status.hh"
 
 namespace xttcp::iocp {
 

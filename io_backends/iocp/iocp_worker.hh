@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/backend/data_worker.hh"
 #include "engine/stats/call_timer.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/iocp/iocp_port.hh"
 #include "io_backends/iocp/outstanding.hh"
 

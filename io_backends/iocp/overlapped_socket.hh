@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp::iocp {
 

@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
-#include "engine/status.hh"
 #include "io_backends/iocp/iocp_port.hh"
 #include "io_backends/iocp/winsock_extensions.hh"
 

@@ -2,8 +2,8 @@
 // provider through WSAIoctl(SIO_GET_EXTENSION_FUNCTION_POINTER) rather than from mswsock.lib.
 #pragma once
 
+#include "base/status.hh"
 #include "engine/net/os_socket.hh"
-#include "engine/status.hh"
 
 // After winsock2.h (os_socket.hh): mswsock.h needs its types.
 #include <mswsock.h>

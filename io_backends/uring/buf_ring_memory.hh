@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/uring/buf_ring_memory.hh"
 

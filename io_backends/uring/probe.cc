@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
 #include "io_backends/uring/compat.hh"
 
 namespace xttcp {

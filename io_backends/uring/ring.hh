@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cstddef>
 
-#include "engine/status.hh"
-#include "io_backends/backend.hh"
+#include "base/status.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/uring/probe.hh"
 
 namespace xttcp {

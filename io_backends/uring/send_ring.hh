@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 #include "io_backends/uring/buf_ring_memory.hh"
 
 namespace xttcp {

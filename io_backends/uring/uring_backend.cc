@@ -74,7 +74,6 @@ class UringBackend final : public Backend {
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const UringCapabilities& c = caps();
     const TestSpec& spec = *context.spec;
-    if (Status supported = check(spec); !supported) return supported.error();
     if (spec.protocol == Protocol::udp) {
       if (spec.role == Role::sender)
         return std::unique_ptr<DataWorker>(std::make_unique<UringUdpSender>(context, c));

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "io_backends/backend.hh"
+#include "engine/backend/backend.hh"
 #include "io_backends/uring/probe.hh"
 
 namespace xttcp {

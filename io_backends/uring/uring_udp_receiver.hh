@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
-#include "io_backends/backend.hh"
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "io_backends/common/udp_flows.hh"
 #include "io_backends/uring/buffer_ring.hh"
 #include "io_backends/uring/probe.hh"

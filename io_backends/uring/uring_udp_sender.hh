@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/net/unique_fd.hh"
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
 #include "engine/udp/flow_registry.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/pacer.hh"
 #include "io_backends/common/udp_flows.hh"

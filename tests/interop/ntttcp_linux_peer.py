@@ -8,7 +8,7 @@ xttcp pairs with a peer that knows nothing of xttcp's native extension. Loopback
   ntttcp_linux_peer.py sender --port BASE --ports N --duration T [--address 127.0.0.1]
                        [--udp [--size B] [--rate BITS_PER_S]]
 
-UDP as the original (section 1.9): sync stays TCP on BASE-1; the sender has one UDP socket per
+UDP as the original: sync stays TCP on BASE-1; the sender has one UDP socket per
 port, connected to it, and sends --size bytes of 'B' (default 65507) per datagram, skipping send
 errors (ECONNREFUSED, ENOBUFS, ...); --rate paces it like -B. The receiver has one UDP socket per
 port and counts bytes read with --size buffers (default 65536, the original's receive -b). Unlike

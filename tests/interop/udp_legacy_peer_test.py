@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """xttcp UDP (docs/udp.md) against the NTTTCP-for-Linux peer in UDP mode (ntttcp_linux_peer.py
---udp, written here from the reference section 1.9), on loopback, 1470-byte datagrams paced at
+--udp, written here from its UDP mode's description), on loopback, 1470-byte datagrams paced at
 500 Mbit/s so that loopback does not drop most of them:
 
   peer-self-check  legacy sender -> legacy receiver: the peer itself works (no xttcp involved)

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/exit_codes.hh"
+#include "base/exit_codes.hh"
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

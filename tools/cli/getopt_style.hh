@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.hh"
+#include "base/status.hh"
 #include "tools/cli/option_table.hh"
 
 namespace xttcp {

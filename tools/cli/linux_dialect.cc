@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/cpu_count.hh"
 #include "tools/cli/getopt_style.hh"

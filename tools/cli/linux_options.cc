@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp {
@@ -520,8 +520,8 @@ const OptionDef table[] = {
   {0, "dpdk-port", required, "PORT", for_any, native,
    "dpdk: the port: id, PCI address, device name (net_ring0) or MAC", "port 0", set_dpdk_port},
   {0, "peer-mac", required, "MAC", sender_side, native,
-   "dpdk: destination MAC of the frames (the receiver's or the gateway's; no ARP yet)",
-   "broadcast", set_peer_mac},
+   "dpdk: destination MAC of the frames (the receiver's or the gateway's) instead of asking ARP "
+   "(IPv4) or neighbour discovery (IPv6)", "found by ARP / neighbour discovery", set_peer_mac},
   {0, "pin", none, "", for_any, native,
    "pin each worker thread to its own CPU, one per core first (with -m n,*,...)", "off",
    set_pin_workers},

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 
 namespace xttcp {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 

@@ -228,7 +228,8 @@ Status apply_mappings(WindowsParseState& state) {
   return ok();
 }
 
-// Time mode (-t without -n) or count mode (-n, or neither: 20 K buffers), reference §2.4.
+// Time mode (-t without -n) or count mode (-n, or neither: 20 K buffers), as NTttcp for Windows
+// chooses.
 void choose_mode(WindowsParseState& state) {
   TestSpec& spec = state.spec();
   WindowsOptions& windows = spec.windows;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 #include "tools/cli/linux_options.hh"
 
 namespace xttcp {
@@ -430,7 +430,8 @@ struct LinuxHint {
   std::string_view hint;
 };
 
-// Reference §2.8's translation table, by exact spelling: the Windows grammar is
+// The Linux options a Windows-dialect command line most often carries by habit, by exact
+// spelling, with their Windows-dialect form: the Windows grammar is
 // case-insensitive, so -P is -p and -N is -n here, which is rarely what a Linux user meant.
 constexpr LinuxHint linux_hints[] = {
   {"-P", "-P is -p (the base port) in this dialect; NTTTCP-for-Linux's -P N (ports) is "

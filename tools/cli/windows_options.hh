@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp {
@@ -70,7 +70,7 @@ inline constexpr uint64_t windows_default_buffer_count = 20 * 1024;
 inline constexpr uint32_t windows_max_synced_threads = 1000;
 // -a n must stay below WaitForMultipleObjects' MAXIMUM_WAIT_OBJECTS.
 inline constexpr uint32_t windows_max_async_buffers = 63;
-// The token connection of data port P is on port P + 1000 (reference §2.3).
+// The token connection of data port P is on port P + 1000 (engine/control/token_exchange.hh).
 inline constexpr uint32_t windows_token_port_offset = 1000;
 inline constexpr uint32_t windows_default_tcp_length = 64 * 1024;
 inline constexpr uint32_t windows_default_udp_length = 128;

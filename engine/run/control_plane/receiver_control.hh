@@ -19,7 +19,7 @@
 #include "engine/run/phase_clock.hh"
 #include "engine/run/start_gate.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

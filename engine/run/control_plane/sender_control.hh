@@ -18,7 +18,7 @@
 #include "engine/result.hh"
 #include "engine/stop_reason.hh"
 #include "engine/spec.hh"
-#include "engine/status.hh"
+#include "base/status.hh"
 
 namespace xttcp {
 

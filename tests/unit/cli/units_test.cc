@@ -2,7 +2,7 @@
 // (iperf3's t_units habit: every parser and formatter has its own small table of cases).
 #include <gtest/gtest.h>
 
-#include "engine/units.hh"
+#include "base/units.hh"
 
 namespace xttcp {
 namespace {

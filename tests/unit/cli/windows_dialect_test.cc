@@ -2,7 +2,7 @@
 // refusal and error line, the hints for NTTTCP-for-Linux habits, and the dialect chooser.
 #include <gtest/gtest.h>
 
-#include "engine/exit_codes.hh"
+#include "base/exit_codes.hh"
 #include "tests/unit/cli/cli_test_util.hh"
 #include "tools/cli/windows_options.hh"
 

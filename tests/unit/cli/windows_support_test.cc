@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/count_mode.hh"
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 #include "io_backends/windows_option_check.hh"
 
 #include "tests/unit/cli/cli_test_util.hh"

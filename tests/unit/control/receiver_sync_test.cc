@@ -1,4 +1,4 @@
-// ReceiverSync against scripted request sequences (NTTTCP-for-Linux's rules, reference 1.4).
+// ReceiverSync against scripted request sequences (NTTTCP-for-Linux's rules, receiver_sync.hh).
 #include "engine/control/receiver_sync.hh"
 
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ int32_t only_reply(const ReceiverSync::Outcome& outcome, int peer) {
   return outcome.replies[0].value;
 }
 
-TEST(ReceiverSync, ObservedExchange) {  // reference 1.4: sender -W 1 -t 3 -C 1
+TEST(ReceiverSync, ObservedExchange) {  // as observed with the original: sender -W 1 -t 3 -C 1
   auto sync = make(3);
   auto x = sync.on_request(1, kQueryState);
   EXPECT_EQ(only_reply(x, 1), kStateNotStarted);

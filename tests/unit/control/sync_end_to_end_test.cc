@@ -14,11 +14,11 @@
 #include <thread>
 #include <vector>
 
+#include "base/unique_fd.hh"
 #include "engine/control/sync_client.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_server.hh"
 #include "engine/control/sync_wire.hh"
-#include "engine/net/unique_fd.hh"
 
 namespace xttcp {
 namespace {

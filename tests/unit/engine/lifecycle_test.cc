@@ -9,7 +9,7 @@
 #include "engine/run/result_builder.hh"
 #include "engine/run/timeline.hh"
 #include "engine/run/worker_pool.hh"
-#include "io_backends/backend.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp {
 namespace {

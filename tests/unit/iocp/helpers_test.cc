@@ -5,9 +5,9 @@
 #include <chrono>
 
 #include "engine/net/os_socket.hh"
-#include "io_backends/backend.hh"
 #include "io_backends/iocp/send_pacer.hh"
 #include "io_backends/iocp/winsock_error.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp::iocp {
 namespace {
@@ -72,9 +72,10 @@ TEST(IocpBackendTable, IocpIsFirstAvailableAndAutoTakesIt) {
   TestSpec spec;
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     spec.protocol = protocol;
-    auto chosen = select_backend(spec);
+    auto chosen = choose_backend(spec);
     ASSERT_TRUE(chosen) << chosen.error().message;
-    EXPECT_EQ((*chosen)->name(), "iocp");
+    EXPECT_EQ(chosen->backend.name(), "iocp");
+    EXPECT_EQ(chosen->auto_note, "");
   }
 }
 

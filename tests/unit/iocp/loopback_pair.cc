@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine/net/address.hh"
+#include "io_backends/registry.hh"
 
 namespace xttcp::iocp_test {
 

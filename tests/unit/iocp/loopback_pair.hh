@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/backend/backend.hh"
 #include "engine/udp/flow_registry.hh"
-#include "io_backends/backend.hh"
 
 namespace xttcp::iocp_test {
 

@@ -14,6 +14,9 @@
 #ifndef GOLDEN_DIR
 #error "GOLDEN_DIR must point at tests/golden"
 #endif
+#ifndef SAMPLES_DIR
+#error "SAMPLES_DIR must point at the reference samples (<source root>/../shared/reference/samples)"
+#endif
 
 namespace xttcp::test {
 
@@ -58,12 +61,20 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
   EXPECT_EQ(*expected, actual) << "differs from " << path;
 }
 
-// The real NTTTCP-for-Linux output kept in the shared reference; tests that compare with it
-// skip when it is absent (XTTCP_SAMPLES_DIR overrides the place).
+// The real NTTTCP-for-Linux and NTttcp-for-Windows outputs, kept in the shared reference beside
+// the source tree: SAMPLES_DIR, <source root>/../shared/reference/samples (tests/unit/report/
+// meson.build); XTTCP_SAMPLES_DIR overrides it. A test that compares with a sample skips where
+// the samples are absent, but in CI (CI=true) a missing sample is a failure: it must not pass
+// by skipping.
 inline std::optional<std::string> read_sample(const std::string& name) {
   const char* dir = std::getenv("XTTCP_SAMPLES_DIR");
-  std::string base = dir != nullptr ? dir : "/work/shared/reference/samples";
-  return read_text(base + "/" + name);
+  const std::string path = std::string(dir != nullptr ? dir : SAMPLES_DIR) + "/" + name;
+  std::optional<std::string> text = read_text(path);
+  const char* ci = std::getenv("CI");
+  if (!text && ci != nullptr && std::string(ci) == "true")
+    ADD_FAILURE() << "missing reference sample " << path
+                  << " (CI=true: the samples must be there; XTTCP_SAMPLES_DIR names another place)";
+  return text;
 }
 
 }  // namespace xttcp::test

@@ -12,8 +12,8 @@
 #include <numeric>
 #include <thread>
 
+#include "base/unique_fd.hh"
 #include "engine/net/address.hh"
-#include "engine/net/unique_fd.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/uring_backend.hh"
 #include "tests/unit/uring/machine.hh"

@@ -96,7 +96,8 @@ TEST(UringProbe, EnvironmentForcesEachFeatureOff) {
   EXPECT_EQ(a.reason, "disabled by XTTCP_URING_DISABLE=all");
 }
 
-// A context for make_worker only (no sockets are opened).
+// A spec for check() and a context for make_worker (no sockets are opened). check() runs once,
+// when the backend is chosen (io_backends/registry.hh); make_worker() trusts it passed.
 struct Context {
   TestSpec spec;
   WorkerPlan plan;
@@ -117,13 +118,14 @@ TEST(UringBackend, RefusesZeroCopyOnWhenSendZcIsMissing) {
   auto backend = make_uring_backend();  // probes now, with the variable set
   EXPECT_EQ(backend->capabilities() & cap_zerocopy_tx, 0u);
   Context on(Role::sender, ZeroCopy::on, false);
-  auto worker = backend->make_worker(on.context);
-  ASSERT_FALSE(worker);
-  EXPECT_EQ(worker.error().message,
+  Status refused = backend->check(on.spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
             "--zerocopy: io_uring SEND_ZC is not available: disabled by XTTCP_URING_DISABLE");
 
   // auto: plain sends, said in a note.
   Context automatic(Role::sender, ZeroCopy::automatic, false);
+  EXPECT_TRUE(backend->check(automatic.spec));
   auto fallback = backend->make_worker(automatic.context);
   ASSERT_TRUE(fallback);
   const WorkerReport report = (*fallback)->finish();
@@ -134,6 +136,7 @@ TEST(UringBackend, RefusesZeroCopyOnWhenSendZcIsMissing) {
 
   // The receiver ignores --zerocopy (a sender option).
   Context receiver(Role::receiver, ZeroCopy::on, false);
+  EXPECT_TRUE(backend->check(receiver.spec));
   EXPECT_TRUE(backend->make_worker(receiver.context));
 }
 
@@ -142,9 +145,9 @@ TEST(UringBackend, RefusesSqpollWhenMissing) {
   DisableEnv env("sqpoll");
   auto backend = make_uring_backend();
   Context sq(Role::receiver, ZeroCopy::off, true);
-  auto worker = backend->make_worker(sq.context);
-  ASSERT_FALSE(worker);
-  EXPECT_EQ(worker.error().message,
+  Status refused = backend->check(sq.spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
             "--sqpoll: io_uring SQPOLL is not available: disabled by XTTCP_URING_DISABLE");
 }
 
@@ -167,10 +170,11 @@ TEST(UringBackend, CapabilitiesFollowTheProbe) {
             0u);
   auto none = make_uring_backend(apply_uring_disable_list(machine(), "all"));
   EXPECT_EQ(none->capabilities(), 0u);
+  EXPECT_FALSE(none->probe().available);
   Context any(Role::receiver, ZeroCopy::off, false);
-  auto worker = none->make_worker(any.context);
-  ASSERT_FALSE(worker);
-  EXPECT_EQ(worker.error().message,
+  Status unavailable = none->check(any.spec);
+  ASSERT_FALSE(unavailable);
+  EXPECT_EQ(unavailable.error().message,
             "--backend io_uring: not available: disabled by XTTCP_URING_DISABLE=all");
 }
 

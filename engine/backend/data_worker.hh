@@ -1,26 +1,22 @@
-// The backend contract (DESIGN.md): a backend is chosen once per run. Its control path is
-// virtual (probe, capabilities, make a worker, open, tear down); its data path is the worker's own
-// loop, entered once per run through DataWorker::run(), with no virtual call, lock or allocation
-// per buffer inside it.
+// The data half of the backend contract (docs/architecture.md): one DataWorker per WorkerPlan,
+// made by Backend::make_worker() and run on the engine's pinned thread. The engine hands it a
+// WorkerContext and reads back a WorkerReport; the worker's loop (run()) is entered once per run
+// and has no virtual call, lock or allocation per buffer inside it.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "base/status.hh"
 #include "engine/net/address.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/counters.hh"
-#include "engine/stats/device_window.hh"
-#include "engine/status.hh"
 
 namespace xttcp {
 
@@ -30,22 +26,6 @@ class UdpFlowRegistry;
 
 // The contract's bound on how late a worker sees `stop`: no wait in a data loop lasts longer.
 inline constexpr std::chrono::milliseconds stop_check_interval{100};
-
-enum Capability : uint32_t {
-  cap_tcp = 1u << 0,
-  cap_udp = 1u << 1,
-  cap_zerocopy_tx = 1u << 2,
-  cap_multishot_rx = 1u << 3,
-  cap_queue_binding = 1u << 4,
-  cap_busy_poll = 1u << 5,
-  cap_raw_frames = 1u << 6,
-};
-std::string describe_capabilities(uint32_t caps);
-
-struct Availability {
-  bool available = false;
-  std::string reason;  // why not, or a note on what was found
-};
 
 // What a worker needs from the engine. Owned by the engine; outlives the worker.
 struct WorkerContext {
@@ -115,61 +95,5 @@ class DataWorker {
   // Mandatory. Control path, after run() returned: counts and per-connection statistics.
   virtual WorkerReport finish() = 0;
 };
-
-class Backend {
- public:
-  virtual ~Backend() = default;
-  virtual std::string_view name() const = 0;
-  virtual std::string_view description() const = 0;
-  // Mandatory: "available" or the exact reason not.
-  virtual Availability probe() const = 0;
-  virtual uint32_t capabilities() const = 0;
-  // NULL if nothing special to check (the default accepts): refuses, before anything starts, a
-  // spec this backend cannot run, in one line naming the option and the missing feature.
-  virtual Status check(const TestSpec& spec) const {
-    (void)spec;
-    return ok();
-  }
-  // Mandatory: a worker for one WorkerPlan. The context outlives the worker.
-  virtual Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) = 0;
-  // Whether `--backend auto` should take this backend for `spec` (it is fast here, not merely
-  // available). The default: no. Empty reason when yes; else why not, for 'xttcp backends'.
-  virtual std::string auto_refusal(const TestSpec& spec) const {
-    (void)spec;
-    return "not a default choice";
-  }
-  // NULL if the backend drives no device of its own (the default): the counters of the device
-  // it drives (dpdk: the port's rte_eth_stats, xstats and its own per-queue counts), read by the
-  // engine at the phase edges. Control path; nullopt before a worker started the device.
-  virtual std::optional<DeviceSnapshot> device_snapshot() const { return std::nullopt; }
-  // NULL if nothing to list: the devices this backend would drive with `spec`'s options (dpdk:
-  // the EAL's ports from --dpdk-args), one line each, for 'xttcp backends'.
-  virtual std::vector<std::string> devices(const TestSpec& spec) const {
-    (void)spec;
-    return {};
-  }
-};
-
-// Every backend compiled into this binary, in order of preference (backend_table_<os>.cc).
-const std::vector<std::unique_ptr<Backend>>& all_backends();
-// Backends this OS could have but this binary lacks, with the reason, for 'xttcp backends'.
-struct AbsentBackend {
-  std::string name;
-  std::string reason;
-};
-std::vector<AbsentBackend> absent_backends();
-// The named backend if compiled in and available, else a one-line reason.
-Expected<Backend*> find_backend(std::string_view name);
-// What runs `spec`: its --backend by name, or for "auto" the first backend in preference order
-// whose auto_refusal() is empty and which accepts the spec, else fallback_backend() (epoll on
-// Linux, iocp on Windows). Checks the spec against the backend (Backend::check) either way.
-Expected<Backend*> select_backend(const TestSpec& spec);
-// With --backend auto: the backends auto would have preferred to `chosen` but that refuse one of
-// the spec's options, e.g. "--backend auto runs epoll: -lm: the io_uring backend does not time
-// calls (use --backend epoll)"; "" when none was passed over for an option (or not auto).
-std::string auto_choice_note(const TestSpec& spec, const Backend& chosen);
-inline constexpr std::string_view auto_backend = "auto";
-// What `auto` takes when no backend asks for the spec; "" when this build has none.
-std::string_view fallback_backend();
 
 }  // namespace xttcp

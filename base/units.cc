@@ -1,4 +1,4 @@
-#include "engine/units.hh"
+#include "base/units.hh"
 
 #include <charconv>
 #include <cmath>

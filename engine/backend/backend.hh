@@ -1,0 +1,89 @@
+// The backend contract (docs/architecture.md), owned by the engine: io_backends/ implements it,
+// the engine runs whatever implements it and never asks which one it is. A backend is chosen and
+// checked against the spec once per run, by the tools layer (io_backends/registry.hh). Its
+// control path is virtual (probe, capabilities, check, make a worker, device counters); its data
+// path is each worker's own loop (engine/backend/data_worker.hh).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.hh"
+#include "engine/backend/data_worker.hh"
+#include "engine/spec.hh"
+#include "engine/stats/device_window.hh"
+
+namespace xttcp {
+
+// What a backend can do, as flags, so the engine asks for a feature and never for a name.
+enum Capability : uint32_t {
+  cap_tcp = 1u << 0,
+  cap_udp = 1u << 1,
+  cap_zerocopy_tx = 1u << 2,
+  cap_multishot_rx = 1u << 3,
+  cap_queue_binding = 1u << 4,
+  cap_busy_poll = 1u << 5,
+  cap_raw_frames = 1u << 6,  // its own frames on its own port: addresses unknown to the kernel
+};
+// "tcp,udp,zerocopy-tx", or "-" for none ('xttcp backends').
+std::string describe_capabilities(uint32_t caps);
+
+struct Availability {
+  bool available = false;
+  std::string reason;  // why not, or a note on what was found
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Mandatory: the name --backend takes ("epoll") and one line for 'xttcp backends'.
+  virtual std::string_view name() const = 0;
+  virtual std::string_view description() const = 0;
+  // Mandatory: "available" or the exact reason not.
+  virtual Availability probe() const = 0;
+  // Mandatory: Capability flags.
+  virtual uint32_t capabilities() const = 0;
+  // NULL if nothing special to check (the default accepts): refuses, before anything starts, a
+  // spec this backend cannot run, in one line naming the option and the missing feature. Called
+  // once per run, when the backend is chosen; make_worker() may rely on it having passed.
+  virtual Status check(const TestSpec& spec) const {
+    (void)spec;
+    return ok();
+  }
+  // Mandatory: a worker for one WorkerPlan, for a spec check() accepted. The context outlives the
+  // worker. Runs on the worker's own (pinned) thread.
+  virtual Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) = 0;
+  // Whether `--backend auto` should take this backend for `spec` (it is fast here, not merely
+  // available). The default: no. Empty reason when yes; else why not, for 'xttcp backends'.
+  virtual std::string auto_refusal(const TestSpec& spec) const {
+    (void)spec;
+    return "not a default choice";
+  }
+  // NULL if the backend drives no device of its own (the default): the counters of the device
+  // it drives (dpdk: the port's rte_eth_stats, xstats and its own per-queue counts), read by the
+  // engine at the phase edges. Control path; nullopt before a worker started the device.
+  virtual std::optional<DeviceSnapshot> device_snapshot() const { return std::nullopt; }
+  // NULL if nothing to list: the devices this backend would drive with `spec`'s options (dpdk:
+  // the EAL's ports from --dpdk-args), one line each, for 'xttcp backends'.
+  virtual std::vector<std::string> devices(const TestSpec& spec) const {
+    (void)spec;
+    return {};
+  }
+};
+
+// The backend a run uses, chosen and checked against the spec once, before anything starts, by
+// the tools layer (io_backends/registry.hh: choose_backend), and handed down; the engine never
+// chooses again.
+struct BackendChoice {
+  Backend& backend;
+  // With --backend auto: why it passed over the backends it prefers, e.g. "--backend auto runs
+  // epoll: -lm: the io_uring backend does not time each send/recv call (use --backend epoll)";
+  // "" when it passed over none for an option, or the backend was named.
+  std::string auto_note;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,84 @@
+// io_backends/registry: the one choice of a run's backend (choose_backend). Named backends are
+// found and checked against the spec; auto takes the first backend in preference order that asks
+// for the spec and accepts it, and its note names the ones it passed over for an option.
+#include "io_backends/registry.hh"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace xttcp {
+namespace {
+
+TEST(ChooseBackend, ANamedBackendIsTakenAsIs) {
+  TestSpec spec;
+  spec.backend = "null";
+  auto choice = choose_backend(spec);
+  ASSERT_TRUE(choice) << choice.error().message;
+  EXPECT_EQ(choice->backend.name(), "null");
+  EXPECT_EQ(choice->auto_note, "");
+}
+
+TEST(ChooseBackend, AnUnknownNameIsRefusedWithTheKnownOnes) {
+  TestSpec spec;
+  spec.backend = "nope";
+  auto choice = choose_backend(spec);
+  ASSERT_FALSE(choice);
+  const std::string expected = "--backend: unknown backend 'nope' (this build has: auto, ";
+  EXPECT_EQ(choice.error().message.rfind(expected, 0), 0u) << choice.error().message;
+}
+
+TEST(ChooseBackend, ANamedBackendThatRefusesTheSpecSaysWhy) {
+  TestSpec spec;
+  spec.backend = "null";
+  spec.dialect = Dialect::windows;
+  spec.windows.socket_recv_buffer = 65536;
+  auto choice = choose_backend(spec);
+  ASSERT_FALSE(choice);
+  EXPECT_EQ(choice.error().message,
+            "-rb: the null backend does not set SO_RCVBUF (it opens no sockets; use a "
+            "kernel-socket backend)");
+}
+
+// The first backend in preference order that is available, asks for the spec and accepts it.
+const Backend* first_auto_candidate(const TestSpec& spec) {
+  for (const auto& backend : all_backends())
+    if (backend->probe().available && backend->auto_refusal(spec).empty() && backend->check(spec))
+      return backend.get();
+  return nullptr;
+}
+
+TEST(ChooseBackend, AutoTakesTheFirstThatAsksAndAccepts) {
+  for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
+    TestSpec spec;
+    spec.protocol = protocol;
+    auto choice = choose_backend(spec);
+    ASSERT_TRUE(choice) << choice.error().message;
+    const Backend* expected = first_auto_candidate(spec);
+    ASSERT_NE(expected, nullptr);
+    EXPECT_EQ(&choice->backend, expected) << choice->backend.name();
+    EXPECT_EQ(choice->auto_note, "");
+  }
+}
+
+// -lm (NTttcp for Windows) times every send/recv call: io_uring refuses it, so where auto would
+// take io_uring it takes the next backend and says why.
+TEST(ChooseBackend, AutoNamesWhatItPassedOverForAnOption) {
+  TestSpec plain;
+  auto preferred = choose_backend(plain);
+  ASSERT_TRUE(preferred) << preferred.error().message;
+  if (preferred->backend.name() != "io_uring")
+    GTEST_SKIP() << "auto takes " << preferred->backend.name() << " here, not io_uring";
+  TestSpec timed;
+  timed.dialect = Dialect::windows;
+  timed.windows.latency_measurement = true;
+  auto choice = choose_backend(timed);
+  ASSERT_TRUE(choice) << choice.error().message;
+  EXPECT_EQ(choice->backend.name(), "epoll");
+  EXPECT_EQ(choice->auto_note,
+            "--backend auto runs epoll: -lm: the io_uring backend does not time each send/recv "
+            "call (use --backend epoll)");
+}
+
+}  // namespace
+}  // namespace xttcp
