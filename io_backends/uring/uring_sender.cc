@@ -1,5 +1,6 @@
 #include "io_backends/uring/uring_sender.hh"
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -85,7 +86,8 @@ Status UringSender::open_send_rings() {
     return ok();
   }
   if (connections_.size() > 65536) return ok();
-  const uint32_t entries = SendRing::entries_for(spec.send_buffer);
+  const uint32_t entries = SendRing::entries_for(spec.send_buffer, connections_.size());
+  if (entries == 0) return ok();  // many connections: exact counters beat bigger submissions
   send_rings_.reserve(connections_.size());
   for (size_t i = 0; i < connections_.size(); ++i) {
     SendRing& ring = send_rings_.emplace_back();
@@ -138,16 +140,30 @@ void UringSender::arm(uint32_t index) {
     c.in_flight = uring::pack(index, uring::Op::send_bundle);
   } else if constexpr (K == Kind::zerocopy) {
     if (registered_buffer_)
-      io_uring_prep_send_zc_fixed(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
+      io_uring_prep_send_zc_fixed(sqe, c.fd.get(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT,
                                   IORING_SEND_ZC_REPORT_USAGE, 0);
     else
-      io_uring_prep_send_zc(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
+      io_uring_prep_send_zc(sqe, c.fd.get(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT,
                             IORING_SEND_ZC_REPORT_USAGE);
     c.in_flight = uring::pack(index, uring::Op::send_zc);
   } else {
-    io_uring_prep_send(sqe, c.fd.get(), data, length, MSG_NOSIGNAL);
+    io_uring_prep_send(sqe, c.fd.get(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT);
     c.in_flight = uring::pack(index, uring::Op::send);
   }
+  sqe->user_data = c.in_flight;
+  ++in_flight_;
+}
+
+void UringSender::arm_poll(uint32_t index) {
+  Connection& c = connections_[index];
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    c.closed = true;
+    record_error("io_uring: the kernel takes no more submissions");
+    return;
+  }
+  io_uring_prep_poll_add(sqe, c.fd.get(), POLLOUT);
+  c.in_flight = uring::pack(index, uring::Op::poll_out);
   sqe->user_data = c.in_flight;
   ++in_flight_;
 }
@@ -158,6 +174,13 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
   if (op == uring::Op::cancel) return;
   const uint32_t index = uring::index_of(cqe.user_data);
   Connection& c = connections_[index];
+  if (op == uring::Op::poll_out) {
+    // Room (or an error, which the send then reports): send again.
+    c.in_flight = 0;
+    --in_flight_;
+    if (cqe.res != -ECANCELED && !stopping_) arm<K>(index);
+    return;
+  }
   if (op == uring::Op::send_bundle) {
     // A bundle goes on sending while its ring has slots (F_MORE); its last CQE lacks F_MORE.
     const int res = cqe.res;
@@ -203,7 +226,11 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     return;
   }
   if (res == -ECANCELED) return;
-  if (res == -EINTR || res == -EAGAIN) {
+  if (res == -EAGAIN) {  // MSG_DONTWAIT: no room in the socket now
+    if (!stopping_) arm_poll(index);
+    return;
+  }
+  if (res == -EINTR) {
     if (!stopping_) arm<K>(index);
     return;
   }
@@ -256,8 +283,9 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
   return LoopEnd::stopped;
 }
 
-// At stop: cancel the sends still waiting for socket space (a cancelled send has moved no byte,
-// so the counters stay exact) and reap every completion, bounded by ring_drain_budget.
+// At stop: cancel the polls still waiting for socket space (a single-buffer send never waits:
+// MSG_DONTWAIT) and the bundles under way (a cancelled one reports what it had sent), and reap
+// every completion, bounded by ring_drain_budget.
 void UringSender::cancel_and_drain() {
   stopping_ = true;
   io_uring* const ring = ring_.get();

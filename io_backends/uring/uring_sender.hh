@@ -1,8 +1,15 @@
-// io_uring sender: connects every flow of its worker, then keeps exactly one send in flight per
-// connection, re-armed on its completion. All re-arms of a batch go to the kernel in one
+// io_uring sender: connects every flow of its worker, then keeps exactly one request in flight
+// per connection, re-armed on its completion. All re-arms of a batch go to the kernel in one
 // io_uring_enter, which also waits (<= 100 ms). The send is, best first: a SEND bundle that takes
 // ~1 MiB of write-sized slots of a per-connection send ring in one sendmsg (Linux 6.10, unpaced
-// runs); a SEND (or SEND_ZC with --zerocopy) of one registered buffer of 'A'.
+// runs, few connections: SendRing::entries_for); a SEND (or SEND_ZC with --zerocopy) of one
+// registered buffer of 'A'.
+// The counters hold what the kernel took, at every instant: a single-buffer send is MSG_DONTWAIT,
+// so it completes at once with what fitted (possibly nothing: -EAGAIN), and the connection then
+// waits in a POLL_ADD for room. Left to the kernel's own poll-and-retry, a send that found no room
+// twice is handed to an io-wq thread that blocks until all of it is sent, and a bundle (always
+// MSG_WAITALL) reports its bytes only once it is whole: 10,000 connections then held gigabytes
+// the counters did not show at the window's edges.
 // Count mode (-n): each connection sends exactly N x -l bytes, one buffer per send (a bundle
 // takes whole ring slots and cannot stop at a byte count), then shuts its sending side down.
 #pragma once
@@ -49,7 +56,7 @@ class UringSender final : public DataWorker {
   struct Connection {
     UniqueFd fd;
     uint32_t slot = 0;
-    uint64_t in_flight = 0;  // user_data of the send in flight, 0 = none
+    uint64_t in_flight = 0;  // user_data of the send (or poll) in flight, 0 = none
     uint64_t left = UINT64_MAX;  // count mode: bytes still to send (a timed run never gets there)
     bool closed = false;
     ZeroCopyStats zerocopy;
@@ -63,6 +70,8 @@ class UringSender final : public DataWorker {
   void on_completion(const io_uring_cqe& cqe, Pacer& pacer);
   template <Kind K>
   void arm(uint32_t index);
+  // The send found no room (-EAGAIN): wait for POLLOUT, then send again.
+  void arm_poll(uint32_t index);
   template <bool Paced>
   LoopEnd plain_loop(const std::atomic<bool>& stop, Pacer& pacer);
   Status open_send_rings();
