@@ -259,9 +259,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   if (!spec.no_sync && spec.dialect != Dialect::windows) {
     SyncServerHooks hooks;
     hooks.native_hello = [&](const std::string&) { return hello_json(spec); };
-    hooks.start = [&gate, &peers](uint32_t cycle_s, int native_senders) {
+    hooks.start = [&gate, &peers, &pool](uint32_t cycle_s, int native_senders) {
       peers.expect(native_senders);
-      gate.open(cycle_s);
+      gate.open(cycle_s, pool.snapshot());
     };
     hooks.early_exit = [&env] {
       env.clock.cancel(StopCause::sender_stopped, "test exited because sender side was interrupted");
@@ -321,7 +321,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
       break;
     }
     if (spec.no_sync || spec.dialect == Dialect::windows) log.info("Network activity progressing...");
-    const auto start = SteadyClock::now();
+    StartGate::Opening opening = gate.take_opening();
+    const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
+    if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
     // Continuous mode (-t 0) has no window: a sender leaving never ends it (Ctrl+C does).
     if (spec.duration_s != 0) watch.begin(start + seconds(spec.warmup_s + spec.duration_s));
     if (count_mode(spec)) {

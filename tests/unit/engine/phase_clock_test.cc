@@ -60,6 +60,25 @@ TEST(StartGate, AStartBetweenTestsIsKeptAndOneDuringATestIgnored) {
   EXPECT_EQ(gate.wait(1s), 7u);
 }
 
+TEST(StartGate, TheOpeningIsTheOpenersInstantAndCountsNotTheWaitersWakeUp) {
+  StartGate gate;
+  const auto before = SteadyClock::now();
+  gate.open(5, {CounterSnapshot{42, 1, {}}});
+  gate.open(9, {CounterSnapshot{99, 1, {}}});  // ignored: a start is pending
+  std::this_thread::sleep_for(20ms);           // the engine's thread wakes late
+  ASSERT_EQ(gate.wait(1s), 5u);
+  StartGate::Opening opening = gate.take_opening();
+  EXPECT_GE(opening.at, before);
+  EXPECT_LT(opening.at, before + 20ms);
+  ASSERT_EQ(opening.counts.size(), 1u);
+  EXPECT_EQ(opening.counts[0].bytes, 42u);
+  EXPECT_TRUE(gate.take_opening().counts.empty()) << "taken once";
+  gate.finished();
+  gate.open(7);  // -N: opened without counts
+  ASSERT_EQ(gate.wait(1s), 7u);
+  EXPECT_TRUE(gate.take_opening().counts.empty());
+}
+
 TEST(StartGate, ReturnsTheCycleOrNothingOnTimeout) {
   StartGate gate;
   std::thread opener([&] { gate.open(7); });
