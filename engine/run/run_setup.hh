@@ -1,5 +1,6 @@
-// What every role needs before it starts: its backend (checked against the spec) and its plan
-// on this host's CPUs. Any failure here is a usage error.
+// What every role needs before it starts: its backend (checked against the spec), its plan on
+// this host's CPUs and the open files its connections need (descriptor_limit.hh). Any failure
+// here is a usage error.
 #pragma once
 
 #include <string_view>
