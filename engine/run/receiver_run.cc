@@ -231,6 +231,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                              : "count mode: every sender thread closed its connection");
     };
   WorkerPool pool(*setup->backend, spec, plan, local, local, on_accept, on_flow_done, *locals);
+  pool.set_notice_log(&log);
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;
