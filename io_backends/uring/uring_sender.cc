@@ -154,6 +154,21 @@ void UringSender::arm(uint32_t index) {
   ++in_flight_;
 }
 
+void UringSender::queue_send(uint32_t index) {
+  queue_[(queue_head_ + queued_) % queue_.size()] = index;
+  ++queued_;
+}
+
+template <UringSender::Kind K>
+void UringSender::arm_queued() {
+  for (uint32_t n = 0; n < max_sends_per_enter && queued_ > 0; ++n) {
+    const uint32_t index = queue_[queue_head_];
+    queue_head_ = (queue_head_ + 1) % queue_.size();
+    --queued_;
+    if (!connections_[index].closed) arm<K>(index);
+  }
+}
+
 void UringSender::arm_poll(uint32_t index) {
   Connection& c = connections_[index];
   io_uring_sqe* sqe = ring_.sqe();
@@ -178,7 +193,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     // Room (or an error, which the send then reports): send again.
     c.in_flight = 0;
     --in_flight_;
-    if (cqe.res != -ECANCELED && !stopping_) arm<K>(index);
+    if (cqe.res != -ECANCELED && !stopping_) queue_send(index);
     return;
   }
   if (op == uring::Op::send_bundle) {
@@ -192,7 +207,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     c.in_flight = 0;
     --in_flight_;
     if (res >= 0 || res == -ENOBUFS || res == -EINTR || res == -EAGAIN) {
-      if (!stopping_) arm<Kind::bundle>(index);
+      if (!stopping_) queue_send(index);
       return;
     }
     if (res != -ECANCELED) on_send_error(c, -res);
@@ -222,7 +237,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(res));
     c.left -= static_cast<uint64_t>(res);
     if (c.left == 0) return flow_done(c);  // count mode: the budget was accepted
-    if (!stopping_) arm<K>(index);
+    if (!stopping_) queue_send(index);
     return;
   }
   if (res == -ECANCELED) return;
@@ -231,7 +246,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     return;
   }
   if (res == -EINTR) {
-    if (!stopping_) arm<K>(index);
+    if (!stopping_) queue_send(index);
     return;
   }
   on_send_error(c, -res);
@@ -258,13 +273,18 @@ bool UringSender::auto_fallback_due() {
 template <bool Paced, UringSender::Kind K>
 UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer) {
   io_uring* const ring = ring_.get();
+  queue_.resize(connections_.size());
+  queue_head_ = queued_ = 0;
   for (uint32_t i = 0; i < connections_.size(); ++i)
-    if (connections_[i].in_flight == 0 && !connections_[i].closed) arm<K>(i);
+    if (connections_[i].in_flight == 0 && !connections_[i].closed) queue_send(i);
 
   while (!stop.load(std::memory_order_relaxed)) {
+    arm_queued<K>();
     __kernel_timespec wait{0, ring_wait_ns};
     io_uring_cqe* cqe = nullptr;
-    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    // More connections waiting to send: hand these in and come back at once.
+    const int r = queued_ > 0 ? io_uring_submit_and_get_events(ring)
+                              : io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       return LoopEnd::failed;
