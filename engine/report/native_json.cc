@@ -626,6 +626,7 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };
+  if (!s.source_addresses.empty()) j["source_addresses"] = s.source_addresses;
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
     j["windows"] = windows_options_json(s.windows);
