@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -810,7 +811,9 @@ ordered_json sample_json(const Result& sample, size_t index) {
 
 namespace {
 
-ordered_json native_document(const Result& r, bool with_peer) {
+// max_connections: how many of r.connections to write (the peer frame's bound).
+ordered_json native_document(const Result& r, bool with_peer,
+                             size_t max_connections = SIZE_MAX) {
   ordered_json doc;
   doc["schema"] = native_schema_name;
   doc["schema_version"] = native_schema_version;
@@ -866,6 +869,7 @@ ordered_json native_document(const Result& r, bool with_peer) {
   };
   ordered_json connections = ordered_json::array();
   for (const ConnectionStats& c : r.connections) {
+    if (connections.size() >= max_connections) break;
     ordered_json connection = {{"local", c.local},
                                {"remote", c.remote},
                                {"bytes", c.bytes},
@@ -896,6 +900,16 @@ ordered_json native_document(const Result& r, bool with_peer) {
 std::string render_native_json(const Result& r) {
   return native_document(r, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n";
+}
+
+std::string render_peer_frame(const Result& r) {
+  ordered_json doc = native_document(r, false, peer_frame_connections);
+  if (r.connections.size() > peer_frame_connections)
+    doc["notes"].push_back(fmt::format("connections: the first {} of {} (the rest stayed with the "
+                                       "{}: the exchange between peers is bounded)",
+                                       peer_frame_connections, r.connections.size(),
+                                       to_string(r.role)));
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Expected<Result> parse_peer_result(std::string_view text, Role expected_role) {

@@ -375,7 +375,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                    pool.udp_gro(), pool.udp_gso_segments()};
     Result result = build_result(facts, window, reports);
     if (server) {
-      server->publish_result(render_native_json(result));
+      server->publish_result(render_peer_frame(result));
       // A sender that went away owes nothing worth waiting for.
       std::vector<Result> results = std::move(early_peer_results);
       if (results.empty()) results = peers.take_all(sender_gone ? seconds(0) : seconds(5));

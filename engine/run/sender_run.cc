@@ -330,7 +330,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                  pool.udp_gro(), pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   if (sync && agreement->native && !receiver_lost) {
-    if (Status sent = sync->send_frame(render_native_json(result)); !sent) {
+    if (Status sent = sync->send_frame(render_peer_frame(result)); !sent) {
       log.error(sent.error().message);
       code = exit_code::run_failed;
     } else if (auto frame = sync->read_frame(timeout + seconds(spec.cooldown_s + 5)); !frame) {

@@ -61,7 +61,10 @@ Status UringReceiver::open() {
   const uint32_t ring_buffers =
       mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.recv_buffer) : 0;
   const unsigned sq_entries = ring_entries_for(listeners_.size() * 2 + 64);
-  const unsigned cq_entries = std::max(sq_entries * 4, ring_entries_for(ring_buffers * 2));
+  // Every connection keeps a receive armed: room for as many completions as the largest queue
+  // (an overflow is kept by the kernel, but costs a copy and a lock per entry).
+  const unsigned cq_entries =
+      std::max({sq_entries * 4, ring_entries_for(ring_buffers * 2), ring_entries_for(32768)});
   if (Status ring = ring_.init(sq_entries, cq_entries, caps_, spec.sqpoll); !ring)
     return ring.error();
 
