@@ -14,13 +14,17 @@
 namespace xttcp {
 
 struct OpenFilesNeed {
-  uint64_t files = 0;     // descriptors the run holds at most (sender) or at least (receiver)
+  uint64_t files = 0;       // what the run cannot do without: below it, refused
+  uint64_t comfortable = 0;  // what the soft limit is raised to (up to the hard limit)
   bool open_ended = false;  // receiver: peers decide how many more; take the hard limit
-  std::string asked_by;   // "-P x -n x -l: 10000 connections", for the refusal
+  std::string asked_by;     // "-P x -n x -l: 10000 connections", for the refusal
 };
 
 // Descriptors besides the connections and listeners: stdio, the sync socket, log and result
-// files, /proc probes, and per worker its epoll or io_uring instance and its connect set.
+// files, /proc probes, and per worker its epoll or io_uring instance and its connect set. The
+// least a run gets by with, and what the soft limit is raised to when it can.
+inline constexpr uint64_t open_files_least = 16;
+inline constexpr uint64_t open_files_least_per_worker = 2;
 inline constexpr uint64_t open_files_margin = 64;
 inline constexpr uint64_t open_files_per_worker = 4;
 

@@ -17,7 +17,8 @@ TestSpec sender_of(uint32_t ports, uint32_t threads, uint32_t conns) {
 
 TEST(OpenFiles, ASenderNeedsOneDescriptorPerConnectionPlusItsWorkers) {
   const OpenFilesNeed need = open_files_needed(sender_of(100, 100, 1), 2);
-  EXPECT_EQ(need.files, 10000 + open_files_margin + 2 * open_files_per_worker);
+  EXPECT_EQ(need.files, 10000 + open_files_least + 2 * open_files_least_per_worker);
+  EXPECT_EQ(need.comfortable, 10000 + open_files_margin + 2 * open_files_per_worker);
   EXPECT_FALSE(need.open_ended);
   EXPECT_EQ(need.asked_by, "-P (or -m) x -n x -l: 10000 connections");
   TestSpec windows = sender_of(4, 1, 1);
@@ -27,10 +28,15 @@ TEST(OpenFiles, ASenderNeedsOneDescriptorPerConnectionPlusItsWorkers) {
 
 TEST(OpenFiles, TheSoftLimitRisesToWhatTheRunNeedsNeverDown) {
   const OpenFilesNeed need = open_files_needed(sender_of(100, 100, 1), 2);
-  EXPECT_EQ(plan_open_files(need, 1024, 1u << 20, 1u << 20).value(), need.files);
+  EXPECT_EQ(plan_open_files(need, 1024, 1u << 20, 1u << 20).value(), need.comfortable);
   EXPECT_EQ(plan_open_files(need, 50000, 1u << 20, 1u << 20).value(), 50000u);
-  EXPECT_EQ(plan_open_files(need, 1024, UINT64_MAX, 1u << 20).value(), need.files);
+  EXPECT_EQ(plan_open_files(need, 1024, UINT64_MAX, 1u << 20).value(), need.comfortable);
+  // Between the least and the comfortable: as far as the hard limit goes.
   EXPECT_EQ(plan_open_files(need, 1024, need.files, 1u << 20).value(), need.files);
+  EXPECT_EQ(plan_open_files(need, 1024, need.files + 10, 1u << 20).value(), need.files + 10);
+  // One connection under a low limit runs (a test's receiver or sender at 40 files).
+  EXPECT_EQ(plan_open_files(open_files_needed(sender_of(1, 1, 1), 2), 40, 40, 1u << 20).value(),
+            40u);
 }
 
 TEST(OpenFiles, PastTheHardLimitTheRunIsRefusedInOneLineWithTheNumbers) {
@@ -53,6 +59,8 @@ TEST(OpenFiles, AReceiverTakesTheHardLimitForConnectionsItCannotCount) {
   EXPECT_EQ(plan_open_files(need, 1024, 524288, 1u << 20).value(), 524288u);
   EXPECT_EQ(plan_open_files(need, 1024, UINT64_MAX, 1u << 20).value(), 1u << 20);  // nr_open
   EXPECT_EQ(plan_open_files(need, 256, 256, 1u << 20).value(), 256u);  // low, but its ports fit
+  spec.ports = 1;
+  EXPECT_EQ(plan_open_files(open_files_needed(spec, 2), 40, 40, 1u << 20).value(), 40u);
   spec.ports = 512;
   EXPECT_FALSE(plan_open_files(open_files_needed(spec, 2), 256, 256, 1u << 20));
 }
