@@ -128,9 +128,11 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   } else {
     record_error(std::string("recv: ") + std::strerror(err));
   }
-  ConnectionStats stats = read_tcp_info(c.fd.get());
-  stats.bytes = c.bytes;
-  report_.connection_stats.push_back(std::move(stats));
+  if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
+    ConnectionStats stats = read_tcp_info(c.fd.get());
+    stats.bytes = c.bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
   if (c.armed) {
     // The request holds the socket open: end it, the slot is freed by its last completion.
     if (io_uring_sqe* sqe = ring_.sqe()) {
