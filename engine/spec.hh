@@ -101,6 +101,9 @@ struct TestSpec {
   uint16_t base_port = defaults::base_port;                 // -p; sync port is base_port - 1
   uint16_t source_base_port = 0;                            // -f; 0 = ephemeral
   std::string source_address;                               // -a (sender)
+  // --source-addresses: the sender's connections round-robin over these (flow slot modulo
+  // count); the first is also source_address (the sync connection's). Empty = -a's alone.
+  std::vector<std::string> source_addresses;
 
   // CPU mapping from -m n,cpu,host: nullopt = '*' (spread over all cores).
   std::optional<int> mapping_cpu;

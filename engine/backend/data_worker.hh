@@ -41,6 +41,10 @@ struct WorkerContext {
   // Called by a receiver worker each time it accepts a data connection (-N starts the
   // receiver's clock at the first one). Control path; may be empty.
   std::function<void()> on_accept;
+  // Called by a worker with a line the user must read now rather than at the end of the run
+  // (a listener resting for want of descriptors: an error; accepting again: not). Any thread;
+  // the engine rate-limits the lines. Control path; may be empty.
+  std::function<void(std::string_view line, bool error)> on_notice;
   // Count mode (-n, flow_send_budget() > 0 on a sender): called once per flow, by a sender when
   // the flow has sent its whole budget and shut down its sending side, by a receiver when the
   // peer closed a connection in order. The engine ends the test when every flow is done.

@@ -14,7 +14,8 @@
 namespace xttcp {
 
 // The interface that owns `address`, for SO_BINDTODEVICE (-a); nullopt if none or wildcard
-// (always nullopt on Windows, which binds by address only).
+// (always nullopt on Windows, which binds by address only). Linux remembers the answers per
+// thread: a sender asks once per connection.
 std::optional<std::string> interface_of(const SocketAddress& address);
 
 // A non-blocking TCP listener on `address` (SO_REUSEADDR on Linux; exclusive on Windows), or
@@ -26,6 +27,10 @@ struct ConnectOptions {
   bool bind_to_device = false;          // SO_BINDTODEVICE to the interface owning `source`
   bool no_delay = false;
   uint64_t max_pacing_rate_bytes = 0;   // SO_MAX_PACING_RATE, 0 = unset (Linux only)
+  // TCP with a source address and port 0: IP_BIND_ADDRESS_NO_PORT (Linux), so connect() picks
+  // the port by the whole 4-tuple; bind() alone would take a port of its own for every socket
+  // and run out after ~28k connections per source address.
+  bool port_at_connect = false;
 };
 
 // SO_MAX_PACING_RATE, then SO_BINDTODEVICE and bind() to the source when one is set (any

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <ifaddrs.h>
+#include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -33,12 +35,21 @@ bool same_host(const sockaddr* a, const SocketAddress& b) {
 
 std::optional<std::string> interface_of(const SocketAddress& address) {
   if (address.is_any()) return std::nullopt;
+  // getifaddrs() dumps every address over netlink: once per address per thread, not per socket.
+  struct Known {
+    SocketAddress address;
+    std::optional<std::string> name;
+  };
+  thread_local std::vector<Known> known;
+  for (const Known& k : known)
+    if (same_host(k.address.get(), address)) return k.name;
   ifaddrs* list = nullptr;
   if (getifaddrs(&list) != 0) return std::nullopt;
   std::optional<std::string> name;
   for (ifaddrs* i = list; i != nullptr && !name; i = i->ifa_next)
     if (i->ifa_addr != nullptr && same_host(i->ifa_addr, address)) name = i->ifa_name;
   freeifaddrs(list);
+  if (known.size() < 4096) known.push_back({address, name});
   return name;
 }
 
@@ -77,6 +88,8 @@ Status apply_connect_options(NativeSocket fd, const ConnectOptions& options) {
                    static_cast<socklen_t>(device->size()));
     }
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (options.port_at_connect && options.source->port() == 0)
+      setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
     if (bind(fd, options.source->get(), options.source->length) != 0)
       return fail("cannot bind source " + options.source->to_string() + ": " + errno_text(errno));
   }

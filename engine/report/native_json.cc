@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -641,6 +642,7 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"connect_timeout_s", s.connect_timeout_s},
       {"wait_timeout_s", s.wait_timeout_s},
   };
+  if (!s.source_addresses.empty()) j["source_addresses"] = s.source_addresses;
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
     j["windows"] = windows_options_json(s.windows);
@@ -824,7 +826,9 @@ ordered_json sample_json(const Result& sample, size_t index) {
 
 namespace {
 
-ordered_json native_document(const Result& r, bool with_peer) {
+// max_connections: how many of r.connections to write (the peer frame's bound).
+ordered_json native_document(const Result& r, bool with_peer,
+                             size_t max_connections = SIZE_MAX) {
   ordered_json doc;
   doc["schema"] = native_schema_name;
   doc["schema_version"] = native_schema_version;
@@ -883,6 +887,7 @@ ordered_json native_document(const Result& r, bool with_peer) {
   };
   ordered_json connections = ordered_json::array();
   for (const ConnectionStats& c : r.connections) {
+    if (connections.size() >= max_connections) break;
     ordered_json connection = {{"local", c.local},
                                {"remote", c.remote},
                                {"bytes", c.bytes},
@@ -913,6 +918,16 @@ ordered_json native_document(const Result& r, bool with_peer) {
 std::string render_native_json(const Result& r) {
   return native_document(r, true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n";
+}
+
+std::string render_peer_frame(const Result& r) {
+  ordered_json doc = native_document(r, false, peer_frame_connections);
+  if (r.connections.size() > peer_frame_connections)
+    doc["notes"].push_back(fmt::format("connections: the first {} of {} (the rest stayed with the "
+                                       "{}: the exchange between peers is bounded)",
+                                       peer_frame_connections, r.connections.size(),
+                                       to_string(r.role)));
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Expected<Result> parse_peer_result(std::string_view text, Role expected_role) {

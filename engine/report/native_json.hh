@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,12 @@ inline constexpr const char* native_schema_name = "xttcp-result";
 
 // Pretty (2-space indent), numbers as numbers, keys in a fixed order, ends with '\n'.
 std::string render_native_json(const Result& result);
+// The result a native peer gets over the sync connection (a frame of at most 16 MiB): the same
+// document without indentation, its "connections" cut to the first peer_frame_connections with
+// a note saying how many there were (a connection's TCP_INFO is ~200 bytes of JSON: 100,000 of
+// them would pass the frame limit, and the peer would spend ~3 KB of memory on each).
+inline constexpr size_t peer_frame_connections = 1024;
+std::string render_peer_frame(const Result& result);
 // Reads what render_native_json writes (any schema_version up to ours). Derived figures
 // (throughput_bps, throughput_gbps) are ignored; everything else round-trips.
 Expected<Result> parse_native_json(std::string_view text);

@@ -141,7 +141,12 @@ Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code)
     }
     return Next::done;
   }
-  const auto start = SteadyClock::now();
+  // The window begins when the light went on (its counters taken by the opener then), not when
+  // this thread woke: on a loaded host that can be after the sender started, which put the
+  // sender's 'E' inside our window (a false "sender side was interrupted").
+  StartGate::Opening opening = r.gate.take_opening();
+  const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
+  if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
   if (spec.duration_s != 0) measure_end = start + seconds(spec.warmup_s + spec.duration_s);
   const std::optional<SteadyClock::time_point> first_data = r.control.test_started(start, measure_end);
@@ -201,6 +206,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   std::atomic<uint32_t> flows_done{0};
   WorkerPool pool(*setup->backend, spec, plan, local, local, control->accept_hook(),
                   count_mode_end(spec, env.clock, flows_done), *locals);
+  pool.set_notice_log(&log);
+  gate.count_with([&pool] { return pool.snapshot(); });
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;

@@ -1,6 +1,7 @@
 #include "engine/run/run_setup.hh"
 
 #include "engine/numa_placement.hh"
+#include "engine/run/descriptor_limit.hh"
 #include "topology/topology.hh"
 
 namespace xttcp {
@@ -11,6 +12,7 @@ Expected<RunSetup> prepare_run(const TestSpec& spec, Backend& backend) {
   auto plan = make_plan(spec, placement_order(topology));
   if (!plan) return plan.error();
   if (Status placed = place_on_numa_node(spec, topology, *plan); !placed) return placed.error();
+  if (Status fits = fit_open_files(spec, plan->workers.size()); !fits) return fits.error();
   return RunSetup{&backend, std::move(*plan)};
 }
 

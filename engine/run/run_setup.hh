@@ -1,6 +1,6 @@
 // What every role needs before it starts: the backend it was handed (chosen and checked against
-// the spec by the tools layer, once) and its plan on this host's CPUs. Any failure here is a usage
-// error.
+// the spec by the tools layer, once), its plan on this host's CPUs and the open files its
+// connections need (descriptor_limit.hh). Any failure here is a usage error.
 #pragma once
 
 #include <string_view>

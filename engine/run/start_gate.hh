@@ -9,22 +9,48 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
+
+#include "engine/run/phase_clock.hh"
+#include "engine/stats/counters.hh"
 
 namespace xttcp {
 
 class StartGate {
  public:
+  // When the light went on, and the receiver's counters then when the opener took them (the
+  // sync thread, before its 'R' leaves): the window begins there, not when the engine's thread
+  // wakes up, which on a loaded host can be after the sender has started, so the sender's
+  // window would end first and its 'E' land inside ours.
+  struct Opening {
+    SteadyClock::time_point at{};
+    std::vector<CounterSnapshot> counts;  // empty: not taken
+  };
+
+  // How to read the receiver's counters at an opening (the worker pool's snapshot); set once,
+  // before any opener runs. Without it the opening has no counts.
+  void count_with(std::function<std::vector<CounterSnapshot>()> snapshot) {
+    snapshot_ = std::move(snapshot);
+  }
   // A start for a cycle of `cycle_s` seconds; ignored while a test runs or one is pending.
   void open(uint32_t cycle_s) {
     {
       std::lock_guard lock(mutex_);
       if (running_ || pending_) return;
       pending_ = cycle_s;
+      opening_.at = SteadyClock::now();
+      if (snapshot_) opening_.counts = snapshot_();
     }
     changed_.notify_all();
+  }
+  // The opening of the start that wait() last returned.
+  Opening take_opening() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(opening_, {});
   }
   // Wakes a waiter without opening (e.g. Ctrl+C).
   void interrupt() {
@@ -63,6 +89,8 @@ class StartGate {
   bool running_ = false;
   bool interrupted_ = false;
   std::optional<uint32_t> pending_;
+  Opening opening_;
+  std::function<std::vector<CounterSnapshot>()> snapshot_;
 };
 
 }  // namespace xttcp

@@ -58,9 +58,10 @@ class Timeline {
   // is gone), or nothing. The clock is then cancelled with that reason.
   void set_watch(std::function<std::optional<StopReason>()> watch) { watch_ = std::move(watch); }
 
-  // Count mode (-n): the window opened at the start (no warm-up) begins from these counts, taken
-  // before the workers were released, so it holds every buffer. The clock's finish() then ends
-  // the window normally (not cut short). `since`: when those buffers began to arrive, if before
+  // A window opened at the start (no warm-up) begins from these counts, taken at the start's
+  // instant by whoever saw it (count mode (-n): before the workers were released, so it holds
+  // every buffer, and the clock's finish() then ends the window normally, not cut short; a
+  // sync'd receiver: when its light went on, before the sender heard 'R'). `since`: when those buffers began to arrive, if before
   // the start (NTttcp -ns: the first thread's data comes before the last thread connects); the
   // window's time then starts there too, so its rate is not inflated.
   void begin_from(std::vector<CounterSnapshot> counts,

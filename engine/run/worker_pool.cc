@@ -35,6 +35,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.counters = counters_.get();
     context.on_accept = on_accept;
     context.on_flow_done = on_flow_done;
+    context.on_notice = [this](std::string_view line, bool error) { notice(line, error); };
     context.open_connections = &open_connections_;
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;
@@ -45,6 +46,16 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
 }
 
 WorkerPool::~WorkerPool() { stop_and_join(); }
+
+void WorkerPool::notice(std::string_view line, bool error) {
+  std::lock_guard lock(notice_mutex_);
+  if (notice_log_ == nullptr) return;
+  const LineBudget::Verdict verdict = notice_budget_.take(LineBudget::Clock::now());
+  if (verdict.suppressed_before > 0)
+    notice_log_->error(fmt::format("({} more such line(s) from the data path were held back)",
+                                   verdict.suppressed_before));
+  if (verdict.print) error ? notice_log_->error(line) : notice_log_->info(line);
+}
 
 void WorkerPool::worker_main(uint32_t index) {
   const WorkerContext& context = contexts_[index];

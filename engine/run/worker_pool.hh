@@ -14,6 +14,7 @@
 
 #include "engine/backend/backend.hh"
 #include "engine/plan.hh"
+#include "engine/report/line_budget.hh"
 #include "engine/udp/flow_registry.hh"
 
 namespace xttcp {
@@ -30,6 +31,13 @@ class WorkerPool {
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Where the workers' notices go (WorkerContext::on_notice), as log lines, at most
+  // notice_lines per notice_period (then one line says how many were held back). Before
+  // open_all(); without it notices are dropped.
+  static constexpr uint32_t notice_lines = 10;
+  static constexpr std::chrono::seconds notice_period{10};
+  void set_notice_log(Log* log) { notice_log_ = log; }
 
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);
@@ -59,6 +67,7 @@ class WorkerPool {
 
  private:
   void worker_main(uint32_t index);
+  void notice(std::string_view line, bool error);
 
   Backend& backend_;
   const TestSpec& spec_;
@@ -81,6 +90,9 @@ class WorkerPool {
   bool released_ = false;
   bool joined_ = false;
   std::string first_error_;
+  Log* notice_log_ = nullptr;
+  std::mutex notice_mutex_;
+  LineBudget notice_budget_{notice_lines, notice_period};
 };
 
 // Logs each worker's I/O errors (a count and the first one); false if there were any.

@@ -2,14 +2,17 @@
 #pragma once
 
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
+#include <fmt/format.h>
+
 namespace xttcp {
 
-// Out of descriptors or memory: retrying at once would only spin, so the listener stops
-// accepting (the connections it has go on being served) and the run reports the error.
+// Out of descriptors or memory: the pending connection stays queued, so retrying at once would
+// only spin. The listener rests (ListenerRest) while the connections it has go on being served.
 inline bool accept_failure_lasts(int err) {
   return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM;
 }
@@ -19,5 +22,55 @@ inline std::string describe_accept_failure(uint16_t port, int err) {
   return "accept on port " + std::to_string(port) + ": " + std::strerror(err) +
          (err == EMFILE ? " (raise the open-files limit: ulimit -n)" : "");
 }
+
+// A data-port listener that ran out of descriptors (or memory): it stops polling for `pause`,
+// then tries again, for as long as the shortage lasts, and never turns off for good. One line
+// when a shortage begins and one when accepting works again, so the user hears of it at once
+// (a sender meanwhile waits in the listen queue and its receiver counts nothing), not at the
+// end of the run. Pure: the caller owns the clock and the polling.
+class ListenerRest {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::chrono::milliseconds pause{250};
+
+  // accept() failed with `err` at `now`. False: not a shortage (the caller carries on). True:
+  // rest until resume_at(); `line` is set when this failure begins a shortage, else cleared.
+  bool on_failure(int err, uint16_t port, Clock::time_point now, std::string& line) {
+    line.clear();
+    if (!accept_failure_lasts(err)) return false;
+    if (!short_) {
+      short_ = true;
+      since_ = now;
+      failures_ = 0;
+      line = fmt::format("{}; not accepting for {} ms, then again until it works (the connections "
+                         "already accepted are served)",
+                         describe_accept_failure(port, err), pause.count());
+    }
+    ++failures_;
+    resting_ = true;
+    resume_at_ = now + pause;
+    return true;
+  }
+  // accept() gave a connection at `now`: the line saying the listener is back after a shortage,
+  // else empty.
+  std::string on_success(uint16_t port, Clock::time_point now) {
+    if (!short_) return {};
+    short_ = false;
+    return fmt::format("accept on port {} works again after {:.1f} s ({} tries)", port,
+                       std::chrono::duration<double>(now - since_).count(), failures_ + 1);
+  }
+  bool resting() const { return resting_; }
+  bool due(Clock::time_point now) const { return resting_ && now >= resume_at_; }
+  Clock::time_point resume_at() const { return resume_at_; }
+  // The caller polls the listener again.
+  void resume() { resting_ = false; }
+  bool in_shortage() const { return short_; }
+
+ private:
+  bool resting_ = false;
+  bool short_ = false;
+  uint64_t failures_ = 0;
+  Clock::time_point since_{}, resume_at_{};
+};
 
 }  // namespace xttcp

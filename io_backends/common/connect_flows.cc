@@ -38,6 +38,14 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   if (spec.fq_rate_limit_bps > 0)
     options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
   options.bind_to_device = !spec.source_address.empty();
+  options.port_at_connect = true;
+  // --source-addresses: flow slot s binds to the (s mod n)-th, resolved once here.
+  std::vector<SocketAddress> sources;
+  for (const std::string& name : spec.source_addresses) {
+    auto address = resolve(name, 0, spec.ipv6);
+    if (!address) return fail("--source-addresses: " + address.error().message);
+    sources.push_back(*address);
+  }
 
   auto remote_of = [&](size_t i) { return flow_address(context, flows[i]); };
 
@@ -46,7 +54,8 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   auto start = [&](size_t i) -> Status {
     options.source.reset();
     if (!spec.source_address.empty() || flows[i].source_port != 0) {
-      SocketAddress source = context.local;
+      SocketAddress source =
+          sources.empty() ? context.local : sources[flows[i].slot % sources.size()];
       source.set_port(flows[i].source_port);
       options.source = source;
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -62,23 +63,38 @@ Status EpollReceiver::open() {
     event.data.u64 = listener_tag | listeners_.size();
     if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    listeners_.push_back({std::move(*fd), flow.slot, flow.port});
+    listeners_.push_back({std::move(*fd), flow.slot, flow.port, {}});
   }
   return ok();
 }
 
-void EpollReceiver::accept_all(const Listener& listener) {
+void EpollReceiver::notice(const std::string& line, bool error) const {
+  if (!line.empty() && context_.on_notice) context_.on_notice(line, error);
+}
+
+void EpollReceiver::accept_all(uint32_t listener_index) {
+  Listener& listener = listeners_[listener_index];
   for (;;) {
     const int fd = accept4(listener.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       const int err = errno;
       if (err == EINTR || err == ECONNABORTED) continue;
       if (err == EAGAIN) return;
-      if (report_.errors++ == 0) report_.first_error = describe_accept_failure(listener.port, err);
-      // The listener is level-triggered: a lasting failure would wake us at once, for ever.
-      if (accept_failure_lasts(err)) epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener.fd.get(), nullptr);
+      std::string line;
+      const bool shortage = listener.rest.on_failure(err, listener.port,
+                                                     ListenerRest::Clock::now(), line);
+      if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
+        if (report_.errors++ == 0) report_.first_error = describe_accept_failure(listener.port, err);
+      notice(line, true);
+      // The listener is level-triggered: a lasting failure would wake us at once, for ever. It
+      // leaves the epoll set until its rest is over (resume_listeners).
+      if (shortage) {
+        epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener.fd.get(), nullptr);
+        ++resting_;
+      }
       return;
     }
+    notice(listener.rest.on_success(listener.port, ListenerRest::Clock::now()), false);
     uint32_t index;
     if (!free_.empty()) {
       index = free_.back();
@@ -157,15 +173,37 @@ void EpollReceiver::verify(const Connection& c, const unsigned char* data, size_
         *wrong, c.bytes + static_cast<uint64_t>(wrong - data), c.port);
 }
 
+int EpollReceiver::resume_listeners(int timeout_ms) {
+  const auto now = ListenerRest::Clock::now();
+  auto next = now + std::chrono::milliseconds(timeout_ms);
+  for (uint32_t i = 0; i < listeners_.size() && resting_ > 0; ++i) {
+    Listener& listener = listeners_[i];
+    if (!listener.rest.resting()) continue;
+    if (!listener.rest.due(now)) {
+      next = std::min(next, listener.rest.resume_at());
+      continue;
+    }
+    listener.rest.resume();
+    --resting_;
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.u64 = listener_tag | i;
+    epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listener.fd.get(), &event);  // level: wakes if queued
+  }
+  return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(next - now).count());
+}
+
 void EpollReceiver::run(const std::atomic<bool>& stop) {
   epoll_event events[epoll_batch];
   std::vector<uint32_t> still_ready;
   while (!stop.load(std::memory_order_relaxed)) {
-    const int n = epoll_wait(epoll_.get(), events, epoll_batch, ready_.empty() ? epoll_wait_ms : 0);
+    int timeout_ms = ready_.empty() ? epoll_wait_ms : 0;
+    if (resting_ > 0) timeout_ms = resume_listeners(timeout_ms);
+    const int n = epoll_wait(epoll_.get(), events, epoll_batch, timeout_ms);
     for (int i = 0; i < n; ++i) {
       const uint64_t tag = events[i].data.u64;
       if (tag & listener_tag) {
-        accept_all(listeners_[static_cast<uint32_t>(tag)]);
+        accept_all(static_cast<uint32_t>(tag));
         continue;
       }
       Connection& c = connections_[static_cast<uint32_t>(tag)];

@@ -7,6 +7,7 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
+#include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/io_buffer.hh"
 
 namespace xttcp {
@@ -23,6 +24,7 @@ class EpollReceiver final : public DataWorker {
     UniqueFd fd;
     uint32_t slot = 0;
     uint16_t port = 0;
+    ListenerRest rest;  // out of descriptors: out of the epoll set until rest.due()
   };
   struct Connection {
     UniqueFd fd;
@@ -32,7 +34,10 @@ class EpollReceiver final : public DataWorker {
     uint16_t port = 0;    // the listener's, for -d's error line
   };
 
-  void accept_all(const Listener& listener);
+  void accept_all(uint32_t index);
+  // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
+  int resume_listeners(int timeout_ms);
+  void notice(const std::string& line, bool error) const;
   void close_connection(uint32_t index, int err);
   // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
   bool drain(uint32_t index);
@@ -48,6 +53,7 @@ class EpollReceiver final : public DataWorker {
   IoBuffer buffer_;
   int recv_flags_ = 0;  // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
   bool verify_ = false;  // -d
+  uint32_t resting_ = 0;  // listeners out of the epoll set for want of descriptors
   WorkerReport report_;
 };
 

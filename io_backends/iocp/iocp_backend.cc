@@ -31,6 +31,9 @@ class IocpBackend final : public Backend {
       return fail("--sqpoll: the iocp backend has no submission queue (io_uring only, Linux)");
     if (spec.zerocopy == ZeroCopy::on)
       return fail("--zerocopy: the iocp backend has no zero-copy sends (Linux epoll and io_uring)");
+    if (spec.source_addresses.size() > 1)
+      return fail("--source-addresses: the iocp backend binds every connection to one source "
+                  "address (give one, or -a)");
     if (spec.windows.udp_send_offload > 0)
       return fail("-uso: the iocp backend does not do UDP send segmentation offload");
     if (spec.windows.udp_receive_coalescing)

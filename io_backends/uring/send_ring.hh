@@ -7,6 +7,7 @@
 
 #include <liburing.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "base/status.hh"
@@ -48,6 +49,12 @@ class SendRing {
   // Slots per connection for a write size: a power of two covering ~1 MiB per bundle, in
   // [2, 256] (the kernel takes at most 256 buffers per bundle).
   static uint32_t entries_for(uint32_t write_size);
+  // The same for one of `connections` connections of a worker, or 0: no bundles. The kernel
+  // sends a bundle whole (MSG_WAITALL) and reports its bytes only then, so what the bundles in
+  // flight have sent is not in the counters yet: their slots together stay within
+  // hidden_bytes_budget, or the worker sends one write per send (exact at every instant).
+  static constexpr uint64_t hidden_bytes_budget = 64u << 20;
+  static uint32_t entries_for(uint32_t write_size, size_t connections);
 
   uint32_t entries() const { return entries_; }
   io_uring_buf_ring* raw() const { return memory_.get(); }  // what the kernel reads (tests)

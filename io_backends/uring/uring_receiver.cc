@@ -55,13 +55,16 @@ Status UringReceiver::open() {
         report_.notes.push_back(note);
     // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
     if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
-    listeners_.push_back({std::move(*fd), flow.slot, flow.port, false, false});
+    listeners_.push_back({std::move(*fd), flow.slot, flow.port, false, {}});
   }
 
   const uint32_t ring_buffers =
       mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.recv_buffer) : 0;
   const unsigned sq_entries = ring_entries_for(listeners_.size() * 2 + 64);
-  const unsigned cq_entries = std::max(sq_entries * 4, ring_entries_for(ring_buffers * 2));
+  // Every connection keeps a receive armed: room for as many completions as the largest queue
+  // (an overflow is kept by the kernel, but costs a copy and a lock per entry).
+  const unsigned cq_entries =
+      std::max({sq_entries * 4, ring_entries_for(ring_buffers * 2), ring_entries_for(32768)});
   if (Status ring = ring_.init(sq_entries, cq_entries, caps_, spec.sqpoll); !ring)
     return ring.error();
 
@@ -125,9 +128,11 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   } else {
     record_error(std::string("recv: ") + std::strerror(err));
   }
-  ConnectionStats stats = read_tcp_info(c.fd.get());
-  stats.bytes = c.bytes;
-  report_.connection_stats.push_back(std::move(stats));
+  if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
+    ConnectionStats stats = read_tcp_info(c.fd.get());
+    stats.bytes = c.bytes;
+    report_.connection_stats.push_back(std::move(stats));
+  }
   if (c.armed) {
     // The request holds the socket open: end it, the slot is freed by its last completion.
     if (io_uring_sqe* sqe = ring_.sqe()) {
@@ -147,6 +152,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     --armed_;
   }
   if (cqe.res >= 0) {
+    notice(l.rest.on_success(l.port, ListenerRest::Clock::now()), false);
     uint32_t slot_index;
     if (!free_.empty()) {
       slot_index = free_.back();
@@ -170,16 +176,38 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     }
   } else if (cqe.res != -ECANCELED && cqe.res != -EINTR && cqe.res != -EAGAIN &&
              cqe.res != -ECONNABORTED) {
-    record_error(describe_accept_failure(l.port, -cqe.res));
-    l.given_up = accept_failure_lasts(-cqe.res);
-    if (l.given_up && l.armed) {  // a multishot accept still armed would go on failing
-      if (io_uring_sqe* sqe = ring_.sqe()) {
-        io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::accept), 0);
-        sqe->user_data = uring::pack(0, uring::Op::cancel);
+    std::string line;
+    const bool shortage =
+        l.rest.on_failure(-cqe.res, l.port, ListenerRest::Clock::now(), line);
+    if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
+      record_error(describe_accept_failure(l.port, -cqe.res));
+    notice(line, true);
+    if (shortage) {
+      ++resting_;  // resume_listeners() arms it again once the rest is over
+      if (l.armed) {  // a multishot accept still armed would go on failing
+        if (io_uring_sqe* sqe = ring_.sqe()) {
+          io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::accept), 0);
+          sqe->user_data = uring::pack(0, uring::Op::cancel);
+        }
       }
     }
   }
-  if (!l.armed && !l.given_up && !stopping_) arm_accept(index);
+  if (!l.armed && !l.rest.resting() && !stopping_) arm_accept(index);
+}
+
+void UringReceiver::notice(const std::string& line, bool error) const {
+  if (!line.empty() && context_.on_notice) context_.on_notice(line, error);
+}
+
+void UringReceiver::resume_listeners() {
+  const auto now = ListenerRest::Clock::now();
+  for (uint32_t i = 0; i < listeners_.size() && resting_ > 0; ++i) {
+    Listener& l = listeners_[i];
+    if (!l.rest.due(now)) continue;
+    l.rest.resume();
+    --resting_;
+    if (!l.armed && !stopping_) arm_accept(i);  // else its cancel is still on the way back
+  }
 }
 
 template <UringRecvMode Mode>
@@ -251,6 +279,7 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
     }
     io_uring_cq_advance(ring, seen);
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
+    if (resting_ > 0) resume_listeners();  // the wait above lasts at most ~100 ms
   }
   cancel_and_drain<Mode>();
 }

@@ -10,6 +10,7 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
+#include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/uring/buffer_ring.hh"
 #include "io_backends/uring/probe.hh"
@@ -38,7 +39,7 @@ class UringReceiver final : public DataWorker {
     uint32_t slot = 0;
     uint16_t port = 0;
     bool armed = false;
-    bool given_up = false;  // a lasting accept failure: no more accepts here
+    ListenerRest rest;  // out of descriptors: no accept armed until rest.due()
   };
   struct Connection {
     UniqueFd fd;  // closed at EOF; the slot is reused once its request has ended
@@ -56,6 +57,9 @@ class UringReceiver final : public DataWorker {
   template <UringRecvMode Mode>
   void arm_recv(uint32_t index);
   void arm_accept(uint32_t listener);
+  // Listeners whose rest is over get their accept again.
+  void resume_listeners();
+  void notice(const std::string& line, bool error) const;
   void close_connection(uint32_t index, int err);
   template <UringRecvMode Mode>
   void cancel_and_drain();
@@ -72,6 +76,7 @@ class UringReceiver final : public DataWorker {
   bool bundles_ = false;        // multishot receives fill several buffers per CQE
   Ring ring_;                   // declared after the buffers and sockets: torn down first
   uint32_t armed_ = 0;          // requests that will still complete (accepts and recvs)
+  uint32_t resting_ = 0;        // listeners without an accept for want of descriptors
   bool stopping_ = false;
   WorkerReport report_;
 };

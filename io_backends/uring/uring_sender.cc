@@ -1,5 +1,6 @@
 #include "io_backends/uring/uring_sender.hh"
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -85,7 +86,8 @@ Status UringSender::open_send_rings() {
     return ok();
   }
   if (connections_.size() > 65536) return ok();
-  const uint32_t entries = SendRing::entries_for(spec.send_buffer);
+  const uint32_t entries = SendRing::entries_for(spec.send_buffer, connections_.size());
+  if (entries == 0) return ok();  // many connections: exact counters beat bigger submissions
   send_rings_.reserve(connections_.size());
   for (size_t i = 0; i < connections_.size(); ++i) {
     SendRing& ring = send_rings_.emplace_back();
@@ -138,16 +140,45 @@ void UringSender::arm(uint32_t index) {
     c.in_flight = uring::pack(index, uring::Op::send_bundle);
   } else if constexpr (K == Kind::zerocopy) {
     if (registered_buffer_)
-      io_uring_prep_send_zc_fixed(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
+      io_uring_prep_send_zc_fixed(sqe, c.fd.get(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT,
                                   IORING_SEND_ZC_REPORT_USAGE, 0);
     else
-      io_uring_prep_send_zc(sqe, c.fd.get(), data, length, MSG_NOSIGNAL,
+      io_uring_prep_send_zc(sqe, c.fd.get(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT,
                             IORING_SEND_ZC_REPORT_USAGE);
     c.in_flight = uring::pack(index, uring::Op::send_zc);
   } else {
-    io_uring_prep_send(sqe, c.fd.get(), data, length, MSG_NOSIGNAL);
+    io_uring_prep_send(sqe, c.fd.get(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT);
     c.in_flight = uring::pack(index, uring::Op::send);
   }
+  sqe->user_data = c.in_flight;
+  ++in_flight_;
+}
+
+void UringSender::queue_send(uint32_t index) {
+  queue_[(queue_head_ + queued_) % queue_.size()] = index;
+  ++queued_;
+}
+
+template <UringSender::Kind K>
+void UringSender::arm_queued() {
+  for (uint32_t n = 0; n < max_sends_per_enter && queued_ > 0; ++n) {
+    const uint32_t index = queue_[queue_head_];
+    queue_head_ = (queue_head_ + 1) % queue_.size();
+    --queued_;
+    if (!connections_[index].closed) arm<K>(index);
+  }
+}
+
+void UringSender::arm_poll(uint32_t index) {
+  Connection& c = connections_[index];
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    c.closed = true;
+    record_error("io_uring: the kernel takes no more submissions");
+    return;
+  }
+  io_uring_prep_poll_add(sqe, c.fd.get(), POLLOUT);
+  c.in_flight = uring::pack(index, uring::Op::poll_out);
   sqe->user_data = c.in_flight;
   ++in_flight_;
 }
@@ -158,6 +189,13 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
   if (op == uring::Op::cancel) return;
   const uint32_t index = uring::index_of(cqe.user_data);
   Connection& c = connections_[index];
+  if (op == uring::Op::poll_out) {
+    // Room (or an error, which the send then reports): send again.
+    c.in_flight = 0;
+    --in_flight_;
+    if (cqe.res != -ECANCELED && !stopping_) queue_send(index);
+    return;
+  }
   if (op == uring::Op::send_bundle) {
     // A bundle goes on sending while its ring has slots (F_MORE); its last CQE lacks F_MORE.
     const int res = cqe.res;
@@ -169,7 +207,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     c.in_flight = 0;
     --in_flight_;
     if (res >= 0 || res == -ENOBUFS || res == -EINTR || res == -EAGAIN) {
-      if (!stopping_) arm<Kind::bundle>(index);
+      if (!stopping_) queue_send(index);
       return;
     }
     if (res != -ECANCELED) on_send_error(c, -res);
@@ -199,12 +237,16 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(res));
     c.left -= static_cast<uint64_t>(res);
     if (c.left == 0) return flow_done(c);  // count mode: the budget was accepted
-    if (!stopping_) arm<K>(index);
+    if (!stopping_) queue_send(index);
     return;
   }
   if (res == -ECANCELED) return;
-  if (res == -EINTR || res == -EAGAIN) {
-    if (!stopping_) arm<K>(index);
+  if (res == -EAGAIN) {  // MSG_DONTWAIT: no room in the socket now
+    if (!stopping_) arm_poll(index);
+    return;
+  }
+  if (res == -EINTR) {
+    if (!stopping_) queue_send(index);
     return;
   }
   on_send_error(c, -res);
@@ -231,13 +273,18 @@ bool UringSender::auto_fallback_due() {
 template <bool Paced, UringSender::Kind K>
 UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer) {
   io_uring* const ring = ring_.get();
+  queue_.resize(connections_.size());
+  queue_head_ = queued_ = 0;
   for (uint32_t i = 0; i < connections_.size(); ++i)
-    if (connections_[i].in_flight == 0 && !connections_[i].closed) arm<K>(i);
+    if (connections_[i].in_flight == 0 && !connections_[i].closed) queue_send(i);
 
   while (!stop.load(std::memory_order_relaxed)) {
+    arm_queued<K>();
     __kernel_timespec wait{0, ring_wait_ns};
     io_uring_cqe* cqe = nullptr;
-    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    // More connections waiting to send: hand these in and come back at once.
+    const int r = queued_ > 0 ? io_uring_submit_and_get_events(ring)
+                              : io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       return LoopEnd::failed;
@@ -256,8 +303,9 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
   return LoopEnd::stopped;
 }
 
-// At stop: cancel the sends still waiting for socket space (a cancelled send has moved no byte,
-// so the counters stay exact) and reap every completion, bounded by ring_drain_budget.
+// At stop: cancel the polls still waiting for socket space (a single-buffer send never waits:
+// MSG_DONTWAIT) and the bundles under way (a cancelled one reports what it had sent), and reap
+// every completion, bounded by ring_drain_budget.
 void UringSender::cancel_and_drain() {
   stopping_ = true;
   io_uring* const ring = ring_.get();

@@ -177,6 +177,9 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   }
   apply_mapping(state, *uses);
   if (Status address = choose_address(state); !address) return address.error();
+  if (given(*uses, 'a') && !state.spec().source_addresses.empty())
+    return fail("-a and --source-addresses cannot be used together (the first of the list "
+                "serves as -a)");
   if (Status ports = check_ports(state, *uses); !ports) return ports.error();
   if (Status rates = check_rates(state); !rates) return rates.error();
   if (Status protocol = check_protocol(state, *uses); !protocol) return protocol.error();

@@ -105,6 +105,23 @@ Status set_source_address(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_source_addresses(ParseState& state, const Value& value) {
+  std::vector<std::string> addresses;
+  std::string_view rest = *value;
+  while (true) {
+    const size_t comma = rest.find(',');
+    auto address = non_empty(std::string(rest.substr(0, comma)), "a comma-separated address list");
+    if (!address) return address.error();
+    addresses.push_back(*address);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (addresses.size() > 4096) return fail("at most 4096 addresses");
+  state.spec().source_address = addresses.front();
+  state.spec().source_addresses = std::move(addresses);
+  return ok();
+}
+
 Status set_threads_per_port(ParseState& state, const Value& value) {
   auto threads = clamped_count(state, *value, limits::max_threads_per_port, "-n",
                                "threads per port");
@@ -530,6 +547,10 @@ const OptionDef table[] = {
    set_interval},
   {0, "json", required, "FILE", for_any, native,
    "write the xttcp JSON result (versioned, complete) to FILE", "", set_native_json},
+  {0, "source-addresses", required, "ADDR,ADDR...", sender_side, native,
+   "spread the connections over these source addresses, round-robin, each bound like -a (one "
+   "source address has ~28k ports towards one receiver port)", "-a's, or the kernel's choice",
+   set_source_addresses},
   {0, "connect-timeout", required, "SEC", sender_side, native,
    "give up connecting to the receiver after SEC seconds (a refused connect is retried until "
    "then)", "10", set_connect_timeout},

@@ -151,7 +151,7 @@ class SyncReceiver final : public ReceiverControl {
     return peers_.take_all(timeout);
   }
   void publish(const Result& result) override {
-    server_->publish_result(render_native_json(result));
+    server_->publish_result(render_peer_frame(result));
   }
 
   void stop() override {

@@ -119,7 +119,7 @@ class SyncSender final : public SenderControl {
 
   Expected<std::optional<Result>> exchange_results(const Result& own) override {
     if (!agreement_.native || receiver_lost_) return std::optional<Result>();
-    if (Status sent = sync_->send_frame(render_native_json(own)); !sent) return sent.error();
+    if (Status sent = sync_->send_frame(render_peer_frame(own)); !sent) return sent.error();
     auto frame = sync_->read_frame(timeout_ + seconds(context_.spec.cooldown_s + 5));
     if (!frame) return fail("no result from the receiver: " + frame.error().message);
     auto peer = parse_peer_result(*frame, Role::receiver);

@@ -159,6 +159,17 @@ TEST(LinuxDialectFlags, SourceAddress) {
   EXPECT_EQ(parse_ok("-s x -a10.0.0.11").spec.source_address, "10.0.0.11");
 }
 
+TEST(LinuxDialectFlags, SourceAddressesSpreadTheConnectionsAndTheFirstServesAsA) {
+  const TestSpec spec = parse_ok("-s x --source-addresses 127.0.0.2,127.0.0.3,127.0.0.4").spec;
+  EXPECT_EQ(spec.source_address, "127.0.0.2");
+  EXPECT_EQ(spec.source_addresses,
+            (std::vector<std::string>{"127.0.0.2", "127.0.0.3", "127.0.0.4"}));
+  EXPECT_TRUE(parse_ok("-s x").spec.source_addresses.empty());
+  EXPECT_FALSE(parse("-s x --source-addresses 127.0.0.2,,127.0.0.3"));
+  EXPECT_FALSE(parse("-s x -a 127.0.0.1 --source-addresses 127.0.0.2"));
+  EXPECT_FALSE(parse("-r --source-addresses 127.0.0.2"));
+}
+
 TEST(LinuxDialectFlags, Protocol) {
   EXPECT_EQ(parse_ok("-u").spec.protocol, Protocol::udp);
   // NTTTCP's default 128 KiB datagram is clamped to the largest UDP payload.

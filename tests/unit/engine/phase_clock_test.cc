@@ -60,6 +60,35 @@ TEST(StartGate, AStartBetweenTestsIsKeptAndOneDuringATestIgnored) {
   EXPECT_EQ(gate.wait(1s), 7u);
 }
 
+TEST(StartGate, TheOpeningIsTheOpenersInstantAndCountsNotTheWaitersWakeUp) {
+  StartGate gate;
+  uint64_t bytes = 42;
+  gate.count_with([&bytes] { return std::vector<CounterSnapshot>{CounterSnapshot{bytes++, 1, {}}}; });
+  const auto before = SteadyClock::now();
+  gate.open(5);
+  const auto opened = SteadyClock::now();
+  gate.open(9);                       // ignored: a start is pending (its counts are not read)
+  std::this_thread::sleep_for(20ms);  // the engine's thread wakes late
+  ASSERT_EQ(gate.wait(1s), 5u);
+  StartGate::Opening opening = gate.take_opening();
+  EXPECT_GE(opening.at, before);
+  EXPECT_LE(opening.at, opened);  // taken by the opener, not when the waiter woke
+  ASSERT_EQ(opening.counts.size(), 1u);
+  EXPECT_EQ(opening.counts[0].bytes, 42u);
+  EXPECT_TRUE(gate.take_opening().counts.empty()) << "taken once";
+  gate.finished();
+  gate.open(7);
+  ASSERT_EQ(gate.wait(1s), 7u);
+  EXPECT_EQ(gate.take_opening().counts[0].bytes, 43u);  // each opening reads the counters anew
+}
+
+TEST(StartGate, WithoutACounterTheOpeningHasNoCounts) {
+  StartGate gate;
+  gate.open(7);
+  ASSERT_EQ(gate.wait(1s), 7u);
+  EXPECT_TRUE(gate.take_opening().counts.empty());
+}
+
 TEST(StartGate, ReturnsTheCycleOrNothingOnTimeout) {
   StartGate gate;
   std::thread opener([&] { gate.open(7); });

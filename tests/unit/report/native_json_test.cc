@@ -177,6 +177,29 @@ TEST(NativeJson, PeerIsEmbeddedAsAnObject) {
   EXPECT_EQ(peer->total_bytes, 19870252526u);
 }
 
+TEST(NativeJson, ThePeerFrameIsCompactAndCarriesAtMostSoManyConnections) {
+  Result sender = full_sender();
+  sender.peer.reset();
+  ASSERT_FALSE(sender.connections.empty());
+  const ConnectionStats one = sender.connections.front();
+  sender.connections.assign(peer_frame_connections + 500, one);
+  const std::string frame = render_peer_frame(sender);
+  EXPECT_EQ(frame.find('\n'), std::string::npos);
+  Expected<Result> got = parse_peer_result(frame, Role::sender);
+  ASSERT_TRUE(got) << got.error().message;
+  EXPECT_EQ(got->connections.size(), peer_frame_connections);
+  EXPECT_EQ(got->total_bytes, sender.total_bytes);
+  ASSERT_FALSE(got->notes.empty());
+  EXPECT_NE(got->notes.back().find("the first 1024 of 1524"), std::string::npos)
+      << got->notes.back();
+  // Few connections: the whole result, as in the file.
+  Result few = full_sender();
+  few.peer.reset();
+  Expected<Result> all = parse_peer_result(render_peer_frame(few), Role::sender);
+  ASSERT_TRUE(all) << all.error().message;
+  expect_same(few, *all);
+}
+
 TEST(NativeJson, SelfDescribing) {
   auto doc = nlohmann::json::parse(render_native_json(test::sample_receiver()));
   EXPECT_EQ(doc["schema"], "xttcp-result");

@@ -113,6 +113,25 @@ TEST(UringSendRing, EntriesCoverAboutOneMiBWithinTheKernelsBundleLimit) {
   EXPECT_EQ(SendRing::entries_for(4u << 20), 2u);
 }
 
+TEST(UringSendRing, BundlesInFlightHideAtMostTheBudgetFromTheCounters) {
+  // Few connections: ~1 MiB bundles, as without a count.
+  EXPECT_EQ(SendRing::entries_for(131072, 1), 8u);
+  EXPECT_EQ(SendRing::entries_for(131072, 64), 8u);  // 64 x 1 MiB = the 64 MiB budget
+  EXPECT_EQ(SendRing::entries_for(131072, 65), 4u);
+  EXPECT_EQ(SendRing::entries_for(131072, 256), 2u);
+  // Past that a bundle would be under two writes: one write per send instead.
+  EXPECT_EQ(SendRing::entries_for(131072, 257), 0u);
+  EXPECT_EQ(SendRing::entries_for(131072, 10000), 0u);
+  EXPECT_EQ(SendRing::entries_for(4096, 10000), 0u);  // 6.7 KB each: one 4 KiB slot fits
+  EXPECT_EQ(SendRing::entries_for(1024, 10000), 4u);
+  EXPECT_EQ(SendRing::entries_for(131072, 0), 8u);
+  for (size_t connections : {1u, 3u, 64u, 100u, 500u, 5000u}) {
+    const uint32_t entries = SendRing::entries_for(65536, connections);
+    EXPECT_LE(uint64_t{entries} * 65536 * connections, SendRing::hidden_bytes_budget)
+        << connections;
+  }
+}
+
 TEST(UringSendRing, EverySlotPointsAtTheOneBufferAndRefillsWrap) {
   static const unsigned char data[4096] = {'A'};
   SendRing ring;

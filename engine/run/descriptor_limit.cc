@@ -1,0 +1,40 @@
+#include "engine/run/descriptor_limit.hh"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace xttcp {
+
+OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers) {
+  OpenFilesNeed need;
+  const uint64_t least = open_files_least + open_files_least_per_worker * workers;
+  const uint64_t overhead = open_files_margin + open_files_per_worker * workers;
+  if (spec.role == Role::receiver) {
+    need.files = spec.ports + least;  // listeners; the connections come on top
+    need.comfortable = spec.ports + overhead;
+    need.open_ended = true;
+    need.asked_by = fmt::format("{}: {} listening ports",
+                                spec.dialect == Dialect::windows ? "-m" : "-P", spec.ports);
+    return need;
+  }
+  const uint64_t connections = spec.sender_connections();  // UDP: one socket per flow
+  need.files = connections + least;
+  need.comfortable = connections + overhead;
+  const char* options = spec.dialect == Dialect::windows ? "-m" : "-P (or -m) x -n x -l";
+  need.asked_by = fmt::format("{}: {} {}", options, connections,
+                              spec.protocol == Protocol::udp ? "sockets" : "connections");
+  return need;
+}
+
+Expected<uint64_t> plan_open_files(const OpenFilesNeed& need, uint64_t soft, uint64_t hard,
+                                   uint64_t ceiling) {
+  if (need.files > hard)
+    return fail(fmt::format("{} need about {} open files, more than this process may open "
+                            "(hard limit {}; ulimit -Hn): raise it or ask for fewer",
+                            need.asked_by, need.files, hard));
+  if (need.open_ended) return std::max(soft, std::min(hard, std::max(ceiling, need.comfortable)));
+  return std::max(soft, std::min(hard, need.comfortable));
+}
+
+}  // namespace xttcp
