@@ -190,8 +190,8 @@ struct Result {
   // The peer's native JSON result when the peer is xttcp and shared it.
   std::optional<std::string> peer_result_json;
 
-  // For the Windows renderers: nullopt = not collected on this OS or in this run, and then they
-  // print "NA" rather than a false 0.
+  // For the Windows renderers: nullopt = not collected on this OS or in this run, and then the
+  // console prints "NA" rather than a false 0 (the XML file writes 0, as NTttcp does).
   std::optional<TransportCounters> transport;
   std::optional<uint64_t> dpcs;  // Windows deferred procedure calls in the window; none on Linux
 
