@@ -52,7 +52,10 @@ Expected<Agreement> agree_with_receiver(const TestSpec& spec, const SocketAddres
   sync_address.set_port(spec.sync_port());
   auto sync = SyncClient::connect(sync_address, source, timeout);
   if (!sync) return sync.error();
-  log.debug("Sync connection: --> " + sync_address.to_string());
+  auto local = local_address_of(sync->fd());
+  log.debug(linux_connection_line(SenderSocket::sync, local ? local->port() : uint16_t{0},
+                                  static_cast<int64_t>(sync->fd()), sync_address.host(),
+                                  sync_address.port()));
 
   auto native = sync->try_native_hello(timeout);
   if (!native) return native.error();
@@ -236,6 +239,10 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
   const int64_t connections_at_start = pool.open_connections();
+  if (log.verbose() && spec.dialect == Dialect::linux)
+    for (const OpenedConnection& c : pool.opened_connections())
+      log.debug(linux_connection_line(c.udp ? SenderSocket::udp_data : SenderSocket::tcp_data,
+                                      c.local_port, c.socket, c.remote.host(), c.remote.port()));
   log.info(fmt::format("{} connections created in {} microseconds", spec.sender_connections(),
                        std::chrono::duration_cast<std::chrono::microseconds>(
                            SteadyClock::now() - connect_start).count()));

@@ -82,6 +82,8 @@ Status TcpSender::open() {
     return connected;
   }
 
+  for (std::size_t i = 0; i < flows_.size(); ++i)
+    record_opened(context_, flows_[i]->socket.get(), flow_address(context_, flows[i]), false);
   for (auto& connection : flows_) {
     connection->local = local_name(connection->socket.get());
     connection->remote = peer_name(connection->socket.get());

@@ -51,6 +51,7 @@ Status UdpSender::open() {
       return fail(where + last_wsa_failure("connect"));
     auto skips = port_.associate(socket->get(), 0);
     if (!skips) return fail(where + skips.error().message);
+    record_opened(context_, socket->get(), flow->remote, true);
 
     flow->socket = std::move(*socket);
     flow->slot = plan.slot;
