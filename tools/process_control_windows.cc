@@ -32,6 +32,8 @@ Status check_process_options(const TestSpec& spec) {
 
 Status prepare_process(TestSpec&) { return ok(); }
 
+Status detach_process() { return fail("-D: running as a daemon is Linux only"); }
+
 void watch_interrupts(std::atomic<bool>& interrupted, PhaseClock& clock) {
   interrupted_flag = &interrupted;
   run_clock = &clock;
