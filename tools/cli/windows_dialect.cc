@@ -81,6 +81,9 @@ class WindowsSplitter {
   const std::vector<OptionUse>& native_uses() const { return native_uses_; }
 
  private:
+  // The next word as an optional value or list item: present and not an option.
+  bool next_is_value() const { return next_ < args_.size() && !args_[next_].starts_with("-"); }
+
   Status windows_option(const std::string& typed) {
     const WindowsOptionDef* def = find_windows_option(typed);
     if (def == nullptr) return fail(unknown_option(typed));
@@ -97,12 +100,10 @@ class WindowsSplitter {
         values.push_back(args_[next_++]);
         break;
       case WindowsValue::optional:
-        if (next_ < args_.size() && !args_[next_].starts_with("-"))
-          values.push_back(args_[next_++]);
+        if (next_is_value()) values.push_back(args_[next_++]);
         break;
       case WindowsValue::list:
-        while (next_ < args_.size() && !args_[next_].starts_with("-"))
-          values.push_back(args_[next_++]);
+        while (next_is_value()) values.push_back(args_[next_++]);
         break;
     }
     if (Status applied = def->apply(state_, values); !applied) {
@@ -142,8 +143,7 @@ class WindowsSplitter {
       if (next_ >= args_.size())
         return fail(display + " needs a value (" + std::string(def->value_name) + ")");
       use.value = args_[next_++];
-    } else if (def->value == ValueKind::optional && next_ < args_.size() &&
-               !args_[next_].starts_with("-")) {
+    } else if (def->value == ValueKind::optional && next_is_value()) {
       use.value = args_[next_++];
     }
     if (Status applied = def->apply(state_.base, use.value); !applied)
@@ -291,6 +291,13 @@ Status verify(WindowsParseState& state) {
 
 void add_notes(WindowsParseState& state) {
   const TestSpec& spec = state.spec();
+  // Receive-side options the original accepts on a sender and never uses there.
+  if (spec.role == Role::sender && spec.windows.verify_data)
+    state.base.note("-d does nothing on the sender: it checks received data (ignored, as NTttcp "
+                    "does)");
+  if (spec.role == Role::sender && spec.windows.wait_all)
+    state.base.note("-wa does nothing on the sender: it applies to receives (ignored, as NTttcp "
+                    "does)");
   if (spec.no_delay && spec.protocol == Protocol::udp)
     state.base.note("-ndl has no effect with -u (TCP_NODELAY is a TCP option)");
   if (spec.windows.sample_s > spec.duration_s)
