@@ -3,12 +3,20 @@
 #pragma once
 
 #include <atomic>
+#include <string>
+#include <vector>
 
 #include "engine/run/phase_clock.hh"
 #include "engine/spec.hh"
 #include "engine/status.hh"
 
 namespace xttcp {
+
+// The command line as UTF-8 words, the program's name first. Linux: argv as is. Windows: the
+// UTF-16 command line (GetCommandLineW, CommandLineToArgvW) converted to UTF-8, so that a
+// character outside the ANSI code page (an en dash pasted from a web page) arrives as itself,
+// not as '?'; argv if that fails.
+std::vector<std::string> command_line_words(int argc, char** argv);
 
 // Options this OS cannot honour, refused before anything starts (usage error, one line):
 // "-D: running as a daemon is Linux only".

@@ -36,6 +36,10 @@ void make_paths_absolute(TestSpec& spec) {
 
 }  // namespace
 
+std::vector<std::string> command_line_words(int argc, char** argv) {
+  return std::vector<std::string>(argv, argv + argc);
+}
+
 Status check_process_options(const TestSpec&) { return ok(); }
 
 Status prepare_process(TestSpec& spec) {

@@ -45,6 +45,8 @@ BAD = [
     ["--local", "-H"],
     ["--show-nic-packets", "nosuchif0"],
     ["--fq-rate-limit", "1t", "-s", "127.0.0.1"],
+    ["-s", "127.0.0.1", "\u2013u"],            # an en dash, pasted from a web page
+    ["\u2014json", "x.json"],                  # an em dash for "--"
     ["-P"],                                   # missing value
     ["--json"],                               # missing file
     ["-Z"],

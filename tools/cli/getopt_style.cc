@@ -56,6 +56,12 @@ std::string value_missing(const OptionDef& def, bool spelled_long) {
   return display_name(def, spelled_long) + " needs a value (" + std::string(def.value_name) + ")";
 }
 
+bool is_long_name(std::span<const OptionDef> table, std::string_view name) {
+  for (const OptionDef& def : table)
+    if (!def.long_name.empty() && def.long_name == name) return true;
+  return false;
+}
+
 class Splitter {
  public:
   Splitter(const std::vector<std::string>& args, std::span<const OptionDef> table)
@@ -67,6 +73,8 @@ class Splitter {
       Status status = ok();
       if (word == "--") {
         rest_are_stray();
+      } else if (auto dash = typographic(word)) {
+        status = fail(*dash);
       } else if (word.size() > 2 && word.starts_with("--")) {
         status = long_option(word.substr(2));
       } else if (word.size() >= 2 && word[0] == '-') {
@@ -80,15 +88,24 @@ class Splitter {
   }
 
  private:
-  // The next word as an optional value: present, non-empty and not starting with '-'.
+  std::optional<std::string> typographic(std::string_view word) const {
+    return typographic_dash_error(
+        word, [this](std::string_view name) { return is_long_name(table_, name); });
+  }
+
+  // The next word as an optional value: present, non-empty and not starting with '-' (nor with
+  // a typographic dash: "-s –u" is a mistyped option, not an address).
   std::optional<std::string> take_optional_word() {
-    if (next_ < args_.size() && !args_[next_].empty() && args_[next_][0] != '-')
+    if (next_ < args_.size() && !args_[next_].empty() && args_[next_][0] != '-' &&
+        !typographic(args_[next_]))
       return args_[next_++];
     return std::nullopt;
   }
 
   // The next word as a required value, or the refusal.
   Status take_required_word(OptionUse& use) {
+    if (next_ < args_.size())
+      if (auto dash = typographic(args_[next_])) return fail(*dash);
     if (next_ >= args_.size() || !looks_like_value(args_[next_]))
       return fail(value_missing(*use.def, use.spelled_long));
     use.value = args_[next_++];

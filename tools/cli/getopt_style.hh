@@ -3,7 +3,8 @@
 // -r 10.0.0.1 when the next word does not start with '-'), --long value, --long=value and
 // unambiguous --long prefixes. Stray words (neither an option nor its value, and every word
 // after "--") are kept apart, as getopt_long's permutation leaves them for a program that
-// ignores them; the caller says so.
+// ignores them; the caller says so. A word that starts with a typographic dash ("–u") is
+// refused: it was meant as an option.
 #pragma once
 
 #include <optional>

@@ -66,6 +66,8 @@ class WindowsSplitter {
       Status status = ok();
       if (word == "--")
         status = stray(word);
+      else if (auto dash = typographic(word))
+        status = fail(*dash);
       else if (word.size() > 2 && word.starts_with("--"))
         status = long_option(word);
       else if (word.size() >= 2 && word[0] == '-')
@@ -81,8 +83,17 @@ class WindowsSplitter {
   const std::vector<OptionUse>& native_uses() const { return native_uses_; }
 
  private:
-  // The next word as an optional value or list item: present and not an option.
-  bool next_is_value() const { return next_ < args_.size() && !args_[next_].starts_with("-"); }
+  // "–u" (en dash) for -u, "—backend" for --backend: refused with what to type.
+  static std::optional<std::string> typographic(std::string_view word) {
+    return typographic_dash_error(
+        word, [](std::string_view name) { return find_native_long(name) != nullptr; });
+  }
+
+  // The next word as an optional value or list item: present and not an option, including one
+  // typed with a typographic dash.
+  bool next_is_value() const {
+    return next_ < args_.size() && !args_[next_].starts_with("-") && !typographic(args_[next_]);
+  }
 
   Status windows_option(const std::string& typed) {
     const WindowsOptionDef* def = find_windows_option(typed);
@@ -97,6 +108,7 @@ class WindowsSplitter {
         if (next_ >= args_.size())
           return fail(with_hint(name + " needs a value (" + std::string(def->value_name) + ")",
                                 typed));
+        if (auto dash = typographic(args_[next_])) return fail(*dash);
         values.push_back(args_[next_++]);
         break;
       case WindowsValue::optional:
@@ -142,6 +154,7 @@ class WindowsSplitter {
     } else if (def->value == ValueKind::required) {
       if (next_ >= args_.size())
         return fail(display + " needs a value (" + std::string(def->value_name) + ")");
+      if (auto dash = typographic(args_[next_])) return fail(*dash);
       use.value = args_[next_++];
     } else if (def->value == ValueKind::optional && next_is_value()) {
       use.value = args_[next_++];

@@ -109,6 +109,17 @@ const BadLine bad_lines[] = {
     {{"-r", "-n", "two"}, "-n: 'two'"},
     {{"-r", "-B", "fast"}, "-B: 'fast' is not a rate"},
     {{"-s", "x", "-M", "-e"}, "-M is for the receiver only"},
+    // options typed with a typographic dash (pasted from a web page)
+    {{"-s", "10.0.0.1", "\u2013u"},
+     "'\u2013u' starts with a typographic dash (U+2013 EN DASH), not the ASCII '-': type '-u'"},
+    {{"-s", "\u2013u", "10.0.0.1"}, "type '-u'"},  // not taken for -s's address
+    {{"\u2014\u2014backend", "epoll"}, "(U+2014 EM DASH), not the ASCII '-': type '--backend'"},
+    {{"\u2013-json", "f.json"}, "type '--json'"},
+    {{"\u2014json", "f.json"}, "type '--json'"},
+    {{"\u2212t", "5"}, "(U+2212 MINUS SIGN), not the ASCII '-': type '-t'"},
+    {{"-P", "\u20134"}, "type '-4'"},
+    {{"-r", "-x", "\u2013V"}, "type '-V'"},
+    {{"--show-dev-interrupts", "\u2013"}, "'\u2013' starts with a typographic dash"},
     // values of long options
     {{"--backend="}, "--backend: the value is empty"},
     {{"--backend"}, "--backend needs a value (NAME)"},

@@ -48,6 +48,20 @@ TEST(WindowsDialectCompat, StrayWordsAreRefusedAsByNtttcp) {
             std::string::npos);
 }
 
+TEST(WindowsDialectCompat, TypographicDashesAreRefusedWithWhatToType) {
+  // AWS's guide prints the UDP sender with an en dash.
+  EXPECT_EQ(win_error(std::string(sender) + "\u2013u"),
+            "'\u2013u' starts with a typographic dash (U+2013 EN DASH), not the ASCII '-': type "
+            "'-u'");
+  // Not swallowed as one more mapping of -m, nor as -xml's file.
+  EXPECT_NE(win_error("-s -m 4,*,10.0.0.1 \u2013u -t 10").find("type '-u'"), std::string::npos);
+  EXPECT_NE(win_error(std::string(sender) + "-xml \u2014ns").find("type '-ns'"), std::string::npos);
+  EXPECT_NE(win_error(std::string(sender) + "\u2014backend epoll").find("type '--backend'"),
+            std::string::npos);
+  EXPECT_NE(win_error(std::string(sender) + "-p \u20135001").find("type '-5001'"),
+            std::string::npos);
+}
+
 // ---- defaults and the shared TestSpec fields -------------------------------------------------
 
 TEST(WindowsDialect, SenderDefaults) {
