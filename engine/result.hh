@@ -195,8 +195,8 @@ struct Result {
   // (parse_peer_result); a peer's result never holds a peer of its own.
   std::shared_ptr<const Result> peer;
 
-  // For the Windows renderers: nullopt = not collected on this OS or in this run, and then they
-  // print "NA" rather than a false 0.
+  // For the Windows renderers: nullopt = not collected on this OS or in this run, and then the
+  // console prints "NA" rather than a false 0 (the XML file writes 0, as NTttcp does).
   std::optional<TransportCounters> transport;
   std::optional<uint64_t> dpcs;  // Windows deferred procedure calls in the window; none on Linux
 

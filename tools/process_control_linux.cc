@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -35,6 +36,10 @@ void make_paths_absolute(TestSpec& spec) {
 
 }  // namespace
 
+std::vector<std::string> command_line_words(int argc, char** argv) {
+  return std::vector<std::string>(argv, argv + argc);
+}
+
 Status check_process_options(const TestSpec&) { return ok(); }
 
 Status prepare_process(TestSpec& spec) {
@@ -42,10 +47,13 @@ Status prepare_process(TestSpec& spec) {
   const sigset_t set = interrupt_signals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);
-  if (spec.daemonize) {
-    make_paths_absolute(spec);
-    if (daemon(0, 0) != 0) return fail(std::string("-D: daemon: ") + std::strerror(errno));
-  }
+  if (spec.daemonize) make_paths_absolute(spec);
+  return ok();
+}
+
+Status detach_process() {
+  std::fflush(nullptr);  // the parent leaves with _exit(): what it buffered would be lost
+  if (daemon(0, 0) != 0) return fail(std::string("-D: daemon: ") + std::strerror(errno));
   return ok();
 }
 

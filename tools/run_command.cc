@@ -70,10 +70,6 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   auto log = Log::open(options);
   if (!log) return usage_error(log.error().message);
 
-  std::atomic<bool> interrupted{false};
-  PhaseClock clock;
-  watch_interrupts(interrupted, clock);
-
   if (spec.dialect == Dialect::windows) {
     (*log)->raw(windows_banner_line());
   } else {
@@ -83,6 +79,19 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   if (spec.verbose && spec.dialect == Dialect::linux)  // the block ends with its own separator, as the original's print_flags()
     for (const std::string& line : linux_flags_lines(spec)) (*log)->raw(line);
   for (const std::string& note : notes) (*log)->info(note);
+  // -D: what the original prints before it detaches, all of it (scripts wait for these lines).
+  if (spec.daemonize) {
+    (*log)->info("main: run this tool in the background");
+    if (Status detached = detach_process(); !detached) {
+      (*log)->error(detached.error().message);
+      return exit_code::run_failed;
+    }
+  }
+
+  // After -D's fork: the signal thread must be the daemon's.
+  std::atomic<bool> interrupted{false};
+  PhaseClock clock;
+  watch_interrupts(interrupted, clock);
 
   RunEnv env{**log, clock, *choice, &interrupted};
   int code = exit_code::run_failed;

@@ -7,6 +7,7 @@
 
 #include "io_backends/registry.hh"
 #include "tools/cli/command.hh"
+#include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "topology/topology.hh"
 #include "xttcp_config.h"
@@ -61,8 +62,10 @@ int print_backends(const TestSpec& options) {
 
 int main(int argc, char** argv) {
   using namespace xttcp;
-  std::vector<std::string> args(argv + 1, argv + argc);
-  auto dialect = choose_dialect(argc > 0 ? argv[0] : "xttcp", args);
+  std::vector<std::string> args = command_line_words(argc, argv);
+  const std::string program = args.empty() ? "xttcp" : args.front();
+  if (!args.empty()) args.erase(args.begin());
+  auto dialect = choose_dialect(program, args);
   if (!dialect) return usage_error(dialect.error().message);
   const bool windows = *dialect == CliDialect::windows;
   auto command = windows ? parse_windows_dialect(args) : parse_linux_dialect(args);

@@ -13,6 +13,7 @@
 
 #include "base/status.hh"
 #include "engine/net/address.hh"
+#include "engine/net/socket_io.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
@@ -26,6 +27,15 @@ class UdpFlowRegistry;
 
 // The contract's bound on how late a worker sees `stop`: no wait in a data loop lasts longer.
 inline constexpr std::chrono::milliseconds stop_check_interval{100};
+
+// A connection (TCP) or flow socket (UDP) a sender worker opened, for -V's "New connection"
+// lines. Control path.
+struct OpenedConnection {
+  uint16_t local_port = 0;
+  int64_t socket = -1;  // the OS's number for it: the fd (a SOCKET handle on Windows)
+  SocketAddress remote;
+  bool udp = false;
+};
 
 // What a worker needs from the engine. Owned by the engine; outlives the worker.
 struct WorkerContext {
@@ -63,7 +73,20 @@ struct WorkerContext {
   // -lm (NTttcp for Windows): the engine's current latency period (see FlowCounter), for a
   // CallTimer that times every send/recv call; null when -lm is off.
   const std::atomic<uint64_t>* latency_period = nullptr;
+  // NULL if not wanted: this worker's own list (engine-owned); a sender's open() appends every
+  // connection it made, once made (record_opened). The engine reads it after every worker
+  // opened.
+  std::vector<OpenedConnection>* opened = nullptr;
 };
+
+// Appends `socket`, connected to `remote`, to context.opened (if wanted). Control path.
+inline void record_opened(const WorkerContext& context, NativeSocket socket,
+                          const SocketAddress& remote, bool udp) {
+  if (context.opened == nullptr) return;
+  auto local = local_address_of(socket);
+  context.opened->push_back(OpenedConnection{local ? local->port() : uint16_t{0},
+                                             static_cast<int64_t>(socket), remote, udp});
+}
 
 // Where `flow` connects (sender) or listens (receiver): its host with its port. Control path.
 inline SocketAddress flow_address(const WorkerContext& context, const FlowPlan& flow) {

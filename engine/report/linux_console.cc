@@ -118,6 +118,15 @@ std::vector<std::string> linux_flags_lines(const TestSpec& spec) {
   return lines;
 }
 
+std::string linux_connection_line(SenderSocket kind, uint16_t local_port, int64_t socket,
+                                  std::string_view remote_host, uint16_t remote_port) {
+  const char* what = kind == SenderSocket::tcp_data   ? "New connection"
+                     : kind == SenderSocket::udp_data ? "Running UDP stream"
+                                                      : "Sync connection";
+  return fmt::format("{}: local:{} [socket:{}] --> {}:{}", what, local_port, socket, remote_host,
+                     remote_port);
+}
+
 std::vector<std::string> linux_summary_lines(const Result& r) {
   std::vector<std::string> lines;
   if (r.duration_s <= 0) return lines;  // the original prints nothing without a window

@@ -2,6 +2,7 @@
 // finished." Pure functions over TestSpec and Result; the caller prints them through Log.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,15 @@ namespace xttcp {
 // from "*** sender role" / "*** receiver role" down to and including the closing
 // "---------------------------------------------------------" separator.
 std::vector<std::string> linux_flags_lines(const TestSpec& spec);
+
+// The -V line of one sender connection, as Log::debug() message, in the original's words:
+// "New connection: local:38069 [socket:5] --> 127.0.0.1:25001" (TCP data, tcpstream.c),
+// "Running UDP stream: local:38069 [socket:5] --> 127.0.0.1:25001" (UDP data, udpstream.c),
+// "Sync connection: local:53859 [socket:4] --> 127.0.0.1:25000" (endpointsync.c).
+// `remote_host` is the bare address, IPv6 too ("::1:5001", as the original prints it).
+enum class SenderSocket { tcp_data, udp_data, sync };
+std::string linux_connection_line(SenderSocket kind, uint16_t local_port, int64_t socket,
+                                  std::string_view remote_host, uint16_t remote_port);
 
 // Everything the original prints after "Test cycle finished.", as Log::info() messages
 // (no time prefix, no trailing separator). Empty when the measured duration is 0, as there.

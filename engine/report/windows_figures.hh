@@ -4,9 +4,11 @@
 //
 // Unavailable figures: a figure this OS or this run did not measure (DPCs on Linux, packets
 // when the engine did not read the transport counters, per-thread completions, CPU when no
-// ticks were read) is nullopt here and both renderers print "NA" in its place, never a false 0.
-// "NA" is what NTTTCP-for-Linux itself writes for values it lacks (its <sender_name> and
-// <use_io_compl_ports>), so tools that read NTttcp XML already meet it.
+// ticks were read) is nullopt here. The console prints "NA" in its place, never a false 0; the
+// XML file writes 0 there, as NTttcp 5.40 writes 0.000 for a counter it could not read: the
+// tools that read the file (VirtualClient, PerfKitBenchmarker) convert every one of these
+// elements to a number and drop the whole result on a word. The native JSON (--json) keeps
+// them null.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,7 @@ namespace xttcp {
 // is in the console banner and in the native JSON.
 inline constexpr const char* windows_ntttcp_version = "5.40";
 
-// Printed for an unavailable figure (see above).
+// Printed on the console for an unavailable figure (see above).
 inline constexpr const char* windows_unavailable = "NA";
 
 struct WindowsThreadFigures {

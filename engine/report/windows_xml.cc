@@ -18,18 +18,18 @@ void add(XmlElement& parent, const char* name, const std::string& value,
 
 std::string fixed(double value, int precision) { return fmt::format("{:.{}f}", value, precision); }
 
+// An unavailable figure is 0 in the file, as NTttcp writes a counter it could not read: the
+// tools that read it take every figure for a number (windows_figures.hh).
 std::string fixed(const std::optional<double>& value, int precision) {
-  return value ? fixed(*value, precision) : windows_unavailable;
+  return fixed(value.value_or(0.0), precision);
 }
 
 std::string whole(const std::optional<uint64_t>& value) {
-  return value ? std::to_string(*value) : windows_unavailable;
+  return std::to_string(value.value_or(0));
 }
 
 void add_latency(XmlElement& parent, const std::optional<IoLatency>& latency) {
-  auto ns = [&](double IoLatency::*field) {
-    return latency ? fixed((*latency).*field, 0) : std::string(windows_unavailable);
-  };
+  auto ns = [&](double IoLatency::*field) { return fixed(latency ? (*latency).*field : 0.0, 0); };
   add(parent, "avg_latency", ns(&IoLatency::average_ns), "ns");
   add(parent, "min_latency", ns(&IoLatency::min_ns), "ns");
   add(parent, "max_latency", ns(&IoLatency::max_ns), "ns");

@@ -3,7 +3,8 @@
 // (run_time, warmup_time, cooldown_time and dash_n_timeout in milliseconds), one <thread> per
 // thread unless -hpt, then the totals (MB = 2^20 bytes, KB = 1024). Tab indentation, no XML
 // declaration, "\n" line ends (see windows_console.hh), exactly as the reference samples.
-// Unavailable figures are "NA" (see windows_figures.hh).
+// Every figure is a number: an unavailable one is 0 (0.000), as the original writes it (see
+// windows_figures.hh).
 //
 // The original opens its file in append mode and writes one block per run: these functions
 // produce the text; whoever writes the file appends it (TestSpec::windows.xml_append).

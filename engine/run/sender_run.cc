@@ -6,6 +6,7 @@
 
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
+#include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/run/control_plane/sender_control.hh"
 #include "engine/run/publish.hh"
@@ -89,6 +90,10 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
     log.error(opened.error().message);
     return false;
   }
+  if (log.verbose() && spec.dialect == Dialect::linux)  // -V: the original's line per connection
+    for (const OpenedConnection& c : pool.opened_connections())
+      log.debug(linux_connection_line(c.udp ? SenderSocket::udp_data : SenderSocket::tcp_data,
+                                      c.local_port, c.socket, c.remote.host(), c.remote.port()));
   log.info(fmt::format("{} connections created in {} microseconds", spec.sender_connections(),
                        std::chrono::duration_cast<std::chrono::microseconds>(
                            SteadyClock::now() - connect_start).count()));

@@ -17,6 +17,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     : backend_(backend), spec_(spec), plan_(plan),
       counters_(std::make_unique<FlowCounter[]>(plan.flow_count)) {
   contexts_.resize(plan.workers.size());
+  opened_lists_.resize(plan.workers.size());
   uint32_t udp_flow_base = 0;
   if (spec.protocol == Protocol::udp) {
     udp_flows_ = std::make_unique<udp::UdpFlowRegistry>();
@@ -41,6 +42,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.udp_flow_base = udp_flow_base;
     context.worker_count = static_cast<uint32_t>(plan.workers.size());
     if (spec.windows.latency_measurement) context.latency_period = &latency_period_;
+    context.opened = &opened_lists_[i];
   }
   reports_.resize(plan.workers.size());
 }
@@ -96,7 +98,16 @@ Status WorkerPool::open_all(std::chrono::milliseconds timeout) {
   if (!all)
     return fail("workers did not open their connections within " +
                 std::to_string(timeout.count() / 1000) + " s");
+  all_opened_ = true;
   return ok();
+}
+
+std::vector<OpenedConnection> WorkerPool::opened_connections() const {
+  std::vector<OpenedConnection> out;
+  if (!all_opened_) return out;  // a worker still opening may be writing its list
+  for (const std::vector<OpenedConnection>& list : opened_lists_)
+    out.insert(out.end(), list.begin(), list.end());
+  return out;
 }
 
 void WorkerPool::release() {

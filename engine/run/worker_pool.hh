@@ -64,6 +64,9 @@ class WorkerPool {
   std::optional<DeviceSnapshot> device_snapshot() const { return backend_.device_snapshot(); }
   // True when the backend counts its connections (some were counted once they opened).
   bool counts_connections() const { return counts_connections_; }
+  // Every connection the workers opened, worker by worker (sender; -V prints them). Empty
+  // unless open_all() succeeded.
+  std::vector<OpenedConnection> opened_connections() const;
 
  private:
   void worker_main(uint32_t index);
@@ -77,6 +80,8 @@ class WorkerPool {
   std::vector<WorkerContext> contexts_;
   std::vector<std::thread> threads_;
   std::vector<WorkerReport> reports_;
+  std::vector<std::vector<OpenedConnection>> opened_lists_;  // one list per worker (WorkerContext)
+  bool all_opened_ = false;
 
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> open_connections_{0};

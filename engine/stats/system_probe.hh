@@ -52,7 +52,7 @@ class SystemProbe {
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
 // NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,
 // result.nic, result.interrupts, result.transport and result.dpcs from two snapshots. A counter
-// that went backwards gives 0; one missing at either edge stays nullopt (printed "NA").
+// that went backwards gives 0; one missing at either edge stays nullopt ("NA" on the console).
 void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end, double seconds,
                          uint64_t total_bytes, const HostInfo& host, Result& result);
 

@@ -123,6 +123,8 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
       if (slots[i].state == ConnectSlot::State::refused && slots[i].retry_at <= after)
         if (Status started = start(i); !started) return started.error();
   }
+  for (size_t i = 0; i < sockets.size(); ++i)
+    record_opened(context, sockets[i].get(), remote_of(i), false);
   return sockets;
 }
 

@@ -8,6 +8,8 @@
 //   template <bool Paced> void post_send(Request&);  starts sends on a request until one is
 //       pending, the pacer says wait or the inline budget is spent (then it goes to queued_)
 //   template <bool Paced> void on_send_completion(const OVERLAPPED_ENTRY&);  counts, restarts
+//   (both defined in Derived's .cc, which explicitly instantiates them for false and true: the
+//   loop below is instantiated in whichever file makes a Derived)
 //   static constexpr const char* sends_name;  what the leak note calls them, e.g. "UDP sends"
 // and may hide:
 //   DWORD between_waits(DWORD timeout);  work between two waits on the port (UDP count mode's

@@ -82,6 +82,8 @@ Status TcpSender::open() {
     return connected;
   }
 
+  for (std::size_t i = 0; i < flows_.size(); ++i)
+    record_opened(context_, flows_[i]->socket.get(), flow_address(context_, flows[i]), false);
   for (auto& connection : flows_) {
     connection->local = local_name(connection->socket.get());
     connection->remote = peer_name(connection->socket.get());
@@ -173,6 +175,14 @@ void TcpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
   }
   post_send<Paced>(request);
 }
+
+// SendWorker's data loop (send_worker.hh), instantiated wherever a TcpSender is made
+// (iocp_backend.cc), calls these; their definitions are here only, so both forms are emitted
+// here. A unity build would hide their absence; the Windows leg also links without one.
+template void TcpSender::post_send<false>(SendRequest&);
+template void TcpSender::post_send<true>(SendRequest&);
+template void TcpSender::on_send_completion<false>(const OVERLAPPED_ENTRY&);
+template void TcpSender::on_send_completion<true>(const OVERLAPPED_ENTRY&);
 
 WorkerReport TcpSender::finish() {
   if (!opened_) {  // nothing was sent: no statistics to report

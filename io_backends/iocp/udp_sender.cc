@@ -51,6 +51,7 @@ Status UdpSender::open() {
       return fail(where + last_wsa_failure("connect"));
     auto skips = port_.associate(socket->get(), 0);
     if (!skips) return fail(where + skips.error().message);
+    record_opened(context_, socket->get(), flow->remote, true);
 
     flow->socket = std::move(*socket);
     flow->slot = plan.slot;
@@ -191,6 +192,14 @@ void UdpSender::on_send_completion(const OVERLAPPED_ENTRY& entry) {
     return;
   post_send<Paced>(request);
 }
+
+// SendWorker's data loop (send_worker.hh), instantiated wherever a UdpSender is made
+// (iocp_backend.cc), calls these; their definitions are here only, so both forms are emitted
+// here. A unity build would hide their absence; the Windows leg also links without one.
+template void UdpSender::post_send<false>(SendRequest&);
+template void UdpSender::post_send<true>(SendRequest&);
+template void UdpSender::on_send_completion<false>(const OVERLAPPED_ENTRY&);
+template void UdpSender::on_send_completion<true>(const OVERLAPPED_ENTRY&);
 
 WorkerReport UdpSender::finish() {
   if (!opened_) {  // nothing was sent: no statistics to report

@@ -29,9 +29,8 @@ BAD = [
     ["-m", "2,99999,127.0.0.1"],
     ["-M", "-s", "127.0.0.1"],
     ["-L"],
-    ["-H", "-s", "127.0.0.1"],
     ["-a", "127.0.0.1"],                     # sender-only on a receiver
-    ["-f", "30000"],                          # sender-only on a receiver
+    ["-r", "-n", "two"],                      # ignored on a receiver, but still read
     ["--udp-gso", "off", "-s", "127.0.0.1"],  # a UDP option without -u
     ["-u", "--zerocopy", "-s", "127.0.0.1"],  # zero-copy is TCP only
     ["-u", "-b", "20", "--udp-payload", "native", "-s", "127.0.0.1"],  # no room for the header
@@ -46,7 +45,8 @@ BAD = [
     ["--local", "-H"],
     ["--show-nic-packets", "nosuchif0"],
     ["--fq-rate-limit", "1t", "-s", "127.0.0.1"],
-    ["stray-word"],
+    ["-s", "127.0.0.1", "\u2013u"],            # an en dash, pasted from a web page
+    ["\u2014json", "x.json"],                  # an em dash for "--"
     ["-P"],                                   # missing value
     ["--json"],                               # missing file
     ["-Z"],

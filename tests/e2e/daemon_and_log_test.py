@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """-D daemonizes with relative result paths made absolute first (they must not land in '/'),
-and -O copies the console log to a file."""
+and -O copies the console log to a file. Before it detaches it prints what NTTTCP-for-Linux
+prints (its own tests grep the launcher's output): the banner, the -V settings and
+"INFO: main: run this tool in the background"."""
 import os
 import time
 
@@ -30,10 +32,24 @@ def body(started):
     base = free_port_block(1)
     work = scratch_dir("xttcp-daemon-")
     common = ["-N", "-P", "1", "-p", str(base), "-t", "1", "-Q"]
-    launcher = Process([xttcp, "-r", "127.0.0.1", "-D", *common, "-x", "daemon.xml",
+    launcher = Process([xttcp, "-r", "127.0.0.1", "-D", "-V", *common, "-x", "daemon.xml",
                         "-O", "daemon.log", "--wait-timeout", "20"], "daemon launcher", cwd=work)
     started.append(launcher)
     check(launcher.wait(10) == 0, "the launching process did not return 0")
+    # All of it printed by the launcher itself, before the detach, in this order.
+    printed = launcher.stdout().splitlines()
+    expected = ["(NTTTCP for Linux 1.4.3 compatible)", "*** receiver role", "*** run as daemon",
+                "receiver socket buffer (bytes):\t 65536", "verbose mode:\t\t\t enabled",
+                "INFO: main: run this tool in the background"]
+    at = 0
+    for line in printed:
+        if at < len(expected) and expected[at] in line:
+            at += 1
+    check(at == len(expected),
+          f"the launcher did not print '{expected[min(at, len(expected) - 1)]}' (in order) "
+          f"before detaching:\n{launcher.stdout()}")
+    check(printed[-1].endswith("INFO: main: run this tool in the background"),
+          f"the launcher printed more after detaching:\n{launcher.stdout()}")
     try:
         wait_listening(base)
         sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")

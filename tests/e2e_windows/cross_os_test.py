@@ -289,6 +289,19 @@ def samples_pair(xttcp_exe, started, windows_role):
              FIRST_DATA_PORT, False, check_samples)
 
 
+def typographic_dash(xttcp_exe, started):
+    """xttcp.exe reads its command line as UTF-16: an en dash pasted from a web page (AWS's guide
+    prints "ntttcp -s \u2013u ...") reaches the parser as U+2013, not as '?' or a code-page byte,
+    and the refusal says what to type."""
+    env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8")  # Wine's Unix side: UTF-8 argv
+    exe = Process(wine_command(xttcp_exe) + ["--dialect", "windows", "-s", "-m", "1,*,127.0.0.1",
+                                             "-t", "1", "\u2013u"], "xttcp.exe", env=env)
+    started.append(exe)
+    check(exe.wait(60) == 2, "xttcp.exe did not refuse the en dash with exit code 2")
+    check("(U+2013 EN DASH), not the ASCII '-': type '-u'" in exe.stderr(),
+          "xttcp.exe did not name the en dash (its command line was not read as UTF-16?)")
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -317,6 +330,7 @@ CASES = {
     "multihost-wine-to-linux": multihost_wine_sender,
     "samples-linux-to-wine": lambda x, s: samples_pair(x, s, "receiver"),
     "samples-wine-to-linux": lambda x, s: samples_pair(x, s, "sender"),
+    "typographic-dash": typographic_dash,
 }
 
 sys.exit(run_cases(CASES))

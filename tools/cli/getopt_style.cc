@@ -56,34 +56,67 @@ std::string value_missing(const OptionDef& def, bool spelled_long) {
   return display_name(def, spelled_long) + " needs a value (" + std::string(def.value_name) + ")";
 }
 
+bool is_long_name(std::span<const OptionDef> table, std::string_view name) {
+  for (const OptionDef& def : table)
+    if (!def.long_name.empty() && def.long_name == name) return true;
+  return false;
+}
+
 class Splitter {
  public:
   Splitter(const std::vector<std::string>& args, std::span<const OptionDef> table)
       : args_(args), table_(table) {}
 
-  Expected<std::vector<OptionUse>> run() {
+  Expected<GetoptLine> run() {
     while (next_ < args_.size()) {
       const std::string& word = args_[next_++];
       Status status = ok();
-      if (word == "--")
-        status = rest_are_stray();
-      else if (word.size() > 2 && word.starts_with("--"))
+      if (word == "--") {
+        rest_are_stray();
+      } else if (auto dash = typographic(word)) {
+        status = fail(*dash);
+      } else if (word.size() > 2 && word.starts_with("--")) {
         status = long_option(word.substr(2));
-      else if (word.size() >= 2 && word[0] == '-')
+      } else if (word.size() >= 2 && word[0] == '-') {
         status = short_options(word);
-      else
-        status = stray(word);
+      } else {
+        stray(word);
+      }
       if (!status) return status.error();
     }
-    return std::move(uses_);
+    return GetoptLine{std::move(uses_), std::move(strays_)};
   }
 
  private:
-  // The next word as an optional value: present, non-empty and not starting with '-'.
+  std::optional<std::string> typographic(std::string_view word) const {
+    return typographic_dash_error(
+        word, [this](std::string_view name) { return is_long_name(table_, name); });
+  }
+
+  // The next word as an optional value: present, non-empty and not starting with '-' (nor with
+  // a typographic dash: "-s –u" is a mistyped option, not an address).
   std::optional<std::string> take_optional_word() {
-    if (next_ < args_.size() && !args_[next_].empty() && args_[next_][0] != '-')
+    if (next_ < args_.size() && !args_[next_].empty() && args_[next_][0] != '-' &&
+        !typographic(args_[next_]))
       return args_[next_++];
     return std::nullopt;
+  }
+
+  // The next word as a required value, or the refusal.
+  Status take_required_word(OptionUse& use) {
+    if (next_ < args_.size())
+      if (auto dash = typographic(args_[next_])) return fail(*dash);
+    if (next_ >= args_.size() || !looks_like_value(args_[next_]))
+      return fail(value_missing(*use.def, use.spelled_long));
+    use.value = args_[next_++];
+    return ok();
+  }
+
+  // Records an option; one that ended with a value is what a stray word may follow.
+  void record(OptionUse use) {
+    const bool has_value = use.value.has_value();
+    uses_.push_back(std::move(use));
+    value_owner_ = has_value ? std::optional<std::size_t>(uses_.size() - 1) : std::nullopt;
   }
 
   Status long_option(const std::string& body) {
@@ -100,17 +133,14 @@ class Splitter {
         if (use.value) return fail(display_name(def, true) + " takes no value");
         break;
       case ValueKind::required:
-        if (!use.value) {
-          if (next_ >= args_.size() || !looks_like_value(args_[next_]))
-            return fail(value_missing(def, true));
-          use.value = args_[next_++];
-        }
+        if (!use.value)
+          if (Status taken = take_required_word(use); !taken) return taken;
         break;
       case ValueKind::optional:
         if (!use.value) use.value = take_optional_word();
         break;
     }
-    uses_.push_back(std::move(use));
+    record(std::move(use));
     return ok();
   }
 
@@ -137,19 +167,17 @@ class Splitter {
       OptionUse use{def, false, std::nullopt};
       const std::string attached = word.substr(at + 1);
       if (def->value == ValueKind::none) {
-        uses_.push_back(std::move(use));
+        record(std::move(use));
         continue;
       }
       if (!attached.empty()) {
         use.value = attached;
       } else if (def->value == ValueKind::optional) {
         use.value = take_optional_word();
-      } else {
-        if (next_ >= args_.size() || !looks_like_value(args_[next_]))
-          return fail(value_missing(*def, false));
-        use.value = args_[next_++];
+      } else if (Status taken = take_required_word(use); !taken) {
+        return taken;
       }
-      uses_.push_back(std::move(use));
+      record(std::move(use));
       return ok();  // the value took the rest of the word
     }
     return ok();
@@ -168,29 +196,52 @@ class Splitter {
     return fail(message);
   }
 
-  Status stray(const std::string& word) {
-    std::string message = "unexpected argument '" + word + "'";
-    if (auto suggestion = closest_match("--" + word, long_spellings(table_)))
-      return fail(message + did_you_mean(suggestion));
-    return fail(message + " (every value belongs to an option, e.g. -s ADDR)");
+  // getopt_long moves such a word behind the options and NTTTCP-for-Linux never reads it.
+  void stray(const std::string& word) {
+    StrayWord stray{word, std::nullopt, std::nullopt};
+    if (value_owner_) stray.after_value_of = uses_[*value_owner_];
+    if (!word.empty()) stray.did_you_mean = closest_match("--" + word, long_spellings(table_));
+    strays_.push_back(std::move(stray));
   }
 
-  Status rest_are_stray() {
-    if (next_ < args_.size()) return stray(args_[next_]);
-    return ok();
+  // After "--" every word is a non-option, even "-t".
+  void rest_are_stray() {
+    value_owner_.reset();
+    while (next_ < args_.size()) stray(args_[next_++]);
   }
 
   const std::vector<std::string>& args_;
   std::span<const OptionDef> table_;
   std::size_t next_ = 0;
   std::vector<OptionUse> uses_;
+  std::vector<StrayWord> strays_;
+  std::optional<std::size_t> value_owner_;  // index in uses_ of the option a stray may follow
 };
 
 }  // namespace
 
-Expected<std::vector<OptionUse>> split_getopt_style(const std::vector<std::string>& args,
-                                                    std::span<const OptionDef> table) {
+Expected<GetoptLine> split_getopt_style(const std::vector<std::string>& args,
+                                        std::span<const OptionDef> table) {
   return Splitter(args, table).run();
+}
+
+std::string stray_words_note(const std::vector<StrayWord>& strays) {
+  if (strays.empty()) return "";
+  std::string words;
+  for (const StrayWord& stray : strays) {
+    words += (words.empty() ? "'" : ", '") + stray.word + "'";
+    if (stray.did_you_mean) words += " (did you mean '" + *stray.did_you_mean + "'?)";
+  }
+  std::string note =
+      "ignoring " + words + ": not options or option values, as NTTTCP-for-Linux ignores them";
+  const StrayWord& first = strays.front();
+  if (first.after_value_of && first.after_value_of->value)
+    note.append(" (")
+        .append(display_name(*first.after_value_of))
+        .append(" took only '")
+        .append(*first.after_value_of->value)
+        .append("'; quote a value that has spaces)");
+  return note;
 }
 
 }  // namespace xttcp

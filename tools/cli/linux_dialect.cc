@@ -1,6 +1,7 @@
 // The NTTTCP-for-Linux dialect: its option table (linux_options.cc) read getopt-style, then the
 // rules between options. Unlike the original, option order never matters: rows only record,
-// and everything below runs once the whole line is read.
+// and everything below runs once the whole line is read. As in the original, stray words are
+// ignored and options of the other role that it ignores are accepted; a note says so.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -152,40 +153,60 @@ Status check_protocol(ParseState& state, const std::vector<OptionUse>& uses) {
   return ok();
 }
 
-Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_count) {
-  auto uses = split_getopt_style(args, linux_options());
-  if (!uses) return uses.error();
-
+// Runs every row of `uses` into a fresh state and chooses the role.
+Expected<ParseState> apply_rows(const std::vector<OptionUse>& uses, unsigned cpu_count) {
   ParseState state;
   state.cpu_count = cpu_count;
-  // --help and --version win over everything else on the line, even over bad values.
-  for (const OptionUse& use : *uses) {
-    if (use.def->long_name == "help") return Command{Action::help, {}, {}};
-  }
-  for (const OptionUse& use : *uses) {
-    if (use.def->long_name == "version") return Command{Action::version, {}, {}};
-  }
-
-  for (const OptionUse& use : *uses) {
+  for (const OptionUse& use : uses) {
     Status applied = use.def->apply(state, use.value);
     if (!applied) return fail(display_name(use) + ": " + applied.error().message);
   }
   if (Status role = choose_role(state); !role) return role.error();
-  for (const OptionUse& use : *uses) {
-    if (Status allowed = check_role(use, state.spec().role, linux_roles); !allowed)
-      return allowed.error();
+  return state;
+}
+
+Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_count) {
+  auto line = split_getopt_style(args, linux_options());
+  if (!line) return line.error();
+  // --help and --version win over everything else on the line, even over bad values.
+  for (const OptionUse& use : line->uses) {
+    if (use.def->long_name == "help") return Command{Action::help, {}, {}};
   }
-  apply_mapping(state, *uses);
-  if (Status address = choose_address(state); !address) return address.error();
-  if (given(*uses, 'a') && !state.spec().source_addresses.empty())
+  for (const OptionUse& use : line->uses) {
+    if (use.def->long_name == "version") return Command{Action::version, {}, {}};
+  }
+
+  auto state = apply_rows(line->uses, cpu_count);
+  if (!state) return state.error();
+  const Role role = state->spec().role;
+  // Options the original ignores on this role: their values are still checked (above), then
+  // the line is read again without them, so nothing of theirs reaches the spec.
+  std::vector<OptionUse> uses;
+  std::vector<std::string> ignored;
+  for (const OptionUse& use : line->uses) {
+    if (Status allowed = check_role(use, role, linux_roles); !allowed) return allowed.error();
+    if (ignored_on(*use.def, role))
+      ignored.push_back(ignored_note(use, role));
+    else
+      uses.push_back(use);
+  }
+  if (!ignored.empty()) {
+    state = apply_rows(uses, cpu_count);
+    if (!state) return state.error();
+  }
+  if (std::string strays = stray_words_note(line->strays); !strays.empty()) state->note(strays);
+  for (std::string& note : ignored) state->note(std::move(note));
+  apply_mapping(*state, uses);
+  if (Status address = choose_address(*state); !address) return address.error();
+  if (given(uses, 'a') && !state->spec().source_addresses.empty())
     return fail("-a and --source-addresses cannot be used together (the first of the list "
                 "serves as -a)");
-  if (Status ports = check_ports(state, *uses); !ports) return ports.error();
-  if (Status rates = check_rates(state); !rates) return rates.error();
-  if (Status protocol = check_protocol(state, *uses); !protocol) return protocol.error();
-  if (state.spec().duration_s == 0)
-    state.note("-t 0: continuous mode; the test runs until stopped and prints no results");
-  return std::move(state.command);
+  if (Status ports = check_ports(*state, uses); !ports) return ports.error();
+  if (Status rates = check_rates(*state); !rates) return rates.error();
+  if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
+  if (state->spec().duration_s == 0)
+    state->note("-t 0: continuous mode; the test runs until stopped and prints no results");
+  return std::move(state->command);
 }
 
 }  // namespace
@@ -227,7 +248,8 @@ std::string linux_dialect_help() {
       "\n"
       "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
       "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"
-      "'-'. Values above a maximum are lowered to it with a note.\n"
+      "'-'. Values above a maximum are lowered to it with a note. As in NTTTCP-for-Linux, words\n"
+      "that are neither options nor values (and all words after --) are ignored, with a note.\n"
       "\n"
       "NTTTCP-for-Linux options:\n",
       XTTCP_VERSION);

@@ -428,6 +428,10 @@ constexpr auto native = OptionGroup::native;
 constexpr auto general = OptionGroup::general;
 constexpr uint8_t sender_side = for_sender | for_local;
 constexpr uint8_t two_hosts = for_receiver | for_sender;
+// Rows with an ignored_on_* bit: NTTTCP-for-Linux accepts them on that role and does nothing
+// with them (-e, -H on a sender: its "ignore '-e' on sender role"; -f, -B on a receiver: "ignore
+// '-B' on receiver role"; -n, -l, --fq-rate-limit on a receiver: silently). -a on a receiver,
+// -M on a sender and -L on a receiver it refuses, and so does xttcp.
 
 // clang-format off
 const OptionDef table[] = {
@@ -443,9 +447,9 @@ const OptionDef table[] = {
    "multi-clients mode: several sender hosts, one of them with -L", "", set_multi_clients},
   {'L', "", none, "", for_sender, compatible,
    "this is the last client of a receiver running with -M", "", set_last_client},
-  {'e', "", none, "", for_receiver, compatible,
+  {'e', "", none, "", for_receiver | ignored_on_sender, compatible,
    "use epoll() (accepted; xttcp always uses the chosen --backend)", "", set_epoll},
-  {'H', "", none, "", for_receiver, compatible,
+  {'H', "", none, "", for_receiver | ignored_on_sender, compatible,
    "hold: keep running test after test", "", set_hold},
   {'m', "", required, "PORTS,CPU,ADDR", for_any, compatible,
    "mapping: PORTS receiver ports (one sender thread each unless -n), CPU '*' (any CPU) or the "
@@ -455,9 +459,9 @@ const OptionDef table[] = {
    "number of receiver ports", "16, max 512", set_ports},
   {'a', "", required, "ADDR", sender_side, compatible,
    "source address (and the interface that owns it)", "chosen by the kernel", set_source_address},
-  {'n', "", required, "N", sender_side, compatible,
+  {'n', "", required, "N", sender_side | ignored_on_receiver, compatible,
    "sender threads per receiver port", "4, max 25600", set_threads_per_port},
-  {'l', "", required, "N", sender_side, compatible,
+  {'l', "", required, "N", sender_side | ignored_on_receiver, compatible,
    "connections per sender thread", "1, max 1000", set_conns_per_thread},
   {'6', "", none, "", for_any, compatible, "IPv6", "IPv4", set_ipv6},
   {'u', "", none, "", for_any, compatible,
@@ -465,13 +469,13 @@ const OptionDef table[] = {
    set_udp},
   {'p', "", required, "PORT", for_any, compatible,
    "first receiver port; the sync port is PORT - 1", "5001", set_base_port},
-  {'f', "", optional, "PORT", sender_side, compatible,
+  {'f', "", optional, "PORT", sender_side | ignored_on_receiver, compatible,
    "pin source ports starting at PORT (values up to 1024 become 25001)",
    "ports chosen by the kernel; bare -f = 25001", set_source_port},
   {'b', "", required, "SIZE", for_any, compatible,
    "send()/recv() buffer length in bytes, k/m/g = 1024-based",
    "65536 receiver, 131072 sender", set_buffer},
-  {'B', "", required, "RATE", sender_side, compatible,
+  {'B', "", required, "RATE", sender_side | ignored_on_receiver, compatible,
    "bandwidth limit over all sender threads in bits/s, k/m/g = 1000-based", "off", set_rate_limit},
   {'W', "", required, "SEC", for_any, compatible,
    "warm-up seconds (traffic not measured)", "0", set_warmup},
@@ -499,7 +503,7 @@ const OptionDef table[] = {
   {0, "show-dev-interrupts", required, "STR", for_any, compatible,
    "sum the /proc/interrupts lines containing STR (e.g. mlx5, Hyper-V PCIe MSI)", "",
    set_show_dev_interrupts},
-  {0, "fq-rate-limit", required, "RATE", sender_side, compatible,
+  {0, "fq-rate-limit", required, "RATE", sender_side | ignored_on_receiver, compatible,
    "pace each connection to RATE / connections bits/s with the fq qdisc (ignored with -B)",
    "off", set_fq_rate_limit},
   {0, "no-delay", none, "", for_any, compatible,

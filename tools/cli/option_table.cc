@@ -11,12 +11,15 @@ namespace {
 constexpr std::size_t table_help_column = 28;
 
 std::string roles_tag(uint8_t roles) {
-  switch (roles) {
+  std::string ignored;
+  if (roles & ignored_on_receiver) ignored = ", ignored by the receiver";
+  if (roles & ignored_on_sender) ignored = ", ignored by the sender";
+  switch (roles & for_any) {
     case for_any: return "";
-    case for_receiver: return "[receiver only] ";
-    case for_sender: return "[sender only] ";
-    case for_receiver | for_local: return "[receiver or --local] ";
-    case for_sender | for_local: return "[sender or --local] ";
+    case for_receiver: return "[receiver only" + ignored + "] ";
+    case for_sender: return "[sender only" + ignored + "] ";
+    case for_receiver | for_local: return "[receiver or --local" + ignored + "] ";
+    case for_sender | for_local: return "[sender or --local" + ignored + "] ";
     case for_receiver | for_sender: return "[not with --local] ";
     default: return "[--local only] ";
   }
@@ -45,12 +48,25 @@ std::string display_name(const OptionUse& use) {
   return display_name(*use.def, use.spelled_long);
 }
 
+bool ignored_on(const OptionDef& def, Role role) {
+  return (role == Role::receiver && (def.roles & ignored_on_receiver)) ||
+         (role == Role::sender && (def.roles & ignored_on_sender));
+}
+
+std::string ignored_note(const OptionUse& use, Role role) {
+  const bool receiver = role == Role::receiver;
+  std::string note = "ignore '";  // appended: GCC 12's "literal" + string&& -Wrestrict
+  note.append(display_name(use)).append("' on ").append(receiver ? "receiver" : "sender");
+  note.append(" role: it does nothing there (").append(receiver ? "sender" : "receiver");
+  return note.append(" only)");
+}
+
 Status check_role(const OptionUse& use, Role role, const RoleSpellings& spellings) {
   const uint8_t roles = use.def->roles;
   const uint8_t mine = role == Role::receiver ? for_receiver
                        : role == Role::sender ? for_sender
                                               : for_local;
-  if (roles & mine) return ok();
+  if ((roles & mine) || ignored_on(*use.def, role)) return ok();
   const std::string name = display_name(use);
   const std::string local(spellings.local);
   if (role == Role::local)

@@ -24,12 +24,16 @@ enum class ValueKind {
   optional,  // -r, -r10.0.0.1, -r 10.0.0.1 (next word only when it does not start with '-')
 };
 
-// The roles an option is allowed with (bit set).
+// The roles an option is allowed with (bit set). An ignored_on_* bit: on that role the option
+// is accepted and does nothing, with a note saying so, because NTTTCP-for-Linux accepts and
+// ignores it there (scripts pass the same options to both ends).
 enum RoleMask : uint8_t {
   for_receiver = 1,
   for_sender = 2,
   for_local = 4,
   for_any = for_receiver | for_sender | for_local,
+  ignored_on_receiver = 8,
+  ignored_on_sender = 16,
 };
 
 // Sections of the help text.
@@ -70,8 +74,15 @@ struct RoleSpellings {
 };
 
 // Fails with e.g. "-M is for the receiver only (drop -M or use -r)" when the option's row does
-// not allow `role`.
+// not allow `role` (an option ignored on `role` is allowed).
 Status check_role(const OptionUse& use, Role role, const RoleSpellings& spellings);
+
+// The option is accepted on `role` but does nothing there (an ignored_on_* bit).
+bool ignored_on(const OptionDef& def, Role role);
+
+// The note for such an option, in the original's words: "ignore '-B' on receiver role: it does
+// nothing there (sender only)".
+std::string ignored_note(const OptionUse& use, Role role);
 
 // The help lines of one group: "  -P N   [sender only] text [default: ...]", wrapped to `width`.
 std::string render_option_help(std::span<const OptionDef> table, OptionGroup group,

@@ -66,6 +66,8 @@ class WindowsSplitter {
       Status status = ok();
       if (word == "--")
         status = stray(word);
+      else if (auto dash = typographic(word))
+        status = fail(*dash);
       else if (word.size() > 2 && word.starts_with("--"))
         status = long_option(word);
       else if (word.size() >= 2 && word[0] == '-')
@@ -81,6 +83,18 @@ class WindowsSplitter {
   const std::vector<OptionUse>& native_uses() const { return native_uses_; }
 
  private:
+  // "–u" (en dash) for -u, "—backend" for --backend: refused with what to type.
+  static std::optional<std::string> typographic(std::string_view word) {
+    return typographic_dash_error(
+        word, [](std::string_view name) { return find_native_long(name) != nullptr; });
+  }
+
+  // The next word as an optional value or list item: present and not an option, including one
+  // typed with a typographic dash.
+  bool next_is_value() const {
+    return next_ < args_.size() && !args_[next_].starts_with("-") && !typographic(args_[next_]);
+  }
+
   Status windows_option(const std::string& typed) {
     const WindowsOptionDef* def = find_windows_option(typed);
     if (def == nullptr) return fail(unknown_option(typed));
@@ -94,15 +108,14 @@ class WindowsSplitter {
         if (next_ >= args_.size())
           return fail(with_hint(name + " needs a value (" + std::string(def->value_name) + ")",
                                 typed));
+        if (auto dash = typographic(args_[next_])) return fail(*dash);
         values.push_back(args_[next_++]);
         break;
       case WindowsValue::optional:
-        if (next_ < args_.size() && !args_[next_].starts_with("-"))
-          values.push_back(args_[next_++]);
+        if (next_is_value()) values.push_back(args_[next_++]);
         break;
       case WindowsValue::list:
-        while (next_ < args_.size() && !args_[next_].starts_with("-"))
-          values.push_back(args_[next_++]);
+        while (next_is_value()) values.push_back(args_[next_++]);
         break;
     }
     if (Status applied = def->apply(state_, values); !applied) {
@@ -141,9 +154,9 @@ class WindowsSplitter {
     } else if (def->value == ValueKind::required) {
       if (next_ >= args_.size())
         return fail(display + " needs a value (" + std::string(def->value_name) + ")");
+      if (auto dash = typographic(args_[next_])) return fail(*dash);
       use.value = args_[next_++];
-    } else if (def->value == ValueKind::optional && next_ < args_.size() &&
-               !args_[next_].starts_with("-")) {
+    } else if (def->value == ValueKind::optional && next_is_value()) {
       use.value = args_[next_++];
     }
     if (Status applied = def->apply(state_.base, use.value); !applied)
@@ -292,6 +305,13 @@ Status verify(WindowsParseState& state) {
 
 void add_notes(WindowsParseState& state) {
   const TestSpec& spec = state.spec();
+  // Receive-side options the original accepts on a sender and never uses there.
+  if (spec.role == Role::sender && spec.windows.verify_data)
+    state.base.note("-d does nothing on the sender: it checks received data (ignored, as NTttcp "
+                    "does)");
+  if (spec.role == Role::sender && spec.windows.wait_all)
+    state.base.note("-wa does nothing on the sender: it applies to receives (ignored, as NTttcp "
+                    "does)");
   if (spec.no_delay && spec.protocol == Protocol::udp)
     state.base.note("-ndl has no effect with -u (TCP_NODELAY is a TCP option)");
   if (spec.windows.sample_s > spec.duration_s)

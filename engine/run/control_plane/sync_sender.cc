@@ -7,6 +7,7 @@
 #include "engine/control/sync_client.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/net/socket_io.hh"
+#include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
 #include "engine/run/control_plane/sender_control.hh"
@@ -32,7 +33,10 @@ class SyncSender final : public SenderControl {
     address.set_port(spec.sync_port());
     auto sync = SyncClient::connect(address, context_.source, timeout_);
     if (!sync) return sync.error();
-    log.debug("Sync connection: --> " + address.to_string());
+    auto local = local_address_of(sync->fd());
+    log.debug(linux_connection_line(SenderSocket::sync, local ? local->port() : uint16_t{0},
+                                    static_cast<int64_t>(sync->fd()), address.host(),
+                                    address.port()));
 
     auto native = sync->try_native_hello(timeout_);
     if (!native) return native.error();

@@ -107,8 +107,8 @@ TEST(LinuxDialectRoles, LocalRunsOnLoopback) {
 TEST(LinuxDialectRoles, RoleRulesStateTheRule) {
   EXPECT_EQ(parse_error("-s 10.0.0.1 -M"), "-M is for the receiver only (drop -M or use -r)");
   EXPECT_EQ(parse_error("-L"), "-L is for the sender only (drop -L or use -s ADDR)");
-  EXPECT_EQ(parse_error("-r -n 2"),
-            "-n is for the sender only (drop -n, or use -s ADDR or --local)");
+  EXPECT_EQ(parse_error("-r -a 10.0.0.2"),
+            "-a is for the sender only (drop -a, or use -s ADDR or --local)");
   EXPECT_EQ(parse_error("--local -H"), "-H cannot be used with --local (drop -H or --local)");
   EXPECT_EQ(parse_error("-r -s 10.0.0.1"),
             "-r and -s cannot be used together (a run is either receiver or sender)");
@@ -320,6 +320,94 @@ TEST(LinuxDialectFlags, NativeOptions) {
 
 TEST(LinuxDialectFlags, EndOfOptionsMarker) {
   EXPECT_TRUE(parse_ok("-V --").spec.verbose);
+  // getopt reads no option after "--": the words are ignored, as NTTTCP-for-Linux does.
+  Command after = parse_ok("-V -- -t 5");
+  EXPECT_EQ(after.spec.duration_s, 60u);
+  EXPECT_TRUE(has_note(after, "ignoring '-t', '5': not options or option values"));
+}
+
+// ---- what NTTTCP-for-Linux accepts and ignores ------------------------------------------
+
+TEST(LinuxDialectIgnored, LisasUnquotedInterruptStringKeepsTheFirstWord) {
+  // lisa/tools/ntttcp.py passes the differentiator unquoted through a shell.
+  Command receiver = parse_ok(
+      "-r127.0.0.1 -P 64 -t 10 -W 1 -C 1 -b 64k --show-nic-packets lo -e "
+      "--show-dev-interrupts Hypervisor callback interrupts");
+  EXPECT_EQ(receiver.spec.show_dev_interrupts, "Hypervisor");
+  EXPECT_EQ(receiver.spec.ports, 64u);
+  EXPECT_TRUE(receiver.spec.use_epoll);
+  EXPECT_TRUE(has_note(receiver,
+                       "ignoring 'callback', 'interrupts': not options or option values, as "
+                       "NTTTCP-for-Linux ignores them (--show-dev-interrupts took only "
+                       "'Hypervisor'; quote a value that has spaces)"));
+  Command sender = parse_ok(
+      "-s127.0.0.1 -P 64 -n 2 -t 10 -W 1 -C 1 -b 64k --show-nic-packets lo "
+      "--show-dev-interrupts Hypervisor callback interrupts -a 127.0.0.1");
+  EXPECT_EQ(sender.spec.show_dev_interrupts, "Hypervisor");
+  EXPECT_EQ(sender.spec.source_address, "127.0.0.1");  // options after the stray words count
+  EXPECT_EQ(sender.spec.threads_per_port, 2u);
+  EXPECT_TRUE(has_note(sender, "ignoring 'callback', 'interrupts'"));
+  // Quoted, the whole string is the value, and nothing is ignored.
+  Command quoted = test::parse(std::vector<std::string>{"--show-dev-interrupts",
+                                                        "Hypervisor callback interrupts"})
+                       .value();
+  EXPECT_EQ(quoted.spec.show_dev_interrupts, "Hypervisor callback interrupts");
+  EXPECT_FALSE(has_note(quoted, "ignoring"));
+}
+
+TEST(LinuxDialectIgnored, StrayWordsAnywhereAreNamedWithASuggestion) {
+  Command command = test::parse(std::vector<std::string>{"local", "-V", "", "-"}).value();
+  EXPECT_TRUE(command.spec.verbose);
+  EXPECT_EQ(command.spec.role, Role::receiver);
+  EXPECT_TRUE(
+      has_note(command, "ignoring 'local' (did you mean '--local'?), '', '-': not options"));
+  EXPECT_FALSE(has_note(command, "took only"));
+  EXPECT_TRUE(has_note(parse_ok("-s 10.0.0.1 extra"), "(-s took only '10.0.0.1'"));
+}
+
+TEST(LinuxDialectIgnored, SenderOptionsOnAReceiverDoNothingAndSaySo) {
+  Command receiver = parse_ok("-r -B 10G --fq-rate-limit 10G -f -n 64 -l 2000 -m 4,*,127.0.0.1");
+  const TestSpec& spec = receiver.spec;
+  EXPECT_EQ(spec.role, Role::receiver);
+  EXPECT_EQ(spec.rate_limit_bps, 0u);
+  EXPECT_EQ(spec.fq_rate_limit_bps, 0u);
+  EXPECT_EQ(spec.source_base_port, 0);
+  EXPECT_EQ(spec.threads_per_port, 1u);  // -m's one thread per port, as if -n were not there
+  EXPECT_EQ(spec.conns_per_thread, 1u);
+  EXPECT_EQ(spec.ports, 4u);
+  for (const char* option : {"-B", "--fq-rate-limit", "-f", "-n", "-l"})
+    EXPECT_TRUE(has_note(receiver, std::string("ignore '") + option +
+                                       "' on receiver role: it does nothing there (sender only)"))
+        << option;
+  EXPECT_FALSE(has_note(receiver, "above the maximum"));  // -l 2000 is not even clamped
+  EXPECT_FALSE(has_note(receiver, "bandwidth"));
+  // No role given is a receiver too.
+  EXPECT_TRUE(has_note(parse_ok("-n 2"), "ignore '-n' on receiver role"));
+  // The same line on the sender uses them all.
+  Command sender = parse_ok("-s 127.0.0.1 -B 10G -f -n 64 -l 2");
+  EXPECT_EQ(sender.spec.rate_limit_bps, 10'000'000'000u);
+  EXPECT_EQ(sender.spec.threads_per_port, 64u);
+  EXPECT_FALSE(has_note(sender, "ignore '"));
+}
+
+TEST(LinuxDialectIgnored, ReceiverOptionsOnASenderDoNothingAndSaySo) {
+  Command sender = parse_ok("-s 127.0.0.1 -e -H");
+  EXPECT_FALSE(sender.spec.use_epoll);
+  EXPECT_FALSE(sender.spec.hold);
+  EXPECT_TRUE(
+      has_note(sender, "ignore '-e' on sender role: it does nothing there (receiver only)"));
+  EXPECT_TRUE(has_note(sender, "ignore '-H' on sender role"));
+}
+
+TEST(LinuxDialectIgnored, WhatTheOriginalRefusesStaysRefused) {
+  EXPECT_NE(parse_error("-r -a 10.0.0.2").find("-a is for the sender only"), std::string::npos);
+  EXPECT_NE(parse_error("-s x -M").find("-M is for the receiver only"), std::string::npos);
+  EXPECT_NE(parse_error("-r -L").find("-L is for the sender only"), std::string::npos);
+  EXPECT_NE(parse_error("-z").find("unknown option '-z'"), std::string::npos);
+  EXPECT_NE(parse_error("--frobnicate").find("unknown option"), std::string::npos);
+  // xttcp's own options keep their roles: the original has no such options to ignore.
+  EXPECT_NE(parse_error("-r --zerocopy").find("--zerocopy is for the sender"), std::string::npos);
+  EXPECT_NE(parse_error("--local -e").find("-e cannot be used with --local"), std::string::npos);
 }
 
 // ---- clamps ----------------------------------------------------------------------------

@@ -33,6 +33,35 @@ std::string win_error(const std::string& line) {
 constexpr const char* sender = "-s -m 4,*,10.0.0.1 -t 10 ";
 constexpr const char* receiver = "-r -m 4,*,10.0.0.1 -t 10 ";
 
+// ---- what NTttcp accepts and ignores; what it refuses ---------------------------------------
+
+TEST(WindowsDialectCompat, ReceiveOptionsOnASenderDoNothingAndSaySo) {
+  Command command = win_ok(std::string(sender) + "-d -wa");
+  EXPECT_TRUE(has_note(command, "-d does nothing on the sender: it checks received data"));
+  EXPECT_TRUE(has_note(command, "-wa does nothing on the sender: it applies to receives"));
+  EXPECT_FALSE(has_note(win_ok(std::string(receiver) + "-d -wa"), "does nothing"));
+}
+
+TEST(WindowsDialectCompat, StrayWordsAreRefusedAsByNtttcp) {
+  // NTttcp's ProcessArgs: "Unknown option(s)" for any word it does not know.
+  EXPECT_NE(win_error(std::string(sender) + "extra").find("unexpected word 'extra'"),
+            std::string::npos);
+}
+
+TEST(WindowsDialectCompat, TypographicDashesAreRefusedWithWhatToType) {
+  // AWS's guide prints the UDP sender with an en dash.
+  EXPECT_EQ(win_error(std::string(sender) + "\u2013u"),
+            "'\u2013u' starts with a typographic dash (U+2013 EN DASH), not the ASCII '-': type "
+            "'-u'");
+  // Not swallowed as one more mapping of -m, nor as -xml's file.
+  EXPECT_NE(win_error("-s -m 4,*,10.0.0.1 \u2013u -t 10").find("type '-u'"), std::string::npos);
+  EXPECT_NE(win_error(std::string(sender) + "-xml \u2014ns").find("type '-ns'"), std::string::npos);
+  EXPECT_NE(win_error(std::string(sender) + "\u2014backend epoll").find("type '--backend'"),
+            std::string::npos);
+  EXPECT_NE(win_error(std::string(sender) + "-p \u20135001").find("type '-5001'"),
+            std::string::npos);
+}
+
 // ---- defaults and the shared TestSpec fields -------------------------------------------------
 
 TEST(WindowsDialect, SenderDefaults) {

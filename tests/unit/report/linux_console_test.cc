@@ -94,6 +94,23 @@ TEST(LinuxFlags, SenderMatchesSample) {
   EXPECT_EQ(flags, linux_flags_lines(test::sample_sender_verbose().spec));
 }
 
+// -V's per-connection lines, as in the sample ("13:35:52 DBG : New connection: local:38069
+// [socket:5] --> 127.0.0.1:25001", and the sync connection's), and the UDP form of udpstream.c.
+TEST(LinuxConnectionLine, MatchesSample) {
+  EXPECT_EQ(linux_connection_line(SenderSocket::udp_data, 40000, 7, "::1", 5001),
+            "Running UDP stream: local:40000 [socket:7] --> ::1:5001");
+  auto console = read_sample("linux-sender-verbose-console.txt");
+  if (!console) GTEST_SKIP() << "reference samples not available";
+  std::vector<std::string> lines;  // the sample's, after "HH:MM:SS DBG : "
+  for (const std::string& line : split_lines(*console))
+    if (line.find(" DBG : ") == 8 && line.find("connection: local:") != std::string::npos)
+      lines.push_back(line.substr(15));
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{
+                linux_connection_line(SenderSocket::sync, 53859, 4, "127.0.0.1", 25000),
+                linux_connection_line(SenderSocket::tcp_data, 38069, 5, "127.0.0.1", 25001)}));
+}
+
 TEST(LinuxFlags, SenderGolden) {
   TestSpec spec = test::sample_sender_verbose().spec;
   expect_golden("linux-sender-flags.txt", join_lines(linux_flags_lines(spec)));

@@ -2,6 +2,9 @@
 // files in reference/samples (our fixtures reproduce those runs' numbers).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "engine/report/ntttcp_json.hh"
@@ -91,6 +94,43 @@ TEST(NtttcpJson, EveryValueIsAStringAndQuirksKept) {
   EXPECT_EQ(s["threads"][0]["throughputs"][1]["value"], "1987.219 bps");
   EXPECT_EQ(s["tcpAverageRtt metric"], "183 us");
   EXPECT_EQ(s["packets_retransmitted"], "81");
+}
+
+// Every figure of the -j file is a number in a string (as the original writes them all), even
+// when nothing was measured: only names, flags and the original's own non-numbers are text.
+void expect_number_strings(const nlohmann::json& j, const std::string& path) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string& key = it.key();
+      if (key == "parameters" || key == "computername" || key == "version" || key == "os" ||
+          key == "metric")
+        continue;
+      expect_number_strings(it.value(), path + "." + key);
+    }
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i)
+      expect_number_strings(j[i], path + "[" + std::to_string(i) + "]");
+  } else {
+    ASSERT_TRUE(j.is_string()) << path;
+    std::string text = j.get<std::string>();
+    // The original's quirks: a thread's MB/s ends in " bps", the RTT in " us".
+    for (const char* suffix : {" bps", " us"})
+      if (text.ends_with(suffix)) text.resize(text.size() - std::string(suffix).size());
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    EXPECT_TRUE(end != text.c_str() && *end == '\0' && std::isfinite(value))
+        << path << " holds '" << j.get<std::string>() << "'";
+  }
+}
+
+TEST(NtttcpJson, EveryFigureIsANumberWhateverWasMeasured) {
+  for (const Result& r : {test::sample_sender_verbose(), test::sample_receiver(),
+                          test::sender_that_measured_nothing()})
+    expect_number_strings(nlohmann::json::parse(render_ntttcp_json(r)), "");
+  Result all = test::sender_that_measured_nothing();
+  all.tcp_average_rtt_us = 0;
+  all.spec.protocol = Protocol::udp;
+  expect_number_strings(nlohmann::json::parse(render_ntttcp_json(all)), "");
 }
 
 TEST(NtttcpJson, ColonInsideAStringIsNotSpaced) {

@@ -3,6 +3,9 @@
 // where pugixml is (Linux); ntttcp_files_test.cc compares the bytes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include <pugixml.hpp>
 
 #include "engine/report/ntttcp_xml.hh"
@@ -49,6 +52,30 @@ TEST(NtttcpXml, SenderVerboseEqualsSample) {
   std::string ours = render_ntttcp_xml(test::sample_sender_verbose());
   EXPECT_EQ(xml_shape(*sample), xml_shape(ours));
   EXPECT_EQ(*sample, ours);
+}
+
+// Every element outside <parameters> that holds text holds a finite number (the one text is
+// <os>), even when nothing was measured: readers convert them all.
+TEST(NtttcpXml, EveryFigureIsANumberWhateverWasMeasured) {
+  for (const Result& r : {test::sample_sender_verbose(), test::sample_receiver(),
+                          test::sender_that_measured_nothing()}) {
+    pugi::xml_document doc;
+    ASSERT_TRUE(doc.load_string(render_ntttcp_xml(r).c_str()));
+    int leaves = 0;
+    for (pugi::xpath_node found : doc.select_nodes("//*[not(*)]")) {
+      pugi::xml_node node = found.node();
+      const std::string name = node.name();
+      if (std::string_view(node.parent().name()) == "parameters" || name == "os") continue;
+      const char* text = node.text().get();
+      char* end = nullptr;
+      const double value = std::strtod(text, &end);
+      EXPECT_TRUE(end != text && *end == '\0' && std::isfinite(value))
+          << "<" << name << " metric=\"" << node.attribute("metric").value() << "\"> holds '"
+          << text << "'";
+      ++leaves;
+    }
+    EXPECT_GT(leaves, 30);
+  }
 }
 
 }  // namespace

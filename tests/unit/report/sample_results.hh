@@ -124,6 +124,25 @@ inline Result sample_sender_verbose() {
   return r;
 }
 
+// A verbose TCP sender that measured nothing: no window, no bytes, no CPU ticks, no clock rate,
+// no NIC, interrupt or retransmit counters, no RTT. Its files must still hold numbers.
+inline Result sender_that_measured_nothing() {
+  Result r = sample_sender_verbose();
+  r.duration_s = 0;
+  r.total_bytes = 0;
+  r.total_operations = 0;
+  r.threads = {{0, 0, 0}};
+  r.intervals.clear();
+  r.cpu = {};
+  r.host.cpu_mhz = 0;
+  r.tcp = {};
+  r.nic.reset();
+  r.interrupts.reset();
+  r.tcp_average_rtt_us.reset();
+  r.spec.show_dev_interrupts = "mlx5";
+  return r;
+}
+
 // The sample lines after "Test cycle finished." without "HH:MM:SS INFO: ", up to the separator.
 inline std::vector<std::string> sample_summary(const std::vector<std::string>& console) {
   std::vector<std::string> lines;

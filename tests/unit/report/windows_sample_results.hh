@@ -118,7 +118,8 @@ inline Result sample_windows_receiver_console() {
 }
 
 // A Linux host's view: real per-thread times, no DPCs, no per-thread completions, no transport
-// counters, no interrupt counts: the figures that need them are "NA".
+// counters, no interrupt counts: the figures that need them are absent ("NA" on the console,
+// 0 in the XML file).
 inline Result linux_windows_receiver() {
   Result r = windows_base("-r -m 3,*,10.0.0.1 -t 10 -wu 2 -cd 1 -ns -p 6001", 10.000512);
   r.host.hostname = "rx<&>";

@@ -1,7 +1,11 @@
-// The NTttcp-for-Windows XML read back with pugixml, an independent parser: escaping, "NA" for
-// unavailable figures, and every Windows option in its <parameters> element. Built where
+// The NTttcp-for-Windows XML read back with pugixml, an independent parser: escaping, numbers
+// (0 for unavailable figures, as NTttcp writes them) in every figure, and every Windows option
+// in its <parameters> element. Built where
 // pugixml is (Linux); the byte-for-byte checks are in windows_xml_test.cc.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
 
 #include <pugixml.hpp>
 
@@ -19,19 +23,75 @@ std::string parameter(const std::string& xml, const char* name) {
   return node ? node.text().get() : "<missing>";
 }
 
-TEST(WindowsXmlParsed, UnavailableFiguresAreNa) {
+TEST(WindowsXmlParsed, UnavailableFiguresAreZeroAsInNtttcp) {
   const std::string xml = render_windows_xml(test::linux_windows_receiver());
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(xml.c_str()));
   pugi::xml_node root = doc.child("ntttcpr");
   EXPECT_STREQ(root.attribute("computername").value(), "rx<&>");  // escaped in the text
-  EXPECT_STREQ(root.child("dpcs").text().get(), "NA");
-  EXPECT_STREQ(root.child("packets_sent").text().get(), "NA");
-  EXPECT_STREQ(root.child("errors").text().get(), "NA");
+  EXPECT_STREQ(root.child("dpcs").text().get(), "0.000");
+  EXPECT_STREQ(root.child("avg_packets_per_dpc").text().get(), "0.000");
+  EXPECT_STREQ(root.child("interrupts").text().get(), "0.000");
+  EXPECT_STREQ(root.child("avg_packets_per_interrupt").text().get(), "0.000");
+  EXPECT_STREQ(root.child("avg_frame_size").text().get(), "0.000");
+  EXPECT_STREQ(root.child("packets_sent").text().get(), "0");
+  EXPECT_STREQ(root.child("packets_received").text().get(), "0");
+  EXPECT_STREQ(root.child("errors").text().get(), "0");
   EXPECT_STREQ(root.child("packets_retransmitted").text().get(), "0");
-  EXPECT_STREQ(root.child("threads_avg_bytes_per_compl").text().get(), "NA");
+  EXPECT_STREQ(root.child("threads_avg_bytes_per_compl").text().get(), "0.000");
+  EXPECT_STREQ(root.child("thread").child("avg_bytes_per_compl").text().get(), "0.000");
   EXPECT_STREQ(root.child("avg_bytes_per_compl").text().get(), "65536.000");
   EXPECT_STREQ(root.child("cpu").text().get(), "37.500");
+}
+
+// Every element outside <parameters> that holds text holds a finite number: VirtualClient and
+// PerfKitBenchmarker convert them all and drop the whole result on a word.
+void expect_numbers_only(const std::string& xml, const char* what) {
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_string(xml.c_str())) << what;
+  struct Walker : pugi::xml_tree_walker {
+    const char* what = nullptr;
+    int leaves = 0;
+    bool for_each(pugi::xml_node& node) override {
+      if (node.type() != pugi::node_element) return true;
+      for (pugi::xml_node child : node.children())
+        if (child.type() == pugi::node_element) return true;  // not a leaf
+      if (std::string_view(node.parent().name()) == "parameters") return true;
+      const char* text = node.text().get();
+      char* end = nullptr;
+      const double value = std::strtod(text, &end);
+      EXPECT_TRUE(end != text && *end == '\0' && std::isfinite(value))
+          << what << ": <" << node.name() << " metric=\"" << node.attribute("metric").value()
+          << "\"> holds '" << text << "'";
+      ++leaves;
+      return true;
+    }
+  } walker;
+  walker.what = what;
+  doc.traverse(walker);
+  EXPECT_GT(walker.leaves, 20) << what;
+}
+
+TEST(WindowsXmlParsed, EveryFigureIsANumberWhateverWasMeasured) {
+  expect_numbers_only(render_windows_xml(test::linux_windows_receiver()), "Linux receiver");
+  // Nothing measured at all: no window, no bytes, no counters, no CPU, -lm without calls.
+  Result nothing = test::windows_base("-s -m 2,*,10.0.0.1 -t 5 -lm", 0.0);
+  nothing.threads = {test::thread_row(0, 0, 0, std::nullopt),
+                     test::thread_row(1, 0, 0, std::nullopt)};
+  nothing.host.cpu_mhz = 0;
+  nothing.host.cpu_cores = 0;
+  expect_numbers_only(render_windows_xml(nothing), "nothing measured");
+  nothing.role = Role::receiver;
+  nothing.spec = test::windows_spec("-r -u -m 1,*,* -n 10 -hpt");
+  expect_numbers_only(render_windows_xml(nothing), "UDP receiver, count mode, -hpt");
+  // Transport counters without interrupts or DPCs, and the reverse.
+  Result some = test::sample_windows_sender_xml();
+  some.interrupts.reset();
+  some.dpcs.reset();
+  expect_numbers_only(render_windows_xml(some), "no interrupts, no DPCs");
+  some = test::sample_windows_receiver_xml();
+  some.transport.reset();
+  expect_numbers_only(render_windows_xml_samples({some, some}), "no transport, -sam");
 }
 
 TEST(WindowsXmlParsed, ParametersInMillisecondsAndWindowsDefaults) {
@@ -76,9 +136,9 @@ TEST(WindowsXmlParsed, EveryWindowsOptionReachesItsParameter) {
   EXPECT_STREQ(root.child("bufferCount").text().get(), "500");
   EXPECT_STREQ(root.child("bufferLen").text().get(), "8192");
   EXPECT_STREQ(root.child("io").text().get(), "4");
-  // -lm without measured latencies: the elements are there, with "NA".
-  EXPECT_STREQ(root.child("thread").child("avg_latency").text().get(), "NA");
-  EXPECT_STREQ(root.child("max_latency").text().get(), "NA");
+  // -lm without measured latencies: the elements are there, with 0.
+  EXPECT_STREQ(root.child("thread").child("avg_latency").text().get(), "0");
+  EXPECT_STREQ(root.child("max_latency").text().get(), "0");
 }
 
 TEST(WindowsXmlParsed, UdpAndCoalescingParameters) {
