@@ -25,6 +25,9 @@ inline constexpr uint32_t max_conns_per_thread = 1000;
 inline constexpr uint32_t max_remote_endpoints = 8;
 inline constexpr uint32_t max_udp_send_size = 65535 - 8 - 20;
 inline constexpr uint64_t max_connections = 1u << 20;  // xttcp's own bound on -P x -n x -l
+// xttcp's own bound on -b (Windows: -l): one send or receive call moves at most this (Linux
+// refuses a 2 GiB receive), and each worker allocates buffers of it.
+inline constexpr uint64_t max_buffer_bytes = 1ull << 30;
 }  // namespace limits
 
 namespace defaults {

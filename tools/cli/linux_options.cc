@@ -182,9 +182,10 @@ Status set_buffer(ParseState& state, const Value& value) {
   auto size = parse_size(*value);
   if (!size) return size.error();
   if (*size == 0) return fail("the buffer size must be at least 1 byte");
-  if (*size > UINT32_MAX)
-    return fail(fmt::format("{} is {} bytes, above the maximum of {} (4g - 1)", *value, *size,
-                            UINT32_MAX));
+  if (*size > limits::max_buffer_bytes)
+    return fail(fmt::format("{} is {} bytes, above the maximum of {} (1g: one send or receive "
+                            "call moves at most that)",
+                            *value, *size, limits::max_buffer_bytes));
   state.spec().send_buffer = static_cast<uint32_t>(*size);
   state.spec().recv_buffer = static_cast<uint32_t>(*size);
   return ok();

@@ -130,7 +130,7 @@ Status set_mappings(WindowsParseState& state, const Values& values) {
 }
 
 Status set_length(WindowsParseState& state, const Values& values) {
-  auto length = memory_size(values[0], max_int32);
+  auto length = memory_size(values[0], limits::max_buffer_bytes);
   if (!length) return length.error();
   if (*length == 0) return fail("the buffer length must be at least 1 byte");
   state.spec().send_buffer = static_cast<uint32_t>(*length);

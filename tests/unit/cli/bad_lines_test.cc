@@ -27,6 +27,7 @@ const BadLine bad_lines[] = {
     {{"-b", "12x"}, "-b: '12x' is not a size"},
     {{"-b", "-1"}, "-b: '-1'"},
     {{"-b", "4g"}, "-b: 4g is 4294967296 bytes"},
+    {{"-b", "2g"}, "-b: 2g is 2147483648 bytes, above the maximum of 1073741824 (1g"},
     {{"-s", "x", "-B", "fast"}, "-B: 'fast' is not a rate"},
     {{"-s", "x", "-B", "-5"}, "-B: '-5'"},
     {{"-s", "x", "--fq-rate-limit", "1.5x"}, "--fq-rate-limit: '1.5x'"},

@@ -367,7 +367,8 @@ TEST(WindowsDialect, NumberErrors) {
       {"-l 0", "-l: the buffer length must be at least 1 byte"},
       {"-l 64x", "-l: '64x' is not a size (a whole number with an optional k or m suffix, e.g. "
                  "64k)"},
-      {"-l 4096m", "-l: 4096m is above the maximum of 2147483647"},
+      {"-l 4096m", "-l: 4096m is above the maximum of 1073741824"},
+      {"-l 2048m", "-l: 2048m is above the maximum of 1073741824"},
       {"-l", "-l needs a value (LEN)"},
       {"-n 0", "-n: the number of buffers must be at least 1"},
       {"-n -5", "-n: '-5' is not a size (a whole number with an optional k or m suffix, e.g. "
