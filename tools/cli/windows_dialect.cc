@@ -45,6 +45,10 @@ std::vector<std::string> windows_spellings() {
 
 std::string unknown_option(const std::string& typed) {
   std::string message = "unknown option '" + typed + "'";
+  if (typed.size() > 1 && std::all_of(typed.begin() + 1, typed.end(), [](unsigned char c) {
+        return std::isdigit(c) != 0;
+      }))
+    return message + " (a negative number is no option; an option's value follows it, e.g. -a 2)";
   if (auto hint = linux_flag_hint(typed)) return message + " (" + std::string(*hint) + ")";
   std::string lower = typed;
   std::transform(lower.begin(), lower.end(), lower.begin(),

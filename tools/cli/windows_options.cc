@@ -102,14 +102,19 @@ Expected<WindowsMapping> parse_windows_mapping(const std::string& text, unsigned
 
 // ---- rows ---------------------------------------------------------------------------------
 
-Status set_sender(WindowsParseState& state, const Values&) {
-  state.role = Role::sender;
+// The original runs the last of -s and -r; a line with both is a mistake worth saying.
+Status set_role(WindowsParseState& state, Role role) {
+  if (state.role && *state.role != role)
+    return fail("-r and -s cannot be used together (a test needs one role per process; the "
+                "original would run the last one)");
+  state.role = role;
   return ok();
 }
 
+Status set_sender(WindowsParseState& state, const Values&) { return set_role(state, Role::sender); }
+
 Status set_receiver(WindowsParseState& state, const Values&) {
-  state.role = Role::receiver;
-  return ok();
+  return set_role(state, Role::receiver);
 }
 
 Status set_mappings(WindowsParseState& state, const Values& values) {

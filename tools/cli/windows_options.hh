@@ -21,7 +21,7 @@ namespace xttcp {
 // What the rows record beyond the TestSpec, for the rules between options.
 struct WindowsParseState {
   ParseState base;                   // the Command, the CPU count, the notes
-  std::optional<Role> role;          // -s / -r: the last one wins, as in the original
+  std::optional<Role> role;          // -s / -r (not both: the original runs the last one)
   bool mapping_given = false;        // -m (only one -m; it takes every mapping)
   bool length_given = false;         // -l (else TCP 64 KiB, UDP 128 B)
   bool send_buffer_given = false;    // -sb (else -a n sets SO_SNDBUF to 0)

@@ -105,9 +105,19 @@ TEST(WindowsDialect, ReceiverIsTheDefaultRoleWithANote) {
   EXPECT_EQ(win_spec("-r -m 1,*,10.0.0.1 -t 5").role, Role::receiver);
 }
 
-TEST(WindowsDialect, LastRoleWins) {
-  EXPECT_EQ(win_spec("-s -r -m 1,*,* -t 5").role, Role::receiver);
-  EXPECT_EQ(win_spec("-r -s -m 1,*,10.0.0.1 -t 5").role, Role::sender);
+// The original runs the last of the two; a line with both is refused here.
+TEST(WindowsDialect, BothRolesAreRefused) {
+  const std::string both = "-r and -s cannot be used together";
+  EXPECT_NE(win_error("-s -r -m 1,*,* -t 5").find(both), std::string::npos);
+  EXPECT_NE(win_error("-r -s -m 1,*,10.0.0.1 -t 5").find(both), std::string::npos);
+  EXPECT_EQ(win_spec("-s -s -m 1,*,10.0.0.1 -t 5").role, Role::sender);  // a repeat is harmless
+}
+
+TEST(WindowsDialect, ANegativeNumberIsNotMistakenForAnOption) {
+  const std::string error = win_error("-s -m 1,*,10.0.0.1 -a -1");
+  EXPECT_NE(error.find("unknown option '-1' (a negative number is no option"), std::string::npos)
+      << error;
+  EXPECT_EQ(error.find("did you mean"), std::string::npos) << error;
 }
 
 TEST(WindowsDialect, NamesAreCaseInsensitive) {
