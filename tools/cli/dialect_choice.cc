@@ -80,7 +80,13 @@ Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<s
   }
   const NameChoice by_name = choice_from_name(program_name);
   const CliDialect dialect = chosen.value_or(by_name.dialect);
-  if (dialect == CliDialect::windows && by_name.implied_role != nullptr)
+  // The name's role unless the line names one (it wins, as in the original).
+  const bool role_given = std::any_of(args.begin(), args.end(), [](const std::string& word) {
+    return word.size() == 2 && word[0] == '-' &&
+           (std::tolower(static_cast<unsigned char>(word[1])) == 'r' ||
+            std::tolower(static_cast<unsigned char>(word[1])) == 's');
+  });
+  if (dialect == CliDialect::windows && by_name.implied_role != nullptr && !role_given)
     args.insert(args.begin(), by_name.implied_role);
   return dialect;
 }
