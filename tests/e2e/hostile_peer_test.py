@@ -9,11 +9,10 @@ import select
 import signal
 import socket
 import struct
-import threading
 import time
 
-from xttcp_e2e import (Failure, Process, check, free_port_block, load_json, parse_totals,
-                       run_cases, scratch_dir, wait_listening)
+from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json,
+                       parse_totals, run_cases, scratch_dir, wait_listening)
 
 HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
 HELLO = struct.pack("!i", HELLO_INT)
@@ -155,69 +154,16 @@ def deep_nesting(xttcp, started):
 def fake_receiver_kills_sender(xttcp, started):
     """Item 1, the other way: a fake receiver answers a sender's result with a deep frame."""
     base = free_port_block(1)
-    sync = socket.socket()
-    sync.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sync.bind(("127.0.0.1", base - 1))
-    sync.listen()
-    data = socket.socket()
-    data.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    data.bind(("127.0.0.1", base))
-    data.listen()
-    stop = threading.Event()
-
-    def drain():  # the data port: accept and discard, like a receiver
-        data.settimeout(0.2)
-        conns = []
-        while not stop.is_set():
-            try:
-                conns.append(data.accept()[0])
-            except OSError:
-                pass
-            for c in list(conns):
-                c.setblocking(False)
-                try:
-                    if not c.recv(1 << 20):
-                        conns.remove(c)
-                except BlockingIOError:
-                    pass
-                except OSError:
-                    conns.remove(c)
-
-    drainer = threading.Thread(target=drain, daemon=True)
-    drainer.start()
-    try:
+    with ScriptedReceiver(base) as fake:
         sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t",
                           "1", "-Q"], "sender")
         started.append(sender)
-        sync.settimeout(10)
-        conn, _ = sync.accept()
-        peer = Peer.__new__(Peer)
-        peer.sock = conn
-        check(peer.read_int() == HELLO_INT, "the sender did not say hello")
-        peer.send(ints(HELLO_ACK))
-        length = struct.unpack("!I", peer.read_exact(4))[0]
-        peer.read_exact(length)
-        peer.send(frame(b"{}"))
-        check(peer.read_int() == QUERY, "no busy check")
-        peer.send(ints(11))
-        proposal = peer.read_int()
-        peer.send(ints(proposal))
-        check(peer.read_int() == START, "no start")
-        peer.send(ints(START))
-        check(peer.read_int() == EARLY_EXIT, "no 'E' at the end")
-        peer.send(ints(13))
-        length = struct.unpack("!I", peer.read_exact(4))[0]
-        peer.read_exact(length)
-        peer.send(deep_result())
+        fake.run_test()
+        fake.conn.sendall(deep_result())
         code = sender.wait(30)
         check(code == 1, f"the sender exited {code}, expected 1 (an unreadable result)")
         check("the receiver's result is unreadable: peer result: nested more than 16 deep"
               in sender.stderr(), "the sender does not say why")
-    finally:
-        stop.set()
-        drainer.join(5)
-        sync.close()
-        data.close()
 
 
 def injection(xttcp, started):

@@ -2,17 +2,7 @@
 """Start order: a sync'd sender started before its receiver waits for it (a refused sync
 connect is retried within --connect-timeout, like the data connects), five times back to back;
 and it still gives up, naming the tries, when no receiver comes."""
-import time
-
 from xttcp_e2e import Process, check, free_port_block, parse_totals, run_test, xttcp_binary
-
-
-def wait_output(process, text, timeout=10):
-    deadline = time.monotonic() + timeout
-    while text not in process.stdout():
-        check(process.proc.poll() is None, f"{process.name} exited before printing {text!r}")
-        check(time.monotonic() < deadline, f"{process.name} never printed {text!r}")
-        time.sleep(0.02)
 
 
 def body(started):
@@ -22,7 +12,7 @@ def body(started):
         common = ["-P", "1", "-p", str(base), "-t", "1", "-Q"]
         sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], f"sender {run + 1}")
         started.append(sender)
-        wait_output(sender, "xttcp ")  # it runs (and is connecting) before the receiver exists
+        sender.wait_output("xttcp ")  # it runs (and is connecting) before the receiver exists
         receiver = Process([xttcp, "-r", "127.0.0.1", *common], f"receiver {run + 1}")
         started.append(receiver)
         check(sender.wait(30) == 0, f"run {run + 1}: the sender started first failed")

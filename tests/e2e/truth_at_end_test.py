@@ -7,21 +7,10 @@
 - a sender whose receiver counted far less than it sent says so, and exits 1."""
 import os
 import signal
-import socket
-import struct
-import threading
 import time
 
-from xttcp_e2e import (Process, check, free_port_block, load_json, parse_totals, run_cases,
-                       scratch_dir, wait_listening)
-
-
-def wait_output(process, text, timeout=20):
-    deadline = time.monotonic() + timeout
-    while text not in process.stdout():
-        check(process.proc.poll() is None, f"{process.name} exited before printing {text!r}")
-        check(time.monotonic() < deadline, f"{process.name} never printed {text!r}")
-        time.sleep(0.02)
+from xttcp_e2e import (Process, ScriptedReceiver, check, free_port_block, load_json,
+                       parse_totals, run_cases, scratch_dir, wait_listening)
 
 
 def sender_interrupted(xttcp, started):
@@ -35,7 +24,7 @@ def sender_interrupted(xttcp, started):
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common,
                       "--json", os.path.join(out, "s.json")], "sender")
     started.append(sender)
-    wait_output(sender, "Network activity progressing")
+    sender.wait_output("Network activity progressing")
     time.sleep(1)  # a second of data: what a user sees before pressing Ctrl+C
     sender.signal(signal.SIGINT)
     check(sender.wait(30) == 0, "the interrupted sender did not exit 0")
@@ -61,7 +50,7 @@ def receiver_interrupted(xttcp, started):
     wait_listening(base - 1)
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
     started.append(sender)
-    wait_output(receiver, "Network activity progressing")
+    receiver.wait_output("Real-time throughput")  # its window is open (not just its gate)
     receiver.signal(signal.SIGINT)
     # It waited 5 s for the sender's result before; now it owes nobody anything.
     check(receiver.wait(4.5) == 0, "the interrupted receiver did not exit 0")
@@ -78,7 +67,7 @@ def nosync_sender_killed(xttcp, started):
     wait_listening(base)
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
     started.append(sender)
-    wait_output(sender, "Network activity progressing")
+    sender.wait_output("Network activity progressing")
     time.sleep(1)
     sender.signal(signal.SIGKILL)
     check(receiver.wait(30) == 1, "the -N receiver whose sender died did not exit 1")
@@ -89,77 +78,17 @@ def nosync_sender_killed(xttcp, started):
 def receiver_counted_less(xttcp, started):
     """A native receiver (a script here) that reports 0 bytes: the sender calls the test invalid."""
     base = free_port_block(1)
-    sync = socket.create_server(("127.0.0.1", base - 1))
-    data = socket.create_server(("127.0.0.1", base))
-    stop = threading.Event()
-
-    def drain():
-        data.settimeout(0.2)
-        conns = []
-        while not stop.is_set():
-            try:
-                conn = data.accept()[0]
-                conn.setblocking(False)
-                conns.append(conn)
-            except OSError:
-                pass
-            for c in list(conns):
-                try:
-                    if not c.recv(1 << 20):
-                        conns.remove(c)
-                except BlockingIOError:
-                    pass
-                except OSError:
-                    conns.remove(c)
-
-    def read_exact(conn, count):
-        got = b""
-        while len(got) < count:
-            chunk = conn.recv(count - len(got))
-            check(chunk, "the sender closed the sync connection")
-            got += chunk
-        return got
-
-    def read_int(conn):
-        return struct.unpack("!i", read_exact(conn, 4))[0]
-
-    def frame(conn):
-        return read_exact(conn, struct.unpack("!I", read_exact(conn, 4))[0])
-
-    drainer = threading.Thread(target=drain, daemon=True)
-    drainer.start()
-    try:
+    with ScriptedReceiver(base) as fake:
         sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t",
                           "1"], "sender")
         started.append(sender)
-        sync.settimeout(10)
-        conn, _ = sync.accept()
-        conn.settimeout(10)
-        read_int(conn)  # hello
-        conn.sendall(struct.pack("!i", 0xC0DE7802 - (1 << 32)))
-        frame(conn)
-        hello = b"{}"
-        conn.sendall(struct.pack("!I", len(hello)) + hello)
-        read_int(conn)  # 'X'
-        conn.sendall(struct.pack("!i", 11))
-        conn.sendall(struct.pack("!i", read_int(conn)))  # the cycle it proposes
-        read_int(conn)  # 'R'
-        conn.sendall(struct.pack("!i", 82))
-        read_int(conn)  # 'E'
-        conn.sendall(struct.pack("!i", 13))
-        frame(conn)  # the sender's result
-        result = (b'{"schema":"xttcp-result","schema_version":1,"role":"receiver",'
-                  b'"summary":{"duration_s":1.0,"total_bytes":0}}')
-        conn.sendall(struct.pack("!I", len(result)) + result)
+        fake.run_test()
+        fake.send_frame(b'{"schema":"xttcp-result","schema_version":1,"role":"receiver",'
+                        b'"summary":{"duration_s":1.0,"total_bytes":0}}')
         check(sender.wait(30) == 1, "the sender whose receiver counted 0 bytes did not exit 1")
         check("the receiver counted 0 bytes, 0.0 % of the" in sender.stderr(),
               f"the sender does not say what is wrong:\n{sender.stderr()}")
         check(parse_totals(sender.stdout())["bytes"] > 0, "the sender printed no result")
-    finally:
-        stop.set()
-        drainer.join(5)
-        sync.close()
-        data.close()
 
 
 CASES = {

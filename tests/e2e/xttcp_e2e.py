@@ -12,9 +12,11 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -125,9 +127,101 @@ class Process:
         self.err.seek(0)
         return self.err.read()
 
+    def wait_output(self, text, timeout=20):
+        """Waits until stdout holds `text` (readiness: a line printed); fails if it exits first."""
+        deadline = time.monotonic() + timeout
+        while text not in self.stdout():
+            check(self.proc.poll() is None, f"{self.name} exited before printing {text!r}")
+            check(time.monotonic() < deadline, f"{self.name} never printed {text!r}")
+            time.sleep(0.02)
+
     def describe(self):
         return (f"--- {self.name}: {' '.join(self.args)}\n"
                 f"exit {self.proc.poll()}\nstdout:\n{self.stdout()}\nstderr:\n{self.stderr()}")
+
+
+class ScriptedReceiver:
+    """A native xttcp receiver written out by hand on 127.0.0.1 (sync port base-1, one data port
+    base, whose bytes a thread reads and drops), for tests that need a receiver to say what a
+    real one never would. Use as a context manager; everything it opened is closed at the end."""
+
+    HELLO_ACK = 0xC0DE7802 - (1 << 32)
+
+    def __init__(self, base):
+        self.sync = socket.create_server(("127.0.0.1", base - 1))
+        self.data = socket.create_server(("127.0.0.1", base))
+        self.stop = threading.Event()
+        self.drainer = threading.Thread(target=self._drain, daemon=True)
+        self.conn = None
+
+    def __enter__(self):
+        self.drainer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.drainer.join(5)
+        for s in (self.conn, self.sync, self.data):
+            if s is not None:
+                s.close()
+
+    def _drain(self):
+        self.data.settimeout(0.2)
+        conns = []
+        while not self.stop.is_set():
+            try:
+                conn = self.data.accept()[0]
+                conn.setblocking(False)
+                conns.append(conn)
+            except OSError:
+                pass
+            for c in list(conns):
+                try:
+                    if not c.recv(1 << 20):
+                        conns.remove(c)
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    conns.remove(c)
+
+    def read_exact(self, count):
+        got = b""
+        while len(got) < count:
+            chunk = self.conn.recv(count - len(got))
+            check(chunk, "the sender closed the sync connection")
+            got += chunk
+        return got
+
+    def read_int(self):
+        return struct.unpack("!i", self.read_exact(4))[0]
+
+    def send_int(self, value):
+        self.conn.sendall(struct.pack("!i", value))
+
+    def read_frame(self):
+        return self.read_exact(struct.unpack("!I", self.read_exact(4))[0])
+
+    def send_frame(self, payload):
+        self.conn.sendall(struct.pack("!I", len(payload)) + payload)
+
+    def run_test(self):
+        """Accepts a native sender's sync connection and plays a receiver's part until the
+        sender's result frame has come (returned); the caller answers with its own frame."""
+        self.sync.settimeout(10)
+        self.conn, _ = self.sync.accept()
+        self.conn.settimeout(10)
+        check(self.read_int() == 0xC0DE7801 - (1 << 32), "the sender did not say hello")
+        self.send_int(self.HELLO_ACK)
+        self.read_frame()
+        self.send_frame(b"{}")
+        check(self.read_int() == 88, "no busy check ('X')")
+        self.send_int(11)
+        self.send_int(self.read_int())  # the cycle it proposes
+        check(self.read_int() == 82, "no start ('R')")
+        self.send_int(82)
+        check(self.read_int() == 69, "no 'E' at the end")
+        self.send_int(13)
+        return self.read_frame()
 
 
 def wait_listening(port, timeout=10.0, ipv6=False):

@@ -88,6 +88,28 @@ struct Side {
   }
 };
 
+// A receiver and a sender plane of NTTTCP sync on one free port block; start() brings both up
+// and starts a test (the receiver's gate opened).
+struct SyncPair {
+  uint16_t base = free_base_port();
+  Side rx;
+  Side tx;
+  std::unique_ptr<ReceiverControl> receiver;
+  std::unique_ptr<SenderControl> sender;
+
+  SyncPair(uint32_t receiver_s, uint32_t sender_s)
+      : rx(Role::receiver, Dialect::linux, base, receiver_s),
+        tx(Role::sender, Dialect::linux, base, sender_s) {}
+  void start() {
+    receiver = rx.receiver();
+    ASSERT_TRUE(receiver->open());
+    sender = tx.sender();
+    ASSERT_TRUE(sender->agree());
+    ASSERT_TRUE(sender->start());
+    ASSERT_TRUE(rx.gate.wait(5s));
+  }
+};
+
 Result result_of(Role role, uint64_t bytes) {
   Result result;
   result.role = role;
@@ -130,60 +152,40 @@ TEST(ControlPlane, SyncPlanesAgreeStartStopAndExchangeResults) {
 }
 
 TEST(ControlPlane, ASenderLeavingMidWindowStopsTheTestAsSenderLeft) {
-  const uint16_t base = free_base_port();
-  Side rx(Role::receiver, Dialect::linux, base, 60);
-  Side tx(Role::sender, Dialect::linux, base, 60);
-  auto receiver = rx.receiver();
-  ASSERT_TRUE(receiver->open());
-  auto sender = tx.sender();
-  ASSERT_TRUE(sender->agree());
-  ASSERT_TRUE(sender->start());
-  ASSERT_TRUE(rx.gate.wait(5s));
-  receiver->test_started(SteadyClock::now(), SteadyClock::now() + 1h);
-  sender.reset();  // closes its sync connection
-  EXPECT_TRUE(eventually([&] { return rx.clock.cancelled(); }));
-  EXPECT_EQ(rx.clock.cause(), StopCause::sender_left);
-  receiver->stop();
+  SyncPair pair(60, 60);
+  ASSERT_NO_FATAL_FAILURE(pair.start());
+  pair.receiver->test_started(SteadyClock::now(), SteadyClock::now() + 1h);
+  pair.sender.reset();  // closes its sync connection
+  EXPECT_TRUE(eventually([&] { return pair.rx.clock.cancelled(); }));
+  EXPECT_EQ(pair.rx.clock.cause(), StopCause::sender_left);
+  pair.receiver->stop();
 }
 
 TEST(ControlPlane, EverySenderLeavingInTheCoolDownEndsItAsSendersGone) {
-  const uint16_t base = free_base_port();
-  Side rx(Role::receiver, Dialect::linux, base, 1);
-  Side tx(Role::sender, Dialect::linux, base, 1);
-  auto receiver = rx.receiver();
-  ASSERT_TRUE(receiver->open());
-  auto sender = tx.sender();
-  ASSERT_TRUE(sender->agree());
-  ASSERT_TRUE(sender->start());
-  ASSERT_TRUE(rx.gate.wait(5s));
+  SyncPair pair(1, 1);
+  ASSERT_NO_FATAL_FAILURE(pair.start());
   const auto now = SteadyClock::now();
-  receiver->test_started(now - 2s, now - 1s);  // the window is over: cooling down
-  sender.reset();
-  EXPECT_TRUE(eventually([&] { return rx.clock.finished(); }));
-  EXPECT_FALSE(rx.clock.cancelled());
-  EXPECT_EQ(rx.clock.cause(), StopCause::senders_gone);
-  receiver->stop();
+  pair.receiver->test_started(now - 2s, now - 1s);  // the window is over: cooling down
+  pair.sender.reset();
+  EXPECT_TRUE(eventually([&] { return pair.rx.clock.finished(); }));
+  EXPECT_FALSE(pair.rx.clock.cancelled());
+  EXPECT_EQ(pair.rx.clock.cause(), StopCause::senders_gone);
+  pair.receiver->stop();
 }
 
 TEST(ControlPlane, TheSenderSeesTheReceiverGoAsReceiverLeft) {
-  const uint16_t base = free_base_port();
-  Side rx(Role::receiver, Dialect::linux, base, 60);
-  Side tx(Role::sender, Dialect::linux, base, 60);
-  auto receiver = rx.receiver();
-  ASSERT_TRUE(receiver->open());
-  auto sender = tx.sender();
-  ASSERT_TRUE(sender->agree());
-  ASSERT_TRUE(sender->start());
-  EXPECT_FALSE(sender->receiver_gone());
-  receiver->stop();
-  receiver.reset();
+  SyncPair pair(60, 60);
+  ASSERT_NO_FATAL_FAILURE(pair.start());
+  EXPECT_FALSE(pair.sender->receiver_gone());
+  pair.receiver->stop();
+  pair.receiver.reset();
   std::optional<StopReason> gone;
-  EXPECT_TRUE(eventually([&] { return (gone = sender->receiver_gone()).has_value(); }));
+  EXPECT_TRUE(eventually([&] { return (gone = pair.sender->receiver_gone()).has_value(); }));
   ASSERT_TRUE(gone);
   EXPECT_EQ(gone->cause, StopCause::receiver_left);
   EXPECT_EQ(gone->message, "the receiver closed the sync connection");
-  EXPECT_TRUE(sender->stopped(0.5, true));  // a lost receiver is told nothing
-  auto peer = sender->exchange_results(result_of(Role::sender, 1));
+  EXPECT_TRUE(pair.sender->stopped(0.5, true));  // a lost receiver is told nothing
+  auto peer = pair.sender->exchange_results(result_of(Role::sender, 1));
   ASSERT_TRUE(peer);
   EXPECT_FALSE(*peer);
 }
