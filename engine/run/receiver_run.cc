@@ -97,9 +97,12 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  udp::active_since(r.pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
                  r.pool.udp_gro(), r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
-  // Before the result leaves: a silent tail is in every copy of it (a note), not only the log.
+  // -N, TCP: no control connection tells a sender that died, so its data stopping early does
+  // (a note in every copy of the result, and exit 1). A UDP sender may well send a burst.
   std::optional<std::string> silent;
-  if (!count_mode(r.spec) && !window.cut_short && (silent = silent_tail(result)))
+  const bool unwatched = r.spec.no_sync && r.spec.dialect == Dialect::linux &&
+                         r.spec.protocol == Protocol::tcp && !count_mode(r.spec);
+  if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
   r.control.publish(result);
   // A sender that went away owes nothing worth waiting for; Ctrl+C here waits for nobody.
@@ -114,9 +117,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
                               r.spec.duration_s));
     code = exit_code::run_failed;
-  } else if (silent && r.spec.protocol == Protocol::tcp) {
-    // A TCP sender runs for its -t; a UDP sender may well send a burst and stop (the note in
-    // the result says so either way).
+  } else if (silent) {
     env.log.error(*silent);
     code = exit_code::run_failed;
   }

@@ -16,8 +16,8 @@ std::optional<std::string> count_mismatch(const Result& sender, const Result& re
 
 // Receiver: no data in the last part of the window (more than 1 s, a fifth of it, and four
 // times the longest gap between data before it, so sparse -B pacing is no alarm): the sender
-// stopped early. With -N nothing else can tell (no control connection). The receiver fails a
-// TCP test on it; for UDP, where a burst is a fair workload, it is a note in the result.
+// stopped early. The receiver checks it with -N over TCP, where no control connection can tell
+// (a UDP sender may well send a burst).
 std::optional<std::string> silent_tail(const Result& receiver);
 
 }  // namespace xttcp

@@ -71,6 +71,8 @@ class Timeline {
   }
 
  private:
+  class Run;  // one run of the phases (timeline.cc)
+
   PhaseClock& clock_;
   const WorkerPool& pool_;
   const SystemProbe& probe_;
