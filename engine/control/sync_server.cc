@@ -238,8 +238,9 @@ bool SyncServer::process_input(Connection& connection) {
         break;
       case SyncInput::Message::Kind::hello_frame:
       case SyncInput::Message::Kind::result_frame:
-        handle_frame(connection, message.kind == SyncInput::Message::Kind::hello_frame,
-                     std::move(message.payload));
+        if (!handle_frame(connection, message.kind == SyncInput::Message::Kind::hello_frame,
+                          std::move(message.payload)))
+          return false;
         break;
     }
   }
@@ -279,7 +280,7 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
   return true;
 }
 
-void SyncServer::handle_frame(Connection& connection, bool hello_frame, std::string payload) {
+bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::string payload) {
   if (hello_frame) {
     std::string hello = hooks_.native_hello ? hooks_.native_hello(payload) : std::string("{}");
     if (hello.size() > sync_code::kMaxFrameBytes) {
@@ -289,10 +290,25 @@ void SyncServer::handle_frame(Connection& connection, bool hello_frame, std::str
     std::string bytes;
     sync_wire::append_frame(bytes, hello);
     send_bytes(connection.id, bytes);
-    return;
+    return true;
+  }
+  bool participant;
+  {
+    std::lock_guard lock(mutex_);
+    participant = sync_.is_participant(connection.id);
+  }
+  if (!participant) {
+    // Its 'E' came in an earlier test, and another sender has started a new one since: this
+    // result is no sender's of the test the engine collects results for now.
+    log(fmt::format("sync: {} sent a result after a new test started without it; connection "
+                    "closed",
+                    connection.peer),
+        true);
+    return false;
   }
   if (hooks_.peer_result) hooks_.peer_result(payload);
   deliver_result();
+  return true;
 }
 
 void SyncServer::deliver_result() {

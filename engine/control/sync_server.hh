@@ -90,7 +90,7 @@ class SyncServer {
   void on_readable(int id);
   bool process_input(Connection& connection);  // false: the connection must close
   bool handle_request(Connection& connection, int32_t request);
-  void handle_frame(Connection& connection, bool hello_frame, std::string payload);
+  bool handle_frame(Connection& connection, bool hello_frame, std::string payload);
   void send_bytes(int id, std::string_view bytes);
   bool flush(Connection& connection);  // false: write error
   void deliver_result();
