@@ -1,7 +1,6 @@
 // The receiver's sync port (base port - 1): what up to 16 clients send it, byte by byte, read as
-// SyncServer reads it (SyncInput per connection, one ReceiverSync, result frames parsed as
-// the receiver's hook parses them), without sockets. Checks the rules of docs/hostile-peers.md
-// on every step.
+// SyncServer reads it (SyncInput per connection, one ReceiverSync), without sockets. Checks the
+// rules of docs/hostile-peers.md on every step. What a result frame says is peer_result's.
 //
 // Input: byte 0 is the receiver: bit 0 = -M, bits 1-7 = -t seconds (0: continuous). Then
 // records, each an op byte: low 4 bits = client slot, high 4 bits = what happens:
@@ -17,7 +16,6 @@
 #include "engine/control/receiver_sync.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_input.hh"
-#include "engine/report/native_json.hh"
 #include "tests/fuzz/fuzz_check.hh"
 
 namespace {
@@ -71,7 +69,6 @@ class Receiver {
           if (!sync_.is_participant(client.id)) return close(slot);
           FUZZ_CHECK(!result_from_[slot]);
           result_from_[slot] = true;
-          (void)xttcp::parse_peer_result(message.payload, xttcp::Role::sender);
           break;
       }
     }
