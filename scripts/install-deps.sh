@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Installs everything xttcp needs to build, test and benchmark on Debian 12.
 # Idempotent: when every package is present it only checks and returns (well under a second).
-# Usage: scripts/install-deps.sh [--windows] [--dpdk]
+# Usage: scripts/install-deps.sh [--windows] [--dpdk] [--fuzz]
 #   --windows  also the Windows cross toolchain (mingw-w64, posix threads) and Wine, which run
 #              the Windows leg of scripts/test.sh (about 1.1 GB; only when asked for)
 #   --dpdk     also Debian's DPDK 22.11 (libdpdk-dev: ~220 packages, 33 MB download, 165 MB
 #              installed, systemd and rdma-core among them); scripts/test.sh (CI) asks for it
+#   --fuzz     also clang 14 and its libFuzzer/sanitizer runtimes (libclang-rt-14-dev), which
+#              build tests/fuzz (the main build stays GCC); scripts/test.sh (CI) asks for it
 set -euo pipefail
 
 with_dpdk=0
 with_windows=0
+with_fuzz=0
 for arg in "$@"; do
   case $arg in
     --dpdk) with_dpdk=1 ;;
     --windows) with_windows=1 ;;
-    *) echo "install-deps: unknown argument '$arg' (known: --windows, --dpdk)" >&2; exit 2 ;;
+    --fuzz) with_fuzz=1 ;;
+    *) echo "install-deps: unknown argument '$arg' (known: --windows, --dpdk, --fuzz)" >&2; exit 2 ;;
   esac
 done
 
@@ -33,6 +37,8 @@ if ((with_windows)); then
 fi
 # dpdk-dev has dpdk-testpmd (bench/compare/dpdk_txonly.py); libdpdk-dev the build files.
 ((with_dpdk)) && packages+=(libdpdk-dev dpdk-dev)
+# clang-14 does not pull in compiler-rt, where -fsanitize=fuzzer,address,undefined live.
+((with_fuzz)) && packages+=(clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,17 +8,22 @@
 #                       runs leg 1's xttcp against xttcp.exe under Wine (XTTCP_LINUX_BIN). With
 #                       --windows, or in CI (CI=true) when the toolchain installs
 #                       (scripts/install-deps.sh --windows).
-# Legs 2 and 3 compile in the background (nice 19) while leg 1's tests run; their tests run after.
-# Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [meson test arguments, e.g.
-#        --suite unit] (the Windows leg runs all of its own suites)
+#   4. build-fuzz/:     the libFuzzer targets of tests/fuzz (clang, ASan + UBSan), each run for
+#                       a few seconds from its seed corpus (suite fuzz). Skipped, with the reason,
+#                       when clang cannot build them (tests/fuzz/toolchain.sh exits 77).
+# Legs 2 to 4 compile in the background (nice 19) while leg 1's tests run; their tests run after.
+# Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [--no-fuzz] [meson test
+#        arguments, e.g. --suite unit] (the Windows and fuzz legs run all of their own suites)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitize=1
+fuzz=1
 windows=auto  # auto: only in CI
 while [[ $# -gt 0 ]]; do
   case $1 in
     --no-sanitize) sanitize=0 ;;
+    --no-fuzz) fuzz=0 ;;
     --windows) windows=yes ;;
     --no-windows) windows=no ;;
     *) break ;;
@@ -30,6 +35,17 @@ if [[ $windows == auto ]]; then
 fi
 
 scripts/install-deps.sh --dpdk  # the dpdk backend is built and tested on virtual devices
+skipped_legs=0  # legs skipped for want of a toolchain: each counts as one skipped test
+if ((fuzz)); then
+  scripts/install-deps.sh --fuzz || true  # a failed install shows up as the reason below
+  if fuzz_cxx=$(tests/fuzz/toolchain.sh); then
+    :
+  else
+    echo "fuzz leg skipped: $fuzz_cxx"
+    fuzz=0
+    skipped_legs=$((skipped_legs + 1))
+  fi
+fi
 if [[ $windows == yes ]] && ! scripts/install-deps.sh --windows; then
   echo "windows leg skipped: the mingw-w64/Wine toolchain did not install" \
     "(scripts/install-deps.sh --windows)"
@@ -89,6 +105,11 @@ if ((sanitize)); then
     -Dbench=disabled -Dunity=on
   rm -f build-asan/build-status
 fi
+if ((fuzz)); then
+  # Its own build dir: only the fuzz targets and the engine sources they reach (tests/fuzz).
+  CXX=$fuzz_cxx configure build-fuzz -Dfuzz=enabled --buildtype=plain -Doptimization=1
+  rm -f build-fuzz/build-status
+fi
 if [[ $windows == yes ]]; then
   # A private Wine prefix, so the leg never touches the user's; its wineserver is ended below.
   export WINEPREFIX=${XTTCP_WINEPREFIX:-$PWD/build-windows-wine}
@@ -104,6 +125,7 @@ fi
 set -m  # the background builds get their own process group: stopped with this script
 (
   if ((sanitize)); then background_build build-asan; fi
+  if ((fuzz)); then background_build build-fuzz; fi
   if [[ $windows == yes ]]; then
     # Wine's first start creates its prefix (seconds, mostly waiting): before the tests need it.
     timeout 180 wineboot --init >/dev/null 2>&1 || echo "wineboot --init failed" >&2
@@ -137,6 +159,21 @@ if ((sanitize)); then
   fi
 fi
 
+if ((fuzz)); then
+  if wait_build build-fuzz; then
+    waited=$((SECONDS - wait_started))
+    begin=$SECONDS
+    # Each target runs -Dfuzz_seconds (5 s) from its seeds; a crash, leak, UB report or failed
+    # property fails its test and leaves the input in build-fuzz/tests/fuzz/artifacts/.
+    meson test -C build-fuzz --print-errorlogs --suite fuzz || status=1
+    logs+=(build-fuzz/meson-logs/testlog.json)
+    timings+=("fuzz leg: build $build_seconds s (in the background; waited $waited s for it)," \
+      "tests $((SECONDS - begin)) s")
+  else
+    status=1
+  fi
+fi
+
 if [[ $windows == yes ]]; then
   if wait_build build-windows; then
     waited=$((SECONDS - wait_started))
@@ -156,10 +193,11 @@ wait "$builds_pid" || true
 
 printf '%s\n' "${timings[@]}"
 # One closing line any CI reads: "N passed, N failed, N skipped" over every leg run.
-python3 - "${logs[@]}" <<'PY'
+python3 - "$skipped_legs" "${logs[@]}" <<'PY'
 import json, sys
-ok = failed = skipped = 0
-for path in sys.argv[1:]:
+ok = failed = 0
+skipped = int(sys.argv[1])
+for path in sys.argv[2:]:
     with open(path) as f:
         for line in f:
             result = json.loads(line).get("result")

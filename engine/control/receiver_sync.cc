@@ -135,12 +135,13 @@ void ReceiverSync::last_client_start(int peer, Outcome& out) {
     out.replies.push_back({peer, sync_code::kEarlyExit});
     return;
   }
-  // Exactly one 'R' per sender, the '-L' sender last (NTTTCP sends it a second one: #9).
+  // Exactly one 'R' per sender, the '-L' sender last (NTTTCP sends it a second one: #9). It
+  // may have parked itself first ('R', then 'L'): it is still one sender of the test.
+  parked_.erase(std::remove(parked_.begin(), parked_.end(), peer), parked_.end());
   participants_.clear();
   turn_light_on(out);
   participants_.push_back(peer);
-  for (int parked : parked_)
-    if (parked != peer) out.replies.push_back({parked, sync_code::kStart});
+  for (int parked : parked_) out.replies.push_back({parked, sync_code::kStart});
   out.replies.push_back({peer, sync_code::kStart});
   parked_.clear();
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/control/sync_codes.hh"
+#include "engine/control/sync_input.hh"
 #include "engine/control/sync_wire.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
@@ -22,19 +23,15 @@ using SteadyClock = std::chrono::steady_clock;
 }  // namespace
 
 struct SyncServer::Connection {
-  enum class Expect { integer, hello_frame, result_frame };
+  explicit Connection(uint32_t max_requests) : input(max_requests) {}
 
   int id = 0;
   UniqueSocket fd;
   std::string peer;  // "10.0.0.2:40312", for log lines
-  std::string in;    // bytes not yet forming a whole message
+  SyncInput input;   // what its bytes are: requests and frames
   std::string out;   // bytes the socket has not taken yet
   bool broken = false;  // a write failed; closed after the current batch of events
-  Expect expect = Expect::integer;
-  bool native = false;
-  bool result_received = false;
   bool result_sent = false;
-  uint32_t requests = 0;
   SteadyClock::time_point last_heard = SteadyClock::now();
 };
 
@@ -186,7 +183,7 @@ void SyncServer::accept_all() {
       continue;  // closes it
     }
     set_no_delay((*accepted)->get());
-    auto connection = std::make_unique<Connection>();
+    auto connection = std::make_unique<Connection>(limits_.max_requests);
     connection->id = next_id_++;
     connection->peer = peer.to_string();
     connection->fd = std::move(**accepted);
@@ -204,7 +201,7 @@ void SyncServer::on_readable(int id) {
     const SocketTransfer received = receive_some(connection.fd.get(), buffer, sizeof buffer);
     if (received.bytes > 0) {
       // Whole messages are handled as they complete, so the buffer stays one frame at most.
-      connection.in.append(buffer, static_cast<size_t>(received.bytes));
+      connection.input.append(std::string_view(buffer, static_cast<size_t>(received.bytes)));
       if (!process_input(connection)) return close_connection(id, "", false);
       continue;
     }
@@ -220,40 +217,33 @@ void SyncServer::on_readable(int id) {
 }
 
 bool SyncServer::process_input(Connection& connection) {
-  size_t used = 0;
-  bool keep = true;
   connection.last_heard = SteadyClock::now();
-  while (keep && connection.in.size() - used >= 4) {
-    const char* at = connection.in.data() + used;
-    if (connection.expect == Connection::Expect::integer) {
-      used += 4;
-      if (++connection.requests > limits_.max_requests) {
+  for (;;) {
+    SyncInput::Message message = connection.input.next();
+    switch (message.kind) {
+      case SyncInput::Message::Kind::none: return true;
+      case SyncInput::Message::Kind::too_many_requests:
         log(fmt::format("sync: {} sent more than {} requests; connection closed", connection.peer,
                         limits_.max_requests),
             true);
         return false;
-      }
-      keep = handle_request(connection, sync_wire::decode_int(at));
-      continue;
+      case SyncInput::Message::Kind::frame_too_large:
+        log(fmt::format("sync: sender {} sent a frame of {} bytes, over the {} KiB limit; "
+                        "connection closed",
+                        connection.peer, message.length, message.limit >> 10),
+            true);
+        return false;
+      case SyncInput::Message::Kind::request:
+        if (!handle_request(connection, message.value)) return false;
+        break;
+      case SyncInput::Message::Kind::hello_frame:
+      case SyncInput::Message::Kind::result_frame:
+        if (!handle_frame(connection, message.kind == SyncInput::Message::Kind::hello_frame,
+                          std::move(message.payload)))
+          return false;
+        break;
     }
-    const uint32_t length = sync_wire::decode_frame_length(at);
-    const uint32_t limit = connection.expect == Connection::Expect::hello_frame
-                               ? sync_code::kMaxHelloBytes
-                               : sync_code::kMaxFrameBytes;
-    if (length > limit) {
-      log(fmt::format("sync: sender {} sent a frame of {} bytes, over the {} KiB limit; "
-                      "connection closed",
-                      connection.peer, length, limit >> 10),
-          true);
-      return false;
-    }
-    if (connection.in.size() - used - 4 < length) break;
-    std::string payload(at + 4, length);
-    used += 4 + static_cast<size_t>(length);
-    keep = handle_frame(connection, std::move(payload));
   }
-  connection.in.erase(0, used);
-  return keep;
 }
 
 bool SyncServer::handle_request(Connection& connection, int32_t request) {
@@ -269,7 +259,7 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
       has_result_ = false;
       for (int id : sync_.participants()) {
         auto found = connections_.find(id);
-        if (found != connections_.end() && found->second->native) ++native_senders;
+        if (found != connections_.end() && found->second->input.native()) ++native_senders;
       }
     }
   }
@@ -283,34 +273,39 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
     sync_wire::append_int(bytes, reply.value);
     send_bytes(reply.peer, bytes);
   }
-  if (outcome.native_hello) {
-    if (connection.native) {
-      log(fmt::format("sync: {} said hello twice; connection closed", connection.peer), true);
-      return false;
-    }
-    connection.native = true;
-    connection.expect = Connection::Expect::hello_frame;
-  } else if (outcome.result_may_follow && connection.native && !connection.result_received) {
-    connection.expect = Connection::Expect::result_frame;
+  if (!connection.input.on_outcome(outcome)) {
+    log(fmt::format("sync: {} said hello twice; connection closed", connection.peer), true);
+    return false;
   }
   return true;
 }
 
-bool SyncServer::handle_frame(Connection& connection, std::string payload) {
-  std::string bytes;
-  if (connection.expect == Connection::Expect::hello_frame) {
-    connection.expect = Connection::Expect::integer;
+bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::string payload) {
+  if (hello_frame) {
     std::string hello = hooks_.native_hello ? hooks_.native_hello(payload) : std::string("{}");
     if (hello.size() > sync_code::kMaxFrameBytes) {
       log("sync: the receiver's hello frame is over the size limit; sending {}", true);
       hello = "{}";
     }
+    std::string bytes;
     sync_wire::append_frame(bytes, hello);
     send_bytes(connection.id, bytes);
     return true;
   }
-  connection.expect = Connection::Expect::integer;
-  connection.result_received = true;
+  bool participant;
+  {
+    std::lock_guard lock(mutex_);
+    participant = sync_.is_participant(connection.id);
+  }
+  if (!participant) {
+    // Its 'E' came in an earlier test, and another sender has started a new one since: this
+    // result is no sender's of the test the engine collects results for now.
+    log(fmt::format("sync: {} sent a result after a new test started without it; connection "
+                    "closed",
+                    connection.peer),
+        true);
+    return false;
+  }
   if (hooks_.peer_result) hooks_.peer_result(payload);
   deliver_result();
   return true;
@@ -319,7 +314,7 @@ bool SyncServer::handle_frame(Connection& connection, std::string payload) {
 void SyncServer::deliver_result() {
   bool wanted = false;
   for (auto& [fd, connection] : connections_)
-    wanted |= connection->result_received && !connection->result_sent;
+    wanted |= connection->input.result_received() && !connection->result_sent;
   if (!wanted) return;
   std::string frame;
   {
@@ -334,7 +329,7 @@ void SyncServer::deliver_result() {
     sync_wire::append_frame(frame, result_);
   }
   for (auto& [fd, connection] : connections_) {
-    if (!connection->result_received || connection->result_sent) continue;
+    if (!connection->input.result_received() || connection->result_sent) continue;
     connection->result_sent = true;
     connection->out.append(frame);
     if (!flush(*connection)) connection->broken = true;

@@ -1,7 +1,8 @@
 // The receiver's sync listener on port base-1: accepts any number of sync connections, speaks
 // NTTTCP-for-Linux's int protocol and, on native (xttcp) connections, frames. Every protocol
-// decision is ReceiverSync's; this class only moves bytes. One thread, one poll loop
-// (engine/net/socket_io: poll on Linux, WSAPoll on Windows); a WakeSignal ends its wait.
+// decision is ReceiverSync's, and what a connection's bytes are is SyncInput's; this class only
+// moves bytes. One thread, one poll loop (engine/net/socket_io: poll on Linux, WSAPoll on
+// Windows); a WakeSignal ends its wait.
 #pragma once
 
 #include <atomic>
@@ -89,7 +90,7 @@ class SyncServer {
   void on_readable(int id);
   bool process_input(Connection& connection);  // false: the connection must close
   bool handle_request(Connection& connection, int32_t request);
-  bool handle_frame(Connection& connection, std::string payload);
+  bool handle_frame(Connection& connection, bool hello_frame, std::string payload);
   void send_bytes(int id, std::string_view bytes);
   bool flush(Connection& connection);  // false: write error
   void deliver_result();

@@ -486,6 +486,10 @@ Result read_result(const ordered_json& j, bool with_peer) {
       read(i, "reordered", sample.reordered, "intervals[]");
       double jitter_ms = 0;
       read(i, "jitter_ms", jitter_ms, "intervals[]");
+      // Whole nanoseconds in a uint64: 1.8e13 ms (208 days) is far past any jitter measured,
+      // and converting more, or a negative value, would be undefined.
+      if (!(jitter_ms >= 0 && jitter_ms <= 1.8e13))
+        bad("intervals[].jitter_ms", "expected milliseconds from 0 to 1.8e13");
       sample.jitter_ns = static_cast<uint64_t>(jitter_ms * 1e6 + 0.5);
       r.intervals.push_back(sample);
     }

@@ -205,6 +205,21 @@ TEST(ReceiverSync, MultiClientParticipantsAreEverySender) {
   EXPECT_TRUE(last.no_sender_left);
 }
 
+// A parked sender that then says it is the last one ('R', 'W', then 'L') is one sender of the
+// test, not two: it gets one 'R', and when it leaves, nobody is left.
+TEST(ReceiverSync, MultiClientParkedSenderThatIsAlsoTheLastIsOneSender) {
+  auto sync = make(10, /*multi=*/true);
+  EXPECT_EQ(only_reply(sync.on_request(1, kStart), 1), kPleaseWait);
+  auto last = sync.on_request(1, kLastClientStart);
+  EXPECT_TRUE(last.start);
+  EXPECT_EQ(only_reply(last, 1), kStart);
+  EXPECT_EQ(sync.participants(), std::vector<int>{1});
+  const auto left = sync.on_peer_closed(1);
+  EXPECT_TRUE(left.left_running_test);
+  EXPECT_TRUE(left.no_sender_left);
+  EXPECT_FALSE(sync.is_participant(1));
+}
+
 TEST(ReceiverSync, MultiClientLateSendersAreRejected) {
   auto sync = make(10, /*multi=*/true);
   sync.on_request(1, kLastClientStart);

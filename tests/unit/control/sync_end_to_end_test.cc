@@ -502,6 +502,30 @@ TEST(SyncHostile, OnlyTheTestsSenderHandsInAResultOrStopsTheTest) {
   server->stop();
 }
 
+// A sender of one test that holds its result back until another sender has started the next
+// test (receiver -H) is no sender of that test: its frame is refused, the connection closed,
+// and the new test's sender hands in the only result.
+TEST(SyncHostile, AResultHeldBackPastTheNextTestsStartIsRefused) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto first = connect_client(server->port());
+  ASSERT_TRUE(first.try_native_hello(2000ms));
+  ASSERT_TRUE(first.send_frame(R"({"role":"sender"})"));
+  ASSERT_TRUE(first.read_frame(2000ms));
+  EXPECT_EQ(exchange(first, kStart), kStart);
+  EXPECT_EQ(exchange(first, kEarlyExit), kStateFinished);  // its result may follow ...
+
+  auto second = connect_client(server->port());
+  EXPECT_EQ(exchange(second, kStart), kStart);  // ... but a new test starts first
+  ASSERT_TRUE(recorder.wait_for("start 10"));
+  ASSERT_TRUE(first.send_frame(R"({"total_bytes":999999999999})"));
+  EXPECT_TRUE(recorder.wait_for("closed idle"));
+  EXPECT_EQ(count_events(recorder, "result "), 0u);
+  EXPECT_EQ(exchange(second, kQueryState), kStateRunning);
+  server->stop();
+}
+
 TEST(SyncHostile, ARequestFloodIsCutOffAndItsLinesAreBudgeted) {
   Recorder recorder;
   SyncLimits limits;

@@ -248,6 +248,26 @@ TEST(NativeJson, RejectsOtherDocuments) {
             "native result: summary.total_bytes: expected a non-negative integer");
 }
 
+// An interval's jitter is stored in whole nanoseconds (uint64): a value no receiver measures
+// (negative, or past 2^64 ns) is refused, naming the key, never converted (that was undefined
+// behaviour, found by tests/fuzz/native_json).
+TEST(NativeJson, RejectsAJitterNoReceiverMeasures) {
+  for (const char* jitter : {"-5", "1e300", "1.9e13"}) {
+    auto read = parse_native_json(
+        std::string(R"({"schema":"xttcp-result","schema_version":1,"intervals":[{"jitter_ms":)") +
+        jitter + "}]}");
+    ASSERT_FALSE(read) << jitter;
+    EXPECT_EQ(read.error().message,
+              "native result: intervals[].jitter_ms: expected milliseconds from 0 to 1.8e13")
+        << jitter;
+  }
+  auto fine = parse_native_json(
+      R"({"schema":"xttcp-result","schema_version":1,"intervals":[{"jitter_ms":0.0025}]})");
+  ASSERT_TRUE(fine) << fine.error().message;
+  ASSERT_EQ(fine->intervals.size(), 1u);
+  EXPECT_EQ(fine->intervals[0].jitter_ns, 2500u);
+}
+
 // An NTttcp-for-Windows sender with -sam 1 over a 2 s window: the spec echoes the Windows
 // options, the totals are the window's, and "samples" holds each sample's own figures.
 Result windows_sender_with_samples() {

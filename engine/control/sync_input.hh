@@ -1,0 +1,65 @@
+// What one sync connection has sent the receiver, read from its bytes: NTTTCP's int requests
+// and, on a native connection, the one frame the protocol expects next (the hello after HELLO,
+// the result after the test's 'E'). Pure: no socket, clock or log. SyncServer moves the bytes
+// and acts on the messages; this decides what the bytes are, within the listener's bounds
+// (docs/hostile-peers.md). Every byte a sync client sends goes through here first, which is
+// what tests/fuzz/sync_receiver.cc feeds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/control/receiver_sync.hh"
+
+namespace xttcp {
+
+class SyncInput {
+ public:
+  struct Message {
+    enum class Kind {
+      none,               // no whole message yet: more bytes are needed
+      request,            // an int (`value`) for ReceiverSync
+      hello_frame,        // the native hello (`payload`)
+      result_frame,       // the native result (`payload`)
+      too_many_requests,  // one int more than the connection may send: close it
+      frame_too_large,    // a frame header over its limit (`length`, `limit`): close it
+    };
+    Kind kind = Kind::none;
+    int32_t value = 0;
+    std::string payload;
+    uint32_t length = 0;
+    uint32_t limit = 0;
+  };
+
+  // `max_requests`: the ints one connection may send (SyncLimits::max_requests).
+  explicit SyncInput(uint32_t max_requests) : max_requests_(max_requests) {}
+
+  void append(std::string_view bytes) { in_.append(bytes); }
+  // The next whole message, consumed. Call until `none` (or a reason to close), handing every
+  // request's outcome to on_outcome() before the next call: it decides whether a frame follows.
+  Message next();
+  // After ReceiverSync answered a request of this connection: a HELLO makes the next message
+  // its hello frame, a test sender's 'E' its result frame (once). False: the peer said HELLO
+  // twice, and the connection must close.
+  bool on_outcome(const ReceiverSync::Outcome& outcome);
+
+  bool native() const { return native_; }
+  bool result_received() const { return result_received_; }
+  // Bytes held that do not form a whole message yet: at most one frame and its header.
+  size_t buffered() const { return in_.size() - used_; }
+
+ private:
+  enum class Expect { integer, hello_frame, result_frame };
+
+  uint32_t max_requests_;
+  std::string in_;
+  size_t used_ = 0;  // bytes of in_ already taken as messages
+  Expect expect_ = Expect::integer;
+  uint32_t requests_ = 0;
+  bool native_ = false;
+  bool result_received_ = false;
+};
+
+}  // namespace xttcp

@@ -1,0 +1,165 @@
+// The receiver's sync port (base port - 1): what up to 16 clients send it, byte by byte, read as
+// SyncServer reads it (SyncInput per connection, one ReceiverSync), without sockets. Checks the
+// rules of docs/hostile-peers.md on every step. What a result frame says is peer_result's.
+//
+// Input: byte 0 is the receiver: bit 0 = -M, bits 1-7 = -t seconds (0: continuous). Then
+// records, each an op byte: low 4 bits = client slot, high 4 bits = what happens:
+//   1: the client closes its connection;  2: the receiver's window ends (test_finished);
+//   anything else: the client sends bytes: a 2-byte big-endian length, then that many bytes
+//   (fewer at the end of the input), as one read.
+// tests/fuzz/make_corpus.py writes real senders' streams in this form.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "engine/control/receiver_sync.hh"
+#include "engine/control/sync_codes.hh"
+#include "engine/control/sync_input.hh"
+#include "tests/fuzz/fuzz_check.hh"
+
+namespace {
+
+using xttcp::ReceiverSync;
+using xttcp::SyncInput;
+namespace code = xttcp::sync_code;
+
+constexpr uint32_t kMaxRequests = 256;  // SyncLimits' default
+constexpr size_t kSlots = 16;
+
+struct Client {
+  bool open = false;
+  int id = 0;
+  SyncInput input{kMaxRequests};
+};
+
+class Receiver {
+ public:
+  explicit Receiver(ReceiverSync::Config config) : config_(config), sync_(config) {}
+
+  void receive(size_t slot, std::string_view bytes) {
+    Client& client = clients_[slot];
+    if (!client.open) {  // a new connection (SyncServer numbers them the same way)
+      client.open = true;
+      client.id = next_id_++;
+      client.input = SyncInput(kMaxRequests);
+    }
+    client.input.append(bytes);
+    for (;;) {
+      SyncInput::Message message = client.input.next();
+      switch (message.kind) {
+        case SyncInput::Message::Kind::none:
+          // At most one unfinished message is held: a frame and its header.
+          FUZZ_CHECK(client.input.buffered() <= 4 + code::kMaxFrameBytes);
+          return;
+        case SyncInput::Message::Kind::too_many_requests:
+        case SyncInput::Message::Kind::frame_too_large: return close(slot);
+        case SyncInput::Message::Kind::request:
+          if (!request(client, message.value)) return close(slot);
+          break;
+        case SyncInput::Message::Kind::hello_frame:
+          FUZZ_CHECK(client.input.native());
+          FUZZ_CHECK(message.payload.size() <= code::kMaxHelloBytes);
+          break;  // the receiver answers with its own hello; it reads nothing in the sender's
+        case SyncInput::Message::Kind::result_frame:
+          // Only a native sender of the test hands in a result, once: SyncServer::handle_frame
+          // closes a connection whose test is over and another has started since.
+          FUZZ_CHECK(client.input.native());
+          FUZZ_CHECK(message.payload.size() <= code::kMaxFrameBytes);
+          if (!sync_.is_participant(client.id)) return close(slot);
+          FUZZ_CHECK(!result_from_[slot]);
+          result_from_[slot] = true;
+          break;
+      }
+    }
+  }
+
+  void close(size_t slot) {
+    Client& client = clients_[slot];
+    if (!client.open) return;
+    const ReceiverSync::Departure departure = sync_.on_peer_closed(client.id);
+    FUZZ_CHECK(!departure.no_sender_left || departure.left_running_test);
+    FUZZ_CHECK(!sync_.is_engaged(client.id));
+    client.open = false;
+    result_from_[slot] = false;
+    check_state();
+  }
+
+  void test_finished() {
+    sync_.test_finished();
+    FUZZ_CHECK(sync_.parked_peers() == 0);
+    check_state();
+  }
+
+ private:
+  bool request(Client& client, int32_t value) {
+    const int32_t state_before = sync_.state();
+    const ReceiverSync::Outcome outcome = sync_.on_request(client.id, value);
+    for (const ReceiverSync::Reply& reply : outcome.replies) FUZZ_CHECK(is_open(reply.peer));
+    if (outcome.start) {
+      FUZZ_CHECK(state_before != code::kStateRunning);
+      FUZZ_CHECK(sync_.state() == code::kStateRunning);
+      result_from_.fill(false);  // a new test: each sender owes a result again
+    }
+    if (outcome.stop_early) {
+      FUZZ_CHECK(state_before == code::kStateRunning);
+      FUZZ_CHECK(sync_.is_participant(client.id));
+    }
+    if (outcome.result_may_follow) FUZZ_CHECK(sync_.is_participant(client.id));
+    if (outcome.negotiated_cycle_s)
+      FUZZ_CHECK(*outcome.negotiated_cycle_s <= code::kMaxCycleSeconds ||
+                 *outcome.negotiated_cycle_s == config_.duration_s);
+    check_state();
+    return client.input.on_outcome(outcome);
+  }
+
+  bool is_open(int id) const {
+    for (const Client& client : clients_)
+      if (client.open && client.id == id) return true;
+    return false;
+  }
+
+  void check_state() const {
+    const int32_t state = sync_.state();
+    FUZZ_CHECK(state == code::kStateNotStarted || state == code::kStateRunning ||
+               state == code::kStateFinished);
+    // NTTTCP's bound: 8 senders per test, 7 of them parked for the '-L' one.
+    FUZZ_CHECK(sync_.participants().size() <= 8);
+    FUZZ_CHECK(sync_.parked_peers() <= 7);
+    for (int id : sync_.participants()) FUZZ_CHECK(is_open(id));
+  }
+
+  ReceiverSync::Config config_;
+  ReceiverSync sync_;
+  std::array<Client, kSlots> clients_{};
+  std::array<bool, kSlots> result_from_{};
+  int next_id_ = 1;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  ReceiverSync::Config config;
+  config.multi_clients = (data[0] & 1) != 0;
+  config.duration_s = data[0] >> 1;
+  config.own_cycle_s = config.duration_s + 2;  // -W 1 -C 1
+  Receiver receiver(config);
+  size_t at = 1;
+  while (at < size) {
+    const uint8_t op = data[at++];
+    const size_t slot = op & 0x0f;
+    switch (op >> 4) {
+      case 1: receiver.close(slot); break;
+      case 2: receiver.test_finished(); break;
+      default: {
+        size_t length = 0;
+        for (int i = 0; i < 2 && at < size; ++i) length = length << 8 | data[at++];
+        if (length > size - at) length = size - at;
+        receiver.receive(slot, std::string_view(reinterpret_cast<const char*>(data + at), length));
+        at += length;
+      }
+    }
+  }
+  return 0;
+}
