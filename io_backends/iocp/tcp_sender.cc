@@ -205,11 +205,4 @@ WorkerReport TcpSender::finish() {
   return report_;
 }
 
-// The loop in send_worker.hh calls these; any file that makes a TcpSender may instantiate that loop
-// (its run() is virtual), so both forms are instantiated here, where they are defined.
-template void TcpSender::post_send<true>(SendRequest& request);
-template void TcpSender::post_send<false>(SendRequest& request);
-template void TcpSender::on_send_completion<true>(const OVERLAPPED_ENTRY& entry);
-template void TcpSender::on_send_completion<false>(const OVERLAPPED_ENTRY& entry);
-
 }  // namespace xttcp::iocp

@@ -220,11 +220,4 @@ WorkerReport UdpSender::finish() {
   return report_;
 }
 
-// The loop in send_worker.hh calls these; any file that makes a UdpSender may instantiate that loop
-// (its run() is virtual), so both forms are instantiated here, where they are defined.
-template void UdpSender::post_send<true>(SendRequest& request);
-template void UdpSender::post_send<false>(SendRequest& request);
-template void UdpSender::on_send_completion<true>(const OVERLAPPED_ENTRY& entry);
-template void UdpSender::on_send_completion<false>(const OVERLAPPED_ENTRY& entry);
-
 }  // namespace xttcp::iocp
