@@ -7,27 +7,14 @@ Usage: frameworks_test.py XTTCP [CASE...]"""
 import re
 import shlex
 import sys
-import time
 
-from xttcp_e2e import (Failure, Process, check, free_port_block, load_xml, run_cases,
+from xttcp_e2e import (Process, check, free_port_block, load_xml, run_cases,
                        scratch_dir, wait_listening, wait_udp_bound)
 
 
 def shell_process(xttcp, line, name):
     """xttcp started the way the frameworks start it: one line split by a shell, unquoted."""
     return Process(["sh", "-c", f"exec {shlex.quote(xttcp)} {line}"], name)
-
-
-def wait_line(process, text, timeout=20.0):
-    """Waits until the process has printed `text` (the line a framework waits for)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if text in process.stdout():
-            return
-        check(process.proc.poll() is None,
-              f"{process.name} exited ({process.proc.poll()}) before printing '{text}'")
-        time.sleep(0.05)
-    raise Failure(f"{process.name} did not print '{text}' within {timeout} s")
 
 
 def lisa_stray_words(xttcp, started):
@@ -39,7 +26,7 @@ def lisa_stray_words(xttcp, started):
         xttcp, f" -r127.0.0.1  -P 2 -t 1 -W 1 -C 1 -b 64k --show-nic-packets lo  -e "
         f" --show-dev-interrupts {dev}  -p {base}", "LISA receiver")
     started.append(receiver)
-    wait_line(receiver, "threads created")  # what LISA waits for
+    receiver.wait_output("threads created")  # what LISA waits for
     sender = shell_process(
         xttcp, f" -s127.0.0.1 -P 2 -n 1 -t 1 -W 1 -C 1 -b 64k --show-nic-packets lo "
         f" --show-dev-interrupts {dev}  -p {base}", "LISA sender")

@@ -11,8 +11,8 @@ import socket
 import struct
 import time
 
-from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json,
-                       parse_totals, run_cases, scratch_dir, wait_listening)
+from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, cpu_seconds, free_port_block,
+                       load_json, parse_totals, rss_kb, run_cases, scratch_dir, wait_listening)
 
 HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
 HELLO = struct.pack("!i", HELLO_INT)
@@ -84,20 +84,6 @@ class Peer:
         self.sock.close()
 
 
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise Failure(f"no VmRSS for {pid}")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def start_receiver(xttcp, started, base, extra=(), limit_files=None):
     preexec = None
     if limit_files:
@@ -134,11 +120,7 @@ def deep_nesting(xttcp, started):
     attacker.exchange(EARLY_EXIT)
     attacker.send(deep_result())
     attacker.close()
-    deadline = time.monotonic() + 20
-    while "the sender's result is ignored" not in receiver.stdout() + receiver.stderr():
-        check(receiver.proc.poll() is None, f"the receiver died (exit {receiver.proc.poll()})")
-        check(time.monotonic() < deadline, "the receiver never said it ignored the result")
-        time.sleep(0.1)
+    receiver.wait_output("the sender's result is ignored", stderr_too=True)
     check("nested more than 16 deep" in receiver.stderr(), "the refusal does not say why")
     check(rss_kb(receiver.pid) < 200_000, f"receiver RSS {rss_kb(receiver.pid)} kB after the attack")
     if os.path.exists(native):
@@ -176,10 +158,7 @@ def injection(xttcp, started):
     sender = Process([xttcp, "-s", "127.0.0.1", "-P", "1", "-n", "1", "-p", str(base), "-t", "3"],
                      "real sender")
     started.append(sender)
-    deadline = time.monotonic() + 20
-    while "Network activity progressing" not in receiver.stdout():
-        check(time.monotonic() < deadline, "the test never started")
-        time.sleep(0.05)
+    receiver.wait_output("Network activity progressing")
     intruder = Peer(base - 1)
     intruder.hello()
     check(intruder.exchange(EARLY_EXIT) == 12, "an outsider's 'E' did not see a running test")
@@ -211,10 +190,7 @@ def cooldown_ends(xttcp, started):
     peer = Peer(base - 1)
     check(peer.exchange(3600) == 3600, "the receiver did not take the longer cycle")
     check(peer.exchange(START) == START, "no start")
-    deadline = time.monotonic() + 20
-    while "Test cooldown is in progress" not in receiver.stdout():
-        check(time.monotonic() < deadline, "the receiver never reached its cool-down")
-        time.sleep(0.05)
+    receiver.wait_output("Test cooldown is in progress")
     peer.close()
     check(receiver.wait(15) == 0, "the receiver stayed in its cool-down after its sender left")
     check("every sender has left: cool-down ended" in receiver.stdout(), "no line says why")

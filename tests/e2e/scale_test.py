@@ -19,7 +19,7 @@ import signal
 import socket
 import time
 
-from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block, load_json, run_cases,
+from xttcp_e2e import (Process, SkipTest, check, cpu_seconds, free_port_block, load_json, run_cases,
                        scratch_dir, socket_backends, wait_listening)
 
 CONNECTIONS_PORTS, CONNECTIONS_THREADS = 100, 100  # 10,000 connections
@@ -116,22 +116,6 @@ def tcp_10k(backend):
     return case
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def wait_for_text(process, text, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if text in process.stderr() + process.stdout():
-            return
-        check(process.proc.poll() is None, f"{process.name} exited while waiting for '{text}'")
-        time.sleep(0.05)
-    raise Failure(f"{process.name} did not say '{text}' within {timeout} s")
-
-
 def descriptor_pressure(backend):
     def case(xttcp, started):
         need_backend(xttcp, backend)
@@ -152,7 +136,7 @@ def descriptor_pressure(backend):
                 except BlockingIOError:
                     pass
                 held.append(s)
-            wait_for_text(receiver, "Too many open files", 10)
+            receiver.wait_output("Too many open files", 10, stderr_too=True)
             # The listeners rest; what it spends meanwhile is the measure (a spin: ~1 s per s).
             before = cpu_seconds(receiver.pid)
             time.sleep(2)
@@ -164,7 +148,7 @@ def descriptor_pressure(backend):
         finally:
             for s in held:
                 s.close()
-        wait_for_text(receiver, "works again", 15)
+        receiver.wait_output("works again", 15, stderr_too=True)
         sender = Process([xttcp, "-s", "127.0.0.1", "-P", "2", "-n", "1", "-p", str(base), "-t",
                           "1", "-Q", "--backend", backend, "--json", f"{work}/s.json"], "sender")
         started.append(sender)

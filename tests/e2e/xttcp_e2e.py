@@ -127,10 +127,11 @@ class Process:
         self.err.seek(0)
         return self.err.read()
 
-    def wait_output(self, text, timeout=20):
-        """Waits until stdout holds `text` (readiness: a line printed); fails if it exits first."""
+    def wait_output(self, text, timeout=20, stderr_too=False):
+        """Waits until stdout (and stderr if asked) holds `text` (readiness: a line printed);
+        fails if the process exits first."""
         deadline = time.monotonic() + timeout
-        while text not in self.stdout():
+        while text not in self.stdout() + (self.stderr() if stderr_too else ""):
             check(self.proc.poll() is None, f"{self.name} exited before printing {text!r}")
             check(time.monotonic() < deadline, f"{self.name} never printed {text!r}")
             time.sleep(0.02)
@@ -138,6 +139,22 @@ class Process:
     def describe(self):
         return (f"--- {self.name}: {' '.join(self.args)}\n"
                 f"exit {self.proc.poll()}\nstdout:\n{self.stdout()}\nstderr:\n{self.stderr()}")
+
+
+def cpu_seconds(pid):
+    """User + system CPU time a process has used (a spinning loop shows as ~1 s per second)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid):
+    """A process's resident memory now, in kB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise Failure(f"no VmRSS for {pid}")
 
 
 class ScriptedReceiver:
