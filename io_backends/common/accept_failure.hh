@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/backend/data_worker.hh"
+
 namespace xttcp {
 
 // Out of descriptors or memory: the pending connection stays queued, so retrying at once would
@@ -72,5 +74,10 @@ class ListenerRest {
   uint64_t failures_ = 0;
   Clock::time_point since_{}, resume_at_{};
 };
+
+// A listener's line (from ListenerRest) for the engine's log; an empty line says nothing.
+inline void post_notice(const WorkerContext& context, const std::string& line, bool error) {
+  if (!line.empty() && context.on_notice) context.on_notice(line, error);
+}
 
 }  // namespace xttcp

@@ -68,10 +68,6 @@ Status EpollReceiver::open() {
   return ok();
 }
 
-void EpollReceiver::notice(const std::string& line, bool error) const {
-  if (!line.empty() && context_.on_notice) context_.on_notice(line, error);
-}
-
 void EpollReceiver::accept_all(uint32_t listener_index) {
   Listener& listener = listeners_[listener_index];
   for (;;) {
@@ -85,7 +81,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
                                                      ListenerRest::Clock::now(), line);
       if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
         if (report_.errors++ == 0) report_.first_error = describe_accept_failure(listener.port, err);
-      notice(line, true);
+      post_notice(context_, line, true);
       // The listener is level-triggered: a lasting failure would wake us at once, for ever. It
       // leaves the epoll set until its rest is over (resume_listeners).
       if (shortage) {
@@ -94,7 +90,8 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       }
       return;
     }
-    notice(listener.rest.on_success(listener.port, ListenerRest::Clock::now()), false);
+    post_notice(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
+                false);
     uint32_t index;
     if (!free_.empty()) {
       index = free_.back();

@@ -37,7 +37,6 @@ class EpollReceiver final : public DataWorker {
   void accept_all(uint32_t index);
   // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
   int resume_listeners(int timeout_ms);
-  void notice(const std::string& line, bool error) const;
   void close_connection(uint32_t index, int err);
   // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
   bool drain(uint32_t index);

@@ -152,7 +152,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     --armed_;
   }
   if (cqe.res >= 0) {
-    notice(l.rest.on_success(l.port, ListenerRest::Clock::now()), false);
+    post_notice(context_, l.rest.on_success(l.port, ListenerRest::Clock::now()), false);
     uint32_t slot_index;
     if (!free_.empty()) {
       slot_index = free_.back();
@@ -181,7 +181,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
         l.rest.on_failure(-cqe.res, l.port, ListenerRest::Clock::now(), line);
     if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
       record_error(describe_accept_failure(l.port, -cqe.res));
-    notice(line, true);
+    post_notice(context_, line, true);
     if (shortage) {
       ++resting_;  // resume_listeners() arms it again once the rest is over
       if (l.armed) {  // a multishot accept still armed would go on failing
@@ -193,10 +193,6 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     }
   }
   if (!l.armed && !l.rest.resting() && !stopping_) arm_accept(index);
-}
-
-void UringReceiver::notice(const std::string& line, bool error) const {
-  if (!line.empty() && context_.on_notice) context_.on_notice(line, error);
 }
 
 void UringReceiver::resume_listeners() {

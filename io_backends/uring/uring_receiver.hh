@@ -59,7 +59,6 @@ class UringReceiver final : public DataWorker {
   void arm_accept(uint32_t listener);
   // Listeners whose rest is over get their accept again.
   void resume_listeners();
-  void notice(const std::string& line, bool error) const;
   void close_connection(uint32_t index, int err);
   template <UringRecvMode Mode>
   void cancel_and_drain();

@@ -2,32 +2,24 @@
 #include <gtest/gtest.h>
 
 #include "engine/run/descriptor_limit.hh"
+#include "tests/unit/engine/specs.hh"
 
 namespace xttcp {
 namespace {
 
-TestSpec sender_of(uint32_t ports, uint32_t threads, uint32_t conns) {
-  TestSpec spec;
-  spec.role = Role::sender;
-  spec.ports = ports;
-  spec.threads_per_port = threads;
-  spec.conns_per_thread = conns;
-  return spec;
-}
-
 TEST(OpenFiles, ASenderNeedsOneDescriptorPerConnectionPlusItsWorkers) {
-  const OpenFilesNeed need = open_files_needed(sender_of(100, 100, 1), 2);
+  const OpenFilesNeed need = open_files_needed(test::sender_spec(100, 100, 1), 2);
   EXPECT_EQ(need.files, 10000 + open_files_least + 2 * open_files_least_per_worker);
   EXPECT_EQ(need.comfortable, 10000 + open_files_margin + 2 * open_files_per_worker);
   EXPECT_FALSE(need.open_ended);
   EXPECT_EQ(need.asked_by, "-P (or -m) x -n x -l: 10000 connections");
-  TestSpec windows = sender_of(4, 1, 1);
+  TestSpec windows = test::sender_spec(4, 1, 1);
   windows.dialect = Dialect::windows;
   EXPECT_EQ(open_files_needed(windows, 1).asked_by, "-m: 4 connections");
 }
 
 TEST(OpenFiles, TheSoftLimitRisesToWhatTheRunNeedsNeverDown) {
-  const OpenFilesNeed need = open_files_needed(sender_of(100, 100, 1), 2);
+  const OpenFilesNeed need = open_files_needed(test::sender_spec(100, 100, 1), 2);
   EXPECT_EQ(plan_open_files(need, 1024, 1u << 20, 1u << 20).value(), need.comfortable);
   EXPECT_EQ(plan_open_files(need, 50000, 1u << 20, 1u << 20).value(), 50000u);
   EXPECT_EQ(plan_open_files(need, 1024, UINT64_MAX, 1u << 20).value(), need.comfortable);
@@ -35,12 +27,12 @@ TEST(OpenFiles, TheSoftLimitRisesToWhatTheRunNeedsNeverDown) {
   EXPECT_EQ(plan_open_files(need, 1024, need.files, 1u << 20).value(), need.files);
   EXPECT_EQ(plan_open_files(need, 1024, need.files + 10, 1u << 20).value(), need.files + 10);
   // One connection under a low limit runs (a test's receiver or sender at 40 files).
-  EXPECT_EQ(plan_open_files(open_files_needed(sender_of(1, 1, 1), 2), 40, 40, 1u << 20).value(),
+  EXPECT_EQ(plan_open_files(open_files_needed(test::sender_spec(1, 1, 1), 2), 40, 40, 1u << 20).value(),
             40u);
 }
 
 TEST(OpenFiles, PastTheHardLimitTheRunIsRefusedInOneLineWithTheNumbers) {
-  const OpenFilesNeed need = open_files_needed(sender_of(100, 100, 1), 2);
+  const OpenFilesNeed need = open_files_needed(test::sender_spec(100, 100, 1), 2);
   auto refused = plan_open_files(need, 1024, 4096, 1u << 20);
   ASSERT_FALSE(refused);
   const std::string& line = refused.error().message;

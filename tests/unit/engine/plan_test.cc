@@ -7,20 +7,13 @@
 #include <set>
 #include <tuple>
 
+#include "tests/unit/engine/specs.hh"
+
 namespace xttcp {
 namespace {
 
-TestSpec sender(uint32_t ports, uint32_t threads, uint32_t conns) {
-  TestSpec spec;
-  spec.role = Role::sender;
-  spec.ports = ports;
-  spec.threads_per_port = threads;
-  spec.conns_per_thread = conns;
-  return spec;
-}
-
 TEST(Plan, SenderHasOneFlowPerConnectionAndOneRowPerThread) {
-  auto plan = make_plan(sender(16, 4, 2), {0, 1});
+  auto plan = make_plan(test::sender_spec(16, 4, 2), {0, 1});
   ASSERT_TRUE(plan.has_value()) << plan.error().message;
   EXPECT_EQ(plan->flow_count, 128u);
   EXPECT_EQ(plan->thread_rows, 64u);
@@ -37,7 +30,7 @@ TEST(Plan, SenderHasOneFlowPerConnectionAndOneRowPerThread) {
 // NTttcp for Windows -m 2,0,h 1,1,h 1,*,h: one worker per mapping, on the mapping's CPU, with
 // that mapping's threads (global thread i = port base+i).
 TEST(Plan, WindowsMappingsOnDifferentCpusGetOneWorkerEach) {
-  TestSpec spec = sender(4, 1, 1);
+  TestSpec spec = test::sender_spec(4, 1, 1);
   spec.dialect = Dialect::windows;
   spec.windows.mappings = {{2, 0, "h"}, {1, 1, "h"}, {1, std::nullopt, "h"}};
   for (Role role : {Role::sender, Role::receiver}) {
@@ -66,7 +59,7 @@ TEST(Plan, WindowsMappingsOnDifferentCpusGetOneWorkerEach) {
 // NTttcp for Windows -m 2,*,a 1,*,b 1,*,a: global thread i uses base+i on both sides and
 // connects to (sender) or listens on (receiver) its own mapping's host.
 TestSpec two_host_spec(Role role) {
-  TestSpec spec = sender(4, 1, 1);
+  TestSpec spec = test::sender_spec(4, 1, 1);
   spec.role = role;
   spec.dialect = Dialect::windows;
   // Moved in, not assigned from a literal: GCC 12 -O3 flags that with a false -Wrestrict.
@@ -110,7 +103,7 @@ TEST(Plan, WindowsSpSenderNumbersDataPortsPerHost) {
 }
 
 TEST(Plan, OneHostUnlessWindowsMappingsNameSeveral) {
-  TestSpec spec = sender(2, 2, 1);
+  TestSpec spec = test::sender_spec(2, 2, 1);
   spec.address = "10.0.0.1";
   auto plan = make_plan(spec, {0});
   ASSERT_TRUE(plan.has_value());
@@ -125,14 +118,14 @@ TEST(Plan, OneHostUnlessWindowsMappingsNameSeveral) {
 }
 
 TEST(Plan, ConnectionsOfOneThreadShareAWorker) {
-  auto plan = make_plan(sender(2, 2, 3), {0, 1, 2});
+  auto plan = make_plan(test::sender_spec(2, 2, 3), {0, 1, 2});
   ASSERT_TRUE(plan.has_value());
   for (const WorkerPlan& w : plan->workers)
     for (const FlowPlan& f : w.flows) EXPECT_EQ(f.thread_index % plan->workers.size(), w.index);
 }
 
 TEST(Plan, NeverMoreWorkersThanFlows) {
-  TestSpec spec = sender(1, 1, 1);
+  TestSpec spec = test::sender_spec(1, 1, 1);
   spec.pin_workers = true;
   auto plan = make_plan(spec, {0, 1, 2, 3});
   ASSERT_TRUE(plan.has_value());
@@ -141,7 +134,7 @@ TEST(Plan, NeverMoreWorkersThanFlows) {
 }
 
 TEST(Plan, ThreadsOptionOverridesTheWorkerCount) {
-  TestSpec spec = sender(4, 1, 1);
+  TestSpec spec = test::sender_spec(4, 1, 1);
   spec.worker_threads = 3;
   spec.pin_workers = true;
   auto plan = make_plan(spec, {0, 1});
@@ -151,7 +144,7 @@ TEST(Plan, ThreadsOptionOverridesTheWorkerCount) {
 }
 
 TEST(Plan, MappingCpuPinsEveryWorkerThere) {
-  TestSpec spec = sender(8, 1, 1);
+  TestSpec spec = test::sender_spec(8, 1, 1);
   spec.mapping_cpu = 1;
   auto plan = make_plan(spec, {0, 1});
   ASSERT_TRUE(plan.has_value());
@@ -172,7 +165,7 @@ TEST(Plan, ReceiverHasOneFlowPerPort) {
 }
 
 TEST(Plan, WithoutPinTheKernelPlacesOneWorkerPerCpu) {
-  auto plan = make_plan(sender(4, 1, 1), {0, 1});
+  auto plan = make_plan(test::sender_spec(4, 1, 1), {0, 1});
   ASSERT_TRUE(plan.has_value());
   ASSERT_EQ(plan->workers.size(), 2u);
   EXPECT_FALSE(plan->workers[0].cpu.has_value());
@@ -180,7 +173,7 @@ TEST(Plan, WithoutPinTheKernelPlacesOneWorkerPerCpu) {
 }
 
 TEST(Plan, NoCpusMeansOneUnpinnedWorker) {
-  auto plan = make_plan(sender(2, 1, 1), {});
+  auto plan = make_plan(test::sender_spec(2, 1, 1), {});
   ASSERT_TRUE(plan.has_value());
   ASSERT_EQ(plan->workers.size(), 1u);
   EXPECT_FALSE(plan->workers[0].cpu.has_value());
@@ -188,7 +181,7 @@ TEST(Plan, NoCpusMeansOneUnpinnedWorker) {
 }
 
 TEST(Plan, SourcePortsFollowNtttcpForLinux) {
-  TestSpec spec = sender(2, 3, 4);
+  TestSpec spec = test::sender_spec(2, 3, 4);
   spec.source_base_port = 25001;
   // f + (portIndex*threadsPerPort + threadIndex)*connsPerThread + connIndex
   EXPECT_EQ(source_port_for(spec, 1, 2, 3), 25001 + (1 * 3 + 2) * 4 + 3);
@@ -197,12 +190,12 @@ TEST(Plan, SourcePortsFollowNtttcpForLinux) {
 }
 
 TEST(Plan, PortRangesPast65535AreRefused) {
-  TestSpec spec = sender(10, 1, 1);
+  TestSpec spec = test::sender_spec(10, 1, 1);
   spec.base_port = 65530;
   auto plan = make_plan(spec, {0});
   ASSERT_FALSE(plan.has_value());
   EXPECT_EQ(plan.error().message, "-p/-P: ports 65530..65539 run past 65535");
-  spec = sender(10, 10, 10);
+  spec = test::sender_spec(10, 10, 10);
   spec.source_base_port = 65000;
   EXPECT_FALSE(make_plan(spec, {0}).has_value());
 }

@@ -1,0 +1,20 @@
+// Specs the engine tests start from.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/spec.hh"
+
+namespace xttcp::test {
+
+// A sender of `ports` x `threads` x `conns` connections, everything else at its default.
+inline TestSpec sender_spec(uint32_t ports, uint32_t threads, uint32_t conns) {
+  TestSpec spec;
+  spec.role = Role::sender;
+  spec.ports = ports;
+  spec.threads_per_port = threads;
+  spec.conns_per_thread = conns;
+  return spec;
+}
+
+}  // namespace xttcp::test
