@@ -100,15 +100,18 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
   return true;
 }
 
-// The window: a receiver that dies mid-test shows as its connections closing (or its control
-// connection hanging up); near the end of the window that is just the receiver finishing first.
-MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, WorkerPool& pool,
-                       SenderControl& control, CountModeEnd& count_end, const SystemProbe& probe,
-                       RunEnv& env) {
+// The window, from `start`: the instant the receiver said go, as its own window starts when it
+// says so (NTTTCP: the sender's clock starts on reading 'R'). It begins from the counters taken
+// before the workers are released, so a slow start on a loaded host is the same dead time in
+// both windows, not bytes one end counts and the other does not. A receiver that dies mid-test
+// shows as its connections closing (or its control connection hanging up); near the end of the
+// window that is just the receiver finishing first.
+MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time_point start,
+                       WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
+                       const SystemProbe& probe, RunEnv& env) {
   Timeline timeline(env.clock, pool, probe, env.log, spec.interval_s);
-  if (count_mode(spec)) timeline.begin_from(pool.snapshot());
+  timeline.begin_from(pool.snapshot());
   const int64_t connections_at_start = pool.open_connections();
-  const auto start = SteadyClock::now();
   pool.release();
   const auto lost_deadline = start + seconds(spec.warmup_s + spec.duration_s) - milliseconds(500);
   timeline.set_watch([&]() -> std::optional<StopReason> {
@@ -206,15 +209,16 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   const CancelHook unblock = env.clock.add_cancel_hook([&control, &env] {
     if (user_interrupted(env)) control->interrupt();
   });
-  if (Status started = control->start(); !started) {
+  Status started = control->start();
+  const auto start = SteadyClock::now();
+  if (!started) {
     log.error(user_interrupted(env) ? std::string("interrupted while waiting to start")
                                     : started.error().message);
     return exit_code::run_failed;
   }
   log.info("Network activity progressing...");
-  const auto start = SteadyClock::now();
   const MeasuredWindow window =
-      measure(spec, agreement->cycle_s, pool, *control, count_end, probe, env);
+      measure(spec, agreement->cycle_s, start, pool, *control, count_end, probe, env);
   const std::vector<WorkerReport> reports = pool.stop_and_join();
 
   const bool receiver_lost = window.cut_short && env.clock.cause() == StopCause::receiver_left;
