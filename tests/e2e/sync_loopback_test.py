@@ -4,8 +4,8 @@ byte count, and every result file (XML, NTttcp JSON, native JSON) parses with it
 import os
 
 from xttcp_e2e import (scratch_dir, expected_backend,
-                       Process, check, free_port_block, load_json, load_xml, parse_totals,
-                       run_test, wait_listening, within, xttcp_binary)
+                       Process, check, counts_agree, free_port_block, load_json, load_xml, parse_totals,
+                       run_test, wait_listening, xttcp_binary)
 
 
 def body(started):
@@ -27,9 +27,12 @@ def body(started):
     r = parse_totals(receiver.stdout())
     s = parse_totals(sender.stdout())
     check(r["bytes"] > 0 and s["bytes"] > 0, "no bytes moved")
-    check(within(r["bytes"], s["bytes"], 0.02),
-          f"receiver {r['bytes']} and sender {s['bytes']} bytes differ by more than 2 %")
-    check(1.9 <= r["duration"] <= 2.1 and 1.9 <= s["duration"] <= 2.1, "window is not 2 s")
+    check(counts_agree(r["bytes"], s["bytes"], 0.02, 2),
+          f"receiver {r['bytes']} and sender {s['bytes']} bytes differ by more than 2 % "
+          "and by more than can be in flight")
+    # A loaded host can only delay the timer that closes the window, never fire it early.
+    check(1.9 <= r["duration"] <= 3 and 1.9 <= s["duration"] <= 3,
+          f"window is not 2 s: receiver {r['duration']}, sender {s['duration']}")
     check("2 connections tested" in sender.stdout(), "sender lacks 'N connections tested'")
     check("\tThread\tTime(s)\tThroughput" in sender.stdout(), "-V per-thread table missing")
 

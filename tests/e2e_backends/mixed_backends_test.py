@@ -9,8 +9,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 from xttcp_e2e import (scratch_dir,  # noqa: E402
-                       Process, SkipTest, check, free_port_block, load_json,  # noqa: E402
-                       parse_totals, run_test, wait_listening, within, xttcp_binary)
+                       Process, SkipTest, check, counts_agree, free_port_block, load_json,  # noqa: E402
+                       parse_totals, run_test, wait_listening, xttcp_binary)
 
 
 def uring_available(xttcp):
@@ -41,7 +41,7 @@ def pair(started, out, name, receiver_args, sender_args):
     r = parse_totals(receiver.stdout())
     s = parse_totals(sender.stdout())
     check(r["bytes"] > 0 and s["bytes"] > 0, f"{name}: no bytes moved")
-    check(within(r["bytes"], s["bytes"], 0.02),
+    check(counts_agree(r["bytes"], s["bytes"], 0.02, 2),
           f"{name}: receiver {r['bytes']} and sender {s['bytes']} differ by more than 2 %")
     return r, s, load_json(sender_json), sender.stdout()
 
