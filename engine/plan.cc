@@ -7,28 +7,28 @@
 namespace xttcp {
 
 uint16_t source_port_for(const TestSpec& spec, uint32_t port_index, uint32_t thread, uint32_t conn) {
-  if (spec.source_base_port == 0) return 0;
-  const uint32_t port = spec.source_base_port +
-                        (port_index * spec.threads_per_port + thread) * spec.conns_per_thread + conn;
+  if (spec.layout.source_base_port == 0) return 0;
+  const uint32_t port = spec.layout.source_base_port +
+                        (port_index * spec.layout.threads_per_port + thread) * spec.layout.conns_per_thread + conn;
   return static_cast<uint16_t>(port);
 }
 
 std::string thread_host(const TestSpec& spec, uint32_t thread) {
-  if (spec.dialect != Dialect::windows) return spec.address;
+  if (spec.dialect != Dialect::windows) return spec.layout.address;
   uint32_t first = 0;
-  for (const WindowsMapping& mapping : spec.windows.mappings) {
+  for (const ThreadMapping& mapping : spec.layout.mappings) {
     if (thread < first + mapping.threads) return mapping.host;
     first += mapping.threads;
   }
-  return spec.address;
+  return spec.layout.address;
 }
 
 std::vector<std::string> distinct_hosts(const TestSpec& spec) {
-  std::vector<std::string> hosts{spec.dialect == Dialect::windows && !spec.windows.mappings.empty()
-                                     ? spec.windows.mappings.front().host
-                                     : spec.address};
+  std::vector<std::string> hosts{spec.dialect == Dialect::windows && !spec.layout.mappings.empty()
+                                     ? spec.layout.mappings.front().host
+                                     : spec.layout.address};
   if (spec.dialect != Dialect::windows) return hosts;
-  for (const WindowsMapping& mapping : spec.windows.mappings)
+  for (const ThreadMapping& mapping : spec.layout.mappings)
     if (std::find(hosts.begin(), hosts.end(), mapping.host) == hosts.end())
       hosts.push_back(mapping.host);
   return hosts;
@@ -39,8 +39,8 @@ std::vector<std::string> distinct_hosts(const TestSpec& spec) {
 static void assign_hosts(const TestSpec& spec, std::vector<FlowPlan>& flows, Plan& plan) {
   plan.hosts = distinct_hosts(spec);
   if (plan.hosts.size() == 1) return;
-  const bool ports_per_host = spec.windows.sync_port && spec.role == Role::sender;
-  std::vector<uint16_t> next_port(plan.hosts.size(), spec.base_port);
+  const bool ports_per_host = spec.control.port_assignment && spec.role == Role::sender;
+  std::vector<uint16_t> next_port(plan.hosts.size(), spec.layout.base_port);
   for (FlowPlan& flow : flows) {
     const std::string host = thread_host(spec, flow.thread_index);
     flow.host = static_cast<uint16_t>(std::find(plan.hosts.begin(), plan.hosts.end(), host) -
@@ -52,48 +52,48 @@ static void assign_hosts(const TestSpec& spec, std::vector<FlowPlan>& flows, Pla
 static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
   std::vector<FlowPlan> flows;
   if (spec.role == Role::receiver) {
-    for (uint32_t p = 0; p < spec.ports; ++p)
-      flows.push_back({p, p, static_cast<uint16_t>(spec.base_port + p), 0, 0});
+    for (uint32_t p = 0; p < spec.layout.ports; ++p)
+      flows.push_back({p, p, static_cast<uint16_t>(spec.layout.base_port + p), 0, 0});
     return flows;
   }
   uint32_t slot = 0;
-  for (uint32_t p = 0; p < spec.ports; ++p)
-    for (uint32_t t = 0; t < spec.threads_per_port; ++t)
-      for (uint32_t c = 0; c < spec.conns_per_thread; ++c)
-        flows.push_back({slot++, p * spec.threads_per_port + t,
-                         static_cast<uint16_t>(spec.base_port + p), source_port_for(spec, p, t, c),
+  for (uint32_t p = 0; p < spec.layout.ports; ++p)
+    for (uint32_t t = 0; t < spec.layout.threads_per_port; ++t)
+      for (uint32_t c = 0; c < spec.layout.conns_per_thread; ++c)
+        flows.push_back({slot++, p * spec.layout.threads_per_port + t,
+                         static_cast<uint16_t>(spec.layout.base_port + p), source_port_for(spec, p, t, c),
                          0});
   return flows;
 }
 
 Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
-  if (spec.ports == 0) return fail("-P: at least one port is needed");
+  if (spec.layout.ports == 0) return fail("-P: at least one port is needed");
   if (spec.role != Role::receiver && spec.sender_connections() > limits::max_connections)
     return fail("-P x -n x -l: " + std::to_string(spec.sender_connections()) +
                 " connections is more than the " + std::to_string(limits::max_connections) +
                 " xttcp supports");
-  if (uint32_t last = uint32_t{spec.base_port} + spec.ports - 1; last > 65535)
-    return fail("-p/-P: ports " + std::to_string(spec.base_port) + ".." + std::to_string(last) +
+  if (uint32_t last = uint32_t{spec.layout.base_port} + spec.layout.ports - 1; last > 65535)
+    return fail("-p/-P: ports " + std::to_string(spec.layout.base_port) + ".." + std::to_string(last) +
                 " run past 65535");
-  if (spec.source_base_port != 0 && spec.role == Role::sender &&
-      uint32_t{spec.source_base_port} + spec.sender_connections() - 1 > 65535)
-    return fail("-f: source ports from " + std::to_string(spec.source_base_port) + " for " +
+  if (spec.layout.source_base_port != 0 && spec.role == Role::sender &&
+      uint32_t{spec.layout.source_base_port} + spec.sender_connections() - 1 > 65535)
+    return fail("-f: source ports from " + std::to_string(spec.layout.source_base_port) + " for " +
                 std::to_string(spec.sender_connections()) + " connections run past 65535");
 
   Plan plan;
   std::vector<FlowPlan> flows = all_flows(spec);
   assign_hosts(spec, flows, plan);
   plan.flow_count = static_cast<uint32_t>(flows.size());
-  plan.thread_rows = spec.role == Role::receiver ? spec.ports : spec.sender_threads();
+  plan.thread_rows = spec.role == Role::receiver ? spec.layout.ports : spec.sender_threads();
 
   // NTttcp for Windows, mappings on different CPUs: one worker per mapping, pinned to its CPU
   // ('*': unpinned), running that mapping's threads (global thread i is flow i, one each).
-  const std::vector<WindowsMapping>& mappings = spec.windows.mappings;
+  const std::vector<ThreadMapping>& mappings = spec.layout.mappings;
   if (spec.dialect == Dialect::windows && mappings.size() > 1 &&
       std::any_of(mappings.begin(), mappings.end(),
-                  [&](const WindowsMapping& m) { return m.cpu != mappings.front().cpu; })) {
+                  [&](const ThreadMapping& m) { return m.cpu != mappings.front().cpu; })) {
     uint32_t first_thread = 0;
-    for (const WindowsMapping& mapping : mappings) {
+    for (const ThreadMapping& mapping : mappings) {
       WorkerPlan worker;
       worker.index = static_cast<uint32_t>(plan.workers.size());
       worker.cpu = mapping.cpu;
@@ -110,16 +110,16 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
   // unpinned, one per allowed CPU, and the kernel balances them (on a host that also runs the
   // peer, as on loopback, fixed placements of two processes would collide on the same cores).
   std::vector<std::optional<int>> placement;
-  if (spec.mapping_cpu) {
-    placement.push_back(*spec.mapping_cpu);
-  } else if (spec.pin_workers) {
+  if (spec.layout.mapping_cpu) {
+    placement.push_back(*spec.layout.mapping_cpu);
+  } else if (spec.layout.pin_workers) {
     for (int cpu : cpus) placement.push_back(cpu);
   }
   if (placement.empty()) placement.push_back(std::nullopt);
   const size_t cpu_count = std::max<size_t>(cpus.size(), 1);
 
-  uint32_t workers = spec.worker_threads.value_or(static_cast<uint32_t>(
-      spec.mapping_cpu ? 1 : cpu_count));
+  uint32_t workers = spec.layout.worker_threads.value_or(static_cast<uint32_t>(
+      spec.layout.mapping_cpu ? 1 : cpu_count));
   workers = std::clamp<uint32_t>(workers, 1, plan.flow_count);
 
   plan.workers.resize(workers);

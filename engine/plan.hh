@@ -36,7 +36,7 @@ struct Plan {
   uint32_t flow_count = 0;    // counters to allocate
   uint32_t thread_rows = 0;   // NTttcp thread rows (sender P*n, receiver P)
   // The distinct hosts the flows address, in order of first use (never empty): the sender's
-  // receivers, the receiver's bind addresses ("" or "*" = any). One entry, spec.address, except
+  // receivers, the receiver's bind addresses ("" or "*" = any). One entry, spec.layout.address, except
   // for NTttcp-for-Windows -m mappings that name different hosts. The engine resolves each once.
   std::vector<std::string> hosts;
   // "worker 0 -> cpu 0, worker 1 -> any cpu, worker 2 -> cpus 0-3"
@@ -47,7 +47,7 @@ struct Plan {
 Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus);
 
 // The host NTttcp thread `thread` addresses: its NTttcp-for-Windows -m mapping's host (global
-// thread i belongs to the mapping whose threads cover i), else spec.address.
+// thread i belongs to the mapping whose threads cover i), else spec.layout.address.
 std::string thread_host(const TestSpec& spec, uint32_t thread);
 
 // The distinct hosts of `spec`'s threads, in order of first use (what Plan::hosts holds).

@@ -48,56 +48,45 @@ inline constexpr double interval_s = 0.5;
 // The command-line dialect a run was asked in; it chooses the console and XML formats.
 enum class Dialect { linux, windows };
 
-// NTttcp for Windows: one -m mapping, `threads` connections of one thread and one port each,
-// pinned to `cpu` (nullopt = '*'), towards (sender) or bound to (receiver) `host` ("" = any).
-struct WindowsMapping {
+// One CPU mapping (NTttcp for Windows: -m threads,cpu,host): `threads` connections of one thread
+// and one port each, pinned to `cpu` (nullopt = '*'), towards (sender) or bound to (receiver)
+// `host` ("" = any).
+struct ThreadMapping {
   uint32_t threads = 1;
   std::optional<int> cpu;
   std::string host;
 };
 
-// What only the NTttcp-for-Windows grammar sets (tools/cli/windows_dialect.cc). Everything the
-// two grammars share lives in TestSpec's own fields. Defaults are the original's (ntttcp.c 5.40).
-struct WindowsOptions {
-  std::vector<WindowsMapping> mappings;  // -m, in order; global thread i uses base_port + i
-  uint32_t async_buffers = 0;            // -a [n]: outstanding buffers per thread; 0 = sync I/O
-  int64_t socket_recv_buffer = -1;       // -rb: SO_RCVBUF; -1 = OS default (autotuning)
-  int64_t socket_send_buffer = -1;       // -sb: SO_SNDBUF; -1 = OS default; -a n makes it 0
-  std::optional<uint64_t> buffer_count;  // -n: count mode, buffers per thread (nullopt = -t)
-  uint32_t count_timeout_s = 10800;      // count mode's longest run: -t with -n, else 3 h
-  uint32_t wait_timeout_ms = 600000;     // -to: I/O and thread waits; 0 = infinite
-  bool sync_port = false;                // -sp: ports handed out over the base port
-  uint32_t sample_s = 0;                 // -sam: one result block per sample; 0 = one block
-  bool hide_per_thread = false;          // -hpt
-  bool latency_measurement = false;      // -lm: time every send/recv call
-  bool verify_data = false;              // -d: received bytes must all be 'A'
-  bool udp_unconnected = false;          // -uc: sendto/recvfrom
-  bool wait_all = false;                 // -wa: MSG_WAITALL on receives
-  bool wsa = false;                      // -w: WSASend/WSARecv (requires -a)
-  std::optional<uint32_t> numa_node;     // -na: NUMA node of unpinned threads
-  uint64_t throttle_kBps = 0;            // -thr: per-thread send limit in KB/s (1 KB = 1024 B)
-  uint32_t udp_send_offload = 0;         // -uso: UDP send segmentation offload message size
-  bool udp_receive_coalescing = false;   // -uro
-  bool no_stdio_buffer = false;          // -nsb (accepted; xttcp's console lines are unbuffered)
-  bool xml_append = true;                // -xml appends to its file, as the original does
-  // -a n without -sb: the original then sets SO_SNDBUF 0 (Windows sends from the application's
-  // buffers). Linux would shrink the send buffer to its minimum instead: its backends skip it.
-  bool send_buffer_implied = false;
-  uint32_t total_threads() const {
-    uint32_t total = 0;
-    for (const WindowsMapping& mapping : mappings) total += mapping.threads;
-    return total;
-  }
+// The spec is organised by meaning, not by dialect: both grammars (tools/cli) map their options
+// into these parts, and the engine, the backends and the renderers read them by what they mean.
+// Defaults of options only one grammar sets are that original's (NTTTCP-for-Linux's
+// default_ntttcp_test(), NTttcp-for-Windows' ntttcp.c 5.40).
+
+// What is moved, how fast and for how long.
+struct Workload {
+  Protocol protocol = Protocol::tcp;
+  // I/O sizes (-b sets the application buffer for send()/recv(), not SO_SNDBUF).
+  uint32_t send_buffer = defaults::sender_buffer;
+  uint32_t recv_buffer = defaults::receiver_buffer;
+  uint64_t rate_limit_bps = 0;         // -B, bits/s over all sender threads; 0 = off
+  uint64_t fq_rate_limit_bps = 0;      // --fq-rate-limit, bits/s over all connections; 0 = off
+  uint64_t thread_rate_kBps = 0;       // -thr: per-thread send limit in KB/s (1 KB = 1024 B)
+  uint32_t warmup_s = 0;                       // -W
+  uint32_t duration_s = defaults::duration_s;  // -t; 0 = continuous
+  uint32_t cooldown_s = 0;                     // -C
+  // Count mode (Windows -n): each sender thread sends this many buffers (nullopt = timed by -t).
+  std::optional<uint64_t> buffer_count;
+  uint32_t count_timeout_s = 10800;    // count mode's longest run: -t with -n, else 3 h
+  UdpPayload udp_payload = UdpPayload::automatic;  // --udp-payload (sender)
+  bool verify_data = false;            // -d: received bytes must all be 'A'
 };
 
-struct TestSpec {
-  Role role = Role::receiver;
+// Where the flows go: addresses, ports, connections, threads and CPUs.
+struct Layout {
   // Receiver: local bind address ("" = any). Sender: the receiver's address.
   std::string address;
-  Protocol protocol = Protocol::tcp;
   bool ipv6 = false;
-
-  // Connection layout (NTTTCP-for-Linux): ports x threads-per-port x connections-per-thread.
+  // NTTTCP-for-Linux: ports x threads-per-port x connections-per-thread.
   uint32_t ports = defaults::ports;                         // -P
   uint32_t threads_per_port = defaults::threads_per_port;   // -n (sender)
   uint32_t conns_per_thread = defaults::conns_per_thread;   // -l (sender)
@@ -107,69 +96,110 @@ struct TestSpec {
   // --source-addresses: the sender's connections round-robin over these (flow slot modulo
   // count); the first is also source_address (the sync connection's). Empty = -a's alone.
   std::vector<std::string> source_addresses;
-
-  // CPU mapping from -m n,cpu,host: nullopt = '*' (spread over all cores).
+  // CPU mapping from Linux -m n,cpu,host: nullopt = '*' (spread over all cores).
   std::optional<int> mapping_cpu;
   std::string mapping_text = "16,*,*";  // as given, echoed in verbose output
+  // Windows -m, in order; global thread i uses base_port + i. Empty = the Linux layout.
+  std::vector<ThreadMapping> mappings;
+  std::optional<uint32_t> worker_threads;  // --threads: OS threads running the flows
+  bool pin_workers = false;                // --pin: each worker on its own CPU
+  std::optional<uint32_t> numa_node;       // -na: NUMA node of unpinned threads
+  uint32_t mapped_threads() const {
+    uint32_t total = 0;
+    for (const ThreadMapping& mapping : mappings) total += mapping.threads;
+    return total;
+  }
+};
 
-  // I/O sizes (-b sets the application buffer for send()/recv(), not SO_SNDBUF).
-  uint32_t send_buffer = defaults::sender_buffer;
-  uint32_t recv_buffer = defaults::receiver_buffer;
+// How each data-path call is made on the sockets.
+struct IoOptions {
+  bool no_delay = false;                 // --no-delay
+  ZeroCopy zerocopy = ZeroCopy::off;     // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
+  bool skip_rx_copy = true;              // --skip-rx-copy[=on|off]: MSG_TRUNC discard
+  bool udp_gso = true;                   // --udp-gso: UDP_SEGMENT sends where the kernel has it
+  bool udp_gro = true;                   // --udp-gro: UDP_GRO receives where the kernel has it
+  uint32_t outstanding = 0;              // -a [n]: outstanding buffers per thread; 0 = sync I/O
+  int64_t socket_recv_buffer = -1;       // -rb: SO_RCVBUF; -1 = OS default (autotuning)
+  int64_t socket_send_buffer = -1;       // -sb: SO_SNDBUF; -1 = OS default; -a n makes it 0
+  // -a n without -sb: the original then sets SO_SNDBUF 0 (Windows sends from the application's
+  // buffers). Linux would shrink the send buffer to its minimum instead: its backends skip it.
+  bool send_buffer_implied = false;
+  bool udp_unconnected = false;          // -uc: sendto/recvfrom
+  bool wait_all = false;                 // -wa: MSG_WAITALL on receives
+  uint32_t udp_send_offload = 0;         // -uso: UDP send segmentation offload message size
+  bool udp_receive_coalescing = false;   // -uro
+  bool time_each_call = false;           // -lm: time every send/recv call
+  uint32_t wait_timeout_ms = 600000;     // -to: I/O and thread waits; 0 = infinite
+};
 
-  uint64_t rate_limit_bps = 0;     // -B, bits/s over all sender threads; 0 = off
-  uint64_t fq_rate_limit_bps = 0;  // --fq-rate-limit, bits/s over all connections; 0 = off
-  bool no_delay = false;           // --no-delay
+// How the two ends agree on the test: the control connection and its timeouts.
+struct Control {
+  bool no_sync = false;            // -N (Windows: -ns)
+  bool multi_clients = false;      // -M (receiver)
+  bool last_client = false;        // -L (sender)
+  bool hold = false;               // -H (receiver)
+  bool daemonize = false;          // -D
+  bool port_assignment = false;    // -sp: the data ports handed out over the base port
+  uint32_t connect_timeout_s = 10; // --connect-timeout
+  uint32_t wait_timeout_s = 0;     // --wait-timeout: receiver waits for a sender; 0 = forever
+};
 
-  uint32_t warmup_s = 0;                      // -W
-  uint32_t duration_s = defaults::duration_s; // -t; 0 = continuous
-  uint32_t cooldown_s = 0;                    // -C
+// What is printed and written.
+struct Output {
+  std::optional<std::string> log_file;          // -O
+  std::optional<std::string> xml_file;          // -x
+  std::optional<std::string> json_file;         // -j
+  std::optional<std::string> native_json_file;  // --json
+  bool quiet = false;                           // -Q
+  bool verbose = false;                         // -V
+  bool show_tcp_retrans = false;                // --show-tcp-retrans
+  std::string show_nic_packets;                 // --show-nic-packets IF
+  std::string show_dev_interrupts;              // --show-dev-interrupts STR
+  double interval_s = defaults::interval_s;     // --interval (real-time lines and samples)
+  uint32_t sample_s = 0;                        // -sam: one result block per sample; 0 = one
+  bool hide_per_thread = false;                 // -hpt
+  bool xml_append = true;                       // -xml appends to its file, as the original does
+};
 
-  bool no_sync = false;        // -N
-  bool multi_clients = false;  // -M (receiver)
-  bool last_client = false;    // -L (sender)
-  bool hold = false;           // -H (receiver)
-  bool daemonize = false;      // -D
-  bool use_epoll = false;      // -e (accepted: our receiver always uses the chosen backend)
+// Per-backend blocks: options only one backend reads (its check() refuses them elsewhere).
+struct UringOptions {
+  bool sqpoll = false;  // --sqpoll: io_uring kernel submission thread
+};
+// --backend dpdk (io_backends/dpdk/README.md): EAL arguments, the port, the next hop's MAC.
+struct DpdkOptions {
+  std::string args;      // --dpdk-args: passed to rte_eal_init
+  std::string port;      // --dpdk-port: port id, PCI address, name or MAC
+  std::string peer_mac;  // --peer-mac: destination MAC of sent frames
+};
 
-  std::optional<std::string> log_file;   // -O
-  std::optional<std::string> xml_file;   // -x
-  std::optional<std::string> json_file;  // -j
-  bool quiet = false;                    // -Q
-  bool verbose = false;                  // -V
-  bool show_tcp_retrans = false;         // --show-tcp-retrans
-  std::string show_nic_packets;          // --show-nic-packets IF
-  std::string show_dev_interrupts;       // --show-dev-interrupts STR
+// What a grammar accepts and echoes but nothing runs differently for.
+struct AcceptedOptions {
+  bool use_epoll = false;        // Linux -e: our receiver always uses the chosen backend
+  bool wsa = false;              // Windows -w: WSASend/WSARecv (requires -a)
+  bool no_stdio_buffer = false;  // Windows -nsb: xttcp's console lines are unbuffered
+};
 
-  // Native options (xttcp only).
-  std::string backend = "auto";                  // --backend; "auto" = the registry's choice
-  std::optional<std::string> native_json_file;   // --json
-  double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
-  std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows
-  bool pin_workers = false;                      // --pin: each worker on its own CPU
-  ZeroCopy zerocopy = ZeroCopy::off;             // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
-  bool skip_rx_copy = true;                      // --skip-rx-copy[=on|off]: MSG_TRUNC discard
-  bool sqpoll = false;                           // --sqpoll: io_uring kernel submission thread
-  UdpPayload udp_payload = UdpPayload::automatic;  // --udp-payload (sender)
-  bool udp_gso = true;                           // --udp-gso: UDP_SEGMENT sends where the kernel has it
-  bool udp_gro = true;                           // --udp-gro: UDP_GRO receives where the kernel has it
-  uint32_t connect_timeout_s = 10;               // --connect-timeout
-  uint32_t wait_timeout_s = 0;                   // --wait-timeout: receiver waits for a sender; 0 = forever
-  // --backend dpdk (io_backends/dpdk/README.md): EAL arguments, the port, the next hop's MAC.
-  std::string dpdk_args;                         // --dpdk-args: passed to rte_eal_init
-  std::string dpdk_port;                         // --dpdk-port: port id, PCI address, name or MAC
-  std::string peer_mac;                          // --peer-mac: destination MAC of sent frames
-
-  // The grammar the user wrote (console and XML formats follow it), and what only the
-  // NTttcp-for-Windows grammar sets.
+struct TestSpec {
+  Role role = Role::receiver;
+  // The grammar the user wrote: the console and XML formats follow it.
   Dialect dialect = Dialect::linux;
-  WindowsOptions windows;
+  std::string backend = "auto";  // --backend; "auto" = the registry's choice
+
+  Workload workload;
+  Layout layout;
+  IoOptions io;
+  Control control;
+  Output output;
+  UringOptions uring;
+  DpdkOptions dpdk;
+  AcceptedOptions accepted;
 
   // Derived counts.
   // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).
-  uint64_t sender_threads() const { return uint64_t{ports} * threads_per_port; }
-  uint64_t sender_connections() const { return sender_threads() * conns_per_thread; }
-  uint16_t sync_port() const { return static_cast<uint16_t>(base_port - 1); }
-  uint32_t cycle_s() const { return warmup_s + duration_s + cooldown_s; }
+  uint64_t sender_threads() const { return uint64_t{layout.ports} * layout.threads_per_port; }
+  uint64_t sender_connections() const { return sender_threads() * layout.conns_per_thread; }
+  uint16_t sync_port() const { return static_cast<uint16_t>(layout.base_port - 1); }
+  uint32_t cycle_s() const { return workload.warmup_s + workload.duration_s + workload.cooldown_s; }
   bool is_sender() const { return role == Role::sender; }
 };
 

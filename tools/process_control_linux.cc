@@ -28,7 +28,7 @@ sigset_t interrupt_signals() {
 // -D: relative result paths would land in '/' after daemon(); make them absolute first.
 void make_paths_absolute(TestSpec& spec) {
   for (std::optional<std::string>* path :
-       {&spec.log_file, &spec.xml_file, &spec.json_file, &spec.native_json_file}) {
+       {&spec.output.log_file, &spec.output.xml_file, &spec.output.json_file, &spec.output.native_json_file}) {
     if (*path && !path->value().empty())
       **path = std::filesystem::absolute(**path).string();
   }
@@ -47,7 +47,7 @@ Status prepare_process(TestSpec& spec) {
   const sigset_t set = interrupt_signals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);
-  if (spec.daemonize) make_paths_absolute(spec);
+  if (spec.control.daemonize) make_paths_absolute(spec);
   return ok();
 }
 

@@ -47,7 +47,7 @@ std::vector<std::string> command_line_words(int argc, char** argv) {
 }
 
 Status check_process_options(const TestSpec& spec) {
-  if (spec.daemonize) return fail("-D: running as a daemon is Linux only (start it as a service)");
+  if (spec.control.daemonize) return fail("-D: running as a daemon is Linux only (start it as a service)");
   return ok();
 }
 

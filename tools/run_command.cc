@@ -26,9 +26,9 @@ namespace {
 Status check_result_paths(const TestSpec& spec) {
   const bool windows = spec.dialect == Dialect::windows;
   const std::pair<const std::optional<std::string>*, const char*> files[] = {
-      {&spec.xml_file, windows ? "-xml" : "-x"},
-      {&spec.json_file, "-j"},
-      {&spec.native_json_file, "--json"},
+      {&spec.output.xml_file, windows ? "-xml" : "-x"},
+      {&spec.output.json_file, "-j"},
+      {&spec.output.native_json_file, "--json"},
   };
   for (const auto& [path, option] : files)
     if (*path && !(*path)->empty())
@@ -47,8 +47,8 @@ Expected<BackendChoice> validate_environment(TestSpec& spec, std::vector<std::st
   if (!choice) return choice.error();
   if (!choice->auto_note.empty()) notes.push_back(choice->auto_note);
   spec.backend = std::string(choice->backend.name());
-  if (!spec.show_nic_packets.empty())
-    if (Status exists = check_interface_exists(spec.show_nic_packets); !exists)
+  if (!spec.output.show_nic_packets.empty())
+    if (Status exists = check_interface_exists(spec.output.show_nic_packets); !exists)
       return exists.error();
   if (Status writable = check_result_paths(spec); !writable) return writable.error();
   return choice;
@@ -64,9 +64,9 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   }
 
   Log::Options options;
-  options.quiet = spec.quiet;
-  options.verbose = spec.verbose;
-  options.log_file = spec.log_file;
+  options.quiet = spec.output.quiet;
+  options.verbose = spec.output.verbose;
+  options.log_file = spec.output.log_file;
   auto log = Log::open(options);
   if (!log) return usage_error(log.error().message);
 
@@ -76,11 +76,11 @@ int run(TestSpec spec, std::vector<std::string> notes) {
     (*log)->raw(fmt::format("xttcp {} (NTTTCP for Linux 1.4.3 compatible)", XTTCP_VERSION));
     (*log)->raw(linux_separator);
   }
-  if (spec.verbose && spec.dialect == Dialect::linux)  // the block ends with its own separator, as the original's print_flags()
+  if (spec.output.verbose && spec.dialect == Dialect::linux)  // the block ends with its own separator, as the original's print_flags()
     for (const std::string& line : linux_flags_lines(spec)) (*log)->raw(line);
   for (const std::string& note : notes) (*log)->info(note);
   // -D: what the original prints before it detaches, all of it (scripts wait for these lines).
-  if (spec.daemonize) {
+  if (spec.control.daemonize) {
     (*log)->info("main: run this tool in the background");
     if (Status detached = detach_process(); !detached) {
       (*log)->error(detached.error().message);

@@ -38,7 +38,7 @@ int print_backends(const TestSpec& options) {
   // What --backend auto (the default) takes, and why the backends before it were passed over.
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     TestSpec spec;
-    spec.protocol = protocol;
+    spec.workload.protocol = protocol;
     auto chosen = choose_backend(spec);
     if (!chosen) {
       std::printf("auto (%s): none: %s\n", to_string(protocol), chosen.error().message.c_str());

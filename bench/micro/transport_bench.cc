@@ -123,9 +123,9 @@ void send_path(benchmark::State& state, Backend* backend) {
   TestSpec spec;
   spec.role = Role::sender;
   spec.backend = std::string(backend->name());
-  spec.address = "127.0.0.1";
-  spec.ports = spec.threads_per_port = spec.conns_per_thread = 1;
-  spec.send_buffer = static_cast<uint32_t>(state.range(0));
+  spec.layout.address = "127.0.0.1";
+  spec.layout.ports = spec.layout.threads_per_port = spec.layout.conns_per_thread = 1;
+  spec.workload.send_buffer = static_cast<uint32_t>(state.range(0));
   uint64_t counted = 0;
   for (auto _ : state) {
     auto listen_address = resolve("127.0.0.1", 0, false);
@@ -170,9 +170,9 @@ void recv_path(benchmark::State& state, Backend* backend) {
   TestSpec spec;
   spec.role = Role::receiver;
   spec.backend = std::string(backend->name());
-  spec.address = "127.0.0.1";
-  spec.ports = 1;
-  spec.recv_buffer = static_cast<uint32_t>(state.range(0));
+  spec.layout.address = "127.0.0.1";
+  spec.layout.ports = 1;
+  spec.workload.recv_buffer = static_cast<uint32_t>(state.range(0));
   uint64_t counted = 0;
   for (auto _ : state) {
     WorkerPlan plan;

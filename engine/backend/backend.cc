@@ -11,6 +11,12 @@ std::string describe_capabilities(uint32_t caps) {
       {cap_zerocopy_tx, "zerocopy-tx"}, {cap_multishot_rx, "multishot-rx"},
       {cap_queue_binding, "queue-binding"}, {cap_busy_poll, "busy-poll"},
       {cap_raw_frames, "raw-frames"},
+      {cap_socket_buffers, "socket-buffers"}, {cap_verify_data, "verify-data"},
+      {cap_wait_all, "wait-all"},           {cap_thread_rate, "thread-rate"},
+      {cap_udp_unconnected, "udp-unconnected"}, {cap_count_mode, "count-mode"},
+      {cap_several_hosts, "several-hosts"}, {cap_call_timing, "call-timing"},
+      {cap_udp_send_offload, "udp-send-offload"},
+      {cap_udp_receive_coalescing, "udp-receive-coalescing"},
   };
   std::string out;
   for (auto [bit, name] : names) {

@@ -112,7 +112,7 @@ class DataWorker {
   virtual ~DataWorker() = default;
 
   // Mandatory. Control path: create the worker's sockets (listen, or connect every flow),
-  // blocking, bounded by spec.connect_timeout_s. Runs on the worker's own (pinned) thread.
+  // blocking, bounded by spec.control.connect_timeout_s. Runs on the worker's own (pinned) thread.
   virtual Status open() = 0;
 
   // Mandatory. Data path: the worker's loop. Sender: send full buffers on every connection;

@@ -6,11 +6,11 @@
 
 namespace xttcp::windows_token {
 
-bool uses_tokens(const TestSpec& spec) { return spec.dialect == Dialect::windows && !spec.no_sync; }
+bool uses_tokens(const TestSpec& spec) { return spec.dialect == Dialect::windows && !spec.control.no_sync; }
 
 uint16_t first_data_port(const TestSpec& spec) {
-  const bool handed_out = spec.dialect == Dialect::windows && spec.windows.sync_port;
-  return static_cast<uint16_t>(spec.base_port + (handed_out ? 1 : 0));
+  const bool handed_out = spec.dialect == Dialect::windows && spec.control.port_assignment;
+  return static_cast<uint16_t>(spec.layout.base_port + (handed_out ? 1 : 0));
 }
 
 std::vector<TokenTarget> token_targets(const Plan& plan) {

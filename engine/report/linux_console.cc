@@ -31,7 +31,7 @@ void append_totals(std::vector<std::string>& lines, const Result& r) {
   lines.push_back(fmt::format("test duration\t:{:.2f} seconds", r.duration_s));
   lines.push_back(fmt::format("total bytes\t:{}", r.total_bytes));
   lines.push_back(fmt::format("\t throughput\t:{}", throughput_text(r.total_bytes, r.duration_s)));
-  if (r.spec.protocol == Protocol::tcp) {  // RetransSegs is printed for TCP only
+  if (r.spec.workload.protocol == Protocol::tcp) {  // RetransSegs is printed for TCP only
     lines.push_back(fmt::format("\t retrans segs\t:{}", r.tcp.retrans_segs));
   }
 }
@@ -43,77 +43,77 @@ std::vector<std::string> linux_flags_lines(const TestSpec& spec) {
   const bool local = spec.role == Role::local;
   const bool sender = spec.is_sender() || local;
   const bool receiver = !sender;
-  const char* any_address = spec.ipv6 ? "::" : "0.0.0.0";
+  const char* any_address = spec.layout.ipv6 ? "::" : "0.0.0.0";
   std::vector<std::string> lines;
 
   lines.emplace_back(local    ? "*** local role (receiver and sender in one process, loopback)"
                      : sender ? "*** sender role"
                               : "*** receiver role");
-  if (spec.daemonize) lines.emplace_back("*** run as daemon");
-  if (receiver && spec.use_epoll) lines.emplace_back("*** use epoll()");
-  if (receiver && spec.hold) lines.emplace_back("*** hold receiver always running");
-  if (spec.multi_clients) lines.emplace_back("multiple clients:\t\t yes");
-  if (spec.last_client) lines.emplace_back("last client:\t\t\t yes");
-  if (spec.no_sync) lines.emplace_back("*** no sender/receiver synch");
+  if (spec.control.daemonize) lines.emplace_back("*** run as daemon");
+  if (receiver && spec.accepted.use_epoll) lines.emplace_back("*** use epoll()");
+  if (receiver && spec.control.hold) lines.emplace_back("*** hold receiver always running");
+  if (spec.control.multi_clients) lines.emplace_back("multiple clients:\t\t yes");
+  if (spec.control.last_client) lines.emplace_back("last client:\t\t\t yes");
+  if (spec.control.no_sync) lines.emplace_back("*** no sender/receiver synch");
 
   if (sender) {
-    lines.push_back(fmt::format("connections:\t\t\t {} X {} X {}", spec.ports,
-                                spec.threads_per_port, spec.conns_per_thread));
+    lines.push_back(fmt::format("connections:\t\t\t {} X {} X {}", spec.layout.ports,
+                                spec.layout.threads_per_port, spec.layout.conns_per_thread));
   } else {
-    lines.push_back(fmt::format("ports:\t\t\t\t {}", spec.ports));
+    lines.push_back(fmt::format("ports:\t\t\t\t {}", spec.layout.ports));
   }
-  if (spec.mapping_cpu) {
-    lines.push_back(fmt::format("cpu affinity:\t\t\t {}", *spec.mapping_cpu));
+  if (spec.layout.mapping_cpu) {
+    lines.push_back(fmt::format("cpu affinity:\t\t\t {}", *spec.layout.mapping_cpu));
   } else {
     lines.emplace_back("cpu affinity:\t\t\t *");
   }
   lines.push_back(
-      fmt::format("server address:\t\t\t {}", spec.address.empty() ? any_address : spec.address));
+      fmt::format("server address:\t\t\t {}", spec.layout.address.empty() ? any_address : spec.layout.address));
   if (sender) {
     lines.push_back(fmt::format("client address:\t\t\t {}",
-                                spec.source_address.empty() ? any_address : spec.source_address));
+                                spec.layout.source_address.empty() ? any_address : spec.layout.source_address));
   }
-  lines.push_back(fmt::format("domain:\t\t\t\t {}", spec.ipv6 ? "IPv6" : "IPv4"));
-  lines.push_back(fmt::format("protocol:\t\t\t {}", to_string(spec.protocol)));
-  lines.push_back(fmt::format("server port starting at:\t {}", spec.base_port));
-  if (sender && spec.source_base_port > 0) {
-    lines.push_back(fmt::format("client source port starting at:\t {}", spec.source_base_port));
+  lines.push_back(fmt::format("domain:\t\t\t\t {}", spec.layout.ipv6 ? "IPv6" : "IPv4"));
+  lines.push_back(fmt::format("protocol:\t\t\t {}", to_string(spec.workload.protocol)));
+  lines.push_back(fmt::format("server port starting at:\t {}", spec.layout.base_port));
+  if (sender && spec.layout.source_base_port > 0) {
+    lines.push_back(fmt::format("client source port starting at:\t {}", spec.layout.source_base_port));
   }
   if (receiver)
-    lines.push_back(fmt::format("receiver socket buffer (bytes):\t {}", spec.recv_buffer));
-  if (sender) lines.push_back(fmt::format("sender socket buffer (bytes):\t {}", spec.send_buffer));
-  if (sender && spec.rate_limit_bps != 0) {
-    lines.push_back(fmt::format("bandwidth limit (bits/sec):\t {}", spec.rate_limit_bps));
+    lines.push_back(fmt::format("receiver socket buffer (bytes):\t {}", spec.workload.recv_buffer));
+  if (sender) lines.push_back(fmt::format("sender socket buffer (bytes):\t {}", spec.workload.send_buffer));
+  if (sender && spec.workload.rate_limit_bps != 0) {
+    lines.push_back(fmt::format("bandwidth limit (bits/sec):\t {}", spec.workload.rate_limit_bps));
   }
-  if (sender && spec.fq_rate_limit_bps != 0) {
-    lines.push_back(fmt::format("fq rate limit (bits/sec):\t {}", spec.fq_rate_limit_bps));
+  if (sender && spec.workload.fq_rate_limit_bps != 0) {
+    lines.push_back(fmt::format("fq rate limit (bits/sec):\t {}", spec.workload.fq_rate_limit_bps));
   }
-  lines.push_back(fmt::format("tcp nodelay:\t {}", spec.no_delay ? "yes" : "no"));
+  lines.push_back(fmt::format("tcp nodelay:\t {}", spec.io.no_delay ? "yes" : "no"));
 
   auto seconds_or = [](uint32_t seconds, const char* zero) {
     return seconds == 0 ? std::string(zero) : std::to_string(seconds);
   };
-  lines.push_back("test warm-up (sec):\t\t " + seconds_or(spec.warmup_s, "no"));
-  lines.push_back("test duration (sec):\t\t " + seconds_or(spec.duration_s, "continuous"));
-  lines.push_back("test cool-down (sec):\t\t " + seconds_or(spec.cooldown_s, "no"));
+  lines.push_back("test warm-up (sec):\t\t " + seconds_or(spec.workload.warmup_s, "no"));
+  lines.push_back("test duration (sec):\t\t " + seconds_or(spec.workload.duration_s, "continuous"));
+  lines.push_back("test cool-down (sec):\t\t " + seconds_or(spec.workload.cooldown_s, "no"));
 
   lines.push_back(
-      fmt::format("show system tcp retransmit:\t {}", spec.show_tcp_retrans ? "yes" : "no"));
-  if (!spec.show_nic_packets.empty()) {
-    lines.push_back(fmt::format("show packets for:\t\t {}", spec.show_nic_packets));
+      fmt::format("show system tcp retransmit:\t {}", spec.output.show_tcp_retrans ? "yes" : "no"));
+  if (!spec.output.show_nic_packets.empty()) {
+    lines.push_back(fmt::format("show packets for:\t\t {}", spec.output.show_nic_packets));
   }
-  if (!spec.show_dev_interrupts.empty()) {
-    lines.push_back(fmt::format("show device interrupts for:\t {}", spec.show_dev_interrupts));
+  if (!spec.output.show_dev_interrupts.empty()) {
+    lines.push_back(fmt::format("show device interrupts for:\t {}", spec.output.show_dev_interrupts));
   }
   // The doubled colons are the original's ("%s:" of a label that already ends in ':').
-  if (spec.log_file)
-    lines.push_back(fmt::format("capture console output to::\t {}", *spec.log_file));
-  if (spec.xml_file) lines.push_back(fmt::format("save output to xml file::\t {}", *spec.xml_file));
-  if (spec.json_file)
-    lines.push_back(fmt::format("save output to json file::\t {}", *spec.json_file));
+  if (spec.output.log_file)
+    lines.push_back(fmt::format("capture console output to::\t {}", *spec.output.log_file));
+  if (spec.output.xml_file) lines.push_back(fmt::format("save output to xml file::\t {}", *spec.output.xml_file));
+  if (spec.output.json_file)
+    lines.push_back(fmt::format("save output to json file::\t {}", *spec.output.json_file));
 
-  lines.push_back(fmt::format("quiet mode:\t\t\t {}", spec.quiet ? "enabled" : "disabled"));
-  lines.push_back(fmt::format("verbose mode:\t\t\t {}", spec.verbose ? "enabled" : "disabled"));
+  lines.push_back(fmt::format("quiet mode:\t\t\t {}", spec.output.quiet ? "enabled" : "disabled"));
+  lines.push_back(fmt::format("verbose mode:\t\t\t {}", spec.output.verbose ? "enabled" : "disabled"));
   lines.emplace_back(linux_separator);
   return lines;
 }
@@ -134,7 +134,7 @@ std::vector<std::string> linux_summary_lines(const Result& r) {
   const bool sender = r.role == Role::sender;
   const double seconds = r.duration_s;
 
-  if (spec.verbose) {
+  if (spec.output.verbose) {
     lines.emplace_back("\tThread\tTime(s)\tThroughput");
     lines.emplace_back("\t======\t=======\t==========");
     for (const ThreadResult& t : r.threads) {
@@ -147,7 +147,7 @@ std::vector<std::string> linux_summary_lines(const Result& r) {
   lines.emplace_back("#####  Totals:  #####");
   append_totals(lines, r);
 
-  if (spec.show_tcp_retrans) {
+  if (spec.output.show_tcp_retrans) {
     const TcpRetransmits& t = r.tcp;
     lines.emplace_back("tcp retransmit:");
     lines.push_back(
@@ -165,8 +165,8 @@ std::vector<std::string> linux_summary_lines(const Result& r) {
         fmt::format("\t retrans_fail/sec\t:{:.2f}", per_second(t.retrans_fail, seconds)));
   }
 
-  const bool show_packets = !spec.show_nic_packets.empty();
-  const bool show_interrupts = !spec.show_dev_interrupts.empty();
+  const bool show_packets = !spec.output.show_nic_packets.empty();
+  const bool show_interrupts = !spec.output.show_dev_interrupts.empty();
   const NicPackets nic = r.nic.value_or(NicPackets{});
   const Interrupts irq = r.interrupts.value_or(Interrupts{});
   if (show_packets) {
@@ -191,7 +191,7 @@ std::vector<std::string> linux_summary_lines(const Result& r) {
   append_cpu_split(lines, r.cpu);
   lines.push_back(fmt::format("cpu busy (all)\t:{:.2f}%", r.cpu.process_busy));
 
-  if (spec.verbose && sender && spec.protocol == Protocol::tcp && r.tcp_average_rtt_us) {
+  if (spec.output.verbose && sender && spec.workload.protocol == Protocol::tcp && r.tcp_average_rtt_us) {
     lines.push_back(fmt::format("tcpi rtt\t\t:{} us", *r.tcp_average_rtt_us));
   }
   return lines;

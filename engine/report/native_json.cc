@@ -126,42 +126,40 @@ Role role_from(const std::string& text, const std::string& path) {
 }
 
 template <class Json>
-WindowsOptions read_windows_options(const Json& j) {
+void read_windows_options(const Json& j, TestSpec& s) {
   const std::string p = "spec.windows";
-  WindowsOptions w;
   if (const Json* mappings = member(j, "mappings")) {
     if (!mappings->is_array()) bad(p + ".mappings", "expected an array");
     for (const Json& m : *mappings) {
       if (!m.is_object()) bad(p + ".mappings[]", "expected an object");
-      WindowsMapping mapping;
+      ThreadMapping mapping;
       read(m, "threads", mapping.threads, p + ".mappings[]");
       read(m, "cpu", mapping.cpu, p + ".mappings[]");
       read(m, "host", mapping.host, p + ".mappings[]");
-      w.mappings.push_back(std::move(mapping));
+      s.layout.mappings.push_back(std::move(mapping));
     }
   }
-  read(j, "async_buffers", w.async_buffers, p);
-  read(j, "socket_recv_buffer", w.socket_recv_buffer, p);
-  read(j, "socket_send_buffer", w.socket_send_buffer, p);
-  read(j, "send_buffer_implied", w.send_buffer_implied, p);
-  read(j, "buffer_count", w.buffer_count, p);
-  read(j, "count_timeout_s", w.count_timeout_s, p);
-  read(j, "wait_timeout_ms", w.wait_timeout_ms, p);
-  read(j, "sync_port", w.sync_port, p);
-  read(j, "sample_s", w.sample_s, p);
-  read(j, "numa_node", w.numa_node, p);
-  read(j, "hide_per_thread", w.hide_per_thread, p);
-  read(j, "latency_measurement", w.latency_measurement, p);
-  read(j, "verify_data", w.verify_data, p);
-  read(j, "udp_unconnected", w.udp_unconnected, p);
-  read(j, "wait_all", w.wait_all, p);
-  read(j, "wsa", w.wsa, p);
-  read(j, "throttle_kBps", w.throttle_kBps, p);
-  read(j, "udp_send_offload", w.udp_send_offload, p);
-  read(j, "udp_receive_coalescing", w.udp_receive_coalescing, p);
-  read(j, "no_stdio_buffer", w.no_stdio_buffer, p);
-  read(j, "xml_append", w.xml_append, p);
-  return w;
+  read(j, "async_buffers", s.io.outstanding, p);
+  read(j, "socket_recv_buffer", s.io.socket_recv_buffer, p);
+  read(j, "socket_send_buffer", s.io.socket_send_buffer, p);
+  read(j, "send_buffer_implied", s.io.send_buffer_implied, p);
+  read(j, "buffer_count", s.workload.buffer_count, p);
+  read(j, "count_timeout_s", s.workload.count_timeout_s, p);
+  read(j, "wait_timeout_ms", s.io.wait_timeout_ms, p);
+  read(j, "sync_port", s.control.port_assignment, p);
+  read(j, "sample_s", s.output.sample_s, p);
+  read(j, "numa_node", s.layout.numa_node, p);
+  read(j, "hide_per_thread", s.output.hide_per_thread, p);
+  read(j, "latency_measurement", s.io.time_each_call, p);
+  read(j, "verify_data", s.workload.verify_data, p);
+  read(j, "udp_unconnected", s.io.udp_unconnected, p);
+  read(j, "wait_all", s.io.wait_all, p);
+  read(j, "wsa", s.accepted.wsa, p);
+  read(j, "throttle_kBps", s.workload.thread_rate_kBps, p);
+  read(j, "udp_send_offload", s.io.udp_send_offload, p);
+  read(j, "udp_receive_coalescing", s.io.udp_receive_coalescing, p);
+  read(j, "no_stdio_buffer", s.accepted.no_stdio_buffer, p);
+  read(j, "xml_append", s.output.xml_append, p);
 }
 
 template <class Json>
@@ -174,84 +172,84 @@ TestSpec read_spec(const Json& j) {
     read(j, "role", text, p);
     s.role = role_from(text, p + ".role");
   }
-  read(j, "address", s.address, p);
+  read(j, "address", s.layout.address, p);
   if (member(j, "protocol") != nullptr) {
     read(j, "protocol", text, p);
     if (text == "tcp") {
-      s.protocol = Protocol::tcp;
+      s.workload.protocol = Protocol::tcp;
     } else if (text == "udp") {
-      s.protocol = Protocol::udp;
+      s.workload.protocol = Protocol::udp;
     } else {
       bad(p + ".protocol", "expected \"tcp\" or \"udp\"");
     }
   }
-  read(j, "ipv6", s.ipv6, p);
-  read(j, "ports", s.ports, p);
-  read(j, "threads_per_port", s.threads_per_port, p);
-  read(j, "conns_per_thread", s.conns_per_thread, p);
-  read(j, "base_port", s.base_port, p);
-  read(j, "source_base_port", s.source_base_port, p);
-  read(j, "source_address", s.source_address, p);
-  read(j, "mapping_cpu", s.mapping_cpu, p);
-  read(j, "mapping_text", s.mapping_text, p);
-  read(j, "send_buffer", s.send_buffer, p);
-  read(j, "recv_buffer", s.recv_buffer, p);
-  read(j, "rate_limit_bps", s.rate_limit_bps, p);
-  read(j, "fq_rate_limit_bps", s.fq_rate_limit_bps, p);
-  read(j, "no_delay", s.no_delay, p);
-  read(j, "warmup_s", s.warmup_s, p);
-  read(j, "duration_s", s.duration_s, p);
-  read(j, "cooldown_s", s.cooldown_s, p);
-  read(j, "no_sync", s.no_sync, p);
-  read(j, "multi_clients", s.multi_clients, p);
-  read(j, "last_client", s.last_client, p);
-  read(j, "hold", s.hold, p);
-  read(j, "daemonize", s.daemonize, p);
-  read(j, "use_epoll", s.use_epoll, p);
-  read(j, "log_file", s.log_file, p);
-  read(j, "xml_file", s.xml_file, p);
-  read(j, "json_file", s.json_file, p);
-  read(j, "quiet", s.quiet, p);
-  read(j, "verbose", s.verbose, p);
-  read(j, "show_tcp_retrans", s.show_tcp_retrans, p);
-  read(j, "show_nic_packets", s.show_nic_packets, p);
-  read(j, "show_dev_interrupts", s.show_dev_interrupts, p);
+  read(j, "ipv6", s.layout.ipv6, p);
+  read(j, "ports", s.layout.ports, p);
+  read(j, "threads_per_port", s.layout.threads_per_port, p);
+  read(j, "conns_per_thread", s.layout.conns_per_thread, p);
+  read(j, "base_port", s.layout.base_port, p);
+  read(j, "source_base_port", s.layout.source_base_port, p);
+  read(j, "source_address", s.layout.source_address, p);
+  read(j, "mapping_cpu", s.layout.mapping_cpu, p);
+  read(j, "mapping_text", s.layout.mapping_text, p);
+  read(j, "send_buffer", s.workload.send_buffer, p);
+  read(j, "recv_buffer", s.workload.recv_buffer, p);
+  read(j, "rate_limit_bps", s.workload.rate_limit_bps, p);
+  read(j, "fq_rate_limit_bps", s.workload.fq_rate_limit_bps, p);
+  read(j, "no_delay", s.io.no_delay, p);
+  read(j, "warmup_s", s.workload.warmup_s, p);
+  read(j, "duration_s", s.workload.duration_s, p);
+  read(j, "cooldown_s", s.workload.cooldown_s, p);
+  read(j, "no_sync", s.control.no_sync, p);
+  read(j, "multi_clients", s.control.multi_clients, p);
+  read(j, "last_client", s.control.last_client, p);
+  read(j, "hold", s.control.hold, p);
+  read(j, "daemonize", s.control.daemonize, p);
+  read(j, "use_epoll", s.accepted.use_epoll, p);
+  read(j, "log_file", s.output.log_file, p);
+  read(j, "xml_file", s.output.xml_file, p);
+  read(j, "json_file", s.output.json_file, p);
+  read(j, "quiet", s.output.quiet, p);
+  read(j, "verbose", s.output.verbose, p);
+  read(j, "show_tcp_retrans", s.output.show_tcp_retrans, p);
+  read(j, "show_nic_packets", s.output.show_nic_packets, p);
+  read(j, "show_dev_interrupts", s.output.show_dev_interrupts, p);
   read(j, "backend", s.backend, p);
-  read(j, "native_json_file", s.native_json_file, p);
-  read(j, "interval_s", s.interval_s, p);
-  read(j, "worker_threads", s.worker_threads, p);
-  read(j, "pin_workers", s.pin_workers, p);
-  std::string zerocopy = to_string(s.zerocopy);
+  read(j, "native_json_file", s.output.native_json_file, p);
+  read(j, "interval_s", s.output.interval_s, p);
+  read(j, "worker_threads", s.layout.worker_threads, p);
+  read(j, "pin_workers", s.layout.pin_workers, p);
+  std::string zerocopy = to_string(s.io.zerocopy);
   read(j, "zerocopy", zerocopy, p);
   if (zerocopy == "on") {
-    s.zerocopy = ZeroCopy::on;
+    s.io.zerocopy = ZeroCopy::on;
   } else if (zerocopy == "auto") {
-    s.zerocopy = ZeroCopy::automatic;
+    s.io.zerocopy = ZeroCopy::automatic;
   } else if (zerocopy == "off") {
-    s.zerocopy = ZeroCopy::off;
+    s.io.zerocopy = ZeroCopy::off;
   } else {
     bad("spec.zerocopy", "expected \"on\", \"off\" or \"auto\"");
   }
-  read(j, "skip_rx_copy", s.skip_rx_copy, p);
-  read(j, "sqpoll", s.sqpoll, p);
-  std::string payload = to_string(s.udp_payload);
+  read(j, "skip_rx_copy", s.io.skip_rx_copy, p);
+  read(j, "sqpoll", s.uring.sqpoll, p);
+  std::string payload = to_string(s.workload.udp_payload);
   read(j, "udp_payload", payload, p);
   if (payload == "auto") {
-    s.udp_payload = UdpPayload::automatic;
+    s.workload.udp_payload = UdpPayload::automatic;
   } else if (payload == "native") {
-    s.udp_payload = UdpPayload::native;
+    s.workload.udp_payload = UdpPayload::native;
   } else if (payload == "compat") {
-    s.udp_payload = UdpPayload::compat;
+    s.workload.udp_payload = UdpPayload::compat;
   } else {
     bad("spec.udp_payload", "expected \"auto\", \"native\" or \"compat\"");
   }
-  read(j, "udp_gso", s.udp_gso, p);
-  read(j, "udp_gro", s.udp_gro, p);
-  read(j, "dpdk_args", s.dpdk_args, p);
-  read(j, "dpdk_port", s.dpdk_port, p);
-  read(j, "peer_mac", s.peer_mac, p);
-  read(j, "connect_timeout_s", s.connect_timeout_s, p);
-  read(j, "wait_timeout_s", s.wait_timeout_s, p);
+  read(j, "udp_gso", s.io.udp_gso, p);
+  read(j, "udp_gro", s.io.udp_gro, p);
+  read(j, "dpdk_args", s.dpdk.args, p);
+  read(j, "dpdk_port", s.dpdk.port, p);
+  read(j, "peer_mac", s.dpdk.peer_mac, p);
+  read(j, "connect_timeout_s", s.control.connect_timeout_s, p);
+  read(j, "wait_timeout_s", s.control.wait_timeout_s, p);
   if (member(j, "dialect") != nullptr) {
     read(j, "dialect", text, p);
     if (text == "linux") {
@@ -262,7 +260,7 @@ TestSpec read_spec(const Json& j) {
       bad(p + ".dialect", "expected \"linux\" or \"windows\"");
     }
   }
-  if (const auto* w = object_member(j, "windows", p)) s.windows = read_windows_options(*w);
+  if (const auto* w = object_member(j, "windows", p)) read_windows_options(*w, s);
   return s;
 }
 
@@ -559,35 +557,35 @@ Result read_result(const ordered_json& j, bool with_peer) {
 
 namespace {
 
-// NTttcp for Windows' own options (WindowsOptions, engine/spec.hh); the shared ones (-l, -p, -t,
+// What only the NTttcp-for-Windows grammar sets, under "windows" as that grammar names it; the shared ones (-l, -p, -t,
 // -wu, -cd, -ns, -u, -6, -ndl, -nic, -xml, -v) are the spec's own keys.
-ordered_json windows_options_json(const WindowsOptions& w) {
+ordered_json windows_options_json(const TestSpec& s) {
   ordered_json mappings = ordered_json::array();
-  for (const WindowsMapping& m : w.mappings)
+  for (const ThreadMapping& m : s.layout.mappings)
     mappings.push_back({{"threads", m.threads}, {"cpu", optional_value(m.cpu)}, {"host", m.host}});
   return {
       {"mappings", std::move(mappings)},
-      {"async_buffers", w.async_buffers},
-      {"socket_recv_buffer", w.socket_recv_buffer},
-      {"socket_send_buffer", w.socket_send_buffer},
-      {"send_buffer_implied", w.send_buffer_implied},
-      {"buffer_count", optional_value(w.buffer_count)},
-      {"count_timeout_s", w.count_timeout_s},
-      {"wait_timeout_ms", w.wait_timeout_ms},
-      {"sync_port", w.sync_port},
-      {"sample_s", w.sample_s},
-      {"numa_node", optional_value(w.numa_node)},
-      {"hide_per_thread", w.hide_per_thread},
-      {"latency_measurement", w.latency_measurement},
-      {"verify_data", w.verify_data},
-      {"udp_unconnected", w.udp_unconnected},
-      {"wait_all", w.wait_all},
-      {"wsa", w.wsa},
-      {"throttle_kBps", w.throttle_kBps},
-      {"udp_send_offload", w.udp_send_offload},
-      {"udp_receive_coalescing", w.udp_receive_coalescing},
-      {"no_stdio_buffer", w.no_stdio_buffer},
-      {"xml_append", w.xml_append},
+      {"async_buffers", s.io.outstanding},
+      {"socket_recv_buffer", s.io.socket_recv_buffer},
+      {"socket_send_buffer", s.io.socket_send_buffer},
+      {"send_buffer_implied", s.io.send_buffer_implied},
+      {"buffer_count", optional_value(s.workload.buffer_count)},
+      {"count_timeout_s", s.workload.count_timeout_s},
+      {"wait_timeout_ms", s.io.wait_timeout_ms},
+      {"sync_port", s.control.port_assignment},
+      {"sample_s", s.output.sample_s},
+      {"numa_node", optional_value(s.layout.numa_node)},
+      {"hide_per_thread", s.output.hide_per_thread},
+      {"latency_measurement", s.io.time_each_call},
+      {"verify_data", s.workload.verify_data},
+      {"udp_unconnected", s.io.udp_unconnected},
+      {"wait_all", s.io.wait_all},
+      {"wsa", s.accepted.wsa},
+      {"throttle_kBps", s.workload.thread_rate_kBps},
+      {"udp_send_offload", s.io.udp_send_offload},
+      {"udp_receive_coalescing", s.io.udp_receive_coalescing},
+      {"no_stdio_buffer", s.accepted.no_stdio_buffer},
+      {"xml_append", s.output.xml_append},
   };
 }
 
@@ -596,60 +594,60 @@ ordered_json windows_options_json(const WindowsOptions& w) {
 nlohmann::ordered_json spec_to_json(const TestSpec& s) {
   ordered_json j{
       {"role", to_string(s.role)},
-      {"address", s.address},
-      {"protocol", s.protocol == Protocol::tcp ? "tcp" : "udp"},
-      {"ipv6", s.ipv6},
-      {"ports", s.ports},
-      {"threads_per_port", s.threads_per_port},
-      {"conns_per_thread", s.conns_per_thread},
-      {"base_port", s.base_port},
-      {"source_base_port", s.source_base_port},
-      {"source_address", s.source_address},
-      {"mapping_cpu", optional_value(s.mapping_cpu)},
-      {"mapping_text", s.mapping_text},
-      {"send_buffer", s.send_buffer},
-      {"recv_buffer", s.recv_buffer},
-      {"rate_limit_bps", s.rate_limit_bps},
-      {"fq_rate_limit_bps", s.fq_rate_limit_bps},
-      {"no_delay", s.no_delay},
-      {"warmup_s", s.warmup_s},
-      {"duration_s", s.duration_s},
-      {"cooldown_s", s.cooldown_s},
-      {"no_sync", s.no_sync},
-      {"multi_clients", s.multi_clients},
-      {"last_client", s.last_client},
-      {"hold", s.hold},
-      {"daemonize", s.daemonize},
-      {"use_epoll", s.use_epoll},
-      {"log_file", optional_value(s.log_file)},
-      {"xml_file", optional_value(s.xml_file)},
-      {"json_file", optional_value(s.json_file)},
-      {"quiet", s.quiet},
-      {"verbose", s.verbose},
-      {"show_tcp_retrans", s.show_tcp_retrans},
-      {"show_nic_packets", s.show_nic_packets},
-      {"show_dev_interrupts", s.show_dev_interrupts},
+      {"address", s.layout.address},
+      {"protocol", s.workload.protocol == Protocol::tcp ? "tcp" : "udp"},
+      {"ipv6", s.layout.ipv6},
+      {"ports", s.layout.ports},
+      {"threads_per_port", s.layout.threads_per_port},
+      {"conns_per_thread", s.layout.conns_per_thread},
+      {"base_port", s.layout.base_port},
+      {"source_base_port", s.layout.source_base_port},
+      {"source_address", s.layout.source_address},
+      {"mapping_cpu", optional_value(s.layout.mapping_cpu)},
+      {"mapping_text", s.layout.mapping_text},
+      {"send_buffer", s.workload.send_buffer},
+      {"recv_buffer", s.workload.recv_buffer},
+      {"rate_limit_bps", s.workload.rate_limit_bps},
+      {"fq_rate_limit_bps", s.workload.fq_rate_limit_bps},
+      {"no_delay", s.io.no_delay},
+      {"warmup_s", s.workload.warmup_s},
+      {"duration_s", s.workload.duration_s},
+      {"cooldown_s", s.workload.cooldown_s},
+      {"no_sync", s.control.no_sync},
+      {"multi_clients", s.control.multi_clients},
+      {"last_client", s.control.last_client},
+      {"hold", s.control.hold},
+      {"daemonize", s.control.daemonize},
+      {"use_epoll", s.accepted.use_epoll},
+      {"log_file", optional_value(s.output.log_file)},
+      {"xml_file", optional_value(s.output.xml_file)},
+      {"json_file", optional_value(s.output.json_file)},
+      {"quiet", s.output.quiet},
+      {"verbose", s.output.verbose},
+      {"show_tcp_retrans", s.output.show_tcp_retrans},
+      {"show_nic_packets", s.output.show_nic_packets},
+      {"show_dev_interrupts", s.output.show_dev_interrupts},
       {"backend", s.backend},
-      {"native_json_file", optional_value(s.native_json_file)},
-      {"interval_s", number(s.interval_s)},
-      {"worker_threads", optional_value(s.worker_threads)},
-      {"pin_workers", s.pin_workers},
-      {"zerocopy", to_string(s.zerocopy)},
-      {"skip_rx_copy", s.skip_rx_copy},
-      {"sqpoll", s.sqpoll},
-      {"udp_payload", to_string(s.udp_payload)},
-      {"udp_gso", s.udp_gso},
-      {"udp_gro", s.udp_gro},
-      {"dpdk_args", s.dpdk_args},
-      {"dpdk_port", s.dpdk_port},
-      {"peer_mac", s.peer_mac},
-      {"connect_timeout_s", s.connect_timeout_s},
-      {"wait_timeout_s", s.wait_timeout_s},
+      {"native_json_file", optional_value(s.output.native_json_file)},
+      {"interval_s", number(s.output.interval_s)},
+      {"worker_threads", optional_value(s.layout.worker_threads)},
+      {"pin_workers", s.layout.pin_workers},
+      {"zerocopy", to_string(s.io.zerocopy)},
+      {"skip_rx_copy", s.io.skip_rx_copy},
+      {"sqpoll", s.uring.sqpoll},
+      {"udp_payload", to_string(s.workload.udp_payload)},
+      {"udp_gso", s.io.udp_gso},
+      {"udp_gro", s.io.udp_gro},
+      {"dpdk_args", s.dpdk.args},
+      {"dpdk_port", s.dpdk.port},
+      {"peer_mac", s.dpdk.peer_mac},
+      {"connect_timeout_s", s.control.connect_timeout_s},
+      {"wait_timeout_s", s.control.wait_timeout_s},
   };
-  if (!s.source_addresses.empty()) j["source_addresses"] = s.source_addresses;
+  if (!s.layout.source_addresses.empty()) j["source_addresses"] = s.layout.source_addresses;
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
-    j["windows"] = windows_options_json(s.windows);
+    j["windows"] = windows_options_json(s);
   }
   return j;
 }
@@ -737,7 +735,7 @@ ordered_json threads_json(const Result& r) {
   ordered_json threads = ordered_json::array();
   // NTttcp for Windows: each thread's -m host (sender: where it connected; receiver: where it
   // listened, "*" or "" = any), since one run may address several.
-  const bool mapped = r.spec.dialect == Dialect::windows && !r.spec.windows.mappings.empty();
+  const bool mapped = r.spec.dialect == Dialect::windows && !r.spec.layout.mappings.empty();
   for (const ThreadResult& t : r.threads) {
     ordered_json thread = {{"index", t.index},
                            {"seconds", number(t.seconds)},

@@ -9,8 +9,8 @@ namespace xttcp {
 NtttcpFigures ntttcp_figures(const Result& r) {
   NtttcpFigures f;
   f.sender = r.role == Role::sender;
-  f.verbose = r.spec.verbose;
-  f.tcp = r.spec.protocol == Protocol::tcp;
+  f.verbose = r.spec.output.verbose;
+  f.tcp = r.spec.workload.protocol == Protocol::tcp;
   f.computername = r.host.hostname;
   f.os = r.host.os.empty() ? "Unknown" : r.host.os;
   std::erase(f.os, '\n');  // both files drop uname's newlines, as the original does

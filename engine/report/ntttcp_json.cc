@@ -19,22 +19,22 @@ ordered_json metric(const char* name, std::string value) {
 
 ordered_json parameters(const TestSpec& spec) {
   return ordered_json{
-      {"sendSocketBuff", std::to_string(spec.send_buffer)},
-      {"recvSocketBuff", std::to_string(spec.recv_buffer)},
-      {"port", std::to_string(spec.base_port)},
-      {"syncPort", std::to_string(spec.base_port - 1)},
-      {"noSync", ntttcp_bool(spec.no_sync)},
+      {"sendSocketBuff", std::to_string(spec.workload.send_buffer)},
+      {"recvSocketBuff", std::to_string(spec.workload.recv_buffer)},
+      {"port", std::to_string(spec.layout.base_port)},
+      {"syncPort", std::to_string(spec.layout.base_port - 1)},
+      {"noSync", ntttcp_bool(spec.control.no_sync)},
       {"waitTimeoutMilliseconds", "0"},
       {"async", "False"},
-      {"verbose", ntttcp_bool(spec.verbose)},
+      {"verbose", ntttcp_bool(spec.output.verbose)},
       {"wsa", "False"},
-      {"useIpv6", ntttcp_bool(spec.ipv6)},
-      {"udp", ntttcp_bool(spec.protocol == Protocol::udp)},
+      {"useIpv6", ntttcp_bool(spec.layout.ipv6)},
+      {"udp", ntttcp_bool(spec.workload.protocol == Protocol::udp)},
       {"verifyData", "False"},
       {"waitAll", "False"},
-      {"runTime", std::to_string(spec.duration_s)},
-      {"warmupTime", std::to_string(spec.warmup_s)},
-      {"cooldownTime", std::to_string(spec.cooldown_s)},
+      {"runTime", std::to_string(spec.workload.duration_s)},
+      {"warmupTime", std::to_string(spec.workload.warmup_s)},
+      {"cooldownTime", std::to_string(spec.workload.cooldown_s)},
       {"dashNTimeout", "0"},
       {"bindSender", "False"},
       {"senderName", "NA"},
@@ -128,7 +128,7 @@ std::string render_ntttcp_json(const Result& result) {
   body["bufferCount"] = "0";
   body["bufferLen"] = "0";
   body["io"] = "0";
-  if (result.spec.show_tcp_retrans) {
+  if (result.spec.output.show_tcp_retrans) {
     body["tcp_retransmits"] = {
         metric("retrans_segs", std::to_string(f.retrans_segs)),
         metric("retrans_segments_per_sec", fixed2(f.retrans_segs_per_s)),

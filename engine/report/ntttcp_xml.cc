@@ -18,23 +18,23 @@ void add(XmlElement& parent, const char* name, const std::string& value,
 
 void add_parameters(XmlElement& root, const TestSpec& spec) {
   XmlElement& p = root.child("parameters");
-  add(p, "send_socket_buff", std::to_string(spec.send_buffer));
-  add(p, "recv_socket_buff", std::to_string(spec.recv_buffer));
-  add(p, "port", std::to_string(spec.base_port));
-  add(p, "sync_port", std::to_string(spec.base_port - 1));  // a number, even with -N
-  add(p, "no_sync", ntttcp_bool(spec.no_sync));
+  add(p, "send_socket_buff", std::to_string(spec.workload.send_buffer));
+  add(p, "recv_socket_buff", std::to_string(spec.workload.recv_buffer));
+  add(p, "port", std::to_string(spec.layout.base_port));
+  add(p, "sync_port", std::to_string(spec.layout.base_port - 1));  // a number, even with -N
+  add(p, "no_sync", ntttcp_bool(spec.control.no_sync));
   // Windows NTttcp's parameters the Linux tool does not have: constant placeholders.
   add(p, "wait_timeout_milliseconds", "0");
   add(p, "async", "False");
-  add(p, "verbose", ntttcp_bool(spec.verbose));
+  add(p, "verbose", ntttcp_bool(spec.output.verbose));
   add(p, "wsa", "False");
-  add(p, "use_ipv6", ntttcp_bool(spec.ipv6));
-  add(p, "udp", ntttcp_bool(spec.protocol == Protocol::udp));
+  add(p, "use_ipv6", ntttcp_bool(spec.layout.ipv6));
+  add(p, "udp", ntttcp_bool(spec.workload.protocol == Protocol::udp));
   add(p, "verify_data", "False");
   add(p, "wait_all", "False");
-  add(p, "run_time", std::to_string(spec.duration_s));  // seconds, unlike Windows
-  add(p, "warmup_time", std::to_string(spec.warmup_s));
-  add(p, "cooldown_time", std::to_string(spec.cooldown_s));
+  add(p, "run_time", std::to_string(spec.workload.duration_s));  // seconds, unlike Windows
+  add(p, "warmup_time", std::to_string(spec.workload.warmup_s));
+  add(p, "cooldown_time", std::to_string(spec.workload.cooldown_s));
   add(p, "dash_n_timeout", "0");
   add(p, "bind_sender", "False");
   add(p, "sender_name", "NA");
@@ -97,7 +97,7 @@ std::string render_ntttcp_xml(const Result& result) {
   add(root, "bufferCount", "0");
   add(root, "bufferLen", "0");
 
-  if (result.spec.show_tcp_retrans) {
+  if (result.spec.output.show_tcp_retrans) {
     add(root, "tcp_retransmits", std::to_string(f.retrans_segs), "retrans_segs");
     add(root, "tcp_retransmits", fixed2(f.retrans_segs_per_s), "retrans_segments_per_sec");
     add(root, "tcp_retransmits", fixed2(f.lost_retrans_per_s), "lost_retrans_per_sec");

@@ -25,16 +25,16 @@ bool cpu_measured(const CpuSplit& cpu) {
 }  // namespace
 
 uint64_t windows_thread_count(const TestSpec& spec) {
-  if (!spec.windows.mappings.empty()) return spec.windows.total_threads();
-  return spec.is_sender() ? spec.sender_threads() : spec.ports;
+  if (!spec.layout.mappings.empty()) return spec.layout.mapped_threads();
+  return spec.is_sender() ? spec.sender_threads() : spec.layout.ports;
 }
 
 WindowsFigures windows_figures(const Result& r) {
   const TestSpec& spec = r.spec;
   WindowsFigures f;
   f.sender = r.role == Role::sender;
-  f.hide_per_thread = spec.windows.hide_per_thread;
-  f.latency_measurement = spec.windows.latency_measurement;
+  f.hide_per_thread = spec.output.hide_per_thread;
+  f.latency_measurement = spec.io.time_each_call;
   f.computername = r.host.hostname;
   f.seconds = r.duration_s;
 
@@ -73,7 +73,7 @@ WindowsFigures windows_figures(const Result& r) {
     f.threads_avg_bytes_per_completion =
         divide(sum_of_thread_averages, static_cast<double>(r.threads.size()));
 
-  f.buffer_length = f.sender ? spec.send_buffer : spec.recv_buffer;
+  f.buffer_length = f.sender ? spec.workload.send_buffer : spec.workload.recv_buffer;
   f.total_buffers = divide(total_bytes, f.buffer_length);
   f.buffers_per_s = divide(f.total_buffers, r.duration_s);
   if (f.latency_measurement) f.latency = r.latency;
@@ -96,7 +96,7 @@ WindowsFigures windows_figures(const Result& r) {
     if (f.packets_received)
       f.packets_per_interrupt = divide(static_cast<double>(*f.packets_received), interrupts);
   }
-  f.retransmits = spec.protocol == Protocol::tcp ? r.tcp.retrans_segs : 0;
+  f.retransmits = spec.workload.protocol == Protocol::tcp ? r.tcp.retrans_segs : 0;
 
   // Windows: (kernel + user - idle) / elapsed per processor, averaged; on Linux the same is
   // 100 - idle of /proc/stat (iowait counts as busy, as in cycles/byte of the Linux figures).
@@ -108,8 +108,8 @@ WindowsFigures windows_figures(const Result& r) {
   }
 
   f.num_processors = r.host.cpu_cores;
-  f.buffer_count = spec.windows.buffer_count.value_or(std::numeric_limits<int64_t>::max());
-  f.outstanding_io = spec.windows.async_buffers > 0 ? spec.windows.async_buffers : 2;
+  f.buffer_count = spec.workload.buffer_count.value_or(std::numeric_limits<int64_t>::max());
+  f.outstanding_io = spec.io.outstanding > 0 ? spec.io.outstanding : 2;
   return f;
 }
 

@@ -37,46 +37,45 @@ void add_latency(XmlElement& parent, const std::optional<IoLatency>& latency) {
 
 void add_parameters(XmlElement& root, const Result& r) {
   const TestSpec& spec = r.spec;
-  const WindowsOptions& w = spec.windows;
   const bool sender = r.role == Role::sender;
   const uint64_t threads = windows_thread_count(spec);
-  const bool count_mode = w.buffer_count.has_value();
+  const bool count_mode = spec.workload.buffer_count.has_value();
   XmlElement& p = root.child("parameters");
-  add(p, "send_socket_buff", std::to_string(w.socket_send_buffer));
-  add(p, "recv_socket_buff", std::to_string(w.socket_recv_buffer));
+  add(p, "send_socket_buff", std::to_string(spec.io.socket_send_buffer));
+  add(p, "recv_socket_buff", std::to_string(spec.io.socket_recv_buffer));
   // The original's port counter after thread setup: one step per thread, except sender
   // threads with -sp, which all connect to the base port.
-  add(p, "port", std::to_string(spec.base_port + (sender && w.sync_port ? 0 : threads)));
-  add(p, "sync_port", ntttcp_bool(w.sync_port));
-  add(p, "no_sync", ntttcp_bool(spec.no_sync));
+  add(p, "port", std::to_string(spec.layout.base_port + (sender && spec.control.port_assignment ? 0 : threads)));
+  add(p, "sync_port", ntttcp_bool(spec.control.port_assignment));
+  add(p, "no_sync", ntttcp_bool(spec.control.no_sync));
   // -to 0 is INFINITE (0xFFFFFFFF), which the original prints with %d.
   add(p, "wait_timeout_milliseconds",
-      w.wait_timeout_ms == 0 ? "-1" : std::to_string(w.wait_timeout_ms));
-  add(p, "async", ntttcp_bool(w.async_buffers > 0));
-  add(p, "verbose", ntttcp_bool(spec.verbose));
-  add(p, "wsa", ntttcp_bool(w.wsa));
-  add(p, "use_ipv6", ntttcp_bool(spec.ipv6));
-  add(p, "udp", ntttcp_bool(spec.protocol == Protocol::udp));
-  add(p, "udp_unconnected", ntttcp_bool(w.udp_unconnected));
-  add(p, "verify_data", ntttcp_bool(w.verify_data));
-  add(p, "wait_all", ntttcp_bool(w.wait_all));
+      spec.io.wait_timeout_ms == 0 ? "-1" : std::to_string(spec.io.wait_timeout_ms));
+  add(p, "async", ntttcp_bool(spec.io.outstanding > 0));
+  add(p, "verbose", ntttcp_bool(spec.output.verbose));
+  add(p, "wsa", ntttcp_bool(spec.accepted.wsa));
+  add(p, "use_ipv6", ntttcp_bool(spec.layout.ipv6));
+  add(p, "udp", ntttcp_bool(spec.workload.protocol == Protocol::udp));
+  add(p, "udp_unconnected", ntttcp_bool(spec.io.udp_unconnected));
+  add(p, "verify_data", ntttcp_bool(spec.workload.verify_data));
+  add(p, "wait_all", ntttcp_bool(spec.io.wait_all));
   // Milliseconds; in count mode the original leaves run_time at 0 and -t is dash_n_timeout.
-  add(p, "run_time", std::to_string(count_mode ? 0 : uint64_t{spec.duration_s} * 1000));
-  add(p, "warmup_time", std::to_string(uint64_t{spec.warmup_s} * 1000));
-  add(p, "cooldown_time", std::to_string(uint64_t{spec.cooldown_s} * 1000));
-  add(p, "dash_n_timeout", std::to_string(uint64_t{w.count_timeout_s} * 1000));
-  add(p, "bind_sender", ntttcp_bool(!spec.source_address.empty()));
-  add(p, "sender_name", spec.source_address);
+  add(p, "run_time", std::to_string(count_mode ? 0 : uint64_t{spec.workload.duration_s} * 1000));
+  add(p, "warmup_time", std::to_string(uint64_t{spec.workload.warmup_s} * 1000));
+  add(p, "cooldown_time", std::to_string(uint64_t{spec.workload.cooldown_s} * 1000));
+  add(p, "dash_n_timeout", std::to_string(uint64_t{spec.workload.count_timeout_s} * 1000));
+  add(p, "bind_sender", ntttcp_bool(!spec.layout.source_address.empty()));
+  add(p, "sender_name", spec.layout.source_address);
   add(p, "max_active_threads", std::to_string(threads));
-  add(p, "udp_uso_size", std::to_string(w.udp_send_offload));
-  add(p, "udp_receive_coalescing", w.udp_receive_coalescing ? "1" : "0");
+  add(p, "udp_uso_size", std::to_string(spec.io.udp_send_offload));
+  add(p, "udp_receive_coalescing", spec.io.udp_receive_coalescing ? "1" : "0");
   // The options below are refused by xttcp (or accepted as no-ops): always their defaults.
   add(p, "tp", "False");
   add(p, "use_hvsocket_flag", "False");
-  add(p, "no_stdio_buffer", ntttcp_bool(w.no_stdio_buffer));
-  add(p, "throughput_Bpms", std::to_string(w.throttle_kBps * 1024 / 1000));  // KBpsToBpms
+  add(p, "no_stdio_buffer", ntttcp_bool(spec.accepted.no_stdio_buffer));
+  add(p, "throughput_Bpms", std::to_string(spec.workload.thread_rate_kBps * 1024 / 1000));  // KBpsToBpms
   add(p, "cpu_burn", "0");
-  add(p, "latency_measurement", ntttcp_bool(w.latency_measurement));
+  add(p, "latency_measurement", ntttcp_bool(spec.io.time_each_call));
   add(p, "use_io_compl_ports", "False");
   add(p, "cpu_from_idle_flag", "False");
   add(p, "get_estats", "False");

@@ -7,7 +7,7 @@
 // windows_figures.hh).
 //
 // The original opens its file in append mode and writes one block per run: these functions
-// produce the text; whoever writes the file appends it (TestSpec::windows.xml_append).
+// produce the text; whoever writes the file appends it (Output::xml_append).
 #pragma once
 
 #include <string>

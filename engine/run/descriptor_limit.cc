@@ -11,11 +11,11 @@ OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers) {
   const uint64_t least = open_files_least + open_files_least_per_worker * workers;
   const uint64_t overhead = open_files_margin + open_files_per_worker * workers;
   if (spec.role == Role::receiver) {
-    need.files = spec.ports + least;  // listeners; the connections come on top
-    need.comfortable = spec.ports + overhead;
+    need.files = spec.layout.ports + least;  // listeners; the connections come on top
+    need.comfortable = spec.layout.ports + overhead;
     need.open_ended = true;
     need.asked_by = fmt::format("{}: {} listening ports",
-                                spec.dialect == Dialect::windows ? "-m" : "-P", spec.ports);
+                                spec.dialect == Dialect::windows ? "-m" : "-P", spec.layout.ports);
     return need;
   }
   const uint64_t connections = spec.sender_connections();  // UDP: one socket per flow
@@ -23,7 +23,7 @@ OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers) {
   need.comfortable = connections + overhead;
   const char* options = spec.dialect == Dialect::windows ? "-m" : "-P (or -m) x -n x -l";
   need.asked_by = fmt::format("{}: {} {}", options, connections,
-                              spec.protocol == Protocol::udp ? "sockets" : "connections");
+                              spec.workload.protocol == Protocol::udp ? "sockets" : "connections");
   return need;
 }
 

@@ -13,16 +13,16 @@ namespace xttcp {
 int run_local(const TestSpec& spec, RunEnv& env) {
   TestSpec receiver_spec = spec;
   receiver_spec.role = Role::receiver;
-  receiver_spec.address = spec.ipv6 ? "::1" : "127.0.0.1";
-  receiver_spec.hold = false;
-  receiver_spec.wait_timeout_s = spec.connect_timeout_s + 5;
-  receiver_spec.xml_file.reset();  // result files hold the sender's view, with the peer inside
-  receiver_spec.json_file.reset();
-  receiver_spec.native_json_file.reset();
-  receiver_spec.log_file.reset();
+  receiver_spec.layout.address = spec.layout.ipv6 ? "::1" : "127.0.0.1";
+  receiver_spec.control.hold = false;
+  receiver_spec.control.wait_timeout_s = spec.control.connect_timeout_s + 5;
+  receiver_spec.output.xml_file.reset();  // result files hold the sender's view, with the peer inside
+  receiver_spec.output.json_file.reset();
+  receiver_spec.output.native_json_file.reset();
+  receiver_spec.output.log_file.reset();
   TestSpec sender_spec = spec;
   sender_spec.role = Role::sender;
-  sender_spec.address = receiver_spec.address;
+  sender_spec.layout.address = receiver_spec.layout.address;
 
   // The receiver speaks only when something goes wrong (on stderr); its results are printed
   // below. Its info lines go to a temporary file that vanishes when closed (no /dev/null on

@@ -26,7 +26,7 @@ bool publish_windows_result(const Result& result, Log& log) {
   const TestSpec& spec = result.spec;
   const bool sampled = !result.samples.empty();
   bool written = true;
-  if (spec.xml_file) {
+  if (spec.output.xml_file) {
     if (sampled) {
       for (const Result& sample : result.samples) print_block(log, windows_cpu_note(sample));
     } else {
@@ -34,7 +34,7 @@ bool publish_windows_result(const Result& result, Log& log) {
     }
     const std::string xml =
         sampled ? render_windows_xml_samples(result.samples) : render_windows_xml(result);
-    if (Status status = append_file_atomically(*spec.xml_file, xml); !status) {
+    if (Status status = append_file_atomically(*spec.output.xml_file, xml); !status) {
       log.error(status.error().message);
       written = false;
     }
@@ -43,8 +43,8 @@ bool publish_windows_result(const Result& result, Log& log) {
   } else {
     print_block(log, render_windows_console(result));
   }
-  if (spec.native_json_file) {
-    if (Status status = write_file_atomically(*spec.native_json_file, render_native_json(result));
+  if (spec.output.native_json_file) {
+    if (Status status = write_file_atomically(*spec.output.native_json_file, render_native_json(result));
         !status) {
       log.error(status.error().message);
       written = false;
@@ -72,9 +72,9 @@ bool publish_result(const Result& result, Log& log) {
     }
   };
   const TestSpec& spec = result.spec;
-  if (spec.xml_file) write(spec.xml_file, render_ntttcp_xml(result));
-  if (spec.json_file) write(spec.json_file, render_ntttcp_json(result));
-  if (spec.native_json_file) write(spec.native_json_file, render_native_json(result));
+  if (spec.output.xml_file) write(spec.output.xml_file, render_ntttcp_xml(result));
+  if (spec.output.json_file) write(spec.output.json_file, render_ntttcp_json(result));
+  if (spec.output.native_json_file) write(spec.output.native_json_file, render_native_json(result));
   return written;
 }
 

@@ -49,7 +49,7 @@ Expected<std::vector<SocketAddress>> listen_addresses(const TestSpec& spec, cons
 std::function<void()> count_mode_end(const TestSpec& spec, PhaseClock& clock,
                                      std::atomic<uint32_t>& flows_done) {
   if (!count_mode(spec)) return {};
-  return [&flows_done, &clock, threads = spec.ports, udp = spec.protocol == Protocol::udp] {
+  return [&flows_done, &clock, threads = spec.layout.ports, udp = spec.workload.protocol == Protocol::udp] {
     if (flows_done.fetch_add(1) + 1 == threads)
       clock.finish(StopCause::flows_done,
                    udp ? "count mode: every sender thread's end marker arrived"
@@ -76,10 +76,10 @@ enum class Next { another_test, done };
 // come, plus a moment for the datagrams still in flight, so loss is counted exactly.
 std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow& window,
                                          RunEnv& env) {
-  if (r.spec.protocol != Protocol::udp || !r.control.exchanges_results() || !window.measured ||
+  if (r.spec.workload.protocol != Protocol::udp || !r.control.exchanges_results() || !window.measured ||
       user_interrupted(env) || env.clock.cause() == StopCause::sender_left)
     return {};
-  std::vector<Result> results = r.control.sender_results(seconds(5 + r.spec.cooldown_s));
+  std::vector<Result> results = r.control.sender_results(seconds(5 + r.spec.workload.cooldown_s));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   return results;
 }
@@ -93,15 +93,15 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   std::vector<UdpFlowResult> udp_senders;
   for (const Result& sender : early)
     for (UdpFlowResult& flow : udp::sent_flows_in(sender)) udp_senders.push_back(flow);
-  RunFacts facts{&r.spec, &r.plan, r.backend, r.host, cycle_s, r.spec.ports + r.control.threads(),
+  RunFacts facts{&r.spec, &r.plan, r.backend, r.host, cycle_s, r.spec.layout.ports + r.control.threads(),
                  udp::active_since(r.pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
                  r.pool.udp_gro(), r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   // -N, TCP: no control connection tells a sender that died, so its data stopping early does
   // (a note in every copy of the result, and exit 1). A UDP sender may well send a burst.
   std::optional<std::string> silent;
-  const bool unwatched = r.spec.no_sync && r.spec.dialect == Dialect::linux &&
-                         r.spec.protocol == Protocol::tcp && !count_mode(r.spec);
+  const bool unwatched = r.spec.control.no_sync && r.spec.dialect == Dialect::linux &&
+                         r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
   if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
   r.control.publish(result);
@@ -115,7 +115,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
   if (window.cut_short && sender_gone && !interrupted) {
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
-                              r.spec.duration_s));
+                              r.spec.workload.duration_s));
     code = exit_code::run_failed;
   } else if (silent) {
     env.log.error(*silent);
@@ -131,13 +131,13 @@ Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code)
   // -H: this test's flows are those active from here (before the gate: with -N the first
   // datagram opens it and must count).
   const std::vector<udp::FlowRecord> udp_at_start = r.pool.udp_snapshot();
-  const std::optional<uint32_t> cycle = r.gate.wait(seconds(spec.wait_timeout_s));
+  const std::optional<uint32_t> cycle = r.gate.wait(seconds(spec.control.wait_timeout_s));
   if (!cycle) {
     if (r.control.failed()) {
       code = exit_code::run_failed;
     } else if (!r.gate.interrupted()) {
       env.log.error(fmt::format("no sender started a test within {} s (--wait-timeout)",
-                                spec.wait_timeout_s));
+                                spec.control.wait_timeout_s));
       code = exit_code::run_failed;
     }
     return Next::done;
@@ -149,21 +149,21 @@ Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code)
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
-  if (spec.duration_s != 0) measure_end = start + seconds(spec.warmup_s + spec.duration_s);
+  if (spec.workload.duration_s != 0) measure_end = start + seconds(spec.workload.warmup_s + spec.workload.duration_s);
   const std::optional<SteadyClock::time_point> first_data = r.control.test_started(start, measure_end);
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
   const MeasuredWindow window =
-      timeline.run({spec.warmup_s, spec.duration_s, *cycle, spec.windows.sample_s}, start);
+      timeline.run({spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
   r.control.test_finished();
   r.gate.finished();
   std::vector<Result> early = early_sender_results(r, window, env);
   // With -H the workers go on serving; their reports come at the very end.
   const std::vector<WorkerReport> reports =
-      spec.hold ? std::vector<WorkerReport>{} : r.pool.stop_and_join();
+      spec.control.hold ? std::vector<WorkerReport>{} : r.pool.stop_and_join();
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
-  const bool go_on = spec.hold && !user_interrupted(env);
+  const bool go_on = spec.control.hold && !user_interrupted(env);
   if (!window.measured) {
-    if (!user_interrupted(env) && spec.duration_s != 0) {
+    if (!user_interrupted(env) && spec.workload.duration_s != 0) {
       env.log.error("the test ended before its measured window began: " +
                     env.clock.reason().message);
       code = exit_code::run_failed;
@@ -180,7 +180,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   Log& log = env.log;
   // -sp (Windows dialect): the data ports start one above the base port.
   TestSpec data_spec = spec;
-  data_spec.base_port = windows_token::first_data_port(spec);
+  data_spec.layout.base_port = windows_token::first_data_port(spec);
   auto setup = prepare_run(data_spec, env.choice.backend);
   if (!setup) {
     log.error(setup.error().message);
@@ -193,9 +193,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::usage;
   }
   SocketAddress local = locals->front();
-  local.set_port(spec.base_port);
+  local.set_port(spec.layout.base_port);
   log.debug(fmt::format("{} worker thread(s) serve {} port(s): {}", plan.workers.size(),
-                        spec.ports, plan.describe_cpus()));
+                        spec.layout.ports, plan.describe_cpus()));
 
   StartGate gate;
   const CancelHook wake_gate = env.clock.add_cancel_hook([&gate, &env] {
@@ -217,7 +217,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     log.error(opened.error().message);
     return exit_code::run_failed;
   }
-  log.info(fmt::format("{} threads created", spec.ports + control->threads()));
+  log.info(fmt::format("{} threads created", spec.layout.ports + control->threads()));
   const std::vector<CounterSnapshot> before_release = pool.snapshot();
   pool.release();
   if (env.on_listening) env.on_listening();
@@ -225,12 +225,12 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   int code = exit_code::success;
   const Receiver receiver{spec,  plan, std::string(setup->backend->name()), pool, *control, gate,
                           probe, host, before_release};
-  Timeline timeline(env.clock, pool, probe, log, spec.interval_s);
+  Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
   while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
   }
   control->stop();
   const std::vector<WorkerReport> held = pool.stop_and_join();  // -H: every test's workers
-  if (spec.hold && !log_worker_errors(held, log)) code = exit_code::run_failed;
+  if (spec.control.hold && !log_worker_errors(held, log)) code = exit_code::run_failed;
   return code;
 }
 

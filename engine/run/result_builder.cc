@@ -35,8 +35,8 @@ UdpResult udp_window(const RunFacts& facts, const MeasuredWindow& window) {
   const TestSpec& spec = *facts.spec;
   UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
   if (spec.role == Role::sender)
-    udp.payload = spec.udp_payload == UdpPayload::compat ||
-                          spec.send_buffer < udp_native_header_bytes
+    udp.payload = spec.workload.udp_payload == UdpPayload::compat ||
+                          spec.workload.send_buffer < udp_native_header_bytes
                       ? "compat"
                       : "native";
   udp.gso_segments = facts.udp_gso_segments;
@@ -79,11 +79,11 @@ void add_window_figures(const RunFacts& facts, const MeasuredWindow& window, Res
 Result sample_result(const RunFacts& facts, const MeasuredWindow& sample) {
   Result r = run_identity(facts);
   add_window_figures(facts, sample, r);
-  if (facts.spec->protocol == Protocol::udp) r.udp = udp_window(facts, sample);
+  if (facts.spec->workload.protocol == Protocol::udp) r.udp = udp_window(facts, sample);
   if (sample.device_begin && sample.device_end)
     r.device = device_window(*sample.device_begin, *sample.device_end, sample.seconds,
                              facts.spec->role == Role::sender, r.total_bytes);
-  if (facts.spec->windows.latency_measurement)
+  if (facts.spec->io.time_each_call)
     fill_latency(r, *facts.plan, sample.end, call_clock_ns_per_tick());
   return r;
 }
@@ -111,7 +111,7 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   r.stop = window.stop;
   r.cut_short = window.cut_short;
 
-  if (spec.windows.latency_measurement)
+  if (spec.io.time_each_call)
     fill_latency(r, *facts.plan, window_latency(window), call_clock_ns_per_tick());
 
   uint64_t rtt_sum = 0, rtt_count = 0;
@@ -130,15 +130,15 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
       }
     }
   }
-  if (spec.role == Role::sender && spec.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
-  if (spec.protocol == Protocol::udp) {
+  if (spec.role == Role::sender && spec.io.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
+  if (spec.workload.protocol == Protocol::udp) {
     UdpResult udp = udp_window(facts, window);
     const std::string sender_payload = udp.payload;
     udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
     if (spec.role == Role::sender) udp.payload = sender_payload;
     r.udp = std::move(udp);
   }
-  if (spec.role == Role::sender && spec.protocol == Protocol::tcp && rtt_count > 0)
+  if (spec.role == Role::sender && spec.workload.protocol == Protocol::tcp && rtt_count > 0)
     r.tcp_average_rtt_us = static_cast<uint32_t>(rtt_sum / rtt_count);
 
   if (window.device_begin && window.device_end) {

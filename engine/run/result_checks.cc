@@ -7,7 +7,7 @@
 namespace xttcp {
 
 std::optional<std::string> count_mismatch(const Result& sender, const Result& receiver) {
-  if (sender.spec.protocol != Protocol::tcp || sender.total_bytes == 0) return std::nullopt;
+  if (sender.spec.workload.protocol != Protocol::tcp || sender.total_bytes == 0) return std::nullopt;
   if (receiver.total_bytes * 2 >= sender.total_bytes) return std::nullopt;
   return fmt::format("the receiver counted {} bytes, {:.1f} % of the {} this sender sent: the "
                      "bytes did not reach it",

@@ -21,7 +21,7 @@ Expected<std::vector<SocketAddress>> resolve_hosts(const TestSpec& spec, const P
   const std::string named_by = spec.dialect == Dialect::windows ? "-m" : std::string(option);
   std::vector<SocketAddress> addresses;
   for (const std::string& host : plan.hosts) {
-    auto address = resolve(host, 0, spec.ipv6);
+    auto address = resolve(host, 0, spec.layout.ipv6);
     if (!address) return fail(named_by + ": " + address.error().message);
     addresses.push_back(*address);
   }

@@ -38,16 +38,16 @@ Expected<SenderSetup> prepare_sender(const TestSpec& spec, Backend& backend, int
   *failure = exit_code::usage;
   // -sp (Windows dialect): the data ports start one above the base port.
   TestSpec data_spec = spec;
-  data_spec.base_port = windows_token::first_data_port(spec);
+  data_spec.layout.base_port = windows_token::first_data_port(spec);
   auto setup = prepare_run(data_spec, backend);
   if (!setup) return setup.error();
   *failure = exit_code::run_failed;
   auto receivers = resolve_hosts(spec, setup->plan, "-s");
   if (!receivers) return receivers.error();
-  auto local = resolve(spec.source_address, 0, spec.ipv6);
+  auto local = resolve(spec.layout.source_address, 0, spec.layout.ipv6);
   if (!local) return fail("-a: " + local.error().message);
   SenderSetup sender{std::move(*setup), std::move(*receivers), *local, std::nullopt};
-  if (!spec.source_address.empty()) sender.source = *local;
+  if (!spec.layout.source_address.empty()) sender.source = *local;
   return sender;
 }
 
@@ -57,7 +57,7 @@ Expected<SenderSetup> prepare_sender(const TestSpec& spec, Backend& backend, int
 class CountModeEnd {
  public:
   CountModeEnd(const TestSpec& spec, const Plan& plan, PhaseClock& clock)
-      : flows_(plan.flow_count), buffers_(spec.windows.buffer_count.value_or(0)), clock_(clock) {}
+      : flows_(plan.flow_count), buffers_(spec.workload.buffer_count.value_or(0)), clock_(clock) {}
   std::function<void()> on_flow_done() {
     return [this] {
       if (done_.fetch_add(1) + 1 == flows_)
@@ -84,7 +84,7 @@ class CountModeEnd {
 // Opens every flow's connection: an error line and false when one could not be made.
 bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
   const auto connect_start = SteadyClock::now();
-  Status opened = pool.open_all(seconds(spec.connect_timeout_s + 5));
+  Status opened = pool.open_all(seconds(spec.control.connect_timeout_s + 5));
   log.info(fmt::format("{} threads created", spec.sender_threads()));
   if (!opened) {
     log.error(opened.error().message);
@@ -109,11 +109,11 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
 MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time_point start,
                        WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
                        const SystemProbe& probe, RunEnv& env) {
-  Timeline timeline(env.clock, pool, probe, env.log, spec.interval_s);
+  Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
   timeline.begin_from(pool.snapshot());
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
-  const auto lost_deadline = start + seconds(spec.warmup_s + spec.duration_s) - milliseconds(500);
+  const auto lost_deadline = start + seconds(spec.workload.warmup_s + spec.workload.duration_s) - milliseconds(500);
   timeline.set_watch([&]() -> std::optional<StopReason> {
     if (count_mode(spec) && pool.counts_connections()) {
       count_end.check_closed(connections_at_start - pool.open_connections());
@@ -124,7 +124,7 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
       return StopReason{StopCause::receiver_left, "the receiver closed every connection"};
     return control.receiver_gone();
   });
-  return timeline.run({spec.warmup_s, spec.duration_s, cycle_s, spec.windows.sample_s}, start);
+  return timeline.run({spec.workload.warmup_s, spec.workload.duration_s, cycle_s, spec.output.sample_s}, start);
 }
 
 // Our result and, from an xttcp receiver, its result; printed and written. `code` so far.
@@ -146,7 +146,7 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
   if (receiver_lost) {
     env.log.error(fmt::format("{} {:.2f} s into a {} s test", env.clock.reason().message,
-                              window.seconds, facts.spec->duration_s));
+                              window.seconds, facts.spec->workload.duration_s));
     code = exit_code::run_failed;
   }
   if (mismatch) {
@@ -163,9 +163,9 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
 // ignored by NTTTCP alike.
 TestSpec settle_udp_payload(const TestSpec& spec, bool native_peer, Log& log) {
   TestSpec settled = spec;
-  if (spec.protocol != Protocol::udp || spec.udp_payload != UdpPayload::automatic) return settled;
-  settled.udp_payload = native_peer || spec.no_sync ? UdpPayload::native : UdpPayload::compat;
-  if (settled.udp_payload == UdpPayload::compat)
+  if (spec.workload.protocol != Protocol::udp || spec.workload.udp_payload != UdpPayload::automatic) return settled;
+  settled.workload.udp_payload = native_peer || spec.control.no_sync ? UdpPayload::native : UdpPayload::compat;
+  if (settled.workload.udp_payload == UdpPayload::compat)
     log.info("UDP: the receiver is not xttcp; sending NTTTCP's payload (no loss accounting)");
   return settled;
 }
@@ -199,7 +199,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   const HostInfo host = read_host_info();
   CountModeEnd count_end(spec, plan, env.clock);
   SocketAddress receiver = setup->receivers.front();
-  receiver.set_port(spec.base_port);
+  receiver.set_port(spec.layout.base_port);
   WorkerPool pool(*setup->run.backend, spec, plan, setup->local, receiver, {},
                   count_mode(spec) ? count_end.on_flow_done() : std::function<void()>{},
                   setup->receivers);
@@ -229,7 +229,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   }
   if (!log_worker_errors(reports, log)) code = exit_code::run_failed;
   if (!window.measured) {
-    if (spec.duration_s == 0) return code;  // continuous mode never reports
+    if (spec.workload.duration_s == 0) return code;  // continuous mode never reports
     log.error("the test ended before its measured window began: " + env.clock.reason().message);
     return exit_code::run_failed;
   }

@@ -8,18 +8,17 @@ namespace xttcp {
 
 Status check_windows_dialect_supported(const TestSpec& spec) {
   if (spec.dialect != Dialect::windows) return ok();
-  const WindowsOptions& w = spec.windows;
   // The original's -sp receiver hands out every data port on its first mapping's host, so a
   // sender thread towards another of its hosts never gets one.
-  if (w.sync_port && spec.role == Role::receiver && distinct_hosts(spec).size() > 1)
+  if (spec.control.port_assignment && spec.role == Role::receiver && distinct_hosts(spec).size() > 1)
     return fail("-sp: the receiver hands out the data ports on one host only; with mappings on "
                 "different hosts run one receiver per host (or drop -sp)");
-  if (spec.worker_threads && w.mappings.size() > 1 &&
-      !std::all_of(w.mappings.begin(), w.mappings.end(),
-                   [&](const WindowsMapping& m) { return m.cpu == w.mappings.front().cpu; }))
+  if (spec.layout.worker_threads && spec.layout.mappings.size() > 1 &&
+      !std::all_of(spec.layout.mappings.begin(), spec.layout.mappings.end(),
+                   [&](const ThreadMapping& m) { return m.cpu == spec.layout.mappings.front().cpu; }))
     return fail("--threads: mappings on different CPUs run one worker each (drop --threads or "
                 "give every mapping the same CPU)");
-  if (w.sync_port && spec.ipv6)
+  if (spec.control.port_assignment && spec.layout.ipv6)
     return fail("-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "
                 "one of them)");
   return ok();

@@ -2,7 +2,8 @@
 // (tools/cli/windows_dialect.cc) accepts the original's whole option set; a run that asks for
 // something xttcp does not do is refused before anything starts, naming the option and what to
 // use instead, rather than run differently from what was asked. What depends on the data path
-// (-a, -rb/-sb, -d, -wa, -thr, -uc) is each backend's check() (io_backends/windows_option_check.hh).
+// (-a, -rb/-sb, -d, -wa, -thr, -uc, -lm, -n) is held against the chosen backend's capabilities
+// (engine/backend/option_check.hh).
 #pragma once
 
 #include "base/status.hh"

@@ -19,7 +19,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
   contexts_.resize(plan.workers.size());
   opened_lists_.resize(plan.workers.size());
   uint32_t udp_flow_base = 0;
-  if (spec.protocol == Protocol::udp) {
+  if (spec.workload.protocol == Protocol::udp) {
     udp_flows_ = std::make_unique<udp::UdpFlowRegistry>();
     // Flow ids are base | slot with slots < 2^20 (limits::max_connections): 12 random bits
     // keep the flows of concurrent senders (-M) apart at one receiver.
@@ -41,7 +41,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;
     context.worker_count = static_cast<uint32_t>(plan.workers.size());
-    if (spec.windows.latency_measurement) context.latency_period = &latency_period_;
+    if (spec.io.time_each_call) context.latency_period = &latency_period_;
     context.opened = &opened_lists_[i];
   }
   reports_.resize(plan.workers.size());
@@ -132,7 +132,7 @@ std::vector<WorkerReport> WorkerPool::stop_and_join() {
 std::vector<CounterSnapshot> WorkerPool::snapshot() const {
   std::vector<CounterSnapshot> out(plan_.flow_count);
   for (uint32_t i = 0; i < plan_.flow_count; ++i) out[i] = read(counters_[i]);
-  if (!spec_.windows.latency_measurement) return out;
+  if (!spec_.io.time_each_call) return out;
   // Read the period's calls first, then move on: a call that ends in between is lost, never
   // counted twice, and never turns another period's figures into this one's.
   const uint64_t period = latency_period_.load();

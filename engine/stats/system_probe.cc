@@ -10,8 +10,8 @@ namespace xttcp {
 SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::string sys_root)
     : proc_root_(std::move(proc_root)),
       sys_root_(std::move(sys_root)),
-      nic_(spec.show_nic_packets),
-      interrupt_pattern_(spec.show_dev_interrupts),
-      udp_(spec.protocol == Protocol::udp) {}
+      nic_(spec.output.show_nic_packets),
+      interrupt_pattern_(spec.output.show_dev_interrupts),
+      udp_(spec.workload.protocol == Protocol::udp) {}
 
 }  // namespace xttcp

@@ -20,8 +20,8 @@ namespace xttcp {
 struct SystemSnapshot {
   CpuTimes cpu;
   TcpRetransmits tcp;                    // absolute counters
-  std::optional<NicPackets> nic;         // when spec.show_nic_packets is set
-  std::optional<Interrupts> interrupts;  // Linux: when spec.show_dev_interrupts is set;
+  std::optional<NicPackets> nic;         // when spec.output.show_nic_packets is set
+  std::optional<Interrupts> interrupts;  // Linux: when spec.output.show_dev_interrupts is set;
                                          // Windows: every interrupt, when the OS counts them
   // NTttcp's "packets": TCP segments out/in and failed connection attempts (both address
   // families), or on Linux for a UDP run UDP datagrams out/in and receive errors (IPv4 and

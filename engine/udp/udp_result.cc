@@ -13,7 +13,7 @@ UdpResult window_figures(const TestSpec& spec, const std::vector<FlowRecord>& be
   if (spec.role == Role::receiver)
     udp.datagram_size = window.datagrams > 0 ? static_cast<uint32_t>(window.bytes / window.datagrams) : 0;
   else
-    udp.datagram_size = spec.send_buffer;
+    udp.datagram_size = spec.workload.send_buffer;
   return udp;
 }
 

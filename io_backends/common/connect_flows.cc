@@ -34,15 +34,15 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   if (!epoll.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
 
   ConnectOptions options;
-  options.no_delay = spec.no_delay;
-  if (spec.fq_rate_limit_bps > 0)
-    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
-  options.bind_to_device = !spec.source_address.empty();
+  options.no_delay = spec.io.no_delay;
+  if (spec.workload.fq_rate_limit_bps > 0)
+    options.max_pacing_rate_bytes = spec.workload.fq_rate_limit_bps / spec.sender_connections() / 8;
+  options.bind_to_device = !spec.layout.source_address.empty();
   options.port_at_connect = true;
   // --source-addresses: flow slot s binds to the (s mod n)-th, resolved once here.
   std::vector<SocketAddress> sources;
-  for (const std::string& name : spec.source_addresses) {
-    auto address = resolve(name, 0, spec.ipv6);
+  for (const std::string& name : spec.layout.source_addresses) {
+    auto address = resolve(name, 0, spec.layout.ipv6);
     if (!address) return fail("--source-addresses: " + address.error().message);
     sources.push_back(*address);
   }
@@ -53,7 +53,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   std::vector<ConnectSlot> slots(flows.size());
   auto start = [&](size_t i) -> Status {
     options.source.reset();
-    if (!spec.source_address.empty() || flows[i].source_port != 0) {
+    if (!spec.layout.source_address.empty() || flows[i].source_port != 0) {
       SocketAddress source =
           sources.empty() ? context.local : sources[flows[i].slot % sources.size()];
       source.set_port(flows[i].source_port);
@@ -80,7 +80,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   // A refused connect means the receiver is not listening yet (started after this sender, or
   // -N/-ns with no sync to order the two): try again every 100 ms until --connect-timeout, as
   // NTttcp does (100 tries, 100 ms apart).
-  const auto deadline = Clock::now() + std::chrono::seconds(spec.connect_timeout_s);
+  const auto deadline = Clock::now() + std::chrono::seconds(spec.control.connect_timeout_s);
   size_t pending = flows.size();
   uint64_t refusals = 0;
   epoll_event events[64];
@@ -93,7 +93,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
       return fail(std::to_string(pending) + " of " + std::to_string(flows.size()) +
                   " connections to " + remote_of(first).host() + " (first: port " +
                   std::to_string(flows[first].port) + ") not established within " +
-                  std::to_string(spec.connect_timeout_s) + " s (--connect-timeout)" +
+                  std::to_string(spec.control.connect_timeout_s) + " s (--connect-timeout)" +
                   (refusals > 0 ? ": connection refused, " + std::to_string(refusals) +
                                       " tries (is the receiver running?)"
                                 : ""));

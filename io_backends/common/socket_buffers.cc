@@ -13,8 +13,8 @@ namespace xttcp {
 
 namespace {
 
-bool send_buffer_asked(const WindowsOptions& w) {
-  return w.socket_send_buffer >= 0 && !w.send_buffer_implied;
+bool send_buffer_asked(const IoOptions& io) {
+  return io.socket_send_buffer >= 0 && !io.send_buffer_implied;
 }
 
 Status set_socket_buffer(int fd, int name, int64_t bytes, const char* option, const char* label) {
@@ -34,25 +34,23 @@ int read_socket_buffer(int fd, int name) {
 }  // namespace
 
 Status apply_socket_buffers(int fd, const TestSpec& spec) {
-  const WindowsOptions& w = spec.windows;
-  if (w.socket_recv_buffer >= 0)
-    if (Status set = set_socket_buffer(fd, SO_RCVBUF, w.socket_recv_buffer, "-rb", "SO_RCVBUF"); !set)
+  if (spec.io.socket_recv_buffer >= 0)
+    if (Status set = set_socket_buffer(fd, SO_RCVBUF, spec.io.socket_recv_buffer, "-rb", "SO_RCVBUF"); !set)
       return set;
-  if (send_buffer_asked(w))
-    if (Status set = set_socket_buffer(fd, SO_SNDBUF, w.socket_send_buffer, "-sb", "SO_SNDBUF"); !set)
+  if (send_buffer_asked(spec.io))
+    if (Status set = set_socket_buffer(fd, SO_SNDBUF, spec.io.socket_send_buffer, "-sb", "SO_SNDBUF"); !set)
       return set;
   return ok();
 }
 
 std::string socket_buffer_note(int fd, const TestSpec& spec) {
-  const WindowsOptions& w = spec.windows;
   std::string note;
   auto add = [&](const char* option, int64_t asked, const char* label, int name) {
     if (!note.empty()) note += "; ";
     note += fmt::format("{} {}: {} is {}", option, asked, label, read_socket_buffer(fd, name));
   };
-  if (w.socket_recv_buffer >= 0) add("-rb", w.socket_recv_buffer, "SO_RCVBUF", SO_RCVBUF);
-  if (send_buffer_asked(w)) add("-sb", w.socket_send_buffer, "SO_SNDBUF", SO_SNDBUF);
+  if (spec.io.socket_recv_buffer >= 0) add("-rb", spec.io.socket_recv_buffer, "SO_RCVBUF", SO_RCVBUF);
+  if (send_buffer_asked(spec.io)) add("-sb", spec.io.socket_send_buffer, "SO_SNDBUF", SO_SNDBUF);
   if (!note.empty()) note += " (Linux doubles the value asked, and keeps a minimum)";
   return note;
 }

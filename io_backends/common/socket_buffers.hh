@@ -10,7 +10,7 @@
 namespace xttcp {
 
 // Sets what `spec` asks on `fd` (a connected socket, or a listener: accepted sockets inherit
-// it). The -sb 0 that -a n implies is skipped (WindowsOptions::send_buffer_implied). Error:
+// it). The -sb 0 that -a n implies is skipped (IoOptions::send_buffer_implied). Error:
 // "-rb 65536: SO_RCVBUF: <reason>".
 Status apply_socket_buffers(int fd, const TestSpec& spec);
 

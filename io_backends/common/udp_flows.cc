@@ -15,10 +15,10 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
                                                  std::vector<std::string>& notes) {
   const TestSpec& spec = *context.spec;
   ConnectOptions options;
-  if (spec.fq_rate_limit_bps > 0)
-    options.max_pacing_rate_bytes = spec.fq_rate_limit_bps / spec.sender_connections() / 8;
-  options.bind_to_device = !spec.source_address.empty();
-  const bool unconnected = spec.windows.udp_unconnected;  // -uc
+  if (spec.workload.fq_rate_limit_bps > 0)
+    options.max_pacing_rate_bytes = spec.workload.fq_rate_limit_bps / spec.sender_connections() / 8;
+  options.bind_to_device = !spec.layout.source_address.empty();
+  const bool unconnected = spec.io.udp_unconnected;  // -uc
   if (unconnected)
     notes.push_back("-uc: unconnected UDP sockets, every datagram addressed (sendto/sendmmsg); "
                     "no GSO");
@@ -26,7 +26,7 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
   for (const FlowPlan& plan : context.plan->flows) {
     const SocketAddress remote = flow_address(context, plan);
     options.source.reset();
-    if (!spec.source_address.empty() || plan.source_port != 0) {
+    if (!spec.layout.source_address.empty() || plan.source_port != 0) {
       SocketAddress source = context.local;
       source.set_port(plan.source_port);
       options.source = source;
@@ -41,9 +41,9 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
     // choose_gso reads the path MTU of a connected socket: -uc keeps gso_segments 0.
     if (!unconnected && out.flows.empty()) {
       std::string note;
-      out.gso_segments = choose_gso(fd->get(), remote, spec.send_buffer, spec.udp_gso, note);
+      out.gso_segments = choose_gso(fd->get(), remote, spec.workload.send_buffer, spec.io.udp_gso, note);
       if (!note.empty()) notes.push_back(note);
-    } else if (out.gso_segments > 0 && !enable_udp_gso(fd->get(), spec.send_buffer)) {
+    } else if (out.gso_segments > 0 && !enable_udp_gso(fd->get(), spec.workload.send_buffer)) {
       return fail("UDP_SEGMENT worked on one socket and not on the next");
     }
     record_opened(context, fd->get(), remote, true);
@@ -90,7 +90,7 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (out.sockets.empty())
       if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
-    if (spec.udp_gro) (enable_udp_gro(fd->get()) ? out.gro : refused) = true;
+    if (spec.io.udp_gro) (enable_udp_gro(fd->get()) ? out.gro : refused) = true;
     UdpReceiverSocket socket;
     socket.fd = std::move(*fd);
     socket.slot = flow.slot;

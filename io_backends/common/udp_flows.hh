@@ -38,7 +38,7 @@ struct UdpSenderSockets {
 };
 
 // One socket per flow of the worker, connected (-a/-f/--fq-rate-limit applied), non-blocking
-// unless `blocking`; GSO set when it pays (choose_gso). With -uc (spec.windows.udp_unconnected)
+// unless `blocking`; GSO set when it pays (choose_gso). With -uc (spec.io.udp_unconnected)
 // the sockets stay unconnected and get no GSO: every send names its flow's `remote`. Notes (why
 // no GSO) go to `notes`.
 Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, bool blocking,

@@ -8,7 +8,6 @@
 #include "io_backends/dpdk/dpdk_receiver.hh"
 #include "io_backends/dpdk/dpdk_sender.hh"
 #include "io_backends/dpdk/runtime.hh"
-#include "io_backends/windows_option_check.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -33,29 +32,28 @@ class DpdkBackend final : public Backend {
     return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll;
   }
   Status check(const TestSpec& spec) const override {
-    if (spec.protocol != Protocol::udp)
+    if (spec.workload.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
-    if (!spec.peer_mac.empty())
-      if (auto mac = frame::parse_mac(spec.peer_mac); !mac) return fail("--peer-mac: " + mac.error().message);
-    WindowsOptionSupport does;  // its own frames, no kernel sockets
-    does.instead = "use --backend epoll";
-    return check_windows_options(spec, name(), does);
+    if (!spec.dpdk.peer_mac.empty())
+      if (auto mac = frame::parse_mac(spec.dpdk.peer_mac); !mac) return fail("--peer-mac: " + mac.error().message);
+    return ok();  // its own frames, no kernel sockets: none of the socket options
   }
+  std::string_view instead() const override { return "use --backend epoll"; }
   std::string auto_refusal(const TestSpec&) const override {
     return "kernel bypass is asked for by name (--backend dpdk)";
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const TestSpec& spec = *context.spec;
     // Control path, once per process (later workers get the first outcome).
-    if (Status eal = dpdk::Runtime::instance().init(spec.dpdk_args); !eal) return eal.error();
+    if (Status eal = dpdk::Runtime::instance().init(spec.dpdk.args); !eal) return eal.error();
     // One RX/TX queue pair per worker of this role (the port keeps what the first role asked:
     // --local runs both roles on one port).
     dpdk::PortRequest request;
     request.queues = static_cast<uint16_t>(std::clamp<uint32_t>(context.worker_count, 1, 1024));
     if (spec.role == Role::sender)
       request.send_frame = static_cast<uint32_t>(std::max<std::size_t>(
-          frame::headers_size(spec.ipv6) + spec.send_buffer, frame::min_frame_bytes));
-    auto port = dpdk::Runtime::instance().port(spec.dpdk_port, request);
+          frame::headers_size(spec.layout.ipv6) + spec.workload.send_buffer, frame::min_frame_bytes));
+    auto port = dpdk::Runtime::instance().port(spec.dpdk.port, request);
     if (!port) return port.error();
     if (spec.role == Role::sender)
       return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkUdpSender>(context, **port));
@@ -84,8 +82,8 @@ class DpdkBackend final : public Backend {
     return snapshot;
   }
   std::vector<std::string> devices(const TestSpec& spec) const override {
-    if (spec.dpdk_args.empty()) return {};
-    if (Status eal = dpdk::Runtime::instance().init(spec.dpdk_args); !eal)
+    if (spec.dpdk.args.empty()) return {};
+    if (Status eal = dpdk::Runtime::instance().init(spec.dpdk.args); !eal)
       return {eal.error().message};
     return dpdk::Runtime::instance().port_details();
   }

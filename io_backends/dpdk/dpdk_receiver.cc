@@ -33,12 +33,12 @@ Status DpdkUdpReceiver::open() {
     local_ip6_set_ = local_ip6_ != frame::Ipv6Address{};
   }
   port_->has_receiver.store(true);
-  base_port_ = spec.base_port;
-  accounting_.resize(spec.ports);
+  base_port_ = spec.layout.base_port;
+  accounting_.resize(spec.layout.ports);
   const uint32_t fallback = context_.plan->flows.empty() ? 0 : context_.plan->flows.front().slot;
-  byte_slot_.assign(spec.ports, fallback);
+  byte_slot_.assign(spec.layout.ports, fallback);
   for (const FlowPlan& flow : context_.plan->flows)
-    if (flow.port >= base_port_ && uint32_t{flow.port} - base_port_ < spec.ports)
+    if (flow.port >= base_port_ && uint32_t{flow.port} - base_port_ < spec.layout.ports)
       byte_slot_[flow.port - base_port_] = flow.slot;
   if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
       !placed.empty())

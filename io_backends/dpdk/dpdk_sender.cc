@@ -45,8 +45,8 @@ DpdkUdpSender::~DpdkUdpSender() {
 
 Status DpdkUdpSender::resolve_destination(frame::UdpEndpoints& endpoints) {
   const TestSpec& spec = *context_.spec;
-  if (!spec.peer_mac.empty()) {
-    auto mac = frame::parse_mac(spec.peer_mac);
+  if (!spec.dpdk.peer_mac.empty()) {
+    auto mac = frame::parse_mac(spec.dpdk.peer_mac);
     if (!mac) return fail("--peer-mac: " + mac.error().message);
     endpoints.destination_mac = *mac;
     return ok();
@@ -56,7 +56,7 @@ Status DpdkUdpSender::resolve_destination(frame::UdpEndpoints& endpoints) {
     return ok();
   }
   auto mac = Runtime::instance().resolve(*port_, context_.local, context_.remote,
-                                         std::max(spec.connect_timeout_s, 1u) * 1000);
+                                         std::max(spec.control.connect_timeout_s, 1u) * 1000);
   if (!mac) return mac.error();
   endpoints.destination_mac = *mac;
   if (context_.plan->index == 0)
@@ -74,7 +74,7 @@ Status DpdkUdpSender::open() {
                             "worker(s) (--threads)", port_->name, port_->queues, port_->queues));
   queue_counters_ = &port_->counters[queue_];
   ipv6_ = context_.remote.family() == AF_INET6;
-  datagram_ = spec.send_buffer;
+  datagram_ = spec.workload.send_buffer;
   const std::size_t headers = frame::headers_size(ipv6_);
   const uint32_t largest_frame = std::min<uint32_t>(
       uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
@@ -84,7 +84,7 @@ Status DpdkUdpSender::open() {
         "over {} ({}, MTU {}, frames up to {} bytes; multi-segment frames are not supported)",
         datagram_, largest_frame - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu,
         largest_frame));
-  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   header_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
   if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
@@ -107,7 +107,7 @@ Status DpdkUdpSender::open() {
     endpoints.destination_ip = ipv4_of(context_.remote);
     endpoints.source_ip = ipv4_of(context_.local);
   }
-  if (spec.source_address.empty()) {
+  if (spec.layout.source_address.empty()) {
     if (!ipv6_) endpoints.source_ip = endpoints.destination_ip;
     else endpoints.source_ip6 = endpoints.destination_ip6;
     if (context_.plan->index == 0)
@@ -254,11 +254,11 @@ void DpdkUdpSender::run(const std::atomic<bool>& stop) {
     Port* port;
     ~Leave() { port->pollers.fetch_sub(1); }
   } leave{port_};
-  if (spec.rate_limit_bps == 0) {
+  if (spec.workload.rate_limit_bps == 0) {
     send_loop<false>(stop, burst, 0.0);
     return;
   }
-  const double bytes_per_second = static_cast<double>(spec.rate_limit_bps) / 8.0 *
+  const double bytes_per_second = static_cast<double>(spec.workload.rate_limit_bps) / 8.0 *
                                   static_cast<double>(flows_.size()) /
                                   static_cast<double>(spec.sender_connections());
   // A burst is at most ~1 ms of this worker's rate (at least one frame).

@@ -7,7 +7,6 @@
 #include "io_backends/epoll/epoll_sender.hh"
 #include "io_backends/epoll/udp_receiver.hh"
 #include "io_backends/epoll/udp_sender.hh"
-#include "io_backends/windows_option_check.hh"
 
 namespace xttcp {
 
@@ -25,29 +24,28 @@ class EpollBackend final : public Backend {
     ::close(fd);
     return {true, "available"};
   }
-  uint32_t capabilities() const override { return cap_tcp | cap_udp | cap_zerocopy_tx; }
+  uint32_t capabilities() const override {
+    return cap_tcp | cap_udp | cap_zerocopy_tx | cap_socket_buffers | cap_verify_data |
+           cap_wait_all | cap_thread_rate | cap_call_timing | cap_count_mode | cap_several_hosts |
+           cap_udp_unconnected |  // -uc: sendto/sendmmsg with the address; receivers never connect
+           cap_udp_receive_coalescing;  // -uro: UDP_GRO (common/udp_flows.cc)
+  }
+  std::string_view instead() const override { return "use --backend iocp (Windows)"; }
   // The fallback of --backend auto, for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {
-    if (spec.sqpoll)
+    if (spec.uring.sqpoll)
       return fail("--sqpoll: the epoll backend has no submission queue (use --backend io_uring)");
-    const bool tcp = spec.protocol == Protocol::tcp;
-    if (!tcp && spec.windows.verify_data && spec.role != Role::sender)
+    const bool tcp = spec.workload.protocol == Protocol::tcp;
+    if (!tcp && spec.workload.verify_data && spec.role != Role::sender)
       return fail("-d: the epoll backend verifies TCP data only (drop -d or -u)");
-    if (!tcp && spec.windows.wait_all && spec.role != Role::sender)
+    if (!tcp && spec.io.wait_all && spec.role != Role::sender)
       return fail("-wa: MSG_WAITALL is a TCP receive flag (drop -wa or -u)");
-    WindowsOptionSupport does;
-    does.socket_buffers = does.verify_data = does.wait_all = does.throttle = true;
-    does.latency = true;
-    does.udp_unconnected = true;  // -uc: sendto/sendmmsg with the address; receivers never connect
-    does.buffer_count = true;     // count mode, TCP and UDP (end markers)
-    does.several_hosts = true;
-    does.instead = "use --backend iocp (Windows)";
-    return check_windows_options(spec, name(), does);
+    return ok();
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const bool sender = context.spec->role == Role::sender;
-    if (context.spec->protocol == Protocol::udp) {
+    if (context.spec->workload.protocol == Protocol::udp) {
       if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpSender>(context));
       return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpReceiver>(context));
     }

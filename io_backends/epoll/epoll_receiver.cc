@@ -31,23 +31,23 @@ Status EpollReceiver::open() {
   const TestSpec& spec = *context_.spec;
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
-  buffer_ = IoBuffer(spec.recv_buffer, 0);
+  buffer_ = IoBuffer(spec.workload.recv_buffer, 0);
   // MSG_TRUNC on a TCP socket discards the bytes in the kernel and returns their count.
-  if (spec.skip_rx_copy) recv_flags_ = MSG_TRUNC;
-  verify_ = spec.windows.verify_data;  // the parser turned --skip-rx-copy off for -d
+  if (spec.io.skip_rx_copy) recv_flags_ = MSG_TRUNC;
+  verify_ = spec.workload.verify_data;  // the parser turned --skip-rx-copy off for -d
   if (verify_) recv_flags_ = 0;
   // -wa: a non-blocking receive returns what is there; SO_RCVLOWAT (set on each accepted
   // socket) makes epoll wake it only once a whole buffer is, which MSG_WAITALL then takes.
-  if (spec.windows.wait_all) {
+  if (spec.io.wait_all) {
     recv_flags_ |= MSG_WAITALL;
     report_.notes.push_back(fmt::format(
         "-wa: MSG_WAITALL receives with SO_RCVLOWAT {} (epoll wakes for whole buffers)",
-        spec.recv_buffer));
+        spec.workload.recv_buffer));
   }
-  if (spec.windows.async_buffers > 0)
+  if (spec.io.outstanding > 0)
     report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
                             "buffers); use --backend io_uring for asynchronous I/O on Linux");
-  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
+  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
 
   for (const FlowPlan& flow : context_.plan->flows) {
     const SocketAddress address = flow_address(context_, flow);
@@ -102,7 +102,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
     }
     connections_[index] = {UniqueFd(fd), listener.slot, true, 0, listener.port};
     if (recv_flags_ & MSG_WAITALL) {
-      const int lowat = static_cast<int>(context_.spec->recv_buffer);
+      const int lowat = static_cast<int>(context_.spec->workload.recv_buffer);
       setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof lowat);
     }
     epoll_event event{};
@@ -124,7 +124,7 @@ void EpollReceiver::close_connection(uint32_t index, int err) {
   } else if (report_.errors++ == 0) {
     report_.first_error = std::string("recv: ") + std::strerror(err);
   }
-  if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
+  if (!context_.spec->control.hold) {  // -H serves test after test: keeping every one would grow forever
     report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   }
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);

@@ -29,8 +29,8 @@ Status EpollSender::open() {
   const TestSpec& spec = *context_.spec;
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
-  buffer_ = IoBuffer(spec.send_buffer, 'A');
-  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.send_buffer) + "-byte buffer");
+  buffer_ = IoBuffer(spec.workload.send_buffer, 'A');
+  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.workload.send_buffer) + "-byte buffer");
 
   auto sockets = connect_flows(context_, report_.notes);
   if (!sockets) return sockets.error();
@@ -46,16 +46,16 @@ Status EpollSender::open() {
   }
   if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
   report_.connections = static_cast<uint32_t>(connections_.size());
-  if (spec.windows.async_buffers > 0)
+  if (spec.io.outstanding > 0)
     report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
                             "buffers); use --backend io_uring for asynchronous I/O on Linux");
 
-  if (spec.zerocopy != ZeroCopy::off) {
+  if (spec.io.zerocopy != ZeroCopy::off) {
     bool enabled = true;
     for (size_t i = 0; i < connections_.size(); ++i) {
     Connection& c = connections_[i];
       if (enable_zerocopy(c.fd.get())) continue;
-      if (spec.zerocopy == ZeroCopy::on)
+      if (spec.io.zerocopy == ZeroCopy::on)
         return fail(std::string("--zerocopy: the kernel refused SO_ZEROCOPY: ") + std::strerror(errno));
       report_.notes.push_back(std::string("zero-copy: the kernel refused SO_ZEROCOPY (") +
                               std::strerror(errno) + "); plain sends");
@@ -73,7 +73,7 @@ void EpollSender::collect_zerocopy(Connection& c) {
     report_.first_error = "send: an error arrived on the zero-copy completion queue";
   c.zerocopy += fresh;
   zerocopy_total_ += fresh;
-  if (context_.spec->zerocopy == ZeroCopy::automatic && (send_flags_ & MSG_ZEROCOPY) &&
+  if (context_.spec->io.zerocopy == ZeroCopy::automatic && (send_flags_ & MSG_ZEROCOPY) &&
       zerocopy_is_futile(zerocopy_total_)) {
     send_flags_ &= ~MSG_ZEROCOPY;
     for (Connection& each : connections_) each.zerocopy.fell_back = true;
@@ -142,8 +142,8 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
         if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(n));
       } else if (errno == EAGAIN) {
         c.writable = false;
-        if (context_.spec->zerocopy != ZeroCopy::off) collect_zerocopy(c);
-      } else if (errno == ENOBUFS && context_.spec->zerocopy != ZeroCopy::off) {
+        if (context_.spec->io.zerocopy != ZeroCopy::off) collect_zerocopy(c);
+      } else if (errno == ENOBUFS && context_.spec->io.zerocopy != ZeroCopy::off) {
         collect_zerocopy(c);  // too many completions pending: read them, then retry
       } else if (errno != EINTR) {
         on_send_error(c, errno);
@@ -154,7 +154,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
     const int n = epoll_wait(epoll_.get(), events, epoll_batch, epoll_wait_ms);
     for (int i = 0; i < n; ++i) {
       Connection& c = connections_[events[i].data.u32];
-      if ((events[i].events & EPOLLERR) && context_.spec->zerocopy != ZeroCopy::off)
+      if ((events[i].events & EPOLLERR) && context_.spec->io.zerocopy != ZeroCopy::off)
         collect_zerocopy(c);
       if (!c.closed) c.writable = true;
     }
@@ -173,7 +173,7 @@ void EpollSender::run(const std::atomic<bool>& stop) {
 WorkerReport EpollSender::finish() {
   for (size_t i = 0; i < connections_.size(); ++i) {
     Connection& c = connections_[i];
-    if (context_.spec->zerocopy != ZeroCopy::off) collect_zerocopy(c);
+    if (context_.spec->io.zerocopy != ZeroCopy::off) collect_zerocopy(c);
     ConnectionStats stats = sender_connection_stats(context_, i, c.fd.get());
     stats.bytes = read(context_.counters[c.slot]).bytes;
     stats.zerocopy = c.zerocopy;

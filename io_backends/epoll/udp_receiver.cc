@@ -43,7 +43,7 @@ Status EpollUdpReceiver::open() {
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
   }
   // GRO trains must be read whole to see every header; otherwise the header is enough.
-  skip_copy_ = spec.skip_rx_copy;
+  skip_copy_ = spec.io.skip_rx_copy;
   for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   buffer_size_ = full_buffer;
   buffers_ = IoBuffer(buffer_size_ * batch, 0);

@@ -35,8 +35,8 @@ void EpollUdpSender::record_error(const std::string& what) {
 
 Status EpollUdpSender::open() {
   const TestSpec& spec = *context_.spec;
-  datagram_ = spec.send_buffer;
-  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  datagram_ = spec.workload.send_buffer;
+  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
 

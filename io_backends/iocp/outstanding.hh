@@ -14,7 +14,7 @@ namespace xttcp::iocp {
 inline constexpr uint32_t default_outstanding = 2;
 
 inline uint32_t outstanding_buffers(const TestSpec& spec) {
-  return spec.windows.async_buffers > 0 ? spec.windows.async_buffers : default_outstanding;
+  return spec.io.outstanding > 0 ? spec.io.outstanding : default_outstanding;
 }
 
 // The WorkerReport note every iocp worker adds, e.g. "iocp: 2 overlapped receives outstanding per

@@ -22,9 +22,9 @@ Expected<OverlappedSocket> open_overlapped_socket(int family, int type) {
 
 SocketOptions socket_options_of(const TestSpec& spec) {
   SocketOptions options;
-  options.recv_buffer = spec.windows.socket_recv_buffer;
-  options.send_buffer = spec.windows.socket_send_buffer;
-  options.no_delay = spec.no_delay;
+  options.recv_buffer = spec.io.socket_recv_buffer;
+  options.send_buffer = spec.io.socket_send_buffer;
+  options.no_delay = spec.io.no_delay;
   return options;
 }
 

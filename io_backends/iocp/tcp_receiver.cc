@@ -36,7 +36,7 @@ TcpReceiver::~TcpReceiver() {
 Status TcpReceiver::open() {
   const TestSpec& spec = *context_.spec;
   if (Status port = open_port(); !port) return port;
-  if (spec.windows.wait_all) receive_flags_ = MSG_WAITALL;
+  if (spec.io.wait_all) receive_flags_ = MSG_WAITALL;
   options_ = socket_options_of(spec);
 
   for (const FlowPlan& flow : context_.plan->flows) {
@@ -159,7 +159,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& list
   c.local = local_name(socket.get());
   c.remote = peer_name(socket.get());
   c.socket = std::move(socket);
-  const std::size_t length = context_.spec->recv_buffer;
+  const std::size_t length = context_.spec->workload.recv_buffer;
   c.buffers = std::make_unique<unsigned char[]>(length * outstanding_);
   c.requests.resize(outstanding_);
   for (uint32_t i = 0; i < outstanding_; ++i) {
@@ -183,7 +183,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& list
 void TcpReceiver::consume(Connection& c, const unsigned char* data, DWORD bytes) {
   context_.counters[c.slot].add(bytes);
   c.bytes += bytes;
-  if (!context_.spec->windows.verify_data) return;
+  if (!context_.spec->workload.verify_data) return;
   const unsigned char* end = data + bytes;
   const unsigned char* wrong =
       std::find_if(data, end, [](unsigned char byte) { return byte != expected_byte; });
@@ -196,7 +196,7 @@ void TcpReceiver::consume(Connection& c, const unsigned char* data, DWORD bytes)
 // Starts a receive on a busy `request`; handles what completes inline, up to the budget.
 void TcpReceiver::post_receive(ReceiveRequest& request) {
   Connection& c = *request.connection;
-  const std::size_t length = context_.spec->recv_buffer;
+  const std::size_t length = context_.spec->workload.recv_buffer;
   for (int turn = 0; turn < inline_budget; ++turn) {
     if (!c.open || stopping_) {
       release_request(request);
@@ -241,7 +241,7 @@ void TcpReceiver::release_request(ReceiveRequest& request) {
 // after the end of the stream (an inline completion can overtake a queued one) still counts.
 void TcpReceiver::record_stats(const Connection& c) {
   // -H serves test after test: keeping every closed connection would grow forever.
-  if (context_.spec->hold && !stopping_) return;
+  if (context_.spec->control.hold && !stopping_) return;
   ConnectionStats stats;
   stats.local = c.local;
   stats.remote = c.remote;

@@ -29,7 +29,7 @@ Status TcpSender::open() {
   const TestSpec& spec = *context_.spec;
   if (Status port = open_port(); !port) return port;
   budget_ = flow_send_budget(spec);
-  length_ = spec.send_buffer;
+  length_ = spec.workload.send_buffer;
   buffer_ = std::make_unique<unsigned char[]>(length_);
   std::memset(buffer_.get(), payload_byte, length_);
   const SocketOptions options = socket_options_of(spec);
@@ -76,7 +76,7 @@ Status TcpSender::open() {
     targets.push_back(*target);
   }
   if (Status connected = connect_all(port_, connect_ex, std::move(targets), open_target,
-                                     std::chrono::seconds(spec.connect_timeout_s));
+                                     std::chrono::seconds(spec.control.connect_timeout_s));
       !connected) {
     flows_.clear();  // nothing of them is pending any more: connect_all drained it
     return connected;

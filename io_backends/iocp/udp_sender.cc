@@ -26,9 +26,9 @@ Status UdpSender::open() {
   if (context_.udp_flows == nullptr)
     return fail("iocp: a UDP worker needs the run's flow registry");
   if (Status port = open_port(); !port) return port;
-  datagram_ = spec.send_buffer;
-  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
-  unconnected_ = spec.windows.udp_unconnected;
+  datagram_ = spec.workload.send_buffer;
+  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  unconnected_ = spec.io.udp_unconnected;
   budget_ = flow_send_datagrams(spec);
   const SocketOptions options = socket_options_of(spec);
 

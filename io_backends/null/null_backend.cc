@@ -2,7 +2,6 @@
 
 #include <thread>
 
-#include "io_backends/windows_option_check.hh"
 
 namespace xttcp {
 
@@ -21,7 +20,7 @@ class NullWorker final : public DataWorker {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       return;
     }
-    const uint64_t buffer = context_.spec->send_buffer;
+    const uint64_t buffer = context_.spec->workload.send_buffer;
     FlowCounter* counters = context_.counters;
     // Same shape as a real sender loop: round-robin over the worker's flows.
     while (!stop.load(std::memory_order_relaxed))
@@ -47,12 +46,10 @@ class NullBackend final : public Backend {
     return "no I/O: measures the engine's own overhead";
   }
   Availability probe() const override { return {true, "always available"}; }
-  uint32_t capabilities() const override { return cap_tcp; }
-  Status check(const TestSpec& spec) const override {
-    WindowsOptionSupport does;  // no sockets: none of them (so no hosts to tell apart)
-    does.several_hosts = true;
-    does.instead = "it opens no sockets; use a kernel-socket backend";
-    return check_windows_options(spec, name(), does);
+  // No sockets: none of the socket options (so no hosts to tell apart either).
+  uint32_t capabilities() const override { return cap_tcp | cap_several_hosts; }
+  std::string_view instead() const override {
+    return "it opens no sockets; use a kernel-socket backend";
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     return std::unique_ptr<DataWorker>(std::make_unique<NullWorker>(context));

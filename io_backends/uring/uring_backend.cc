@@ -7,7 +7,6 @@
 #include "io_backends/uring/uring_sender.hh"
 #include "io_backends/uring/uring_udp_receiver.hh"
 #include "io_backends/uring/uring_udp_sender.hh"
-#include "io_backends/windows_option_check.hh"
 
 namespace xttcp {
 
@@ -30,7 +29,12 @@ class UringBackend final : public Backend {
   uint32_t capabilities() const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return 0;
-    uint32_t flags = cap_tcp | cap_udp;
+    // -d, -wa and -lm are not here: they need the copying receive of the epoll backend (io_uring
+    // receives into rings) and a call per buffer (its receives are multishot, its submissions
+    // batched).
+    uint32_t flags = cap_tcp | cap_udp | cap_socket_buffers | cap_thread_rate | cap_several_hosts |
+                     cap_udp_unconnected | cap_count_mode |
+                     cap_udp_receive_coalescing;  // -uro: UDP_GRO (common/udp_flows.cc)
     if (c.send_zc) flags |= cap_zerocopy_tx;
     if (c.multishot_rx()) flags |= cap_multishot_rx;
     return flags;
@@ -38,34 +42,28 @@ class UringBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return fail("--backend io_uring: not available: " + c.ring_reason);
-    if (spec.protocol == Protocol::udp && spec.role != Role::sender && !c.multishot_rx())
+    if (spec.workload.protocol == Protocol::udp && spec.role != Role::sender && !c.multishot_rx())
       return fail("--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: " +
                   (c.multishot_recv ? c.buf_ring_reason : c.multishot_reason));
-    if (spec.sqpoll && !c.sqpoll)
+    if (spec.uring.sqpoll && !c.sqpoll)
       return fail("--sqpoll: io_uring SQPOLL is not available: " + c.sqpoll_reason);
-    if (spec.zerocopy == ZeroCopy::on && !c.send_zc && spec.role != Role::receiver)
+    if (spec.io.zerocopy == ZeroCopy::on && !c.send_zc && spec.role != Role::receiver)
       return fail("--zerocopy: io_uring SEND_ZC is not available: " + c.send_zc_reason);
-    // -d and -wa need the copying receive of the epoll backend (io_uring receives into rings).
-    // -lm times calls: its multishot receives and batched submissions have no call per buffer.
     // -uc: the receiver's sockets are bound, never connected (recvmsg names the source); the
     // sender's linked SENDs need connected sockets.
-    if (spec.windows.udp_unconnected && spec.role == Role::sender)
+    if (spec.io.udp_unconnected && spec.role == Role::sender)
       return fail("-uc: the io_uring backend sends on connected UDP sockets only "
                   "(use --backend epoll)");
-    WindowsOptionSupport does;
-    does.socket_buffers = does.throttle = does.several_hosts = true;
-    does.udp_unconnected = true;
-    does.buffer_count = true;  // count mode, TCP and UDP
-    does.instead = "use --backend epoll";
-    return check_windows_options(spec, name(), does);
+    return ok();
   }
+  std::string_view instead() const override { return "use --backend epoll"; }
   // Measured (bench/README.md): with send bundles and multishot receive io_uring beats epoll at
   // every write size; without bundles it loses at small writes, so auto keeps epoll then.
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
     // An io_uring-only option (--sqpoll) steers auto to io_uring for UDP too.
-    if (spec.protocol != Protocol::tcp && !spec.sqpoll)
+    if (spec.workload.protocol != Protocol::tcp && !spec.uring.sqpoll)
       return "UDP: epoll measured as fast at 1470 B and faster at 64 KiB (bench/README.md)";
     if (!c.bundle) return "no send bundles: " + c.bundle_reason;
     if (!c.multishot_rx()) return "no multishot receive: " + c.multishot_reason + c.buf_ring_reason;
@@ -74,7 +72,7 @@ class UringBackend final : public Backend {
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const UringCapabilities& c = caps();
     const TestSpec& spec = *context.spec;
-    if (spec.protocol == Protocol::udp) {
+    if (spec.workload.protocol == Protocol::udp) {
       if (spec.role == Role::sender)
         return std::unique_ptr<DataWorker>(std::make_unique<UringUdpSender>(context, c));
       return std::unique_ptr<DataWorker>(std::make_unique<UringUdpReceiver>(context, c));
@@ -84,9 +82,9 @@ class UringBackend final : public Backend {
 
     UringSendMode mode = UringSendMode::plain;
     std::vector<std::string> notes;
-    if (spec.zerocopy == ZeroCopy::on) {
+    if (spec.io.zerocopy == ZeroCopy::on) {
       mode = UringSendMode::zerocopy;
-    } else if (spec.zerocopy == ZeroCopy::automatic) {
+    } else if (spec.io.zerocopy == ZeroCopy::automatic) {
       if (c.send_zc)
         mode = UringSendMode::zerocopy_auto;
       else

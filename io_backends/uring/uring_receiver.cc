@@ -32,7 +32,7 @@ void UringReceiver::record_error(const std::string& what) {
 
 Status UringReceiver::open() {
   const TestSpec& spec = *context_.spec;
-  if (spec.skip_rx_copy) {
+  if (spec.io.skip_rx_copy) {
     mode_ = UringRecvMode::truncate;
   } else if (caps_.multishot_rx()) {
     mode_ = UringRecvMode::multishot;
@@ -59,23 +59,23 @@ Status UringReceiver::open() {
   }
 
   const uint32_t ring_buffers =
-      mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.recv_buffer) : 0;
+      mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.workload.recv_buffer) : 0;
   const unsigned sq_entries = ring_entries_for(listeners_.size() * 2 + 64);
   // Every connection keeps a receive armed: room for as many completions as the largest queue
   // (an overflow is kept by the kernel, but costs a copy and a lock per entry).
   const unsigned cq_entries =
       std::max({sq_entries * 4, ring_entries_for(ring_buffers * 2), ring_entries_for(32768)});
-  if (Status ring = ring_.init(sq_entries, cq_entries, caps_, spec.sqpoll); !ring)
+  if (Status ring = ring_.init(sq_entries, cq_entries, caps_, spec.uring.sqpoll); !ring)
     return ring.error();
 
   if (mode_ == UringRecvMode::multishot) {
     bundles_ = caps_.bundle;
-    if (Status init = buffers_.init(ring_buffers, spec.recv_buffer); !init) return init.error();
+    if (Status init = buffers_.init(ring_buffers, spec.workload.recv_buffer); !init) return init.error();
     if (Status reg = buffers_.register_with(ring_.get(), buffer_group); !reg) return reg.error();
   } else {
-    buffer_ = IoBuffer(spec.recv_buffer, 0);
+    buffer_ = IoBuffer(spec.workload.recv_buffer, 0);
     if (!buffer_)
-      return fail("cannot allocate a " + std::to_string(spec.recv_buffer) + "-byte buffer");
+      return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
   }
   return ok();
 }
@@ -128,7 +128,7 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   } else {
     record_error(std::string("recv: ") + std::strerror(err));
   }
-  if (!context_.spec->hold) {  // -H serves test after test: keeping every one would grow forever
+  if (!context_.spec->control.hold) {  // -H serves test after test: keeping every one would grow forever
     ConnectionStats stats = read_tcp_info(c.fd.get());
     stats.bytes = c.bytes;
     report_.connection_stats.push_back(std::move(stats));

@@ -37,9 +37,9 @@ UringSender::~UringSender() = default;
 
 Status UringSender::open() {
   const TestSpec& spec = *context_.spec;
-  buffer_ = std::make_unique<IoBuffer>(spec.send_buffer, 'A');
+  buffer_ = std::make_unique<IoBuffer>(spec.workload.send_buffer, 'A');
   if (!*buffer_)
-    return fail("cannot allocate a " + std::to_string(spec.send_buffer) + "-byte buffer");
+    return fail("cannot allocate a " + std::to_string(spec.workload.send_buffer) + "-byte buffer");
 
   auto sockets = connect_flows(context_, report_.notes);
   if (!sockets) return sockets.error();
@@ -55,15 +55,15 @@ Status UringSender::open() {
     connections_.push_back(std::move(c));
   }
   report_.connections = static_cast<uint32_t>(connections_.size());
-  if (spec.windows.async_buffers > 0)
+  if (spec.io.outstanding > 0)
     report_.notes.push_back(fmt::format(
         "-a {}: io_uring keeps one send in flight per connection (a bundle of several buffers "
         "where the kernel has them), not {} buffers",
-        spec.windows.async_buffers, spec.windows.async_buffers));
+        spec.io.outstanding, spec.io.outstanding));
   if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
 
   const unsigned sq_entries = ring_entries_for(connections_.size() + 1);
-  if (Status ring = ring_.init(sq_entries, sq_entries * 4, caps_, spec.sqpoll); !ring)
+  if (Status ring = ring_.init(sq_entries, sq_entries * 4, caps_, spec.uring.sqpoll); !ring)
     return ring.error();
   // Zero-copy sends from a registered buffer skip pinning the pages on every send. Without the
   // registration (RLIMIT_MEMLOCK) SEND_ZC still works from the plain buffer.
@@ -86,12 +86,12 @@ Status UringSender::open_send_rings() {
     return ok();
   }
   if (connections_.size() > 65536) return ok();
-  const uint32_t entries = SendRing::entries_for(spec.send_buffer, connections_.size());
+  const uint32_t entries = SendRing::entries_for(spec.workload.send_buffer, connections_.size());
   if (entries == 0) return ok();  // many connections: exact counters beat bigger submissions
   send_rings_.reserve(connections_.size());
   for (size_t i = 0; i < connections_.size(); ++i) {
     SendRing& ring = send_rings_.emplace_back();
-    if (Status init = ring.init(entries, buffer_->data(), spec.send_buffer); !init)
+    if (Status init = ring.init(entries, buffer_->data(), spec.workload.send_buffer); !init)
       return init.error();
     if (Status reg = ring.register_with(ring_.get(), static_cast<uint16_t>(i)); !reg)
       return reg.error();
@@ -201,7 +201,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     const int res = cqe.res;
     if (res > 0) {
       context_.counters[c.slot].add(static_cast<uint64_t>(res));
-      send_rings_[index].refill(SendRing::slots_consumed(res, context_.spec->send_buffer));
+      send_rings_[index].refill(SendRing::slots_consumed(res, context_.spec->workload.send_buffer));
     }
     if (cqe.flags & IORING_CQE_F_MORE) return;
     c.in_flight = 0;

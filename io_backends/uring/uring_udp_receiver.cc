@@ -32,13 +32,13 @@ Status UringUdpReceiver::open() {
   gro_ = opened->gro;
   if (gro_) context_.udp_flows->gro = true;
   sockets_ = std::move(opened->sockets);
-  skip_copy_ = spec.skip_rx_copy;
+  skip_copy_ = spec.io.skip_rx_copy;
   for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   template_ = msghdr{};
   template_.msg_controllen = control_bytes;
   unsigned sq_entries = 64;
   while (sq_entries < sockets_.size() * 2 && sq_entries < 32768) sq_entries *= 2;
-  if (Status ring = ring_.init(sq_entries, ring_buffers * 4, caps_, spec.sqpoll); !ring)
+  if (Status ring = ring_.init(sq_entries, ring_buffers * 4, caps_, spec.uring.sqpoll); !ring)
     return ring.error();
   const std::size_t header = sizeof(io_uring_recvmsg_out) + control_bytes;
   if (Status init = full_buffers_.init(ring_buffers, static_cast<uint32_t>(header + full_payload));

@@ -28,8 +28,8 @@ void add(std::atomic<uint64_t>& counter, uint64_t n) {
 
 Status UringUdpSender::open() {
   const TestSpec& spec = *context_.spec;
-  datagram_ = spec.send_buffer;
-  native_ = spec.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  datagram_ = spec.workload.send_buffer;
+  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
   auto sockets = open_udp_sender_flows(context_, true, report_.notes);
   if (!sockets) return sockets.error();
@@ -54,7 +54,7 @@ Status UringUdpSender::open() {
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
   if (!buffer_) return fail("cannot allocate the UDP send buffers");
   const unsigned entries = ring_entries_for(flows_.size() * depth_ + 8);
-  return ring_.init(entries, entries * 2, caps_, spec.sqpoll);
+  return ring_.init(entries, entries * 2, caps_, spec.uring.sqpoll);
 }
 
 void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {

@@ -33,7 +33,8 @@ std::string linux_dialect_help();
 
 // NTttcp for Windows 5.40's command line (case-insensitive names, -m with several mappings,
 // -xml, -a, -rb/-sb, -n count mode, ...) plus xttcp's native long options. `args` exclude
-// argv[0]. The spec has dialect = Dialect::windows and its Windows-only values in spec.windows.
+// argv[0]. The spec has dialect = Dialect::windows; every option lands in the spec's part for what it
+// means (engine/spec.hh).
 // Errors are one line naming the option and the rule; options that exist only on Windows hosts
 // (-hv, -qos, -x, ...) are refused with the reason.
 Expected<Command> parse_windows_dialect(const std::vector<std::string>& args, unsigned cpu_count);

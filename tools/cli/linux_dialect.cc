@@ -54,74 +54,74 @@ void apply_mapping(ParseState& state, const std::vector<OptionUse>& uses) {
   TestSpec& spec = state.spec();
   const Mapping& mapping = *state.mapping;
   if (mapping.ports && !given(uses, 'P')) {
-    spec.ports = static_cast<uint32_t>(std::min<uint64_t>(*mapping.ports, limits::max_ports));
+    spec.layout.ports = static_cast<uint32_t>(std::min<uint64_t>(*mapping.ports, limits::max_ports));
     if (*mapping.ports > limits::max_ports)
       state.note(fmt::format("-m: {} ports is above the maximum of {}; using {}", *mapping.ports,
                              limits::max_ports, limits::max_ports));
   }
-  if (!given(uses, 'n')) spec.threads_per_port = 1;
-  spec.mapping_cpu = mapping.cpu;
+  if (!given(uses, 'n')) spec.layout.threads_per_port = 1;
+  spec.layout.mapping_cpu = mapping.cpu;
 }
 
 Status choose_address(ParseState& state) {
   TestSpec& spec = state.spec();
   const std::string from_mapping = state.mapping ? state.mapping->address : "";
   if (state.role_address)
-    spec.address = *state.role_address;
+    spec.layout.address = *state.role_address;
   else
-    spec.address = from_mapping;
-  if (spec.role == Role::sender && spec.address.empty())
+    spec.layout.address = from_mapping;
+  if (spec.role == Role::sender && spec.layout.address.empty())
     return fail("-s needs the receiver's address (-s ADDR or -m PORTS,CPU,ADDR)");
-  if (spec.role == Role::local && spec.address.empty())
-    spec.address = spec.ipv6 ? "::1" : "127.0.0.1";
+  if (spec.role == Role::local && spec.layout.address.empty())
+    spec.layout.address = spec.layout.ipv6 ? "::1" : "127.0.0.1";
   return ok();
 }
 
 Status check_ports(const ParseState& state, const std::vector<OptionUse>& uses) {
   const TestSpec& spec = state.spec();
-  if (spec.base_port == 1 && !spec.no_sync)
+  if (spec.layout.base_port == 1 && !spec.control.no_sync)
     return fail("-p: port 1 leaves no sync port (the sync port is PORT - 1); use 2..65535 or -N");
-  const uint32_t last_port = spec.base_port + spec.ports - 1;
+  const uint32_t last_port = spec.layout.base_port + spec.layout.ports - 1;
   if (last_port > 65535)
     return fail(fmt::format("-p: receiver ports {}..{} pass 65535 (lower -p or -P)",
-                            spec.base_port, last_port));
+                            spec.layout.base_port, last_port));
   if (given(uses, 'f') && spec.role != Role::receiver) {
-    const uint64_t last_source = uint64_t{spec.source_base_port} + spec.sender_connections() - 1;
+    const uint64_t last_source = uint64_t{spec.layout.source_base_port} + spec.sender_connections() - 1;
     if (last_source > 65535)
       return fail(fmt::format("-f: source ports {}..{} pass 65535 ({} connections; lower -f)",
-                              spec.source_base_port, last_source, spec.sender_connections()));
+                              spec.layout.source_base_port, last_source, spec.sender_connections()));
   }
   return ok();
 }
 
 Status check_rates(ParseState& state) {
   TestSpec& spec = state.spec();
-  if (spec.rate_limit_bps != 0 && spec.fq_rate_limit_bps != 0) {
+  if (spec.workload.rate_limit_bps != 0 && spec.workload.fq_rate_limit_bps != 0) {
     state.note("--fq-rate-limit is ignored because -B is given");
-    spec.fq_rate_limit_bps = 0;
+    spec.workload.fq_rate_limit_bps = 0;
   }
-  if (spec.fq_rate_limit_bps != 0) {
+  if (spec.workload.fq_rate_limit_bps != 0) {
     // Each socket gets SO_MAX_PACING_RATE = rate / connections / 8, an unsigned 32-bit
     // bytes-per-second value in NTTTCP-for-Linux.
     const uint64_t connections = spec.sender_connections();
-    const uint64_t per_socket = spec.fq_rate_limit_bps / connections / 8;
+    const uint64_t per_socket = spec.workload.fq_rate_limit_bps / connections / 8;
     if (per_socket > UINT32_MAX)
       return fail(fmt::format(
           "--fq-rate-limit: {} over {} connection(s) is {} bytes/s per connection, above the "
           "32-bit limit of {} bytes/s (use more connections or a lower rate)",
-          format_bps(static_cast<double>(spec.fq_rate_limit_bps)), connections, per_socket,
+          format_bps(static_cast<double>(spec.workload.fq_rate_limit_bps)), connections, per_socket,
           UINT32_MAX));
     if (per_socket == 0)
       return fail(fmt::format("--fq-rate-limit: {} bits/s over {} connections is less than 1 "
                               "byte/s per connection",
-                              spec.fq_rate_limit_bps, connections));
+                              spec.workload.fq_rate_limit_bps, connections));
     state.note(fmt::format("--fq-rate-limit: each of {} connections paced to {} bytes/s; the "
                            "bandwidth may be limited",
                            connections, per_socket));
   }
-  if (spec.rate_limit_bps != 0)
+  if (spec.workload.rate_limit_bps != 0)
     state.note(fmt::format("-B: bandwidth limited to {} over all sender threads",
-                           format_bps(static_cast<double>(spec.rate_limit_bps))));
+                           format_bps(static_cast<double>(spec.workload.rate_limit_bps))));
   return ok();
 }
 
@@ -131,25 +131,25 @@ Status check_protocol(ParseState& state, const std::vector<OptionUse>& uses) {
     return std::any_of(uses.begin(), uses.end(),
                        [&](const OptionUse& use) { return use.def->long_name == long_name; });
   };
-  if (spec.protocol == Protocol::tcp) {
+  if (spec.workload.protocol == Protocol::tcp) {
     for (const char* udp_only : {"udp-payload", "udp-gso", "udp-gro"})
       if (given(udp_only)) return fail(fmt::format("--{} is for UDP only (add -u)", udp_only));
     return ok();
   }
-  if (spec.no_delay) return fail("--no-delay is for TCP only (drop --no-delay or -u)");
-  if (spec.zerocopy != ZeroCopy::off) return fail("--zerocopy is for TCP only (drop it or -u)");
+  if (spec.io.no_delay) return fail("--no-delay is for TCP only (drop --no-delay or -u)");
+  if (spec.io.zerocopy != ZeroCopy::off) return fail("--zerocopy is for TCP only (drop it or -u)");
   // The largest UDP payload: 65535 - 8 (UDP) - 20 (IPv4); IPv6's header is outside the limit.
-  const uint32_t largest = spec.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
-  if (spec.send_buffer > largest) {
+  const uint32_t largest = spec.layout.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
+  if (spec.workload.send_buffer > largest) {
     if (spec.is_sender() || spec.role == Role::local)
       state.note(fmt::format("-u: datagrams of {} bytes (the largest UDP payload; -b was {})",
-                             largest, spec.send_buffer));
-    spec.send_buffer = largest;
+                             largest, spec.workload.send_buffer));
+    spec.workload.send_buffer = largest;
   }
-  if (spec.udp_payload == UdpPayload::native && spec.send_buffer < udp_native_header_bytes)
+  if (spec.workload.udp_payload == UdpPayload::native && spec.workload.send_buffer < udp_native_header_bytes)
     return fail(fmt::format("--udp-payload native: datagrams of {} bytes cannot hold the {}-byte "
                             "header (use -b {} or more, or --udp-payload compat)",
-                            spec.send_buffer, udp_native_header_bytes, udp_native_header_bytes));
+                            spec.workload.send_buffer, udp_native_header_bytes, udp_native_header_bytes));
   return ok();
 }
 
@@ -198,13 +198,13 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   for (std::string& note : ignored) state->note(std::move(note));
   apply_mapping(*state, uses);
   if (Status address = choose_address(*state); !address) return address.error();
-  if (given(uses, 'a') && !state->spec().source_addresses.empty())
+  if (given(uses, 'a') && !state->spec().layout.source_addresses.empty())
     return fail("-a and --source-addresses cannot be used together (the first of the list "
                 "serves as -a)");
   if (Status ports = check_ports(*state, uses); !ports) return ports.error();
   if (Status rates = check_rates(*state); !rates) return rates.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
-  if (state->spec().duration_s == 0)
+  if (state->spec().workload.duration_s == 0)
     state->note("-t 0: continuous mode; the test runs until stopped and prints no results");
   return std::move(state->command);
 }
@@ -216,7 +216,7 @@ Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsi
     Command command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
     // 'backends --dpdk-args "EAL ARGS"' also lists the DPDK ports those arguments find.
     if (args[0] == "backends" && args.size() == 3 && args[1] == "--dpdk-args") {
-      command.spec.dpdk_args = args[2];
+      command.spec.dpdk.args = args[2];
       return command;
     }
     if (args.size() > 1)

@@ -59,27 +59,27 @@ Status set_local(ParseState& state, const Value&) {
 }
 
 Status set_daemonize(ParseState& state, const Value&) {
-  state.spec().daemonize = true;
+  state.spec().control.daemonize = true;
   return ok();
 }
 
 Status set_multi_clients(ParseState& state, const Value&) {
-  state.spec().multi_clients = true;
+  state.spec().control.multi_clients = true;
   return ok();
 }
 
 Status set_last_client(ParseState& state, const Value&) {
-  state.spec().last_client = true;
+  state.spec().control.last_client = true;
   return ok();
 }
 
 Status set_epoll(ParseState& state, const Value&) {
-  state.spec().use_epoll = true;
+  state.spec().accepted.use_epoll = true;
   return ok();
 }
 
 Status set_hold(ParseState& state, const Value&) {
-  state.spec().hold = true;
+  state.spec().control.hold = true;
   return ok();
 }
 
@@ -87,21 +87,21 @@ Status set_mapping(ParseState& state, const Value& value) {
   auto mapping = parse_mapping(*value, state.cpu_count);
   if (!mapping) return mapping.error();
   state.mapping = *mapping;
-  state.spec().mapping_text = *value;
+  state.spec().layout.mapping_text = *value;
   return ok();
 }
 
 Status set_ports(ParseState& state, const Value& value) {
   auto ports = clamped_count(state, *value, limits::max_ports, "-P", "ports");
   if (!ports) return ports.error();
-  state.spec().ports = *ports;
+  state.spec().layout.ports = *ports;
   return ok();
 }
 
 Status set_source_address(ParseState& state, const Value& value) {
   auto address = non_empty(*value, "an address");
   if (!address) return address.error();
-  state.spec().source_address = *address;
+  state.spec().layout.source_address = *address;
   return ok();
 }
 
@@ -117,8 +117,8 @@ Status set_source_addresses(ParseState& state, const Value& value) {
     rest.remove_prefix(comma + 1);
   }
   if (addresses.size() > 4096) return fail("at most 4096 addresses");
-  state.spec().source_address = addresses.front();
-  state.spec().source_addresses = std::move(addresses);
+  state.spec().layout.source_address = addresses.front();
+  state.spec().layout.source_addresses = std::move(addresses);
   return ok();
 }
 
@@ -126,7 +126,7 @@ Status set_threads_per_port(ParseState& state, const Value& value) {
   auto threads = clamped_count(state, *value, limits::max_threads_per_port, "-n",
                                "threads per port");
   if (!threads) return threads.error();
-  state.spec().threads_per_port = *threads;
+  state.spec().layout.threads_per_port = *threads;
   return ok();
 }
 
@@ -134,17 +134,17 @@ Status set_conns_per_thread(ParseState& state, const Value& value) {
   auto conns = clamped_count(state, *value, limits::max_conns_per_thread, "-l",
                              "connections per thread");
   if (!conns) return conns.error();
-  state.spec().conns_per_thread = *conns;
+  state.spec().layout.conns_per_thread = *conns;
   return ok();
 }
 
 Status set_ipv6(ParseState& state, const Value&) {
-  state.spec().ipv6 = true;
+  state.spec().layout.ipv6 = true;
   return ok();
 }
 
 Status set_udp(ParseState& state, const Value&) {
-  state.spec().protocol = Protocol::udp;
+  state.spec().workload.protocol = Protocol::udp;
   return ok();
 }
 
@@ -158,7 +158,7 @@ Expected<uint16_t> port_number(const std::string& text) {
 Status set_base_port(ParseState& state, const Value& value) {
   auto port = port_number(*value);
   if (!port) return port.error();
-  state.spec().base_port = *port;
+  state.spec().layout.base_port = *port;
   return ok();
 }
 
@@ -174,7 +174,7 @@ Status set_source_port(ParseState& state, const Value& value) {
     else
       port = static_cast<uint16_t>(*given);
   }
-  state.spec().source_base_port = port;
+  state.spec().layout.source_base_port = port;
   return ok();
 }
 
@@ -186,73 +186,73 @@ Status set_buffer(ParseState& state, const Value& value) {
     return fail(fmt::format("{} is {} bytes, above the maximum of {} (1g: one send or receive "
                             "call moves at most that)",
                             *value, *size, limits::max_buffer_bytes));
-  state.spec().send_buffer = static_cast<uint32_t>(*size);
-  state.spec().recv_buffer = static_cast<uint32_t>(*size);
+  state.spec().workload.send_buffer = static_cast<uint32_t>(*size);
+  state.spec().workload.recv_buffer = static_cast<uint32_t>(*size);
   return ok();
 }
 
 Status set_rate_limit(ParseState& state, const Value& value) {
   auto rate = parse_rate(*value);
   if (!rate) return rate.error();
-  state.spec().rate_limit_bps = *rate;
+  state.spec().workload.rate_limit_bps = *rate;
   return ok();
 }
 
 Status set_fq_rate_limit(ParseState& state, const Value& value) {
   auto rate = parse_rate(*value);
   if (!rate) return rate.error();
-  state.spec().fq_rate_limit_bps = *rate;
+  state.spec().workload.fq_rate_limit_bps = *rate;
   return ok();
 }
 
 Status set_warmup(ParseState& state, const Value& value) {
   auto seconds = whole_seconds(*value);
   if (!seconds) return seconds.error();
-  state.spec().warmup_s = *seconds;
+  state.spec().workload.warmup_s = *seconds;
   return ok();
 }
 
 Status set_duration(ParseState& state, const Value& value) {
   auto seconds = whole_seconds(*value);
   if (!seconds) return seconds.error();
-  state.spec().duration_s = *seconds;
+  state.spec().workload.duration_s = *seconds;
   return ok();
 }
 
 Status set_cooldown(ParseState& state, const Value& value) {
   auto seconds = whole_seconds(*value);
   if (!seconds) return seconds.error();
-  state.spec().cooldown_s = *seconds;
+  state.spec().workload.cooldown_s = *seconds;
   return ok();
 }
 
 Status set_no_sync(ParseState& state, const Value&) {
-  state.spec().no_sync = true;
+  state.spec().control.no_sync = true;
   return ok();
 }
 
 Status set_log_file(ParseState& state, const Value& value) {
-  state.spec().log_file = value.value_or(defaults::log_file);
+  state.spec().output.log_file = value.value_or(defaults::log_file);
   return ok();
 }
 
 Status set_xml_file(ParseState& state, const Value& value) {
-  state.spec().xml_file = value.value_or(defaults::xml_file);
+  state.spec().output.xml_file = value.value_or(defaults::xml_file);
   return ok();
 }
 
 Status set_json_file(ParseState& state, const Value& value) {
-  state.spec().json_file = value.value_or(defaults::json_file);
+  state.spec().output.json_file = value.value_or(defaults::json_file);
   return ok();
 }
 
 Status set_quiet(ParseState& state, const Value&) {
-  state.spec().quiet = true;
+  state.spec().output.quiet = true;
   return ok();
 }
 
 Status set_verbose(ParseState& state, const Value&) {
-  state.spec().verbose = true;
+  state.spec().output.verbose = true;
   return ok();
 }
 
@@ -267,26 +267,26 @@ Status set_version(ParseState& state, const Value&) {
 }
 
 Status set_show_tcp_retrans(ParseState& state, const Value&) {
-  state.spec().show_tcp_retrans = true;
+  state.spec().output.show_tcp_retrans = true;
   return ok();
 }
 
 Status set_show_nic_packets(ParseState& state, const Value& value) {
   auto name = non_empty(*value, "an interface name");
   if (!name) return name.error();
-  state.spec().show_nic_packets = *name;
+  state.spec().output.show_nic_packets = *name;
   return ok();
 }
 
 Status set_show_dev_interrupts(ParseState& state, const Value& value) {
   auto text = non_empty(*value, "a device name");
   if (!text) return text.error();
-  state.spec().show_dev_interrupts = *text;
+  state.spec().output.show_dev_interrupts = *text;
   return ok();
 }
 
 Status set_no_delay(ParseState& state, const Value&) {
-  state.spec().no_delay = true;
+  state.spec().io.no_delay = true;
   return ok();
 }
 
@@ -300,7 +300,7 @@ Status set_backend(ParseState& state, const Value& value) {
 Status set_native_json(ParseState& state, const Value& value) {
   auto file = non_empty(*value, "a file name");
   if (!file) return file.error();
-  state.spec().native_json_file = *file;
+  state.spec().output.native_json_file = *file;
   return ok();
 }
 
@@ -308,17 +308,17 @@ Status set_interval(ParseState& state, const Value& value) {
   auto seconds = parse_seconds(*value, false);
   if (!seconds) return seconds.error();
   if (*seconds < 0.01) return fail("the interval must be at least 0.01 s");
-  state.spec().interval_s = *seconds;
+  state.spec().output.interval_s = *seconds;
   return ok();
 }
 
 Status set_zerocopy(ParseState& state, const Value& value) {
   if (!value || *value == "on") {
-    state.spec().zerocopy = ZeroCopy::on;
+    state.spec().io.zerocopy = ZeroCopy::on;
   } else if (*value == "off") {
-    state.spec().zerocopy = ZeroCopy::off;
+    state.spec().io.zerocopy = ZeroCopy::off;
   } else if (*value == "auto") {
-    state.spec().zerocopy = ZeroCopy::automatic;
+    state.spec().io.zerocopy = ZeroCopy::automatic;
   } else {
     return fail("'" + *value + "' is not one of on, off, auto");
   }
@@ -327,9 +327,9 @@ Status set_zerocopy(ParseState& state, const Value& value) {
 
 Status set_skip_rx_copy(ParseState& state, const Value& value) {
   if (!value || *value == "on") {
-    state.spec().skip_rx_copy = true;
+    state.spec().io.skip_rx_copy = true;
   } else if (*value == "off") {
-    state.spec().skip_rx_copy = false;
+    state.spec().io.skip_rx_copy = false;
   } else {
     return fail("'" + *value + "' is not one of on, off");
   }
@@ -338,11 +338,11 @@ Status set_skip_rx_copy(ParseState& state, const Value& value) {
 
 Status set_udp_payload(ParseState& state, const Value& value) {
   if (*value == "auto") {
-    state.spec().udp_payload = UdpPayload::automatic;
+    state.spec().workload.udp_payload = UdpPayload::automatic;
   } else if (*value == "native") {
-    state.spec().udp_payload = UdpPayload::native;
+    state.spec().workload.udp_payload = UdpPayload::native;
   } else if (*value == "compat") {
-    state.spec().udp_payload = UdpPayload::compat;
+    state.spec().workload.udp_payload = UdpPayload::compat;
   } else {
     return fail("'" + *value + "' is not one of auto, native, compat");
   }
@@ -358,24 +358,24 @@ Expected<bool> on_off(const Value& value) {
 Status set_udp_gso(ParseState& state, const Value& value) {
   auto on = on_off(value);
   if (!on) return on.error();
-  state.spec().udp_gso = *on;
+  state.spec().io.udp_gso = *on;
   return ok();
 }
 
 Status set_udp_gro(ParseState& state, const Value& value) {
   auto on = on_off(value);
   if (!on) return on.error();
-  state.spec().udp_gro = *on;
+  state.spec().io.udp_gro = *on;
   return ok();
 }
 
 Status set_sqpoll(ParseState& state, const Value&) {
-  state.spec().sqpoll = true;
+  state.spec().uring.sqpoll = true;
   return ok();
 }
 
 Status set_pin_workers(ParseState& state, const Value&) {
-  state.spec().pin_workers = true;
+  state.spec().layout.pin_workers = true;
   return ok();
 }
 
@@ -383,7 +383,7 @@ Status set_worker_threads(ParseState& state, const Value& value) {
   auto threads = parse_count(*value, 1024);
   if (!threads) return threads.error();
   if (*threads == 0) return fail("the number of threads must be 1..1024");
-  state.spec().worker_threads = static_cast<uint32_t>(*threads);
+  state.spec().layout.worker_threads = static_cast<uint32_t>(*threads);
   return ok();
 }
 
@@ -391,33 +391,33 @@ Status set_connect_timeout(ParseState& state, const Value& value) {
   auto seconds = whole_seconds(*value);
   if (!seconds) return seconds.error();
   if (*seconds == 0) return fail("the timeout must be at least 1 second");
-  state.spec().connect_timeout_s = *seconds;
+  state.spec().control.connect_timeout_s = *seconds;
   return ok();
 }
 
 Status set_wait_timeout(ParseState& state, const Value& value) {
   auto seconds = whole_seconds(*value);
   if (!seconds) return seconds.error();
-  state.spec().wait_timeout_s = *seconds;
+  state.spec().control.wait_timeout_s = *seconds;
   return ok();
 }
 
 Status set_dpdk_args(ParseState& state, const Value& value) {
-  state.spec().dpdk_args = *value;
+  state.spec().dpdk.args = *value;
   return ok();
 }
 
 Status set_dpdk_port(ParseState& state, const Value& value) {
   auto port = non_empty(*value, "a port id, PCI address, device name or MAC");
   if (!port) return port.error();
-  state.spec().dpdk_port = *port;
+  state.spec().dpdk.port = *port;
   return ok();
 }
 
 Status set_peer_mac(ParseState& state, const Value& value) {
   auto mac = non_empty(*value, "a MAC address such as 02:00:00:00:00:01");
   if (!mac) return mac.error();
-  state.spec().peer_mac = *mac;
+  state.spec().dpdk.peer_mac = *mac;
   return ok();
 }
 

@@ -207,41 +207,40 @@ void choose_role(WindowsParseState& state) {
 // (threads) ports x 1 thread x 1 connection, towards the first mapping's host.
 Status apply_mappings(WindowsParseState& state) {
   TestSpec& spec = state.spec();
-  WindowsOptions& windows = spec.windows;
-  if (windows.mappings.empty())
+  if (spec.layout.mappings.empty())
     return fail("-m THREADS,CPU,HOST is required (e.g. -m 4,*,10.0.0.1)");
   uint64_t threads = 0;
-  for (const WindowsMapping& mapping : windows.mappings) {
+  for (const ThreadMapping& mapping : spec.layout.mappings) {
     threads += mapping.threads;
     if (spec.role == Role::sender && mapping.host.empty())
       return fail("-m: the sender needs the receiver's address in every mapping ('*' is for "
                   "the receiver)");
   }
-  if (!spec.no_sync && threads >= windows_max_synced_threads)
+  if (!spec.control.no_sync && threads >= windows_max_synced_threads)
     return fail(fmt::format("-m: {} threads in total; without -ns fewer than {} are allowed (add "
                             "-ns on every instance)",
                             threads, windows_max_synced_threads));
   // Data ports base..base+threads-1 (base+1..base+threads with -sp), token ports 1000 above.
-  const uint64_t first = spec.base_port + (windows.sync_port ? 1 : 0);
+  const uint64_t first = spec.layout.base_port + (spec.control.port_assignment ? 1 : 0);
   const uint64_t last = first + threads - 1;
   if (last > 65535)
     return fail(fmt::format("-p: data ports {}..{} pass 65535 (lower -p or use fewer threads)",
                             first, last));
-  if (!spec.no_sync && last + windows_token_port_offset > 65535)
+  if (!spec.control.no_sync && last + windows_token_port_offset > 65535)
     return fail(fmt::format("-p: token ports {}..{} (data port + {}) pass 65535 (lower -p, use "
                             "fewer threads, or -ns)",
                             first + windows_token_port_offset, last + windows_token_port_offset,
                             windows_token_port_offset));
-  spec.ports = static_cast<uint32_t>(threads);
-  spec.threads_per_port = 1;
-  spec.conns_per_thread = 1;
-  spec.address = windows.mappings.front().host;
+  spec.layout.ports = static_cast<uint32_t>(threads);
+  spec.layout.threads_per_port = 1;
+  spec.layout.conns_per_thread = 1;
+  spec.layout.address = spec.layout.mappings.front().host;
   // TestSpec has one CPU for every worker: set it only when all mappings agree.
-  const std::optional<int> cpu = windows.mappings.front().cpu;
+  const std::optional<int> cpu = spec.layout.mappings.front().cpu;
   const bool same_cpu =
-      std::all_of(windows.mappings.begin(), windows.mappings.end(),
-                  [&](const WindowsMapping& mapping) { return mapping.cpu == cpu; });
-  spec.mapping_cpu = same_cpu ? cpu : std::nullopt;
+      std::all_of(spec.layout.mappings.begin(), spec.layout.mappings.end(),
+                  [&](const ThreadMapping& mapping) { return mapping.cpu == cpu; });
+  spec.layout.mapping_cpu = same_cpu ? cpu : std::nullopt;
   return ok();
 }
 
@@ -249,60 +248,58 @@ Status apply_mappings(WindowsParseState& state) {
 // chooses.
 void choose_mode(WindowsParseState& state) {
   TestSpec& spec = state.spec();
-  WindowsOptions& windows = spec.windows;
-  if (state.time_s && !windows.buffer_count) {
-    spec.duration_s = *state.time_s;
+  if (state.time_s && !spec.workload.buffer_count) {
+    spec.workload.duration_s = *state.time_s;
     return;
   }
-  if (!windows.buffer_count) {
-    windows.buffer_count = windows_default_buffer_count;
+  if (!spec.workload.buffer_count) {
+    spec.workload.buffer_count = windows_default_buffer_count;
     state.base.note(fmt::format("no -t: count mode, each thread does {} buffers (-n); add -t SEC "
                                 "for a timed run",
                                 windows_default_buffer_count));
   }
-  if (state.time_s) windows.count_timeout_s = *state.time_s;
+  if (state.time_s) spec.workload.count_timeout_s = *state.time_s;
   // An engine that knows no count mode still stops: the run's upper bound is its duration.
-  spec.duration_s = windows.count_timeout_s;
+  spec.workload.duration_s = spec.workload.count_timeout_s;
   if (state.warmup_given || state.cooldown_given)
     state.base.note("-wu and -cd are ignored in count mode (-n)");
-  spec.warmup_s = 0;
-  spec.cooldown_s = 0;
+  spec.workload.warmup_s = 0;
+  spec.workload.cooldown_s = 0;
 }
 
 void apply_defaults(WindowsParseState& state) {
   TestSpec& spec = state.spec();
   if (!state.length_given) {
-    const uint32_t length = spec.protocol == Protocol::udp ? windows_default_udp_length
+    const uint32_t length = spec.workload.protocol == Protocol::udp ? windows_default_udp_length
                                                            : windows_default_tcp_length;
-    spec.send_buffer = length;
-    spec.recv_buffer = length;
+    spec.workload.send_buffer = length;
+    spec.workload.recv_buffer = length;
   }
   // "-a n" means SO_SNDBUF 0 (the original: "this is more common") unless -sb says otherwise.
   if (state.async_count_given && !state.send_buffer_given) {
-    spec.windows.socket_send_buffer = 0;
-    spec.windows.send_buffer_implied = true;
+    spec.io.socket_send_buffer = 0;
+    spec.io.send_buffer_implied = true;
   }
 }
 
 // The original's VerifyArgs, for the options xttcp accepts, with messages that give the rule.
 Status verify(WindowsParseState& state) {
   const TestSpec& spec = state.spec();
-  const WindowsOptions& w = spec.windows;
   const bool sender = spec.role == Role::sender;
-  const bool udp = spec.protocol == Protocol::udp;
-  const bool async = w.async_buffers > 0;
-  if (w.wsa && !async) return fail("-w: WSASend/WSARecv need asynchronous I/O (add -a)");
-  if (w.wait_all && async && !w.wsa)
+  const bool udp = spec.workload.protocol == Protocol::udp;
+  const bool async = spec.io.outstanding > 0;
+  if (spec.accepted.wsa && !async) return fail("-w: WSASend/WSARecv need asynchronous I/O (add -a)");
+  if (spec.io.wait_all && async && !spec.accepted.wsa)
     return fail("-wa: MSG_WAITALL works with synchronous I/O or with -w (add -w or drop -a)");
-  if (!spec.source_address.empty() && !sender)
+  if (!spec.layout.source_address.empty() && !sender)
     return fail("-nic is for the sender only (drop -nic or use -s)");
-  if (w.throttle_kBps > 0 && !sender) return fail("-thr is for the sender only (drop -thr or use -s)");
-  if (w.sample_s > 0 && (!state.time_s || w.buffer_count))
+  if (spec.workload.thread_rate_kBps > 0 && !sender) return fail("-thr is for the sender only (drop -thr or use -s)");
+  if (spec.output.sample_s > 0 && (!state.time_s || spec.workload.buffer_count))
     return fail("-sam needs a timed run (-t SEC without -n)");
-  if (w.udp_send_offload != 0 && (!sender || !udp)) return fail("-uso needs -s and -u");
-  if (w.udp_receive_coalescing && (sender || !udp)) return fail("-uro needs -r and -u");
-  if (w.udp_unconnected && !udp) return fail("-uc: unconnected UDP needs -u");
-  if (w.udp_unconnected && async)
+  if (spec.io.udp_send_offload != 0 && (!sender || !udp)) return fail("-uso needs -s and -u");
+  if (spec.io.udp_receive_coalescing && (sender || !udp)) return fail("-uro needs -r and -u");
+  if (spec.io.udp_unconnected && !udp) return fail("-uc: unconnected UDP needs -u");
+  if (spec.io.udp_unconnected && async)
     return fail("-uc: unconnected UDP uses synchronous I/O only (drop -a)");
   return ok();
 }
@@ -310,17 +307,17 @@ Status verify(WindowsParseState& state) {
 void add_notes(WindowsParseState& state) {
   const TestSpec& spec = state.spec();
   // Receive-side options the original accepts on a sender and never uses there.
-  if (spec.role == Role::sender && spec.windows.verify_data)
+  if (spec.role == Role::sender && spec.workload.verify_data)
     state.base.note("-d does nothing on the sender: it checks received data (ignored, as NTttcp "
                     "does)");
-  if (spec.role == Role::sender && spec.windows.wait_all)
+  if (spec.role == Role::sender && spec.io.wait_all)
     state.base.note("-wa does nothing on the sender: it applies to receives (ignored, as NTttcp "
                     "does)");
-  if (spec.no_delay && spec.protocol == Protocol::udp)
+  if (spec.io.no_delay && spec.workload.protocol == Protocol::udp)
     state.base.note("-ndl has no effect with -u (TCP_NODELAY is a TCP option)");
-  if (spec.windows.sample_s > spec.duration_s)
-    state.base.note(fmt::format("-sam {} is longer than -t {}: one sample", spec.windows.sample_s,
-                                spec.duration_s));
+  if (spec.output.sample_s > spec.workload.duration_s)
+    state.base.note(fmt::format("-sam {} is longer than -t {}: one sample", spec.output.sample_s,
+                                spec.workload.duration_s));
 }
 
 Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_count) {
@@ -348,12 +345,12 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   apply_defaults(state);
   if (Status checks = verify(state); !checks) return checks.error();
   // -d must see the bytes: no MSG_TRUNC receive, unless asked for explicitly (then refuse).
-  if (state.spec().windows.verify_data) {
+  if (state.spec().workload.verify_data) {
     for (const OptionUse& use : splitter.native_uses()) {
-      if (use.def->long_name == "skip-rx-copy" && state.spec().skip_rx_copy)
+      if (use.def->long_name == "skip-rx-copy" && state.spec().io.skip_rx_copy)
         return fail("-d needs the received bytes: drop --skip-rx-copy or use --skip-rx-copy=off");
     }
-    state.spec().skip_rx_copy = false;
+    state.spec().io.skip_rx_copy = false;
   }
   add_notes(state);
   return std::move(state.base.command);

@@ -68,7 +68,7 @@ Expected<std::string> word_value(const std::string& text, const char* what) {
 }
 
 // One THREADS,CPU,HOST mapping; all three fields are required, as the original's.
-Expected<WindowsMapping> parse_windows_mapping(const std::string& text, unsigned cpu_count) {
+Expected<ThreadMapping> parse_windows_mapping(const std::string& text, unsigned cpu_count) {
   std::vector<std::string> fields;
   std::size_t start = 0;
   while (true) {
@@ -83,7 +83,7 @@ Expected<WindowsMapping> parse_windows_mapping(const std::string& text, unsigned
     return fail(fmt::format("'{}' is not THREADS,CPU,HOST (all 3 fields are required, e.g. "
                             "4,*,10.0.0.1)",
                             text));
-  WindowsMapping mapping;
+  ThreadMapping mapping;
   auto threads = parse_count(fields[0], 65535);
   if (!threads) return fail(fmt::format("threads in '{}': {}", text, threads.error().message));
   if (*threads == 0) return fail(fmt::format("threads must be at least 1 in '{}'", text));
@@ -127,10 +127,10 @@ Status set_mappings(WindowsParseState& state, const Values& values) {
   for (const std::string& value : values) {
     auto mapping = parse_windows_mapping(value, state.base.cpu_count);
     if (!mapping) return mapping.error();
-    state.windows().mappings.push_back(*mapping);
+    state.spec().layout.mappings.push_back(*mapping);
     text += (text.empty() ? "" : " ") + value;
   }
-  state.spec().mapping_text = text;
+  state.spec().layout.mapping_text = text;
   return ok();
 }
 
@@ -138,8 +138,8 @@ Status set_length(WindowsParseState& state, const Values& values) {
   auto length = memory_size(values[0], limits::max_buffer_bytes);
   if (!length) return length.error();
   if (*length == 0) return fail("the buffer length must be at least 1 byte");
-  state.spec().send_buffer = static_cast<uint32_t>(*length);
-  state.spec().recv_buffer = static_cast<uint32_t>(*length);
+  state.spec().workload.send_buffer = static_cast<uint32_t>(*length);
+  state.spec().workload.recv_buffer = static_cast<uint32_t>(*length);
   state.length_given = true;
   return ok();
 }
@@ -148,7 +148,7 @@ Status set_buffer_count(WindowsParseState& state, const Values& values) {
   auto count = memory_size(values[0], std::numeric_limits<int64_t>::max());
   if (!count) return count.error();
   if (*count == 0) return fail("the number of buffers must be at least 1");
-  state.windows().buffer_count = *count;
+  state.spec().workload.buffer_count = *count;
   return ok();
 }
 
@@ -156,30 +156,30 @@ Status set_base_port(WindowsParseState& state, const Values& values) {
   auto port = parse_count(values[0], UINT64_MAX);
   if (!port) return port.error();
   if (*port < 1 || *port > 65535) return fail(fmt::format("port {} is outside 1..65535", *port));
-  state.spec().base_port = static_cast<uint16_t>(*port);
+  state.spec().layout.base_port = static_cast<uint16_t>(*port);
   return ok();
 }
 
 Status set_sync_port(WindowsParseState& state, const Values&) {
-  state.windows().sync_port = true;
+  state.spec().control.port_assignment = true;
   return ok();
 }
 
 Status set_no_sync(WindowsParseState& state, const Values&) {
-  state.spec().no_sync = true;
+  state.spec().control.no_sync = true;
   return ok();
 }
 
 Status set_wait_timeout(WindowsParseState& state, const Values& values) {
   auto ms = whole_number(values[0], 0, max_int32);
   if (!ms) return ms.error();
-  state.windows().wait_timeout_ms = *ms;
+  state.spec().io.wait_timeout_ms = *ms;
   return ok();
 }
 
 Status set_async(WindowsParseState& state, const Values& values) {
   if (values.empty()) {
-    if (!state.async_count_given) state.windows().async_buffers = windows_default_async_buffers;
+    if (!state.async_count_given) state.spec().io.outstanding = windows_default_async_buffers;
     return ok();
   }
   auto count = parse_count(values[0], UINT32_MAX);
@@ -188,7 +188,7 @@ Status set_async(WindowsParseState& state, const Values& values) {
     return fail(fmt::format("{} outstanding buffers; use 1..{} (fewer than 64, the "
                             "WaitForMultipleObjects limit)",
                             *count, windows_max_async_buffers));
-  state.windows().async_buffers = static_cast<uint32_t>(*count);
+  state.spec().io.outstanding = static_cast<uint32_t>(*count);
   state.async_count_given = true;
   return ok();
 }
@@ -196,57 +196,57 @@ Status set_async(WindowsParseState& state, const Values& values) {
 Status set_recv_socket_buffer(WindowsParseState& state, const Values& values) {
   auto size = socket_buffer(values[0]);
   if (!size) return size.error();
-  state.windows().socket_recv_buffer = *size;
+  state.spec().io.socket_recv_buffer = *size;
   return ok();
 }
 
 Status set_send_socket_buffer(WindowsParseState& state, const Values& values) {
   auto size = socket_buffer(values[0]);
   if (!size) return size.error();
-  state.windows().socket_send_buffer = *size;
+  state.spec().io.socket_send_buffer = *size;
   state.send_buffer_given = true;
   return ok();
 }
 
 Status set_no_delay(WindowsParseState& state, const Values&) {
-  state.spec().no_delay = true;
+  state.spec().io.no_delay = true;
   return ok();
 }
 
 Status set_udp(WindowsParseState& state, const Values&) {
-  state.spec().protocol = Protocol::udp;
+  state.spec().workload.protocol = Protocol::udp;
   return ok();
 }
 
 Status set_udp_unconnected(WindowsParseState& state, const Values&) {
-  state.windows().udp_unconnected = true;
+  state.spec().io.udp_unconnected = true;
   return ok();
 }
 
 Status set_udp_send_offload(WindowsParseState& state, const Values& values) {
   auto size = whole_number(values[0], 0, limits::max_udp_send_size);
   if (!size) return size.error();
-  state.windows().udp_send_offload = *size;
+  state.spec().io.udp_send_offload = *size;
   return ok();
 }
 
 Status set_udp_receive_coalescing(WindowsParseState& state, const Values&) {
-  state.windows().udp_receive_coalescing = true;
+  state.spec().io.udp_receive_coalescing = true;
   return ok();
 }
 
 Status set_wsa(WindowsParseState& state, const Values&) {
-  state.windows().wsa = true;
+  state.spec().accepted.wsa = true;
   return ok();
 }
 
 Status set_latency(WindowsParseState& state, const Values&) {
-  state.windows().latency_measurement = true;
+  state.spec().io.time_each_call = true;
   return ok();
 }
 
 Status set_verify(WindowsParseState& state, const Values&) {
-  state.windows().verify_data = true;
+  state.spec().workload.verify_data = true;
   return ok();
 }
 
@@ -260,7 +260,7 @@ Status set_time(WindowsParseState& state, const Values& values) {
 Status set_warmup(WindowsParseState& state, const Values& values) {
   auto seconds = whole_number(values[0], 0, max_whole_seconds);
   if (!seconds) return seconds.error();
-  state.spec().warmup_s = *seconds;
+  state.spec().workload.warmup_s = *seconds;
   state.warmup_given = *seconds > 0;
   return ok();
 }
@@ -268,7 +268,7 @@ Status set_warmup(WindowsParseState& state, const Values& values) {
 Status set_cooldown(WindowsParseState& state, const Values& values) {
   auto seconds = whole_number(values[0], 0, max_whole_seconds);
   if (!seconds) return seconds.error();
-  state.spec().cooldown_s = *seconds;
+  state.spec().workload.cooldown_s = *seconds;
   state.cooldown_given = *seconds > 0;
   return ok();
 }
@@ -276,59 +276,59 @@ Status set_cooldown(WindowsParseState& state, const Values& values) {
 Status set_sample(WindowsParseState& state, const Values& values) {
   auto seconds = whole_number(values[0], 1, max_whole_seconds);
   if (!seconds) return seconds.error();
-  state.windows().sample_s = *seconds;
+  state.spec().output.sample_s = *seconds;
   return ok();
 }
 
 Status set_verbose(WindowsParseState& state, const Values&) {
-  state.spec().verbose = true;
+  state.spec().output.verbose = true;
   return ok();
 }
 
 Status set_ipv6(WindowsParseState& state, const Values&) {
-  state.spec().ipv6 = true;
+  state.spec().layout.ipv6 = true;
   return ok();
 }
 
 Status set_wait_all(WindowsParseState& state, const Values&) {
-  state.windows().wait_all = true;
+  state.spec().io.wait_all = true;
   return ok();
 }
 
 Status set_nic(WindowsParseState& state, const Values& values) {
   auto address = word_value(values[0], "an address");
   if (!address) return address.error();
-  state.spec().source_address = *address;
+  state.spec().layout.source_address = *address;
   return ok();
 }
 
 Status set_xml(WindowsParseState& state, const Values& values) {
-  state.spec().xml_file = values.empty() ? windows_default_xml_file : values[0];
-  state.windows().xml_append = true;
+  state.spec().output.xml_file = values.empty() ? windows_default_xml_file : values[0];
+  state.spec().output.xml_append = true;
   return ok();
 }
 
 Status set_numa_node(WindowsParseState& state, const Values& values) {
   auto node = whole_number(values[0], 0, 4095);
   if (!node) return node.error();
-  state.windows().numa_node = *node;
+  state.spec().layout.numa_node = *node;
   return ok();
 }
 
 Status set_hide_per_thread(WindowsParseState& state, const Values&) {
-  state.windows().hide_per_thread = true;
+  state.spec().output.hide_per_thread = true;
   return ok();
 }
 
 Status set_no_stdio_buffer(WindowsParseState& state, const Values&) {
-  state.windows().no_stdio_buffer = true;
+  state.spec().accepted.no_stdio_buffer = true;
   return ok();
 }
 
 Status set_throttle(WindowsParseState& state, const Values& values) {
   auto rate = parse_count(values[0], UINT32_MAX);
   if (!rate) return rate.error();
-  state.windows().throttle_kBps = *rate;
+  state.spec().workload.thread_rate_kBps = *rate;
   return ok();
 }
 

@@ -31,7 +31,6 @@ struct WindowsParseState {
   bool cooldown_given = false;       // -cd
 
   TestSpec& spec() { return base.spec(); }
-  WindowsOptions& windows() { return base.spec().windows; }
 };
 
 enum class WindowsValue {

@@ -27,7 +27,7 @@ class NoSyncSender final : public SenderControl {
 
 std::unique_ptr<SenderControl> make_sender_control(const SenderControlContext& context) {
   if (context.spec.dialect == Dialect::windows) return make_windows_sender(context);
-  if (context.spec.no_sync) return std::make_unique<NoSyncSender>(context);
+  if (context.spec.control.no_sync) return std::make_unique<NoSyncSender>(context);
   return make_sync_sender(context);
 }
 

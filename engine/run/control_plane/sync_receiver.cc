@@ -125,7 +125,7 @@ class SyncReceiver final : public ReceiverControl {
     SocketAddress address = context_.locals.front();
     address.set_port(spec.sync_port());
     auto listening = SyncServer::listen(
-        address, {spec.multi_clients, spec.duration_s, spec.cycle_s()}, std::move(hooks));
+        address, {spec.control.multi_clients, spec.workload.duration_s, spec.cycle_s()}, std::move(hooks));
     if (!listening) return listening.error();
     server_ = std::move(*listening);
     server_->start();

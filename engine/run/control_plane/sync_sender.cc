@@ -24,7 +24,7 @@ using std::chrono::seconds;
 class SyncSender final : public SenderControl {
  public:
   explicit SyncSender(const SenderControlContext& context)
-      : context_(context), timeout_(seconds(context.spec.connect_timeout_s)) {}
+      : context_(context), timeout_(seconds(context.spec.control.connect_timeout_s)) {}
 
   Expected<Agreement> agree() override {
     const TestSpec& spec = context_.spec;
@@ -60,7 +60,7 @@ class SyncSender final : public SenderControl {
     if (*cycle < 0 || static_cast<uint32_t>(*cycle) > sync_code::kMaxCycleSeconds)
       return fail(fmt::format("sync: receiver answered an invalid test cycle ({} s; at most {})",
                               *cycle, sync_code::kMaxCycleSeconds));
-    if (static_cast<uint32_t>(*cycle) != spec.duration_s) {
+    if (static_cast<uint32_t>(*cycle) != spec.workload.duration_s) {
       if (*cycle == 0)
         log.info("test is negotiated to run with continuous mode");
       else
@@ -78,12 +78,12 @@ class SyncSender final : public SenderControl {
       std::atomic<bool>& flag;
       ~Started() { flag = false; }
     } started{starting_};
-    auto reply = sync_->exchange(spec.last_client ? sync_code::kLastClientStart : sync_code::kStart,
+    auto reply = sync_->exchange(spec.control.last_client ? sync_code::kLastClientStart : sync_code::kStart,
                                  timeout_);
     if (!reply) return reply.error();
     if (*reply == sync_code::kPleaseWait) {
       // -M: parked until the -L sender arrives; bounded by --wait-timeout (default 10 minutes).
-      const uint32_t wait_s = spec.wait_timeout_s > 0 ? spec.wait_timeout_s : 600;
+      const uint32_t wait_s = spec.control.wait_timeout_s > 0 ? spec.control.wait_timeout_s : 600;
       context_.log.info(fmt::format(
           "receiver is waiting for the last sender (-L); waiting up to {} s", wait_s));
       reply = sync_->read_int(seconds(wait_s));
@@ -124,7 +124,7 @@ class SyncSender final : public SenderControl {
   Expected<std::optional<Result>> exchange_results(const Result& own) override {
     if (!agreement_.native || receiver_lost_) return std::optional<Result>();
     if (Status sent = sync_->send_frame(render_peer_frame(own)); !sent) return sent.error();
-    auto frame = sync_->read_frame(timeout_ + seconds(context_.spec.cooldown_s + 5));
+    auto frame = sync_->read_frame(timeout_ + seconds(context_.spec.workload.cooldown_s + 5));
     if (!frame) return fail("no result from the receiver: " + frame.error().message);
     auto peer = parse_peer_result(*frame, Role::receiver);
     if (!peer) return fail("the receiver's result is unreadable: " + peer.error().message);

@@ -23,10 +23,10 @@ class WindowsReceiver final : public ReceiverControl {
   ~WindowsReceiver() override { stop(); }
 
   std::function<void()> accept_hook() override {
-    if (!context_.spec.no_sync) return {};
+    if (!context_.spec.control.no_sync) return {};
     // -ns: the clock starts once every thread has its connection; the first one's time is
     // where a count-mode window begins.
-    return [this, threads = context_.spec.ports, cycle = context_.spec.cycle_s()] {
+    return [this, threads = context_.spec.layout.ports, cycle = context_.spec.cycle_s()] {
       SteadyClock::rep none = 0;
       first_accept_.compare_exchange_strong(none, SteadyClock::now().time_since_epoch().count());
       if (accepted_.fetch_add(1) + 1 == threads) context_.gate.open(cycle);
@@ -35,11 +35,11 @@ class WindowsReceiver final : public ReceiverControl {
 
   Status open() override {
     const TestSpec& spec = context_.spec;
-    if (spec.windows.sync_port) {
+    if (spec.control.port_assignment) {
       // One host (check_windows_dialect_supported): the original hands out every port there.
       SocketAddress base = context_.locals.front();
-      base.set_port(spec.base_port);
-      auto listener = listen_tcp(base, static_cast<int>(spec.ports));
+      base.set_port(spec.layout.base_port);
+      auto listener = listen_tcp(base, static_cast<int>(spec.layout.ports));
       if (!listener) return fail("-sp: " + listener.error().message);
       port_listener_ = std::move(*listener);
     }
@@ -80,7 +80,7 @@ class WindowsReceiver final : public ReceiverControl {
     const TestSpec& spec = context_.spec;
     if (port_listener_.valid()) {
       Status served = serve_assigned_ports(std::move(port_listener_),
-                                           windows_token::first_data_port(spec), spec.ports, stop_);
+                                           windows_token::first_data_port(spec), spec.layout.ports, stop_);
       if (!served) return give_up(served);
     }
     if (token_listeners_.empty()) return;

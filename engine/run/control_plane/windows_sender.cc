@@ -24,10 +24,10 @@ class WindowsSender final : public SenderControl {
   explicit WindowsSender(const SenderControlContext& context)
       : context_(context),
         // The original retries its connects 100 times 100 ms apart: at least 10 s.
-        timeout_(seconds(std::max<uint32_t>(context.spec.connect_timeout_s, 10))) {}
+        timeout_(seconds(std::max<uint32_t>(context.spec.control.connect_timeout_s, 10))) {}
 
   Expected<Agreement> agree() override {
-    if (context_.spec.no_sync) context_.log.info("Starting sender activity (no sync) ...");
+    if (context_.spec.control.no_sync) context_.log.info("Starting sender activity (no sync) ...");
     if (Status ports = fetch_data_ports(); !ports) return ports.error();
     return Agreement{context_.spec.cycle_s(), false};
   }
@@ -53,20 +53,20 @@ class WindowsSender final : public SenderControl {
   // do (the plan numbers the data ports per host to match).
   Status fetch_data_ports() const {
     const TestSpec& spec = context_.spec;
-    if (!spec.windows.sync_port) return ok();
+    if (!spec.control.port_assignment) return ok();
     const std::vector<uint32_t> threads = windows_token::threads_per_host(context_.plan);
     for (size_t h = 0; h < context_.receivers.size(); ++h) {
       SocketAddress base = context_.receivers[h];
-      base.set_port(spec.base_port);
+      base.set_port(spec.layout.base_port);
       auto ports = fetch_assigned_ports(base, threads[h], context_.source, timeout_,
                                         context_.interrupted);
       if (!ports) return ports.error();
       if (Status expected =
-              windows_token::check_assigned_ports(*ports, spec.base_port, threads[h]);
+              windows_token::check_assigned_ports(*ports, spec.layout.base_port, threads[h]);
           !expected)
         return fail(fmt::format("{} (from {})", expected.error().message, base.host()));
       context_.log.debug(fmt::format("-sp: {} handed out data ports {}..{}", base.host(),
-                                     spec.base_port + 1, spec.base_port + threads[h]));
+                                     spec.layout.base_port + 1, spec.layout.base_port + threads[h]));
     }
     return ok();
   }

@@ -32,7 +32,7 @@ TEST(ChooseBackend, ANamedBackendThatRefusesTheSpecSaysWhy) {
   TestSpec spec;
   spec.backend = "null";
   spec.dialect = Dialect::windows;
-  spec.windows.socket_recv_buffer = 65536;
+  spec.io.socket_recv_buffer = 65536;
   auto choice = choose_backend(spec);
   ASSERT_FALSE(choice);
   EXPECT_EQ(choice.error().message,
@@ -51,7 +51,7 @@ const Backend* first_auto_candidate(const TestSpec& spec) {
 TEST(ChooseBackend, AutoTakesTheFirstThatAsksAndAccepts) {
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     TestSpec spec;
-    spec.protocol = protocol;
+    spec.workload.protocol = protocol;
     auto choice = choose_backend(spec);
     ASSERT_TRUE(choice) << choice.error().message;
     const Backend* expected = first_auto_candidate(spec);
@@ -71,7 +71,7 @@ TEST(ChooseBackend, AutoNamesWhatItPassedOverForAnOption) {
     GTEST_SKIP() << "auto takes " << preferred->backend.name() << " here, not io_uring";
   TestSpec timed;
   timed.dialect = Dialect::windows;
-  timed.windows.latency_measurement = true;
+  timed.io.time_each_call = true;
   auto choice = choose_backend(timed);
   ASSERT_TRUE(choice) << choice.error().message;
   EXPECT_EQ(choice->backend.name(), "epoll");

@@ -68,34 +68,33 @@ TEST(WindowsDialect, SenderDefaults) {
   const TestSpec spec = win_spec("-s -m 4,*,10.0.0.1 -t 10");
   EXPECT_EQ(spec.dialect, Dialect::windows);
   EXPECT_EQ(spec.role, Role::sender);
-  EXPECT_EQ(spec.address, "10.0.0.1");
-  EXPECT_EQ(spec.ports, 4u);
-  EXPECT_EQ(spec.threads_per_port, 1u);
-  EXPECT_EQ(spec.conns_per_thread, 1u);
+  EXPECT_EQ(spec.layout.address, "10.0.0.1");
+  EXPECT_EQ(spec.layout.ports, 4u);
+  EXPECT_EQ(spec.layout.threads_per_port, 1u);
+  EXPECT_EQ(spec.layout.conns_per_thread, 1u);
   EXPECT_EQ(spec.sender_connections(), 4u);
-  EXPECT_EQ(spec.base_port, 5001);
-  EXPECT_EQ(spec.protocol, Protocol::tcp);
-  EXPECT_EQ(spec.send_buffer, 64u * 1024);
-  EXPECT_EQ(spec.recv_buffer, 64u * 1024);
-  EXPECT_EQ(spec.duration_s, 10u);
-  EXPECT_EQ(spec.warmup_s, 0u);
-  EXPECT_EQ(spec.cooldown_s, 0u);
-  EXPECT_FALSE(spec.no_sync);
-  EXPECT_FALSE(spec.mapping_cpu.has_value());
-  EXPECT_EQ(spec.mapping_text, "4,*,10.0.0.1");
-  EXPECT_FALSE(spec.xml_file.has_value());
-  const WindowsOptions& w = spec.windows;
-  ASSERT_EQ(w.mappings.size(), 1u);
-  EXPECT_EQ(w.mappings[0].threads, 4u);
-  EXPECT_EQ(w.mappings[0].host, "10.0.0.1");
-  EXPECT_EQ(w.async_buffers, 0u);
-  EXPECT_EQ(w.socket_recv_buffer, -1);
-  EXPECT_EQ(w.socket_send_buffer, -1);
-  EXPECT_FALSE(w.buffer_count.has_value());
-  EXPECT_EQ(w.wait_timeout_ms, 600000u);
-  EXPECT_EQ(w.count_timeout_s, 10800u);
-  EXPECT_EQ(w.sample_s, 0u);
-  EXPECT_FALSE(w.numa_node.has_value());
+  EXPECT_EQ(spec.layout.base_port, 5001);
+  EXPECT_EQ(spec.workload.protocol, Protocol::tcp);
+  EXPECT_EQ(spec.workload.send_buffer, 64u * 1024);
+  EXPECT_EQ(spec.workload.recv_buffer, 64u * 1024);
+  EXPECT_EQ(spec.workload.duration_s, 10u);
+  EXPECT_EQ(spec.workload.warmup_s, 0u);
+  EXPECT_EQ(spec.workload.cooldown_s, 0u);
+  EXPECT_FALSE(spec.control.no_sync);
+  EXPECT_FALSE(spec.layout.mapping_cpu.has_value());
+  EXPECT_EQ(spec.layout.mapping_text, "4,*,10.0.0.1");
+  EXPECT_FALSE(spec.output.xml_file.has_value());
+  ASSERT_EQ(spec.layout.mappings.size(), 1u);
+  EXPECT_EQ(spec.layout.mappings[0].threads, 4u);
+  EXPECT_EQ(spec.layout.mappings[0].host, "10.0.0.1");
+  EXPECT_EQ(spec.io.outstanding, 0u);
+  EXPECT_EQ(spec.io.socket_recv_buffer, -1);
+  EXPECT_EQ(spec.io.socket_send_buffer, -1);
+  EXPECT_FALSE(spec.workload.buffer_count.has_value());
+  EXPECT_EQ(spec.io.wait_timeout_ms, 600000u);
+  EXPECT_EQ(spec.workload.count_timeout_s, 10800u);
+  EXPECT_EQ(spec.output.sample_s, 0u);
+  EXPECT_FALSE(spec.layout.numa_node.has_value());
 }
 
 TEST(WindowsDialect, ReceiverIsTheDefaultRoleWithANote) {
@@ -124,155 +123,154 @@ TEST(WindowsDialect, NamesAreCaseInsensitive) {
   const TestSpec spec = win_spec("-S -M 2,1,10.0.0.1 -T 5 -XML out.xml -Rb 4K -SB 1M -NDL -V -WU 1 "
                                  "-Cd 2 -Ns -P 6000");
   EXPECT_EQ(spec.role, Role::sender);
-  EXPECT_EQ(spec.ports, 2u);
-  EXPECT_EQ(spec.mapping_cpu, 1);
-  EXPECT_EQ(spec.duration_s, 5u);
-  EXPECT_EQ(spec.xml_file, "out.xml");
-  EXPECT_EQ(spec.windows.socket_recv_buffer, 4096);
-  EXPECT_EQ(spec.windows.socket_send_buffer, 1 << 20);
-  EXPECT_TRUE(spec.no_delay);
-  EXPECT_TRUE(spec.verbose);
-  EXPECT_EQ(spec.warmup_s, 1u);
-  EXPECT_EQ(spec.cooldown_s, 2u);
-  EXPECT_TRUE(spec.no_sync);
-  EXPECT_EQ(spec.base_port, 6000);
+  EXPECT_EQ(spec.layout.ports, 2u);
+  EXPECT_EQ(spec.layout.mapping_cpu, 1);
+  EXPECT_EQ(spec.workload.duration_s, 5u);
+  EXPECT_EQ(spec.output.xml_file, "out.xml");
+  EXPECT_EQ(spec.io.socket_recv_buffer, 4096);
+  EXPECT_EQ(spec.io.socket_send_buffer, 1 << 20);
+  EXPECT_TRUE(spec.io.no_delay);
+  EXPECT_TRUE(spec.output.verbose);
+  EXPECT_EQ(spec.workload.warmup_s, 1u);
+  EXPECT_EQ(spec.workload.cooldown_s, 2u);
+  EXPECT_TRUE(spec.control.no_sync);
+  EXPECT_EQ(spec.layout.base_port, 6000);
 }
 
 TEST(WindowsDialect, SeveralMappings) {
   const TestSpec spec = win_spec("-s -m 4,0,10.0.0.1 2,*,contoso -t 5");
-  ASSERT_EQ(spec.windows.mappings.size(), 2u);
-  EXPECT_EQ(spec.windows.mappings[0].threads, 4u);
-  EXPECT_EQ(spec.windows.mappings[0].cpu, 0);
-  EXPECT_EQ(spec.windows.mappings[0].host, "10.0.0.1");
-  EXPECT_EQ(spec.windows.mappings[1].threads, 2u);
-  EXPECT_FALSE(spec.windows.mappings[1].cpu.has_value());
-  EXPECT_EQ(spec.windows.mappings[1].host, "contoso");
-  EXPECT_EQ(spec.ports, 6u);
-  EXPECT_EQ(spec.windows.total_threads(), 6u);
-  EXPECT_EQ(spec.address, "10.0.0.1");            // the first mapping's host
-  EXPECT_FALSE(spec.mapping_cpu.has_value());     // the mappings disagree
-  EXPECT_EQ(spec.mapping_text, "4,0,10.0.0.1 2,*,contoso");
-  EXPECT_EQ(win_spec("-s -m 1,3,a 2,3,b -t 5").mapping_cpu, 3);  // they agree
+  ASSERT_EQ(spec.layout.mappings.size(), 2u);
+  EXPECT_EQ(spec.layout.mappings[0].threads, 4u);
+  EXPECT_EQ(spec.layout.mappings[0].cpu, 0);
+  EXPECT_EQ(spec.layout.mappings[0].host, "10.0.0.1");
+  EXPECT_EQ(spec.layout.mappings[1].threads, 2u);
+  EXPECT_FALSE(spec.layout.mappings[1].cpu.has_value());
+  EXPECT_EQ(spec.layout.mappings[1].host, "contoso");
+  EXPECT_EQ(spec.layout.ports, 6u);
+  EXPECT_EQ(spec.layout.mapped_threads(), 6u);
+  EXPECT_EQ(spec.layout.address, "10.0.0.1");            // the first mapping's host
+  EXPECT_FALSE(spec.layout.mapping_cpu.has_value());     // the mappings disagree
+  EXPECT_EQ(spec.layout.mapping_text, "4,0,10.0.0.1 2,*,contoso");
+  EXPECT_EQ(win_spec("-s -m 1,3,a 2,3,b -t 5").layout.mapping_cpu, 3);  // they agree
 }
 
 TEST(WindowsDialect, ReceiverMayListenOnAnyAddress) {
   const TestSpec spec = win_spec("-r -m 2,*,* -t 5");
-  EXPECT_EQ(spec.address, "");
-  EXPECT_EQ(spec.windows.mappings[0].host, "");
+  EXPECT_EQ(spec.layout.address, "");
+  EXPECT_EQ(spec.layout.mappings[0].host, "");
 }
 
 // ---- every accepted option -------------------------------------------------------------------
 
 TEST(WindowsDialect, BufferLength) {
-  EXPECT_EQ(win_spec(std::string(sender) + "-l 128k").send_buffer, 128u * 1024);
-  EXPECT_EQ(win_spec(std::string(sender) + "-l 2M").recv_buffer, 2u << 20);
-  EXPECT_EQ(win_spec(std::string(sender) + "-l 1000").send_buffer, 1000u);
-  EXPECT_EQ(win_spec(std::string(sender) + "-u").send_buffer, 128u);  // UDP default
-  EXPECT_EQ(win_spec(std::string(sender) + "-l 1400 -u").send_buffer, 1400u);
-  EXPECT_EQ(win_spec(std::string(sender) + "-u -l 1400").send_buffer, 1400u);
+  EXPECT_EQ(win_spec(std::string(sender) + "-l 128k").workload.send_buffer, 128u * 1024);
+  EXPECT_EQ(win_spec(std::string(sender) + "-l 2M").workload.recv_buffer, 2u << 20);
+  EXPECT_EQ(win_spec(std::string(sender) + "-l 1000").workload.send_buffer, 1000u);
+  EXPECT_EQ(win_spec(std::string(sender) + "-u").workload.send_buffer, 128u);  // UDP default
+  EXPECT_EQ(win_spec(std::string(sender) + "-l 1400 -u").workload.send_buffer, 1400u);
+  EXPECT_EQ(win_spec(std::string(sender) + "-u -l 1400").workload.send_buffer, 1400u);
 }
 
 TEST(WindowsDialect, CountModeAndTimeMode) {
   TestSpec spec = win_spec("-s -m 1,*,h -n 100");
-  ASSERT_TRUE(spec.windows.buffer_count.has_value());
-  EXPECT_EQ(*spec.windows.buffer_count, 100u);
-  EXPECT_EQ(spec.windows.count_timeout_s, 10800u);
-  EXPECT_EQ(spec.duration_s, 10800u);  // the upper bound of the run
+  ASSERT_TRUE(spec.workload.buffer_count.has_value());
+  EXPECT_EQ(*spec.workload.buffer_count, 100u);
+  EXPECT_EQ(spec.workload.count_timeout_s, 10800u);
+  EXPECT_EQ(spec.workload.duration_s, 10800u);  // the upper bound of the run
 
   spec = win_spec("-s -m 1,*,h -n 2k -t 60");  // -t is the longest run, in either order
-  EXPECT_EQ(*spec.windows.buffer_count, 2048u);
-  EXPECT_EQ(spec.windows.count_timeout_s, 60u);
-  EXPECT_EQ(spec.duration_s, 60u);
-  EXPECT_EQ(win_spec("-s -m 1,*,h -t 60 -n 5").windows.count_timeout_s, 60u);
+  EXPECT_EQ(*spec.workload.buffer_count, 2048u);
+  EXPECT_EQ(spec.workload.count_timeout_s, 60u);
+  EXPECT_EQ(spec.workload.duration_s, 60u);
+  EXPECT_EQ(win_spec("-s -m 1,*,h -t 60 -n 5").workload.count_timeout_s, 60u);
 
   const Command neither = win_ok("-s -m 1,*,h");
-  EXPECT_EQ(*neither.spec.windows.buffer_count, windows_default_buffer_count);
+  EXPECT_EQ(*neither.spec.workload.buffer_count, windows_default_buffer_count);
   EXPECT_TRUE(has_note(neither, "count mode"));
 
   const Command warm = win_ok("-s -m 1,*,h -n 10 -wu 5 -cd 5");
-  EXPECT_EQ(warm.spec.warmup_s, 0u);
-  EXPECT_EQ(warm.spec.cooldown_s, 0u);
+  EXPECT_EQ(warm.spec.workload.warmup_s, 0u);
+  EXPECT_EQ(warm.spec.workload.cooldown_s, 0u);
   EXPECT_TRUE(has_note(warm, "-wu and -cd are ignored in count mode"));
 
-  EXPECT_FALSE(win_spec(std::string(sender)).windows.buffer_count.has_value());
+  EXPECT_FALSE(win_spec(std::string(sender)).workload.buffer_count.has_value());
 }
 
 TEST(WindowsDialect, Ports) {
-  EXPECT_EQ(win_spec(std::string(sender) + "-p 7000").base_port, 7000);
-  EXPECT_TRUE(win_spec(std::string(sender) + "-sp").windows.sync_port);
-  EXPECT_TRUE(win_spec(std::string(sender) + "-ns").no_sync);
+  EXPECT_EQ(win_spec(std::string(sender) + "-p 7000").layout.base_port, 7000);
+  EXPECT_TRUE(win_spec(std::string(sender) + "-sp").control.port_assignment);
+  EXPECT_TRUE(win_spec(std::string(sender) + "-ns").control.no_sync);
 }
 
 TEST(WindowsDialect, TimeoutAndAsync) {
-  EXPECT_EQ(win_spec(std::string(sender) + "-to 0").windows.wait_timeout_ms, 0u);
-  EXPECT_EQ(win_spec(std::string(sender) + "-to 1500").windows.wait_timeout_ms, 1500u);
+  EXPECT_EQ(win_spec(std::string(sender) + "-to 0").io.wait_timeout_ms, 0u);
+  EXPECT_EQ(win_spec(std::string(sender) + "-to 1500").io.wait_timeout_ms, 1500u);
 
   TestSpec spec = win_spec(std::string(sender) + "-a");
-  EXPECT_EQ(spec.windows.async_buffers, 2u);
-  EXPECT_EQ(spec.windows.socket_send_buffer, -1);  // a bare -a keeps SO_SNDBUF alone
+  EXPECT_EQ(spec.io.outstanding, 2u);
+  EXPECT_EQ(spec.io.socket_send_buffer, -1);  // a bare -a keeps SO_SNDBUF alone
   spec = win_spec(std::string(sender) + "-a 8");
-  EXPECT_EQ(spec.windows.async_buffers, 8u);
-  EXPECT_EQ(spec.windows.socket_send_buffer, 0);  // -a n: SO_SNDBUF 0
+  EXPECT_EQ(spec.io.outstanding, 8u);
+  EXPECT_EQ(spec.io.socket_send_buffer, 0);  // -a n: SO_SNDBUF 0
   spec = win_spec(std::string(sender) + "-a 8 -sb 64k");  // -sb wins in any order
-  EXPECT_EQ(spec.windows.socket_send_buffer, 65536);
+  EXPECT_EQ(spec.io.socket_send_buffer, 65536);
   spec = win_spec(std::string(sender) + "-sb -1 -a 8");
-  EXPECT_EQ(spec.windows.socket_send_buffer, -1);
-  EXPECT_EQ(win_spec(std::string(sender) + "-a -w").windows.async_buffers, 2u);
-  EXPECT_EQ(win_spec(std::string(sender) + "-rb -5").windows.socket_recv_buffer, -1);
-  EXPECT_EQ(win_spec(std::string(sender) + "-rb 0").windows.socket_recv_buffer, 0);
+  EXPECT_EQ(spec.io.socket_send_buffer, -1);
+  EXPECT_EQ(win_spec(std::string(sender) + "-a -w").io.outstanding, 2u);
+  EXPECT_EQ(win_spec(std::string(sender) + "-rb -5").io.socket_recv_buffer, -1);
+  EXPECT_EQ(win_spec(std::string(sender) + "-rb 0").io.socket_recv_buffer, 0);
 }
 
 TEST(WindowsDialect, UdpOptions) {
   TestSpec spec = win_spec(std::string(sender) + "-u -uso 1400 -uc");
-  EXPECT_EQ(spec.protocol, Protocol::udp);
-  EXPECT_EQ(spec.windows.udp_send_offload, 1400u);
-  EXPECT_TRUE(spec.windows.udp_unconnected);
-  EXPECT_TRUE(win_spec(std::string(receiver) + "-u -uro").windows.udp_receive_coalescing);
+  EXPECT_EQ(spec.workload.protocol, Protocol::udp);
+  EXPECT_EQ(spec.io.udp_send_offload, 1400u);
+  EXPECT_TRUE(spec.io.udp_unconnected);
+  EXPECT_TRUE(win_spec(std::string(receiver) + "-u -uro").io.udp_receive_coalescing);
 }
 
 TEST(WindowsDialect, Flags) {
   const TestSpec spec =
       win_spec(std::string(sender) + "-a 4 -w -wa -lm -d -v -6 -hpt -nsb -na 1 -thr 500 "
                "-nic 10.0.0.2 -sam 5 -wu 3 -cd 4");
-  const WindowsOptions& w = spec.windows;
-  EXPECT_TRUE(w.wsa);
-  EXPECT_TRUE(w.wait_all);
-  EXPECT_TRUE(w.latency_measurement);
-  EXPECT_TRUE(w.verify_data);
-  EXPECT_TRUE(spec.verbose);
-  EXPECT_TRUE(spec.ipv6);
-  EXPECT_TRUE(w.hide_per_thread);
-  EXPECT_TRUE(w.no_stdio_buffer);
-  EXPECT_EQ(w.numa_node, 1u);
-  EXPECT_EQ(w.throttle_kBps, 500u);
-  EXPECT_EQ(spec.source_address, "10.0.0.2");
-  EXPECT_EQ(w.sample_s, 5u);
-  EXPECT_EQ(spec.warmup_s, 3u);
-  EXPECT_EQ(spec.cooldown_s, 4u);
+  EXPECT_TRUE(spec.accepted.wsa);
+  EXPECT_TRUE(spec.io.wait_all);
+  EXPECT_TRUE(spec.io.time_each_call);
+  EXPECT_TRUE(spec.workload.verify_data);
+  EXPECT_TRUE(spec.output.verbose);
+  EXPECT_TRUE(spec.layout.ipv6);
+  EXPECT_TRUE(spec.output.hide_per_thread);
+  EXPECT_TRUE(spec.accepted.no_stdio_buffer);
+  EXPECT_EQ(spec.layout.numa_node, 1u);
+  EXPECT_EQ(spec.workload.thread_rate_kBps, 500u);
+  EXPECT_EQ(spec.layout.source_address, "10.0.0.2");
+  EXPECT_EQ(spec.output.sample_s, 5u);
+  EXPECT_EQ(spec.workload.warmup_s, 3u);
+  EXPECT_EQ(spec.workload.cooldown_s, 4u);
 }
 
 TEST(WindowsDialect, VerifyDataReadsTheBytes) {
-  EXPECT_FALSE(win_spec(std::string(receiver) + "-d").skip_rx_copy);
-  EXPECT_FALSE(win_spec(std::string(receiver) + "-d --skip-rx-copy=off").skip_rx_copy);
+  EXPECT_FALSE(win_spec(std::string(receiver) + "-d").io.skip_rx_copy);
+  EXPECT_FALSE(win_spec(std::string(receiver) + "-d --skip-rx-copy=off").io.skip_rx_copy);
   EXPECT_EQ(win_error(std::string(receiver) + "-d --skip-rx-copy"),
             "-d needs the received bytes: drop --skip-rx-copy or use --skip-rx-copy=off");
 }
 
 TEST(WindowsDialect, XmlFile) {
   TestSpec spec = win_spec(std::string(sender) + "-xml");
-  EXPECT_EQ(spec.xml_file, "xml.txt");
-  EXPECT_TRUE(spec.windows.xml_append);
-  EXPECT_EQ(win_spec(std::string(sender) + "-xml -v").xml_file, "xml.txt");
-  EXPECT_EQ(win_spec(std::string(sender) + "-xml r.xml -v").xml_file, "r.xml");
+  EXPECT_EQ(spec.output.xml_file, "xml.txt");
+  EXPECT_TRUE(spec.output.xml_append);
+  EXPECT_EQ(win_spec(std::string(sender) + "-xml -v").output.xml_file, "xml.txt");
+  EXPECT_EQ(win_spec(std::string(sender) + "-xml r.xml -v").output.xml_file, "r.xml");
 }
 
 TEST(WindowsDialect, NativeLongOptions) {
   const TestSpec spec =
       win_spec(std::string(sender) + "--backend io_uring --json=out.json --threads 2 --pin");
   EXPECT_EQ(spec.backend, "io_uring");
-  EXPECT_EQ(spec.native_json_file, "out.json");
-  EXPECT_EQ(spec.worker_threads, 2u);
-  EXPECT_TRUE(spec.pin_workers);
+  EXPECT_EQ(spec.output.native_json_file, "out.json");
+  EXPECT_EQ(spec.layout.worker_threads, 2u);
+  EXPECT_TRUE(spec.layout.pin_workers);
   EXPECT_EQ(win_error(std::string(sender) + "--skip-rx-copy"),
             "--skip-rx-copy is for the receiver only (drop --skip-rx-copy, or use -r or --local)");
   EXPECT_EQ(win_error(std::string(sender) + "--backend"), "--backend needs a value (NAME)");
@@ -360,14 +358,14 @@ TEST(WindowsDialect, ThreadAndPortLimits) {
   EXPECT_EQ(win_error("-s -m 999,*,h 1,*,h -t 5"),
             "-m: 1000 threads in total; without -ns fewer than 1000 are allowed (add -ns on "
             "every instance)");
-  EXPECT_EQ(win_spec("-s -m 999,*,h -t 5").ports, 999u);
-  EXPECT_EQ(win_spec("-s -m 5000,*,h -t 5 -ns").ports, 5000u);
+  EXPECT_EQ(win_spec("-s -m 999,*,h -t 5").layout.ports, 999u);
+  EXPECT_EQ(win_spec("-s -m 5000,*,h -t 5 -ns").layout.ports, 5000u);
   EXPECT_EQ(win_error("-s -m 100,*,h -t 5 -ns -p 65500"),
             "-p: data ports 65500..65599 pass 65535 (lower -p or use fewer threads)");
   EXPECT_EQ(win_error("-s -m 10,*,h -t 5 -p 64530"),
             "-p: token ports 65530..65539 (data port + 1000) pass 65535 (lower -p, use fewer "
             "threads, or -ns)");
-  EXPECT_EQ(win_spec("-s -m 10,*,h -t 5 -p 64526").base_port, 64526);
+  EXPECT_EQ(win_spec("-s -m 10,*,h -t 5 -p 64526").layout.base_port, 64526);
   EXPECT_EQ(win_error("-s -m 10,*,h -t 5 -ns -sp -p 65526"),
             "-p: data ports 65527..65536 pass 65535 (lower -p or use fewer threads)");
 }
@@ -427,8 +425,8 @@ TEST(WindowsDialect, RulesBetweenOptions) {
       {std::string(sender) + "-u -uc -a", "-uc: unconnected UDP uses synchronous I/O only (drop -a)"},
   };
   for (const auto& [line, message] : cases) EXPECT_EQ(win_error(line), message) << line;
-  EXPECT_TRUE(win_spec(std::string(sender) + "-wa").windows.wait_all);         // sync
-  EXPECT_TRUE(win_spec(std::string(sender) + "-a -w -wa").windows.wait_all);  // -w
+  EXPECT_TRUE(win_spec(std::string(sender) + "-wa").io.wait_all);         // sync
+  EXPECT_TRUE(win_spec(std::string(sender) + "-a -w -wa").io.wait_all);  // -w
 }
 
 TEST(WindowsDialect, Notes) {
@@ -478,13 +476,13 @@ TEST(WindowsDialect, LinuxFlagsGetTheWindowsSpelling) {
             "unknown option '--show-tcp-retrans' (retransmits are always shown in this dialect)");
   // Accepted with the Windows meaning, but a note says what changed.
   const Command port = win_ok(std::string(sender) + "-P 4");
-  EXPECT_EQ(port.spec.base_port, 4);
+  EXPECT_EQ(port.spec.layout.base_port, 4);
   EXPECT_TRUE(has_note(port, "-P is -p (the base port) in this dialect"));
   const Command count = win_ok(std::string(sender) + "-N 4");
-  EXPECT_EQ(*count.spec.windows.buffer_count, 4u);
+  EXPECT_EQ(*count.spec.workload.buffer_count, 4u);
   EXPECT_TRUE(has_note(count, "NTTTCP-for-Linux's -N (no sync) is -ns here"));
   EXPECT_TRUE(has_note(win_ok(std::string(sender) + "-D"), "-D is -d (verify data)"));
-  EXPECT_TRUE(win_spec(std::string(sender) + "-V").verbose);  // same meaning
+  EXPECT_TRUE(win_spec(std::string(sender) + "-V").output.verbose);  // same meaning
 }
 
 // ---- the dialect chooser ---------------------------------------------------------------------

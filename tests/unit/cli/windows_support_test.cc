@@ -1,14 +1,13 @@
 // Which NTttcp-for-Windows command lines run (engine/run/windows_dialect_support): the engine
-// refuses what xttcp does not do by name with what to use instead; each
-// backend's check() refuses the data-path options it does not honour
-// (io_backends/windows_option_check.hh).
+// refuses what xttcp does not do by name with what to use instead; a backend is held to the
+// data-path options its capabilities list (engine/backend/option_check.hh).
 #include "engine/run/windows_dialect_support.hh"
 
 #include <gtest/gtest.h>
 
 #include "engine/count_mode.hh"
 #include "io_backends/registry.hh"
-#include "io_backends/windows_option_check.hh"
+#include "engine/backend/option_check.hh"
 
 #include "tests/unit/cli/cli_test_util.hh"
 
@@ -102,24 +101,42 @@ TEST(CountMode, FlowBudgetIsBuffersTimesLength) {
   auto command = parse_windows_dialect(test::words("-r -m 1,*,h -n 100 -t 9"), test::test_cpu_count);
   ASSERT_TRUE(command.has_value());
   EXPECT_TRUE(count_mode(command->spec));
-  EXPECT_EQ(command->spec.duration_s, 9u);  // the longest the run may take
+  EXPECT_EQ(command->spec.workload.duration_s, 9u);  // the longest the run may take
   auto linux_spec = test::parse("-s 127.0.0.1 -t 5");
   ASSERT_TRUE(linux_spec.has_value());
   EXPECT_FALSE(count_mode(linux_spec->spec));
 }
 
-// check_windows_options: what a backend does not list is refused, naming option and backend.
-std::string backend_refusal(const std::string& line, const WindowsOptionSupport& does) {
+// A backend that declares `caps` and nothing else.
+class DemoBackend final : public Backend {
+ public:
+  DemoBackend(uint32_t caps, std::string_view instead) : caps_(caps), instead_(instead) {}
+  std::string_view name() const override { return "demo"; }
+  std::string_view description() const override { return "test"; }
+  Availability probe() const override { return {true, "available"}; }
+  uint32_t capabilities() const override { return caps_; }
+  std::string_view instead() const override { return instead_; }
+  Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext&) override {
+    return fail("demo");
+  }
+
+ private:
+  uint32_t caps_;
+  std::string_view instead_;
+};
+
+// check_backend_options: what a backend's capabilities do not list is refused, naming option
+// and backend.
+std::string backend_refusal(const std::string& line, const DemoBackend& backend) {
   auto command = parse_windows_dialect(test::words(line), test::test_cpu_count);
   EXPECT_TRUE(command.has_value()) << line;
   if (!command) return "parse";
-  Status status = check_windows_options(command->spec, "demo", does);
+  Status status = check_backend_options(command->spec, backend);
   return status ? "ok" : status.error().message;
 }
 
 TEST(WindowsOptionCheck, RefusesWhatTheBackendDoesNotListNamingBoth) {
-  WindowsOptionSupport none;
-  none.instead = "use --backend x";
+  const DemoBackend none(cap_tcp | cap_udp, "use --backend x");
   EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -rb 0", none),
             "-rb: the demo backend does not set SO_RCVBUF (use --backend x)");
   EXPECT_EQ(backend_refusal("-s -m 1,*,h -ns -t 5 -sb 64k", none),
@@ -143,7 +160,10 @@ TEST(WindowsOptionCheck, RefusesWhatTheBackendDoesNotListNamingBoth) {
             "-m: the demo backend has one peer per run, not mappings towards different hosts (use "
             "--backend x)");
   EXPECT_EQ(backend_refusal("-r -m 1,*,h 1,*,h -ns -t 5", none), "ok");  // one host, twice
-  WindowsOptionSupport all{true, true, true, true, true, true, true, true, ""};
+  const DemoBackend all(cap_tcp | cap_socket_buffers | cap_verify_data | cap_wait_all |
+                            cap_thread_rate | cap_udp_unconnected | cap_count_mode |
+                            cap_several_hosts | cap_call_timing,
+                        "");
   EXPECT_EQ(backend_refusal("-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa -lm", all), "ok");
   EXPECT_EQ(backend_refusal("-s -m 1,*,h 1,*,g -ns -t 5", all), "ok");
 }
@@ -151,17 +171,17 @@ TEST(WindowsOptionCheck, RefusesWhatTheBackendDoesNotListNamingBoth) {
 TEST(WindowsOptionCheck, LinuxDialectSpecsAlwaysPass) {
   auto command = test::parse("-s 127.0.0.1 -t 5");
   ASSERT_TRUE(command.has_value());
-  EXPECT_TRUE(check_windows_options(command->spec, "demo", WindowsOptionSupport{}));
+  EXPECT_TRUE(check_backend_options(command->spec, DemoBackend(0, "")));
 }
 
 TEST(WindowsOptionCheck, ImpliedSendBufferIsMarked) {
   auto implied = parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -a 4"), test::test_cpu_count);
   ASSERT_TRUE(implied.has_value());
-  EXPECT_EQ(implied->spec.windows.socket_send_buffer, 0);
-  EXPECT_TRUE(implied->spec.windows.send_buffer_implied);
+  EXPECT_EQ(implied->spec.io.socket_send_buffer, 0);
+  EXPECT_TRUE(implied->spec.io.send_buffer_implied);
   auto given = parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -sb 0 -a 4"), test::test_cpu_count);
   ASSERT_TRUE(given.has_value());
-  EXPECT_FALSE(given->spec.windows.send_buffer_implied);
+  EXPECT_FALSE(given->spec.io.send_buffer_implied);
 }
 
 // The backends of this build: what each refuses, in one line naming the option and itself.
@@ -177,7 +197,7 @@ std::string refusal_by(std::string_view backend_name, const std::string& line) {
   auto command = parse_windows_dialect(test::words(line), test::test_cpu_count);
   EXPECT_TRUE(command.has_value()) << line;
   if (!command) return "parse";
-  Status status = backend->check(command->spec);
+  Status status = accepts(*backend, command->spec);
   return status ? "ok" : status.error().message;
 }
 

@@ -9,9 +9,9 @@ namespace {
 TestSpec windows_spec(bool no_sync, bool sync_port) {
   TestSpec spec;
   spec.dialect = Dialect::windows;
-  spec.no_sync = no_sync;
-  spec.windows.sync_port = sync_port;
-  spec.base_port = 5001;
+  spec.control.no_sync = no_sync;
+  spec.control.port_assignment = sync_port;
+  spec.layout.base_port = 5001;
   return spec;
 }
 
@@ -26,18 +26,18 @@ TEST(WindowsToken, DataPortsStartAboveTheBasePortWithSp) {
   EXPECT_EQ(windows_token::first_data_port(windows_spec(false, false)), 5001);
   EXPECT_EQ(windows_token::first_data_port(windows_spec(false, true)), 5002);
   TestSpec linux_spec;
-  linux_spec.windows.sync_port = true;  // not set by the Linux grammar; ignored if it were
-  EXPECT_EQ(windows_token::first_data_port(linux_spec), linux_spec.base_port);
+  linux_spec.control.port_assignment = true;  // not set by the Linux grammar; ignored if it were
+  EXPECT_EQ(windows_token::first_data_port(linux_spec), linux_spec.layout.base_port);
 }
 
 // Each thread's token goes to its own host on its data port + 1000, in thread order.
 TEST(WindowsToken, TokenTargetsAreEachThreadsHostAndDataPortPlus1000) {
   TestSpec spec = windows_spec(false, false);
   spec.role = Role::sender;
-  spec.ports = 3;
-  spec.threads_per_port = 1;
-  spec.conns_per_thread = 1;
-  spec.windows.mappings = {{1, 0, "a"}, {2, 1, "b"}};  // two CPUs: two workers
+  spec.layout.ports = 3;
+  spec.layout.threads_per_port = 1;
+  spec.layout.conns_per_thread = 1;
+  spec.layout.mappings = {{1, 0, "a"}, {2, 1, "b"}};  // two CPUs: two workers
   auto plan = make_plan(spec, {0, 1});
   ASSERT_TRUE(plan.has_value()) << plan.error().message;
   using Target = windows_token::TokenTarget;

@@ -79,7 +79,7 @@ Result device_result() {
   r.backend = "dpdk";
   r.tool_version = "0.0.0-test";
   r.spec.role = Role::sender;
-  r.spec.protocol = Protocol::udp;
+  r.spec.workload.protocol = Protocol::udp;
   r.spec.backend = "dpdk";
   r.duration_s = 2.0;
   r.total_bytes = 40'000'000ull * 18;

@@ -67,12 +67,12 @@ struct Side {
   Side(Role role, Dialect dialect, uint16_t base, uint32_t duration_s) {
     spec.role = role;
     spec.dialect = dialect;
-    spec.address = "127.0.0.1";
-    spec.base_port = base;
-    spec.ports = 1;
-    spec.threads_per_port = 1;
-    spec.duration_s = duration_s;
-    spec.connect_timeout_s = 5;
+    spec.layout.address = "127.0.0.1";
+    spec.layout.base_port = base;
+    spec.layout.ports = 1;
+    spec.layout.threads_per_port = 1;
+    spec.workload.duration_s = duration_s;
+    spec.control.connect_timeout_s = 5;
     plan = *make_plan(spec, {0});
     hosts = {*resolve("127.0.0.1", 0, false)};
     Log::Options options;
@@ -210,8 +210,8 @@ TEST(ControlPlane, WindowsTokensStartTheReceiver) {
 
 TEST(ControlPlane, WindowsNoSyncStartsOnEveryThreadsConnection) {
   Side rx(Role::receiver, Dialect::windows, 5001, 5);
-  rx.spec.no_sync = true;
-  rx.spec.ports = 2;
+  rx.spec.control.no_sync = true;
+  rx.spec.layout.ports = 2;
   rx.plan = *make_plan(rx.spec, {0});
   auto receiver = rx.receiver();
   ASSERT_TRUE(receiver->open());
@@ -228,7 +228,7 @@ TEST(ControlPlane, WindowsNoSyncStartsOnEveryThreadsConnection) {
 
 TEST(ControlPlane, NoSyncPlanesNeedNoPeer) {
   Side rx(Role::receiver, Dialect::linux, 5001, 7);
-  rx.spec.no_sync = true;
+  rx.spec.control.no_sync = true;
   auto receiver = rx.receiver();
   ASSERT_TRUE(receiver->open());
   EXPECT_EQ(receiver->threads(), 0u);
@@ -239,7 +239,7 @@ TEST(ControlPlane, NoSyncPlanesNeedNoPeer) {
   EXPECT_EQ(rx.gate.wait(1s), std::optional<uint32_t>(7));
 
   Side tx(Role::sender, Dialect::linux, 5001, 7);
-  tx.spec.no_sync = true;
+  tx.spec.control.no_sync = true;
   auto sender = tx.sender();
   auto agreement = sender->agree();
   ASSERT_TRUE(agreement);

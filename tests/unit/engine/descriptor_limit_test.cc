@@ -45,15 +45,15 @@ TEST(OpenFiles, PastTheHardLimitTheRunIsRefusedInOneLineWithTheNumbers) {
 TEST(OpenFiles, AReceiverTakesTheHardLimitForConnectionsItCannotCount) {
   TestSpec spec;
   spec.role = Role::receiver;
-  spec.ports = 16;
+  spec.layout.ports = 16;
   const OpenFilesNeed need = open_files_needed(spec, 2);
   EXPECT_TRUE(need.open_ended);
   EXPECT_EQ(plan_open_files(need, 1024, 524288, 1u << 20).value(), 524288u);
   EXPECT_EQ(plan_open_files(need, 1024, UINT64_MAX, 1u << 20).value(), 1u << 20);  // nr_open
   EXPECT_EQ(plan_open_files(need, 256, 256, 1u << 20).value(), 256u);  // low, but its ports fit
-  spec.ports = 1;
+  spec.layout.ports = 1;
   EXPECT_EQ(plan_open_files(open_files_needed(spec, 2), 40, 40, 1u << 20).value(), 40u);
-  spec.ports = 512;
+  spec.layout.ports = 512;
   EXPECT_FALSE(plan_open_files(open_files_needed(spec, 2), 256, 256, 1u << 20));
 }
 

@@ -183,7 +183,7 @@ TEST(WorkerPoolLatency, EachSnapshotHoldsTheCallsSinceThePreviousOne) {
   ScriptedBackend backend(script);
   TestSpec spec;
   spec.dialect = Dialect::windows;
-  spec.windows.latency_measurement = true;
+  spec.io.time_each_call = true;
   Plan plan;
   plan.workers.resize(1);
   plan.workers[0].flows = {FlowPlan{0, 0, 5001, 0}};

@@ -34,9 +34,9 @@ struct NullRun {
   explicit NullRun(double interval_s = 0.1) {
     spec.role = Role::sender;
     spec.backend = "null";
-    spec.ports = 2;
-    spec.threads_per_port = 2;
-    spec.interval_s = interval_s;
+    spec.layout.ports = 2;
+    spec.layout.threads_per_port = 2;
+    spec.output.interval_s = interval_s;
     plan = *make_plan(spec, {0, 1});
     Log::Options options;
     options.out = sink;
@@ -45,7 +45,7 @@ struct NullRun {
     pool = std::make_unique<WorkerPool>(null_backend(), spec, plan, SocketAddress{},
                                         SocketAddress{});
     probe = std::make_unique<SystemProbe>(spec);
-    timeline = std::make_unique<Timeline>(clock, *pool, *probe, *log, spec.interval_s);
+    timeline = std::make_unique<Timeline>(clock, *pool, *probe, *log, spec.output.interval_s);
   }
   std::string output() {
     std::fflush(sink);
@@ -228,9 +228,9 @@ TEST(Lifecycle, CancelDuringWarmupMeasuresNothing) {
 TEST(ResultBuilder, SumsFlowsIntoNtttcpThreadRows) {
   TestSpec spec;
   spec.role = Role::sender;
-  spec.ports = 2;
-  spec.threads_per_port = 1;
-  spec.conns_per_thread = 2;  // 4 flows, 2 thread rows
+  spec.layout.ports = 2;
+  spec.layout.threads_per_port = 1;
+  spec.layout.conns_per_thread = 2;  // 4 flows, 2 thread rows
   Plan plan = *make_plan(spec, {0});
   MeasuredWindow window;
   window.measured = true;
@@ -265,8 +265,8 @@ TEST(ResultBuilder, SumsFlowsIntoNtttcpThreadRows) {
 TEST(ResultBuilder, EverySampleIsAResultOfItsOwnWindow) {
   TestSpec spec;
   spec.role = Role::sender;
-  spec.ports = 2;
-  spec.threads_per_port = 1;
+  spec.layout.ports = 2;
+  spec.layout.threads_per_port = 1;
   Plan plan = *make_plan(spec, {0});
   MeasuredWindow window;
   window.measured = true;
@@ -307,7 +307,7 @@ TEST(ResultBuilder, EverySampleIsAResultOfItsOwnWindow) {
   EXPECT_EQ(r.tcp_info_retransmits, 4u);
   EXPECT_EQ(r.samples[1].tcp_info_retransmits, 0u);
   EXPECT_TRUE(r.samples[1].notes.empty() && r.samples[1].connections.empty());
-  EXPECT_EQ(r.samples[1].spec.ports, 2u);
+  EXPECT_EQ(r.samples[1].spec.layout.ports, 2u);
   EXPECT_EQ(r.samples[1].backend, "null");
   EXPECT_TRUE(r.samples[1].samples.empty());
 }

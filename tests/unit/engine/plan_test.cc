@@ -29,10 +29,10 @@ TEST(Plan, SenderHasOneFlowPerConnectionAndOneRowPerThread) {
 
 // NTttcp for Windows -m 2,0,h 1,1,h 1,*,h: one worker per mapping, on the mapping's CPU, with
 // that mapping's threads (global thread i = port base+i).
-TEST(Plan, WindowsMappingsOnDifferentCpusGetOneWorkerEach) {
+TEST(Plan, ThreadMappingsOnDifferentCpusGetOneWorkerEach) {
   TestSpec spec = test::sender_spec(4, 1, 1);
   spec.dialect = Dialect::windows;
-  spec.windows.mappings = {{2, 0, "h"}, {1, 1, "h"}, {1, std::nullopt, "h"}};
+  spec.layout.mappings = {{2, 0, "h"}, {1, 1, "h"}, {1, std::nullopt, "h"}};
   for (Role role : {Role::sender, Role::receiver}) {
     spec.role = role;
     auto plan = make_plan(spec, {0, 1});
@@ -48,8 +48,8 @@ TEST(Plan, WindowsMappingsOnDifferentCpusGetOneWorkerEach) {
     }
     EXPECT_EQ(threads, (std::vector<std::vector<uint32_t>>{{0, 1}, {2}, {3}}));
   }
-  spec.windows.mappings = {{2, 1, "h"}, {2, 1, "h"}};  // the same CPU: the usual plan
-  spec.mapping_cpu = 1;                                  // (as the parser sets it then)
+  spec.layout.mappings = {{2, 1, "h"}, {2, 1, "h"}};  // the same CPU: the usual plan
+  spec.layout.mapping_cpu = 1;                                  // (as the parser sets it then)
   auto same = make_plan(spec, {0, 1});
   ASSERT_TRUE(same.has_value());
   ASSERT_EQ(same->workers.size(), 1u);
@@ -63,8 +63,8 @@ TestSpec two_host_spec(Role role) {
   spec.role = role;
   spec.dialect = Dialect::windows;
   // Moved in, not assigned from a literal: GCC 12 -O3 flags that with a false -Wrestrict.
-  spec.address = std::string("a");  // the first mapping's host, as the parser sets it
-  spec.windows.mappings = {{2, std::nullopt, "a"}, {1, std::nullopt, "b"}, {1, std::nullopt, "a"}};
+  spec.layout.address = std::string("a");  // the first mapping's host, as the parser sets it
+  spec.layout.mappings = {{2, std::nullopt, "a"}, {1, std::nullopt, "b"}, {1, std::nullopt, "a"}};
   return spec;
 }
 
@@ -78,7 +78,7 @@ std::vector<std::tuple<uint32_t, std::string, uint16_t>> flows_of(const Plan& pl
   return out;
 }
 
-TEST(Plan, WindowsMappingsTowardsSeveralHostsGiveEachFlowItsHost) {
+TEST(Plan, ThreadMappingsTowardsSeveralHostsGiveEachFlowItsHost) {
   for (Role role : {Role::sender, Role::receiver}) {
     auto plan = make_plan(two_host_spec(role), {0, 1});
     ASSERT_TRUE(plan.has_value()) << plan.error().message;
@@ -93,8 +93,8 @@ TEST(Plan, WindowsMappingsTowardsSeveralHostsGiveEachFlowItsHost) {
 // host (the run plans with base_port = base + 1, the first data port).
 TEST(Plan, WindowsSpSenderNumbersDataPortsPerHost) {
   TestSpec spec = two_host_spec(Role::sender);
-  spec.windows.sync_port = true;
-  spec.base_port = 5002;
+  spec.control.port_assignment = true;
+  spec.layout.base_port = 5002;
   auto plan = make_plan(spec, {0});
   ASSERT_TRUE(plan.has_value());
   using Row = std::tuple<uint32_t, std::string, uint16_t>;
@@ -102,15 +102,15 @@ TEST(Plan, WindowsSpSenderNumbersDataPortsPerHost) {
                                                {3, "a", 5004}}));
 }
 
-TEST(Plan, OneHostUnlessWindowsMappingsNameSeveral) {
+TEST(Plan, OneHostUnlessThreadMappingsNameSeveral) {
   TestSpec spec = test::sender_spec(2, 2, 1);
-  spec.address = "10.0.0.1";
+  spec.layout.address = "10.0.0.1";
   auto plan = make_plan(spec, {0});
   ASSERT_TRUE(plan.has_value());
   EXPECT_EQ(plan->hosts, std::vector<std::string>{"10.0.0.1"});
   for (const FlowPlan& f : plan->workers[0].flows) EXPECT_EQ(f.host, 0);
   TestSpec same = two_host_spec(Role::sender);
-  for (WindowsMapping& m : same.windows.mappings) m.host = std::string("a");  // see two_host_spec
+  for (ThreadMapping& m : same.layout.mappings) m.host = std::string("a");  // see two_host_spec
   EXPECT_EQ(make_plan(same, {0})->hosts, std::vector<std::string>{"a"});
   EXPECT_EQ(thread_host(two_host_spec(Role::sender), 2), "b");
   EXPECT_EQ(thread_host(two_host_spec(Role::sender), 3), "a");
@@ -126,7 +126,7 @@ TEST(Plan, ConnectionsOfOneThreadShareAWorker) {
 
 TEST(Plan, NeverMoreWorkersThanFlows) {
   TestSpec spec = test::sender_spec(1, 1, 1);
-  spec.pin_workers = true;
+  spec.layout.pin_workers = true;
   auto plan = make_plan(spec, {0, 1, 2, 3});
   ASSERT_TRUE(plan.has_value());
   EXPECT_EQ(plan->workers.size(), 1u);
@@ -135,8 +135,8 @@ TEST(Plan, NeverMoreWorkersThanFlows) {
 
 TEST(Plan, ThreadsOptionOverridesTheWorkerCount) {
   TestSpec spec = test::sender_spec(4, 1, 1);
-  spec.worker_threads = 3;
-  spec.pin_workers = true;
+  spec.layout.worker_threads = 3;
+  spec.layout.pin_workers = true;
   auto plan = make_plan(spec, {0, 1});
   ASSERT_TRUE(plan.has_value());
   ASSERT_EQ(plan->workers.size(), 3u);
@@ -145,7 +145,7 @@ TEST(Plan, ThreadsOptionOverridesTheWorkerCount) {
 
 TEST(Plan, MappingCpuPinsEveryWorkerThere) {
   TestSpec spec = test::sender_spec(8, 1, 1);
-  spec.mapping_cpu = 1;
+  spec.layout.mapping_cpu = 1;
   auto plan = make_plan(spec, {0, 1});
   ASSERT_TRUE(plan.has_value());
   ASSERT_EQ(plan->workers.size(), 1u);
@@ -155,8 +155,8 @@ TEST(Plan, MappingCpuPinsEveryWorkerThere) {
 
 TEST(Plan, ReceiverHasOneFlowPerPort) {
   TestSpec spec;
-  spec.ports = 3;
-  spec.base_port = 6000;
+  spec.layout.ports = 3;
+  spec.layout.base_port = 6000;
   auto plan = make_plan(spec, {0});
   ASSERT_TRUE(plan.has_value());
   EXPECT_EQ(plan->flow_count, 3u);
@@ -182,21 +182,21 @@ TEST(Plan, NoCpusMeansOneUnpinnedWorker) {
 
 TEST(Plan, SourcePortsFollowNtttcpForLinux) {
   TestSpec spec = test::sender_spec(2, 3, 4);
-  spec.source_base_port = 25001;
+  spec.layout.source_base_port = 25001;
   // f + (portIndex*threadsPerPort + threadIndex)*connsPerThread + connIndex
   EXPECT_EQ(source_port_for(spec, 1, 2, 3), 25001 + (1 * 3 + 2) * 4 + 3);
-  spec.source_base_port = 0;
+  spec.layout.source_base_port = 0;
   EXPECT_EQ(source_port_for(spec, 1, 2, 3), 0);
 }
 
 TEST(Plan, PortRangesPast65535AreRefused) {
   TestSpec spec = test::sender_spec(10, 1, 1);
-  spec.base_port = 65530;
+  spec.layout.base_port = 65530;
   auto plan = make_plan(spec, {0});
   ASSERT_FALSE(plan.has_value());
   EXPECT_EQ(plan.error().message, "-p/-P: ports 65530..65539 run past 65535");
   spec = test::sender_spec(10, 10, 10);
-  spec.source_base_port = 65000;
+  spec.layout.source_base_port = 65000;
   EXPECT_FALSE(make_plan(spec, {0}).has_value());
 }
 

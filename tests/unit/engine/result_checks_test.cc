@@ -30,7 +30,7 @@ TEST(CountMismatch, AReceiverThatCountedLessThanHalfIsNamed) {
 
 TEST(CountMismatch, UdpLossAndAnIdleSenderAreNoMismatch) {
   Result udp = tcp_result(Role::sender, 3'000'000);
-  udp.spec.protocol = Protocol::udp;
+  udp.spec.workload.protocol = Protocol::udp;
   EXPECT_FALSE(count_mismatch(udp, tcp_result(Role::receiver, 0)));  // loss is a figure
   EXPECT_FALSE(count_mismatch(tcp_result(Role::sender, 0), tcp_result(Role::receiver, 0)));
 }

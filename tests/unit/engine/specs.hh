@@ -11,9 +11,9 @@ namespace xttcp::test {
 inline TestSpec sender_spec(uint32_t ports, uint32_t threads, uint32_t conns) {
   TestSpec spec;
   spec.role = Role::sender;
-  spec.ports = ports;
-  spec.threads_per_port = threads;
-  spec.conns_per_thread = conns;
+  spec.layout.ports = ports;
+  spec.layout.threads_per_port = threads;
+  spec.layout.conns_per_thread = conns;
   return spec;
 }
 

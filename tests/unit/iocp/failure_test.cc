@@ -52,7 +52,7 @@ struct Receiver {
 std::unique_ptr<Receiver> make_receiver(uint16_t port) {
   auto r = std::make_unique<Receiver>();
   r->spec.role = Role::receiver;
-  r->spec.recv_buffer = 4096;
+  r->spec.workload.recv_buffer = 4096;
   r->plan.flows.push_back(FlowPlan{0, 0, port, 0});
   r->context.spec = &r->spec;
   r->context.plan = &r->plan;
@@ -67,7 +67,7 @@ TEST(IocpFailures, VerifyDataCountsBytesThatAreNotA) {
   const uint16_t port = free_port(false, SOCK_STREAM);
   ASSERT_NE(port, 0);
   auto r = make_receiver(port);
-  r->spec.windows.verify_data = true;
+  r->spec.workload.verify_data = true;
   auto made = backend->make_worker(r->context);
   ASSERT_TRUE(made) << made.error().message;
   r->worker = std::move(*made);
@@ -107,7 +107,7 @@ TEST(IocpFailures, FlowIsDoneOnlyOnceEveryByteIsCounted) {
     const uint16_t port = free_port(false, SOCK_STREAM);
     ASSERT_NE(port, 0);
     auto r = make_receiver(port);
-    r->spec.windows.async_buffers = 4;
+    r->spec.io.outstanding = 4;
     std::promise<uint64_t> counted_at_done;
     std::atomic<int> done_calls{0};
     r->context.on_flow_done = [&] {
@@ -149,9 +149,9 @@ struct Sender {
 std::unique_ptr<Sender> make_sender(uint16_t port, uint32_t timeout_s) {
   auto s = std::make_unique<Sender>();
   s->spec.role = Role::sender;
-  s->spec.address = "127.0.0.1";
-  s->spec.ports = s->spec.threads_per_port = s->spec.conns_per_thread = 1;
-  s->spec.connect_timeout_s = timeout_s;
+  s->spec.layout.address = "127.0.0.1";
+  s->spec.layout.ports = s->spec.layout.threads_per_port = s->spec.layout.conns_per_thread = 1;
+  s->spec.control.connect_timeout_s = timeout_s;
   s->plan.flows.push_back(FlowPlan{0, 0, port, 0});
   s->context.spec = &s->spec;
   s->context.plan = &s->plan;
@@ -249,7 +249,7 @@ TEST(IocpFailures, IdleWorkersStopWhenTold) {
     const uint16_t port = free_port(false, protocol == Protocol::udp ? SOCK_DGRAM : SOCK_STREAM);
     ASSERT_NE(port, 0);
     auto r = make_receiver(port);
-    r->spec.protocol = protocol;
+    r->spec.workload.protocol = protocol;
     udp::UdpFlowRegistry registry;
     r->context.udp_flows = &registry;
     auto made = backend->make_worker(r->context);

@@ -49,15 +49,15 @@ TEST(IocpSendPacer, BuffersAreDueAtTheRate) {
 
 TEST(IocpSendPacer, WorkerRateSplitsDashBAndMultipliesThr) {
   TestSpec spec;
-  spec.ports = 2;
-  spec.threads_per_port = 2;
-  spec.conns_per_thread = 1;  // 4 connections in the run
+  spec.layout.ports = 2;
+  spec.layout.threads_per_port = 2;
+  spec.layout.conns_per_thread = 1;  // 4 connections in the run
   EXPECT_EQ(worker_rate(spec, 2), 0.0);
-  spec.rate_limit_bps = 8'000'000;  // 1 MB/s over 4 connections
+  spec.workload.rate_limit_bps = 8'000'000;  // 1 MB/s over 4 connections
   EXPECT_DOUBLE_EQ(worker_rate(spec, 2), 500'000.0);
-  spec.windows.throttle_kBps = 100;  // 102400 B/s per connection: the lower wins
+  spec.workload.thread_rate_kBps = 100;  // 102400 B/s per connection: the lower wins
   EXPECT_DOUBLE_EQ(worker_rate(spec, 2), 204'800.0);
-  spec.rate_limit_bps = 0;
+  spec.workload.rate_limit_bps = 0;
   EXPECT_DOUBLE_EQ(worker_rate(spec, 3), 307'200.0);
 }
 
@@ -71,7 +71,7 @@ TEST(IocpBackendTable, IocpIsFirstAvailableAndAutoTakesIt) {
   EXPECT_EQ((*found)->capabilities(), uint32_t{cap_tcp | cap_udp});
   TestSpec spec;
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
-    spec.protocol = protocol;
+    spec.workload.protocol = protocol;
     auto chosen = choose_backend(spec);
     ASSERT_TRUE(chosen) << chosen.error().message;
     EXPECT_EQ(chosen->backend.name(), "iocp");
@@ -83,12 +83,12 @@ TEST(IocpBackendTable, RefusesWhatItCannotDo) {
   auto found = find_backend("iocp");
   ASSERT_TRUE(found) << found.error().message;
   TestSpec spec;
-  spec.zerocopy = ZeroCopy::on;
+  spec.io.zerocopy = ZeroCopy::on;
   Status refused = (*found)->check(spec);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message.rfind("--zerocopy: ", 0), 0u);
-  spec.zerocopy = ZeroCopy::off;
-  spec.windows.udp_send_offload = 1400;
+  spec.io.zerocopy = ZeroCopy::off;
+  spec.io.udp_send_offload = 1400;
   refused = (*found)->check(spec);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message.rfind("-uso: ", 0), 0u);

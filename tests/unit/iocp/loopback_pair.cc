@@ -86,27 +86,27 @@ PairOutcome run_pair(const PairOptions& options) {
 
   TestSpec receiver_spec;
   receiver_spec.role = Role::receiver;
-  receiver_spec.protocol = options.protocol;
-  receiver_spec.ipv6 = options.ipv6;
-  receiver_spec.recv_buffer = options.buffer;
-  receiver_spec.windows.async_buffers = options.async_buffers;
-  receiver_spec.windows.verify_data = options.verify_data;
-  receiver_spec.windows.wait_all = options.wait_all;
-  receiver_spec.windows.latency_measurement = options.latency;
+  receiver_spec.workload.protocol = options.protocol;
+  receiver_spec.layout.ipv6 = options.ipv6;
+  receiver_spec.workload.recv_buffer = options.buffer;
+  receiver_spec.io.outstanding = options.async_buffers;
+  receiver_spec.workload.verify_data = options.verify_data;
+  receiver_spec.io.wait_all = options.wait_all;
+  receiver_spec.io.time_each_call = options.latency;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
-  sender_spec.protocol = options.protocol;
-  sender_spec.ipv6 = options.ipv6;
-  sender_spec.address = options.ipv6 ? "::1" : "127.0.0.1";
-  sender_spec.ports = 1;
-  sender_spec.threads_per_port = 1;
-  sender_spec.conns_per_thread = n;
-  sender_spec.send_buffer = options.buffer;
-  sender_spec.rate_limit_bps = options.rate_limit_bps;
-  sender_spec.udp_payload = UdpPayload::native;
-  sender_spec.windows.async_buffers = options.async_buffers;
-  sender_spec.connect_timeout_s = 10;
-  sender_spec.windows.latency_measurement = options.latency;
+  sender_spec.workload.protocol = options.protocol;
+  sender_spec.layout.ipv6 = options.ipv6;
+  sender_spec.layout.address = options.ipv6 ? "::1" : "127.0.0.1";
+  sender_spec.layout.ports = 1;
+  sender_spec.layout.threads_per_port = 1;
+  sender_spec.layout.conns_per_thread = n;
+  sender_spec.workload.send_buffer = options.buffer;
+  sender_spec.workload.rate_limit_bps = options.rate_limit_bps;
+  sender_spec.workload.udp_payload = UdpPayload::native;
+  sender_spec.io.outstanding = options.async_buffers;
+  sender_spec.control.connect_timeout_s = 10;
+  sender_spec.io.time_each_call = options.latency;
   const std::atomic<uint64_t> latency_period{1};  // never moves on: the whole run is one period
 
   WorkerPlan receiver_plan, sender_plan;

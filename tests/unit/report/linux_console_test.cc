@@ -18,7 +18,7 @@ using test::split_lines;
 
 Result sender_with_all_show_flags() {
   Result r = test::sample_sender_verbose();
-  r.spec.show_dev_interrupts = "virtio0-input";
+  r.spec.output.show_dev_interrupts = "virtio0-input";
   r.interrupts = Interrupts{"virtio0-input", 40021};
   return r;
 }
@@ -35,7 +35,7 @@ TEST(LinuxSummary, SenderVerboseAllShowFlagsGolden) {
 
 TEST(XttcpExtraLines, ZeroCopyAndNotesGolden) {
   Result r = test::sample_sender_verbose();
-  r.spec.zerocopy = ZeroCopy::automatic;
+  r.spec.io.zerocopy = ZeroCopy::automatic;
   r.zerocopy = ZeroCopyStats{150000, 149990, 149500, true};
   r.notes = {"zero-copy: 99.67 % of sends were copied by the kernel; switched to plain send"};
   expect_golden("xttcp-extra-zerocopy.txt", join_lines(xttcp_extra_lines(r)));
@@ -68,7 +68,7 @@ TEST(LinuxSummary, InterruptLinesAndPacketsPerInterrupt) {
 
 TEST(LinuxSummary, UdpHasNoRetransSegsAndNoRtt) {
   Result r = test::sample_sender_verbose();
-  r.spec.protocol = Protocol::udp;
+  r.spec.workload.protocol = Protocol::udp;
   for (const std::string& line : linux_summary_lines(r)) {
     EXPECT_EQ(line.find("retrans segs"), std::string::npos);
     EXPECT_EQ(line.find("tcpi rtt"), std::string::npos);
@@ -118,18 +118,18 @@ TEST(LinuxFlags, SenderGolden) {
 
 TEST(LinuxFlags, ReceiverVariantGolden) {
   TestSpec spec;  // receiver defaults, plus every receiver-only line
-  spec.hold = true;
-  spec.use_epoll = true;
-  spec.multi_clients = true;
-  spec.no_sync = true;
-  spec.ipv6 = true;
-  spec.mapping_cpu = 3;
-  spec.warmup_s = 2;
-  spec.duration_s = 0;
-  spec.cooldown_s = 1;
-  spec.show_dev_interrupts = "mlx5";
-  spec.log_file = "ntttcp-for-linux-log.log";
-  spec.quiet = true;
+  spec.control.hold = true;
+  spec.accepted.use_epoll = true;
+  spec.control.multi_clients = true;
+  spec.control.no_sync = true;
+  spec.layout.ipv6 = true;
+  spec.layout.mapping_cpu = 3;
+  spec.workload.warmup_s = 2;
+  spec.workload.duration_s = 0;
+  spec.workload.cooldown_s = 1;
+  spec.output.show_dev_interrupts = "mlx5";
+  spec.output.log_file = "ntttcp-for-linux-log.log";
+  spec.output.quiet = true;
   expect_golden("linux-receiver-flags.txt", join_lines(linux_flags_lines(spec)));
 }
 

@@ -106,15 +106,15 @@ void expect_same(const Result& a, const Result& b) {
 
 Result full_sender() {
   Result r = test::sample_sender_verbose();
-  r.spec.mapping_cpu = 2;
-  r.spec.worker_threads = 4;
-  r.spec.native_json_file = "out.json";
-  r.spec.rate_limit_bps = 10'000'000'000ull;
-  r.spec.source_address = "127.0.0.2";
-  r.spec.show_dev_interrupts = "virtio";
+  r.spec.layout.mapping_cpu = 2;
+  r.spec.layout.worker_threads = 4;
+  r.spec.output.native_json_file = "out.json";
+  r.spec.workload.rate_limit_bps = 10'000'000'000ull;
+  r.spec.layout.source_address = "127.0.0.2";
+  r.spec.output.show_dev_interrupts = "virtio";
   r.interrupts = Interrupts{"virtio", 12345};
   r.tcp_info_retransmits = 7;
-  r.spec.zerocopy = ZeroCopy::automatic;
+  r.spec.io.zerocopy = ZeroCopy::automatic;
   r.zerocopy = ZeroCopyStats{1000, 990, 985, true};
   r.notes = {"zero-copy: 99.49 % of sends were copied by the kernel; switched to plain send"};
   ConnectionStats connection;
@@ -217,7 +217,7 @@ TEST(NativeJson, WindowsThreadsNameTheirMappingsHost) {
   Result r = test::sample_receiver();
   r.spec.role = Role::sender;
   r.spec.dialect = Dialect::windows;
-  r.spec.windows.mappings = {{1, std::nullopt, "127.0.0.1"}, {2, std::nullopt, "127.0.0.2"}};
+  r.spec.layout.mappings = {{1, std::nullopt, "127.0.0.1"}, {2, std::nullopt, "127.0.0.2"}};
   r.threads.resize(3);
   for (uint32_t i = 0; i < 3; ++i) r.threads[i].index = i;
   auto doc = nlohmann::json::parse(render_native_json(r));
@@ -225,7 +225,7 @@ TEST(NativeJson, WindowsThreadsNameTheirMappingsHost) {
   EXPECT_EQ(doc["threads"][0]["host"], "127.0.0.1");
   EXPECT_EQ(doc["threads"][1]["host"], "127.0.0.2");
   EXPECT_EQ(doc["threads"][2]["host"], "127.0.0.2");
-  // Re-read (a peer's result), the hosts come back from spec.windows.mappings.
+  // Re-read (a peer's result), the hosts come back from spec.layout.mappings.
   Expected<Result> parsed = parse_native_json(render_native_json(r));
   ASSERT_TRUE(parsed) << parsed.error().message;
   auto again = nlohmann::json::parse(render_native_json(*parsed));
@@ -275,7 +275,7 @@ Result windows_sender_with_samples() {
       "-s -m 2,*,127.0.0.1 1,0,127.0.0.1 -t 2 -wu 1 -cd 1 -sam 1 -a 4 -w -rb 1m -sp -to 5000 "
       "-thr 100 -na 0 -hpt -xml out.xml",
       2.0005);
-  r.spec.native_json_file = "out.json";
+  r.spec.output.native_json_file = "out.json";
   r.cpu_mapping = "worker 0 -> cpus 0-1, worker 1 -> cpu 0";
   r.start_time = "2025-12-01T10:00:00Z";
   r.negotiated_cycle_s = 4;
@@ -346,7 +346,7 @@ TEST(NativeJson, WindowsOptionsAndSamplesRoundTrip) {
   ASSERT_EQ(parsed->samples.size(), 2u);
   EXPECT_EQ(parsed->samples[0].total_bytes, 1400000u);
   EXPECT_EQ(parsed->samples[1].duration_s, 1.0003);
-  EXPECT_EQ(parsed->spec.windows.numa_node, std::optional<uint32_t>(0));
+  EXPECT_EQ(parsed->spec.layout.numa_node, std::optional<uint32_t>(0));
   EXPECT_EQ(text, render_native_json(*parsed));
 }
 
@@ -373,8 +373,8 @@ TEST(SpecJson, MissingKeysKeepDefaultsAndBadTypesAreNamed) {
   auto partial = spec_from_json(nlohmann::json::parse(R"({"role":"sender","ports":2})"));
   ASSERT_TRUE(partial);
   EXPECT_EQ(partial->role, Role::sender);
-  EXPECT_EQ(partial->ports, 2u);
-  EXPECT_EQ(partial->threads_per_port, defaults::threads_per_port);
+  EXPECT_EQ(partial->layout.ports, 2u);
+  EXPECT_EQ(partial->layout.threads_per_port, defaults::threads_per_port);
 
   auto bad_port = spec_from_json(nlohmann::json::parse(R"({"base_port":70000})"));
   ASSERT_FALSE(bad_port);

@@ -129,7 +129,7 @@ TEST(NtttcpJson, EveryFigureIsANumberWhateverWasMeasured) {
     expect_number_strings(nlohmann::json::parse(render_ntttcp_json(r)), "");
   Result all = test::sender_that_measured_nothing();
   all.tcp_average_rtt_us = 0;
-  all.spec.protocol = Protocol::udp;
+  all.spec.workload.protocol = Protocol::udp;
   expect_number_strings(nlohmann::json::parse(render_ntttcp_json(all)), "");
 }
 

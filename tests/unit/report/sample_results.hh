@@ -25,16 +25,16 @@ inline Result sample_receiver() {
   Result r;
   r.role = Role::receiver;
   r.spec.role = Role::receiver;
-  r.spec.address = "127.0.0.1";
-  r.spec.ports = 1;
-  r.spec.threads_per_port = 1;
-  r.spec.mapping_text = "1,*,127.0.0.1";
-  r.spec.base_port = 25001;
-  r.spec.duration_s = 10;
-  r.spec.show_tcp_retrans = true;
-  r.spec.show_nic_packets = "lo";
-  r.spec.xml_file = "F.xml";
-  r.spec.json_file = "F.json";
+  r.spec.layout.address = "127.0.0.1";
+  r.spec.layout.ports = 1;
+  r.spec.layout.threads_per_port = 1;
+  r.spec.layout.mapping_text = "1,*,127.0.0.1";
+  r.spec.layout.base_port = 25001;
+  r.spec.workload.duration_s = 10;
+  r.spec.output.show_tcp_retrans = true;
+  r.spec.output.show_nic_packets = "lo";
+  r.spec.output.xml_file = "F.xml";
+  r.spec.output.json_file = "F.json";
   r.tool_version = "0.1.0";
   r.backend = "epoll";
   r.spec.backend = "epoll";  // the run settles --backend auto on a name first
@@ -70,18 +70,18 @@ inline Result sample_sender_verbose() {
   Result r;
   r.role = Role::sender;
   r.spec.role = Role::sender;
-  r.spec.address = "127.0.0.1";
-  r.spec.ports = 1;
-  r.spec.threads_per_port = 1;
-  r.spec.conns_per_thread = 1;
-  r.spec.mapping_text = "1,*,127.0.0.1";
-  r.spec.base_port = 25001;
-  r.spec.duration_s = 10;
-  r.spec.verbose = true;
-  r.spec.show_tcp_retrans = true;
-  r.spec.show_nic_packets = "lo";
-  r.spec.xml_file = "r4_nt_tcp_1c.cli.xml";
-  r.spec.json_file = "r4_nt_tcp_1c.cli.json";
+  r.spec.layout.address = "127.0.0.1";
+  r.spec.layout.ports = 1;
+  r.spec.layout.threads_per_port = 1;
+  r.spec.layout.conns_per_thread = 1;
+  r.spec.layout.mapping_text = "1,*,127.0.0.1";
+  r.spec.layout.base_port = 25001;
+  r.spec.workload.duration_s = 10;
+  r.spec.output.verbose = true;
+  r.spec.output.show_tcp_retrans = true;
+  r.spec.output.show_nic_packets = "lo";
+  r.spec.output.xml_file = "r4_nt_tcp_1c.cli.xml";
+  r.spec.output.json_file = "r4_nt_tcp_1c.cli.json";
   r.tool_version = "0.1.0";
   r.backend = "epoll";
   r.spec.backend = "epoll";  // the run settles --backend auto on a name first
@@ -139,7 +139,7 @@ inline Result sender_that_measured_nothing() {
   r.nic.reset();
   r.interrupts.reset();
   r.tcp_average_rtt_us.reset();
-  r.spec.show_dev_interrupts = "mlx5";
+  r.spec.output.show_dev_interrupts = "mlx5";
   return r;
 }
 

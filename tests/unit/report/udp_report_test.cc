@@ -15,7 +15,7 @@ using test::join_lines;
 
 Result udp_receiver() {
   Result r = test::sample_receiver();
-  r.spec.protocol = Protocol::udp;
+  r.spec.workload.protocol = Protocol::udp;
   r.intervals = {{0.0, 0.5, 735000000, 500000, 1200, 3, 41000},
                  {0.5, 0.5, 735000000, 500000, 0, 0, 38000}};
   UdpResult u;
@@ -40,8 +40,8 @@ Result udp_receiver() {
 
 Result udp_sender() {
   Result r = test::sample_sender_verbose();
-  r.spec.protocol = Protocol::udp;
-  r.spec.udp_payload = UdpPayload::native;
+  r.spec.workload.protocol = Protocol::udp;
+  r.spec.workload.udp_payload = UdpPayload::native;
   UdpResult u;
   u.payload = "native";
   u.datagram_size = 1470;

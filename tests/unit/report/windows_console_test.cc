@@ -75,7 +75,7 @@ TEST(WindowsConsole, LatencyColumnsGolden) {
 // tests/unit/engine/latency_result_test.cc); without them the line says NA.
 TEST(WindowsConsole, LatencyTotalsComeFromTheResult) {
   Result r = test::sample_windows_sender_console();
-  r.spec.windows.latency_measurement = true;
+  r.spec.io.time_each_call = true;
   r.threads[0].latency = IoLatency{100, 10, 200, 1};
   r.threads[1].latency = IoLatency{200, 20, 400, 3};
   EXPECT_FALSE(windows_figures(r).latency.has_value());
@@ -90,7 +90,7 @@ TEST(WindowsConsole, LatencyTotalsComeFromTheResult) {
   EXPECT_DOUBLE_EQ(f.latency->average_ns, 175);
   EXPECT_DOUBLE_EQ(f.latency->min_ns, 10);
   EXPECT_DOUBLE_EQ(f.latency->max_ns, 400);
-  r.spec.windows.latency_measurement = false;  // not asked for: no figures, no line
+  r.spec.io.time_each_call = false;  // not asked for: no figures, no line
   EXPECT_FALSE(windows_figures(r).latency.has_value());
   EXPECT_EQ(render_windows_console(r).find("Latency(ns)"), std::string::npos);
 }
@@ -125,7 +125,7 @@ TEST(WindowsConsole, CyclesPerByteNeedsAClockRate) {
 
 TEST(WindowsConsole, UdpHasNoRetransmits) {
   Result r = test::sample_windows_receiver_console();
-  r.spec.protocol = Protocol::udp;
+  r.spec.workload.protocol = Protocol::udp;
   r.tcp.retrans_segs = 7;
   EXPECT_EQ(windows_figures(r).retransmits, 0u);
 }

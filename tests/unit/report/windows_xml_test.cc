@@ -66,7 +66,7 @@ TEST(WindowsXml, UnavailableFiguresAreZeroGolden) {
 
 TEST(WindowsXml, HidePerThreadDropsThreadElements) {
   Result r = test::sample_windows_sender_xml();
-  r.spec.windows.hide_per_thread = true;
+  r.spec.output.hide_per_thread = true;
   EXPECT_EQ(render_windows_xml(r).find("<thread "), std::string::npos);
 }
 

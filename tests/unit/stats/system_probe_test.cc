@@ -71,8 +71,8 @@ class FakeRoots : public ::testing::Test {
 TEST_F(FakeRoots, SnapshotReadsEveryCounter) {
   write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
   TestSpec spec;
-  spec.show_nic_packets = "eth9";
-  spec.show_dev_interrupts = "eth9";
+  spec.output.show_nic_packets = "eth9";
+  spec.output.show_dev_interrupts = "eth9";
   SystemSnapshot snapshot = SystemProbe(spec, proc(), sys()).take();
 
   EXPECT_TRUE(snapshot.problems.empty()) << snapshot.problems.front();
@@ -103,7 +103,7 @@ TEST_F(FakeRoots, SnapshotReadsEveryCounter) {
 TEST_F(FakeRoots, UdpRunCountsDatagramsOfBothFamilies) {
   write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
   TestSpec spec;
-  spec.protocol = Protocol::udp;
+  spec.workload.protocol = Protocol::udp;
   SystemSnapshot snapshot = SystemProbe(spec, proc(), sys()).take();
   EXPECT_TRUE(snapshot.problems.empty());
   ASSERT_TRUE(snapshot.transport);
@@ -122,8 +122,8 @@ TEST_F(FakeRoots, NicAndInterruptsOnlyWhenAsked) {
 
 TEST_F(FakeRoots, MissingFilesGiveZerosAndProblemsNotExceptions) {
   TestSpec spec;
-  spec.show_nic_packets = "eth9";
-  spec.show_dev_interrupts = "eth9";
+  spec.output.show_nic_packets = "eth9";
+  spec.output.show_dev_interrupts = "eth9";
   SystemSnapshot snapshot = SystemProbe(spec, proc(), sys()).take();
   EXPECT_EQ(snapshot.cpu.total(), 0u);
   EXPECT_EQ(snapshot.tcp.retrans_segs, 0u);
@@ -138,8 +138,8 @@ TEST_F(FakeRoots, MissingFilesGiveZerosAndProblemsNotExceptions) {
 
 TEST_F(FakeRoots, DeltasBetweenTwoSnapshots) {
   TestSpec spec;
-  spec.show_nic_packets = "eth9";
-  spec.show_dev_interrupts = "eth9";
+  spec.output.show_nic_packets = "eth9";
+  spec.output.show_dev_interrupts = "eth9";
   SystemProbe probe(spec, proc(), sys());
   write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
   SystemSnapshot begin = probe.take();
@@ -293,7 +293,7 @@ TEST(ApplySystemDeltas, NoBytesNoTicksNoTimeGiveZeros) {
 
 TEST(SystemProbe, RealProcIsReadable) {
   TestSpec spec;
-  spec.show_nic_packets = "lo";
+  spec.output.show_nic_packets = "lo";
   SystemSnapshot snapshot = SystemProbe(spec).take();
   EXPECT_TRUE(snapshot.problems.empty()) << snapshot.problems.front();
   EXPECT_GT(snapshot.cpu.total(), 0u);

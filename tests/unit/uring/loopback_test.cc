@@ -66,19 +66,19 @@ Outcome run_pair(const Options& options) {
 
   TestSpec receiver_spec;
   receiver_spec.role = Role::receiver;
-  receiver_spec.recv_buffer = 16 * 1024;
-  receiver_spec.skip_rx_copy = options.skip_rx_copy;
-  receiver_spec.sqpoll = options.sqpoll;
+  receiver_spec.workload.recv_buffer = 16 * 1024;
+  receiver_spec.io.skip_rx_copy = options.skip_rx_copy;
+  receiver_spec.uring.sqpoll = options.sqpoll;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
-  sender_spec.address = "127.0.0.1";
-  sender_spec.ports = 1;
-  sender_spec.threads_per_port = 1;
-  sender_spec.conns_per_thread = connections;
-  sender_spec.send_buffer = 48 * 1024;
-  sender_spec.zerocopy = options.zerocopy;
-  sender_spec.sqpoll = options.sqpoll;
-  sender_spec.rate_limit_bps = options.rate_limit_bps;
+  sender_spec.layout.address = "127.0.0.1";
+  sender_spec.layout.ports = 1;
+  sender_spec.layout.threads_per_port = 1;
+  sender_spec.layout.conns_per_thread = connections;
+  sender_spec.workload.send_buffer = 48 * 1024;
+  sender_spec.io.zerocopy = options.zerocopy;
+  sender_spec.uring.sqpoll = options.sqpoll;
+  sender_spec.workload.rate_limit_bps = options.rate_limit_bps;
 
   WorkerPlan receiver_plan, sender_plan;
   receiver_plan.flows.push_back(FlowPlan{0, 0, port, 0});

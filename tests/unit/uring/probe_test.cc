@@ -104,8 +104,8 @@ struct Context {
   WorkerContext context;
   Context(Role role, ZeroCopy zerocopy, bool sqpoll) {
     spec.role = role;
-    spec.zerocopy = zerocopy;
-    spec.sqpoll = sqpoll;
+    spec.io.zerocopy = zerocopy;
+    spec.uring.sqpoll = sqpoll;
     plan.flows.push_back(FlowPlan{0, 0, 5001, 0});
     context.spec = &spec;
     context.plan = &plan;
@@ -153,11 +153,14 @@ TEST(UringBackend, RefusesSqpollWhenMissing) {
 
 TEST(UringBackend, CapabilitiesFollowTheProbe) {
   SKIP_WITHOUT_IO_URING();
+  // The options it honours on any ring; -d, -wa, -lm and -uso are not among them.
+  const uint32_t options = cap_socket_buffers | cap_thread_rate | cap_several_hosts |
+                           cap_udp_unconnected | cap_count_mode | cap_udp_receive_coalescing;
   EXPECT_EQ(make_uring_backend(machine())->capabilities(),
-            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx});
+            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | options});
   // A UDP receiver needs multishot RECVMSG; a kernel without it gets the documented refusal.
   TestSpec udp_receiver;
-  udp_receiver.protocol = Protocol::udp;
+  udp_receiver.workload.protocol = Protocol::udp;
   EXPECT_TRUE(make_uring_backend(machine())->check(udp_receiver));
   Status refused = make_uring_backend(apply_uring_disable_list(machine(), "multishot"))
                        ->check(udp_receiver);

@@ -1,0 +1,51 @@
+#include "engine/backend/option_check.hh"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "engine/plan.hh"
+
+namespace xttcp {
+
+Status check_backend_options(const TestSpec& spec, const Backend& backend) {
+  const uint32_t does = backend.capabilities();
+  const bool sender = spec.role == Role::sender;
+  auto lacks = [&](Capability cap) { return (does & cap) == 0; };
+  auto refuse = [&](std::string_view option, std::string_view what) {
+    const std::string_view instead = backend.instead();
+    return fail(fmt::format("{}: the {} backend {}{}{}{}", option, backend.name(), what,
+                            instead.empty() ? "" : " (", instead, instead.empty() ? "" : ")"));
+  };
+  const IoOptions& io = spec.io;
+  if (lacks(cap_socket_buffers) && io.socket_recv_buffer >= 0)
+    return refuse("-rb", "does not set SO_RCVBUF");
+  if (lacks(cap_socket_buffers) && io.socket_send_buffer >= 0 && !io.send_buffer_implied)
+    return refuse("-sb", "does not set SO_SNDBUF");
+  if (lacks(cap_verify_data) && spec.workload.verify_data && !sender)
+    return refuse("-d", "does not verify the received bytes");
+  if (lacks(cap_wait_all) && io.wait_all && !sender)
+    return refuse("-wa", "has no MSG_WAITALL receives");
+  if (lacks(cap_thread_rate) && spec.workload.thread_rate_kBps > 0 && sender)
+    return refuse("-thr", "does not throttle per thread");
+  if (lacks(cap_udp_unconnected) && io.udp_unconnected)
+    return refuse("-uc", "has no unconnected UDP sockets");
+  if (lacks(cap_count_mode) && spec.workload.buffer_count)
+    return refuse("-n", "does not run count mode");
+  if (lacks(cap_several_hosts) && distinct_hosts(spec).size() > 1)
+    return refuse("-m", "has one peer per run, not mappings towards different hosts");
+  if (lacks(cap_call_timing) && io.time_each_call)
+    return refuse("-lm", "does not time each send/recv call");
+  if (lacks(cap_udp_send_offload) && io.udp_send_offload > 0 && sender)
+    return refuse("-uso", "does not do UDP send segmentation offload");
+  if (lacks(cap_udp_receive_coalescing) && io.udp_receive_coalescing && !sender)
+    return refuse("-uro", "does not do UDP receive coalescing");
+  return ok();
+}
+
+Status accepts(const Backend& backend, const TestSpec& spec) {
+  if (Status own = backend.check(spec); !own) return own;
+  return check_backend_options(spec, backend);
+}
+
+}  // namespace xttcp
