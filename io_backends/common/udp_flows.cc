@@ -99,6 +99,8 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     socket.accounting->end_compat_after(compat_datagrams_per_flow(spec));
     out.sockets.push_back(std::move(socket));
   }
+  if (refused && spec.io.udp_receive_coalescing)
+    return fail("-uro: the kernel refused UDP_GRO (Linux 5.0 and later have it; drop -uro)");
   if (refused) {
     out.gro = false;
     notes.push_back("UDP: the kernel refused UDP_GRO; one datagram per buffer");

@@ -130,7 +130,9 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
                                          info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
         if (data_bytes > 0 || length == 0) context_.counters[socket.slot].add(data_bytes);
         socket.accounting->announce_ended();  // count mode: after the bytes before the marker
-        if (skip_copy_ && !socket.header_only) note_coalescing(index, length, segment);
+        // -uro asked for receive coalescing: GRO stays on even where it does not pay.
+        if (skip_copy_ && !socket.header_only && !context_.spec->io.udp_receive_coalescing)
+          note_coalescing(index, length, segment);
       }
     }
     ring.recycle(bid);

@@ -7,7 +7,8 @@ io_uring sender; -n N (count mode) sends and receives exactly N x -l bytes per t
 without waiting for -t, on epoll and io_uring; UDP count mode sends exactly N datagrams per thread,
 the receiver ends by itself on the end markers and accounts for any loss, with or without -ns (the
 token handshake, NTttcp's payload) and with no -t at all; -lm times every call (console, XML and
-JSON latency figures present and sane) or is refused in one line.
+JSON latency figures present and sane) or is refused in one line; -uro runs with UDP_GRO and
+-uso is refused in one line.
 Cases: `windows_options_test.py XTTCP [CASE]`."""
 import os
 import re
@@ -127,6 +128,23 @@ def unconnected_epoll(xttcp, started):
     check(refused.stderr.count("\n") == 1 and
           "-uc: the io_uring backend sends on connected UDP sockets only" in refused.stderr,
           f"unclear -uc refusal: {refused.stderr!r}")
+
+
+def udp_offloads(xttcp, started):
+    """-uro (receive coalescing) is UDP_GRO on the Linux kernel-socket backends: the receiver
+    runs with it on; -uso (one send split into datagrams of another size) is refused in one line
+    by the sender's backend, before anything starts."""
+    backends = ["epoll"] + (["io_uring"] if uring_available(xttcp) else [])
+    for backend in backends:
+        r, _ = pair(xttcp, started, ("-u", "-uro", "--backend", backend), ("-u",))
+        check(r["summary"]["total_bytes"] > 0, f"{backend}: the -uro receiver received nothing")
+        check(r["udp"]["gro"] is True, f"{backend}: -uro but UDP_GRO is off: {r['udp']!r}")
+        refused = subprocess.run(windows(xttcp, "-s", 5001, "-u", "-uso", "1400", "--backend",
+                                         backend), capture_output=True, text=True, timeout=30)
+        check(refused.returncode == 2, f"{backend}: -uso exited {refused.returncode}, not 2")
+        check(refused.stderr.count("\n") == 1 and
+              f"-uso: the {backend} backend does not split a send" in refused.stderr,
+              f"{backend}: unclear -uso refusal: {refused.stderr!r}")
 
 
 def check_udp_count(r, s, buffers, length, threads, began):
@@ -412,6 +430,7 @@ CASES = {
     "async-note": async_note,
     "udp": udp,
     "uc-epoll": unconnected_epoll,
+    "udp-offloads": udp_offloads,
     "count-mode-io_uring": count_mode_uring,
     "udp-count-mode-ntttcp-sender": udp_count_mode_ntttcp_sender,
     "count-mode-receiver-closes-early": count_mode_receiver_closes_early,

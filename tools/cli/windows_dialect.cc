@@ -298,6 +298,8 @@ Status verify(WindowsParseState& state) {
     return fail("-sam needs a timed run (-t SEC without -n)");
   if (spec.io.udp_send_offload != 0 && (!sender || !udp)) return fail("-uso needs -s and -u");
   if (spec.io.udp_receive_coalescing && (sender || !udp)) return fail("-uro needs -r and -u");
+  if (spec.io.udp_receive_coalescing && !spec.io.udp_gro)
+    return fail("-uro: receive coalescing is UDP_GRO, which --udp-gro off turns off (drop one)");
   if (spec.io.udp_unconnected && !udp) return fail("-uc: unconnected UDP needs -u");
   if (spec.io.udp_unconnected && async)
     return fail("-uc: unconnected UDP uses synchronous I/O only (drop -a)");

@@ -421,6 +421,8 @@ TEST(WindowsDialect, RulesBetweenOptions) {
       {std::string(receiver) + "-u -uso 1000", "-uso needs -s and -u"},
       {std::string(sender) + "-u -uro", "-uro needs -r and -u"},
       {std::string(receiver) + "-uro", "-uro needs -r and -u"},
+      {std::string(receiver) + "-u -uro --udp-gro off",
+       "-uro: receive coalescing is UDP_GRO, which --udp-gro off turns off (drop one)"},
       {std::string(sender) + "-uc", "-uc: unconnected UDP needs -u"},
       {std::string(sender) + "-u -uc -a", "-uc: unconnected UDP uses synchronous I/O only (drop -a)"},
   };

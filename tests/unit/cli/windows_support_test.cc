@@ -229,6 +229,11 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
   EXPECT_EQ(refusal_by("epoll", "-s -u -m 1,*,h -ns -n 100"), "ok");  // UDP count mode
   EXPECT_EQ(refusal_by("epoll", "-r -u -m 1,*,h -ns -n 100"), "ok");
   EXPECT_EQ(refusal_by("epoll", "-s -u -m 1,*,h -ns"), "ok");  // no -t: count mode, 20 K
+  // -uro is UDP_GRO, which both Linux kernel-socket backends use; no backend does -uso.
+  EXPECT_EQ(refusal_by("epoll", "-r -u -m 1,*,h -ns -t 5 -uro"), "ok");
+  EXPECT_EQ(refusal_by("epoll", "-s -u -m 1,*,h -ns -t 5 -uso 1400"),
+            "-uso: the epoll backend does not split a send into datagrams of another size (drop "
+            "-uso; --udp-gso sends -l-byte datagrams with UDP_SEGMENT)");
   EXPECT_EQ(refusal_by("epoll", "-r -u -m 1,*,h -ns -t 5 -d"),
             "-d: the epoll backend verifies TCP data only (drop -d or -u)");
   if (const Backend* uring = backend_named("io_uring"); uring && uring->probe().available) {
@@ -244,6 +249,9 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
     EXPECT_EQ(refusal_by("io_uring", "-s -u -uc -m 1,*,h -ns -t 5"),
               "-uc: the io_uring backend sends on connected UDP sockets only (use --backend "
               "epoll)");
+    EXPECT_EQ(refusal_by("io_uring", "-r -u -m 1,*,h -ns -t 5 -uro"), "ok");
+    EXPECT_TRUE(refusal_by("io_uring", "-s -u -m 1,*,h -ns -t 5 -uso 1400")
+                    .starts_with("-uso: the io_uring backend does not split a send"));
     EXPECT_EQ(refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -lm"),
               "-lm: the io_uring backend does not time each send/recv call (use --backend epoll)");
   }
@@ -259,6 +267,9 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
             "kernel-socket backend)");
   EXPECT_EQ(refusal_by("null", "-s -m 1,*,h 1,*,g -ns -t 5"), "ok");  // it opens no sockets
   EXPECT_TRUE(refusal_by("null", "-s -m 1,*,h -ns -t 5 -lm").starts_with("-lm: the null backend"));
+  EXPECT_EQ(refusal_by("null", "-r -u -m 1,*,h -ns -t 5 -uro"),
+            "-uro: the null backend does not do UDP receive coalescing (it opens no sockets; use "
+            "a kernel-socket backend)");
 }
 
 }  // namespace
