@@ -1,5 +1,5 @@
 // xttcp's own result format: typed, versioned, self-describing (docs/native-json.md).
-// Also the spec's JSON form, used in result files and in the native peer protocol.
+// The spec inside it has its own codec (spec_json.hh), included here for its users.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,6 +9,7 @@
 
 #include "base/status.hh"
 #include "engine/result.hh"
+#include "engine/report/spec_json.hh"
 #include "engine/spec.hh"
 
 namespace xttcp {
@@ -30,11 +31,5 @@ Expected<Result> parse_native_json(std::string_view text);
 // A result frame from the peer: like parse_native_json (within the same bounds), but its own
 // "peer" member is never read, and it must be a result of `expected_role`.
 Expected<Result> parse_peer_result(std::string_view text, Role expected_role);
-
-// The effective spec, every TestSpec field including defaults; absent optionals are null.
-nlohmann::ordered_json spec_to_json(const TestSpec& spec);
-// Missing keys keep their defaults (a newer peer may omit nothing, an older one may lack
-// keys); unknown keys are ignored; a wrong type or range fails naming the key.
-Expected<TestSpec> spec_from_json(const nlohmann::json& j);
 
 }  // namespace xttcp
