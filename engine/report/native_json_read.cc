@@ -1,0 +1,360 @@
+// Reading xttcp's native result JSON back (docs/native-json.md): result files
+// (parse_native_json) and the result a native peer sends over the control connection
+// (parse_peer_result), within the same bounds. The renderer is native_json.cc.
+#include "engine/report/native_json.hh"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "engine/report/bounded_json.hh"
+#include "engine/report/json_fields.hh"
+#include "engine/report/spec_json.hh"
+
+namespace xttcp {
+
+namespace {
+
+using namespace json_fields;  // NOLINT: this file is one of their two main users
+using ordered_json = nlohmann::ordered_json;
+
+template <class Json>
+IoLatency read_latency(const Json& j, const std::string& path) {
+  IoLatency latency;
+  read(j, "calls", latency.calls, path);
+  read(j, "average_ns", latency.average_ns, path);
+  read(j, "min_ns", latency.min_ns, path);
+  read(j, "max_ns", latency.max_ns, path);
+  return latency;
+}
+
+Role role_from(const std::string& text, const std::string& path) {
+  if (text == "receiver") return Role::receiver;
+  if (text == "sender") return Role::sender;
+  if (text == "local") return Role::local;
+  bad(path, "expected \"receiver\", \"sender\" or \"local\"");
+}
+
+ZeroCopyStats read_zerocopy(const ordered_json& z, const std::string& where) {
+  ZeroCopyStats stats;
+  read(z, "sends", stats.sends, where);
+  read(z, "notifications", stats.notifications, where);
+  read(z, "copied", stats.copied, where);
+  read(z, "fell_back", stats.fell_back, where);
+  return stats;
+}
+
+DeviceResult read_device(const ordered_json& d) {
+  DeviceResult device;
+  const std::string p = "device";
+  read(d, "device", device.device, p);
+  read(d, "driver", device.driver, p);
+  read(d, "direction", device.direction, p);
+  read(d, "frames", device.frames, p);
+  read(d, "frame_bytes", device.frame_bytes, p);
+  read(d, "mpps", device.mpps, p);
+  read(d, "l1_gbps", device.l1_gbps, p);
+  read(d, "l2_gbps", device.l2_gbps, p);
+  read(d, "l4_gbps", device.l4_gbps, p);
+  read(d, "cycles_per_frame", device.cycles_per_frame, p);
+  read(d, "tsc_hz", device.tsc_hz, p);
+  read(d, "pollers", device.pollers, p);
+  if (const auto* queues = array_member(d, "queues")) {
+    for (const auto& q : *queues) {
+      DeviceQueueResult queue;
+      read(q, "queue", queue.queue, "device.queues[]");
+      read(q, "tx_frames", queue.tx_frames, "device.queues[]");
+      read(q, "tx_bytes", queue.tx_bytes, "device.queues[]");
+      read(q, "rx_frames", queue.rx_frames, "device.queues[]");
+      read(q, "rx_bytes", queue.rx_bytes, "device.queues[]");
+      device.queues.push_back(queue);
+    }
+  }
+  if (const auto* counters = object_member(d, "counters", p))
+    for (const auto& [name, value] : counters->items())
+      if (value.is_number_unsigned()) device.counters.emplace_back(name, value.get<uint64_t>());
+  return device;
+}
+
+UdpResult read_udp(const ordered_json& u) {
+  UdpResult udp;
+  read(u, "payload", udp.payload, "udp");
+  read(u, "datagram_size", udp.datagram_size, "udp");
+  read(u, "gso_segments", udp.gso_segments, "udp");
+  read(u, "gro", udp.gro, "udp");
+  if (const auto* w = object_member(u, "window", "udp")) {
+    read(*w, "datagrams", udp.window_datagrams, "udp.window");
+    read(*w, "pps", udp.window_pps, "udp.window");
+  }
+  if (const auto* run = object_member(u, "run", "udp")) {
+    const std::string p = "udp.run";
+    read(*run, "sent", udp.sent, p);
+    read(*run, "received", udp.received, p);
+    read(*run, "lost", udp.lost, p);
+    read(*run, "loss_percent", udp.loss_percent, p);
+    read(*run, "loss_source", udp.loss_source, p);
+    read(*run, "duplicates", udp.duplicates, p);
+    read(*run, "reordered", udp.reordered, p);
+    read(*run, "jitter_ms", udp.jitter_ms, p);
+  }
+  if (const auto* flows = array_member(u, "flows")) {
+    for (const auto& f : *flows) {
+      UdpFlowResult flow;
+      const std::string p = "udp.flows[]";
+      std::string payload = "native";
+      read(f, "flow", flow.flow, p);
+      read(f, "payload", payload, p);
+      flow.native = payload != "compat";
+      read(f, "sent", flow.sent, p);
+      read(f, "received", flow.received, p);
+      read(f, "lost", flow.lost, p);
+      read(f, "duplicates", flow.duplicates, p);
+      read(f, "reordered", flow.reordered, p);
+      read(f, "jitter_ms", flow.jitter_ms, p);
+      udp.flows.push_back(flow);
+    }
+  }
+  return udp;
+}
+
+// The sections a window has, the whole one and each -sam sample alike: summary, threads, cpu,
+// the system-wide tcp counters, nic, interrupts, transport and dpcs. `prefix` names where they
+// are in error messages ("" or "samples[].").
+void read_window_sections(const ordered_json& j, const std::string& prefix, Result& r) {
+  const std::string parent = prefix.empty() ? prefix : prefix.substr(0, prefix.size() - 1);
+  const std::string summary = prefix + "summary";
+  if (const auto* s = object_member(j, "summary", parent)) {
+    read(*s, "duration_s", r.duration_s, summary);
+    read(*s, "total_bytes", r.total_bytes, summary);
+    read(*s, "operations", r.total_operations, summary);
+    read(*s, "connections", r.connections_tested, summary);
+    read(*s, "threads_created", r.threads_created, summary);
+    if (const auto* latency = object_member(*s, "latency", summary))
+      r.latency = read_latency(*latency, summary + ".latency");
+  }
+  if (const auto* threads = array_member(j, "threads")) {
+    const std::string where = prefix + "threads[]";
+    for (const auto& t : *threads) {
+      ThreadResult tr;
+      read(t, "index", tr.index, where);
+      read(t, "seconds", tr.seconds, where);
+      read(t, "bytes", tr.bytes, where);
+      if (const auto* latency = object_member(t, "latency", where))
+        tr.latency = read_latency(*latency, where + ".latency");
+      r.threads.push_back(tr);
+    }
+  }
+  if (const auto* c = object_member(j, "cpu", parent)) {
+    const std::string where = prefix + "cpu";
+    read(*c, "user_pct", r.cpu.user, where);
+    read(*c, "system_pct", r.cpu.system, where);
+    read(*c, "idle_pct", r.cpu.idle, where);
+    read(*c, "iowait_pct", r.cpu.iowait, where);
+    read(*c, "softirq_pct", r.cpu.softirq, where);
+    read(*c, "cycles_per_byte", r.cpu.cycles_per_byte, where);
+    read(*c, "process_busy_pct", r.cpu.process_busy, where);
+    read(*c, "process_user_s", r.cpu.process_user_s, where);
+    read(*c, "process_system_s", r.cpu.process_system_s, where);
+  }
+  if (const auto* t = object_member(j, "tcp", parent)) {
+    const std::string where = prefix + "tcp";
+    read(*t, "retrans_segs", r.tcp.retrans_segs, where);
+    read(*t, "lost_retransmit", r.tcp.lost_retransmit, where);
+    read(*t, "syn_retrans", r.tcp.syn_retrans, where);
+    read(*t, "fast_retrans", r.tcp.fast_retrans, where);
+    read(*t, "forward_retrans", r.tcp.forward_retrans, where);
+    read(*t, "slow_start_retrans", r.tcp.slow_start_retrans, where);
+    read(*t, "retrans_fail", r.tcp.retrans_fail, where);
+  }
+  if (const auto* n = object_member(j, "nic", parent)) {
+    const std::string where = prefix + "nic";
+    NicPackets nic;
+    read(*n, "interface", nic.interface_name, where);
+    read(*n, "tx_packets", nic.tx_packets, where);
+    read(*n, "rx_packets", nic.rx_packets, where);
+    r.nic = nic;
+  }
+  if (const auto* i = object_member(j, "interrupts", parent)) {
+    const std::string where = prefix + "interrupts";
+    Interrupts irq;
+    read(*i, "pattern", irq.pattern, where);
+    read(*i, "total", irq.total, where);
+    r.interrupts = irq;
+  }
+  if (const auto* t = object_member(j, "transport", parent)) {
+    const std::string where = prefix + "transport";
+    TransportCounters transport;
+    read(*t, "packets_sent", transport.packets_sent, where);
+    read(*t, "packets_received", transport.packets_received, where);
+    read(*t, "errors", transport.errors, where);
+    r.transport = transport;
+  }
+  read(j, "dpcs", r.dpcs, parent);
+}
+
+StopCause stop_cause_from(const std::string& text) {
+  for (StopCause cause : {StopCause::none, StopCause::interrupted, StopCause::sender_stopped,
+                          StopCause::sender_left, StopCause::senders_gone, StopCause::receiver_left,
+                          StopCause::flows_done, StopCause::peer_failed})
+    if (text == to_string(cause)) return cause;
+  bad("end.cause", "not a known cause");
+}
+
+// `with_peer`: read the "peer" member too (one level: a peer's own peer is never read).
+Result read_result(const ordered_json& j, bool with_peer) {
+  if (!j.is_object()) bad("native result", "expected a JSON object");
+  std::string schema;
+  if (member(j, "schema") == nullptr) bad("schema", "missing; not an xttcp result");
+  read(j, "schema", schema, "");
+  if (schema != native_schema_name) bad("schema", "expected \"xttcp-result\"");
+  int version = 0;
+  if (member(j, "schema_version") == nullptr) bad("schema_version", "missing");
+  read(j, "schema_version", version, "");
+  if (version < 1 || version > native_schema_version) {
+    throw BadField{fmt::format("schema_version: {} is not supported (this xttcp reads 1 to {})",
+                               version, native_schema_version)};
+  }
+
+  Result r;
+  if (const auto* tool = object_member(j, "tool", ""))
+    read(*tool, "version", r.tool_version, "tool");
+  std::string role;
+  if (member(j, "role") != nullptr) {
+    read(j, "role", role, "");
+    r.role = role_from(role, "role");
+  }
+  read(j, "backend", r.backend, "");
+  if (const auto* end = object_member(j, "end", "")) {  // absent before xttcp 0.1.0's "end"
+    read(*end, "cut_short", r.cut_short, "end");
+    std::string cause = "none";
+    read(*end, "cause", cause, "end");
+    r.stop.cause = stop_cause_from(cause);
+    read(*end, "reason", r.stop.message, "end");
+  }
+  if (const auto* h = object_member(j, "host", "")) {
+    read(*h, "hostname", r.host.hostname, "host");
+    read(*h, "os", r.host.os, "host");
+    read(*h, "kernel", r.host.kernel, "host");
+    read(*h, "cpu_model", r.host.cpu_model, "host");
+    read(*h, "cpu_cores", r.host.cpu_cores, "host");
+    read(*h, "cpu_mhz", r.host.cpu_mhz, "host");
+  }
+  read(j, "cpu_mapping", r.cpu_mapping, "");
+  read(j, "start_time", r.start_time, "");
+  read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
+  if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
+
+  if (const auto* intervals = array_member(j, "intervals")) {
+    for (const auto& i : *intervals) {
+      IntervalSample sample;
+      read(i, "start_s", sample.start_s, "intervals[]");
+      read(i, "seconds", sample.seconds, "intervals[]");
+      read(i, "bytes", sample.bytes, "intervals[]");
+      read(i, "datagrams", sample.datagrams, "intervals[]");
+      read(i, "lost", sample.lost, "intervals[]");
+      read(i, "reordered", sample.reordered, "intervals[]");
+      double jitter_ms = 0;
+      read(i, "jitter_ms", jitter_ms, "intervals[]");
+      // Whole nanoseconds in a uint64: 1.8e13 ms (208 days) is far past any jitter measured,
+      // and converting more, or a negative value, would be undefined.
+      if (!(jitter_ms >= 0 && jitter_ms <= 1.8e13))
+        bad("intervals[].jitter_ms", "expected milliseconds from 0 to 1.8e13");
+      sample.jitter_ns = static_cast<uint64_t>(jitter_ms * 1e6 + 0.5);
+      r.intervals.push_back(sample);
+    }
+  }
+  if (const auto* connections = array_member(j, "connections")) {
+    for (const auto& c : *connections) {
+      ConnectionStats cs;
+      const std::string p = "connections[]";
+      read(c, "local", cs.local, p);
+      read(c, "remote", cs.remote, p);
+      read(c, "bytes", cs.bytes, p);
+      read(c, "rtt_us", cs.rtt_us, p);
+      read(c, "rttvar_us", cs.rttvar_us, p);
+      read(c, "total_retrans", cs.total_retrans, p);
+      read(c, "snd_cwnd", cs.snd_cwnd, p);
+      read(c, "pmtu", cs.pmtu, p);
+      read(c, "delivery_rate_bps", cs.delivery_rate_bps, p);
+      if (const auto* z = object_member(c, "zerocopy", p)) cs.zerocopy = read_zerocopy(*z, p);
+      r.connections.push_back(cs);
+    }
+  }
+  read_window_sections(j, "", r);
+  if (const auto* t = object_member(j, "tcp", "")) {
+    read(*t, "tcp_info_retransmits", r.tcp_info_retransmits, "tcp");
+    read(*t, "average_rtt_us", r.tcp_average_rtt_us, "tcp");
+  }
+  if (const auto* samples = array_member(j, "samples")) {
+    for (const auto& sample : *samples) {
+      if (!sample.is_object()) bad("samples[]", "expected an object");
+      Result part;
+      part.spec = r.spec;
+      part.role = r.role;
+      part.tool_version = r.tool_version;
+      part.backend = r.backend;
+      part.host = r.host;
+      part.cpu_mapping = r.cpu_mapping;
+      part.negotiated_cycle_s = r.negotiated_cycle_s;
+      part.threads_created = r.threads_created;
+      read(sample, "start_time", part.start_time, "samples[]");
+      read_window_sections(sample, "samples[].", part);
+      if (const auto* u = object_member(sample, "udp", "samples[]")) part.udp = read_udp(*u);
+      if (const auto* d = object_member(sample, "device", "samples[]")) part.device = read_device(*d);
+      r.samples.push_back(std::move(part));
+    }
+  }
+  if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
+  if (const auto* u = object_member(j, "udp", "")) r.udp = read_udp(*u);
+  if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
+  if (const auto* notes = array_member(j, "notes"))
+    for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
+  if (const auto* peer = with_peer ? member(j, "peer") : nullptr) {
+    // A string is what older versions kept of a peer result they could not read: not a result.
+    if (peer->is_object()) {
+      try {
+        r.peer = std::make_shared<const Result>(read_result(*peer, false));
+      } catch (const BadField& e) {
+        bad("peer", e.message.c_str());
+      }
+    } else if (!peer->is_null() && !peer->is_string()) {
+      bad("peer", "expected an object");
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+Expected<Result> parse_peer_result(std::string_view text, Role expected_role) {
+  auto doc = parse_bounded_json(text, native_result_limits, "peer result");
+  if (!doc) return doc.error();
+  try {
+    Result peer = read_result(*doc, false);
+    if (peer.role != expected_role)
+      return fail(fmt::format("peer result: it is a {}'s result, expected a {}'s",
+                              to_string(peer.role), to_string(expected_role)));
+    return peer;
+  } catch (const BadField& e) {
+    return fail("peer result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("peer result: ") + e.what());
+  }
+}
+
+Expected<Result> parse_native_json(std::string_view text) {
+  auto doc = parse_bounded_json(text, native_result_limits, "native result");
+  if (!doc) return doc.error();
+  try {
+    return read_result(*doc, true);
+  } catch (const BadField& e) {
+    return fail("native result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("native result: ") + e.what());
+  }
+}
+
+}  // namespace xttcp
