@@ -5,6 +5,7 @@
 
 #include <liburing.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
 
@@ -36,6 +37,29 @@ class Ring {
     return sqe != nullptr ? sqe : sqe_slow();
   }
 
+  // Data path: submits what is queued and waits at most `wait_ns` (< 1 s) for a completion.
+  // 0, or the negative errno of io_uring_enter when it is more than a timeout, a signal or a
+  // full completion queue.
+  int submit_and_wait(long long wait_ns) {
+    __kernel_timespec wait{0, wait_ns};
+    io_uring_cqe* cqe = nullptr;
+    const int r = io_uring_submit_and_wait_timeout(&ring_, &cqe, 1, &wait, nullptr);
+    return r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN ? r : 0;
+  }
+  // Data path: hands every completion waiting in the queue to `on`, in order, then marks them
+  // seen. Every io_uring loop of this backend reaps through here (inlined: no call per CQE).
+  template <class OnCompletion>
+  unsigned reap(OnCompletion&& on) {
+    unsigned head = 0, seen = 0;
+    io_uring_cqe* cqe = nullptr;
+    io_uring_for_each_cqe(&ring_, head, cqe) {
+      ++seen;
+      on(*cqe);
+    }
+    io_uring_cq_advance(&ring_, seen);
+    return seen;
+  }
+
  private:
   io_uring_sqe* sqe_slow();
 
@@ -46,8 +70,10 @@ class Ring {
 // How long a worker's completion wait lasts before it looks at `stop` again.
 inline constexpr long long ring_wait_ns =
     std::chrono::nanoseconds(stop_check_interval).count();
-// How long a stopping worker waits for the kernel to hand back its requests.
+// How long a stopping worker waits for the kernel to hand back its requests, and for how long
+// at a time.
 inline constexpr auto ring_drain_budget = std::chrono::milliseconds(100);
+inline constexpr long long ring_drain_wait_ns = 10'000'000;
 
 // Queue sizes: the next power of two >= n, within [8, 32768].
 constexpr unsigned ring_entries_for(std::size_t n) {

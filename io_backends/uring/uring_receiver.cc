@@ -258,22 +258,13 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
 
 template <UringRecvMode Mode>
 void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
-  io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, ring_wait_ns};
-    io_uring_cqe* cqe = nullptr;
-    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<Mode>(*cqe);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<Mode>(done); });
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
     if (resting_ > 0) resume_listeners();  // the wait above lasts at most ~100 ms
   }
@@ -285,7 +276,6 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
 template <UringRecvMode Mode>
 void UringReceiver::cancel_and_drain() {
   stopping_ = true;
-  io_uring* const ring = ring_.get();
   auto cancel = [&](uint64_t user_data) {
     io_uring_sqe* sqe = ring_.sqe();
     if (sqe == nullptr) return;
@@ -298,15 +288,8 @@ void UringReceiver::cancel_and_drain() {
     if (connections_[i].armed) cancel(uring::pack(i, uring::Op::recv));
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<Mode>(*cqe);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.submit_and_wait(ring_drain_wait_ns);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<Mode>(done); });
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
   }
 }

@@ -289,12 +289,7 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       return LoopEnd::failed;
     }
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<Paced, K>(*cqe, pacer);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<Paced, K>(done, pacer); });
     if constexpr (K == Kind::zerocopy) {
       if (mode_ == UringSendMode::zerocopy_auto && !auto_decided_ && auto_fallback_due())
         return LoopEnd::switch_to_plain;
@@ -308,7 +303,6 @@ UringSender::LoopEnd UringSender::send_loop(const std::atomic<bool>& stop, Pacer
 // every completion, bounded by ring_drain_budget.
 void UringSender::cancel_and_drain() {
   stopping_ = true;
-  io_uring* const ring = ring_.get();
   for (Connection& c : connections_) {
     if (c.in_flight == 0) continue;
     io_uring_sqe* sqe = ring_.sqe();
@@ -319,15 +313,8 @@ void UringSender::cancel_and_drain() {
   Pacer unpaced(0);
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   do {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<false, Kind::plain>(*cqe, unpaced);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.submit_and_wait(ring_drain_wait_ns);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<false, Kind::plain>(done, unpaced); });
   } while (in_flight_ > 0 && std::chrono::steady_clock::now() < deadline);
 }
 
@@ -367,20 +354,12 @@ UringSender::LoopEnd UringSender::plain_loop(const std::atomic<bool>& stop, Pace
 // data is delivered). Wait for them, bounded, so the counts are complete.
 void UringSender::wait_for_notifications() {
   stopping_ = true;
-  io_uring* const ring = ring_.get();
   Pacer unpaced(0);
   const auto deadline = std::chrono::steady_clock::now() + notification_budget;
   while ((pending_notifications_ > 0 || in_flight_ > 0) &&
          std::chrono::steady_clock::now() < deadline) {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<false, Kind::plain>(*cqe, unpaced);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.submit_and_wait(ring_drain_wait_ns);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<false, Kind::plain>(done, unpaced); });
   }
   // Still referenced by the kernel (a peer that stopped reading): never free or reuse it.
   if (pending_notifications_ > 0 || in_flight_ > 0) static_cast<void>(buffer_.release());

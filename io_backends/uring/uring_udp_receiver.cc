@@ -148,26 +148,15 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
 }
 
 void UringUdpReceiver::reap() {
-  io_uring* const ring = ring_.get();
-  unsigned head, seen = 0;
-  io_uring_cqe* cqe = nullptr;
-  io_uring_for_each_cqe(ring, head, cqe) {
-    ++seen;
-    on_completion(*cqe);
-  }
-  io_uring_cq_advance(ring, seen);
+  ring_.reap([&](io_uring_cqe& done) { on_completion(done); });
   full_buffers_.publish();
   if (skip_copy_) header_buffers_.publish();
 }
 
 void UringUdpReceiver::run(const std::atomic<bool>& stop) {
-  io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < sockets_.size(); ++i) arm(i);
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, ring_wait_ns};
-    io_uring_cqe* cqe = nullptr;
-    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
       if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
       break;
     }
@@ -184,9 +173,7 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
   }
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
+    ring_.submit_and_wait(ring_drain_wait_ns);
     reap();
   }
   if (armed_ > 0) {

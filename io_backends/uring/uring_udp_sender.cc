@@ -151,19 +151,13 @@ void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
       if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
       return;
     }
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<Paced>(*cqe, pacer, per_send);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<Paced>(done, pacer, per_send); });
   }
 }
 
 // At stop: cancel what waits for socket space and reap, bounded; a cancelled send moved nothing.
 void UringUdpSender::cancel_and_drain() {
   stopping_ = true;
-  io_uring* const ring = ring_.get();
   if (io_uring_sqe* sqe = ring_.sqe()) {
     io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_ALL);
     sqe->user_data = uring::pack(0, uring::Op::cancel);
@@ -171,15 +165,8 @@ void UringUdpSender::cancel_and_drain() {
   Pacer unpaced(0);
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (in_flight_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion<false>(*cqe, unpaced, batch_);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.submit_and_wait(ring_drain_wait_ns);
+    ring_.reap([&](io_uring_cqe& done) { on_completion<false>(done, unpaced, batch_); });
   }
   // Sends the kernel still holds read this memory: never free it (ring teardown is asynchronous).
   if (in_flight_ > 0) buffer_.leak();
