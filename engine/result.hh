@@ -158,6 +158,14 @@ struct DeviceResult {
   std::vector<std::pair<std::string, uint64_t>> counters;
 };
 
+// A receiver with --allow / --max-clients: who it turned away, since it started listening.
+struct AccessResult {
+  uint64_t refused_control = 0;    // sync connections closed at once
+  uint64_t refused_data = 0;       // data connections closed at once
+  uint64_t refused_datagrams = 0;  // UDP datagrams dropped unread
+  uint64_t over_max_clients = 0;   // of the connections: from a host beyond --max-clients
+};
+
 struct Result {
   // What was run.
   TestSpec spec;
@@ -190,6 +198,7 @@ struct Result {
   std::optional<ZeroCopyStats> zerocopy;  // sender with --zerocopy
   std::optional<UdpResult> udp;           // UDP runs
   std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
+  std::optional<AccessResult> access;     // receiver with --allow / --max-clients
 
   // The peer's result when the peer is xttcp and shared it, parsed within bounds
   // (parse_peer_result); a peer's result never holds a peer of its own.

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/access_spec.hh"
+
 namespace xttcp {
 
 enum class Role { receiver, sender, local };
@@ -28,6 +30,8 @@ inline constexpr uint64_t max_connections = 1u << 20;  // xttcp's own bound on -
 // xttcp's own bound on -b (Windows: -l): one send or receive call moves at most this (Linux
 // refuses a 2 GiB receive), and each worker allocates buffers of it.
 inline constexpr uint64_t max_buffer_bytes = 1ull << 30;
+// --max-clients: far above any real test, small enough that the list of hosts stays cheap.
+inline constexpr uint64_t max_clients = 4096;
 }  // namespace limits
 
 namespace defaults {
@@ -158,6 +162,7 @@ struct TestSpec {
   std::string dpdk_args;                         // --dpdk-args: passed to rte_eal_init
   std::string dpdk_port;                         // --dpdk-port: port id, PCI address, name or MAC
   std::string peer_mac;                          // --peer-mac: destination MAC of sent frames
+  AccessSpec access;                             // --allow, --max-clients (receiver)
 
   // The grammar the user wrote (console and XML formats follow it), and what only the
   // NTttcp-for-Windows grammar sets.

@@ -24,6 +24,12 @@ Expected<Backend*> find_backend(std::string_view name) {
 
 namespace {
 
+// The engine's capability checks, then the backend's own.
+Status accepts(const Backend& backend, const TestSpec& spec) {
+  if (Status capable = check_capabilities(backend, spec); !capable) return capable;
+  return backend.check(spec);
+}
+
 // A backend `auto` would have preferred but that refused one of the spec's options.
 struct Refusal {
   std::size_t rank = 0;  // its place in all_backends()
@@ -53,7 +59,7 @@ Expected<BackendChoice> choose_backend(const TestSpec& spec) {
   if (spec.backend != auto_backend) {
     auto backend = find_backend(spec.backend);
     if (!backend) return backend.error();
-    if (Status supported = (*backend)->check(spec); !supported) return supported.error();
+    if (Status supported = accepts(**backend, spec); !supported) return supported.error();
     return BackendChoice{**backend, {}};
   }
   std::vector<Refusal> refusals;
@@ -61,7 +67,7 @@ Expected<BackendChoice> choose_backend(const TestSpec& spec) {
   for (std::size_t rank = 0; rank < backends.size(); ++rank) {
     Backend& backend = *backends[rank];
     if (!backend.probe().available || !backend.auto_refusal(spec).empty()) continue;
-    Status supported = backend.check(spec);
+    Status supported = accepts(backend, spec);
     if (supported) return BackendChoice{backend, auto_note(backend, refusals)};
     refusals.push_back({rank, supported.error().message});
   }
@@ -73,7 +79,7 @@ Expected<BackendChoice> choose_backend(const TestSpec& spec) {
   }
   auto fallback = find_backend(fallback_backend());
   if (!fallback) return fallback.error();
-  if (Status supported = (*fallback)->check(spec); !supported) return supported.error();
+  if (Status supported = accepts(**fallback, spec); !supported) return supported.error();
   return BackendChoice{**fallback, auto_note(**fallback, refusals)};
 }
 

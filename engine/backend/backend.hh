@@ -28,6 +28,7 @@ enum Capability : uint32_t {
   cap_queue_binding = 1u << 4,
   cap_busy_poll = 1u << 5,
   cap_raw_frames = 1u << 6,  // its own frames on its own port: addresses unknown to the kernel
+  cap_peer_filter = 1u << 7,  // a receiver asks WorkerContext::admission about every peer
 };
 // "tcp,udp,zerocopy-tx", or "-" for none ('xttcp backends').
 std::string describe_capabilities(uint32_t caps);
@@ -74,6 +75,10 @@ class Backend {
     return {};
   }
 };
+
+// What the engine checks for every backend, from its capabilities, before the backend's own
+// check(): an option that needs a capability it lacks is refused in one line naming both.
+Status check_capabilities(const Backend& backend, const TestSpec& spec);
 
 // The backend a run uses, chosen and checked against the spec once, before anything starts, by
 // the tools layer (io_backends/registry.hh: choose_backend), and handed down; the engine never

@@ -13,6 +13,7 @@
 
 #include "base/status.hh"
 #include "engine/net/address.hh"
+#include "engine/net/peer_admission.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
@@ -77,7 +78,22 @@ struct WorkerContext {
   // connection it made, once made (record_opened). The engine reads it after every worker
   // opened.
   std::vector<OpenedConnection>* opened = nullptr;
+  // Receivers of backends with cap_peer_filter: asked about each accepted connection (refused:
+  // close it at once, count nothing) and, with --allow, each datagram's source. Null or open()
+  // = everyone (then no source address need be read). Engine-owned.
+  PeerAdmission* admission = nullptr;
 };
+
+// True when `context` wants every datagram's source checked (--allow on a UDP receiver).
+inline bool filters_datagrams(const WorkerContext& context) {
+  return context.admission != nullptr && !context.admission->filter().empty();
+}
+
+// A data connection just accepted from `peer`: serve it? Control path.
+inline bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer) {
+  return context.admission == nullptr || context.admission->open() ||
+         context.admission->admit_connection(peer, PeerAdmission::Door::data);
+}
 
 // Appends `socket`, connected to `remote`, to context.opened (if wanted). Control path.
 inline void record_opened(const WorkerContext& context, NativeSocket socket,

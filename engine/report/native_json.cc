@@ -221,6 +221,16 @@ TestSpec read_spec(const Json& j) {
   read(j, "interval_s", s.interval_s, p);
   read(j, "worker_threads", s.worker_threads, p);
   read(j, "pin_workers", s.pin_workers, p);
+  if (const auto* access = object_member(j, "access", p)) {
+    if (const auto* allow = member(*access, "allow")) {
+      if (!allow->is_array()) bad(p + ".access.allow", "expected an array of CIDR blocks");
+      for (const auto& block : *allow) {
+        if (!block.is_string()) bad(p + ".access.allow", "expected an array of CIDR blocks");
+        s.access.allow.push_back(block.template get<std::string>());
+      }
+    }
+    read(*access, "max_clients", s.access.max_clients, p + ".access");
+  }
   std::string zerocopy = to_string(s.zerocopy);
   read(j, "zerocopy", zerocopy, p);
   if (zerocopy == "on") {
@@ -537,6 +547,14 @@ Result read_result(const ordered_json& j, bool with_peer) {
   }
   if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
   if (const auto* u = object_member(j, "udp", "")) r.udp = read_udp(*u);
+  if (const auto* a = object_member(j, "access", "")) {
+    AccessResult access;
+    read(*a, "refused_control", access.refused_control, "access");
+    read(*a, "refused_data", access.refused_data, "access");
+    read(*a, "refused_datagrams", access.refused_datagrams, "access");
+    read(*a, "over_max_clients", access.over_max_clients, "access");
+    r.access = access;
+  }
   if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
   if (const auto* notes = array_member(j, "notes"))
     for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
@@ -647,6 +665,8 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"wait_timeout_s", s.wait_timeout_s},
   };
   if (!s.source_addresses.empty()) j["source_addresses"] = s.source_addresses;
+  if (s.access.restricted())
+    j["access"] = {{"allow", s.access.allow}, {"max_clients", s.access.max_clients}};
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
     j["windows"] = windows_options_json(s.windows);
@@ -912,6 +932,11 @@ ordered_json native_document(const Result& r, bool with_peer,
   if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
   if (r.udp) doc["udp"] = udp_json(*r.udp);
   if (r.device) doc["device"] = device_json(*r.device);
+  if (r.access)
+    doc["access"] = {{"refused_control", r.access->refused_control},
+                     {"refused_data", r.access->refused_data},
+                     {"refused_datagrams", r.access->refused_datagrams},
+                     {"over_max_clients", r.access->over_max_clients}};
   doc["notes"] = r.notes;
   if (with_peer && r.peer) doc["peer"] = native_document(*r.peer, false);
   return doc;

@@ -38,6 +38,10 @@ class WorkerPool {
   static constexpr uint32_t notice_lines = 10;
   static constexpr std::chrono::seconds notice_period{10};
   void set_notice_log(Log* log) { notice_log_ = log; }
+  // Receivers: who is served (WorkerContext::admission). Before open_all(); outlives the pool.
+  void set_admission(PeerAdmission* admission) {
+    for (WorkerContext& context : contexts_) context.admission = admission;
+  }
 
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);

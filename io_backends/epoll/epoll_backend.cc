@@ -25,7 +25,7 @@ class EpollBackend final : public Backend {
     ::close(fd);
     return {true, "available"};
   }
-  uint32_t capabilities() const override { return cap_tcp | cap_udp | cap_zerocopy_tx; }
+  uint32_t capabilities() const override { return cap_tcp | cap_udp | cap_zerocopy_tx | cap_peer_filter; }
   // The fallback of --backend auto, for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {

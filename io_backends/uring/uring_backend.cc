@@ -30,7 +30,7 @@ class UringBackend final : public Backend {
   uint32_t capabilities() const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return 0;
-    uint32_t flags = cap_tcp | cap_udp;
+    uint32_t flags = cap_tcp | cap_udp | cap_peer_filter;
     if (c.send_zc) flags |= cap_zerocopy_tx;
     if (c.multishot_rx()) flags |= cap_multishot_rx;
     return flags;

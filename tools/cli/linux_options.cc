@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hh"
+#include "engine/net/address_filter.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp {
@@ -119,6 +120,23 @@ Status set_source_addresses(ParseState& state, const Value& value) {
   if (addresses.size() > 4096) return fail("at most 4096 addresses");
   state.spec().source_address = addresses.front();
   state.spec().source_addresses = std::move(addresses);
+  return ok();
+}
+
+Status set_allow(ParseState& state, const Value& value) {
+  auto filter = AddressFilter::parse(*value);  // refused here, not when the first peer comes
+  if (!filter) return filter.error();
+  std::vector<std::string> blocks;
+  for (const CidrBlock& block : filter->blocks()) blocks.push_back(block.to_string());
+  state.spec().access.allow = std::move(blocks);
+  return ok();
+}
+
+Status set_max_clients(ParseState& state, const Value& value) {
+  auto clients = parse_count(*value, limits::max_clients);
+  if (!clients) return clients.error();
+  if (*clients == 0) return fail("at least 1 (leave it out for no limit)");
+  state.spec().access.max_clients = static_cast<uint32_t>(*clients);
   return ok();
 }
 
@@ -559,6 +577,13 @@ const OptionDef table[] = {
   {0, "connect-timeout", required, "SEC", sender_side, native,
    "give up connecting to the receiver after SEC seconds (a refused connect is retried until "
    "then)", "10", set_connect_timeout},
+  {0, "allow", required, "CIDR,CIDR...", for_receiver, native,
+   "serve only senders whose address is in these blocks (e.g. 10.0.0.0/8,fd00::/8); sync and "
+   "data connections from elsewhere are closed at once, datagrams dropped, and all counted",
+   "everyone", set_allow},
+  {0, "max-clients", required, "N", for_receiver, native,
+   "serve at most N sender hosts (distinct addresses) in one test; connections from further "
+   "hosts are closed at once and counted", "no limit", set_max_clients},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    set_wait_timeout},

@@ -154,7 +154,7 @@ TEST(UringBackend, RefusesSqpollWhenMissing) {
 TEST(UringBackend, CapabilitiesFollowTheProbe) {
   SKIP_WITHOUT_IO_URING();
   EXPECT_EQ(make_uring_backend(machine())->capabilities(),
-            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx});
+            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | cap_peer_filter});
   // A UDP receiver needs multishot RECVMSG; a kernel without it gets the documented refusal.
   TestSpec udp_receiver;
   udp_receiver.protocol = Protocol::udp;
