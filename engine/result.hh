@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/rr_result.hh"
 #include "engine/spec.hh"
 #include "engine/stop_reason.hh"
 
@@ -189,6 +190,7 @@ struct Result {
   std::optional<Interrupts> interrupts;
   std::optional<ZeroCopyStats> zerocopy;  // sender with --zerocopy
   std::optional<UdpResult> udp;           // UDP runs
+  std::optional<RrResult> rr;             // --rr runs
   std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
 
   // The peer's result when the peer is xttcp and shared it, parsed within bounds

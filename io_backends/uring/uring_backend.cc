@@ -38,6 +38,9 @@ class UringBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return fail("--backend io_uring: not available: " + c.ring_reason);
+    if (spec.rr.on)
+      return fail("--rr: the io_uring backend has no request/response mode yet (use --backend "
+                  "epoll)");
     if (spec.protocol == Protocol::udp && spec.role != Role::sender && !c.multishot_rx())
       return fail("--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: " +
                   (c.multishot_recv ? c.buf_ring_reason : c.multishot_reason));
@@ -64,6 +67,7 @@ class UringBackend final : public Backend {
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
+    if (spec.rr.on) return "no request/response mode yet (--rr runs on epoll)";
     // An io_uring-only option (--sqpoll) steers auto to io_uring for UDP too.
     if (spec.protocol != Protocol::tcp && !spec.sqpoll)
       return "UDP: epoll measured as fast at 1470 B and faster at 64 KiB (bench/README.md)";
