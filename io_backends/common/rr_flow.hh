@@ -17,7 +17,8 @@ namespace xttcp {
 // Send times of the requests in flight, oldest first; capacity = --rr-depth.
 class StampQueue {
  public:
-  explicit StampQueue(uint32_t capacity = 1) : ring_(capacity == 0 ? 1 : capacity) {}
+  StampQueue() = default;
+  explicit StampQueue(uint32_t capacity) : ring_(capacity == 0 ? 1 : capacity) {}
   bool full() const { return size_ == ring_.size(); }
   uint32_t size() const { return size_; }
   void push(uint64_t stamp) {
@@ -32,14 +33,15 @@ class StampQueue {
   }
 
  private:
-  std::vector<uint64_t> ring_;
+  std::vector<uint64_t> ring_ = std::vector<uint64_t>(1);
   uint32_t head_ = 0, size_ = 0;
 };
 
 // A byte stream cut into messages of `size` bytes: how many ended in the `n` bytes just read.
 class MessageCounter {
  public:
-  explicit MessageCounter(uint32_t size = 1) : size_(size == 0 ? 1 : size) {}
+  MessageCounter() = default;
+  explicit MessageCounter(uint32_t size) : size_(size == 0 ? 1 : size) {}
   uint64_t add(uint64_t n) {
     partial_ += n;
     const uint64_t whole = partial_ / size_;
@@ -48,7 +50,7 @@ class MessageCounter {
   }
 
  private:
-  uint64_t size_;
+  uint64_t size_ = 1;
   uint64_t partial_ = 0;
 };
 

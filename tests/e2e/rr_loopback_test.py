@@ -3,7 +3,7 @@
 requester completes transactions on every flow, its round-trip percentiles are ordered and its
 histogram holds exactly the window's round trips, the responder's transaction count agrees with
 the requester's, and a responder that holds every answer (--rr-delay-us) moves p50 to at least
-that delay. A backend without --rr refuses it with one line (exit 2)."""
+that delay. A backend without --rr (null) refuses it with one line (exit 2)."""
 import os
 import subprocess
 import sys
@@ -68,19 +68,18 @@ def refused(xttcp, backend):
 
 
 def each_backend(xttcp, started, **kwargs):
-    for backend in socket_backends(xttcp):
-        if backend == "epoll":
-            rr_pair(xttcp, started, backend, **kwargs)
-        else:
-            refused(xttcp, backend)
+    for backend in socket_backends(xttcp):  # epoll, and io_uring where the kernel has it
+        rr_pair(xttcp, started, backend, **kwargs)
 
 
 CASES = {
     "tcp": lambda x, s: each_backend(x, s, udp=False),
     "udp": lambda x, s: each_backend(x, s, udp=True),
-    "tcp-depth": lambda x, s: rr_pair(x, s, "epoll", udp=False, depth=8),
-    "tcp-delay": lambda x, s: rr_pair(x, s, "epoll", udp=False, delay_us=DELAY_US),
-    "udp-delay": lambda x, s: rr_pair(x, s, "epoll", udp=True, delay_us=DELAY_US),
+    "tcp-depth": lambda x, s: each_backend(x, s, udp=False, depth=8),
+    "udp-depth": lambda x, s: each_backend(x, s, udp=True, depth=8),
+    "tcp-delay": lambda x, s: each_backend(x, s, udp=False, delay_us=DELAY_US),
+    "udp-delay": lambda x, s: each_backend(x, s, udp=True, delay_us=DELAY_US),
+    "refused": lambda x, s: refused(x, "null"),
 }
 
 sys.exit(run_cases(CASES))
