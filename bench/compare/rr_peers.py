@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Loopback request/response next to Debian's sockperf ping-pong, measured in one run: xttcp
---rr (epoll, one flow, one transaction in flight) and sockperf alternate, round after round, on
+--rr (per backend, one flow, one transaction in flight) and sockperf alternate, round after round, on
 UDP 64 B and TCP 1 B, and the table gives transactions per second, round-trip p50 and p99, the
 CPU of each end per transaction, and xttcp's ratios to sockperf.
 
-  bench/compare/rr_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3] [--json FILE]
+  bench/compare/rr_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3]
+      [--backends epoll,io_uring] [--json FILE]
   bench/compare/rr_peers.py --xttcp build/xttcp --quick      # 1-second smoke run
 
 Figures: xttcp's from the requester's native JSON (rr.transactions_per_s, rr.latency, the
@@ -37,11 +38,11 @@ class Sample:
         self.client_cpu_us, self.server_cpu_us = client_cpu_us, server_cpu_us
 
 
-def run_xttcp(binary, protocol, size, seconds, port, tmp):
+def run_xttcp(binary, backend, protocol, size, seconds, port, tmp):
     sjson = os.path.join(tmp, "s.json")
     if os.path.exists(sjson):
         os.remove(sjson)
-    common = ["--rr", "--backend", "epoll", "-P", "1", "-p", port, "-t", seconds, "-Q", "-b", size]
+    common = ["--rr", "--backend", backend, "-P", "1", "-p", port, "-t", seconds, "-Q", "-b", size]
     if protocol == "udp":
         common.append("-u")
     with Children() as children:
@@ -97,6 +98,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workloads", default="udp64,tcp1")
+    parser.add_argument("--backends", default="epoll,io_uring")
     parser.add_argument("--json")
     parser.add_argument("--quick", action="store_true", help="1 s, 1 round: a smoke run")
     args = parser.parse_args()
@@ -106,39 +108,43 @@ def main():
         print("SKIP: sockperf is not installed (scripts/install-deps.sh installs it)")
         return 77
     workloads = args.workloads.split(",")
-    samples = {(w, tool): [] for w in workloads for tool in ("xttcp", "sockperf")}
+    tools = [f"xttcp/{b}" for b in args.backends.split(",")] + ["sockperf"]
+    samples = {(w, tool): [] for w in workloads for tool in tools}
     with tempfile.TemporaryDirectory(prefix="xttcp-rr-bench-") as tmp:
         for round_index in range(args.rounds):
             for w in workloads:
                 protocol, xsize, ssize = WORKLOADS[w]
-                # Alternate which tool goes first, so drift on a shared host hits both alike.
-                order = ["xttcp", "sockperf"] if round_index % 2 == 0 else ["sockperf", "xttcp"]
-                for tool in order:
+                # Rotate which tool goes first, so drift on a shared host hits all alike.
+                k = round_index % len(tools)
+                for tool in tools[k:] + tools[:k]:
                     port = free_port(2)
-                    if tool == "xttcp":
-                        s = run_xttcp(args.xttcp, protocol, xsize, args.seconds, port, tmp)
+                    if tool.startswith("xttcp/"):
+                        s = run_xttcp(args.xttcp, tool.split("/")[1], protocol, xsize,
+                                      args.seconds, port, tmp)
                     else:
                         s = run_sockperf(protocol, ssize, args.seconds, port)
                     samples[(w, tool)].append(s)
     rows = []
     print(f"CPU: {cpu_model()} ({os.cpu_count()} CPUs); kernel {platform.release()}; "
           f"{args.rounds} round(s) of {args.seconds} s; medians over rounds")
-    print(f"{'workload':9} {'tool':9} {'trans/s':>10} {'p50 us':>8} {'p99 us':>8} "
+    print(f"{'workload':9} {'tool':14} {'trans/s':>10} {'p50 us':>8} {'p99 us':>8} "
           f"{'cli CPU-us/t':>12} {'srv CPU-us/t':>12}")
     for w in workloads:
         figures = {}
-        for tool in ("xttcp", "sockperf"):
+        for tool in tools:
             values = samples[(w, tool)]
             f = {k: median([getattr(s, k) for s in values])
                  for k in ("tps", "p50_us", "p99_us", "client_cpu_us", "server_cpu_us")}
             figures[tool] = f
-            size = WORKLOADS[w][1 if tool == "xttcp" else 2]
-            print(f"{w:9} {tool:9} {f['tps']:10.0f} {f['p50_us']:8.2f} {f['p99_us']:8.2f} "
+            size = WORKLOADS[w][2 if tool == "sockperf" else 1]
+            print(f"{w:9} {tool:14} {f['tps']:10.0f} {f['p50_us']:8.2f} {f['p99_us']:8.2f} "
                   f"{f['client_cpu_us']:12.2f} {f['server_cpu_us']:12.2f}   ({size} B)")
             rows.append({"workload": w, "tool": tool, "size": size, **f})
-        x, s = figures["xttcp"], figures["sockperf"]
-        print(f"{w:9} {'ratio':9} {x['tps'] / s['tps']:10.2f} {x['p50_us'] / s['p50_us']:8.2f} "
-              f"{x['p99_us'] / s['p99_us']:8.2f}   (xttcp / sockperf)")
+        s = figures["sockperf"]
+        for tool in tools[:-1]:
+            x = figures[tool]
+            print(f"{w:9} {'ratio':14} {x['tps'] / s['tps']:10.2f} {x['p50_us'] / s['p50_us']:8.2f} "
+                  f"{x['p99_us'] / s['p99_us']:8.2f}   ({tool} / sockperf)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"schema": 1, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
