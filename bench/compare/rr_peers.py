@@ -22,6 +22,7 @@ import os
 import platform
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -108,7 +109,14 @@ def main():
         print("SKIP: sockperf is not installed (scripts/install-deps.sh installs it)")
         return 77
     workloads = args.workloads.split(",")
-    tools = [f"xttcp/{b}" for b in args.backends.split(",")] + ["sockperf"]
+    listed = subprocess.run([args.xttcp, "backends"], capture_output=True, text=True,
+                            timeout=30).stdout.splitlines()
+    available = {line.split()[0] for line in listed if line.split()[1:2] == ["available"]}
+    backends = [b for b in args.backends.split(",") if b in available]
+    for b in args.backends.split(","):
+        if b not in available:
+            print(f"note: xttcp backend {b} left out: not available here ('xttcp backends')")
+    tools = [f"xttcp/{b}" for b in backends] + ["sockperf"]
     samples = {(w, tool): [] for w in workloads for tool in tools}
     with tempfile.TemporaryDirectory(prefix="xttcp-rr-bench-") as tmp:
         for round_index in range(args.rounds):
