@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Loopback request/response next to Debian's sockperf ping-pong, measured in one run: xttcp
---rr (per backend, one flow, one transaction in flight) and sockperf alternate, round after round, on
-UDP 64 B and TCP 1 B, and the table gives transactions per second, round-trip p50 and p99, the
-CPU of each end per transaction, and xttcp's ratios to sockperf.
+--rr (per backend, one flow, one transaction in flight) and sockperf alternate, round after
+round, on UDP 64 B and TCP 1 B, and the table gives transactions per second, round-trip p50
+and p99, the CPU of each end per transaction, and xttcp's ratios to sockperf.
 
   bench/compare/rr_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3]
       [--backends epoll,io_uring] [--json FILE]
@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loopback_peers import SETTLE_S, Children, free_port, wait_listen  # noqa: E402
 from udp_peers import wait_listen_udp  # noqa: E402
 
-WORKLOADS = {"udp64": ("udp", 64, 64), "tcp1": ("tcp", 1, 14)}  # protocol, xttcp size, sockperf size
+# protocol, xttcp size, sockperf size
+WORKLOADS = {"udp64": ("udp", 64, 64), "tcp1": ("tcp", 1, 14)}
 
 
 class Sample:
@@ -151,11 +152,13 @@ def main():
         s = figures["sockperf"]
         for tool in tools[:-1]:
             x = figures[tool]
-            print(f"{w:9} {'ratio':14} {x['tps'] / s['tps']:10.2f} {x['p50_us'] / s['p50_us']:8.2f} "
-                  f"{x['p99_us'] / s['p99_us']:8.2f}   ({tool} / sockperf)")
+            print(f"{w:9} {'ratio':14} {x['tps'] / s['tps']:10.2f} "
+                  f"{x['p50_us'] / s['p50_us']:8.2f} {x['p99_us'] / s['p99_us']:8.2f}   "
+                  f"({tool} / sockperf)")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"schema": 1, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+            now = datetime.datetime.now(datetime.timezone.utc).isoformat()
+            json.dump({"schema": 1, "date": now,
                        "cpu_model": cpu_model(), "cpus": os.cpu_count(),
                        "kernel": platform.release(), "seconds": args.seconds,
                        "rounds": args.rounds, "rows": rows}, f, indent=2)

@@ -33,8 +33,8 @@ Status EpollRrResponder::open() {
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
   const bool udp = spec.protocol == Protocol::udp;
-  out_ = IoBuffer(udp ? response_ : std::max<size_t>(io_buffer, std::min<size_t>(response_, 1 << 20)),
-                  'A');
+  out_ = IoBuffer(
+      udp ? response_ : std::max<size_t>(io_buffer, std::min<size_t>(response_, 1 << 20)), 'A');
   in_ = IoBuffer(std::max<size_t>(io_buffer, udp ? request_ : 0), 0);
   if (!out_ || !in_) return fail("cannot allocate the --rr buffers");
   auto sockets = udp ? open_rr_udp_responders(context_) : open_rr_tcp_listeners(context_);
@@ -112,7 +112,8 @@ void EpollRrResponder::close_connection(uint32_t index, int err) {
   } else if (report_.errors++ == 0) {
     report_.first_error = std::string("recv/send: ") + std::strerror(err);
   }
-  if (!context_.spec->hold) report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+  if (!context_.spec->hold)  // -H serves test after test: keeping every one would grow forever
+    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
   c.fd.reset();
   free_.push_back(index);

@@ -194,7 +194,8 @@ void UringRrRequester::run(const std::atomic<bool>& stop) {
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
-      if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
+      if (report_.errors++ == 0)
+        report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
       break;
     }
     unsigned head, seen = 0;

@@ -114,7 +114,8 @@ void UringRrResponder::close_connection(uint32_t index, int err) {
       ++report_.closed_by_peer;
     else
       record_error(std::string("recv/send: ") + std::strerror(err));
-    if (!context_.spec->hold) report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+    if (!context_.spec->hold)  // -H: keeping every connection's would grow forever
+      report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
     ::shutdown(c.fd.get(), SHUT_RDWR);  // ends its RECV in the kernel
   }
   if (c.armed == 0) {
@@ -278,7 +279,8 @@ void UringRrResponder::cancel_and_drain() {
 
 WorkerReport UringRrResponder::finish() {
   for (const Connection& c : connections_)
-    if (c.fd.valid() && !c.closed) report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+    if (c.fd.valid() && !c.closed)
+      report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   return report_;
 }
 

@@ -162,7 +162,8 @@ Status check_rr(ParseState& state, const std::vector<OptionUse>& uses) {
   };
   if (!spec.rr.on) {
     for (const char* rr_only : {"rr-depth", "response-size", "rr-delay-us"})
-      if (given_long(rr_only)) return fail(fmt::format("--{} is for --rr only (add --rr)", rr_only));
+      if (given_long(rr_only))
+        return fail(fmt::format("--{} is for --rr only (add --rr)", rr_only));
     return ok();
   }
   if (!given(uses, 'b')) spec.send_buffer = spec.recv_buffer = rr_limits::default_request_bytes;
