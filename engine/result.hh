@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/rr_result.hh"
 #include "engine/spec.hh"
 #include "engine/stop_reason.hh"
 
@@ -197,6 +198,7 @@ struct Result {
   std::optional<Interrupts> interrupts;
   std::optional<ZeroCopyStats> zerocopy;  // sender with --zerocopy
   std::optional<UdpResult> udp;           // UDP runs
+  std::optional<RrResult> rr;             // --rr runs
   std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
   std::optional<AccessResult> access;     // receiver with --allow / --max-clients
 

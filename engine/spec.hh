@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/access_spec.hh"
+#include "engine/rr_spec.hh"
 
 namespace xttcp {
 
@@ -163,6 +164,7 @@ struct TestSpec {
   std::string dpdk_port;                         // --dpdk-port: port id, PCI address, name or MAC
   std::string peer_mac;                          // --peer-mac: destination MAC of sent frames
   AccessSpec access;                             // --allow, --max-clients (receiver)
+  RrSpec rr;                                     // --rr and its options (engine/rr_spec.hh)
 
   // The grammar the user wrote (console and XML formats follow it), and what only the
   // NTttcp-for-Windows grammar sets.

@@ -29,7 +29,7 @@ packages=(
   libhwloc-dev nlohmann-json3-dev libfmt-dev libpugixml-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # test and benchmark tools
-  iproute2 iperf iperf3 python3 procps
+  iproute2 iperf iperf3 python3 procps sockperf
 )
 if ((with_windows)); then
   # googletest's sources (/usr/src/googletest, from libgtest-dev) are cross-built by Meson.

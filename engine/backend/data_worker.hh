@@ -19,6 +19,7 @@
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/counters.hh"
+#include "engine/stats/latency_histogram.hh"
 
 namespace xttcp {
 
@@ -74,6 +75,9 @@ struct WorkerContext {
   // -lm (NTttcp for Windows): the engine's current latency period (see FlowCounter), for a
   // CallTimer that times every send/recv call; null when -lm is off.
   const std::atomic<uint64_t>* latency_period = nullptr;
+  // --rr: one round-trip histogram per flow, indexed by FlowPlan::slot (engine-owned; the
+  // requester records each transaction's round trip into its flow's); null without --rr.
+  LatencyHistogram* rr_histograms = nullptr;
   // NULL if not wanted: this worker's own list (engine-owned); a sender's open() appends every
   // connection it made, once made (record_opened). The engine reads it after every worker
   // opened.
@@ -121,6 +125,7 @@ struct WorkerReport {
   std::string first_error;        // the first such error, for the log
   std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
   std::vector<std::string> notes;  // one line each, e.g. "zero-copy fell back to plain send"
+  uint64_t rr_lost = 0;  // --rr over UDP: requests that got no response (whole run)
 };
 
 class DataWorker {

@@ -273,7 +273,62 @@ TestSpec read_spec(const Json& j) {
     }
   }
   if (const auto* w = object_member(j, "windows", p)) s.windows = read_windows_options(*w);
+  if (const auto* rr = object_member(j, "rr", p)) {
+    s.rr.on = true;
+    read(*rr, "depth", s.rr.depth, p + ".rr");
+    read(*rr, "response_size", s.rr.response_size, p + ".rr");
+    read(*rr, "delay_us", s.rr.delay_us, p + ".rr");
+  }
   return s;
+}
+
+RrLatency read_rr_latency(const ordered_json& l, const std::string& p) {
+  RrLatency latency;
+  read(l, "count", latency.count, p);
+  read(l, "mean_ns", latency.mean_ns, p);
+  read(l, "p50_ns", latency.p50_ns, p);
+  read(l, "p90_ns", latency.p90_ns, p);
+  read(l, "p99_ns", latency.p99_ns, p);
+  read(l, "p99_9_ns", latency.p999_ns, p);
+  read(l, "p99_99_ns", latency.p9999_ns, p);
+  read(l, "max_ns", latency.max_ns, p);
+  return latency;
+}
+
+RrResult read_rr(const ordered_json& j) {
+  RrResult rr;
+  const std::string p = "rr";
+  read(j, "depth", rr.depth, p);
+  read(j, "request_bytes", rr.request_bytes, p);
+  read(j, "response_bytes", rr.response_bytes, p);
+  read(j, "delay_us", rr.delay_us, p);
+  read(j, "transactions", rr.transactions, p);
+  read(j, "transactions_per_s", rr.transactions_per_s, p);
+  read(j, "cpu_us_per_transaction", rr.cpu_us_per_transaction, p);
+  read(j, "lost", rr.lost, p);
+  if (const auto* l = object_member(j, "latency", p))
+    rr.latency = read_rr_latency(*l, p + ".latency");
+  if (const auto* h = object_member(j, "histogram", p)) {
+    read(*h, "sub_bucket_bits", rr.sub_bucket_bits, p + ".histogram");
+    if (const auto* buckets = array_member(*h, "buckets"))
+      for (const auto& b : *buckets) {
+        if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() ||
+            !b[1].is_number_unsigned())
+          bad("rr.histogram.buckets[]", "expected [lowest_ns, count]");
+        rr.histogram.emplace_back(b[0].get<uint64_t>(), b[1].get<uint64_t>());
+      }
+  }
+  if (const auto* flows = array_member(j, "flows"))
+    for (const auto& f : *flows) {
+      RrFlowResult flow;
+      read(f, "flow", flow.flow, "rr.flows[]");
+      read(f, "transactions", flow.transactions, "rr.flows[]");
+      read(f, "transactions_per_s", flow.transactions_per_s, "rr.flows[]");
+      if (const auto* l = object_member(f, "latency", "rr.flows[]"))
+        flow.latency = read_rr_latency(*l, "rr.flows[].latency");
+      rr.flows.push_back(flow);
+    }
+  return rr;
 }
 
 ZeroCopyStats read_zerocopy(const ordered_json& z, const std::string& where) {
@@ -555,6 +610,7 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*a, "over_max_clients", access.over_max_clients, "access");
     r.access = access;
   }
+  if (const auto* rr = object_member(j, "rr", "")) r.rr = read_rr(*rr);
   if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
   if (const auto* notes = array_member(j, "notes"))
     for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
@@ -667,6 +723,10 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
   if (!s.source_addresses.empty()) j["source_addresses"] = s.source_addresses;
   if (s.access.restricted())
     j["access"] = {{"allow", s.access.allow}, {"max_clients", s.access.max_clients}};
+  if (s.rr.on)
+    j["rr"] = {{"depth", s.rr.depth},
+               {"response_size", optional_value(s.rr.response_size)},
+               {"delay_us", s.rr.delay_us}};
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
     j["windows"] = windows_options_json(s.windows);
@@ -718,6 +778,40 @@ ordered_json udp_json(const UdpResult& u) {
             {"reordered", u.reordered},
             {"jitter_ms", number(u.jitter_ms)}}},
           {"flows", std::move(flows)}};
+}
+
+ordered_json rr_latency_json(const RrLatency& l) {
+  return {{"count", l.count},       {"mean_ns", number(l.mean_ns)}, {"p50_ns", l.p50_ns},
+          {"p90_ns", l.p90_ns},     {"p99_ns", l.p99_ns},           {"p99_9_ns", l.p999_ns},
+          {"p99_99_ns", l.p9999_ns}, {"max_ns", l.max_ns}};
+}
+
+// --rr (docs/rr.md): the window's transactions, round trips and histogram.
+ordered_json rr_json(const RrResult& rr) {
+  ordered_json buckets = ordered_json::array();
+  for (const auto& [lowest, count] : rr.histogram) buckets.push_back({lowest, count});
+  ordered_json flows = ordered_json::array();
+  for (const RrFlowResult& f : rr.flows) {
+    ordered_json flow = {{"flow", f.flow},
+                         {"transactions", f.transactions},
+                         {"transactions_per_s", number(f.transactions_per_s)}};
+    if (f.latency.count > 0) flow["latency"] = rr_latency_json(f.latency);
+    flows.push_back(std::move(flow));
+  }
+  ordered_json j = {{"depth", rr.depth},
+                    {"request_bytes", rr.request_bytes},
+                    {"response_bytes", rr.response_bytes},
+                    {"delay_us", rr.delay_us},
+                    {"transactions", rr.transactions},
+                    {"transactions_per_s", number(rr.transactions_per_s)},
+                    {"cpu_us_per_transaction", number(rr.cpu_us_per_transaction)},
+                    {"lost", rr.lost}};
+  if (rr.latency.count > 0) {
+    j["latency"] = rr_latency_json(rr.latency);
+    j["histogram"] = {{"sub_bucket_bits", rr.sub_bucket_bits}, {"buckets", std::move(buckets)}};
+  }
+  j["flows"] = std::move(flows);
+  return j;
 }
 
 // A backend's own device over the window (dpdk: the port): docs in io_backends/dpdk/README.md.
@@ -931,6 +1025,7 @@ ordered_json native_document(const Result& r, bool with_peer,
   add_system_counters(r, doc);
   if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
   if (r.udp) doc["udp"] = udp_json(*r.udp);
+  if (r.rr) doc["rr"] = rr_json(*r.rr);
   if (r.device) doc["device"] = device_json(*r.device);
   if (r.access)
     doc["access"] = {{"refused_control", r.access->refused_control},

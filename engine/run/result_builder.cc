@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/run/latency_result.hh"
+#include "engine/run/rr_result.hh"
 #include "engine/stats/call_clock.hh"
 #include "engine/stats/device_window.hh"
 #include "engine/udp/udp_result.hh"
@@ -131,7 +132,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
     }
   }
   if (spec.role == Role::sender && spec.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
-  if (spec.protocol == Protocol::udp) {
+  // --rr over UDP answers datagrams rather than sequencing them: its figures are r.rr's.
+  if (spec.protocol == Protocol::udp && !spec.rr.on) {
     UdpResult udp = udp_window(facts, window);
     const std::string sender_payload = udp.payload;
     udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
@@ -140,6 +142,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   }
   if (spec.role == Role::sender && spec.protocol == Protocol::tcp && rtt_count > 0)
     r.tcp_average_rtt_us = static_cast<uint32_t>(rtt_sum / rtt_count);
+
+  if (spec.rr.on) fill_rr(r, *facts.plan, window, reports);
 
   if (window.device_begin && window.device_end) {
     r.device = device_window(*window.device_begin, *window.device_end, window.seconds,

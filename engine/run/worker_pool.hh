@@ -56,6 +56,8 @@ class WorkerPool {
   // that ends a window holds exactly the calls timed since the one that began it.
   std::vector<CounterSnapshot> snapshot() const;
   uint64_t total_bytes() const;
+  // --rr: every flow's round-trip histogram so far, by slot (empty without --rr).
+  std::vector<HistogramCounts> rr_snapshot() const;
   // UDP runs: every flow's datagram counters so far (empty for TCP).
   std::vector<udp::FlowRecord> udp_snapshot() const;
   bool is_udp() const { return udp_flows_ != nullptr; }
@@ -81,6 +83,7 @@ class WorkerPool {
   const Plan& plan_;
   std::unique_ptr<FlowCounter[]> counters_;
   std::unique_ptr<udp::UdpFlowRegistry> udp_flows_;  // UDP runs only
+  std::unique_ptr<LatencyHistogram[]> rr_histograms_;  // --rr only, one per flow slot
   std::vector<WorkerContext> contexts_;
   std::vector<std::thread> threads_;
   std::vector<WorkerReport> reports_;

@@ -33,6 +33,8 @@ class DpdkBackend final : public Backend {
     return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll;
   }
   Status check(const TestSpec& spec) const override {
+    if (spec.rr.on)
+      return fail("--rr: the dpdk backend has no request/response mode yet (use --backend epoll)");
     if (spec.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
     if (!spec.peer_mac.empty())

@@ -5,6 +5,8 @@
 
 #include "io_backends/epoll/epoll_receiver.hh"
 #include "io_backends/epoll/epoll_sender.hh"
+#include "io_backends/epoll/rr_requester.hh"
+#include "io_backends/epoll/rr_responder.hh"
 #include "io_backends/epoll/udp_receiver.hh"
 #include "io_backends/epoll/udp_sender.hh"
 #include "io_backends/windows_option_check.hh"
@@ -47,6 +49,10 @@ class EpollBackend final : public Backend {
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const bool sender = context.spec->role == Role::sender;
+    if (context.spec->rr.on) {
+      if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollRrRequester>(context));
+      return std::unique_ptr<DataWorker>(std::make_unique<EpollRrResponder>(context));
+    }
     if (context.spec->protocol == Protocol::udp) {
       if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpSender>(context));
       return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpReceiver>(context));

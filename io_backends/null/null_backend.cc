@@ -49,6 +49,8 @@ class NullBackend final : public Backend {
   Availability probe() const override { return {true, "always available"}; }
   uint32_t capabilities() const override { return cap_tcp; }
   Status check(const TestSpec& spec) const override {
+    if (spec.rr.on)
+      return fail("--rr: the null backend has no peer to answer (use --backend epoll)");
     WindowsOptionSupport does;  // no sockets: none of them (so no hosts to tell apart)
     does.several_hosts = true;
     does.instead = "it opens no sockets; use a kernel-socket backend";

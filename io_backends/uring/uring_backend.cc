@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "io_backends/uring/uring_receiver.hh"
+#include "io_backends/uring/uring_rr_requester.hh"
+#include "io_backends/uring/uring_rr_responder.hh"
 #include "io_backends/uring/uring_sender.hh"
 #include "io_backends/uring/uring_udp_receiver.hh"
 #include "io_backends/uring/uring_udp_sender.hh"
@@ -38,7 +40,13 @@ class UringBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return fail("--backend io_uring: not available: " + c.ring_reason);
-    if (spec.protocol == Protocol::udp && spec.role != Role::sender && !c.multishot_rx())
+    // --rr -u: every flow keeps its requests in flight in slots of its own.
+    if (spec.rr.on && spec.protocol == Protocol::udp &&
+        uint64_t{spec.send_buffer} * spec.rr.depth > (uint64_t{64} << 20))
+      return fail("--rr-depth: with -u, io_uring keeps --rr-depth x -b bytes per flow; at most "
+                  "64 MiB (lower one of them)");
+    if (spec.protocol == Protocol::udp && spec.role != Role::sender && !spec.rr.on &&
+        !c.multishot_rx())
       return fail("--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: " +
                   (c.multishot_recv ? c.buf_ring_reason : c.multishot_reason));
     if (spec.sqpoll && !c.sqpoll)
@@ -64,6 +72,7 @@ class UringBackend final : public Backend {
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
+    if (spec.rr.on) return "--rr: epoll is the measured path (bench/README.md)";
     // An io_uring-only option (--sqpoll) steers auto to io_uring for UDP too.
     if (spec.protocol != Protocol::tcp && !spec.sqpoll)
       return "UDP: epoll measured as fast at 1470 B and faster at 64 KiB (bench/README.md)";
@@ -74,6 +83,11 @@ class UringBackend final : public Backend {
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const UringCapabilities& c = caps();
     const TestSpec& spec = *context.spec;
+    if (spec.rr.on) {
+      if (spec.role == Role::sender)
+        return std::unique_ptr<DataWorker>(std::make_unique<UringRrRequester>(context, c));
+      return std::unique_ptr<DataWorker>(std::make_unique<UringRrResponder>(context, c));
+    }
     if (spec.protocol == Protocol::udp) {
       if (spec.role == Role::sender)
         return std::unique_ptr<DataWorker>(std::make_unique<UringUdpSender>(context, c));

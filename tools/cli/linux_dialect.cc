@@ -153,6 +153,43 @@ Status check_protocol(ParseState& state, const std::vector<OptionUse>& uses) {
   return ok();
 }
 
+// --rr (docs/rr.md): its options need it, and it needs sizes both ends agree on.
+Status check_rr(ParseState& state, const std::vector<OptionUse>& uses) {
+  TestSpec& spec = state.spec();
+  auto given_long = [&](std::string_view long_name) {
+    return std::any_of(uses.begin(), uses.end(),
+                       [&](const OptionUse& use) { return use.def->long_name == long_name; });
+  };
+  if (!spec.rr.on) {
+    for (const char* rr_only : {"rr-depth", "response-size", "rr-delay-us"})
+      if (given_long(rr_only))
+        return fail(fmt::format("--{} is for --rr only (add --rr)", rr_only));
+    return ok();
+  }
+  if (!given(uses, 'b')) spec.send_buffer = spec.recv_buffer = rr_limits::default_request_bytes;
+  if (spec.zerocopy != ZeroCopy::off) return fail("--zerocopy: not with --rr (drop one of them)");
+  if (spec.rate_limit_bps != 0) return fail("-B: not with --rr (transactions are not paced)");
+  if (spec.fq_rate_limit_bps != 0) return fail("--fq-rate-limit: not with --rr (drop one of them)");
+  if (spec.role != Role::receiver && spec.sender_connections() > rr_limits::max_flows)
+    return fail(fmt::format("--rr: {} connections (-P x -n x -l), at most {} (each keeps its own "
+                            "latency histogram)",
+                            spec.sender_connections(), rr_limits::max_flows));
+  if (spec.role != Role::sender && spec.ports > rr_limits::max_flows)
+    return fail(fmt::format("--rr: at most {} ports (-P)", rr_limits::max_flows));
+  if (spec.protocol == Protocol::udp) {
+    const uint32_t largest = spec.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
+    const uint32_t request = spec.send_buffer, response = spec.rr.response_bytes(request);
+    if (request < rr_limits::udp_min_bytes || response < rr_limits::udp_min_bytes)
+      return fail(fmt::format("--rr -u: requests and responses carry an {}-byte send time (-b and "
+                              "--response-size at least {})",
+                              rr_limits::udp_min_bytes, rr_limits::udp_min_bytes));
+    if (response > largest)
+      return fail(fmt::format("--response-size: {} bytes is above the largest UDP payload ({})",
+                              response, largest));
+  }
+  return ok();
+}
+
 // Runs every row of `uses` into a fresh state and chooses the role.
 Expected<ParseState> apply_rows(const std::vector<OptionUse>& uses, unsigned cpu_count) {
   ParseState state;
@@ -203,6 +240,8 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
                 "serves as -a)");
   if (Status ports = check_ports(*state, uses); !ports) return ports.error();
   if (Status rates = check_rates(*state); !rates) return rates.error();
+  // --rr first: its default -b is what -u then checks.
+  if (Status rr = check_rr(*state, uses); !rr) return rr.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
   if (state->spec().duration_s == 0)
     state->note("-t 0: continuous mode; the test runs until stopped and prints no results");

@@ -420,6 +420,39 @@ Status set_wait_timeout(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_rr(ParseState& state, const Value&) {
+  state.spec().rr.on = true;
+  return ok();
+}
+
+Status set_rr_depth(ParseState& state, const Value& value) {
+  auto depth = parse_count(*value, UINT32_MAX);
+  if (!depth) return depth.error();
+  if (*depth == 0 || *depth > rr_limits::max_depth)
+    return fail(fmt::format("the depth must be 1..{} transactions in flight per flow",
+                            rr_limits::max_depth));
+  state.spec().rr.depth = static_cast<uint32_t>(*depth);
+  return ok();
+}
+
+Status set_response_size(ParseState& state, const Value& value) {
+  auto size = parse_size(*value);
+  if (!size) return size.error();
+  if (*size == 0 || *size > limits::max_buffer_bytes)
+    return fail(fmt::format("the response size must be 1..{} bytes", limits::max_buffer_bytes));
+  state.spec().rr.response_size = static_cast<uint32_t>(*size);
+  return ok();
+}
+
+Status set_rr_delay(ParseState& state, const Value& value) {
+  auto delay = parse_count(*value, UINT32_MAX);
+  if (!delay) return delay.error();
+  if (*delay > rr_limits::max_delay_us)
+    return fail(fmt::format("the delay must be 0..{} microseconds", rr_limits::max_delay_us));
+  state.spec().rr.delay_us = static_cast<uint32_t>(*delay);
+  return ok();
+}
+
 Status set_dpdk_args(ParseState& state, const Value& value) {
   state.spec().dpdk_args = *value;
   return ok();
@@ -554,6 +587,18 @@ const OptionDef table[] = {
    "UDP: receive coalesced datagrams with UDP_GRO where the kernel has it", "on", set_udp_gro},
   {0, "sqpoll", none, "", for_any, native,
    "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},
+  {0, "rr", none, "", for_any, native,
+   "request/response: each flow keeps --rr-depth requests of -b bytes in flight, the receiver "
+   "(-r --rr) answers each; round-trip percentiles and transactions/s (docs/rr.md)", "off",
+   set_rr},
+  {0, "rr-depth", required, "N", sender_side, native,
+   "--rr: transactions in flight per flow, 1..4096", "1", set_rr_depth},
+  {0, "response-size", required, "SIZE", for_any, native,
+   "--rr: bytes of each response (give both ends the same -b and --response-size)", "-b",
+   set_response_size},
+  {0, "rr-delay-us", required, "US", for_receiver | for_local, native,
+   "--rr: the responder holds each answer US microseconds (a stand-in for a slower path)", "0",
+   set_rr_delay},
   {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
    "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "
    "of xttcp-PID is added unless given)", "hugepages, every PCI port", set_dpdk_args},
