@@ -950,6 +950,18 @@ Expected<Result> parse_peer_result(std::string_view text, Role expected_role) {
   }
 }
 
+nlohmann::ordered_json result_to_json(const Result& r) { return native_document(r, true); }
+
+Expected<Result> result_from_json(const nlohmann::ordered_json& doc) {
+  try {
+    return read_result(doc, true);
+  } catch (const BadField& e) {
+    return fail("native result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("native result: ") + e.what());
+  }
+}
+
 Expected<Result> parse_native_json(std::string_view text) {
   auto doc = parse_bounded_json(text, native_result_limits, "native result");
   if (!doc) return doc.error();
