@@ -469,6 +469,27 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*h, "cpu_model", r.host.cpu_model, "host");
     read(*h, "cpu_cores", r.host.cpu_cores, "host");
     read(*h, "cpu_mhz", r.host.cpu_mhz, "host");
+    read(*h, "governor", r.host.governor, "host");
+    read(*h, "smt", r.host.smt, "host");
+    read(*h, "dmi_vendor", r.host.dmi_vendor, "host");
+    read(*h, "dmi_product", r.host.dmi_product, "host");
+    read(*h, "build", r.host.build, "host");
+    if (const auto* sysctl = object_member(*h, "sysctl", "host")) {
+      for (const auto& [name, value] : sysctl->items()) {
+        if (!value.is_string()) bad("host.sysctl." + name, "expected a string");
+        r.host.sysctls.emplace_back(name, value.get<std::string>());
+      }
+    }
+    if (const auto* nic = object_member(*h, "nic", "host")) {
+      NicIdentity n;
+      read(*nic, "interface", n.interface_name, "host.nic");
+      read(*nic, "driver", n.driver, "host.nic");
+      read(*nic, "driver_version", n.driver_version, "host.nic");
+      read(*nic, "firmware", n.firmware, "host.nic");
+      read(*nic, "bus", n.bus, "host.nic");
+      read(*nic, "mtu", n.mtu, "host.nic");
+      r.host.nic = n;
+    }
   }
   read(j, "cpu_mapping", r.cpu_mapping, "");
   read(j, "start_time", r.start_time, "");
@@ -830,6 +851,24 @@ ordered_json sample_json(const Result& sample, size_t index) {
 
 namespace {
 
+// The environment keys, each only when it was read (docs/native-json.md, `host`).
+void add_host_environment(const HostInfo& h, ordered_json& host) {
+  for (const auto& [key, value] : {std::pair{"governor", &h.governor}, std::pair{"smt", &h.smt},
+                                   std::pair{"dmi_vendor", &h.dmi_vendor},
+                                   std::pair{"dmi_product", &h.dmi_product},
+                                   std::pair{"build", &h.build}})
+    if (!value->empty()) host[key] = *value;
+  if (!h.sysctls.empty()) {
+    ordered_json sysctl = ordered_json::object();
+    for (const auto& [name, value] : h.sysctls) sysctl[name] = value;
+    host["sysctl"] = std::move(sysctl);
+  }
+  if (h.nic)
+    host["nic"] = {{"interface", h.nic->interface_name}, {"driver", h.nic->driver},
+                   {"driver_version", h.nic->driver_version}, {"firmware", h.nic->firmware},
+                   {"bus", h.nic->bus}, {"mtu", h.nic->mtu}};
+}
+
 // max_connections: how many of r.connections to write (the peer frame's bound).
 ordered_json native_document(const Result& r, bool with_peer,
                              size_t max_connections = SIZE_MAX) {
@@ -844,6 +883,7 @@ ordered_json native_document(const Result& r, bool with_peer,
       {"kernel", r.host.kernel},       {"cpu_model", r.host.cpu_model},
       {"cpu_cores", r.host.cpu_cores}, {"cpu_mhz", number(r.host.cpu_mhz)},
   };
+  add_host_environment(r.host, doc["host"]);
   doc["cpu_mapping"] = r.cpu_mapping;
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;

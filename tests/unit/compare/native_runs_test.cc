@@ -39,6 +39,33 @@ TEST(NativeRuns, RoundTripWithStatistics) {
   EXPECT_DOUBLE_EQ(back->pause_s, 1.5);
 }
 
+TEST(NativeRuns, TheEnvironmentRoundTrips) {
+  Result r = run_of(1000);
+  r.host.governor = "performance";
+  r.host.smt = "on";
+  r.host.dmi_vendor = "Amazon EC2";
+  r.host.dmi_product = "c7gn.16xlarge";
+  r.host.build = "release io_uring=true dpdk=false hwloc=true";
+  r.host.sysctls = {{"net.core.rmem_max", "212992"}, {"net.ipv4.tcp_congestion_control", "bbr"}};
+  r.host.nic = NicIdentity{"eth0", "ena", "2.13.3g", "", "0000:00:05.0", 9001};
+  auto back = parse_native_runs(render_native_runs(RunSet{{r}, 0}));
+  ASSERT_TRUE(back) << back.error().message;
+  const HostInfo& h = back->runs.at(0).host;
+  EXPECT_EQ(h.governor, "performance");
+  EXPECT_EQ(h.smt, "on");
+  EXPECT_EQ(h.dmi_product, "c7gn.16xlarge");
+  EXPECT_EQ(h.build, r.host.build);
+  EXPECT_EQ(h.sysctls, r.host.sysctls);
+  ASSERT_TRUE(h.nic);
+  EXPECT_EQ(h.nic->driver, "ena");
+  EXPECT_EQ(h.nic->driver_version, "2.13.3g");
+  EXPECT_EQ(h.nic->mtu, 9001u);
+  // Nothing read, nothing written: the keys are absent, not empty.
+  const std::string bare = render_native_runs(RunSet{{run_of(1000)}, 0});
+  EXPECT_EQ(bare.find("\"governor\""), std::string::npos);
+  EXPECT_EQ(bare.find("\"nic\""), std::string::npos);
+}
+
 TEST(NativeRuns, RefusesWhatIsNotASet) {
   EXPECT_FALSE(parse_native_runs("[]"));
   auto other = parse_native_runs(R"({"schema": "iperf3"})");
