@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/repeat_options.hh"
+
 namespace xttcp {
 
 enum class Role { receiver, sender, local };
@@ -158,6 +160,7 @@ struct TestSpec {
   std::string dpdk_args;                         // --dpdk-args: passed to rte_eal_init
   std::string dpdk_port;                         // --dpdk-port: port id, PCI address, name or MAC
   std::string peer_mac;                          // --peer-mac: destination MAC of sent frames
+  RepeatOptions repeat;                          // --repeat, --repeat-pause (sender)
 
   // The grammar the user wrote (console and XML formats follow it), and what only the
   // NTttcp-for-Windows grammar sets.

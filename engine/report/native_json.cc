@@ -250,6 +250,10 @@ TestSpec read_spec(const Json& j) {
   read(j, "dpdk_args", s.dpdk_args, p);
   read(j, "dpdk_port", s.dpdk_port, p);
   read(j, "peer_mac", s.peer_mac, p);
+  if (const auto* repeat = object_member(j, "repeat", p)) {
+    read(*repeat, "count", s.repeat.count, p + ".repeat");
+    read(*repeat, "pause_s", s.repeat.pause_s, p + ".repeat");
+  }
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
   if (member(j, "dialect") != nullptr) {
@@ -668,6 +672,8 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"wait_timeout_s", s.wait_timeout_s},
   };
   if (!s.source_addresses.empty()) j["source_addresses"] = s.source_addresses;
+  if (s.repeat.count > 1)
+    j["repeat"] = {{"count", s.repeat.count}, {"pause_s", number(s.repeat.pause_s)}};
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
     j["windows"] = windows_options_json(s.windows);

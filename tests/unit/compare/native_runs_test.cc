@@ -23,6 +23,7 @@ TEST(NativeRuns, RoundTripWithStatistics) {
   RunSet set;
   set.pause_s = 1.5;
   for (uint64_t gb : {2, 3, 4}) set.runs.push_back(run_of(gb * 1'000'000'000));
+  for (Result& run : set.runs) run.spec.repeat = RepeatOptions{3, 1.5};
   const std::string text = render_native_runs(set);
   auto doc = nlohmann::json::parse(text);
   EXPECT_EQ(doc["schema"], "xttcp-runs");
@@ -37,6 +38,8 @@ TEST(NativeRuns, RoundTripWithStatistics) {
   ASSERT_EQ(back->runs.size(), 3u);
   EXPECT_EQ(back->runs[2].total_bytes, 4'000'000'000u);
   EXPECT_DOUBLE_EQ(back->pause_s, 1.5);
+  EXPECT_EQ(back->runs[0].spec.repeat.count, 3u);  // the spec says it was one of 3
+  EXPECT_DOUBLE_EQ(back->runs[0].spec.repeat.pause_s, 1.5);
 }
 
 TEST(NativeRuns, TheEnvironmentRoundTrips) {
