@@ -29,6 +29,10 @@ int run_repeated_sender(const TestSpec& spec, RunEnv& env) {
     env.result_out = &result;
     code = run_sender(one, env);
     if (result) set.runs.push_back(std::move(*result));
+    if (code != exit_code::success && i > 0)
+      env.log.error(fmt::format("repeat: test {} of {} failed after {} that ran (the receiver "
+                                "stays for test after test only with -H)",
+                                i + 1, spec.repeat.count, set.runs.size()));
   }
   env.result_out = caller_out;
   if (code == exit_code::success && set.runs.size() < spec.repeat.count) {

@@ -75,5 +75,19 @@ def body(started):
     code, _, err = compare(xttcp, runs_file)
     check(code == 2 and "expected two result files" in err, f"one file: exit {code} {err!r}")
 
+    # A receiver without -H ends after one test: the second fails, says why, the first is kept.
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common], "receiver without -H")
+    started.append(receiver)
+    wait_listening(base - 1)
+    partial = os.path.join(out, "partial.json")
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common, "--repeat", "2",
+                      "--connect-timeout", "2", "--json", partial], "sender without -H")
+    started.append(sender)
+    check(sender.wait(60) == 1, "the second test against a receiver that left did not fail")
+    check("only with -H" in sender.stdout() + sender.stderr(), "no hint at -H")
+    check(receiver.wait(30) == 0, "the receiver without -H failed")
+    kept = load_json(partial)
+    check(kept["repeat"]["count"] == 1 and len(kept["runs"]) == 1, f"kept {kept['repeat']}")
+
 
 run_test(body)
