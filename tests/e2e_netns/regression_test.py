@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from xttcp_e2e import check, run_cases, scratch_dir  # noqa: E402
+from xttcp_e2e import check, load_json, run_cases, scratch_dir  # noqa: E402
 from netns import Interrupted, VethPair  # noqa: E402
 
 BASE_PORT = 5001  # the namespaces are new: nothing else listens in them
@@ -60,6 +60,11 @@ def case_rate_halved(xttcp, started):
         repeated(net, xttcp, started, files["halved"])
         receiver.signal(signal.SIGINT)
         check(receiver.wait(10) == 0, "receiver did not end cleanly on SIGINT")
+        links = dict(net.links)
+    # The environment names the interface used and its driver (ethtool's driver info).
+    nic = load_json(files["base"])["runs"][0]["host"].get("nic", {})
+    check(nic.get("interface") == links["b"] and nic.get("driver") == "veth" and nic.get("mtu"),
+          f"the sender's interface is {links['b']} (veth), the result says {nic}")
     code, table = compare(xttcp, files["base"], files["again"])
     print(table)
     check(code == 0, f"the same rate twice was called a regression (exit {code})")
