@@ -14,6 +14,13 @@
 
 namespace xttcp {
 
+// The network interface a run used and its driver (engine/stats/host_environment.hh).
+struct NicIdentity {
+  std::string interface_name;  // not "interface": a macro of the Windows headers
+  std::string driver, driver_version, firmware, bus;  // ethtool's driver info; "" = not told
+  uint32_t mtu = 0;
+};
+
 struct HostInfo {
   std::string hostname;
   std::string os;          // `uname -a` style line
@@ -21,6 +28,13 @@ struct HostInfo {
   std::string cpu_model;
   uint32_t cpu_cores = 0;  // number of cpuN lines in /proc/stat
   double cpu_mhz = 0;      // first "cpu MHz" of /proc/cpuinfo
+  // The environment a regression check compares (docs/native-json.md); "" = not readable here.
+  std::string governor;                 // cpu0's cpufreq scaling_governor
+  std::string smt;                      // SMT control: on, off, forceoff, notsupported, ...
+  std::string dmi_vendor, dmi_product;  // the machine (a cloud VM's type)
+  std::vector<std::pair<std::string, std::string>> sysctls;  // name, value (Linux)
+  std::string build;                    // xttcp's build: type and optional features
+  std::optional<NicIdentity> nic;       // the interface of the run's local address
 };
 
 // System-wide CPU split over the window, from /proc/stat deltas (percent).

@@ -9,6 +9,7 @@
 
 #include "engine/access_spec.hh"
 #include "engine/rr_spec.hh"
+#include "engine/repeat_options.hh"
 
 namespace xttcp {
 
@@ -165,6 +166,7 @@ struct TestSpec {
   std::string peer_mac;                          // --peer-mac: destination MAC of sent frames
   AccessSpec access;                             // --allow, --max-clients (receiver)
   RrSpec rr;                                     // --rr and its options (engine/rr_spec.hh)
+  RepeatOptions repeat;                          // --repeat, --repeat-pause (sender)
 
   // The grammar the user wrote (console and XML formats follow it), and what only the
   // NTttcp-for-Windows grammar sets.

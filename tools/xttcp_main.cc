@@ -7,6 +7,7 @@
 
 #include "io_backends/registry.hh"
 #include "tools/cli/command.hh"
+#include "tools/compare/compare_command.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "topology/topology.hh"
@@ -67,6 +68,16 @@ int main(int argc, char** argv) {
   if (!args.empty()) args.erase(args.begin());
   auto dialect = choose_dialect(program, args);
   if (!dialect) return usage_error(dialect.error().message);
+  if (!args.empty() && args.front() == "compare") {  // its own grammar, the same in both dialects
+    args.erase(args.begin());
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+      std::fputs(compare_help().c_str(), stdout);
+      return exit_code::success;
+    }
+    auto request = parse_compare_args(args);
+    if (!request) return usage_error(request.error().message);
+    return run_compare(*request);
+  }
   const bool windows = *dialect == CliDialect::windows;
   auto command = windows ? parse_windows_dialect(args) : parse_linux_dialect(args);
   if (!command) return usage_error(command.error().message);

@@ -260,6 +260,10 @@ TestSpec read_spec(const Json& j) {
   read(j, "dpdk_args", s.dpdk_args, p);
   read(j, "dpdk_port", s.dpdk_port, p);
   read(j, "peer_mac", s.peer_mac, p);
+  if (const auto* repeat = object_member(j, "repeat", p)) {
+    read(*repeat, "count", s.repeat.count, p + ".repeat");
+    read(*repeat, "pause_s", s.repeat.pause_s, p + ".repeat");
+  }
   read(j, "connect_timeout_s", s.connect_timeout_s, p);
   read(j, "wait_timeout_s", s.wait_timeout_s, p);
   if (member(j, "dialect") != nullptr) {
@@ -534,6 +538,27 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*h, "cpu_model", r.host.cpu_model, "host");
     read(*h, "cpu_cores", r.host.cpu_cores, "host");
     read(*h, "cpu_mhz", r.host.cpu_mhz, "host");
+    read(*h, "governor", r.host.governor, "host");
+    read(*h, "smt", r.host.smt, "host");
+    read(*h, "dmi_vendor", r.host.dmi_vendor, "host");
+    read(*h, "dmi_product", r.host.dmi_product, "host");
+    read(*h, "build", r.host.build, "host");
+    if (const auto* sysctl = object_member(*h, "sysctl", "host")) {
+      for (const auto& [name, value] : sysctl->items()) {
+        if (!value.is_string()) bad("host.sysctl." + name, "expected a string");
+        r.host.sysctls.emplace_back(name, value.get<std::string>());
+      }
+    }
+    if (const auto* nic = object_member(*h, "nic", "host")) {
+      NicIdentity n;
+      read(*nic, "interface", n.interface_name, "host.nic");
+      read(*nic, "driver", n.driver, "host.nic");
+      read(*nic, "driver_version", n.driver_version, "host.nic");
+      read(*nic, "firmware", n.firmware, "host.nic");
+      read(*nic, "bus", n.bus, "host.nic");
+      read(*nic, "mtu", n.mtu, "host.nic");
+      r.host.nic = n;
+    }
   }
   read(j, "cpu_mapping", r.cpu_mapping, "");
   read(j, "start_time", r.start_time, "");
@@ -727,6 +752,8 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
     j["rr"] = {{"depth", s.rr.depth},
                {"response_size", optional_value(s.rr.response_size)},
                {"delay_us", s.rr.delay_us}};
+  if (s.repeat.count > 1)
+    j["repeat"] = {{"count", s.repeat.count}, {"pause_s", number(s.repeat.pause_s)}};
   if (s.dialect == Dialect::windows) {  // what the NTttcp-for-Windows command line said
     j["dialect"] = "windows";
     j["windows"] = windows_options_json(s.windows);
@@ -944,6 +971,24 @@ ordered_json sample_json(const Result& sample, size_t index) {
 
 namespace {
 
+// The environment keys, each only when it was read (docs/native-json.md, `host`).
+void add_host_environment(const HostInfo& h, ordered_json& host) {
+  for (const auto& [key, value] : {std::pair{"governor", &h.governor}, std::pair{"smt", &h.smt},
+                                   std::pair{"dmi_vendor", &h.dmi_vendor},
+                                   std::pair{"dmi_product", &h.dmi_product},
+                                   std::pair{"build", &h.build}})
+    if (!value->empty()) host[key] = *value;
+  if (!h.sysctls.empty()) {
+    ordered_json sysctl = ordered_json::object();
+    for (const auto& [name, value] : h.sysctls) sysctl[name] = value;
+    host["sysctl"] = std::move(sysctl);
+  }
+  if (h.nic)
+    host["nic"] = {{"interface", h.nic->interface_name}, {"driver", h.nic->driver},
+                   {"driver_version", h.nic->driver_version}, {"firmware", h.nic->firmware},
+                   {"bus", h.nic->bus}, {"mtu", h.nic->mtu}};
+}
+
 // max_connections: how many of r.connections to write (the peer frame's bound).
 ordered_json native_document(const Result& r, bool with_peer,
                              size_t max_connections = SIZE_MAX) {
@@ -958,6 +1003,7 @@ ordered_json native_document(const Result& r, bool with_peer,
       {"kernel", r.host.kernel},       {"cpu_model", r.host.cpu_model},
       {"cpu_cores", r.host.cpu_cores}, {"cpu_mhz", number(r.host.cpu_mhz)},
   };
+  add_host_environment(r.host, doc["host"]);
   doc["cpu_mapping"] = r.cpu_mapping;
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
@@ -1067,6 +1113,18 @@ Expected<Result> parse_peer_result(std::string_view text, Role expected_role) {
     return fail("peer result: " + e.message);
   } catch (const nlohmann::json::exception& e) {
     return fail(std::string("peer result: ") + e.what());
+  }
+}
+
+nlohmann::ordered_json result_to_json(const Result& r) { return native_document(r, true); }
+
+Expected<Result> result_from_json(const nlohmann::ordered_json& doc) {
+  try {
+    return read_result(doc, true);
+  } catch (const BadField& e) {
+    return fail("native result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("native result: ") + e.what());
   }
 }
 

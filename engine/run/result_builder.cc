@@ -9,6 +9,7 @@
 #include "engine/run/rr_result.hh"
 #include "engine/stats/call_clock.hh"
 #include "engine/stats/device_window.hh"
+#include "engine/stats/host_environment.hh"
 #include "engine/udp/udp_result.hh"
 #include "xttcp_config.h"
 
@@ -101,6 +102,28 @@ std::vector<CounterSnapshot> window_latency(const MeasuredWindow& window) {
   return merged;
 }
 
+// The address the run's traffic left or arrived on: a connection's local end (TCP), else the
+// address the spec named (a sender's -a, a receiver's bind address); "" when none is known.
+std::string local_address(const Result& r) {
+  std::string address = !r.connections.empty() ? r.connections.front().local
+                        : r.role == Role::sender ? r.spec.source_address
+                                                 : r.spec.address;
+  if (!r.connections.empty()) {  // "addr:port" or "[v6]:port"
+    address.resize(std::min(address.size(), address.rfind(':')));
+    if (address.starts_with('[') && address.ends_with(']'))
+      address = address.substr(1, address.size() - 2);
+  }
+  return address;
+}
+
+// Read once per run, at its end: the figures of a regression check's environment.
+void add_environment(Result& r) {
+  read_host_environment(r.host);
+  r.host.build = XTTCP_BUILD;
+  if (const std::string address = local_address(r); !address.empty())
+    r.host.nic = read_nic_identity(address);
+}
+
 }  // namespace
 
 Result build_result(const RunFacts& facts, const MeasuredWindow& window,
@@ -152,6 +175,7 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   }
   for (const MeasuredWindow& sample : window.samples)
     r.samples.push_back(sample_result(facts, sample));
+  add_environment(r);
   return r;
 }
 

@@ -282,6 +282,7 @@ std::string linux_dialect_help() {
       "  xttcp backends                  list the I/O backends and why any is unavailable\n"
       "  xttcp backends --dpdk-args \"A\"  ... and the DPDK ports (PMD, NUMA, queues) EAL args A find\n"
       "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
+      "  xttcp compare BASE.json NEW.json  regression verdict (xttcp compare --help)\n"
       "  xttcp --help | --version\n"
       "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"
       "\n"

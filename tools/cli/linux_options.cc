@@ -330,6 +330,22 @@ Status set_interval(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_repeat(ParseState& state, const Value& value) {
+  auto count = parse_count(*value, limits::max_repeat);
+  if (!count) return count.error();
+  if (*count == 0) return fail("the count must be at least 1");
+  state.spec().repeat.count = static_cast<uint32_t>(*count);
+  return ok();
+}
+
+Status set_repeat_pause(ParseState& state, const Value& value) {
+  auto seconds = parse_seconds(*value, true);
+  if (!seconds) return seconds.error();
+  if (*seconds > limits::max_repeat_pause_s) return fail("the pause must be at most 3600 s");
+  state.spec().repeat.pause_s = *seconds;
+  return ok();
+}
+
 Status set_zerocopy(ParseState& state, const Value& value) {
   if (!value || *value == "on") {
     state.spec().zerocopy = ZeroCopy::on;
@@ -615,6 +631,11 @@ const OptionDef table[] = {
    set_interval},
   {0, "json", required, "FILE", for_any, native,
    "write the xttcp JSON result (versioned, complete) to FILE", "", set_native_json},
+  {0, "repeat", required, "N", for_sender, native,
+   "run the test N times in a row against one receiver (run it with -H); --json keeps every "
+   "run and their statistics", "1", set_repeat},
+  {0, "repeat-pause", required, "SEC", for_sender, native,
+   "seconds to wait between repeated tests, fractions allowed", "0", set_repeat_pause},
   {0, "source-addresses", required, "ADDR,ADDR...", sender_side, native,
    "spread the connections over these source addresses, round-robin, each bound like -a (one "
    "source address has ~28k ports towards one receiver port)", "-a's, or the kernel's choice",

@@ -347,6 +347,10 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   choose_mode(state);
   apply_defaults(state);
   if (Status checks = verify(state); !checks) return checks.error();
+  // Repeats need a receiver that stays for test after test (-H): this dialect's has none.
+  if (state.spec().repeat.count > 1)
+    return fail("--repeat: NTttcp for Windows' receiver runs one test; repeat with the "
+                "NTTTCP-for-Linux command line against a receiver with -H");
   // -d must see the bytes: no MSG_TRUNC receive, unless asked for explicitly (then refuse).
   if (state.spec().windows.verify_data) {
     for (const OptionUse& use : splitter.native_uses()) {

@@ -314,6 +314,9 @@ TEST(LinuxDialectFlags, NativeOptions) {
   EXPECT_TRUE(parse_ok("-r --sqpoll").spec.sqpoll);
   EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.connect_timeout_s, 5u);
   EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.connect_timeout_s, 30u);
+  EXPECT_EQ(parse_ok("-s x").spec.repeat.count, 1u);
+  EXPECT_EQ(parse_ok("-s x --repeat 5").spec.repeat.count, 5u);
+  EXPECT_DOUBLE_EQ(parse_ok("-s x --repeat 5 --repeat-pause 0.5").spec.repeat.pause_s, 0.5);
   EXPECT_EQ(parse_ok("-r --wait-timeout 30").spec.wait_timeout_s, 30u);
   EXPECT_EQ(parse_ok("--wait-timeout=0").spec.wait_timeout_s, 0u);
 }
