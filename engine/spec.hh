@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "topology/placement_spec.hh"
+
 namespace xttcp {
 
 enum class Role { receiver, sender, local };
@@ -142,6 +144,7 @@ struct TestSpec {
 
   // Native options (xttcp only).
   std::string backend = "auto";                  // --backend; "auto" = the registry's choice
+  PlacementSpec placement;  // --placement, --nic: CPUs chosen by the NIC (topology/)
   std::optional<std::string> native_json_file;   // --json
   double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
   std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows

@@ -361,12 +361,28 @@ TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {
 TEST(SpecJson, DefaultsRoundTripAndEveryFieldIsThere) {
   TestSpec defaults;
   auto j = spec_to_json(defaults);
-  EXPECT_EQ(j.size(), 50u);  // one key per TestSpec field: update with TestSpec
+  // One key per TestSpec field (placement has two: "placement" and "nic"): update with TestSpec.
+  EXPECT_EQ(j.size(), 52u);
   EXPECT_EQ(j["ports"], 16);
   EXPECT_TRUE(j["mapping_cpu"].is_null());
   Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(spec_to_json(*back), j);
+}
+
+TEST(SpecJson, PlacementAndNicRoundTripAndABadModeIsNamed) {
+  TestSpec spec;
+  spec.placement = {PlacementMode::irq_sibling, "eth1"};
+  auto j = spec_to_json(spec);
+  EXPECT_EQ(j["placement"], "irq-sibling");
+  EXPECT_EQ(j["nic"], "eth1");
+  Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->placement.mode, PlacementMode::irq_sibling);
+  EXPECT_EQ(back->placement.nic, "eth1");
+  auto bad = spec_from_json(nlohmann::json::parse(R"({"placement":"nearby"})"));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("spec.placement"), std::string::npos) << bad.error().message;
 }
 
 TEST(SpecJson, MissingKeysKeepDefaultsAndBadTypesAreNamed) {
