@@ -350,6 +350,20 @@ TEST(NativeJson, WindowsOptionsAndSamplesRoundTrip) {
   EXPECT_EQ(text, render_native_json(*parsed));
 }
 
+TEST(NativeJson, PlacementIsWrittenWhenARunRecordedItAndReadBack) {
+  Result r = full_sender();
+  EXPECT_FALSE(nlohmann::json::parse(render_native_json(r)).contains("placement"));
+  r.placement = {"avoid-irq", "spread", "avoid-irq asked but lo has no RX queue interrupt known"};
+  auto doc = nlohmann::json::parse(render_native_json(r));
+  EXPECT_EQ(doc["placement"]["asked"], "avoid-irq");
+  EXPECT_EQ(doc["placement"]["used"], "spread");
+  Expected<Result> parsed = parse_native_json(doc.dump());
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->placement.asked, "avoid-irq");
+  EXPECT_EQ(parsed->placement.used, "spread");
+  EXPECT_EQ(parsed->placement.why, r.placement.why);
+}
+
 TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {
   auto doc = nlohmann::json::parse(render_native_json(full_sender()));
   EXPECT_FALSE(doc["spec"].contains("dialect"));
