@@ -181,6 +181,14 @@ struct AccessResult {
   uint64_t over_max_clients = 0;   // of the connections: from a host beyond --max-clients
 };
 
+// --placement as the run applied it: the mode asked, the mode used (spread when the NIC could
+// not support the one asked) and why, in one sentence.
+struct PlacementResult {
+  std::string asked;  // "" in results made without prepare_run (tests, old files)
+  std::string used;
+  std::string why;
+};
+
 struct Result {
   // What was run.
   TestSpec spec;
@@ -235,6 +243,8 @@ struct Result {
   // -lm (Windows dialect): over every timed call of every thread (per thread: threads[].latency);
   // nullopt = not measured, or no call was timed in the window.
   std::optional<IoLatency> latency;
+
+  PlacementResult placement;  // --placement as applied (with cpu_mapping: where workers ran)
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

@@ -10,6 +10,7 @@
 #include "engine/access_spec.hh"
 #include "engine/rr_spec.hh"
 #include "engine/repeat_options.hh"
+#include "topology/placement_spec.hh"
 
 namespace xttcp {
 
@@ -148,6 +149,7 @@ struct TestSpec {
 
   // Native options (xttcp only).
   std::string backend = "auto";                  // --backend; "auto" = the registry's choice
+  PlacementSpec placement;  // --placement, --nic: CPUs chosen by the NIC (topology/)
   std::optional<std::string> native_json_file;   // --json
   double interval_s = defaults::interval_s;      // --interval (real-time lines and samples)
   std::optional<uint32_t> worker_threads;        // --threads: OS threads running the flows

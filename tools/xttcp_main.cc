@@ -10,6 +10,7 @@
 #include "tools/compare/compare_command.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
+#include "tools/topology_command.hh"
 #include "topology/topology.hh"
 #include "xttcp_config.h"
 
@@ -91,8 +92,7 @@ int main(int argc, char** argv) {
     case Action::backends:
       return print_backends(command->spec);
     case Action::topology:
-      std::fputs(describe_topology(discover_topology()).c_str(), stdout);
-      return exit_code::success;
+      return run_topology_command(command->topology);
     case Action::run:
       break;
   }

@@ -9,6 +9,7 @@
 
 #include "engine/plan.hh"
 #include "engine/report/bounded_json.hh"
+#include "topology/placement.hh"
 
 namespace xttcp {
 
@@ -242,6 +243,12 @@ TestSpec read_spec(const Json& j) {
   } else {
     bad("spec.zerocopy", "expected \"on\", \"off\" or \"auto\"");
   }
+  std::string placement = placement_mode_name(s.placement.mode);
+  read(j, "placement", placement, p);
+  Expected<PlacementMode> mode = parse_placement_mode(placement);
+  if (!mode) bad("spec.placement", "expected spread, numa, irq, irq-sibling or avoid-irq");
+  s.placement.mode = *mode;
+  read(j, "nic", s.placement.nic, p);
   read(j, "skip_rx_copy", s.skip_rx_copy, p);
   read(j, "sqpoll", s.sqpoll, p);
   std::string payload = to_string(s.udp_payload);
@@ -561,6 +568,11 @@ Result read_result(const ordered_json& j, bool with_peer) {
     }
   }
   read(j, "cpu_mapping", r.cpu_mapping, "");
+  if (const auto* placement = object_member(j, "placement", "")) {  // absent before issue 14
+    read(*placement, "asked", r.placement.asked, "placement");
+    read(*placement, "used", r.placement.used, "placement");
+    read(*placement, "why", r.placement.why, "placement");
+  }
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
@@ -616,6 +628,7 @@ Result read_result(const ordered_json& j, bool with_peer) {
       part.backend = r.backend;
       part.host = r.host;
       part.cpu_mapping = r.cpu_mapping;
+      part.placement = r.placement;
       part.negotiated_cycle_s = r.negotiated_cycle_s;
       part.threads_created = r.threads_created;
       read(sample, "start_time", part.start_time, "samples[]");
@@ -733,6 +746,8 @@ nlohmann::ordered_json spec_to_json(const TestSpec& s) {
       {"interval_s", number(s.interval_s)},
       {"worker_threads", optional_value(s.worker_threads)},
       {"pin_workers", s.pin_workers},
+      {"placement", placement_mode_name(s.placement.mode)},
+      {"nic", s.placement.nic},
       {"zerocopy", to_string(s.zerocopy)},
       {"skip_rx_copy", s.skip_rx_copy},
       {"sqpoll", s.sqpoll},
@@ -1005,6 +1020,9 @@ ordered_json native_document(const Result& r, bool with_peer,
   };
   add_host_environment(r.host, doc["host"]);
   doc["cpu_mapping"] = r.cpu_mapping;
+  if (!r.placement.asked.empty())  // a run's own result always has it
+    doc["placement"] = {{"asked", r.placement.asked}, {"used", r.placement.used},
+                        {"why", r.placement.why}};
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
   doc["spec"] = spec_to_json(r.spec);

@@ -27,6 +27,8 @@ Result run_identity(const RunFacts& facts) {
   r.backend = facts.backend;
   r.host = facts.host;
   r.cpu_mapping = facts.plan->describe_cpus();
+  r.placement = {placement_mode_name(facts.plan->placement.asked),
+                 placement_mode_name(facts.plan->placement.used), facts.plan->placement.why};
   r.negotiated_cycle_s = facts.negotiated_cycle_s;
   r.threads_created = facts.threads_created;
   return r;

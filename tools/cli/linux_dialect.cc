@@ -250,17 +250,43 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
 
 }  // namespace
 
+// 'topology [--nic IF] [--json FILE]' (each at most once, value as the next word or after '=').
+Expected<Command> parse_topology_command(const std::vector<std::string>& args) {
+  Command command{Action::topology, {}, {}};
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string name = args[i];
+    std::string value;
+    bool has_value = false;
+    if (std::size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+      has_value = true;
+    }
+    if (name != "--nic" && name != "--json")
+      return fail(fmt::format("'topology' takes --nic IF and --json FILE only (got '{}')", args[i]));
+    if (!has_value) {
+      if (i + 1 >= args.size()) return fail(fmt::format("{}: needs a value", name));
+      value = args[++i];
+    }
+    std::string& field = name == "--nic" ? command.topology.nic : command.topology.json_file;
+    if (value.empty()) return fail(fmt::format("{}: needs a non-empty value", name));
+    if (!field.empty()) return fail(fmt::format("{}: given twice", name));
+    field = value;
+  }
+  return command;
+}
+
 Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
-  if (!args.empty() && (args[0] == "backends" || args[0] == "topology")) {
-    Command command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
+  if (!args.empty() && args[0] == "topology") return parse_topology_command(args);
+  if (!args.empty() && args[0] == "backends") {
+    Command command{Action::backends, {}, {}};
     // 'backends --dpdk-args "EAL ARGS"' also lists the DPDK ports those arguments find.
     if (args[0] == "backends" && args.size() == 3 && args[1] == "--dpdk-args") {
       command.spec.dpdk_args = args[2];
       return command;
     }
     if (args.size() > 1)
-      return fail(fmt::format("'{}' takes no arguments{} (got '{}')", args[0],
-                              args[0] == "backends" ? " but --dpdk-args \"EAL ARGS\"" : "",
+      return fail(fmt::format("'backends' takes no arguments but --dpdk-args \"EAL ARGS\" (got '{}')",
                               args[1]));
     return command;
   }
@@ -281,7 +307,9 @@ std::string linux_dialect_help() {
       "  xttcp --local [options]         receiver and sender in one process, over loopback\n"
       "  xttcp backends                  list the I/O backends and why any is unavailable\n"
       "  xttcp backends --dpdk-args \"A\"  ... and the DPDK ports (PMD, NUMA, queues) EAL args A find\n"
-      "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
+      "  xttcp topology [--nic IF] [--json FILE]\n"
+      "                                  show CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU,\n"
+      "                                  RSS, tuning warnings); --json writes the native form\n"
       "  xttcp compare BASE.json NEW.json  regression verdict (xttcp compare --help)\n"
       "  xttcp --help | --version\n"
       "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"

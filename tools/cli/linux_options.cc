@@ -5,6 +5,7 @@
 #include "base/units.hh"
 #include "engine/net/address_filter.hh"
 #include "tools/cli/parse_state.hh"
+#include "topology/placement.hh"
 
 namespace xttcp {
 
@@ -315,6 +316,21 @@ Status set_backend(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_placement(ParseState& state, const Value& value) {
+  Expected<PlacementMode> mode = parse_placement_mode(*value);
+  if (!mode) return fail(fmt::format("'{}' is not one of spread, numa, irq, irq-sibling, avoid-irq",
+                                     *value));
+  state.spec().placement.mode = *mode;
+  return ok();
+}
+
+Status set_nic(ParseState& state, const Value& value) {
+  auto name = non_empty(*value, "an interface name");
+  if (!name) return name.error();
+  state.spec().placement.nic = *name;
+  return ok();
+}
+
 Status set_native_json(ParseState& state, const Value& value) {
   auto file = non_empty(*value, "a file name");
   if (!file) return file.error();
@@ -582,6 +598,14 @@ const OptionDef table[] = {
   {0, "backend", required, "NAME", for_any, native,
    "I/O backend: auto, epoll, io_uring, dpdk, null ('xttcp backends' says which auto takes)", "auto",
    set_backend},
+  {0, "placement", required, "MODE", for_any, native,
+   "worker CPUs by the NIC: spread, numa (the NIC's node), irq (worker i on the CPU of RX queue "
+   "i's interrupt), irq-sibling (its hyperthread sibling), avoid-irq (cores without a queue "
+   "interrupt); falls back to spread, saying why, when the NIC tells too little",
+   "spread", set_placement},
+  {0, "nic", required, "IF", for_any, native,
+   "the interface --placement follows", "the one routing to the peer (-s) or holding -r's address",
+   set_nic},
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
    set_worker_threads},

@@ -505,7 +505,29 @@ TEST(LinuxDialectActions, HelpVersionAndSubcommands) {
   EXPECT_EQ(parse_ok("-P abc -h").action, Action::help);  // help wins over a bad value
   EXPECT_EQ(parse_ok("backends").action, Action::backends);
   EXPECT_EQ(parse_ok("topology").action, Action::topology);
-  EXPECT_EQ(parse_error("topology -V"), "'topology' takes no arguments (got '-V')");
+  EXPECT_EQ(parse_error("topology -V"),
+            "'topology' takes --nic IF and --json FILE only (got '-V')");
+}
+
+TEST(LinuxDialectNative, PlacementAndNic) {
+  Command command = parse_ok("-s 10.0.0.1 --placement irq-sibling --nic eth1");
+  EXPECT_EQ(command.spec.placement.mode, PlacementMode::irq_sibling);
+  EXPECT_EQ(command.spec.placement.nic, "eth1");
+  EXPECT_EQ(parse_ok("").spec.placement.mode, PlacementMode::spread);
+  EXPECT_EQ(parse_ok("--placement=avoid-irq").spec.placement.mode, PlacementMode::avoid_irq);
+  EXPECT_EQ(parse_error("--placement irq_sibling"),
+            "--placement: 'irq_sibling' is not one of spread, numa, irq, irq-sibling, avoid-irq");
+}
+
+TEST(LinuxDialectActions, TopologyTakesANicAndAJsonFile) {
+  Command command = parse_ok("topology --nic eth0 --json=topo.json");
+  EXPECT_EQ(command.action, Action::topology);
+  EXPECT_EQ(command.topology.nic, "eth0");
+  EXPECT_EQ(command.topology.json_file, "topo.json");
+  EXPECT_EQ(parse_ok("topology").topology.nic, "");
+  EXPECT_EQ(parse_error("topology --nic"), "--nic: needs a value");
+  EXPECT_EQ(parse_error("topology --json="), "--json: needs a non-empty value");
+  EXPECT_EQ(parse_error("topology --nic a --nic b"), "--nic: given twice");
 }
 
 TEST(LinuxDialectActions, MachineCpuCountIsUsedForMappingChecks) {
