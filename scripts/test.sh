@@ -34,7 +34,7 @@ if [[ $windows == auto ]]; then
   [[ ${CI:-} == true ]] && windows=yes || windows=no
 fi
 
-scripts/install-deps.sh --dpdk  # the dpdk backend is built and tested on virtual devices
+scripts/install-deps.sh  # with DPDK (the default): the dpdk backend is built and tested on virtual devices
 skipped_legs=0  # legs skipped for want of a toolchain: each counts as one skipped test
 if ((fuzz)); then
   scripts/install-deps.sh --fuzz || true  # a failed install shows up as the reason below
