@@ -91,7 +91,7 @@ def body(build_dir, root):
     check("-xml" not in complete(completion, ["xttcp", "-x"]), "the Linux dialect offers -xml")
     check(complete(completion, ["xttcp", "b"]) == ["backends"], "'xttcp b<TAB>' is not backends")
 
-    for document in ("README.md", "docs/native-json.md"):
+    for document in ("README.md", "docs/native-json.md", "docs/native-result.schema.json"):
         find(root, "/doc/xttcp/" + document)
 
 
