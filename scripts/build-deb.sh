@@ -54,7 +54,13 @@ dpkg --root="$root" --force-depends --force-script-chrootless --install "$deb" >
   exit 1
 }
 "$root/usr/bin/xttcp" --version
-LC_ALL=C MANWIDTH=80 man --warnings -l "$root/usr/share/man/man1/xttcp.1.gz" 2>&1 | head -n 5
+# The whole page into a file first: `man | head` would end man with SIGPIPE (pipefail).
+LC_ALL=C MANWIDTH=80 man --warnings -l "$root/usr/share/man/man1/xttcp.1.gz" >"$out/man.txt" 2>&1
+head -n 5 "$out/man.txt"
+if grep -q 'warning' "$out/man.txt"; then
+  echo "build-deb: man -l warned (see $out/man.txt)" >&2
+  exit 1
+fi
 test -f "$root/usr/share/bash-completion/completions/xttcp"
 test -f "$root/usr/share/doc/xttcp/docs/native-result.schema.json"
 if [[ $(id -u) -eq 0 ]]; then
