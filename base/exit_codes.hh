@@ -1,4 +1,4 @@
-// The process exit codes xttcp documents (README, --help).
+// The process exit codes xttcp documents (docs/usage.md, --help, xttcp(1)).
 #pragma once
 
 namespace xttcp::exit_code {

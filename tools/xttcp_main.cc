@@ -11,8 +11,8 @@
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "tools/topology_command.hh"
+#include "tools/version_text.hh"
 #include "topology/topology.hh"
-#include "xttcp_config.h"
 
 namespace xttcp {
 
@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
       std::fputs((windows ? windows_dialect_help() : linux_dialect_help()).c_str(), stdout);
       return exit_code::success;
     case Action::version:
-      std::printf("xttcp %s\n", XTTCP_VERSION);
+      std::fputs(version_text().c_str(), stdout);
       return exit_code::success;
     case Action::backends:
       return print_backends(command->spec);

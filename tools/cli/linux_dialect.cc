@@ -10,6 +10,7 @@
 #include "tools/cli/command.hh"
 #include "tools/cli/cpu_count.hh"
 #include "tools/cli/getopt_style.hh"
+#include "tools/cli/help_facts.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/parse_state.hh"
 #include "xttcp_config.h"
@@ -298,54 +299,18 @@ Expected<Command> parse_linux_dialect(const std::vector<std::string>& args) {
 }
 
 std::string linux_dialect_help() {
-  std::string text = fmt::format(
-      "xttcp {} - network throughput test, compatible with NTTTCP-for-Linux\n"
-      "\n"
-      "Usage:\n"
-      "  xttcp [-r [ADDR]] [options]     receiver (the default role)\n"
-      "  xttcp -s ADDR [options]         sender, connecting to the receiver at ADDR\n"
-      "  xttcp --local [options]         receiver and sender in one process, over loopback\n"
-      "  xttcp backends                  list the I/O backends and why any is unavailable\n"
-      "  xttcp backends --dpdk-args \"A\"  ... and the DPDK ports (PMD, NUMA, queues) EAL args A find\n"
-      "  xttcp topology [--nic IF] [--json FILE]\n"
-      "                                  show CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU,\n"
-      "                                  RSS, tuning warnings); --json writes the native form\n"
-      "  xttcp compare BASE.json NEW.json  regression verdict (xttcp compare --help)\n"
-      "  xttcp --help | --version\n"
-      "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"
-      "\n"
-      "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
-      "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"
-      "'-'. Values above a maximum are lowered to it with a note. As in NTTTCP-for-Linux, words\n"
-      "that are neither options nor values (and all words after --) are ignored, with a note.\n"
-      "\n"
-      "NTTTCP-for-Linux options:\n",
-      XTTCP_VERSION);
+  const DialectHelp& facts = linux_help_facts();
+  std::string text = fmt::format("xttcp {} - {}\n\nUsage:\n", XTTCP_VERSION, facts.title);
+  text += render_usage(facts.usage);
+  text += fmt::format("\n{}\n\nNTTTCP-for-Linux options:\n", facts.syntax);
   text += render_option_help(linux_options(), OptionGroup::compatible);
   text += "\nxttcp options:\n";
   text += render_option_help(linux_options(), OptionGroup::native);
   text += "\nGeneral:\n";
   text += render_option_help(linux_options(), OptionGroup::general);
-  text +=
-      "\n"
-      "Connections: the sender opens PORTS x THREADS x CONNS connections (-P x -n x -l,\n"
-      "16 x 4 x 1 by default); -m 8,*,ADDR means 8 ports with one sender thread each, unless\n"
-      "-P or -n are also given.\n"
-      "\n"
-      "Examples:\n"
-      "  receiver:  xttcp -r\n"
-      "             xttcp -r 192.168.1.1 -t 30\n"
-      "             xttcp -r -m 8,0,192.168.1.1 --show-tcp-retrans --show-nic-packets eth0 -V\n"
-      "  sender:    xttcp -s 192.168.1.1\n"
-      "             xttcp -s -m 8,*,192.168.1.1 -n 16\n"
-      "             xttcp -s 192.168.1.1 -P 64 -n 16 -l 10 -f25001 -b 256k\n"
-      "             xttcp -s 192.168.1.1 -B 10G\n"
-      "  one host:  xttcp --local -P 4 -t 10 --backend io_uring --json result.json\n"
-      "\n"
-      "Exit codes:\n"
-      "  0  the run (or the command) completed\n"
-      "  1  the run failed (peer unreachable, socket or backend error)\n"
-      "  2  usage error: the command line was refused\n";
+  for (std::string_view note : facts.notes) text += fmt::format("\n{}\n", note);
+  text += "\nExamples:\n" + render_examples(facts.examples);
+  text += "\nExit codes:\n" + render_exit_codes();
   return text;
 }
 
