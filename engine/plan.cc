@@ -106,13 +106,14 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
     return plan;
   }
 
-  // Where workers run: all on the -m CPU; one per CPU in topology order with --pin; otherwise
+  // Where workers run: all on the -m CPU; one per CPU in topology order with --pin or a
+  // --placement other than spread (the placement is the order `cpus` is in); otherwise
   // unpinned, one per allowed CPU, and the kernel balances them (on a host that also runs the
   // peer, as on loopback, fixed placements of two processes would collide on the same cores).
   std::vector<std::optional<int>> placement;
   if (spec.layout.mapping_cpu) {
     placement.push_back(*spec.layout.mapping_cpu);
-  } else if (spec.layout.pin_workers) {
+  } else if (spec.layout.pin_workers || spec.placement.mode != PlacementMode::spread) {
     for (int cpu : cpus) placement.push_back(cpu);
   }
   if (placement.empty()) placement.push_back(std::nullopt);

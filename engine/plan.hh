@@ -13,6 +13,7 @@
 
 #include "base/status.hh"
 #include "engine/spec.hh"
+#include "topology/placement.hh"
 
 namespace xttcp {
 
@@ -39,6 +40,8 @@ struct Plan {
   // receivers, the receiver's bind addresses ("" or "*" = any). One entry, spec.layout.address, except
   // for NTttcp-for-Windows -m mappings that name different hosts. The engine resolves each once.
   std::vector<std::string> hosts;
+  // --placement: the mode asked and used, and why (prepare_run fills it; make_plan does not).
+  Placement placement;
   // "worker 0 -> cpu 0, worker 1 -> any cpu, worker 2 -> cpus 0-3"
   std::string describe_cpus() const;
 };

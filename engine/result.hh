@@ -8,10 +8,18 @@
 #include <utility>
 #include <vector>
 
+#include "engine/rr_result.hh"
 #include "engine/spec.hh"
 #include "engine/stop_reason.hh"
 
 namespace xttcp {
+
+// The network interface a run used and its driver (engine/stats/host_environment.hh).
+struct NicIdentity {
+  std::string interface_name;  // not "interface": a macro of the Windows headers
+  std::string driver, driver_version, firmware, bus;  // ethtool's driver info; "" = not told
+  uint32_t mtu = 0;
+};
 
 struct HostInfo {
   std::string hostname;
@@ -20,6 +28,13 @@ struct HostInfo {
   std::string cpu_model;
   uint32_t cpu_cores = 0;  // number of cpuN lines in /proc/stat
   double cpu_mhz = 0;      // first "cpu MHz" of /proc/cpuinfo
+  // The environment a regression check compares (docs/native-json.md); "" = not readable here.
+  std::string governor;                 // cpu0's cpufreq scaling_governor
+  std::string smt;                      // SMT control: on, off, forceoff, notsupported, ...
+  std::string dmi_vendor, dmi_product;  // the machine (a cloud VM's type)
+  std::vector<std::pair<std::string, std::string>> sysctls;  // name, value (Linux)
+  std::string build;                    // xttcp's build: type and optional features
+  std::optional<NicIdentity> nic;       // the interface of the run's local address
 };
 
 // System-wide CPU split over the window, from /proc/stat deltas (percent).
@@ -158,6 +173,22 @@ struct DeviceResult {
   std::vector<std::pair<std::string, uint64_t>> counters;
 };
 
+// A receiver with --allow / --max-clients: who it turned away, since it started listening.
+struct AccessResult {
+  uint64_t refused_control = 0;    // sync connections closed at once
+  uint64_t refused_data = 0;       // data connections closed at once
+  uint64_t refused_datagrams = 0;  // UDP datagrams dropped unread
+  uint64_t over_max_clients = 0;   // of the connections: from a host beyond --max-clients
+};
+
+// --placement as the run applied it: the mode asked, the mode used (spread when the NIC could
+// not support the one asked) and why, in one sentence.
+struct PlacementResult {
+  std::string asked;  // "" in results made without prepare_run (tests, old files)
+  std::string used;
+  std::string why;
+};
+
 struct Result {
   // What was run.
   TestSpec spec;
@@ -189,7 +220,9 @@ struct Result {
   std::optional<Interrupts> interrupts;
   std::optional<ZeroCopyStats> zerocopy;  // sender with --zerocopy
   std::optional<UdpResult> udp;           // UDP runs
+  std::optional<RrResult> rr;             // --rr runs
   std::vector<std::string> notes;         // what the data path decided, e.g. a zero-copy fallback
+  std::optional<AccessResult> access;     // receiver with --allow / --max-clients
 
   // The peer's result when the peer is xttcp and shared it, parsed within bounds
   // (parse_peer_result); a peer's result never holds a peer of its own.
@@ -210,6 +243,8 @@ struct Result {
   // -lm (Windows dialect): over every timed call of every thread (per thread: threads[].latency);
   // nullopt = not measured, or no call was timed in the window.
   std::optional<IoLatency> latency;
+
+  PlacementResult placement;  // --placement as applied (with cpu_mapping: where workers ran)
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

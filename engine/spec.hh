@@ -7,6 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/access_spec.hh"
+#include "engine/rr_spec.hh"
+#include "engine/repeat_options.hh"
+#include "topology/placement_spec.hh"
+
 namespace xttcp {
 
 enum class Role { receiver, sender, local };
@@ -28,6 +33,8 @@ inline constexpr uint64_t max_connections = 1u << 20;  // xttcp's own bound on -
 // xttcp's own bound on -b (Windows: -l): one send or receive call moves at most this (Linux
 // refuses a 2 GiB receive), and each worker allocates buffers of it.
 inline constexpr uint64_t max_buffer_bytes = 1ull << 30;
+// --max-clients: far above any real test, small enough that the list of hosts stays cheap.
+inline constexpr uint64_t max_clients = 4096;
 }  // namespace limits
 
 namespace defaults {
@@ -193,6 +200,11 @@ struct TestSpec {
   UringOptions uring;
   DpdkOptions dpdk;
   AcceptedOptions accepted;
+  // Blocks of their own, each in its own header.
+  PlacementSpec placement;  // --placement, --nic: CPUs chosen by the NIC (topology/)
+  AccessSpec access;        // --allow, --max-clients (receiver)
+  RrSpec rr;                // --rr and its options (engine/rr_spec.hh)
+  RepeatOptions repeat;     // --repeat, --repeat-pause (sender)
 
   // Derived counts.
   // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).

@@ -34,7 +34,7 @@ std::vector<AbsentBackend> absent_backends() {
     absent.push_back({"io_uring", "not compiled in (liburing not found at build time)"});
   if (!XTTCP_HAVE_DPDK)
     absent.push_back({"dpdk", "not compiled in (libdpdk not found at build time: "
-                              "scripts/install-deps.sh --dpdk)"});
+                              "scripts/install-deps.sh installs it)"});
   return absent;
 }
 

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
 # Installs everything xttcp needs to build, test and benchmark on Debian 12.
 # Idempotent: when every package is present it only checks and returns (well under a second).
-# Usage: scripts/install-deps.sh [--windows] [--dpdk] [--fuzz]
+# Usage: scripts/install-deps.sh [--no-dpdk] [--windows] [--fuzz] [--deb]
+#   DPDK       installed by default, so the first build has every Linux data path (io_uring,
+#              epoll, dpdk): Debian's DPDK 22.11 (libdpdk-dev and dpdk-dev: ~220 packages, 33 MB
+#              download, 165 MB installed, systemd and rdma-core among them)
+#   --no-dpdk  leave DPDK out (the build then says dpdk is skipped; `xttcp backends` says why)
+#   --dpdk     accepted for old command lines; DPDK is the default
 #   --windows  also the Windows cross toolchain (mingw-w64, posix threads) and Wine, which run
 #              the Windows leg of scripts/test.sh (about 1.1 GB; only when asked for)
-#   --dpdk     also Debian's DPDK 22.11 (libdpdk-dev: ~220 packages, 33 MB download, 165 MB
-#              installed, systemd and rdma-core among them); scripts/test.sh (CI) asks for it
+#   --deb      also debhelper, lintian and fakeroot, which scripts/build-deb.sh builds and
+#              checks the Debian package with
 #   --fuzz     also clang 14 and its libFuzzer/sanitizer runtimes (libclang-rt-14-dev), which
 #              build tests/fuzz (the main build stays GCC); scripts/test.sh (CI) asks for it
 set -euo pipefail
 
-with_dpdk=0
+with_dpdk=1
 with_windows=0
 with_fuzz=0
+with_deb=0
 for arg in "$@"; do
   case $arg in
-    --dpdk) with_dpdk=1 ;;
+    --dpdk) with_dpdk=1 ;;  # the default since DPDK came into the quick start
+    --no-dpdk) with_dpdk=0 ;;
     --windows) with_windows=1 ;;
     --fuzz) with_fuzz=1 ;;
-    *) echo "install-deps: unknown argument '$arg' (known: --windows, --dpdk, --fuzz)" >&2; exit 2 ;;
+    --deb) with_deb=1 ;;
+    *) echo "install-deps: unknown argument '$arg' (known: --no-dpdk, --dpdk, --windows, --fuzz, --deb)" >&2; exit 2 ;;
   esac
 done
 
@@ -28,8 +36,9 @@ packages=(
   # libraries (Debian's, no vendored copies)
   libhwloc-dev nlohmann-json3-dev libfmt-dev libpugixml-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  # test and benchmark tools
-  iproute2 iperf iperf3 python3 procps
+  # test and benchmark tools; jsonschema checks docs/native-result.schema.json, man-db reads
+  # the installed man page (tests/install)
+  iproute2 iperf iperf3 python3 procps python3-jsonschema man-db sockperf
 )
 if ((with_windows)); then
   # googletest's sources (/usr/src/googletest, from libgtest-dev) are cross-built by Meson.
@@ -37,6 +46,8 @@ if ((with_windows)); then
 fi
 # dpdk-dev has dpdk-testpmd (bench/compare/dpdk_txonly.py); libdpdk-dev the build files.
 ((with_dpdk)) && packages+=(libdpdk-dev dpdk-dev)
+# The Debian package (scripts/build-deb.sh): dh with its meson build system, and lintian.
+((with_deb)) && packages+=(debhelper lintian fakeroot dpkg-dev)
 # clang-14 does not pull in compiler-rt, where -fsanitize=fuzzer,address,undefined live.
 ((with_fuzz)) && packages+=(clang-14 libclang-rt-14-dev)
 

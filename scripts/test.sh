@@ -34,7 +34,7 @@ if [[ $windows == auto ]]; then
   [[ ${CI:-} == true ]] && windows=yes || windows=no
 fi
 
-scripts/install-deps.sh --dpdk  # the dpdk backend is built and tested on virtual devices
+scripts/install-deps.sh  # with DPDK (the default): the dpdk backend is built and tested on virtual devices
 skipped_legs=0  # legs skipped for want of a toolchain: each counts as one skipped test
 if ((fuzz)); then
   scripts/install-deps.sh --fuzz || true  # a failed install shows up as the reason below
@@ -114,7 +114,7 @@ if [[ $windows == yes ]]; then
   # A private Wine prefix, so the leg never touches the user's; its wineserver is ended below.
   export WINEPREFIX=${XTTCP_WINEPREFIX:-$PWD/build-windows-wine}
   export WINEDEBUG=-all
-  # -O0: the tests check behaviour, not speed. Not a unity build: the README's own commands
+  # -O0: the tests check behaviour, not speed. Not a unity build: docs/windows.md's own commands
   # (a unity build once hid a member template that no file instantiated: iocp linked only when
   # merged), and on 2 cores no dearer (from scratch: 287 s of CPU, unity 320 s; the unit tests
   # are one unity chunk each either way).

@@ -96,7 +96,9 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   RunEnv env{**log, clock, *choice, &interrupted};
   int code = exit_code::run_failed;
   switch (spec.role) {
-    case Role::sender: code = run_sender(spec, env); break;
+    case Role::sender:
+      code = spec.repeat.count > 1 ? run_repeated_sender(spec, env) : run_sender(spec, env);
+      break;
     case Role::receiver: code = run_receiver(spec, env); break;
     case Role::local: code = run_local(spec, env); break;
   }

@@ -7,10 +7,12 @@
 
 #include "io_backends/registry.hh"
 #include "tools/cli/command.hh"
+#include "tools/compare/compare_command.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
+#include "tools/topology_command.hh"
+#include "tools/version_text.hh"
 #include "topology/topology.hh"
-#include "xttcp_config.h"
 
 namespace xttcp {
 
@@ -67,6 +69,16 @@ int main(int argc, char** argv) {
   if (!args.empty()) args.erase(args.begin());
   auto dialect = choose_dialect(program, args);
   if (!dialect) return usage_error(dialect.error().message);
+  if (!args.empty() && args.front() == "compare") {  // its own grammar, the same in both dialects
+    args.erase(args.begin());
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+      std::fputs(compare_help().c_str(), stdout);
+      return exit_code::success;
+    }
+    auto request = parse_compare_args(args);
+    if (!request) return usage_error(request.error().message);
+    return run_compare(*request);
+  }
   const bool windows = *dialect == CliDialect::windows;
   auto command = windows ? parse_windows_dialect(args) : parse_linux_dialect(args);
   if (!command) return usage_error(command.error().message);
@@ -75,13 +87,12 @@ int main(int argc, char** argv) {
       std::fputs((windows ? windows_dialect_help() : linux_dialect_help()).c_str(), stdout);
       return exit_code::success;
     case Action::version:
-      std::printf("xttcp %s\n", XTTCP_VERSION);
+      std::fputs(version_text().c_str(), stdout);
       return exit_code::success;
     case Action::backends:
       return print_backends(command->spec);
     case Action::topology:
-      std::fputs(describe_topology(discover_topology()).c_str(), stdout);
-      return exit_code::success;
+      return run_topology_command(command->topology);
     case Action::run:
       break;
   }

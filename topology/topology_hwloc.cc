@@ -2,12 +2,15 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "topology/affinity.hh"
 #include "topology/topology.hh"
+#include "topology/topology_xml.hh"
 
 namespace xttcp {
 namespace {
@@ -22,10 +25,13 @@ struct BitmapDeleter {
 };
 using HwlocBitmap = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
 
-Expected<HwlocTopology> load_topology() {
+// This machine, or the one an hwloc XML file describes when `xml_path` is given.
+Expected<HwlocTopology> load_topology(const char* xml_path = nullptr) {
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) return fail("hwloc_topology_init failed");
   HwlocTopology topology(raw);
+  if (xml_path != nullptr && hwloc_topology_set_xml(raw, xml_path) != 0)
+    return fail(fmt::format("cannot load hwloc XML {}: {}", xml_path, std::strerror(errno)));
   // Without this, hwloc 2 drops PCI and OS devices, and NIC locality is lost.
   hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
   if (hwloc_topology_load(raw) != 0) return fail("hwloc_topology_load failed");
@@ -112,6 +118,36 @@ Expected<std::vector<int>> nic_local_cpus(const std::string& ifname) {
   }
   // hwloc may not name the interface (e.g. inside a network namespace): ask sysfs.
   return affinity::nic_local_cpus_sysfs(ifname, topology, "/sys");
+}
+
+Expected<XmlMachine> load_xml_machine(const std::string& path, const std::string& nic) {
+  Expected<HwlocTopology> loaded = load_topology(path.c_str());
+  if (!loaded) return loaded.error();
+  hwloc_topology_t topo = loaded->get();
+  XmlMachine machine;
+  machine.topology = topology_from(topo);
+  machine.topology.source = "hwloc XML " + path;
+  for (hwloc_obj_t osdev = hwloc_get_next_osdev(topo, nullptr); osdev != nullptr;
+       osdev = hwloc_get_next_osdev(topo, osdev)) {
+    if (osdev->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || osdev->name == nullptr ||
+        nic != osdev->name) {
+      continue;
+    }
+    hwloc_obj_t ancestor = hwloc_get_non_io_ancestor_obj(topo, osdev);
+    if (ancestor == nullptr || ancestor->cpuset == nullptr) break;
+    int cpu = -1;
+    while ((cpu = hwloc_bitmap_next(ancestor->cpuset, cpu)) != -1)
+      machine.nic_local_cpus.push_back(cpu);
+    for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nullptr);
+         node != nullptr; node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, node)) {
+      if (node->cpuset != nullptr && hwloc_bitmap_isincluded(ancestor->cpuset, node->cpuset)) {
+        machine.nic_numa_node = index_of(node);
+        break;
+      }
+    }
+    return machine;
+  }
+  return fail(fmt::format("{} has no network device '{}'", path, nic));
 }
 
 }  // namespace xttcp

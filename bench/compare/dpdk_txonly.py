@@ -147,7 +147,7 @@ def main():
         args.seconds, args.rounds, args.memory = 2, 1, "nohuge"
     if not os.path.exists(args.testpmd) and not shutil.which(args.testpmd):
         print("dpdk-testpmd not found: Debian's dpdk-dev package has it "
-              "(scripts/install-deps.sh --dpdk)")
+              "(scripts/install-deps.sh)")
         return 77
     if os.geteuid() != 0:
         print("DPDK's EAL needs root here")

@@ -17,6 +17,7 @@ std::string describe_capabilities(uint32_t caps) {
       {cap_several_hosts, "several-hosts"}, {cap_call_timing, "call-timing"},
       {cap_udp_send_offload, "udp-send-offload"},
       {cap_udp_receive_coalescing, "udp-receive-coalescing"},
+      {cap_peer_filter, "peer-filter"},
   };
   std::string out;
   for (auto [bit, name] : names) {

@@ -43,6 +43,7 @@ enum Capability : uint32_t {
   cap_udp_send_offload = 1u << 15,       // io.udp_send_offload (-uso, sender): one send split
                                          // into datagrams of the size asked
   cap_udp_receive_coalescing = 1u << 16, // io.udp_receive_coalescing (-uro, receiver): UDP_GRO
+  cap_peer_filter = 1u << 17,  // a receiver asks WorkerContext::admission about every peer
 };
 // "tcp,udp,zerocopy-tx", or "-" for none ('xttcp backends').
 std::string describe_capabilities(uint32_t caps);

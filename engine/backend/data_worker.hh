@@ -13,11 +13,13 @@
 
 #include "base/status.hh"
 #include "engine/net/address.hh"
+#include "engine/net/peer_admission.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/counters.hh"
+#include "engine/stats/latency_histogram.hh"
 
 namespace xttcp {
 
@@ -73,11 +75,29 @@ struct WorkerContext {
   // -lm (NTttcp for Windows): the engine's current latency period (see FlowCounter), for a
   // CallTimer that times every send/recv call; null when -lm is off.
   const std::atomic<uint64_t>* latency_period = nullptr;
+  // --rr: one round-trip histogram per flow, indexed by FlowPlan::slot (engine-owned; the
+  // requester records each transaction's round trip into its flow's); null without --rr.
+  LatencyHistogram* rr_histograms = nullptr;
   // NULL if not wanted: this worker's own list (engine-owned); a sender's open() appends every
   // connection it made, once made (record_opened). The engine reads it after every worker
   // opened.
   std::vector<OpenedConnection>* opened = nullptr;
+  // Receivers of backends with cap_peer_filter: asked about each accepted connection (refused:
+  // close it at once, count nothing) and, with --allow, each datagram's source. Null or open()
+  // = everyone (then no source address need be read). Engine-owned.
+  PeerAdmission* admission = nullptr;
 };
+
+// True when `context` wants every datagram's source checked (--allow on a UDP receiver).
+inline bool filters_datagrams(const WorkerContext& context) {
+  return context.admission != nullptr && !context.admission->filter().empty();
+}
+
+// A data connection just accepted from `peer`: serve it? Control path.
+inline bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer) {
+  return context.admission == nullptr || context.admission->open() ||
+         context.admission->admit_connection(peer, PeerAdmission::Door::data);
+}
 
 // Appends `socket`, connected to `remote`, to context.opened (if wanted). Control path.
 inline void record_opened(const WorkerContext& context, NativeSocket socket,
@@ -105,6 +125,7 @@ struct WorkerReport {
   std::string first_error;        // the first such error, for the log
   std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
   std::vector<std::string> notes;  // one line each, e.g. "zero-copy fell back to plain send"
+  uint64_t rr_lost = 0;  // --rr over UDP: requests that got no response (whole run)
 };
 
 class DataWorker {

@@ -43,6 +43,10 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
                             backend.name()));
   if (lacks(cap_udp_receive_coalescing) && io.udp_receive_coalescing && !sender)
     return refuse("-uro", "does not do UDP receive coalescing");
+  if (lacks(cap_peer_filter) && spec.access.restricted() && !sender)
+    return fail(fmt::format("{}: the {} backend cannot turn peers away (epoll and io_uring can)",
+                            spec.access.allow.empty() ? "--max-clients" : "--allow",
+                            backend.name()));
   return ok();
 }
 

@@ -174,6 +174,12 @@ void SyncServer::accept_all() {
       return;
     }
     if (!*accepted) return;  // none pending
+    if (hooks_.admit && !hooks_.admit(peer)) {
+      log(fmt::format("sync: closed a connection from {}: not served here (--allow, --max-clients)",
+                      peer.to_string()),
+          true);
+      continue;  // closes it
+    }
     if (connections_.size() >= limits_.max_connections) {
       ++refused_connections_;
       log(fmt::format("sync: {} already has {} sync connections open; closed the one from {} "

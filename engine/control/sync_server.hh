@@ -55,6 +55,9 @@ struct SyncServerHooks {
   std::function<void(ReceiverSync::Departure departure)> peer_closed;
   // One line for the engine's logger (info or error).
   std::function<void(std::string_view line, bool is_error)> log;
+  // --allow / --max-clients: serve a sync connection from `peer`? (refusals are counted by the
+  // hook's owner; the connection is closed at once). Empty: everyone.
+  std::function<bool(const SocketAddress& peer)> admit;
 };
 
 class SyncServer {

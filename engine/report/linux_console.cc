@@ -4,6 +4,7 @@
 
 #include "base/units.hh"
 #include "engine/report/native_json.hh"
+#include "engine/report/rr_console.hh"
 
 namespace xttcp {
 
@@ -229,6 +230,7 @@ std::vector<std::string> peer_summary_lines(const Result& r) {
   append_cpu_split(lines, r.cpu);
   lines.push_back(fmt::format("cpu busy (all)\t:{:.2f}%", r.cpu.process_busy));
   append_udp_lines(lines, r);  // a UDP sender learns its receiver's loss here
+  for (std::string& line : rr_console_lines(r)) lines.push_back(std::move(line));
   return lines;
 }
 
@@ -243,6 +245,7 @@ std::vector<std::string> xttcp_extra_lines(const Result& r) {
                                 z.fell_back ? ", fell back to plain send" : ""));
   }
   append_udp_lines(lines, r);
+  for (std::string& line : rr_console_lines(r)) lines.push_back(std::move(line));
   for (const std::string& note : r.notes) lines.push_back(note);
   return lines;
 }

@@ -87,6 +87,40 @@ ordered_json device_json(const DeviceResult& d) {
 
 namespace {
 
+ordered_json rr_latency_json(const RrLatency& l) {
+  return {{"count", l.count},       {"mean_ns", number(l.mean_ns)}, {"p50_ns", l.p50_ns},
+          {"p90_ns", l.p90_ns},     {"p99_ns", l.p99_ns},           {"p99_9_ns", l.p999_ns},
+          {"p99_99_ns", l.p9999_ns}, {"max_ns", l.max_ns}};
+}
+
+// --rr (docs/rr.md): the window's transactions, round trips and histogram.
+ordered_json rr_json(const RrResult& rr) {
+  ordered_json buckets = ordered_json::array();
+  for (const auto& [lowest, count] : rr.histogram) buckets.push_back({lowest, count});
+  ordered_json flows = ordered_json::array();
+  for (const RrFlowResult& f : rr.flows) {
+    ordered_json flow = {{"flow", f.flow},
+                         {"transactions", f.transactions},
+                         {"transactions_per_s", number(f.transactions_per_s)}};
+    if (f.latency.count > 0) flow["latency"] = rr_latency_json(f.latency);
+    flows.push_back(std::move(flow));
+  }
+  ordered_json j = {{"depth", rr.depth},
+                    {"request_bytes", rr.request_bytes},
+                    {"response_bytes", rr.response_bytes},
+                    {"delay_us", rr.delay_us},
+                    {"transactions", rr.transactions},
+                    {"transactions_per_s", number(rr.transactions_per_s)},
+                    {"cpu_us_per_transaction", number(rr.cpu_us_per_transaction)},
+                    {"lost", rr.lost}};
+  if (rr.latency.count > 0) {
+    j["latency"] = rr_latency_json(rr.latency);
+    j["histogram"] = {{"sub_bucket_bits", rr.sub_bucket_bits}, {"buckets", std::move(buckets)}};
+  }
+  j["flows"] = std::move(flows);
+  return j;
+}
+
 double bit_rate(uint64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
 }
@@ -188,6 +222,24 @@ ordered_json sample_json(const Result& sample, size_t index) {
 
 namespace {
 
+// The environment keys, each only when it was read (docs/native-json.md, `host`).
+void add_host_environment(const HostInfo& h, ordered_json& host) {
+  for (const auto& [key, value] : {std::pair{"governor", &h.governor}, std::pair{"smt", &h.smt},
+                                   std::pair{"dmi_vendor", &h.dmi_vendor},
+                                   std::pair{"dmi_product", &h.dmi_product},
+                                   std::pair{"build", &h.build}})
+    if (!value->empty()) host[key] = *value;
+  if (!h.sysctls.empty()) {
+    ordered_json sysctl = ordered_json::object();
+    for (const auto& [name, value] : h.sysctls) sysctl[name] = value;
+    host["sysctl"] = std::move(sysctl);
+  }
+  if (h.nic)
+    host["nic"] = {{"interface", h.nic->interface_name}, {"driver", h.nic->driver},
+                   {"driver_version", h.nic->driver_version}, {"firmware", h.nic->firmware},
+                   {"bus", h.nic->bus}, {"mtu", h.nic->mtu}};
+}
+
 // max_connections: how many of r.connections to write (the peer frame's bound).
 ordered_json native_document(const Result& r, bool with_peer,
                              size_t max_connections = SIZE_MAX) {
@@ -202,7 +254,11 @@ ordered_json native_document(const Result& r, bool with_peer,
       {"kernel", r.host.kernel},       {"cpu_model", r.host.cpu_model},
       {"cpu_cores", r.host.cpu_cores}, {"cpu_mhz", number(r.host.cpu_mhz)},
   };
+  add_host_environment(r.host, doc["host"]);
   doc["cpu_mapping"] = r.cpu_mapping;
+  if (!r.placement.asked.empty())  // a run's own result always has it
+    doc["placement"] = {{"asked", r.placement.asked}, {"used", r.placement.used},
+                        {"why", r.placement.why}};
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
   doc["spec"] = spec_to_json(r.spec);
@@ -270,6 +326,12 @@ ordered_json native_document(const Result& r, bool with_peer,
   if (r.zerocopy) doc["zerocopy"] = zerocopy_json(*r.zerocopy);
   if (r.udp) doc["udp"] = udp_json(*r.udp);
   if (r.device) doc["device"] = device_json(*r.device);
+  if (r.rr) doc["rr"] = rr_json(*r.rr);
+  if (r.access)
+    doc["access"] = {{"refused_control", r.access->refused_control},
+                     {"refused_data", r.access->refused_data},
+                     {"refused_datagrams", r.access->refused_datagrams},
+                     {"over_max_clients", r.access->over_max_clients}};
   doc["notes"] = r.notes;
   if (with_peer && r.peer) doc["peer"] = native_document(*r.peer, false);
   return doc;
@@ -291,5 +353,7 @@ std::string render_peer_frame(const Result& r) {
                                        to_string(r.role)));
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+
+nlohmann::ordered_json result_to_json(const Result& r) { return native_document(r, true); }
 
 }  // namespace xttcp

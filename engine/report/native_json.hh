@@ -31,5 +31,9 @@ Expected<Result> parse_native_json(std::string_view text);
 // A result frame from the peer: like parse_native_json (within the same bounds), but its own
 // "peer" member is never read, and it must be a result of `expected_role`.
 Expected<Result> parse_peer_result(std::string_view text, Role expected_role);
+// The same document as render_native_json, as a JSON value, and its reader for a document
+// already parsed within bounds (a run inside a set of repeated runs: native_runs.hh).
+nlohmann::ordered_json result_to_json(const Result& result);
+Expected<Result> result_from_json(const nlohmann::ordered_json& doc);
 
 }  // namespace xttcp

@@ -195,6 +195,55 @@ void read_window_sections(const ordered_json& j, const std::string& prefix, Resu
   read(j, "dpcs", r.dpcs, parent);
 }
 
+RrLatency read_rr_latency(const ordered_json& l, const std::string& p) {
+  RrLatency latency;
+  read(l, "count", latency.count, p);
+  read(l, "mean_ns", latency.mean_ns, p);
+  read(l, "p50_ns", latency.p50_ns, p);
+  read(l, "p90_ns", latency.p90_ns, p);
+  read(l, "p99_ns", latency.p99_ns, p);
+  read(l, "p99_9_ns", latency.p999_ns, p);
+  read(l, "p99_99_ns", latency.p9999_ns, p);
+  read(l, "max_ns", latency.max_ns, p);
+  return latency;
+}
+
+RrResult read_rr(const ordered_json& j) {
+  RrResult rr;
+  const std::string p = "rr";
+  read(j, "depth", rr.depth, p);
+  read(j, "request_bytes", rr.request_bytes, p);
+  read(j, "response_bytes", rr.response_bytes, p);
+  read(j, "delay_us", rr.delay_us, p);
+  read(j, "transactions", rr.transactions, p);
+  read(j, "transactions_per_s", rr.transactions_per_s, p);
+  read(j, "cpu_us_per_transaction", rr.cpu_us_per_transaction, p);
+  read(j, "lost", rr.lost, p);
+  if (const auto* l = object_member(j, "latency", p))
+    rr.latency = read_rr_latency(*l, p + ".latency");
+  if (const auto* h = object_member(j, "histogram", p)) {
+    read(*h, "sub_bucket_bits", rr.sub_bucket_bits, p + ".histogram");
+    if (const auto* buckets = array_member(*h, "buckets"))
+      for (const auto& b : *buckets) {
+        if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() ||
+            !b[1].is_number_unsigned())
+          bad("rr.histogram.buckets[]", "expected [lowest_ns, count]");
+        rr.histogram.emplace_back(b[0].get<uint64_t>(), b[1].get<uint64_t>());
+      }
+  }
+  if (const auto* flows = array_member(j, "flows"))
+    for (const auto& f : *flows) {
+      RrFlowResult flow;
+      read(f, "flow", flow.flow, "rr.flows[]");
+      read(f, "transactions", flow.transactions, "rr.flows[]");
+      read(f, "transactions_per_s", flow.transactions_per_s, "rr.flows[]");
+      if (const auto* l = object_member(f, "latency", "rr.flows[]"))
+        flow.latency = read_rr_latency(*l, "rr.flows[].latency");
+      rr.flows.push_back(flow);
+    }
+  return rr;
+}
+
 StopCause stop_cause_from(const std::string& text) {
   for (StopCause cause : {StopCause::none, StopCause::interrupted, StopCause::sender_stopped,
                           StopCause::sender_left, StopCause::senders_gone, StopCause::receiver_left,
@@ -241,8 +290,34 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*h, "cpu_model", r.host.cpu_model, "host");
     read(*h, "cpu_cores", r.host.cpu_cores, "host");
     read(*h, "cpu_mhz", r.host.cpu_mhz, "host");
+    read(*h, "governor", r.host.governor, "host");
+    read(*h, "smt", r.host.smt, "host");
+    read(*h, "dmi_vendor", r.host.dmi_vendor, "host");
+    read(*h, "dmi_product", r.host.dmi_product, "host");
+    read(*h, "build", r.host.build, "host");
+    if (const auto* sysctl = object_member(*h, "sysctl", "host")) {
+      for (const auto& [name, value] : sysctl->items()) {
+        if (!value.is_string()) bad("host.sysctl." + name, "expected a string");
+        r.host.sysctls.emplace_back(name, value.get<std::string>());
+      }
+    }
+    if (const auto* nic = object_member(*h, "nic", "host")) {
+      NicIdentity n;
+      read(*nic, "interface", n.interface_name, "host.nic");
+      read(*nic, "driver", n.driver, "host.nic");
+      read(*nic, "driver_version", n.driver_version, "host.nic");
+      read(*nic, "firmware", n.firmware, "host.nic");
+      read(*nic, "bus", n.bus, "host.nic");
+      read(*nic, "mtu", n.mtu, "host.nic");
+      r.host.nic = n;
+    }
   }
   read(j, "cpu_mapping", r.cpu_mapping, "");
+  if (const auto* placement = object_member(j, "placement", "")) {  // absent before issue 14
+    read(*placement, "asked", r.placement.asked, "placement");
+    read(*placement, "used", r.placement.used, "placement");
+    read(*placement, "why", r.placement.why, "placement");
+  }
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
@@ -298,6 +373,7 @@ Result read_result(const ordered_json& j, bool with_peer) {
       part.backend = r.backend;
       part.host = r.host;
       part.cpu_mapping = r.cpu_mapping;
+      part.placement = r.placement;
       part.negotiated_cycle_s = r.negotiated_cycle_s;
       part.threads_created = r.threads_created;
       read(sample, "start_time", part.start_time, "samples[]");
@@ -309,6 +385,15 @@ Result read_result(const ordered_json& j, bool with_peer) {
   }
   if (const auto* z = object_member(j, "zerocopy", "")) r.zerocopy = read_zerocopy(*z, "zerocopy");
   if (const auto* u = object_member(j, "udp", "")) r.udp = read_udp(*u);
+  if (const auto* a = object_member(j, "access", "")) {
+    AccessResult access;
+    read(*a, "refused_control", access.refused_control, "access");
+    read(*a, "refused_data", access.refused_data, "access");
+    read(*a, "refused_datagrams", access.refused_datagrams, "access");
+    read(*a, "over_max_clients", access.over_max_clients, "access");
+    r.access = access;
+  }
+  if (const auto* rr = object_member(j, "rr", "")) r.rr = read_rr(*rr);
   if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
   if (const auto* notes = array_member(j, "notes"))
     for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
@@ -350,6 +435,16 @@ Expected<Result> parse_native_json(std::string_view text) {
   if (!doc) return doc.error();
   try {
     return read_result(*doc, true);
+  } catch (const BadField& e) {
+    return fail("native result: " + e.message);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("native result: ") + e.what());
+  }
+}
+
+Expected<Result> result_from_json(const nlohmann::ordered_json& doc) {
+  try {
+    return read_result(doc, true);
   } catch (const BadField& e) {
     return fail("native result: " + e.message);
   } catch (const nlohmann::json::exception& e) {

@@ -86,6 +86,8 @@ void spec_fields(Spec& s, Visitor& v) {
   v("interval_s", s.output.interval_s);
   v("worker_threads", s.layout.worker_threads);
   v("pin_workers", s.layout.pin_workers);
+  v("placement", s.placement.mode);
+  v("nic", s.placement.nic);
   v("zerocopy", s.io.zerocopy);
   v("skip_rx_copy", s.io.skip_rx_copy);
   v("sqpoll", s.uring.sqpoll);
@@ -99,6 +101,20 @@ void spec_fields(Spec& s, Visitor& v) {
   v("wait_timeout_s", s.control.wait_timeout_s);
   // Written only when they say something: a list given, a Windows command line.
   v.when(!s.layout.source_addresses.empty(), "source_addresses", s.layout.source_addresses);
+  v.object_when(s.access.restricted(), "access", [&](auto& inner) {
+    inner("allow", s.access.allow);
+    inner("max_clients", s.access.max_clients);
+  });
+  v.object_when(s.rr.on, "rr", [&](auto& inner) {
+    inner.present(s.rr.on);  // the block's presence is --rr itself
+    inner("depth", s.rr.depth);
+    inner("response_size", s.rr.response_size);
+    inner("delay_us", s.rr.delay_us);
+  });
+  v.object_when(s.repeat.count > 1, "repeat", [&](auto& inner) {
+    inner("count", s.repeat.count);
+    inner("pause_s", s.repeat.pause_s);
+  });
   const bool windows = s.dialect == Dialect::windows;
   v.when(windows, "dialect", s.dialect);
   v.object_when(windows, "windows", [&](auto& inner) { windows_fields(s, inner); });
@@ -122,6 +138,13 @@ template <>
 struct EnumNames<ZeroCopy> {
   static constexpr std::array<std::pair<ZeroCopy, const char*>, 3> names{
       {{ZeroCopy::on, "on"}, {ZeroCopy::off, "off"}, {ZeroCopy::automatic, "auto"}}};
+};
+template <>
+struct EnumNames<PlacementMode> {
+  static constexpr std::array<std::pair<PlacementMode, const char*>, 5> names{
+      {{PlacementMode::spread, "spread"}, {PlacementMode::numa, "numa"},
+       {PlacementMode::irq, "irq"}, {PlacementMode::irq_sibling, "irq-sibling"},
+       {PlacementMode::avoid_irq, "avoid-irq"}}};
 };
 template <>
 struct EnumNames<UdpPayload> {
@@ -183,6 +206,7 @@ ordered_json encode(const std::vector<ThreadMapping>& mappings) {
 
 struct Writer {
   ordered_json& j;
+  void present(bool) {}  // a block's presence is written by object_when
   template <class T>
   void operator()(const char* key, const T& value) {
     j[key] = encode(value);
@@ -249,6 +273,7 @@ struct Reader {
       out.push_back(std::move(mapping));
     }
   }
+  void present(bool& flag) { flag = true; }  // the block was there
   template <class T>
   void when(bool, const char* key, T& out) {  // present = read, whatever the condition
     (*this)(key, out);

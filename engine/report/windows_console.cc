@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/report/rr_console.hh"
 #include "engine/report/windows_figures.hh"
 #include "xttcp_config.h"
 
@@ -88,6 +89,10 @@ std::string render_windows_console(const Result& result) {
   out += fmt::format("{} {} {:11} {} {}\n", count(f.packets_sent, 12),
                      count(f.packets_received, 16), f.retransmits, count(f.errors, 6),
                      number(f.cpu_percent, 10, 3));
+  if (result.rr) {  // xttcp's own --rr block (docs/rr.md), after NTttcp's tables
+    out += "\n\nRequest/response\n";
+    for (const std::string& line : rr_console_lines(result)) out += line + "\n";
+  }
   out += windows_cpu_note(result);
   return out;
 }

@@ -3,6 +3,7 @@
 // dialect's), then test after test (-H): wait for a start, measure on its own clock, collect the
 // senders' results, report.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <thread>
 #include <utility>
@@ -60,6 +61,7 @@ std::function<void()> count_mode_end(const TestSpec& spec, PhaseClock& clock,
 // What one receiver serves for its whole life (every test with -H).
 struct Receiver {
   const TestSpec& spec;
+  PeerAdmission& admission;
   const Plan& plan;
   const std::string backend;
   WorkerPool& pool;
@@ -84,6 +86,24 @@ std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow
   return results;
 }
 
+// --allow / --max-clients: who was turned away, in the result and, if anyone, as a note.
+void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result& result) {
+  if (!spec.access.restricted()) return;
+  const PeerAdmission::Refusals refused = admission.refusals();
+  result.access = AccessResult{refused.control, refused.data, refused.datagrams,
+                               refused.over_max_clients};
+  if (refused.total() == 0) return;
+  std::string line = fmt::format(
+      "refused so far: {} sync connection(s), {} data connection(s), {} datagram(s) from senders "
+      "not served here (--allow {}",
+      refused.control, refused.data, refused.datagrams,
+      spec.access.allow.empty() ? "everyone" : fmt::format("{}", fmt::join(spec.access.allow, ",")));
+  if (spec.access.max_clients > 0)
+    line += fmt::format(", --max-clients {}: {} over it", spec.access.max_clients,
+                        refused.over_max_clients);
+  result.notes.push_back(line + ")");
+}
+
 // The test's result, with its first sender's result as the peer; `code` failed on a lost sender.
 void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
             const std::vector<udp::FlowRecord>& udp_at_start, std::vector<Result> early,
@@ -97,6 +117,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  udp::active_since(r.pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
                  r.pool.udp_gro(), r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
+  note_refusals(r.spec, r.admission, result);
   // -N, TCP: no control connection tells a sender that died, so its data stopping early does
   // (a note in every copy of the result, and exit 1). A UDP sender may well send a burst.
   std::optional<std::string> silent;
@@ -156,6 +177,7 @@ Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code)
       timeline.run({spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
   r.control.test_finished();
   r.gate.finished();
+  r.admission.next_test();
   std::vector<Result> early = early_sender_results(r, window, env);
   // With -H the workers go on serving; their reports come at the very end.
   const std::vector<WorkerReport> reports =
@@ -201,13 +223,21 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   const CancelHook wake_gate = env.clock.add_cancel_hook([&gate, &env] {
     if (user_interrupted(env)) gate.interrupt();
   });
-  const auto control = make_receiver_control({spec, plan, *locals, gate, env.clock, log});
+  auto filter = AddressFilter::from(spec.access.allow);  // checked when parsed: cannot fail
+  if (!filter) {
+    log.error("--allow: " + filter.error().message);
+    return exit_code::usage;
+  }
+  PeerAdmission admission(std::move(*filter), spec.access.max_clients);
+  const auto control =
+      make_receiver_control({spec, plan, *locals, gate, env.clock, log, &admission});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
   WorkerPool pool(*setup->backend, spec, plan, local, local, control->accept_hook(),
                   count_mode_end(spec, env.clock, flows_done), *locals);
   pool.set_notice_log(&log);
+  pool.set_admission(&admission);
   gate.count_with([&pool] { return pool.snapshot(); });
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
@@ -223,8 +253,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   if (env.on_listening) env.on_listening();
 
   int code = exit_code::success;
-  const Receiver receiver{spec,  plan, std::string(setup->backend->name()), pool, *control, gate,
-                          probe, host, before_release};
+  const Receiver receiver{spec, admission, plan,  std::string(setup->backend->name()), pool,
+                          *control, gate, probe, host, before_release};
   Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
   while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
   }

@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include "engine/run/latency_result.hh"
+#include "engine/run/rr_result.hh"
 #include "engine/stats/call_clock.hh"
 #include "engine/stats/device_window.hh"
+#include "engine/stats/host_environment.hh"
 #include "engine/udp/udp_result.hh"
 #include "xttcp_config.h"
 
@@ -25,6 +27,8 @@ Result run_identity(const RunFacts& facts) {
   r.backend = facts.backend;
   r.host = facts.host;
   r.cpu_mapping = facts.plan->describe_cpus();
+  r.placement = {placement_mode_name(facts.plan->placement.asked),
+                 placement_mode_name(facts.plan->placement.used), facts.plan->placement.why};
   r.negotiated_cycle_s = facts.negotiated_cycle_s;
   r.threads_created = facts.threads_created;
   return r;
@@ -100,6 +104,28 @@ std::vector<CounterSnapshot> window_latency(const MeasuredWindow& window) {
   return merged;
 }
 
+// The address the run's traffic left or arrived on: a connection's local end (TCP), else the
+// address the spec named (a sender's -a, a receiver's bind address); "" when none is known.
+std::string local_address(const Result& r) {
+  std::string address = !r.connections.empty() ? r.connections.front().local
+                        : r.role == Role::sender ? r.spec.layout.source_address
+                                                 : r.spec.layout.address;
+  if (!r.connections.empty()) {  // "addr:port" or "[v6]:port"
+    address.resize(std::min(address.size(), address.rfind(':')));
+    if (address.starts_with('[') && address.ends_with(']'))
+      address = address.substr(1, address.size() - 2);
+  }
+  return address;
+}
+
+// Read once per run, at its end: the figures of a regression check's environment.
+void add_environment(Result& r) {
+  read_host_environment(r.host);
+  r.host.build = XTTCP_BUILD;
+  if (const std::string address = local_address(r); !address.empty())
+    r.host.nic = read_nic_identity(address);
+}
+
 }  // namespace
 
 Result build_result(const RunFacts& facts, const MeasuredWindow& window,
@@ -131,7 +157,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
     }
   }
   if (spec.role == Role::sender && spec.io.zerocopy != ZeroCopy::off) r.zerocopy = zerocopy;
-  if (spec.workload.protocol == Protocol::udp) {
+  // --rr over UDP answers datagrams rather than sequencing them: its figures are r.rr's.
+  if (spec.workload.protocol == Protocol::udp && !spec.rr.on) {
     UdpResult udp = udp_window(facts, window);
     const std::string sender_payload = udp.payload;
     udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
@@ -141,6 +168,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   if (spec.role == Role::sender && spec.workload.protocol == Protocol::tcp && rtt_count > 0)
     r.tcp_average_rtt_us = static_cast<uint32_t>(rtt_sum / rtt_count);
 
+  if (spec.rr.on) fill_rr(r, *facts.plan, window, reports);
+
   if (window.device_begin && window.device_end) {
     r.device = device_window(*window.device_begin, *window.device_end, window.seconds,
                              spec.role == Role::sender, r.total_bytes);
@@ -148,6 +177,7 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   }
   for (const MeasuredWindow& sample : window.samples)
     r.samples.push_back(sample_result(facts, sample));
+  add_environment(r);
   return r;
 }
 

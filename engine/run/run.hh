@@ -37,6 +37,9 @@ inline bool user_interrupted(const RunEnv& env) {
 }
 
 int run_sender(const TestSpec& spec, RunEnv& env);
+// --repeat N (spec.repeat.count > 1): run_sender N times, --repeat-pause apart; --json gets the
+// set of runs (engine/report/native_runs.hh). Stops at the first test that fails.
+int run_repeated_sender(const TestSpec& spec, RunEnv& env);
 int run_receiver(const TestSpec& spec, RunEnv& env);
 // Receiver and sender in one process over loopback, with the full lifecycle and sync protocol.
 int run_local(const TestSpec& spec, RunEnv& env);

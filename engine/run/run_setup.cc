@@ -1,5 +1,6 @@
 #include "engine/run/run_setup.hh"
 
+#include "engine/nic_placement.hh"
 #include "engine/numa_placement.hh"
 #include "engine/run/descriptor_limit.hh"
 #include "topology/topology.hh"
@@ -9,8 +10,10 @@ namespace xttcp {
 Expected<RunSetup> prepare_run(const TestSpec& spec, Backend& backend) {
   // Discovered before any pinning: the allowed set is read from this thread's affinity.
   const Topology topology = discover_topology();
-  auto plan = make_plan(spec, placement_order(topology));
+  Placement placement = choose_placement(spec, topology);
+  auto plan = make_plan(spec, placement.cpus);
   if (!plan) return plan.error();
+  plan->placement = std::move(placement);
   if (Status placed = place_on_numa_node(spec, topology, *plan); !placed) return placed.error();
   if (Status fits = fit_open_files(spec, plan->workers.size()); !fits) return fits.error();
   return RunSetup{&backend, std::move(*plan)};

@@ -169,6 +169,8 @@ class Timeline::Run {
     const bool from_earlier = t_.begin_from_ && phases_.warmup_s == 0;
     if (from_earlier) window_.begin = std::move(*t_.begin_from_);
     t_.begin_from_.reset();
+    // Counts taken before the workers were released: no round trip was timed by then.
+    if (!from_earlier) window_.rr_begin = t_.pool_.rr_snapshot();
     window_.udp_begin = t_.pool_.udp_snapshot();
     window_.system_begin = t_.probe_.take();
     window_.device_begin = t_.pool_.device_snapshot();
@@ -194,6 +196,7 @@ class Timeline::Run {
     close_sample(now, false);
     window_.end = t_.pool_.snapshot();
     window_.udp_end = t_.pool_.udp_snapshot();
+    window_.rr_end = t_.pool_.rr_snapshot();
     window_.system_end = t_.probe_.take();
     window_.device_end = t_.pool_.device_snapshot();
     window_.seconds = Seconds(now - window_start_).count();

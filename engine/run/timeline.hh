@@ -35,6 +35,8 @@ struct MeasuredWindow {
   double seconds = 0;
   std::vector<CounterSnapshot> begin, end;  // per flow slot
   std::vector<udp::FlowRecord> udp_begin, udp_end;  // UDP runs: every flow's datagram counts
+  // --rr: every flow's round-trip histogram (the whole window only; empty begin = all zero).
+  std::vector<HistogramCounts> rr_begin, rr_end;
   SystemSnapshot system_begin, system_end;
   std::optional<DeviceSnapshot> device_begin, device_end;  // a backend's own device (dpdk)
   std::vector<IntervalSample> intervals;

@@ -26,6 +26,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     std::random_device random;
     udp_flow_base = (1 + random() % 4095) << 20;
   }
+  if (spec.rr.on) rr_histograms_ = std::make_unique<LatencyHistogram[]>(plan.flow_count);
   for (size_t i = 0; i < plan.workers.size(); ++i) {
     WorkerContext& context = contexts_[i];
     context.spec = &spec_;
@@ -43,6 +44,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.worker_count = static_cast<uint32_t>(plan.workers.size());
     if (spec.io.time_each_call) context.latency_period = &latency_period_;
     context.opened = &opened_lists_[i];
+    context.rr_histograms = rr_histograms_.get();
   }
   reports_.resize(plan.workers.size());
 }
@@ -147,6 +149,14 @@ uint64_t WorkerPool::total_bytes() const {
   for (uint32_t i = 0; i < plan_.flow_count; ++i)
     sum += counters_[i].bytes.load(std::memory_order_relaxed);
   return sum;
+}
+
+std::vector<HistogramCounts> WorkerPool::rr_snapshot() const {
+  std::vector<HistogramCounts> out;
+  if (!rr_histograms_) return out;
+  out.reserve(plan_.flow_count);
+  for (uint32_t i = 0; i < plan_.flow_count; ++i) out.push_back(rr_histograms_[i].read());
+  return out;
 }
 
 std::vector<udp::FlowRecord> WorkerPool::udp_snapshot() const {

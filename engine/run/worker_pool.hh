@@ -38,6 +38,10 @@ class WorkerPool {
   static constexpr uint32_t notice_lines = 10;
   static constexpr std::chrono::seconds notice_period{10};
   void set_notice_log(Log* log) { notice_log_ = log; }
+  // Receivers: who is served (WorkerContext::admission). Before open_all(); outlives the pool.
+  void set_admission(PeerAdmission* admission) {
+    for (WorkerContext& context : contexts_) context.admission = admission;
+  }
 
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);
@@ -52,6 +56,8 @@ class WorkerPool {
   // that ends a window holds exactly the calls timed since the one that began it.
   std::vector<CounterSnapshot> snapshot() const;
   uint64_t total_bytes() const;
+  // --rr: every flow's round-trip histogram so far, by slot (empty without --rr).
+  std::vector<HistogramCounts> rr_snapshot() const;
   // UDP runs: every flow's datagram counters so far (empty for TCP).
   std::vector<udp::FlowRecord> udp_snapshot() const;
   bool is_udp() const { return udp_flows_ != nullptr; }
@@ -77,6 +83,7 @@ class WorkerPool {
   const Plan& plan_;
   std::unique_ptr<FlowCounter[]> counters_;
   std::unique_ptr<udp::UdpFlowRegistry> udp_flows_;  // UDP runs only
+  std::unique_ptr<LatencyHistogram[]> rr_histograms_;  // --rr only, one per flow slot
   std::vector<WorkerContext> contexts_;
   std::vector<std::thread> threads_;
   std::vector<WorkerReport> reports_;

@@ -32,6 +32,8 @@ class DpdkBackend final : public Backend {
     return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll;
   }
   Status check(const TestSpec& spec) const override {
+    if (spec.rr.on)
+      return fail("--rr: the dpdk backend has no request/response mode yet (use --backend epoll)");
     if (spec.workload.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
     if (!spec.dpdk.peer_mac.empty())

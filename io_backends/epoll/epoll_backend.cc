@@ -5,6 +5,8 @@
 
 #include "io_backends/epoll/epoll_receiver.hh"
 #include "io_backends/epoll/epoll_sender.hh"
+#include "io_backends/epoll/rr_requester.hh"
+#include "io_backends/epoll/rr_responder.hh"
 #include "io_backends/epoll/udp_receiver.hh"
 #include "io_backends/epoll/udp_sender.hh"
 
@@ -28,7 +30,8 @@ class EpollBackend final : public Backend {
     return cap_tcp | cap_udp | cap_zerocopy_tx | cap_socket_buffers | cap_verify_data |
            cap_wait_all | cap_thread_rate | cap_call_timing | cap_count_mode | cap_several_hosts |
            cap_udp_unconnected |  // -uc: sendto/sendmmsg with the address; receivers never connect
-           cap_udp_receive_coalescing;  // -uro: UDP_GRO (common/udp_flows.cc)
+           cap_udp_receive_coalescing |  // -uro: UDP_GRO (common/udp_flows.cc)
+           cap_peer_filter;
   }
   std::string_view instead() const override { return "use --backend iocp (Windows)"; }
   // The fallback of --backend auto, for TCP and UDP alike.
@@ -45,6 +48,10 @@ class EpollBackend final : public Backend {
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const bool sender = context.spec->role == Role::sender;
+    if (context.spec->rr.on) {
+      if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollRrRequester>(context));
+      return std::unique_ptr<DataWorker>(std::make_unique<EpollRrResponder>(context));
+    }
     if (context.spec->workload.protocol == Protocol::udp) {
       if (sender) return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpSender>(context));
       return std::unique_ptr<DataWorker>(std::make_unique<EpollUdpReceiver>(context));

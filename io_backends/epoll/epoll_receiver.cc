@@ -71,7 +71,9 @@ Status EpollReceiver::open() {
 void EpollReceiver::accept_all(uint32_t listener_index) {
   Listener& listener = listeners_[listener_index];
   for (;;) {
-    const int fd = accept4(listener.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    SocketAddress peer;
+    peer.length = sizeof peer.storage;
+    const int fd = accept4(listener.fd.get(), peer.get(), &peer.length, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       const int err = errno;
       if (err == EINTR || err == ECONNABORTED) continue;
@@ -92,6 +94,10 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
     }
     post_notice(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
                 false);
+    if (!admit_data_connection(context_, peer)) {  // --allow / --max-clients: counted there
+      ::close(fd);
+      continue;
+    }
     uint32_t index;
     if (!free_.empty()) {
       index = free_.back();

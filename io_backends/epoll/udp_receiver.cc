@@ -56,6 +56,7 @@ Status EpollUdpReceiver::open() {
     messages_[i].msg_hdr.msg_iov = &iovecs_[i];
     messages_[i].msg_hdr.msg_iovlen = 1;
   }
+  if (filters_datagrams(context_)) sources_.assign(batch, SocketAddress{});
   return ok();
 }
 
@@ -87,6 +88,10 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       h.msg_control = control_.data() + i * control_bytes;
       h.msg_controllen = control_bytes;
       h.msg_flags = 0;
+      if (!sources_.empty()) {
+        h.msg_name = sources_[i].get();
+        h.msg_namelen = sizeof sources_[i].storage;
+      }
     }
     const std::size_t room = socket.header_only ? header_buffer : full_buffer;
     for (uint32_t i = 0; i < batch; ++i) iovecs_[i].iov_len = room;
@@ -112,6 +117,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       const std::size_t length = messages_[i].msg_len;
       const unsigned char* data = buffers_.data() + static_cast<std::size_t>(i) * buffer_size_;
       msghdr& h = messages_[i].msg_hdr;
+      if (!sources_.empty() && !context_.admission->admit_datagram(sources_[i])) continue;
       ReceiveInfo info;
       for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(&h, c))
         read_receive_cmsg(*c, info);

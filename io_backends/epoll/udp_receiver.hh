@@ -39,6 +39,7 @@ class EpollUdpReceiver final : public DataWorker {
   std::vector<mmsghdr> messages_;
   std::vector<iovec> iovecs_;
   std::vector<unsigned char> control_;  // one cmsg slot per message (UDP_GRO)
+  std::vector<SocketAddress> sources_;  // --allow only: each message's source, checked
   bool gro_ = false;
   bool skip_copy_ = true;      // --skip-rx-copy
   bool switched_note_ = false;

@@ -30,6 +30,8 @@ class IocpBackend final : public Backend {
   // The data path of Windows builds: --backend auto takes it for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {
+    if (spec.rr.on)
+      return fail("--rr: the iocp backend has no request/response mode yet");
     if (spec.uring.sqpoll)
       return fail("--sqpoll: the iocp backend has no submission queue (io_uring only, Linux)");
     if (spec.io.zerocopy == ZeroCopy::on)

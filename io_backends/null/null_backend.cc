@@ -51,6 +51,11 @@ class NullBackend final : public Backend {
   std::string_view instead() const override {
     return "it opens no sockets; use a kernel-socket backend";
   }
+  Status check(const TestSpec& spec) const override {
+    if (spec.rr.on)
+      return fail("--rr: the null backend has no peer to answer (use --backend epoll)");
+    return ok();
+  }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     return std::unique_ptr<DataWorker>(std::make_unique<NullWorker>(context));
   }

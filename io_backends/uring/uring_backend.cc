@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "io_backends/uring/uring_receiver.hh"
+#include "io_backends/uring/uring_rr_requester.hh"
+#include "io_backends/uring/uring_rr_responder.hh"
 #include "io_backends/uring/uring_sender.hh"
 #include "io_backends/uring/uring_udp_receiver.hh"
 #include "io_backends/uring/uring_udp_sender.hh"
@@ -34,7 +36,8 @@ class UringBackend final : public Backend {
     // batched).
     uint32_t flags = cap_tcp | cap_udp | cap_socket_buffers | cap_thread_rate | cap_several_hosts |
                      cap_udp_unconnected | cap_count_mode |
-                     cap_udp_receive_coalescing;  // -uro: UDP_GRO (common/udp_flows.cc)
+                     cap_udp_receive_coalescing |  // -uro: UDP_GRO (common/udp_flows.cc)
+                     cap_peer_filter;
     if (c.send_zc) flags |= cap_zerocopy_tx;
     if (c.multishot_rx()) flags |= cap_multishot_rx;
     return flags;
@@ -42,7 +45,13 @@ class UringBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return fail("--backend io_uring: not available: " + c.ring_reason);
-    if (spec.workload.protocol == Protocol::udp && spec.role != Role::sender && !c.multishot_rx())
+    // --rr -u: every flow keeps its requests in flight in slots of its own.
+    if (spec.rr.on && spec.workload.protocol == Protocol::udp &&
+        uint64_t{spec.workload.send_buffer} * spec.rr.depth > (uint64_t{64} << 20))
+      return fail("--rr-depth: with -u, io_uring keeps --rr-depth x -b bytes per flow; at most "
+                  "64 MiB (lower one of them)");
+    if (spec.workload.protocol == Protocol::udp && spec.role != Role::sender && !spec.rr.on &&
+        !c.multishot_rx())
       return fail("--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: " +
                   (c.multishot_recv ? c.buf_ring_reason : c.multishot_reason));
     if (spec.uring.sqpoll && !c.sqpoll)
@@ -62,6 +71,7 @@ class UringBackend final : public Backend {
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
+    if (spec.rr.on) return "--rr: epoll is the measured path (bench/README.md)";
     // An io_uring-only option (--sqpoll) steers auto to io_uring for UDP too.
     if (spec.workload.protocol != Protocol::tcp && !spec.uring.sqpoll)
       return "UDP: epoll measured as fast at 1470 B and faster at 64 KiB (bench/README.md)";
@@ -72,6 +82,11 @@ class UringBackend final : public Backend {
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const UringCapabilities& c = caps();
     const TestSpec& spec = *context.spec;
+    if (spec.rr.on) {
+      if (spec.role == Role::sender)
+        return std::unique_ptr<DataWorker>(std::make_unique<UringRrRequester>(context, c));
+      return std::unique_ptr<DataWorker>(std::make_unique<UringRrResponder>(context, c));
+    }
     if (spec.workload.protocol == Protocol::udp) {
       if (spec.role == Role::sender)
         return std::unique_ptr<DataWorker>(std::make_unique<UringUdpSender>(context, c));

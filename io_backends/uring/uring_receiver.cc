@@ -3,6 +3,7 @@
 #include "io_backends/uring/uring_receiver.hh"
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -144,6 +145,15 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   if (!c.armed) free_.push_back(index);
 }
 
+// The multishot accept names no peer: asked of the socket, only when someone is turned away.
+bool UringReceiver::admitted(int fd) const {
+  if (context_.admission == nullptr || context_.admission->open()) return true;
+  SocketAddress peer;
+  peer.length = sizeof peer.storage;
+  if (getpeername(fd, peer.get(), &peer.length) != 0) return false;  // already gone
+  return admit_data_connection(context_, peer);
+}
+
 template <UringRecvMode Mode>
 void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
   Listener& l = listeners_[index];
@@ -151,7 +161,9 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     l.armed = false;
     --armed_;
   }
-  if (cqe.res >= 0) {
+  if (cqe.res >= 0 && !admitted(cqe.res)) {
+    ::close(cqe.res);  // --allow / --max-clients: counted by the admission
+  } else if (cqe.res >= 0) {
     post_notice(context_, l.rest.on_success(l.port, ListenerRest::Clock::now()), false);
     uint32_t slot_index;
     if (!free_.empty()) {

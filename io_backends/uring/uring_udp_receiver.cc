@@ -2,6 +2,7 @@
 
 #include <netinet/udp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -36,11 +37,13 @@ Status UringUdpReceiver::open() {
   for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   template_ = msghdr{};
   template_.msg_controllen = control_bytes;
+  // --allow: every datagram's source comes with it (io_uring_recvmsg_out names it) and is checked.
+  if (filters_datagrams(context_)) template_.msg_namelen = sizeof(sockaddr_storage);
   unsigned sq_entries = 64;
   while (sq_entries < sockets_.size() * 2 && sq_entries < 32768) sq_entries *= 2;
   if (Status ring = ring_.init(sq_entries, ring_buffers * 4, caps_, spec.uring.sqpoll); !ring)
     return ring.error();
-  const std::size_t header = sizeof(io_uring_recvmsg_out) + control_bytes;
+  const std::size_t header = sizeof(io_uring_recvmsg_out) + template_.msg_namelen + control_bytes;
   if (Status init = full_buffers_.init(ring_buffers, static_cast<uint32_t>(header + full_payload));
       !init)
     return init.error();
@@ -50,6 +53,15 @@ Status UringUdpReceiver::open() {
       !init)
     return init.error();
   return header_buffers_.register_with(ring_.get(), header_group);
+}
+
+// --allow: the datagram's source, as the kernel wrote it before the payload.
+bool UringUdpReceiver::admitted_source(io_uring_recvmsg_out& out) const {
+  SocketAddress source;
+  const std::size_t length = std::min<std::size_t>(out.namelen, sizeof source.storage);
+  std::memcpy(&source.storage, io_uring_recvmsg_name(&out), length);
+  source.length = static_cast<socklen_t>(length);
+  return context_.admission->admit_datagram(source);
 }
 
 // With --skip-rx-copy, GRO only pays when it coalesces. Large datagrams it leaves alone would be
@@ -112,6 +124,7 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
     if (cqe.res > 0) {
       msghdr h = template_;
       io_uring_recvmsg_out* out = io_uring_recvmsg_validate(buffer, cqe.res, &h);
+      if (out != nullptr && template_.msg_namelen > 0 && !admitted_source(*out)) out = nullptr;
       if (out != nullptr) {
         const auto* payload = static_cast<const unsigned char*>(io_uring_recvmsg_payload(out, &h));
         const std::size_t in_buffer = io_uring_recvmsg_payload_length(out, cqe.res, &h);

@@ -33,6 +33,7 @@ class UringUdpReceiver final : public DataWorker {
 
   void arm(uint32_t index);
   void note_coalescing(uint32_t index, std::size_t length, std::size_t segment);
+  bool admitted_source(io_uring_recvmsg_out& out) const;  // --allow
   void on_completion(const io_uring_cqe& cqe);
   void reap();
 

@@ -47,6 +47,12 @@ BAD = [
     ["--fq-rate-limit", "1t", "-s", "127.0.0.1"],
     ["-s", "127.0.0.1", "\u2013u"],            # an en dash, pasted from a web page
     ["\u2014json", "x.json"],                  # an em dash for "--"
+    ["--rr-depth", "2", "-s", "127.0.0.1"],  # an --rr option without --rr
+    ["--rr", "--rr-depth", "0", "-s", "127.0.0.1"],
+    ["--rr", "-u", "-b", "4", "-s", "127.0.0.1"],  # no room for the send time
+    ["--rr", "--zerocopy", "-s", "127.0.0.1"],
+    ["--rr", "--rr-delay-us", "200000"],      # above 100 ms
+    ["--rr", "--backend", "null", "-s", "127.0.0.1"],  # refused in check()
     ["-P"],                                   # missing value
     ["--json"],                               # missing file
     ["-Z"],

@@ -14,10 +14,18 @@ namespace xttcp {
 
 enum class Action { run, help, version, backends, topology };
 
+// `xttcp topology [--nic IF] [--json FILE]`: which NIC to show (empty: every NIC with a device)
+// and where to write the native JSON form (empty: none).
+struct TopologyRequest {
+  std::string nic;
+  std::string json_file;
+};
+
 struct Command {
   Action action = Action::run;
   TestSpec spec;
   std::vector<std::string> notes;  // INFO lines to print before the run, e.g. a clamped value
+  TopologyRequest topology;        // Action::topology only
 };
 
 // NTTTCP-for-Linux command line plus xttcp's native long options. `args` exclude argv[0].

@@ -12,6 +12,16 @@ std::vector<std::string> split_words(std::string_view text) {
   return words;
 }
 
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    lines.push_back(text.substr(0, end));
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return lines;
+}
+
 void append_help_row(std::string& out, std::string left, const std::vector<std::string>& tokens,
                      std::size_t column, std::size_t width) {
   if (left.size() + 1 > column) {

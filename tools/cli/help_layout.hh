@@ -10,6 +10,8 @@
 namespace xttcp {
 
 std::vector<std::string> split_words(std::string_view text);
+// The lines of `text` without their newlines; none for "".
+std::vector<std::string_view> split_lines(std::string_view text);
 
 // Appends the left column `left` and the `tokens` (words, or phrases that must not be split)
 // after it, wrapping at `width` and indenting continuation lines to `column`. A left column

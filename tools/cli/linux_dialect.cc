@@ -10,6 +10,7 @@
 #include "tools/cli/command.hh"
 #include "tools/cli/cpu_count.hh"
 #include "tools/cli/getopt_style.hh"
+#include "tools/cli/help_facts.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/parse_state.hh"
 #include "xttcp_config.h"
@@ -153,6 +154,43 @@ Status check_protocol(ParseState& state, const std::vector<OptionUse>& uses) {
   return ok();
 }
 
+// --rr (docs/rr.md): its options need it, and it needs sizes both ends agree on.
+Status check_rr(ParseState& state, const std::vector<OptionUse>& uses) {
+  TestSpec& spec = state.spec();
+  auto given_long = [&](std::string_view long_name) {
+    return std::any_of(uses.begin(), uses.end(),
+                       [&](const OptionUse& use) { return use.def->long_name == long_name; });
+  };
+  if (!spec.rr.on) {
+    for (const char* rr_only : {"rr-depth", "response-size", "rr-delay-us"})
+      if (given_long(rr_only))
+        return fail(fmt::format("--{} is for --rr only (add --rr)", rr_only));
+    return ok();
+  }
+  if (!given(uses, 'b')) spec.workload.send_buffer = spec.workload.recv_buffer = rr_limits::default_request_bytes;
+  if (spec.io.zerocopy != ZeroCopy::off) return fail("--zerocopy: not with --rr (drop one of them)");
+  if (spec.workload.rate_limit_bps != 0) return fail("-B: not with --rr (transactions are not paced)");
+  if (spec.workload.fq_rate_limit_bps != 0) return fail("--fq-rate-limit: not with --rr (drop one of them)");
+  if (spec.role != Role::receiver && spec.sender_connections() > rr_limits::max_flows)
+    return fail(fmt::format("--rr: {} connections (-P x -n x -l), at most {} (each keeps its own "
+                            "latency histogram)",
+                            spec.sender_connections(), rr_limits::max_flows));
+  if (spec.role != Role::sender && spec.layout.ports > rr_limits::max_flows)
+    return fail(fmt::format("--rr: at most {} ports (-P)", rr_limits::max_flows));
+  if (spec.workload.protocol == Protocol::udp) {
+    const uint32_t largest = spec.layout.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
+    const uint32_t request = spec.workload.send_buffer, response = spec.rr.response_bytes(request);
+    if (request < rr_limits::udp_min_bytes || response < rr_limits::udp_min_bytes)
+      return fail(fmt::format("--rr -u: requests and responses carry an {}-byte send time (-b and "
+                              "--response-size at least {})",
+                              rr_limits::udp_min_bytes, rr_limits::udp_min_bytes));
+    if (response > largest)
+      return fail(fmt::format("--response-size: {} bytes is above the largest UDP payload ({})",
+                              response, largest));
+  }
+  return ok();
+}
+
 // Runs every row of `uses` into a fresh state and chooses the role.
 Expected<ParseState> apply_rows(const std::vector<OptionUse>& uses, unsigned cpu_count) {
   ParseState state;
@@ -203,6 +241,8 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
                 "serves as -a)");
   if (Status ports = check_ports(*state, uses); !ports) return ports.error();
   if (Status rates = check_rates(*state); !rates) return rates.error();
+  // --rr first: its default -b is what -u then checks.
+  if (Status rr = check_rr(*state, uses); !rr) return rr.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
   if (state->spec().workload.duration_s == 0)
     state->note("-t 0: continuous mode; the test runs until stopped and prints no results");
@@ -211,17 +251,43 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
 
 }  // namespace
 
+// 'topology [--nic IF] [--json FILE]' (each at most once, value as the next word or after '=').
+Expected<Command> parse_topology_command(const std::vector<std::string>& args) {
+  Command command{Action::topology, {}, {}};
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string name = args[i];
+    std::string value;
+    bool has_value = false;
+    if (std::size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+      has_value = true;
+    }
+    if (name != "--nic" && name != "--json")
+      return fail(fmt::format("'topology' takes --nic IF and --json FILE only (got '{}')", args[i]));
+    if (!has_value) {
+      if (i + 1 >= args.size()) return fail(fmt::format("{}: needs a value", name));
+      value = args[++i];
+    }
+    std::string& field = name == "--nic" ? command.topology.nic : command.topology.json_file;
+    if (value.empty()) return fail(fmt::format("{}: needs a non-empty value", name));
+    if (!field.empty()) return fail(fmt::format("{}: given twice", name));
+    field = value;
+  }
+  return command;
+}
+
 Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
-  if (!args.empty() && (args[0] == "backends" || args[0] == "topology")) {
-    Command command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
+  if (!args.empty() && args[0] == "topology") return parse_topology_command(args);
+  if (!args.empty() && args[0] == "backends") {
+    Command command{Action::backends, {}, {}};
     // 'backends --dpdk-args "EAL ARGS"' also lists the DPDK ports those arguments find.
     if (args[0] == "backends" && args.size() == 3 && args[1] == "--dpdk-args") {
       command.spec.dpdk.args = args[2];
       return command;
     }
     if (args.size() > 1)
-      return fail(fmt::format("'{}' takes no arguments{} (got '{}')", args[0],
-                              args[0] == "backends" ? " but --dpdk-args \"EAL ARGS\"" : "",
+      return fail(fmt::format("'backends' takes no arguments but --dpdk-args \"EAL ARGS\" (got '{}')",
                               args[1]));
     return command;
   }
@@ -233,51 +299,18 @@ Expected<Command> parse_linux_dialect(const std::vector<std::string>& args) {
 }
 
 std::string linux_dialect_help() {
-  std::string text = fmt::format(
-      "xttcp {} - network throughput test, compatible with NTTTCP-for-Linux\n"
-      "\n"
-      "Usage:\n"
-      "  xttcp [-r [ADDR]] [options]     receiver (the default role)\n"
-      "  xttcp -s ADDR [options]         sender, connecting to the receiver at ADDR\n"
-      "  xttcp --local [options]         receiver and sender in one process, over loopback\n"
-      "  xttcp backends                  list the I/O backends and why any is unavailable\n"
-      "  xttcp backends --dpdk-args \"A\"  ... and the DPDK ports (PMD, NUMA, queues) EAL args A find\n"
-      "  xttcp topology                  show CPUs, NUMA nodes and NICs\n"
-      "  xttcp --help | --version\n"
-      "  xttcp --dialect windows ...     NTttcp for Windows' command line (with --help: its help)\n"
-      "\n"
-      "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
-      "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"
-      "'-'. Values above a maximum are lowered to it with a note. As in NTTTCP-for-Linux, words\n"
-      "that are neither options nor values (and all words after --) are ignored, with a note.\n"
-      "\n"
-      "NTTTCP-for-Linux options:\n",
-      XTTCP_VERSION);
+  const DialectHelp& facts = linux_help_facts();
+  std::string text = fmt::format("xttcp {} - {}\n\nUsage:\n", XTTCP_VERSION, facts.title);
+  text += render_usage(facts.usage);
+  text += fmt::format("\n{}\n\nNTTTCP-for-Linux options:\n", facts.syntax);
   text += render_option_help(linux_options(), OptionGroup::compatible);
   text += "\nxttcp options:\n";
   text += render_option_help(linux_options(), OptionGroup::native);
   text += "\nGeneral:\n";
   text += render_option_help(linux_options(), OptionGroup::general);
-  text +=
-      "\n"
-      "Connections: the sender opens PORTS x THREADS x CONNS connections (-P x -n x -l,\n"
-      "16 x 4 x 1 by default); -m 8,*,ADDR means 8 ports with one sender thread each, unless\n"
-      "-P or -n are also given.\n"
-      "\n"
-      "Examples:\n"
-      "  receiver:  xttcp -r\n"
-      "             xttcp -r 192.168.1.1 -t 30\n"
-      "             xttcp -r -m 8,0,192.168.1.1 --show-tcp-retrans --show-nic-packets eth0 -V\n"
-      "  sender:    xttcp -s 192.168.1.1\n"
-      "             xttcp -s -m 8,*,192.168.1.1 -n 16\n"
-      "             xttcp -s 192.168.1.1 -P 64 -n 16 -l 10 -f25001 -b 256k\n"
-      "             xttcp -s 192.168.1.1 -B 10G\n"
-      "  one host:  xttcp --local -P 4 -t 10 --backend io_uring --json result.json\n"
-      "\n"
-      "Exit codes:\n"
-      "  0  the run (or the command) completed\n"
-      "  1  the run failed (peer unreachable, socket or backend error)\n"
-      "  2  usage error: the command line was refused\n";
+  for (std::string_view note : facts.notes) text += fmt::format("\n{}\n", note);
+  text += "\nExamples:\n" + render_examples(facts.examples);
+  text += "\nExit codes:\n" + render_exit_codes();
   return text;
 }
 

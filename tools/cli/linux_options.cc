@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "base/units.hh"
+#include "engine/net/address_filter.hh"
 #include "tools/cli/parse_state.hh"
+#include "topology/placement.hh"
 
 namespace xttcp {
 
@@ -119,6 +121,23 @@ Status set_source_addresses(ParseState& state, const Value& value) {
   if (addresses.size() > 4096) return fail("at most 4096 addresses");
   state.spec().layout.source_address = addresses.front();
   state.spec().layout.source_addresses = std::move(addresses);
+  return ok();
+}
+
+Status set_allow(ParseState& state, const Value& value) {
+  auto filter = AddressFilter::parse(*value);  // refused here, not when the first peer comes
+  if (!filter) return filter.error();
+  std::vector<std::string> blocks;
+  for (const CidrBlock& block : filter->blocks()) blocks.push_back(block.to_string());
+  state.spec().access.allow = std::move(blocks);
+  return ok();
+}
+
+Status set_max_clients(ParseState& state, const Value& value) {
+  auto clients = parse_count(*value, limits::max_clients);
+  if (!clients) return clients.error();
+  if (*clients == 0) return fail("at least 1 (leave it out for no limit)");
+  state.spec().access.max_clients = static_cast<uint32_t>(*clients);
   return ok();
 }
 
@@ -297,6 +316,21 @@ Status set_backend(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_placement(ParseState& state, const Value& value) {
+  Expected<PlacementMode> mode = parse_placement_mode(*value);
+  if (!mode) return fail(fmt::format("'{}' is not one of spread, numa, irq, irq-sibling, avoid-irq",
+                                     *value));
+  state.spec().placement.mode = *mode;
+  return ok();
+}
+
+Status set_nic(ParseState& state, const Value& value) {
+  auto name = non_empty(*value, "an interface name");
+  if (!name) return name.error();
+  state.spec().placement.nic = *name;
+  return ok();
+}
+
 Status set_native_json(ParseState& state, const Value& value) {
   auto file = non_empty(*value, "a file name");
   if (!file) return file.error();
@@ -309,6 +343,22 @@ Status set_interval(ParseState& state, const Value& value) {
   if (!seconds) return seconds.error();
   if (*seconds < 0.01) return fail("the interval must be at least 0.01 s");
   state.spec().output.interval_s = *seconds;
+  return ok();
+}
+
+Status set_repeat(ParseState& state, const Value& value) {
+  auto count = parse_count(*value, limits::max_repeat);
+  if (!count) return count.error();
+  if (*count == 0) return fail("the count must be at least 1");
+  state.spec().repeat.count = static_cast<uint32_t>(*count);
+  return ok();
+}
+
+Status set_repeat_pause(ParseState& state, const Value& value) {
+  auto seconds = parse_seconds(*value, true);
+  if (!seconds) return seconds.error();
+  if (*seconds > limits::max_repeat_pause_s) return fail("the pause must be at most 3600 s");
+  state.spec().repeat.pause_s = *seconds;
   return ok();
 }
 
@@ -399,6 +449,39 @@ Status set_wait_timeout(ParseState& state, const Value& value) {
   auto seconds = whole_seconds(*value);
   if (!seconds) return seconds.error();
   state.spec().control.wait_timeout_s = *seconds;
+  return ok();
+}
+
+Status set_rr(ParseState& state, const Value&) {
+  state.spec().rr.on = true;
+  return ok();
+}
+
+Status set_rr_depth(ParseState& state, const Value& value) {
+  auto depth = parse_count(*value, UINT32_MAX);
+  if (!depth) return depth.error();
+  if (*depth == 0 || *depth > rr_limits::max_depth)
+    return fail(fmt::format("the depth must be 1..{} transactions in flight per flow",
+                            rr_limits::max_depth));
+  state.spec().rr.depth = static_cast<uint32_t>(*depth);
+  return ok();
+}
+
+Status set_response_size(ParseState& state, const Value& value) {
+  auto size = parse_size(*value);
+  if (!size) return size.error();
+  if (*size == 0 || *size > limits::max_buffer_bytes)
+    return fail(fmt::format("the response size must be 1..{} bytes", limits::max_buffer_bytes));
+  state.spec().rr.response_size = static_cast<uint32_t>(*size);
+  return ok();
+}
+
+Status set_rr_delay(ParseState& state, const Value& value) {
+  auto delay = parse_count(*value, UINT32_MAX);
+  if (!delay) return delay.error();
+  if (*delay > rr_limits::max_delay_us)
+    return fail(fmt::format("the delay must be 0..{} microseconds", rr_limits::max_delay_us));
+  state.spec().rr.delay_us = static_cast<uint32_t>(*delay);
   return ok();
 }
 
@@ -515,6 +598,14 @@ const OptionDef table[] = {
   {0, "backend", required, "NAME", for_any, native,
    "I/O backend: auto, epoll, io_uring, dpdk, null ('xttcp backends' says which auto takes)", "auto",
    set_backend},
+  {0, "placement", required, "MODE", for_any, native,
+   "worker CPUs by the NIC: spread, numa (the NIC's node), irq (worker i on the CPU of RX queue "
+   "i's interrupt), irq-sibling (its hyperthread sibling), avoid-irq (cores without a queue "
+   "interrupt); falls back to spread, saying why, when the NIC tells too little",
+   "spread", set_placement},
+  {0, "nic", required, "IF", for_any, native,
+   "the interface --placement follows", "the one routing to the peer (-s) or holding -r's address",
+   set_nic},
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
    set_worker_threads},
@@ -536,6 +627,18 @@ const OptionDef table[] = {
    "UDP: receive coalesced datagrams with UDP_GRO where the kernel has it", "on", set_udp_gro},
   {0, "sqpoll", none, "", for_any, native,
    "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},
+  {0, "rr", none, "", for_any, native,
+   "request/response: each flow keeps --rr-depth requests of -b bytes in flight, the receiver "
+   "(-r --rr) answers each; round-trip percentiles and transactions/s (docs/rr.md)", "off",
+   set_rr},
+  {0, "rr-depth", required, "N", sender_side, native,
+   "--rr: transactions in flight per flow, 1..4096", "1", set_rr_depth},
+  {0, "response-size", required, "SIZE", for_any, native,
+   "--rr: bytes of each response (give both ends the same -b and --response-size)", "-b",
+   set_response_size},
+  {0, "rr-delay-us", required, "US", for_receiver | for_local, native,
+   "--rr: the responder holds each answer US microseconds (a stand-in for a slower path)", "0",
+   set_rr_delay},
   {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
    "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "
    "of xttcp-PID is added unless given)", "hugepages, every PCI port", set_dpdk_args},
@@ -552,6 +655,11 @@ const OptionDef table[] = {
    set_interval},
   {0, "json", required, "FILE", for_any, native,
    "write the xttcp JSON result (versioned, complete) to FILE", "", set_native_json},
+  {0, "repeat", required, "N", for_sender, native,
+   "run the test N times in a row against one receiver (run it with -H); --json keeps every "
+   "run and their statistics", "1", set_repeat},
+  {0, "repeat-pause", required, "SEC", for_sender, native,
+   "seconds to wait between repeated tests, fractions allowed", "0", set_repeat_pause},
   {0, "source-addresses", required, "ADDR,ADDR...", sender_side, native,
    "spread the connections over these source addresses, round-robin, each bound like -a (one "
    "source address has ~28k ports towards one receiver port)", "-a's, or the kernel's choice",
@@ -559,6 +667,13 @@ const OptionDef table[] = {
   {0, "connect-timeout", required, "SEC", sender_side, native,
    "give up connecting to the receiver after SEC seconds (a refused connect is retried until "
    "then)", "10", set_connect_timeout},
+  {0, "allow", required, "CIDR,CIDR...", for_receiver, native,
+   "serve only senders whose address is in these blocks (e.g. 10.0.0.0/8,fd00::/8); sync and "
+   "data connections from elsewhere are closed at once, datagrams dropped, and all counted",
+   "everyone", set_allow},
+  {0, "max-clients", required, "N", for_receiver, native,
+   "serve at most N sender hosts (distinct addresses) in one test; connections from further "
+   "hosts are closed at once and counted", "no limit", set_max_clients},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    set_wait_timeout},

@@ -1,5 +1,6 @@
 #include "tools/cli/option_table.hh"
 
+#include <utility>
 #include <vector>
 
 #include "tools/cli/help_layout.hh"
@@ -10,7 +11,9 @@ namespace {
 
 constexpr std::size_t table_help_column = 28;
 
-std::string roles_tag(uint8_t roles) {
+}  // namespace
+
+std::string role_tag(uint8_t roles) {
   std::string ignored;
   if (roles & ignored_on_receiver) ignored = ", ignored by the receiver";
   if (roles & ignored_on_sender) ignored = ", ignored by the sender";
@@ -25,8 +28,8 @@ std::string roles_tag(uint8_t roles) {
   }
 }
 
-std::string spelling_column(const OptionDef& def) {
-  std::string text = "  ";
+std::string option_synopsis(const OptionDef& def) {
+  std::string text;
   if (def.short_name != 0) text += std::string("-") + def.short_name;
   if (def.short_name != 0 && !def.long_name.empty()) text += ", ";
   // Appended piece by piece: GCC 12's "literal" + std::string&& trips a false -Wrestrict at -O3.
@@ -35,8 +38,6 @@ std::string spelling_column(const OptionDef& def) {
   if (def.value == ValueKind::optional) text.append(" [").append(def.value_name).append("]");
   return text;
 }
-
-}  // namespace
 
 std::string display_name(const OptionDef& def, bool prefer_long) {
   if (def.short_name != 0 && !(prefer_long && !def.long_name.empty()))
@@ -96,11 +97,13 @@ std::string render_option_help(std::span<const OptionDef> table, OptionGroup gro
   std::string out;
   for (const OptionDef& def : table) {
     if (def.group != group) continue;
-    std::vector<std::string> tokens = split_words(roles_tag(def.roles) + std::string(def.help));
+    std::vector<std::string> tokens = split_words(role_tag(def.roles) + std::string(def.help));
     // The default stays on one line so "[default: 4, max 25600]" reads as one unit.
     if (!def.default_text.empty())
       tokens.push_back("[default: " + std::string(def.default_text) + "]");
-    append_help_row(out, spelling_column(def), tokens, table_help_column, width);
+    std::string left = "  ";  // not "  " + string&&: GCC 12's false -Wrestrict at -O3
+    left += option_synopsis(def);
+    append_help_row(out, std::move(left), tokens, table_help_column, width);
   }
   return out;
 }

@@ -66,6 +66,12 @@ struct OptionUse {
 std::string display_name(const OptionDef& def, bool prefer_long = false);
 std::string display_name(const OptionUse& use);
 
+// "-P, --ports N", "-r [ADDR]": how the help and the man page spell a row.
+std::string option_synopsis(const OptionDef& def);
+
+// "[sender only] ", "[receiver only, ignored by the sender] ", or "" for any role.
+std::string role_tag(uint8_t roles);
+
 // How a dialect spells the role choices, for the hints in role-rule messages.
 struct RoleSpellings {
   std::string_view receiver;  // "-r"

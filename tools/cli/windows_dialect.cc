@@ -9,6 +9,7 @@
 
 #include "tools/cli/command.hh"
 #include "tools/cli/cpu_count.hh"
+#include "tools/cli/help_facts.hh"
 #include "tools/cli/help_layout.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
@@ -346,6 +347,10 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   choose_mode(state);
   apply_defaults(state);
   if (Status checks = verify(state); !checks) return checks.error();
+  // Repeats need a receiver that stays for test after test (-H): this dialect's has none.
+  if (state.spec().repeat.count > 1)
+    return fail("--repeat: NTttcp for Windows' receiver runs one test; repeat with the "
+                "NTTTCP-for-Linux command line against a receiver with -H");
   // -d must see the bytes: no MSG_TRUNC receive, unless asked for explicitly (then refuse).
   if (state.spec().workload.verify_data) {
     for (const OptionUse& use : splitter.native_uses()) {
@@ -363,14 +368,6 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
 constexpr std::size_t windows_help_column = 26;
 constexpr std::size_t windows_help_width = 100;
 
-std::string option_spelling(const WindowsOptionDef& def) {
-  std::string text = fmt::format("  -{}", def.name);
-  if (def.value == WindowsValue::required || def.value == WindowsValue::list)
-    text += fmt::format(" {}", def.value_name);
-  if (def.value == WindowsValue::optional) text += fmt::format(" [{}]", def.value_name);
-  return text;
-}
-
 }  // namespace
 
 Expected<Command> parse_windows_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
@@ -387,26 +384,17 @@ Expected<Command> parse_windows_dialect(const std::vector<std::string>& args) {
 }
 
 std::string windows_dialect_help() {
-  std::string text = fmt::format(
-      "xttcp {} - network throughput test, NTttcp for Windows (5.40) command line\n"
-      "\n"
-      "Usage:\n"
-      "  xttcp --dialect windows -r -m THREADS,CPU,HOST [...] [options]   receiver\n"
-      "  xttcp --dialect windows -s -m THREADS,CPU,HOST [...] [options]   sender\n"
-      "  (also chosen by the program name: ntttcp.exe, ntttcps[.exe] = sender, ntttcpr[.exe] =\n"
-      "  receiver, and ntttcp on Windows)\n"
-      "\n"
-      "Option names are case-insensitive (-S, -XML). Options may come in any order; a value\n"
-      "follows as the next word; -a and -xml take the next word only if it does not start\n"
-      "with '-'; -m takes every word up to the next option.\n"
-      "\n"
-      "NTttcp for Windows options:\n",
-      XTTCP_VERSION);
+  const DialectHelp& facts = windows_help_facts();
+  std::string text = fmt::format("xttcp {} - {}\n\nUsage:\n", XTTCP_VERSION, facts.title);
+  text += render_usage(facts.usage);
+  for (std::string_view line : split_lines(facts.usage_note)) text += fmt::format("  {}\n", line);
+  text += fmt::format("\n{}\n\nNTttcp for Windows options:\n", facts.syntax);
   for (const WindowsOptionDef& def : windows_options()) {
     if (def.apply == nullptr || def.name == "?") continue;
     std::string help(def.help);
     if (!def.default_text.empty()) help += " [default: " + std::string(def.default_text) + "]";
-    append_help_row(text, option_spelling(def), split_words(help), windows_help_column, windows_help_width);
+    append_help_row(text, fmt::format("  {}", windows_option_synopsis(def)), split_words(help),
+                    windows_help_column, windows_help_width);
   }
   text += "\nRefused (Windows-only or not implemented):\n";
   for (const WindowsOptionDef& def : windows_options()) {
@@ -415,31 +403,26 @@ std::string windows_dialect_help() {
                     windows_help_width);
   }
   text += "\nxttcp options (same as in the Linux dialect):\n";
+  text += render_option_help(windows_native_options(), OptionGroup::native);
+  for (std::string_view note : facts.notes) text += fmt::format("\n{}\n", note);
+  text += "\nExamples:\n" + render_examples(facts.examples);
+  text += "\nExit codes:\n" + render_exit_codes();
+  return text;
+}
+
+std::vector<OptionDef> windows_native_options() {
   std::vector<OptionDef> native;  // the rows find_native_long accepts (not --local)
   for (const OptionDef& def : linux_options())
     if (def.group == OptionGroup::native && find_native_long(def.long_name) != nullptr)
       native.push_back(def);
-  text += render_option_help(native, OptionGroup::native);
-  text +=
-      "\n"
-      "Modes: with -t the run is timed (-wu warm-up, -t measured, -cd cool-down); without -t,\n"
-      "or with -n, each thread does -n buffers (default 20k) and -t is the longest run.\n"
-      "Every thread has one connection on its own port; without -ns each thread also exchanges\n"
-      "a token on its data port + 1000 before the data starts.\n"
-      "\n"
-      "From NTTTCP-for-Linux: -P N -> -m N,*,HOST; -N -> -ns; -b -> -l; -W/-C -> -wu/-cd;\n"
-      "-x -> -xml; -V -> -v; -a ADDR -> -nic ADDR; --no-delay -> -ndl; -B -> -thr (per thread).\n"
-      "\n"
-      "Examples:\n"
-      "  receiver:  xttcp --dialect windows -r -m 4,*,192.168.1.1 -t 60\n"
-      "  sender:    xttcp --dialect windows -s -m 4,*,192.168.1.1 -t 60\n"
-      "             xttcp --dialect windows -s -m 4,0,192.168.1.1 2,*,192.168.1.2 -l 256k -t 30\n"
-      "  with NTTTCP-for-Linux (no sync on both): add -ns here and -N there\n"
-      "\n"
-      "Exit codes:\n"
-      "  0  the run (or the command) completed\n"
-      "  1  the run failed (peer unreachable, socket or backend error)\n"
-      "  2  usage error: the command line was refused\n";
+  return native;
+}
+
+std::string windows_option_synopsis(const WindowsOptionDef& def) {
+  std::string text = fmt::format("-{}", def.name);
+  if (def.value == WindowsValue::required || def.value == WindowsValue::list)
+    text += fmt::format(" {}", def.value_name);
+  if (def.value == WindowsValue::optional) text += fmt::format(" [{}]", def.value_name);
   return text;
 }
 

@@ -14,6 +14,7 @@
 
 #include "base/status.hh"
 #include "engine/spec.hh"
+#include "tools/cli/option_table.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp {
@@ -55,6 +56,12 @@ struct WindowsOptionDef {
 };
 
 std::span<const WindowsOptionDef> windows_options();
+
+// "-m THREADS,CPU,HOST", "-a [N]": how the help and the man page spell a row.
+std::string windows_option_synopsis(const WindowsOptionDef& def);
+
+// xttcp's native long options the Windows dialect accepts (rows of the Linux table).
+std::vector<OptionDef> windows_native_options();
 
 // The row of `typed` ("-RB", "-rb"), compared case-insensitively; nullptr when unknown.
 const WindowsOptionDef* find_windows_option(std::string_view typed);

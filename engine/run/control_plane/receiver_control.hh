@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/net/address.hh"
+#include "engine/net/peer_admission.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/run/phase_clock.hh"
@@ -34,6 +35,8 @@ struct ReceiverControlContext {
   StartGate& gate;    // opened when a test starts
   PhaseClock& clock;  // cancelled when a sender stops or leaves the test
   Log& log;
+  // Who is served (--allow, --max-clients); null = everyone. Outlives the control plane.
+  PeerAdmission* admission = nullptr;
 };
 
 class ReceiverControl {

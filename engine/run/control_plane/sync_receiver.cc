@@ -122,6 +122,10 @@ class SyncReceiver final : public ReceiverControl {
     hooks.log = [this](std::string_view line, bool is_error) {
       is_error ? context_.log.error(line) : context_.log.info(line);
     };
+    if (PeerAdmission* admission = context_.admission; admission != nullptr && !admission->open())
+      hooks.admit = [admission](const SocketAddress& peer) {
+        return admission->admit_connection(peer, PeerAdmission::Door::control);
+      };
     SocketAddress address = context_.locals.front();
     address.set_port(spec.sync_port());
     auto listening = SyncServer::listen(

@@ -314,6 +314,9 @@ TEST(LinuxDialectFlags, NativeOptions) {
   EXPECT_TRUE(parse_ok("-r --sqpoll").spec.uring.sqpoll);
   EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.control.connect_timeout_s, 5u);
   EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.control.connect_timeout_s, 30u);
+  EXPECT_EQ(parse_ok("-s x").spec.repeat.count, 1u);
+  EXPECT_EQ(parse_ok("-s x --repeat 5").spec.repeat.count, 5u);
+  EXPECT_DOUBLE_EQ(parse_ok("-s x --repeat 5 --repeat-pause 0.5").spec.repeat.pause_s, 0.5);
   EXPECT_EQ(parse_ok("-r --wait-timeout 30").spec.control.wait_timeout_s, 30u);
   EXPECT_EQ(parse_ok("--wait-timeout=0").spec.control.wait_timeout_s, 0u);
 }
@@ -502,7 +505,29 @@ TEST(LinuxDialectActions, HelpVersionAndSubcommands) {
   EXPECT_EQ(parse_ok("-P abc -h").action, Action::help);  // help wins over a bad value
   EXPECT_EQ(parse_ok("backends").action, Action::backends);
   EXPECT_EQ(parse_ok("topology").action, Action::topology);
-  EXPECT_EQ(parse_error("topology -V"), "'topology' takes no arguments (got '-V')");
+  EXPECT_EQ(parse_error("topology -V"),
+            "'topology' takes --nic IF and --json FILE only (got '-V')");
+}
+
+TEST(LinuxDialectNative, PlacementAndNic) {
+  Command command = parse_ok("-s 10.0.0.1 --placement irq-sibling --nic eth1");
+  EXPECT_EQ(command.spec.placement.mode, PlacementMode::irq_sibling);
+  EXPECT_EQ(command.spec.placement.nic, "eth1");
+  EXPECT_EQ(parse_ok("").spec.placement.mode, PlacementMode::spread);
+  EXPECT_EQ(parse_ok("--placement=avoid-irq").spec.placement.mode, PlacementMode::avoid_irq);
+  EXPECT_EQ(parse_error("--placement irq_sibling"),
+            "--placement: 'irq_sibling' is not one of spread, numa, irq, irq-sibling, avoid-irq");
+}
+
+TEST(LinuxDialectActions, TopologyTakesANicAndAJsonFile) {
+  Command command = parse_ok("topology --nic eth0 --json=topo.json");
+  EXPECT_EQ(command.action, Action::topology);
+  EXPECT_EQ(command.topology.nic, "eth0");
+  EXPECT_EQ(command.topology.json_file, "topo.json");
+  EXPECT_EQ(parse_ok("topology").topology.nic, "");
+  EXPECT_EQ(parse_error("topology --nic"), "--nic: needs a value");
+  EXPECT_EQ(parse_error("topology --json="), "--json: needs a non-empty value");
+  EXPECT_EQ(parse_error("topology --nic a --nic b"), "--nic: given twice");
 }
 
 TEST(LinuxDialectActions, MachineCpuCountIsUsedForMappingChecks) {

@@ -280,6 +280,13 @@ TEST(WindowsDialect, NativeLongOptions) {
             "unknown option '--backnd' (did you mean '--backend'?)");
 }
 
+TEST(WindowsDialect, RepeatNeedsAReceiverThatStays) {
+  EXPECT_EQ(win_spec(std::string(sender) + "--repeat 1").repeat.count, 1u);
+  EXPECT_EQ(win_error(std::string(sender) + "--repeat 3"),
+            "--repeat: NTttcp for Windows' receiver runs one test; repeat with the "
+            "NTTTCP-for-Linux command line against a receiver with -H");
+}
+
 TEST(WindowsDialect, HelpAndVersionWin) {
   for (const char* line : {"-h", "-?", "--help", "-s -m bad -h", "-H"})
     EXPECT_EQ(win_ok(line).action, Action::help) << line;

@@ -350,6 +350,20 @@ TEST(NativeJson, WindowsOptionsAndSamplesRoundTrip) {
   EXPECT_EQ(text, render_native_json(*parsed));
 }
 
+TEST(NativeJson, PlacementIsWrittenWhenARunRecordedItAndReadBack) {
+  Result r = full_sender();
+  EXPECT_FALSE(nlohmann::json::parse(render_native_json(r)).contains("placement"));
+  r.placement = {"avoid-irq", "spread", "avoid-irq asked but lo has no RX queue interrupt known"};
+  auto doc = nlohmann::json::parse(render_native_json(r));
+  EXPECT_EQ(doc["placement"]["asked"], "avoid-irq");
+  EXPECT_EQ(doc["placement"]["used"], "spread");
+  Expected<Result> parsed = parse_native_json(doc.dump());
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->placement.asked, "avoid-irq");
+  EXPECT_EQ(parsed->placement.used, "spread");
+  EXPECT_EQ(parsed->placement.why, r.placement.why);
+}
+
 TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {
   auto doc = nlohmann::json::parse(render_native_json(full_sender()));
   EXPECT_FALSE(doc["spec"].contains("dialect"));
@@ -361,7 +375,8 @@ TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {
 TEST(SpecJson, DefaultsRoundTripAndEveryFieldIsThere) {
   TestSpec defaults;
   auto j = spec_to_json(defaults);
-  EXPECT_EQ(j.size(), 50u);  // one key per TestSpec field: update with TestSpec
+  // One key per TestSpec field (placement has two: "placement" and "nic"): update with TestSpec.
+  EXPECT_EQ(j.size(), 52u);
   EXPECT_EQ(j["ports"], 16);
   EXPECT_TRUE(j["mapping_cpu"].is_null());
   Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
@@ -400,6 +415,10 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   s.uring.sqpoll = true;
   s.dpdk = {"--no-pci", "0", "02:00:00:00:00:01"};
   s.accepted = {true, true, true};
+  s.placement = {PlacementMode::avoid_irq, "eth0"};
+  s.access = {{"10.0.0.0/8"}, 3};
+  s.rr = {true, 8, 256u, 100};
+  s.repeat = {3, 0.5};
   const nlohmann::ordered_json j = spec_to_json(s);
   Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
   ASSERT_TRUE(back) << back.error().message;
@@ -407,6 +426,21 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   EXPECT_EQ(back->layout.source_addresses, s.layout.source_addresses);
   EXPECT_EQ(back->io.outstanding, 4u);
   EXPECT_EQ(back->control.port_assignment, true);
+}
+
+TEST(SpecJson, PlacementAndNicRoundTripAndABadModeIsNamed) {
+  TestSpec spec;
+  spec.placement = {PlacementMode::irq_sibling, "eth1"};
+  auto j = spec_to_json(spec);
+  EXPECT_EQ(j["placement"], "irq-sibling");
+  EXPECT_EQ(j["nic"], "eth1");
+  Expected<TestSpec> back = spec_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->placement.mode, PlacementMode::irq_sibling);
+  EXPECT_EQ(back->placement.nic, "eth1");
+  auto bad = spec_from_json(nlohmann::json::parse(R"({"placement":"nearby"})"));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("spec.placement"), std::string::npos) << bad.error().message;
 }
 
 TEST(SpecJson, MissingKeysKeepDefaultsAndBadTypesAreNamed) {

@@ -157,7 +157,7 @@ TEST(UringBackend, CapabilitiesFollowTheProbe) {
   const uint32_t options = cap_socket_buffers | cap_thread_rate | cap_several_hosts |
                            cap_udp_unconnected | cap_count_mode | cap_udp_receive_coalescing;
   EXPECT_EQ(make_uring_backend(machine())->capabilities(),
-            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | options});
+            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | options | cap_peer_filter});
   // A UDP receiver needs multishot RECVMSG; a kernel without it gets the documented refusal.
   TestSpec udp_receiver;
   udp_receiver.workload.protocol = Protocol::udp;

@@ -1,0 +1,65 @@
+#include "engine/analysis/run_metrics.hh"
+
+#include <optional>
+
+namespace xttcp {
+
+namespace {
+
+enum MetricIndex {
+  throughput,
+  packet_rate,
+  cycles_per_byte,
+  cpu_per_gb,
+  retransmits_per_gb,
+  udp_loss,
+  latency_average,
+  latency_max,
+};
+
+}  // namespace
+
+const std::vector<MetricDefinition>& metric_definitions() {
+  static const std::vector<MetricDefinition> table = {
+      {"throughput_gbps", "throughput", "Gbit/s", Better::higher},
+      {"packets_per_s", "packets", "pkt/s", Better::higher},
+      {"cycles_per_byte", "cycles/byte", "cycles", Better::lower, true},
+      {"cpu_s_per_gb", "CPU-s/GB", "s", Better::lower},
+      {"retransmits_per_gb", "retransmits/GB", "segs", Better::lower, true},
+      {"udp_loss_pct", "UDP loss", "%", Better::lower},
+      {"latency_average_us", "call latency avg", "us", Better::lower},
+      {"latency_max_us", "call latency max", "us", Better::lower},
+  };
+  return table;
+}
+
+std::vector<MetricValue> run_metrics(const Result& run) {
+  const auto& defs = metric_definitions();
+  std::vector<MetricValue> out;
+  auto add = [&](MetricIndex index, double value) { out.push_back({&defs[index], value}); };
+  const double gigabytes = static_cast<double>(run.total_bytes) / 1e9;
+  add(throughput, run.throughput_bps() / 1e9);
+  // Packets: UDP counts its own datagrams; otherwise the interface's, when it was watched.
+  std::optional<double> pps;
+  if (run.udp) {
+    pps = run.udp->window_pps;
+  } else if (run.nic && run.duration_s > 0) {
+    const uint64_t packets = run.role == Role::receiver ? run.nic->rx_packets : run.nic->tx_packets;
+    pps = static_cast<double>(packets) / run.duration_s;
+  }
+  if (pps) add(packet_rate, *pps);
+  if (run.cpu.cycles_per_byte > 0) add(cycles_per_byte, run.cpu.cycles_per_byte);
+  if (gigabytes > 0) {
+    add(cpu_per_gb, (run.cpu.process_user_s + run.cpu.process_system_s) / gigabytes);
+    if (run.spec.workload.protocol == Protocol::tcp)
+      add(retransmits_per_gb, static_cast<double>(run.tcp.retrans_segs) / gigabytes);
+  }
+  if (run.udp) add(udp_loss, run.udp->loss_percent);
+  if (run.latency) {
+    add(latency_average, run.latency->average_ns / 1e3);
+    add(latency_max, run.latency->max_ns / 1e3);
+  }
+  return out;
+}
+
+}  // namespace xttcp

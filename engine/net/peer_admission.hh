@@ -1,0 +1,57 @@
+// The receiver's door (--allow, --max-clients): decides, per connection or datagram, whether a
+// peer is served, and counts the ones turned away so the result can say so. Thread-safe: the
+// sync thread and every receiver worker ask it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/net/address_filter.hh"
+
+namespace xttcp {
+
+class PeerAdmission {
+ public:
+  enum class Door { control, data, datagram };
+  struct Refusals {
+    uint64_t control = 0;    // sync / token / port-assignment connections closed at once
+    uint64_t data = 0;       // data connections closed at once
+    uint64_t datagrams = 0;  // UDP datagrams dropped unread
+    uint64_t over_max_clients = 0;  // of control + data: from a host beyond --max-clients
+    uint64_t total() const { return control + data + datagrams; }
+  };
+
+  // max_clients: distinct peer hosts served in one test (0 = no limit).
+  PeerAdmission(AddressFilter filter, uint32_t max_clients);
+
+  // True when nothing is filtered: backends skip asking (and reading source addresses).
+  bool open() const { return filter_.empty() && max_clients_ == 0; }
+  // Control path (one call per connection): --allow, then --max-clients. A refused peer is
+  // counted; the caller closes its connection.
+  bool admit_connection(const SocketAddress& peer, Door door);
+  // Hot path when --allow is set (one call per datagram): the filter only, no lock.
+  bool admit_datagram(const SocketAddress& peer) {
+    if (filter_.allows(peer)) return true;
+    refused_datagrams_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+
+  Refusals refusals() const;
+  // -H: a new test begins; --max-clients counts its hosts afresh (refusals go on adding up).
+  void next_test();
+  const AddressFilter& filter() const { return filter_; }
+  uint32_t max_clients() const { return max_clients_; }
+
+ private:
+  AddressFilter filter_;
+  uint32_t max_clients_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> hosts_;  // distinct hosts admitted (only kept with max_clients)
+  Refusals refused_;                // control, data, over_max_clients (under mutex_)
+  std::atomic<uint64_t> refused_datagrams_{0};
+};
+
+}  // namespace xttcp

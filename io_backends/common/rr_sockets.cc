@@ -1,0 +1,57 @@
+#include "io_backends/common/rr_sockets.hh"
+
+#include "engine/net/socket_setup.hh"
+#include "io_backends/common/socket_buffers.hh"
+#include "io_backends/common/udp_socket.hh"
+
+namespace xttcp {
+
+namespace {
+constexpr int listen_backlog = 1024;
+}
+
+Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& context) {
+  const TestSpec& spec = *context.spec;
+  ConnectOptions options;
+  options.bind_to_device = !spec.layout.source_address.empty();
+  std::vector<UniqueFd> out;
+  for (const FlowPlan& flow : context.plan->flows) {
+    const SocketAddress remote = flow_address(context, flow);
+    options.source.reset();
+    if (!spec.layout.source_address.empty() || flow.source_port != 0) {
+      SocketAddress source = context.local;
+      source.set_port(flow.source_port);
+      options.source = source;
+    }
+    auto fd = open_udp_sender(remote, options, true);
+    if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
+    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    record_opened(context, fd->get(), remote, true);
+    out.push_back(std::move(*fd));
+  }
+  return out;
+}
+
+Expected<std::vector<UniqueFd>> open_rr_udp_responders(const WorkerContext& context) {
+  std::vector<UniqueFd> out;
+  for (const FlowPlan& flow : context.plan->flows) {
+    auto fd = open_udp_receiver(flow_address(context, flow));
+    if (!fd) return fd.error();
+    if (Status sized = apply_socket_buffers(fd->get(), *context.spec); !sized) return sized.error();
+    out.push_back(std::move(*fd));
+  }
+  return out;
+}
+
+Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& context) {
+  std::vector<UniqueFd> out;
+  for (const FlowPlan& flow : context.plan->flows) {
+    auto fd = listen_tcp(flow_address(context, flow), listen_backlog);
+    if (!fd) return fd.error();
+    if (Status sized = apply_socket_buffers(fd->get(), *context.spec); !sized) return sized.error();
+    out.push_back(std::move(*fd));
+  }
+  return out;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,59 @@
+// epoll --rr responder (docs/rr.md): answers every request of -b bytes (TCP: counted out of the
+// stream; UDP: every datagram) with --response-size bytes, after --rr-delay-us if given, and
+// counts one transaction per response. UDP responses carry the request's first 8 bytes (its
+// send time) back. A UDP worker with one socket blocks in recvfrom() (bounded by SO_RCVTIMEO)
+// instead of epoll_wait: one system call fewer per transaction.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
+#include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/rr_flow.hh"
+
+namespace xttcp {
+
+class EpollRrResponder final : public DataWorker {
+ public:
+  explicit EpollRrResponder(const WorkerContext& context) : context_(context) {}
+  Status open() override;
+  void run(const std::atomic<bool>& stop) override;
+  WorkerReport finish() override;
+
+ private:
+  struct Endpoint {  // a TCP listener or a UDP socket
+    UniqueFd fd;
+    uint32_t slot = 0;
+    bool seen_data = false;  // UDP: the first datagram starts the -N clock
+  };
+  struct Connection {
+    UniqueFd fd;
+    uint32_t slot = 0;
+    MessageCounter requests;
+    uint64_t unsent = 0;  // response bytes owed
+    uint64_t bytes = 0;   // for its ConnectionStats
+    bool wants_out = false;
+  };
+
+  void accept_all(Endpoint& listener);
+  void tcp_serve(uint32_t index);
+  void tcp_flush(uint32_t index);
+  void close_connection(uint32_t index, int err);
+  void udp_serve(Endpoint& socket);
+  void hold_response() const;  // --rr-delay-us
+  void set_events(uint32_t index, bool out);
+
+  const WorkerContext& context_;
+  uint32_t request_ = 0, response_ = 0;
+  bool blocking_ = false;  // UDP, one socket: blocking recvfrom, no epoll_wait
+  UniqueFd epoll_;
+  std::vector<Endpoint> endpoints_;
+  std::vector<Connection> connections_;
+  std::vector<uint32_t> free_;  // reusable entries of connections_
+  IoBuffer out_, in_;
+  WorkerReport report_;
+};
+
+}  // namespace xttcp

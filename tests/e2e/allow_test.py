@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""--allow and --max-clients on the receiver (python sockets and real senders on loopback, from
+127.0.0.1/.2/.3): sync and data connections from outside the list are closed at once and counted,
+datagrams from outside are dropped and counted, a real sender from inside still gets an honest
+result; --max-clients serves the first N hosts of a test. Bad values are refused up front.
+Cases: `allow_test.py XTTCP [CASE...]`."""
+import os
+import socket
+import subprocess
+import sys
+import threading
+
+from xttcp_e2e import (Process, check, free_port_block, load_json, parse_totals, run_cases,
+                       scratch_dir, socket_backends, wait_listening, wait_udp_bound)
+
+INSIDE, OUTSIDE, ELSEWHERE = "127.0.0.2", "127.0.0.1", "127.0.0.3"
+
+
+def closed_at_once(port, source):
+    """Connects from `source`; True when the receiver closes the connection unasked."""
+    sock = socket.socket()
+    sock.settimeout(5)
+    try:
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+        return sock.recv(16) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:  # served: the receiver waits for data that never comes
+        return False
+    finally:
+        sock.close()
+
+
+def receiver(xttcp, started, args, name="receiver"):
+    out = os.path.join(scratch_dir("xttcp-e2e-"), "r.json")
+    p = Process([xttcp, "-r", "127.0.0.1", *args, "-Q", "--json", out, "--wait-timeout", "60"],
+                name)
+    started.append(p)
+    return p, out
+
+
+def sync_refused_then_served(xttcp, started):
+    base = free_port_block(1)
+    common = ["-P", "1", "-p", str(base), "-t", "1"]
+    r, out = receiver(xttcp, started, [*common, "--allow", INSIDE])
+    wait_listening(base - 1)
+    check(closed_at_once(base - 1, OUTSIDE), "a sync connection from outside --allow was served")
+    outsider = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common, "-Q",
+                        "--connect-timeout", "2"], "sender from outside")
+    started.append(outsider)
+    check(outsider.wait(60) != 0, "a sender from outside --allow was served")
+    insider = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common, "-a", INSIDE, "-Q"],
+                      "sender from inside")
+    started.append(insider)
+    check(insider.wait(60) == 0, "the sender from inside --allow failed")
+    check(r.wait(60) == 0, "receiver failed")
+    doc = load_json(out)
+    check(doc["summary"]["total_bytes"] > 0, "the allowed sender moved nothing")
+    check(doc["access"]["refused_control"] >= 2,
+          f"refused sync connections not counted: {doc['access']}")
+    check(doc["spec"]["access"]["allow"] == [INSIDE + "/32"], "spec echo lacks --allow")
+    check(any("refused so far" in n for n in doc["notes"]), "no note about the refusals")
+    check("refused so far" in r.stdout() + r.stderr(), "the console does not say who was refused")
+
+
+def data_refused_no_sync(xttcp, started):
+    for backend in socket_backends(xttcp):
+        base = free_port_block(1)
+        common = ["-N", "-P", "1", "-p", str(base), "-t", "1", "--backend", backend]
+        r, out = receiver(xttcp, started, [*common, "--allow", INSIDE], f"{backend} receiver")
+        wait_listening(base)
+        check(closed_at_once(base, OUTSIDE), f"{backend}: a data connection from outside was served")
+        check(closed_at_once(base, ELSEWHERE), f"{backend}: a second outsider was served")
+        s = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common, "-a", INSIDE, "-Q"],
+                    f"{backend} sender")
+        started.append(s)
+        check(s.wait(60) == 0, f"{backend}: the allowed sender failed")
+        check(r.wait(60) == 0, f"{backend}: receiver failed")
+        doc = load_json(out)
+        check(doc["access"]["refused_data"] == 2, f"{backend}: refusals {doc['access']}")
+        check(doc["summary"]["total_bytes"] == parse_totals(r.stdout())["bytes"] > 0,
+              f"{backend}: the allowed sender's bytes were not counted")
+
+
+def datagrams_dropped(xttcp, started):
+    for backend in socket_backends(xttcp):
+        base = free_port_block(1)
+        common = ["-u", "-P", "1", "-p", str(base), "-t", "1", "--backend", backend]
+        r, out = receiver(xttcp, started, [*common, "--allow", INSIDE], f"{backend} receiver")
+        wait_listening(base - 1)
+        wait_udp_bound(base)
+        junk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        junk.bind((OUTSIDE, 0))
+        for _ in range(100):
+            junk.sendto(b"x" * 64, ("127.0.0.1", base))
+        junk.close()
+        s = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common, "-a", INSIDE, "-b", "1k",
+                     "-B", "50M", "-Q"], f"{backend} sender")
+        started.append(s)
+        check(s.wait(60) == 0, f"{backend}: the allowed UDP sender failed")
+        check(r.wait(60) == 0, f"{backend}: receiver failed")
+        doc = load_json(out)
+        # The junk came before the sender: every one of it was dropped before the test began.
+        check(doc["access"]["refused_datagrams"] == 100, f"{backend}: refusals {doc['access']}")
+        check(doc["summary"]["total_bytes"] > 0, f"{backend}: the allowed sender's data was lost")
+
+
+def max_clients(xttcp, started):
+    base = free_port_block(1)
+    common = ["-N", "-P", "1", "-p", str(base), "-t", "2"]
+    r, out = receiver(xttcp, started, [*common, "--max-clients", "1"])
+    wait_listening(base)
+    stop = threading.Event()
+    first = socket.socket()
+    first.settimeout(20)
+    first.bind((INSIDE, 0))
+    first.connect(("127.0.0.1", base))
+
+    def keep_sending():  # the served client keeps its data coming for the whole test
+        try:
+            while not stop.is_set():
+                first.sendall(b"y" * 65536)
+        except OSError:
+            pass
+
+    sender = threading.Thread(target=keep_sending, daemon=True)
+    sender.start()
+    try:
+        check(closed_at_once(base, ELSEWHERE), "a second host was served with --max-clients 1")
+        second = socket.socket()
+        second.settimeout(20)
+        second.bind((INSIDE, 0))
+        second.connect(("127.0.0.1", base))  # the same host again: served
+        check(r.wait(60) == 0, "receiver failed")
+        second.close()
+    finally:
+        stop.set()
+        first.close()
+        sender.join(10)
+    doc = load_json(out)
+    check(doc["access"]["over_max_clients"] == 1 and doc["access"]["refused_data"] == 1,
+          f"refusals {doc['access']}")
+    check(doc["summary"]["total_bytes"] > 0, "the served client's bytes were not counted")
+
+
+def bad_values(xttcp, started):
+    for args, words in ((["--allow", "10.1.2.3/8"], "did you mean 10.1.2.3/32"),
+                        (["--allow", "10.0.0.0/33"], "prefix length"),
+                        (["--allow", "example.com"], "not an address"),
+                        (["--max-clients", "0"], "at least 1"),
+                        (["--max-clients", "99999"], "--max-clients")):
+        p = subprocess.run([xttcp, "-r", "127.0.0.1", *args], capture_output=True, text=True,
+                           timeout=30)
+        check(p.returncode == 2, f"{args}: exit {p.returncode}, not 2")
+        lines = p.stderr.strip().splitlines()
+        check(len(lines) == 1 and words in lines[0] and args[0] in lines[0],
+              f"{args}: expected one line naming {args[0]} and saying '{words}': {p.stderr!r}")
+    backends = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
+    if any(line.split()[:2] == ["dpdk", "available"] for line in backends.splitlines()):
+        p = subprocess.run([xttcp, "-r", "127.0.0.1", "-u", "--backend", "dpdk", "--allow",
+                            INSIDE], capture_output=True, text=True, timeout=30)
+        check(p.returncode == 2 and "--allow: the dpdk backend cannot turn peers away" in p.stderr,
+              f"dpdk took --allow: {p.returncode} {p.stderr!r}")
+
+
+CASES = {"sync-refused-then-served": sync_refused_then_served,
+         "data-refused-no-sync": data_refused_no_sync,
+         "datagrams-dropped": datagrams_dropped,
+         "max-clients": max_clients,
+         "bad-values": bad_values}
+
+if __name__ == "__main__":
+    sys.exit(run_cases(CASES))

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""meson install into a scratch root (--destdir): the program runs from there (--version); the
+man page xttcp(1) renders with man -l without a troff warning and names every option of both
+dialects' --help; the bash completion registers for xttcp and offers options, --backend values
+and the Windows dialect's options; the documents and the JSON schema are there.
+Usage: install_test.py BUILD_DIR"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run(args, **kwargs):
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, **kwargs)
+    check(done.returncode == 0, f"{args} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done
+
+
+def find(root, suffix):
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            if path.endswith(suffix):
+                return path
+    raise Failure(f"nothing installed ends with {suffix}")
+
+
+def help_options(xttcp, *dialect):
+    """The option spellings that start a dialect's --help rows ("-P", "-h, --help")."""
+    text = run([xttcp, *dialect, "--help"]).stdout
+    return {row.group(1) for row in re.finditer(r"^  (-[^\s,]+(?:, --\S+)?)", text, re.M)}
+
+
+def complete(completion, words):
+    """What the completion offers for the last of `words` (bash's COMPREPLY)."""
+    line = " ".join(words)
+    script = (f"source {completion}; COMP_WORDS=({' '.join(repr(w) for w in words)}); "
+              f"COMP_CWORD={len(words) - 1}; COMP_LINE={line!r}; _xttcp; "
+              "printf '%s\\n' \"${COMPREPLY[@]}\"")
+    return run(["bash", "-c", script]).stdout.split()
+
+
+def body(build_dir, root):
+    run(["meson", "install", "-C", build_dir, "--destdir", root, "--no-rebuild", "--quiet"])
+    xttcp = find(root, "/bin/xttcp")
+    version = run([xttcp, "--version"]).stdout
+    check(version.startswith("xttcp ") and "commit:" in version, f"installed --version:\n{version}")
+
+    page = find(root, "/man1/xttcp.1")
+    env = dict(os.environ, LC_ALL="C", LANG="C", MANWIDTH="100")
+    shown = run(["man", "--warnings", "-l", page], env=env)
+    check(shown.stderr.strip() == "", f"man -l {page} warned:\n{shown.stderr}")
+    text = shown.stdout
+    for heading in ("NAME", "SYNOPSIS", "OPTIONS", "NTTTCP FOR WINDOWS", "EXIT STATUS", "EXAMPLES"):
+        check(re.search(rf"^{heading}", text, re.M), f"the man page has no {heading} section")
+    status = text[text.index("EXIT STATUS"):text.index("EXAMPLES")]
+    for code in ("0", "1", "2"):
+        check(re.search(rf"^\s+{code}\s+\S", status, re.M), f"the man page lacks exit code {code}")
+    for dialect in ((), ("--dialect", "windows")):
+        # Each must start an option's entry (a tagged paragraph, indented 7), not just be named.
+        missing = [n for n in help_options(xttcp, *dialect) if not re.search(
+            rf"^ {{7}}{re.escape(n)}(\s|$)", text, re.M)]
+        check(not missing, f"options of {' '.join(dialect) or 'the Linux'} --help missing "
+              f"from the man page: {missing}")
+
+    completion = find(root, "/bash-completion/completions/xttcp")
+    registered = run(["bash", "-c", f"source {completion}; complete -p xttcp"]).stdout
+    check("-F _xttcp" in registered and registered.rstrip().endswith(" xttcp"),
+          f"complete -p xttcp: {registered!r}")
+    offered = complete(completion, ["xttcp", "--show-"])
+    check({"--show-tcp-retrans", "--show-nic-packets", "--show-dev-interrupts"} <= set(offered),
+          f"'xttcp --show-<TAB>' offers {offered}")
+    check(complete(completion, ["xttcp", "-s", "-"]).count("-P") == 1, "'-<TAB>' lacks -P")
+    backends = complete(completion, ["xttcp", "--backend", ""])
+    check("auto" in backends and "epoll" in backends, f"'--backend <TAB>' offers {backends}")
+    windows = complete(completion, ["xttcp", "--dialect", "windows", "-x"])
+    check("-xml" in windows, f"'--dialect windows -x<TAB>' offers {windows}")
+    check("-xml" not in complete(completion, ["xttcp", "-x"]), "the Linux dialect offers -xml")
+    check(complete(completion, ["xttcp", "b"]) == ["backends"], "'xttcp b<TAB>' is not backends")
+
+    for document in ("README.md", "docs/native-json.md", "docs/native-result.schema.json"):
+        find(root, "/doc/xttcp/" + document)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: install_test.py BUILD_DIR", file=sys.stderr)
+        return 2
+    for tool in ("meson", "man", "bash"):
+        if shutil.which(tool) is None:
+            print(f"SKIP: {tool} is not installed (scripts/install-deps.sh installs it)")
+            return SKIP
+    root = tempfile.mkdtemp(prefix="xttcp-install-")
+    try:
+        body(os.path.abspath(sys.argv[1]), root)
+    except Failure as failure:
+        print(f"FAIL: {failure}")
+        return 1
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print("PASS")
+    return 0
+
+
+sys.exit(main())

@@ -1,0 +1,151 @@
+#include "tools/compare/compare_command.hh"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "base/exit_codes.hh"
+#include "engine/report/native_runs.hh"
+#include "tools/compare/compare_report.hh"
+#include "tools/compare/differences.hh"
+
+namespace xttcp {
+
+namespace {
+
+Expected<double> parse_number(const std::string& option, const std::string& text, double low,
+                              double high, const char* rule) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || !(value > low && value < high))
+    return fail(fmt::format("{}: '{}' is not {}", option, text, rule));
+  return value;
+}
+
+Expected<RunSet> load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(fmt::format("compare: cannot read '{}'", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto set = parse_native_runs(text.str());
+  if (!set) return fail(fmt::format("compare: {}: {}", path, set.error().message));
+  return set;
+}
+
+// Every run of one file must be the same test, or its statistics mean nothing.
+Status check_one_workload(const std::string& path, const RunSet& set) {
+  for (size_t i = 1; i < set.runs.size(); ++i) {
+    auto diff = workload_differences(set.runs.front(), set.runs[i]);
+    if (!diff.empty())
+      return fail(fmt::format("compare: {}: run {} is not the same test as run 1 ({}: {} -> {})",
+                              path, i + 1, diff.front().key, diff.front().base,
+                              diff.front().changed));
+  }
+  return ok();
+}
+
+int complain(const std::string& message) {
+  std::fprintf(stderr, "xttcp: %s\n", message.c_str());
+  return exit_code::usage;
+}
+
+}  // namespace
+
+Expected<CompareRequest> parse_compare_args(const std::vector<std::string>& args) {
+  CompareRequest request;
+  std::vector<std::string> files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& word = args[i];
+    auto value = [&](const char* option) -> Expected<std::string> {
+      if (i + 1 >= args.size()) return fail(fmt::format("{} needs a value", option));
+      return args[++i];
+    };
+    if (word == "--threshold") {
+      auto text = value("--threshold");
+      if (!text) return text.error();
+      auto pct = parse_number(word, *text, 0, 1e6, "a percentage above 0 (e.g. 5)");
+      if (!pct) return pct.error();
+      request.options.threshold_pct = *pct;
+    } else if (word == "--alpha") {
+      auto text = value("--alpha");
+      if (!text) return text.error();
+      auto alpha = parse_number(word, *text, 0, 1, "a significance level between 0 and 1 (e.g. 0.05)");
+      if (!alpha) return alpha.error();
+      request.options.alpha = *alpha;
+    } else if (word == "--json") {
+      auto file = value("--json");
+      if (!file) return file.error();
+      request.json_file = *file;
+    } else if (word == "--judge-system-wide") {
+      request.options.judge_system_wide = true;
+    } else if (word == "--allow-different-workload") {
+      request.allow_different_workload = true;
+    } else if (word.starts_with("-") && word != "-") {
+      return fail(fmt::format("compare: unknown option '{}' (options: --threshold PCT, --alpha P, "
+                              "--json FILE, --allow-different-workload, --judge-system-wide)", word));
+    } else {
+      files.push_back(word);
+    }
+  }
+  if (files.size() != 2)
+    return fail(fmt::format("compare: expected two result files, BASE.json NEW.json (got {})",
+                            files.size()));
+  request.base_path = files[0];
+  request.new_path = files[1];
+  return request;
+}
+
+std::string compare_help() {
+  return "xttcp compare BASE.json NEW.json [--threshold PCT] [--alpha P] [--json FILE|-]\n"
+         "              [--allow-different-workload] [--judge-system-wide]\n"
+         "  Compares two result files (--json output; one run or --repeat N runs each): every\n"
+         "  metric's change, its significance with repeats (Welch's t-test), a verdict against\n"
+         "  --threshold (default 5 %), and what differs in the environment. System-wide\n"
+         "  metrics (cycles/byte, retransmits/GB) are judged only with --judge-system-wide.\n"
+         "  Exit: 0 no regression, 3 regression, 2 usage error or inputs that cannot be compared.\n";
+}
+
+int run_compare(const CompareRequest& request) {
+  auto base = load(request.base_path);
+  if (!base) return complain(base.error().message);
+  auto changed = load(request.new_path);
+  if (!changed) return complain(changed.error().message);
+  for (const auto& [path, set] : {std::pair{request.base_path, &*base},
+                                  std::pair{request.new_path, &*changed}})
+    if (Status one = check_one_workload(path, *set); !one) return complain(one.error().message);
+
+  CompareReport report;
+  report.base = {request.base_path, base->runs.size()};
+  report.changed = {request.new_path, changed->runs.size()};
+  report.options = request.options;
+  report.workload = workload_differences(base->runs.front(), changed->runs.front());
+  if (!report.workload.empty() && !request.allow_different_workload) {
+    std::string list;
+    for (const Difference& d : report.workload)
+      list += fmt::format("{}{}: {} -> {}", list.empty() ? "" : "; ", d.key, d.base, d.changed);
+    return complain("compare: the two files are different tests (" + list +
+                    "); --allow-different-workload compares them anyway");
+  }
+  report.environment = environment_differences(base->runs.front(), changed->runs.front());
+  report.comparison = compare_runs(base->runs, changed->runs, request.options);
+
+  if (request.json_file && *request.json_file == "-") {
+    std::fputs(render_compare_json(report).c_str(), stdout);
+  } else {
+    std::fputs(render_compare_table(report).c_str(), stdout);
+    if (request.json_file) {
+      std::ofstream out(*request.json_file, std::ios::binary | std::ios::trunc);
+      out << render_compare_json(report);
+      if (!out.flush())
+        return complain(fmt::format("--json: cannot write '{}'", *request.json_file));
+    }
+  }
+  return report.comparison.overall == Verdict::regression ? exit_code::regression
+                                                          : exit_code::success;
+}
+
+}  // namespace xttcp

@@ -1,0 +1,29 @@
+// NIC discovery: reads what the OS says about an interface into a NicInfo (nic_info.hh).
+// Linux: ethtool ioctls, sysfs and procfs directly (never the ethtool program's output).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.hh"
+#include "topology/nic/nic_info.hh"
+
+namespace xttcp {
+
+// Everything the OS gives about `ifname`; parts it does not give are Errors with the reason.
+// Error only when the interface does not exist: "no network interface 'eth9'".
+Expected<NicInfo> discover_nic(const std::string& ifname);
+
+// The interfaces with a device behind them (PCI, VMBus, virtio), by name; loopback, bridges,
+// veth and other virtual interfaces are left out.
+std::vector<std::string> device_interfaces();
+
+// The interface a packet to `address` leaves by (a connected UDP socket's local address, no
+// packet sent), or the one holding `address` when it is local. Error: "no route to 10.9.9.9:
+// Network is unreachable", "cannot resolve 'x': ...".
+Expected<std::string> interface_toward(const std::string& address);
+
+// net.core.{r,w}mem_max, tcp_{r,w}mem and whether irqbalance runs (a process named so).
+TuningFacts read_tuning_facts();
+
+}  // namespace xttcp

@@ -1,0 +1,439 @@
+// Linux NIC discovery: SIOCETHTOOL ioctls on a datagram socket, /sys/class/net/IF and
+// /proc/irq, /proc/interrupts (see nic_discovery.hh). Parsing lives in nic_parse.cc.
+#include <dirent.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "base/unique_fd.hh"
+#include "topology/nic/nic_discovery.hh"
+#include "topology/nic/nic_parse.hh"
+#include "topology/topology.hh"
+
+namespace xttcp {
+namespace {
+
+namespace fs = std::filesystem;
+
+static_assert(RXH_IP_SRC == (1 << 4) && RXH_IP_DST == (1 << 5) && RXH_L4_B_0_1 == (1 << 6) &&
+                  RXH_L4_B_2_3 == (1 << 7) && static_cast<unsigned>(RXH_DISCARD) == (1U << 31),
+              "describe_hash_fields() names the RXH_* bits by these values");
+
+Expected<std::string> read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Expected<int> read_int(const std::string& path) {
+  Expected<std::string> text = read_text(path);
+  if (!text) return text.error();
+  try {
+    return std::stoi(*text);
+  } catch (...) {
+    return fail(fmt::format("{} holds no number", path));
+  }
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+Expected<std::vector<int>> read_cpu_list(const std::string& path) {
+  Expected<std::string> text = read_text(path);
+  if (!text) return text.error();
+  std::string list = trimmed(*text);
+  if (list.empty()) return std::vector<int>{};
+  return parse_cpu_list(list);
+}
+
+// One SIOCETHTOOL request; the error names the command and the reason.
+class Ethtool {
+ public:
+  explicit Ethtool(std::string ifname)
+      : ifname_(std::move(ifname)), fd_(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {}
+
+  Status call(void* request, const char* what) const {
+    if (!fd_.valid()) return fail(fmt::format("no socket for ethtool: {}", std::strerror(errno)));
+    ifreq ifr{};
+    std::snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname_.c_str());
+    ifr.ifr_data = static_cast<char*>(request);
+    if (::ioctl(fd_.get(), SIOCETHTOOL, &ifr) == 0) return ok();
+    const int error = errno;
+    if (error == EOPNOTSUPP)
+      return fail(fmt::format("not available: the driver does not report {}", what));
+    if (error == EPERM || error == EACCES)
+      return fail(fmt::format("not available: {} needs CAP_NET_ADMIN", what));
+    return fail(fmt::format("not available: {}: {}", what, std::strerror(error)));
+  }
+
+ private:
+  std::string ifname_;
+  UniqueFd fd_;
+};
+
+Expected<NicDriver> read_driver(const Ethtool& ethtool) {
+  ethtool_drvinfo info{};
+  info.cmd = ETHTOOL_GDRVINFO;
+  if (Status s = ethtool.call(&info, "driver info (ETHTOOL_GDRVINFO)"); !s) return s.error();
+  return NicDriver{info.driver, info.version, info.fw_version, info.bus_info};
+}
+
+Expected<NicChannels> read_channels(const Ethtool& ethtool) {
+  ethtool_channels c{};
+  c.cmd = ETHTOOL_GCHANNELS;
+  if (Status s = ethtool.call(&c, "channels (ETHTOOL_GCHANNELS)"); !s) return s.error();
+  return NicChannels{c.rx_count,     c.tx_count,     c.other_count,     c.combined_count,
+                     c.max_rx,       c.max_tx,       c.max_other,       c.max_combined};
+}
+
+Expected<NicRings> read_rings(const Ethtool& ethtool) {
+  ethtool_ringparam r{};
+  r.cmd = ETHTOOL_GRINGPARAM;
+  if (Status s = ethtool.call(&r, "ring sizes (ETHTOOL_GRINGPARAM)"); !s) return s.error();
+  return NicRings{r.rx_pending, r.tx_pending, r.rx_max_pending, r.tx_max_pending};
+}
+
+Expected<NicCoalescing> read_coalescing(const Ethtool& ethtool) {
+  ethtool_coalesce c{};
+  c.cmd = ETHTOOL_GCOALESCE;
+  if (Status s = ethtool.call(&c, "interrupt coalescing (ETHTOOL_GCOALESCE)"); !s)
+    return s.error();
+  return NicCoalescing{c.rx_coalesce_usecs,       c.tx_coalesce_usecs,
+                       c.rx_max_coalesced_frames, c.tx_max_coalesced_frames,
+                       c.use_adaptive_rx_coalesce != 0, c.use_adaptive_tx_coalesce != 0};
+}
+
+Expected<NicRss> read_rss(const Ethtool& ethtool) {
+  // First ask the sizes, then the table and key in one buffer after the header.
+  ethtool_rxfh sizes{};
+  sizes.cmd = ETHTOOL_GRSSH;
+  if (Status s = ethtool.call(&sizes, "the RSS table and key (ETHTOOL_GRSSH)"); !s)
+    return s.error();
+  if (sizes.indir_size == 0 && sizes.key_size == 0)
+    return fail("not available: the driver has no RSS table or key (ETHTOOL_GRSSH gives 0 "
+                "entries)");
+  const std::size_t table_bytes = sizes.indir_size * sizeof(std::uint32_t);
+  std::vector<std::uint8_t> buffer(sizeof(ethtool_rxfh) + table_bytes + sizes.key_size);
+  auto* request = reinterpret_cast<ethtool_rxfh*>(buffer.data());
+  request->cmd = ETHTOOL_GRSSH;
+  request->indir_size = sizes.indir_size;
+  request->key_size = sizes.key_size;
+  if (Status s = ethtool.call(request, "the RSS table and key (ETHTOOL_GRSSH)"); !s)
+    return s.error();
+  NicRss rss;
+  rss.hash_function = request->hfunc;
+  rss.indirection.resize(request->indir_size);
+  std::memcpy(rss.indirection.data(), request->rss_config, table_bytes);
+  const std::uint8_t* key = buffer.data() + sizeof(ethtool_rxfh) + table_bytes;
+  rss.key.assign(key, key + request->key_size);
+  return rss;
+}
+
+std::vector<NicHashFields> read_hash_fields(const Ethtool& ethtool) {
+  static constexpr struct {
+    std::uint32_t flow;
+    const char* name;
+  } kFlows[] = {{TCP_V4_FLOW, "tcp4"}, {UDP_V4_FLOW, "udp4"}, {TCP_V6_FLOW, "tcp6"},
+                {UDP_V6_FLOW, "udp6"}};
+  std::vector<NicHashFields> out;
+  for (const auto& flow : kFlows) {
+    ethtool_rxnfc request{};
+    request.cmd = ETHTOOL_GRXFH;
+    request.flow_type = flow.flow;
+    NicHashFields fields{flow.name};
+    if (Status s = ethtool.call(&request, "hashed fields (ETHTOOL_GRXFH)"); s)
+      fields.fields = describe_hash_fields(request.data);
+    else
+      fields.fields = s.error();
+    out.push_back(std::move(fields));
+  }
+  return out;
+}
+
+// The PCI function behind the interface: its device directory or, for virtio, the parent.
+std::string pci_device_dir(const std::string& net_dir) {
+  std::error_code error;
+  fs::path device = fs::canonical(net_dir + "/device", error);
+  if (error) return {};
+  for (fs::path dir = device; dir.has_parent_path() && dir != dir.root_path();
+       dir = dir.parent_path()) {
+    if (fs::exists(dir / "msi_irqs") || fs::exists(dir / "numa_node")) return dir.string();
+  }
+  return device.string();
+}
+
+std::vector<int> msi_irqs(const std::string& pci_dir) {
+  std::vector<int> irqs;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(pci_dir + "/msi_irqs", error)) {
+    try {
+      irqs.push_back(std::stoi(entry.path().filename().string()));
+    } catch (...) {
+    }
+  }
+  std::sort(irqs.begin(), irqs.end());
+  return irqs;
+}
+
+Expected<std::vector<NicIrq>> read_irqs(const NicInfo& nic, const std::string& net_dir,
+                                        const std::string& pci_dir) {
+  if (!fs::exists(net_dir + "/device"))
+    return fail(fmt::format("not available: {} is a virtual interface (no device, no IRQ)",
+                            nic.name));
+  Expected<std::string> text = read_text("/proc/interrupts");
+  if (!text) return fail("not available: " + text.error().message);
+  Expected<std::vector<InterruptLine>> lines = parse_proc_interrupts(*text);
+  if (!lines) return fail("not available: " + lines.error().message);
+  IrqNaming naming;
+  naming.driver = nic.driver ? nic.driver->name : "";
+  naming.ifname = nic.name;
+  std::error_code error;
+  naming.device = fs::canonical(net_dir + "/device", error).filename().string();
+  naming.pci_address = nic.pci_address ? *nic.pci_address : "";
+  naming.device_irqs = msi_irqs(pci_dir);
+  Expected<std::vector<NicIrq>> irqs = map_queue_irqs(naming, *lines);
+  if (!irqs) return fail("not available: " + irqs.error().message);
+  for (NicIrq& irq : *irqs) {
+    const std::string dir = fmt::format("/proc/irq/{}", irq.irq);
+    irq.affinity = read_cpu_list(dir + "/smp_affinity_list");
+    irq.effective_affinity = read_cpu_list(dir + "/effective_affinity_list");
+  }
+  return irqs;
+}
+
+std::vector<NicQueueSteering> read_steering(const std::string& net_dir) {
+  std::vector<NicQueueSteering> out;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(net_dir + "/queues", error)) {
+    const std::string name = entry.path().filename().string();
+    NicQueueSteering queue;
+    const bool rx = name.rfind("rx-", 0) == 0;
+    if (!rx && name.rfind("tx-", 0) != 0) continue;
+    queue.kind = rx ? QueueKind::rx : QueueKind::tx;
+    try {
+      queue.queue = std::stoi(name.substr(3));
+    } catch (...) {
+      continue;
+    }
+    const std::string file = entry.path().string() + (rx ? "/rps_cpus" : "/xps_cpus");
+    // sysfs fails the read itself (ENOENT) where the kernel keeps no mask, e.g. XPS of a
+    // single-queue device; the stream then reads nothing.
+    Expected<std::string> text = read_text(file);
+    if (!text || trimmed(*text).empty())
+      queue.cpus = fail(fmt::format("not available: the kernel gives no {} for this queue",
+                                    rx ? "rps_cpus" : "xps_cpus"));
+    else
+      queue.cpus = parse_cpu_mask(*text);
+    out.push_back(std::move(queue));
+  }
+  std::sort(out.begin(), out.end(), [](const NicQueueSteering& a, const NicQueueSteering& b) {
+    return a.kind != b.kind ? a.kind < b.kind : a.queue < b.queue;
+  });
+  return out;
+}
+
+// IFLA_MAX_MTU of one RTM_GETLINK reply (rtnetlink; sysfs does not show the maximum MTU).
+Expected<int> read_max_mtu(const std::string& ifname) {
+  const unsigned index = ::if_nametoindex(ifname.c_str());
+  if (index == 0) return fail(fmt::format("not available: no index for {}", ifname));
+  UniqueFd fd(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
+  if (!fd.valid()) return fail(fmt::format("not available: rtnetlink: {}", std::strerror(errno)));
+  timeval timeout{2, 0};  // the kernel answers at once; never wait forever
+  ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  struct {
+    nlmsghdr header;
+    ifinfomsg info;
+  } request{};
+  request.header.nlmsg_len = sizeof request;
+  request.header.nlmsg_type = RTM_GETLINK;
+  request.header.nlmsg_flags = NLM_F_REQUEST;
+  request.info.ifi_family = AF_UNSPEC;
+  request.info.ifi_index = static_cast<int>(index);
+  if (::send(fd.get(), &request, sizeof request, 0) < 0)
+    return fail(fmt::format("not available: rtnetlink: {}", std::strerror(errno)));
+  std::vector<char> reply(64 * 1024);
+  const ssize_t got = ::recv(fd.get(), reply.data(), reply.size(), 0);
+  if (got < 0) return fail(fmt::format("not available: rtnetlink: {}", std::strerror(errno)));
+  auto* header = reinterpret_cast<nlmsghdr*>(reply.data());
+  if (!NLMSG_OK(header, static_cast<unsigned>(got)) || header->nlmsg_type != RTM_NEWLINK)
+    return fail("not available: rtnetlink gave no link message");
+  auto* info = static_cast<ifinfomsg*>(NLMSG_DATA(header));
+  int length = static_cast<int>(IFLA_PAYLOAD(header));
+  for (rtattr* attr = IFLA_RTA(info); RTA_OK(attr, length); attr = RTA_NEXT(attr, length)) {
+    if (attr->rta_type == IFLA_MAX_MTU && RTA_PAYLOAD(attr) >= sizeof(std::uint32_t)) {
+      std::uint32_t mtu = 0;
+      std::memcpy(&mtu, RTA_DATA(attr), sizeof mtu);
+      return static_cast<int>(mtu);
+    }
+  }
+  return fail("not available: the kernel does not report IFLA_MAX_MTU");
+}
+
+template <class T>
+Expected<T> not_available(Expected<T> value) {
+  if (value || value.error().message.rfind("not available", 0) == 0) return value;
+  return fail("not available: " + value.error().message);
+}
+
+}  // namespace
+
+Expected<NicInfo> discover_nic(const std::string& ifname) {
+  const std::string net_dir = "/sys/class/net/" + ifname;
+  if (ifname.empty() || ifname.find('/') != std::string::npos || !fs::exists(net_dir))
+    return fail(fmt::format("no network interface '{}'", ifname));
+  NicInfo nic;
+  nic.name = ifname;
+  const Ethtool ethtool(ifname);
+  nic.driver = read_driver(ethtool);
+  const std::string pci_dir = pci_device_dir(net_dir);
+  const bool has_device = fs::exists(net_dir + "/device");
+  const std::string no_device = fmt::format("not available: {} is a virtual interface (no device)",
+                                            ifname);
+  if (!has_device) {
+    nic.pci_address = fail(no_device);
+    nic.numa_node = fail(no_device);
+    nic.local_cpus = fail(no_device);
+  } else {
+    std::string address = fs::path(pci_dir).filename().string();
+    if (fs::exists(pci_dir + "/msi_irqs") || fs::exists(pci_dir + "/numa_node"))
+      nic.pci_address = address;
+    else
+      nic.pci_address = fail(fmt::format("not available: {} is not on PCI ({})", ifname, address));
+    nic.numa_node = not_available(read_int(pci_dir + "/numa_node"));
+    nic.local_cpus = not_available(nic_local_cpus(ifname));
+  }
+  nic.mtu = not_available(read_int(net_dir + "/mtu"));
+  nic.speed_mbps = read_int(net_dir + "/speed");  // EINVAL on the read: no speed
+  if (!nic.speed_mbps || *nic.speed_mbps <= 0)
+    nic.speed_mbps = fail("not available: the driver reports no link speed");
+  nic.max_mtu = read_max_mtu(ifname);
+  if (nic.max_mtu && *nic.max_mtu <= 0)
+    nic.max_mtu = fail("not available: the kernel reports no maximum MTU");
+  nic.channels = read_channels(ethtool);
+  nic.rings = read_rings(ethtool);
+  nic.coalescing = read_coalescing(ethtool);
+  nic.rss = read_rss(ethtool);
+  nic.hash_fields = read_hash_fields(ethtool);
+  nic.irqs = read_irqs(nic, net_dir, pci_dir);
+  nic.steering = read_steering(net_dir);
+  return nic;
+}
+
+namespace {
+
+bool same_address(const sockaddr* a, const sockaddr_storage& b) {
+  if (a == nullptr || a->sa_family != b.ss_family) return false;
+  if (a->sa_family == AF_INET)
+    return reinterpret_cast<const sockaddr_in*>(a)->sin_addr.s_addr ==
+           reinterpret_cast<const sockaddr_in*>(&b)->sin_addr.s_addr;
+  if (a->sa_family == AF_INET6)
+    return std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr,
+                       &reinterpret_cast<const sockaddr_in6*>(&b)->sin6_addr,
+                       sizeof(in6_addr)) == 0;
+  return false;
+}
+
+// The interface holding `local`, or "".
+std::string interface_holding(const sockaddr_storage& local) {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return {};
+  std::string name;
+  for (ifaddrs* entry = list; entry != nullptr; entry = entry->ifa_next) {
+    if (same_address(entry->ifa_addr, local)) {
+      name = entry->ifa_name;
+      break;
+    }
+  }
+  ::freeifaddrs(list);
+  return name;
+}
+
+}  // namespace
+
+Expected<std::string> interface_toward(const std::string& address) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_DGRAM;
+  addrinfo* found = nullptr;
+  if (int error = ::getaddrinfo(address.c_str(), "9", &hints, &found); error != 0)
+    return fail(fmt::format("cannot resolve '{}': {}", address, ::gai_strerror(error)));
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> owned(found, ::freeaddrinfo);
+  sockaddr_storage target{};
+  std::memcpy(&target, found->ai_addr, found->ai_addrlen);
+  if (std::string local = interface_holding(target); !local.empty()) return local;
+  UniqueFd fd(::socket(found->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return fail(fmt::format("no socket to find the route: {}", std::strerror(errno)));
+  if (::connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0)  // routes; sends nothing
+    return fail(fmt::format("no route to {}: {}", address, std::strerror(errno)));
+  sockaddr_storage local{};
+  socklen_t length = sizeof local;
+  if (::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&local), &length) != 0)
+    return fail(fmt::format("no local address toward {}: {}", address, std::strerror(errno)));
+  std::string name = interface_holding(local);
+  if (name.empty()) return fail(fmt::format("no interface holds the address toward {}", address));
+  return name;
+}
+
+TuningFacts read_tuning_facts() {
+  TuningFacts facts;
+  auto read_long = [](const std::string& path, int field) -> Expected<long long> {
+    Expected<std::string> text = read_text(path);
+    if (!text) return text.error();
+    std::istringstream in(*text);
+    long long value = 0;
+    for (int i = 0; i <= field; ++i) {
+      if (!(in >> value)) return fail(fmt::format("{} has no field {}", path, field + 1));
+    }
+    return value;
+  };
+  facts.rmem_max = read_long("/proc/sys/net/core/rmem_max", 0);
+  facts.wmem_max = read_long("/proc/sys/net/core/wmem_max", 0);
+  facts.tcp_rmem_max = read_long("/proc/sys/net/ipv4/tcp_rmem", 2);
+  facts.tcp_wmem_max = read_long("/proc/sys/net/ipv4/tcp_wmem", 2);
+  bool running = false;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc", error)) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    Expected<std::string> comm = read_text(entry.path().string() + "/comm");
+    if (comm && trimmed(*comm) == "irqbalance") running = true;
+  }
+  if (error) facts.irqbalance_running = fail("cannot list /proc: " + error.message());
+  else facts.irqbalance_running = running;
+  return facts;
+}
+
+std::vector<std::string> device_interfaces() {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/sys/class/net", error)) {
+    if (fs::exists(entry.path() / "device")) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace xttcp
