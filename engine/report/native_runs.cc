@@ -21,10 +21,10 @@ using nlohmann::ordered_json;
 // past one result's size bound.
 constexpr JsonLimits native_runs_limits{256u * 1024 * 1024, native_result_limits.max_depth + 2};
 
-ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+ordered_json finite_number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
 
 ordered_json optional_number(const std::optional<double>& v) {
-  return v ? number(*v) : ordered_json(nullptr);
+  return v ? finite_number(*v) : ordered_json(nullptr);
 }
 
 ordered_json statistics_json(const std::vector<Result>& runs) {
@@ -37,9 +37,9 @@ ordered_json statistics_json(const std::vector<Result>& runs) {
     if (it == values.end()) continue;
     const SampleSummary s = summarize(it->second);
     metrics[def.key] = {{"unit", def.unit},          {"n", s.n},
-                        {"median", number(s.median)}, {"mean", number(s.mean)},
-                        {"stddev", number(s.stddev)}, {"cv", number(s.cv)},
-                        {"min", number(s.min)},       {"max", number(s.max)},
+                        {"median", finite_number(s.median)}, {"mean", finite_number(s.mean)},
+                        {"stddev", finite_number(s.stddev)}, {"cv", finite_number(s.cv)},
+                        {"min", finite_number(s.min)},       {"max", finite_number(s.max)},
                         {"ci_low", optional_number(s.ci_low)},
                         {"ci_high", optional_number(s.ci_high)}};
   }
@@ -54,7 +54,7 @@ std::string render_native_runs(const RunSet& set) {
   doc["schema_version"] = native_runs_schema_version;
   doc["tool"] = {{"name", "xttcp"},
                  {"version", set.runs.empty() ? std::string() : set.runs.front().tool_version}};
-  doc["repeat"] = {{"count", set.runs.size()}, {"pause_s", number(set.pause_s)}};
+  doc["repeat"] = {{"count", set.runs.size()}, {"pause_s", finite_number(set.pause_s)}};
   doc["statistics"] = statistics_json(set.runs);
   ordered_json runs = ordered_json::array();
   for (const Result& run : set.runs) runs.push_back(result_to_json(run));

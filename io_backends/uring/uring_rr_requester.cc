@@ -18,7 +18,7 @@
 namespace xttcp {
 
 namespace {
-constexpr uint64_t max_io_buffer = 1 << 20;
+constexpr uint64_t max_requester_buffer = 1 << 20;
 }
 
 Status UringRrRequester::open() {
@@ -27,7 +27,7 @@ Status UringRrRequester::open() {
   response_ = rr_response_bytes(spec);
   depth_ = spec.rr.depth;
   udp_ = spec.workload.protocol == Protocol::udp;
-  out_ = IoBuffer(std::min<uint64_t>(uint64_t{request_} * depth_, max_io_buffer), 'A');
+  out_ = IoBuffer(std::min<uint64_t>(uint64_t{request_} * depth_, max_requester_buffer), 'A');
   if (!out_) return fail("cannot allocate the --rr buffers");
   std::vector<UniqueFd> sockets;
   if (udp_) {
@@ -46,7 +46,7 @@ Status UringRrRequester::open() {
       !ring)
     return ring.error();
   const std::size_t in_size =
-      udp_ ? response_ : std::min<uint64_t>(uint64_t{response_} * depth_, max_io_buffer);
+      udp_ ? response_ : std::min<uint64_t>(uint64_t{response_} * depth_, max_requester_buffer);
   for (size_t i = 0; i < sockets.size(); ++i) {
     const int one = 1;
     if (!udp_ && setsockopt(sockets[i].get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)

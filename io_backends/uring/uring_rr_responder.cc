@@ -17,7 +17,7 @@ namespace xttcp {
 
 namespace {
 constexpr std::size_t connection_buffer = 16 * 1024;
-constexpr std::size_t max_io_buffer = 1 << 20;
+constexpr std::size_t max_responder_buffer = 1 << 20;
 constexpr unsigned max_connections_in_ring = 4096;
 }  // namespace
 
@@ -27,7 +27,7 @@ Status UringRrResponder::open() {
   response_ = rr_response_bytes(spec);
   udp_ = spec.workload.protocol == Protocol::udp;
   out_ = IoBuffer(std::max<std::size_t>(connection_buffer,
-                                        std::min<std::size_t>(response_, max_io_buffer)),
+                                        std::min<std::size_t>(response_, max_responder_buffer)),
                   'A');
   if (!out_) return fail("cannot allocate the --rr buffers");
   auto sockets = udp_ ? open_rr_udp_responders(context_) : open_rr_tcp_listeners(context_);

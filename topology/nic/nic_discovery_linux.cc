@@ -47,7 +47,7 @@ Expected<std::string> read_text(const std::string& path) {
   return text.str();
 }
 
-Expected<int> read_int(const std::string& path) {
+Expected<int> read_sysfs_int(const std::string& path) {
   Expected<std::string> text = read_text(path);
   if (!text) return text.error();
   try {
@@ -323,11 +323,11 @@ Expected<NicInfo> discover_nic(const std::string& ifname) {
       nic.pci_address = address;
     else
       nic.pci_address = fail(fmt::format("not available: {} is not on PCI ({})", ifname, address));
-    nic.numa_node = not_available(read_int(pci_dir + "/numa_node"));
+    nic.numa_node = not_available(read_sysfs_int(pci_dir + "/numa_node"));
     nic.local_cpus = not_available(nic_local_cpus(ifname));
   }
-  nic.mtu = not_available(read_int(net_dir + "/mtu"));
-  nic.speed_mbps = read_int(net_dir + "/speed");  // EINVAL on the read: no speed
+  nic.mtu = not_available(read_sysfs_int(net_dir + "/mtu"));
+  nic.speed_mbps = read_sysfs_int(net_dir + "/speed");  // EINVAL on the read: no speed
   if (!nic.speed_mbps || *nic.speed_mbps <= 0)
     nic.speed_mbps = fail("not available: the driver reports no link speed");
   nic.max_mtu = read_max_mtu(ifname);
