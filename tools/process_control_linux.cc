@@ -63,7 +63,12 @@ void watch_interrupts(std::atomic<bool>& interrupted, PhaseClock& clock) {
     for (;;) {
       int signal_number = 0;
       if (sigwait(&set, &signal_number) != 0) continue;
-      if (interrupted.exchange(true)) _exit(exit_code::run_failed);
+      if (interrupted.exchange(true)) {  // a second Ctrl+C: the user wants out now
+        std::fprintf(stderr, "xttcp: interrupted again (signal %d): exiting at once\n",
+                     signal_number);
+        std::fflush(stderr);
+        _exit(exit_code::run_failed);
+      }
       clock.cancel(StopCause::interrupted, "interrupted by signal");
     }
   }).detach();
