@@ -34,7 +34,8 @@ Status prepare_process(TestSpec& spec);
 Status detach_process();
 
 // Ctrl+C / SIGTERM (Ctrl+Break, console close on Windows): the first sets `interrupted` and
-// cancels the clock (results are still printed), the second ends the process at once.
+// cancels the clock (results are still printed), the second ends the process at once. Both
+// must live until the process ends (the watching thread is detached).
 void watch_interrupts(std::atomic<bool>& interrupted, PhaseClock& clock);
 
 }  // namespace xttcp

@@ -89,8 +89,11 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   }
 
   // After -D's fork: the signal thread must be the daemon's.
-  std::atomic<bool> interrupted{false};
-  PhaseClock clock;
+  // The signal thread is detached and a signal may come after this function returned (while the
+  // process exits): what it touches must outlive it, so both are never freed. On the stack, a
+  // late Ctrl+C read a dead flag as "already interrupted" and left with exit 1.
+  std::atomic<bool>& interrupted = *new std::atomic<bool>(false);
+  PhaseClock& clock = *new PhaseClock;
   watch_interrupts(interrupted, clock);
 
   RunEnv env{**log, clock, *choice, &interrupted};
