@@ -1,6 +1,13 @@
 #include "io_backends/common/rr_sockets.hh"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
 #include "engine/net/socket_setup.hh"
+#include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/socket_buffers.hh"
 #include "io_backends/common/udp_socket.hh"
 
@@ -52,6 +59,22 @@ Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& conte
     out.push_back(std::move(*fd));
   }
   return out;
+}
+
+Expected<std::vector<UniqueFd>> open_rr_requesters(const WorkerContext& context, bool udp,
+                                                   std::vector<std::string>& notes) {
+  if (udp) return open_rr_udp_requesters(context);
+  return connect_flows(context, notes);
+}
+
+Status block_with_stop_bound(int fd) {
+  const timeval bound{0, static_cast<suseconds_t>(
+                             std::chrono::microseconds(stop_check_interval).count())};
+  if (Status made = set_nonblocking(fd, false); !made) return made.error();
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound) != 0 ||
+      setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound) != 0)
+    return fail(std::string("SO_RCVTIMEO: ") + std::strerror(errno));
+  return ok();
 }
 
 }  // namespace xttcp

@@ -3,6 +3,7 @@
 // flow of the worker, all non-blocking.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "base/unique_fd.hh"
@@ -16,5 +17,12 @@ Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& cont
 Expected<std::vector<UniqueFd>> open_rr_udp_responders(const WorkerContext& context);
 // One TCP listener per flow of the worker.
 Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& context);
+// The requester's sockets, one per flow: connected UDP sockets, or TCP connections made as
+// every sender makes them (connect_flows, which leaves its notes in `notes`).
+Expected<std::vector<UniqueFd>> open_rr_requesters(const WorkerContext& context, bool udp,
+                                                   std::vector<std::string>& notes);
+// A worker with one socket blocks in its calls instead of polling: the socket is made blocking,
+// with send and receive timeouts of stop_check_interval so run() still sees `stop` in time.
+Status block_with_stop_bound(int fd);
 
 }  // namespace xttcp

@@ -40,16 +40,9 @@ Status EpollRrRequester::open() {
                  0);
   if (!out_ || !in_) return fail("cannot allocate the --rr buffers");
 
-  std::vector<UniqueFd> sockets;
-  if (udp) {
-    auto opened = open_rr_udp_requesters(context_);
-    if (!opened) return opened.error();
-    sockets = std::move(*opened);
-  } else {
-    auto connected = connect_flows(context_, report_.notes);
-    if (!connected) return connected.error();
-    sockets = std::move(*connected);
-  }
+  auto opened = open_rr_requesters(context_, udp, report_.notes);
+  if (!opened) return opened.error();
+  std::vector<UniqueFd> sockets = std::move(*opened);
   flows_.reserve(sockets.size());
   for (size_t i = 0; i < sockets.size(); ++i) {
     const int one = 1;
@@ -70,13 +63,7 @@ Status EpollRrRequester::open() {
   }
   if (flows_.size() == 1) {
     blocking_ = true;
-    const int fd = flows_[0].fd.get();
-    const timeval bound{0, static_cast<suseconds_t>(
-                               std::chrono::microseconds(stop_check_interval).count())};
-    if (Status made = set_nonblocking(fd, false); !made) return made.error();
-    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound) != 0 ||
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound) != 0)
-      return fail(std::string("SO_RCVTIMEO: ") + std::strerror(errno));
+    if (Status made = block_with_stop_bound(flows_[0].fd.get()); !made) return made.error();
   }
   if (context_.open_connections && !udp)
     *context_.open_connections += static_cast<int64_t>(flows_.size());

@@ -49,13 +49,7 @@ Status EpollRrResponder::open() {
   }
   if (udp && endpoints_.size() == 1) {
     blocking_ = true;
-    const int fd = endpoints_[0].fd.get();
-    const timeval bound{0, static_cast<suseconds_t>(
-                               std::chrono::microseconds(stop_check_interval).count())};
-    if (Status made = set_nonblocking(fd, false); !made) return made.error();
-    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound) != 0 ||
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound) != 0)
-      return fail(std::string("SO_RCVTIMEO: ") + std::strerror(errno));
+    if (Status made = block_with_stop_bound(endpoints_[0].fd.get()); !made) return made.error();
   }
   return ok();
 }

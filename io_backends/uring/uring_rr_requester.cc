@@ -29,16 +29,9 @@ Status UringRrRequester::open() {
   udp_ = spec.workload.protocol == Protocol::udp;
   out_ = IoBuffer(std::min<uint64_t>(uint64_t{request_} * depth_, max_requester_buffer), 'A');
   if (!out_) return fail("cannot allocate the --rr buffers");
-  std::vector<UniqueFd> sockets;
-  if (udp_) {
-    auto opened = open_rr_udp_requesters(context_);
-    if (!opened) return opened.error();
-    sockets = std::move(*opened);
-  } else {
-    auto connected = connect_flows(context_, report_.notes);
-    if (!connected) return connected.error();
-    sockets = std::move(*connected);
-  }
+  auto opened = open_rr_requesters(context_, udp_, report_.notes);
+  if (!opened) return opened.error();
+  std::vector<UniqueFd> sockets = std::move(*opened);
   // A RECV and up to depth SENDs per flow.
   const std::size_t requests = sockets.size() * (uint64_t{depth_} + 1);
   if (Status ring = ring_.init(ring_entries_for(requests), ring_entries_for(2 * requests), caps_,
@@ -177,7 +170,6 @@ void UringRrRequester::on_completion(const io_uring_cqe& cqe) {
 }
 
 void UringRrRequester::run(const std::atomic<bool>& stop) {
-  io_uring* const ring = ring_.get();
   const uint64_t start = call_clock_ticks();
   for (uint32_t i = 0; i < flows_.size(); ++i) {
     if (udp_) {
@@ -190,20 +182,12 @@ void UringRrRequester::run(const std::atomic<bool>& stop) {
     arm_recv(i);
   }
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, ring_wait_ns};
-    io_uring_cqe* cqe = nullptr;
-    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
       if (report_.errors++ == 0)
         report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
       break;
     }
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion(*cqe);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.reap([&](io_uring_cqe& done) { on_completion(done); });
     if (!udp_) continue;
     const uint64_t now = call_clock_ticks();
     for (uint32_t i = 0; i < flows_.size(); ++i) {
@@ -222,7 +206,6 @@ void UringRrRequester::run(const std::atomic<bool>& stop) {
 // so none outlives run() (nor writes into a buffer after it).
 void UringRrRequester::cancel_and_drain() {
   stopping_ = true;
-  io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < flows_.size(); ++i) {
     if (!flows_[i].recv_armed) continue;
     io_uring_sqe* sqe = ring_.sqe();
@@ -232,15 +215,8 @@ void UringRrRequester::cancel_and_drain() {
   }
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion(*cqe);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.submit_and_wait(ring_drain_wait_ns);
+    ring_.reap([&](io_uring_cqe& done) { on_completion(done); });
   }
 }
 

@@ -228,22 +228,13 @@ void UringRrResponder::on_completion(const io_uring_cqe& cqe) {
 }
 
 void UringRrResponder::run(const std::atomic<bool>& stop) {
-  io_uring* const ring = ring_.get();
   for (uint32_t i = 0; i < endpoints_.size(); ++i) arm_endpoint(i);
   while (!stop.load(std::memory_order_relaxed)) {
-    __kernel_timespec wait{0, ring_wait_ns};
-    io_uring_cqe* cqe = nullptr;
-    const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
+    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion(*cqe);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.reap([&](io_uring_cqe& done) { on_completion(done); });
   }
   cancel_and_drain();
 }
@@ -252,7 +243,6 @@ void UringRrResponder::run(const std::atomic<bool>& stop) {
 // ring_drain_budget, so none outlives run().
 void UringRrResponder::cancel_and_drain() {
   stopping_ = true;
-  io_uring* const ring = ring_.get();
   auto cancel = [&](uint64_t user_data) {
     io_uring_sqe* sqe = ring_.sqe();
     if (sqe == nullptr) return;
@@ -265,15 +255,8 @@ void UringRrResponder::cancel_and_drain() {
     if (connections_[i].armed > 0) cancel(uring::pack(i | (1u << 23), uring::Op::recv));
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    __kernel_timespec wait{0, 10'000'000};
-    io_uring_cqe* cqe = nullptr;
-    io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
-    unsigned head, seen = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-      ++seen;
-      on_completion(*cqe);
-    }
-    io_uring_cq_advance(ring, seen);
+    ring_.submit_and_wait(ring_drain_wait_ns);
+    ring_.reap([&](io_uring_cqe& done) { on_completion(done); });
   }
 }
 
