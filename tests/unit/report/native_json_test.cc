@@ -134,6 +134,25 @@ TEST(NativeJson, Golden) {
   test::expect_golden("native-sender.json", render_native_json(full_sender()));
 }
 
+// --allow / --max-clients: the spec's access block and who was turned away, round-tripped.
+TEST(NativeJson, AccessGolden) {
+  Result r = test::sample_receiver();
+  r.spec.access = {{"10.0.0.0/8", "192.0.2.7/32"}, 4};
+  r.access = AccessResult{2, 3, 100, 1};
+  r.notes.push_back("refused so far: 2 sync connection(s), 3 data connection(s), 100 datagram(s) "
+                    "from senders not served here (--allow 10.0.0.0/8,192.0.2.7/32, "
+                    "--max-clients 4: 1 over it)");
+  const std::string text = render_native_json(r);
+  test::expect_golden("native-receiver-access.json", text);
+  auto back = parse_native_json(text);
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_TRUE(back->access);
+  EXPECT_EQ(back->access->refused_datagrams, 100u);
+  EXPECT_EQ(back->access->over_max_clients, 1u);
+  EXPECT_EQ(back->spec.access.allow, r.spec.access.allow);
+  EXPECT_EQ(back->spec.access.max_clients, 4u);
+}
+
 // NTttcp-for-Windows -lm: per-thread and overall call latency, only when measured.
 Result windows_sender_with_latency() {
   Result r = test::sample_windows_sender_console();
