@@ -22,6 +22,10 @@ const char* to_string(UdpPayload payload) {
   return "?";
 }
 
+const char* to_string(Defaults defaults) {
+  return defaults == Defaults::ntttcp ? "ntttcp" : "xttcp";
+}
+
 const char* to_string(ZeroCopy zerocopy) {
   switch (zerocopy) {
     case ZeroCopy::off: return "off";

@@ -55,6 +55,12 @@ inline constexpr double interval_s = 0.5;
 // The command-line dialect a run was asked in; it chooses the console and XML formats.
 enum class Dialect { linux, windows };
 
+// --defaults: whose defaults a run starts from. xttcp's are the fast ones (MSG_TRUNC receive,
+// UDP segmentation and batching, io_uring for TCP); ntttcp's do the original's work (a receiver
+// that copies into user space, one send per write, epoll), so CPU and cycles/byte figures compare
+// with years of NTttcp results. Invoked as ntttcp[.exe] / ntttcps / ntttcpr, ntttcp's apply.
+enum class Defaults { xttcp, ntttcp };
+
 // One CPU mapping (NTttcp for Windows: -m threads,cpu,host): `threads` connections of one thread
 // and one port each, pinned to `cpu` (nullopt = '*'), towards (sender) or bound to (receiver)
 // `host` ("" = any).
@@ -137,6 +143,7 @@ struct IoOptions {
   bool udp_receive_coalescing = false;   // -uro
   bool time_each_call = false;           // -lm: time every send/recv call
   uint32_t wait_timeout_ms = 600000;     // -to: I/O and thread waits; 0 = infinite
+  bool udp_send_batching = true;  // sendmmsg batches; off = one call per datagram (--defaults ntttcp)
 };
 
 // How the two ends agree on the test: the control connection and its timeouts.
@@ -191,6 +198,7 @@ struct TestSpec {
   // The grammar the user wrote: the console and XML formats follow it.
   Dialect dialect = Dialect::linux;
   std::string backend = "auto";  // --backend; "auto" = the registry's choice
+  Defaults defaults = Defaults::xttcp;  // --defaults (the fields it set may be set again after it)
 
   Workload workload;
   Layout layout;
@@ -219,5 +227,6 @@ const char* to_string(Role role);
 const char* to_string(Protocol protocol);
 const char* to_string(ZeroCopy zerocopy);  // "off", "on", "auto"
 const char* to_string(UdpPayload payload);  // "auto", "native", "compat"
+const char* to_string(Defaults defaults);   // "xttcp", "ntttcp"
 
 }  // namespace xttcp

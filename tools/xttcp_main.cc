@@ -7,6 +7,7 @@
 
 #include "io_backends/registry.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/defaults_profile.hh"
 #include "tools/compare/compare_command.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   if (!args.empty()) args.erase(args.begin());
   auto dialect = choose_dialect(program, args);
   if (!dialect) return usage_error(dialect.error().message);
+  add_implied_defaults(program, args);  // as ntttcp: the original's work (--defaults ntttcp)
   if (!args.empty() && args.front() == "compare") {  // its own grammar, the same in both dialects
     args.erase(args.begin());
     if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {

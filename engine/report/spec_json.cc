@@ -94,6 +94,7 @@ void spec_fields(Spec& s, Visitor& v) {
   v("udp_payload", s.workload.udp_payload);
   v("udp_gso", s.io.udp_gso);
   v("udp_gro", s.io.udp_gro);
+  v.when(!s.io.udp_send_batching, "udp_send_batching", s.io.udp_send_batching);
   v("dpdk_args", s.dpdk.args);
   v("dpdk_port", s.dpdk.port);
   v("peer_mac", s.dpdk.peer_mac);
@@ -115,6 +116,7 @@ void spec_fields(Spec& s, Visitor& v) {
     inner("count", s.repeat.count);
     inner("pause_s", s.repeat.pause_s);
   });
+  v.when(s.defaults != Defaults::xttcp, "defaults", s.defaults);
   const bool windows = s.dialect == Dialect::windows;
   v.when(windows, "dialect", s.dialect);
   v.object_when(windows, "windows", [&](auto& inner) { windows_fields(s, inner); });
@@ -128,6 +130,11 @@ template <>
 struct EnumNames<Role> {
   static constexpr std::array<std::pair<Role, const char*>, 3> names{
       {{Role::receiver, "receiver"}, {Role::sender, "sender"}, {Role::local, "local"}}};
+};
+template <>
+struct EnumNames<Defaults> {
+  static constexpr std::array<std::pair<Defaults, const char*>, 2> names{
+      {{Defaults::xttcp, "xttcp"}, {Defaults::ntttcp, "ntttcp"}}};
 };
 template <>
 struct EnumNames<Protocol> {

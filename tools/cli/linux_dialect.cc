@@ -8,6 +8,7 @@
 
 #include "base/units.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/defaults_profile.hh"
 #include "tools/cli/cpu_count.hh"
 #include "tools/cli/getopt_style.hh"
 #include "tools/cli/help_facts.hh"
@@ -232,6 +233,10 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
     state = apply_rows(uses, cpu_count);
     if (!state) return state.error();
   }
+  apply_defaults_profile(state->spec(), [&](std::string_view name) {
+    return std::any_of(uses.begin(), uses.end(),
+                       [&](const OptionUse& use) { return use.def->long_name == name; });
+  });
   if (std::string strays = stray_words_note(line->strays); !strays.empty()) state->note(strays);
   for (std::string& note : ignored) state->note(std::move(note));
   apply_mapping(*state, uses);

@@ -4,6 +4,7 @@
 
 #include "base/units.hh"
 #include "engine/net/address_filter.hh"
+#include "tools/cli/defaults_profile.hh"
 #include "tools/cli/parse_state.hh"
 #include "topology/placement.hh"
 
@@ -386,6 +387,13 @@ Status set_skip_rx_copy(ParseState& state, const Value& value) {
   return ok();
 }
 
+Status set_defaults(ParseState& state, const Value& value) {
+  auto defaults = parse_defaults_name(*value);
+  if (!defaults) return defaults.error();
+  state.spec().defaults = *defaults;  // applied once the whole line is read (defaults_profile.hh)
+  return ok();
+}
+
 Status set_udp_payload(ParseState& state, const Value& value) {
   if (*value == "auto") {
     state.spec().workload.udp_payload = UdpPayload::automatic;
@@ -598,6 +606,11 @@ const OptionDef table[] = {
   {0, "backend", required, "NAME", for_any, native,
    "I/O backend: auto, epoll, io_uring, dpdk, null ('xttcp backends' says which auto takes)", "auto",
    set_backend},
+  {0, "defaults", required, "NAME", for_any, native,
+   "whose defaults: xttcp (MSG_TRUNC receive, UDP segmentation and batches, auto backend) or "
+   "ntttcp (the original's work, for figures comparable with NTttcp's: the receiver copies, one "
+   "send per write, epoll); options on the line still win",
+   "xttcp; ntttcp when invoked as ntttcp, ntttcps or ntttcpr", set_defaults},
   {0, "placement", required, "MODE", for_any, native,
    "worker CPUs by the NIC: spread, numa (the NIC's node), irq (worker i on the CPU of RX queue "
    "i's interrupt), irq-sibling (its hyperthread sibling), avoid-irq (cores without a queue "

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tools/cli/command.hh"
+#include "tools/cli/defaults_profile.hh"
 #include "tools/cli/cpu_count.hh"
 #include "tools/cli/help_facts.hh"
 #include "tools/cli/help_layout.hh"
@@ -346,6 +347,11 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   if (Status mappings = apply_mappings(state); !mappings) return mappings.error();
   choose_mode(state);
   apply_defaults(state);
+  apply_defaults_profile(state.spec(), [&](std::string_view name) {
+    const auto& uses = splitter.native_uses();
+    return std::any_of(uses.begin(), uses.end(),
+                       [&](const OptionUse& use) { return use.def->long_name == name; });
+  });
   if (Status checks = verify(state); !checks) return checks.error();
   // Repeats need a receiver that stays for test after test (-H): this dialect's has none.
   if (state.spec().repeat.count > 1)

@@ -427,7 +427,8 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   s.layout.pin_workers = true;
   s.layout.numa_node = 0;
   s.io = {true, ZeroCopy::automatic, false, false, false, 4, 1 << 20, 0, true, true, true, 1400,
-          true, true, 5000};
+          true, true, 5000, false};
+  s.defaults = Defaults::ntttcp;
   s.control = {true, true, true, true, true, true, 3, 4};
   s.output = {"a.log", "a.xml", "a.json", "n.json", true, true, true, "eth0", "virtio", 0.25, 2,
               true, false};
@@ -445,6 +446,8 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   EXPECT_EQ(back->layout.source_addresses, s.layout.source_addresses);
   EXPECT_EQ(back->io.outstanding, 4u);
   EXPECT_EQ(back->control.port_assignment, true);
+  EXPECT_EQ(back->defaults, Defaults::ntttcp);
+  EXPECT_FALSE(back->io.udp_send_batching);
 }
 
 TEST(SpecJson, PlacementAndNicRoundTripAndABadModeIsNamed) {
