@@ -2,7 +2,9 @@
 """--allow and --max-clients on the receiver (python sockets and real senders on loopback, from
 127.0.0.1/.2/.3): sync and data connections from outside the list are closed at once and counted,
 datagrams from outside are dropped and counted, a real sender from inside still gets an honest
-result; --max-clients serves the first N hosts of a test. Bad values are refused up front.
+result; --max-clients serves the first N hosts of a test. The same in the Windows dialect, whose
+control connections are the -sp port hand-out and the token ports. Bad values are refused up
+front.
 Cases: `allow_test.py XTTCP [CASE...]`."""
 import os
 import socket
