@@ -146,6 +146,9 @@ struct UdpResult {
   double loss_percent = 0;
   std::string loss_source;
   double jitter_ms = 0;              // the largest flow's RFC 3550 jitter
+  // Receiver: datagrams counted above but in no flow of `flows` (their flow left the receiver's
+  // bounded flow table to make room: invented flow ids, or more flows than it tracks).
+  uint64_t unattributed = 0;
   std::vector<UdpFlowResult> flows;
 };
 

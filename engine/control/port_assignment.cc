@@ -74,15 +74,18 @@ Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiv
 }
 
 Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
-                            const std::atomic<bool>& stop) {
+                            const std::atomic<bool>& stop,
+                            const std::function<bool(const SocketAddress& peer)>& admit) {
   uint32_t handed_out = 0;
   while (handed_out < threads) {
     if (stop.load()) return fail("-sp: stopped");
     std::vector<SocketPoll> entries{SocketPoll{listener.get()}};
     if (poll_sockets(entries, 100) <= 0) continue;
-    auto accepted = accept_connection(listener.get(), nullptr);
+    SocketAddress peer;
+    auto accepted = accept_connection(listener.get(), &peer);
     if (!accepted) return fail("-sp: cannot accept a sender: " + accepted.error().message);
     if (!*accepted) continue;
+    if (admit && !admit(peer)) continue;  // not served here: closed at once, no port spent
     const std::array<char, 4> bytes =
         windows_token::encode_assigned_port(uint32_t{first_port} + handed_out);
     size_t done = 0;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,8 +27,11 @@ Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiv
                                                      const std::atomic<bool>& cancel);
 
 // Receiver: hands out first_port, first_port + 1, ... to the next `threads` connections on
-// `listener`. Returns when all are handed out, or with an error when `stop` is set.
+// `listener`. Returns when all are handed out, or with an error when `stop` is set. `admit`
+// (--allow, --max-clients; empty: everyone) is asked about each connection first: one it
+// refuses is closed at once and gets no port.
 Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
-                            const std::atomic<bool>& stop);
+                            const std::atomic<bool>& stop,
+                            const std::function<bool(const SocketAddress& peer)>& admit = {});
 
 }  // namespace xttcp

@@ -167,7 +167,8 @@ Expected<std::vector<UniqueSocket>> listen_token_ports(
   return listeners;
 }
 
-Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop) {
+Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop,
+                    const std::function<bool(const SocketAddress& peer)>& admit) {
   std::vector<TokenSlot> slots(listeners.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     auto bound = local_address_of(listeners[i].get());
@@ -195,11 +196,13 @@ Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>
       const SocketPoll& entry = entries[i];
       if (!entry.readable && !entry.hung_up) continue;
       if (slot.state == TokenSlot::State::listening) {
-        auto accepted = accept_connection(slot.listener.get(), nullptr);
+        SocketAddress peer;
+        auto accepted = accept_connection(slot.listener.get(), &peer);
         if (!accepted)
           return fail(fmt::format("token sync: cannot accept on port {}: {}", slot.port,
                                   accepted.error().message));
         if (!*accepted) continue;
+        if (admit && !admit(peer)) continue;  // not served here: closed, the port still listens
         slot.connection = std::move(**accepted);
         slot.listener.reset();  // one connection per port, as the original
         if (Status sent = send_token(slot); !sent) return sent;

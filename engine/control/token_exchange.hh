@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -33,7 +34,10 @@ Expected<std::vector<UniqueSocket>> listen_token_ports(
 
 // Receiver: accepts exactly one connection per listener (then closes the listener, as the
 // original does), exchanges the tokens, and returns when every port has. Returns early with an
-// error when `stop` is set ("token sync: stopped") or a sender misbehaves.
-Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop);
+// error when `stop` is set ("token sync: stopped") or a sender misbehaves. `admit` (--allow,
+// --max-clients; empty: everyone) is asked about each connection first: one it refuses is
+// closed at once and the port goes on listening for its sender.
+Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop,
+                    const std::function<bool(const SocketAddress& peer)>& admit = {});
 
 }  // namespace xttcp

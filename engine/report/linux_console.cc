@@ -216,6 +216,10 @@ void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
                                 u.loss_percent, u.loss_source));
     lines.push_back(fmt::format("reordered\t:{}, duplicates: {}, jitter: {:.3f} ms", u.reordered,
                                 u.duplicates, u.jitter_ms));
+    if (u.unattributed > 0)
+      lines.push_back(fmt::format("unattributed\t:{} datagram(s) in no listed flow (more flows "
+                                  "than the receiver tracks per port: invented flow ids?)",
+                                  u.unattributed));
   } else if (!receiver) {
     lines.push_back(fmt::format("datagrams sent\t:{} in the run ({} payload)", u.sent, u.payload));
   }

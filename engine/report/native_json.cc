@@ -54,7 +54,8 @@ ordered_json udp_json(const UdpResult& u) {
             {"loss_source", u.loss_source},
             {"duplicates", u.duplicates},
             {"reordered", u.reordered},
-            {"jitter_ms", number(u.jitter_ms)}}},
+            {"jitter_ms", number(u.jitter_ms)},
+            {"unattributed", u.unattributed}}},
           {"flows", std::move(flows)}};
 }
 

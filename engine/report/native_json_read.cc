@@ -99,6 +99,7 @@ UdpResult read_udp(const ordered_json& u) {
     read(*run, "duplicates", udp.duplicates, p);
     read(*run, "reordered", udp.reordered, p);
     read(*run, "jitter_ms", udp.jitter_ms, p);
+    read(*run, "unattributed", udp.unattributed, p);
   }
   if (const auto* flows = array_member(u, "flows")) {
     for (const auto& f : *flows) {

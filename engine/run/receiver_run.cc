@@ -118,11 +118,12 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  r.pool.udp_gro(), r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   note_refusals(r.spec, r.admission, result);
-  // -N, TCP: no control connection tells a sender that died, so its data stopping early does
-  // (a note in every copy of the result, and exit 1). A UDP sender may well send a burst.
+  // -N (-ns in the Windows dialect), TCP: no control connection tells a sender that died, so
+  // its data stopping early does (a note in every copy of the result, and exit 1). A UDP sender
+  // may well send a burst.
   std::optional<std::string> silent;
-  const bool unwatched = r.spec.control.no_sync && r.spec.dialect == Dialect::linux &&
-                         r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
+  const bool unwatched = r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp &&
+                         !count_mode(r.spec);
   if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
   r.control.publish(result);

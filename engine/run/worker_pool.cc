@@ -20,7 +20,9 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
   opened_lists_.resize(plan.workers.size());
   uint32_t udp_flow_base = 0;
   if (spec.workload.protocol == Protocol::udp) {
-    udp_flows_ = std::make_unique<udp::UdpFlowRegistry>();
+    // A receiver has one socket per flow of its plan; each tracks a bounded number of flows.
+    udp_flows_ = std::make_unique<udp::UdpFlowRegistry>(udp::flows_per_socket(plan.flow_count));
+    udp_flows_->on_table_full = [this](std::string_view line) { notice(line, true); };
     // Flow ids are base | slot with slots < 2^20 (limits::max_connections): 12 random bits
     // keep the flows of concurrent senders (-M) apart at one receiver.
     std::random_device random;

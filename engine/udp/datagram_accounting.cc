@@ -1,6 +1,7 @@
 #include "engine/udp/datagram_accounting.hh"
 
 #include <algorithm>
+#include <string>
 
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/end_marker.hh"
@@ -8,18 +9,56 @@
 namespace xttcp::udp {
 
 DatagramAccounting::Tracked& DatagramAccounting::tracked(uint32_t flow_id) {
-  if (last_ < flows_.size() && flows_[last_].flow_id == flow_id) return flows_[last_];
-  for (uint32_t i = 0; i < flows_.size(); ++i) {
-    if (flows_[i].flow_id == flow_id) {
-      last_ = i;
-      return flows_[i];
+  if (last_ >= flows_.size() || flows_[last_].flow_id != flow_id) {
+    if (auto known = index_.find(flow_id); known != index_.end()) {
+      last_ = known->second;
+    } else if (flows_.size() < limit_) {
+      // A new flow: registered once (a lock and an allocation), then counted lock-free.
+      UdpFlowCounters& counters = registry_->add(slot_, flow_id);
+      flows_.push_back({flow_id, &counters, std::make_unique<SequenceTracker>(counters)});
+      last_ = static_cast<uint32_t>(flows_.size() - 1);
+      index_.emplace(flow_id, last_);
+    } else {
+      make_room(flow_id);
     }
   }
-  // A new flow: registered once (a lock and an allocation), then counted lock-free.
+  return flows_[last_];
+}
+
+// The table is full: the flow silent longest hands its counts to the retired record and its
+// place to `flow_id`, whose tracker starts from the first sequence it sees (it may have been
+// tracked before). A spray of invented ids costs a scan of the table per datagram, no memory.
+DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
+  uint32_t oldest = 0;
+  for (uint32_t i = 1; i < flows_.size(); ++i)
+    if (flows_[i].last_ns < flows_[oldest].last_ns) oldest = i;
+  if (!told_full_) {
+    told_full_ = true;
+    if (registry_->on_table_full)
+      registry_->on_table_full(
+          "UDP: more flows reached one port than the " + std::to_string(limit_) +
+          " it tracks (invented flow ids, or very many senders): the one silent longest makes "
+          "room each time, its datagrams counted as unattributed");
+  }
+  UdpFlowCounters& retired = retired_record();
+  Tracked& place = flows_[oldest];
+  place.ended = false;  // the flow leaving was announced if it ended; the newcomer has not
+  index_.erase(place.flow_id);
+  registry_->retire(*place.counters, retired);
+  ++retired_count_;
   UdpFlowCounters& counters = registry_->add(slot_, flow_id);
-  flows_.push_back({flow_id, std::make_unique<SequenceTracker>(counters)});
-  last_ = static_cast<uint32_t>(flows_.size() - 1);
-  return flows_.back();
+  place.flow_id = flow_id;
+  place.counters = &counters;
+  place.tracker = std::make_unique<SequenceTracker>(counters);
+  place.tracker->expect_from_first();
+  index_.emplace(flow_id, oldest);
+  last_ = oldest;
+  return place;
+}
+
+UdpFlowCounters& DatagramAccounting::retired_record() {
+  if (retired_ == nullptr) retired_ = &registry_->add(slot_, retired_flow);
+  return *retired_;
 }
 
 void DatagramAccounting::announce() {
@@ -43,10 +82,12 @@ void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t av
     if (std::find(ended_compat_.begin(), ended_compat_.end(), marker.flow_id) !=
         ended_compat_.end())
       return;
+    if (ended_compat_.size() >= limit_) return;  // invented ids: a bound, like the flows'
     ended_compat_.push_back(marker.flow_id);
     flow_ended();
     return;
   }
+  if (!is_flow(marker.flow_id) || marker.flow_id == compat_flow) return;  // never a sender's
   Tracked& flow = tracked(marker.flow_id);
   flow.tracker->on_end(marker.sent);
   if (flow.ended) return;
@@ -62,8 +103,13 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
       on_end_marker(data, available);
       return false;
     }
-    tracker_for(header.flow_id)
-        .on_datagram(header.sequence, header.send_time_ns, now_ns, static_cast<uint32_t>(length));
+    if (!is_flow(header.flow_id) || header.flow_id == compat_flow) {  // ids a sender never uses
+      count_datagram(retired_record(), static_cast<uint32_t>(length));
+      return true;
+    }
+    Tracked& flow = tracked(header.flow_id);
+    flow.last_ns = now_ns;
+    flow.tracker->on_datagram(header.sequence, header.send_time_ns, now_ns, static_cast<uint32_t>(length));
     return true;
   }
   if (!compat_) compat_ = std::make_unique<SequenceTracker>(registry_->add(slot_, compat_flow));

@@ -1,6 +1,8 @@
 // Receive-side accounting of one receiving socket (or port): native datagrams by flow and
 // sequence (SequenceTracker, registered in the run's UdpFlowRegistry the first time a flow shows
-// up), others (NTTTCP's payload) by count. Portable: every backend's UDP receiver feeds it, one
+// up), others (NTTTCP's payload) by count. A peer can name any flow id, so the socket tracks at
+// most registry.flows_per_socket() flows: past that, a new flow takes the place of the one
+// silent longest, whose counts move to the slot's retired record (flow_registry.hh). Portable: every backend's UDP receiver feeds it, one
 // datagram at a time (io_backends/common/udp_accounting splits UDP_GRO trains first).
 //
 // Count mode's end markers (end_marker.hh) are not data: the first one of each flow raises the
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/udp/flow_registry.hh"
@@ -27,15 +30,18 @@ class DatagramAccounting {
   // `on_flow_end` may be null or empty; it must outlive this object.
   DatagramAccounting(UdpFlowRegistry& registry, uint32_t slot,
                      const std::function<void()>* on_flow_end = nullptr)
-      : registry_(&registry), slot_(slot), on_flow_end_(on_flow_end) {}
+      : registry_(&registry), slot_(slot), on_flow_end_(on_flow_end),
+        limit_(registry.flows_per_socket()) {}
 
   // One datagram of `length` bytes received at `now_ns` (the sender's clock need not agree), of
   // which `available` bytes are in `data` (fewer when read with MSG_TRUNC). Returns false for an
   // end marker, which the caller must not count as data either.
   bool on_datagram(const unsigned char* data, std::size_t available, std::size_t length,
                    uint64_t now_ns);
-  // Native flows seen so far (compat payload is no flow).
+  // Native flows tracked now (compat payload is no flow).
   uint32_t flows() const { return static_cast<uint32_t>(flows_.size()); }
+  // Flows that gave up their place in the table to a newer one.
+  uint64_t flows_retired() const { return retired_count_; }
   // Flows whose end marker arrived (count mode).
   uint32_t flows_ended() const { return ended_; }
   // Count mode: the flow of NTttcp's payload on this socket (one sender thread per port) also
@@ -51,11 +57,14 @@ class DatagramAccounting {
  private:
   struct Tracked {
     uint32_t flow_id = 0;
+    UdpFlowCounters* counters = nullptr;
     std::unique_ptr<SequenceTracker> tracker;
     bool ended = false;
+    uint64_t last_ns = 0;  // when its last datagram arrived: the one silent longest makes room
   };
   Tracked& tracked(uint32_t flow_id);
-  SequenceTracker& tracker_for(uint32_t flow_id) { return *tracked(flow_id).tracker; }
+  Tracked& make_room(uint32_t flow_id);
+  UdpFlowCounters& retired_record();
   void on_end_marker(const unsigned char* data, std::size_t available);
   void flow_ended() { ++ended_; }
   void announce();
@@ -63,8 +72,13 @@ class DatagramAccounting {
   UdpFlowRegistry* registry_;
   uint32_t slot_;
   const std::function<void()>* on_flow_end_;
-  std::vector<Tracked> flows_;  // few per port: a linear search with a last-hit cache
+  uint32_t limit_;               // flows tracked at most
+  std::vector<Tracked> flows_;   // a last-hit cache, then the index
+  std::unordered_map<uint32_t, uint32_t> index_;  // flow id -> place in flows_
   uint32_t last_ = 0;
+  UdpFlowCounters* retired_ = nullptr;  // this slot's retired_flow record, once needed
+  uint64_t retired_count_ = 0;
+  bool told_full_ = false;
   std::unique_ptr<SequenceTracker> compat_;
   std::vector<uint32_t> ended_compat_;  // flows of compat data whose end marker arrived
   uint64_t compat_end_after_ = 0;

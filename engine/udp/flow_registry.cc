@@ -1,21 +1,37 @@
 #include "engine/udp/flow_registry.hh"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 namespace xttcp::udp {
 
+uint32_t flows_per_socket(uint32_t sockets, uint32_t total) {
+  return std::clamp<uint32_t>(total / std::max<uint32_t>(sockets, 1), 64, 1024);
+}
+
 UdpFlowCounters& UdpFlowRegistry::add(uint32_t slot, uint32_t flow_id) {
   std::lock_guard lock(mutex_);
-  entries_.push_back({slot, flow_id, std::make_unique<UdpFlowCounters>()});
+  entries_.push_back({slot, flow_id, next_serial_++, std::make_unique<UdpFlowCounters>()});
+  where_.emplace(entries_.back().counters.get(), std::prev(entries_.end()));
   return *entries_.back().counters;
+}
+
+void UdpFlowRegistry::retire(const UdpFlowCounters& flow, UdpFlowCounters& into) {
+  std::lock_guard lock(mutex_);
+  add_counts(into, read(flow));
+  auto entry = where_.find(&flow);
+  if (entry == where_.end()) return;
+  entries_.erase(entry->second);
+  where_.erase(entry);
 }
 
 std::vector<FlowRecord> UdpFlowRegistry::snapshot() const {
   std::lock_guard lock(mutex_);
   std::vector<FlowRecord> out;
   out.reserve(entries_.size());
-  for (const Entry& e : entries_) out.push_back({e.slot, e.flow_id, read(*e.counters)});
+  for (const Entry& e : entries_) out.push_back({e.slot, e.flow_id, read(*e.counters), e.serial});
   return out;
 }
 
@@ -37,15 +53,24 @@ UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows) {
 
 std::vector<FlowRecord> delta(const std::vector<FlowRecord>& later,
                               const std::vector<FlowRecord>& earlier) {
-  std::unordered_map<uint64_t, const UdpFlowSnapshot*> before;
-  before.reserve(earlier.size());
-  auto key = [](const FlowRecord& f) { return (uint64_t{f.slot} << 32) | f.flow_id; };
+  using Key = std::pair<uint64_t, uint64_t>;  // (slot, flow id), serial
+  auto key = [](const FlowRecord& f) { return Key{(uint64_t{f.slot} << 32) | f.flow_id, f.serial}; };
+  std::map<Key, const UdpFlowSnapshot*> before;
   for (const FlowRecord& e : earlier) before.emplace(key(e), &e.counters);
+  // Flows retired since `earlier`: what they had counted then is in their slot's retired record.
+  std::set<Key> now;
+  for (const FlowRecord& l : later) now.insert(key(l));
+  std::unordered_map<uint32_t, UdpFlowSnapshot> gone;  // by slot
+  for (const FlowRecord& e : earlier)
+    if (is_flow(e.flow_id) && !now.contains(key(e))) add_counts(gone[e.slot], e.counters);
   std::vector<FlowRecord> out;
   out.reserve(later.size());
   for (const FlowRecord& l : later) {
     auto same = before.find(key(l));
-    out.push_back({l.slot, l.flow_id, same == before.end() ? l.counters : l.counters - *same->second});
+    UdpFlowSnapshot d = same == before.end() ? l.counters : l.counters - *same->second;
+    if (auto retired = gone.find(l.slot); l.flow_id == retired_flow && retired != gone.end())
+      d = d - retired->second;
+    out.push_back({l.slot, l.flow_id, d, l.serial});
   }
   return out;
 }

@@ -6,9 +6,12 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
+#include <functional>
+#include <list>
 #include <memory>
 #include <mutex>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/udp/sequence_tracker.hh"
@@ -17,17 +20,36 @@ namespace xttcp::udp {
 
 // Flow id of the datagrams that carry no native header (NTTTCP's payload), one per slot.
 inline constexpr uint32_t compat_flow = 0xffffffffu;
+// A receiving socket tracks a bounded number of flows (a peer can invent flow ids, and each
+// tracked flow costs about 8 KiB). When its table is full, a new flow takes the place of the one
+// silent longest, whose counts move to its slot's `retired_flow` record: totals stay whole,
+// only that flow's own figures are no longer listed.
+inline constexpr uint32_t retired_flow = 0xfffffffeu;
+inline bool is_flow(uint32_t flow_id) { return flow_id != retired_flow; }
+
+// The flows one receiving socket may track: `total` shared out over `sockets`, at least 64 (a
+// sender's -n flows of one port, several senders with -M) and at most 1024 each.
+uint32_t flows_per_socket(uint32_t sockets, uint32_t total = 4096);
 
 struct FlowRecord {
   uint32_t slot = 0;     // the worker's FlowPlan slot (receiver: its port; sender: its flow)
   uint32_t flow_id = 0;  // the sender's flow number from the header, or compat_flow
   UdpFlowSnapshot counters;
+  // Tells apart two records of one (slot, flow id): a flow retired and later tracked afresh.
+  uint64_t serial = 0;
 };
 
 class UdpFlowRegistry {
  public:
-  // Stable for the registry's lifetime.
+  explicit UdpFlowRegistry(uint32_t flows_per_socket = udp::flows_per_socket(1))
+      : flows_per_socket_(flows_per_socket) {}
+
+  // Stable until retire(flow) or the registry's end.
   UdpFlowCounters& add(uint32_t slot, uint32_t flow_id);
+  // Drops the tracked flow `flow` (its single writer calls this) after adding its counts to
+  // `into` (its slot's retired_flow record), in one step as the engine sees it: a snapshot
+  // holds either the flow or its counts in `into`, never both or neither.
+  void retire(const UdpFlowCounters& flow, UdpFlowCounters& into);
   // Every flow registered so far, in registration order.
   std::vector<FlowRecord> snapshot() const;
 
@@ -35,18 +57,31 @@ class UdpFlowRegistry {
   std::atomic<bool> gro{false};
   std::atomic<uint32_t> gso_segments{0};
 
+  // A receiving socket's bound on the flows it tracks (flows_per_socket()).
+  uint32_t flows_per_socket() const { return flows_per_socket_; }
+  // Receivers: called once per socket the first time its table is full (the engine's
+  // rate-limited notice). Set before the workers start; may be empty.
+  std::function<void(std::string_view line)> on_table_full;
+
  private:
   struct Entry {
     uint32_t slot, flow_id;
+    uint64_t serial;
     std::unique_ptr<UdpFlowCounters> counters;
   };
+  uint32_t flows_per_socket_;
   mutable std::mutex mutex_;
-  std::deque<Entry> entries_;
+  std::list<Entry> entries_;  // a retired flow leaves from the middle
+  std::unordered_map<const UdpFlowCounters*, std::list<Entry>::iterator> where_;
+  uint64_t next_serial_ = 1;
 };
 
-// Sums of several flows: counts add up, jitter is the largest of them (the worst flow).
+// Sums of several flows (the records of untracked flows included): counts add up, jitter is
+// the largest of them (the worst flow).
 UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows);
-// later − earlier per (slot, flow_id); a flow absent from `earlier` starts from zero.
+// later − earlier per (slot, flow_id); a flow absent from `earlier` starts from zero. A flow
+// of `earlier` absent from `later` was retired: its counts then are taken off its slot's
+// retired_flow record, which holds them now.
 std::vector<FlowRecord> delta(const std::vector<FlowRecord>& later,
                               const std::vector<FlowRecord>& earlier);
 // The flows that received or sent anything since `earlier`, with what they did since: one test

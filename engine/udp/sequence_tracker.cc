@@ -49,6 +49,32 @@ UdpFlowSnapshot operator-(const UdpFlowSnapshot& later, const UdpFlowSnapshot& e
   return d;
 }
 
+void add_counts(UdpFlowSnapshot& total, const UdpFlowSnapshot& c) {
+  total.datagrams += c.datagrams;
+  total.bytes += c.bytes;
+  total.unique += c.unique;
+  total.duplicates += c.duplicates;
+  total.reordered += c.reordered;
+  total.expected += c.expected;
+  total.compat_datagrams += c.compat_datagrams;
+}
+
+void add_counts(UdpFlowCounters& total, const UdpFlowSnapshot& c) {
+  bump(total.datagrams, c.datagrams);
+  bump(total.bytes, c.bytes);
+  bump(total.unique, c.unique);
+  bump(total.duplicates, c.duplicates);
+  bump(total.reordered, c.reordered);
+  bump(total.expected, c.expected);
+  bump(total.compat_datagrams, c.compat_datagrams);
+}
+
+void count_datagram(UdpFlowCounters& counters, uint32_t bytes) {
+  bump(counters.datagrams);
+  bump(counters.bytes, bytes);
+  bump(counters.compat_datagrams);  // counted, not sequenced: as NTttcp's payload is
+}
+
 SequenceTracker::SequenceTracker(UdpFlowCounters& counters, uint32_t duplicate_window)
     : counters_(&counters),
       window_(std::bit_ceil(std::max<uint64_t>(duplicate_window, minimum_window))),
@@ -117,11 +143,13 @@ void SequenceTracker::on_datagram(uint32_t sequence, uint64_t send_time_ns,
   const uint64_t extended = extend(sequence);
   if (!started_ || extended > highest_) {
     if (started_) clear_slots(highest_ + 1, extended - highest_);
+    if (!started_ && from_first_) origin_ = extended;
     started_ = true;
     highest_ = extended;
     test_and_set(extended);
     bump(c.unique);
-    set(c.expected, std::max(extended + 1, end_sent_));  // a late arrival after the end marker
+    // max: a late arrival after the end marker
+    set(c.expected, std::max(extended + 1, end_sent_) - origin_);  // origin_ <= extended
   } else if (highest_ - extended < window_) {
     if (test_and_set(extended)) {
       bump(c.duplicates);
@@ -139,8 +167,9 @@ void SequenceTracker::on_datagram(uint32_t sequence, uint64_t send_time_ns,
 
 void SequenceTracker::on_end(uint64_t sent) {
   end_sent_ = std::max(end_sent_, sent);
-  if (end_sent_ > counters_->expected.load(std::memory_order_relaxed))
-    set(counters_->expected, end_sent_);
+  const uint64_t expected = end_sent_ > origin_ ? end_sent_ - origin_ : 0;
+  if (expected > counters_->expected.load(std::memory_order_relaxed))
+    set(counters_->expected, expected);
 }
 
 void SequenceTracker::on_compat_datagram(uint32_t bytes) {

@@ -75,6 +75,13 @@ UdpFlowSnapshot read(const UdpFlowCounters& counters);
 // Deltas for intervals and windows: every count is later - earlier (clamped at 0, should the
 // arguments be swapped); jitter_ns is later's value, since it is a level, not a count.
 UdpFlowSnapshot operator-(const UdpFlowSnapshot& later, const UdpFlowSnapshot& earlier);
+// Adds `counts` to `total` (jitter untouched: a level, not a count). The counters' version is
+// for their single writer.
+void add_counts(UdpFlowSnapshot& total, const UdpFlowSnapshot& counts);
+void add_counts(UdpFlowCounters& total, const UdpFlowSnapshot& counts);
+// One datagram of `bytes` counted and not sequenced (as compat payload is): a flow id no sender
+// uses.
+void count_datagram(UdpFlowCounters& counters, uint32_t bytes);
 
 // Lives in the receiving worker, one per flow (or per (socket, flow id)); not thread-safe, it is
 // the single writer of its counters. No allocation after construction.
@@ -99,6 +106,10 @@ class SequenceTracker {
 
   uint64_t duplicate_window() const { return window_; }
 
+  // A flow tracked afresh after it was retired (flow_registry.hh) cannot know what came before:
+  // it expects datagrams from the first sequence it sees, not from 0. Call before any datagram.
+  void expect_from_first() { from_first_ = true; }
+
  private:
   uint64_t extend(uint32_t sequence) const;
   bool test_and_set(uint64_t sequence);
@@ -111,6 +122,8 @@ class SequenceTracker {
   bool started_ = false;
   uint64_t highest_ = 0;  // highest extended sequence, valid once started_
   uint64_t end_sent_ = 0;  // the end marker's sent count (count mode), 0 before it
+  bool from_first_ = false;
+  uint64_t origin_ = 0;  // with from_first_: the first sequence seen, else 0
   bool have_transit_ = false;
   uint64_t previous_send_ = 0;     // send time of the previous jitter sample (batch boundary)
   uint64_t previous_transit_ = 0;  // R - S of the previous non-duplicate arrival, modulo 2^64

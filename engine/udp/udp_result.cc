@@ -22,6 +22,7 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   udp.flows.clear();
   udp.sent = udp.received = udp.lost = udp.duplicates = udp.reordered = 0;
   udp.jitter_ms = 0;
+  udp.unattributed = 0;
   if (role != Role::receiver) {
     for (const FlowRecord& f : run_flows) {
       UdpFlowResult flow;
@@ -39,6 +40,15 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   bool any_native = false, any_compat = false;
   for (const FlowRecord& f : run_flows) {
     const UdpFlowSnapshot& c = f.counters;
+    if (f.flow_id == retired_flow) {  // whole in the totals, listed under no flow
+      any_native = any_native || c.unique > 0;
+      udp.unattributed += c.datagrams;
+      udp.received += c.unique + c.compat_datagrams;
+      udp.duplicates += c.duplicates;
+      udp.reordered += c.reordered;
+      if (!exact) udp.lost += c.lost();
+      continue;
+    }
     UdpFlowResult flow;
     flow.flow = f.flow_id;
     flow.native = f.flow_id != compat_flow;

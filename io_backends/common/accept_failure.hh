@@ -1,6 +1,8 @@
-// accept() failures shared by every kernel-socket receiver (control path).
+// accept() failures shared by every kernel-socket receiver (control path). Portable: the iocp
+// backend's listeners rest the same way (with Winsock's codes, io_backends/iocp/tcp_receiver).
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -40,18 +42,24 @@ class ListenerRest {
   bool on_failure(int err, uint16_t port, Clock::time_point now, std::string& line) {
     line.clear();
     if (!accept_failure_lasts(err)) return false;
+    on_shortage(describe_accept_failure(port, err), now, line);
+    return true;
+  }
+  // The caller found a shortage itself (another OS's codes), described as `what` ("accept on
+  // port 5001: <reason>"): rest until resume_at(); `line` as on_failure() sets it.
+  void on_shortage(const std::string& what, Clock::time_point now, std::string& line) {
+    line.clear();
     if (!short_) {
       short_ = true;
       since_ = now;
       failures_ = 0;
       line = fmt::format("{}; not accepting for {} ms, then again until it works (the connections "
                          "already accepted are served)",
-                         describe_accept_failure(port, err), pause.count());
+                         what, pause.count());
     }
     ++failures_;
     resting_ = true;
     resume_at_ = now + pause;
-    return true;
   }
   // accept() gave a connection at `now`: the line saying the listener is back after a shortage,
   // else empty.
@@ -66,6 +74,14 @@ class ListenerRest {
   Clock::time_point resume_at() const { return resume_at_; }
   // The caller polls the listener again.
   void resume() { resting_ = false; }
+  // How long a loop that waits at most `longest` may wait before this listener is due: all of
+  // it when not resting, 0 when due.
+  std::chrono::milliseconds wait_at_most(Clock::time_point now,
+                                         std::chrono::milliseconds longest) const {
+    if (!resting_) return longest;
+    if (now >= resume_at_) return std::chrono::milliseconds(0);
+    return std::min(longest, std::chrono::ceil<std::chrono::milliseconds>(resume_at_ - now));
+  }
   bool in_shortage() const { return short_; }
 
  private:

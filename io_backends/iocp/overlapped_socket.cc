@@ -12,11 +12,15 @@ void OverlappedSocket::reset() {
   socket_ = INVALID_SOCKET;
 }
 
-Expected<OverlappedSocket> open_overlapped_socket(int family, int type) {
+Expected<OverlappedSocket> open_overlapped_socket(int family, int type, int* code) {
   if (Status started = start_sockets(); !started) return started.error();
   const SOCKET socket =
       WSASocketW(family, type, 0, nullptr, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
-  if (socket == INVALID_SOCKET) return fail(last_wsa_failure("socket"));
+  if (socket == INVALID_SOCKET) {
+    const int error = WSAGetLastError();
+    if (code != nullptr) *code = error;
+    return fail(wsa_failure("socket", error));
+  }
   return OverlappedSocket(socket);
 }
 

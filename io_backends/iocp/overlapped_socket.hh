@@ -40,8 +40,8 @@ class OverlappedSocket {
 };
 
 // WSASocketW(family, type, 0, ..., WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT), after
-// WSAStartup. Error: "socket: <reason>".
-Expected<OverlappedSocket> open_overlapped_socket(int family, int type);
+// WSAStartup. Error: "socket: <reason>", its Winsock code in `*code` when asked.
+Expected<OverlappedSocket> open_overlapped_socket(int family, int type, int* code = nullptr);
 
 // What the spec asks of every data socket (NTttcp for Windows: -rb, -sb, -ndl; --no-delay).
 struct SocketOptions {

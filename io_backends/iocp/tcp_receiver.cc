@@ -18,12 +18,6 @@ constexpr ULONG_PTR connection_key = 2;
 constexpr uint32_t accepts_per_listener = 2;  // a burst of connects is accepted back to back
 constexpr unsigned char expected_byte = 'A';  // NTttcp's TCP payload (-d checks it)
 
-// The accept errors after which a listener stops accepting (they would repeat at once).
-bool accept_failure_lasts(int error) {
-  return error == WSAEMFILE || error == WSAENOBUFS || error == WSAEINVAL || error == WSAENOTSOCK ||
-         error == WSAEOPNOTSUPP;
-}
-
 }  // namespace
 
 TcpReceiver::~TcpReceiver() {
@@ -81,8 +75,14 @@ void TcpReceiver::post_accept(AcceptRequest& request) {
   const std::string where = "iocp: port " + std::to_string(listener.port) + ": ";
   for (int turn = 0; turn < inline_budget; ++turn) {
     if (stopping_ || !listener.accepting) return;
-    auto socket = open_overlapped_socket(context_.local.family(), SOCK_STREAM);
+    if (listener.rest.resting()) {
+      listener.parked.push_back(&request);
+      return;
+    }
+    int code = 0;
+    auto socket = open_overlapped_socket(context_.local.family(), SOCK_STREAM, &code);
     if (!socket) {
+      if (accept_shortage(code)) return rest_listener(request, code);
       record_error(where + socket.error().message);
       listener.accepting = false;
       return;
@@ -104,11 +104,41 @@ void TcpReceiver::post_accept(AcceptRequest& request) {
     }
     request.accepted.reset();
     if (start.error == WSAECONNRESET) continue;  // that client gave up before we accepted it
+    if (accept_shortage(start.error)) return rest_listener(request, start.error);
     record_error(wsa_failure(where + "AcceptEx", start.error));
-    if (accept_failure_lasts(start.error)) listener.accepting = false;
+    if (accept_failure_ends_listener(start.error)) listener.accepting = false;
     return;
   }
   queued_accepts_.push_back(&request);
+}
+
+// As the Linux listeners do (accept_failure.hh): no AcceptEx for a while instead of one failing
+// at once in a loop, one line when the shortage begins, and accepting again once it is due.
+void TcpReceiver::rest_listener(AcceptRequest& request, int code) {
+  Listener& listener = listeners_[request.listener];
+  std::string line;
+  listener.rest.on_shortage(wsa_failure("accept on port " + std::to_string(listener.port), code),
+                            ListenerRest::Clock::now(), line);
+  post_notice(context_, line, true);
+  listener.parked.push_back(&request);
+}
+
+void TcpReceiver::resume_rested_listeners() {
+  const auto now = ListenerRest::Clock::now();
+  for (Listener& listener : listeners_) {
+    if (!listener.rest.due(now)) continue;
+    listener.rest.resume();
+    std::vector<AcceptRequest*> parked;
+    parked.swap(listener.parked);
+    for (AcceptRequest* request : parked) post_accept(*request);
+  }
+}
+
+DWORD TcpReceiver::wait_ms() const {
+  const auto now = ListenerRest::Clock::now();
+  std::chrono::milliseconds wait(max_wait_ms);
+  for (const Listener& listener : listeners_) wait = listener.rest.wait_at_most(now, wait);
+  return static_cast<DWORD>(wait.count());
 }
 
 // The accept of `request` finished (error 0: its socket is connected). Does not repost.
@@ -121,6 +151,9 @@ void TcpReceiver::on_accept_completion(AcceptRequest& request, int error) {
           wsa_failure("iocp: port " + std::to_string(listener.port) + ": AcceptEx", error));
     return;  // `accepted` closes
   }
+  post_notice(context_, listeners_[request.listener].rest.on_success(listener.port,
+                                                                     ListenerRest::Clock::now()),
+              false);
   start_connection(std::move(accepted), listener);
 }
 
@@ -324,9 +357,10 @@ void TcpReceiver::post_queued() {
 void TcpReceiver::run(const std::atomic<bool>& stop) {
   OVERLAPPED_ENTRY entries[completion_batch];
   while (!stop.load(std::memory_order_relaxed)) {
+    resume_rested_listeners();
     post_queued();
     const bool more = !queued_receives_.empty() || !queued_accepts_.empty();
-    const ULONG n = port_.wait(entries, completion_batch, more ? 0 : max_wait_ms);
+    const ULONG n = port_.wait(entries, completion_batch, more ? 0 : wait_ms());
     for (ULONG i = 0; i < n; ++i) dispatch(entries[i]);
   }
 }
@@ -338,6 +372,7 @@ void TcpReceiver::shut_down() {
   for (ReceiveRequest* request : queued_receives_) release_request(*request);
   queued_receives_.clear();
   queued_accepts_.clear();
+  for (Listener& listener : listeners_) listener.parked.clear();
   if (!port_.valid()) return;
   // Closing a socket cancels its pending operations; their completions still come to the port.
   for (Listener& listener : listeners_) {

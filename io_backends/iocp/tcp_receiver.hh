@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io_backends/common/accept_failure.hh"
 #include "io_backends/iocp/iocp_worker.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
 #include "io_backends/iocp/winsock_extensions.hh"
@@ -24,12 +25,17 @@ class TcpReceiver final : public IocpWorker {
 
  private:
   struct Connection;
+  struct AcceptRequest;
   struct Listener {
     OverlappedSocket socket;
     uint32_t slot = 0;
     uint16_t port = 0;
     bool skips_port = false;  // synchronous successes complete inline
-    bool accepting = true;    // false after a lasting accept failure
+    bool accepting = true;    // false after a lasting accept failure (not a shortage)
+    // Out of sockets or buffers (WSAEMFILE, WSAENOBUFS): no AcceptEx is started until
+    // rest.due(); the requests it could not start wait in `parked`.
+    ListenerRest rest;
+    std::vector<AcceptRequest*> parked;
   };
   // Room AcceptEx needs for each address: the largest sockaddr plus 16 bytes.
   static constexpr DWORD accept_address_room = sizeof(sockaddr_storage) + 16;
@@ -61,6 +67,10 @@ class TcpReceiver final : public IocpWorker {
   };
 
   void post_accept(AcceptRequest& request);
+  // `request` could not start for want of sockets or buffers (`code`): its listener rests.
+  void rest_listener(AcceptRequest& request, int code);
+  void resume_rested_listeners();
+  DWORD wait_ms() const;  // max_wait_ms, or less to wake when a resting listener is due
   void on_accept_completion(AcceptRequest& request, int error);
   void start_connection(OverlappedSocket socket, const Listener& listener);
   void post_receive(ReceiveRequest& request);

@@ -88,4 +88,10 @@ bool is_peer_gone(int code) {
          code == WSAESHUTDOWN || code == ERROR_NETNAME_DELETED || code == WSAEDISCON;
 }
 
+bool accept_shortage(int code) { return code == WSAEMFILE || code == WSAENOBUFS; }
+
+bool accept_failure_ends_listener(int code) {
+  return code == WSAEINVAL || code == WSAENOTSOCK || code == WSAEOPNOTSUPP;
+}
+
 }  // namespace xttcp::iocp

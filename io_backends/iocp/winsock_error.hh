@@ -26,4 +26,11 @@ bool is_cancellation(int code);
 // The codes by which the peer ends a connection (reset, abort): counted as closed_by_peer.
 bool is_peer_gone(int code);
 
+// Accepting (a socket for AcceptEx, or AcceptEx itself) failed with `code`:
+// - a shortage of sockets or buffers (WSAEMFILE, WSAENOBUFS): the listener rests a while and
+//   tries again, as the Linux listeners do (io_backends/common/accept_failure.hh);
+// - a failure no wait mends (the listener itself is broken): it stops accepting for good.
+bool accept_shortage(int code);
+bool accept_failure_ends_listener(int code);
+
 }  // namespace xttcp::iocp

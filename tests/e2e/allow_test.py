@@ -2,7 +2,9 @@
 """--allow and --max-clients on the receiver (python sockets and real senders on loopback, from
 127.0.0.1/.2/.3): sync and data connections from outside the list are closed at once and counted,
 datagrams from outside are dropped and counted, a real sender from inside still gets an honest
-result; --max-clients serves the first N hosts of a test. Bad values are refused up front.
+result; --max-clients serves the first N hosts of a test. The same in the Windows dialect, whose
+control connections are the -sp port hand-out and the token ports. Bad values are refused up
+front.
 Cases: `allow_test.py XTTCP [CASE...]`."""
 import os
 import socket
@@ -144,6 +146,82 @@ def max_clients(xttcp, started):
     check(doc["summary"]["total_bytes"] > 0, "the served client's bytes were not counted")
 
 
+def windows_receiver(xttcp, started, args, name="Windows-dialect receiver"):
+    out = os.path.join(scratch_dir("xttcp-e2e-"), "r.json")
+    p = Process([xttcp, "--dialect", "windows", "-r", "-m", "1,*,127.0.0.1", *args, "--json", out,
+                 "--wait-timeout", "60"], name)
+    started.append(p)
+    return p, out
+
+
+def windows_control_ports(xttcp, started):
+    """The Windows dialect's control connections, the -sp port hand-out (base port) and the
+    token port (data port + 1000), close an outsider at once and still serve the real sender.
+    The token ports are served once -sp has handed out every port: each is tried on its own."""
+    for extra, what in ((["-sp"], "the -sp port"), ([], "the token port")):
+        base = free_port_block(2)
+        common = ["-p", str(base), "-t", "1", *extra]
+        r, out = windows_receiver(xttcp, started, [*common, "--allow", INSIDE])
+        control = base if extra else base + 1000
+        wait_listening(control)
+        check(closed_at_once(control, OUTSIDE), f"{what}: a connection from outside was served")
+        sender = Process([xttcp, "--dialect", "windows", "-s", "-m", "1,*,127.0.0.1", *common,
+                          "-nic", INSIDE], "Windows-dialect sender from inside")
+        started.append(sender)
+        check(sender.wait(60) == 0, f"{what}: the sender from inside --allow failed")
+        check(r.wait(60) == 0, f"{what}: the receiver failed")
+        doc = load_json(out)
+        check(doc["access"]["refused_control"] == 1,
+              f"{what}: the refused connection was not counted: {doc['access']}")
+        check(doc["summary"]["total_bytes"] > 0, f"{what}: the allowed sender moved nothing")
+
+
+def windows_data_no_sync(xttcp, started):
+    """-ns in the Windows dialect: data connections from outside --allow are closed at once."""
+    base = free_port_block(1)
+    common = ["-p", str(base), "-t", "1", "-ns"]
+    r, out = windows_receiver(xttcp, started, [*common, "--allow", INSIDE])
+    wait_listening(base)
+    check(closed_at_once(base, OUTSIDE), "a data connection from outside --allow was served")
+    sender = Process([xttcp, "--dialect", "windows", "-s", "-m", "1,*,127.0.0.1", *common,
+                      "-nic", INSIDE], "Windows-dialect sender from inside")
+    started.append(sender)
+    check(sender.wait(60) == 0, "the Windows-dialect sender from inside --allow failed")
+    check(r.wait(60) == 0, "Windows-dialect receiver failed")
+    doc = load_json(out)
+    check(doc["access"]["refused_data"] == 1, f"refusals {doc['access']}")
+    check(doc["summary"]["total_bytes"] > 0, "the allowed sender's bytes were not counted")
+
+
+def windows_max_clients(xttcp, started):
+    """--max-clients 1 in the Windows dialect: once a first host has exchanged a token, a
+    second host's token connection is closed at once (and the first host's next one served)."""
+    base = free_port_block(2)
+    r = Process([xttcp, "--dialect", "windows", "-r", "-m", "2,*,127.0.0.1", "-p", str(base),
+                 "-t", "1", "--max-clients", "1", "--wait-timeout", "60"],
+                "Windows-dialect receiver")
+    started.append(r)
+    wait_listening(base + 1001)
+    tokens = []
+    try:
+        first = socket.create_connection(("127.0.0.1", base + 1000), timeout=10,
+                                         source_address=(INSIDE, 0))
+        tokens.append(first)
+        check(first.recv(1) == b"X", "the first host got no token")
+        first.sendall(b"X")
+        check(closed_at_once(base + 1001, ELSEWHERE),
+              "a second host's token connection was served with --max-clients 1")
+        again = socket.create_connection(("127.0.0.1", base + 1001), timeout=10,
+                                         source_address=(INSIDE, 0))
+        tokens.append(again)
+        check(again.recv(1) == b"X", "the first host's second token connection was refused")
+    finally:
+        for sock in tokens:
+            sock.close()
+    r.signal(2)
+    check(r.wait(30) is not None, "the receiver did not end on Ctrl+C")
+
+
 def bad_values(xttcp, started):
     for args, words in ((["--allow", "10.1.2.3/8"], "did you mean 10.1.2.3/32"),
                         (["--allow", "10.0.0.0/33"], "prefix length"),
@@ -168,6 +246,9 @@ CASES = {"sync-refused-then-served": sync_refused_then_served,
          "data-refused-no-sync": data_refused_no_sync,
          "datagrams-dropped": datagrams_dropped,
          "max-clients": max_clients,
+         "windows-control-ports": windows_control_ports,
+         "windows-data-no-sync": windows_data_no_sync,
+         "windows-max-clients": windows_max_clients,
          "bad-values": bad_values}
 
 if __name__ == "__main__":

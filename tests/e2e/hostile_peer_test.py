@@ -4,6 +4,7 @@ receiver, grows it without bound, floods its log, stops a test they are not in o
 real sender's result; a fake receiver cannot crash a sender either. After each attack a real
 sender still gets an honest result. Cases: `hostile_peer_test.py XTTCP [CASE...]`."""
 import os
+import random
 import resource
 import select
 import signal
@@ -12,7 +13,8 @@ import struct
 import time
 
 from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, cpu_seconds, free_port_block,
-                       load_json, parse_totals, rss_kb, run_cases, scratch_dir, wait_listening)
+                       load_json, parse_totals, rss_kb, run_cases, scratch_dir, socket_backends,
+                       wait_listening, wait_udp_bound)
 
 HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
 HELLO = struct.pack("!i", HELLO_INT)
@@ -253,6 +255,70 @@ def idle_connections(xttcp, started):
     check(receiver.wait(15) == 0, "the receiver did not end cleanly")
 
 
+UDP_MAGIC = 0x58545544  # engine/udp/datagram_header.hh
+SPRAYED = 40_000
+
+
+def udp_test(xttcp, started, base, backend, out):
+    """A real UDP sender's test; returns its native result (the receiver's inside, as peer)."""
+    sender = Process([xttcp, "-s", "127.0.0.1", "-u", "-P", "1", "-n", "1", "-p", str(base),
+                      "-t", "1", "-b", "1k", "-B", "50M", "--backend", backend, "-Q",
+                      "--json", out], f"{backend} real sender")
+    started.append(sender)
+    check(sender.wait(60) == 0, f"{backend}: the real UDP sender failed")
+    doc = load_json(out)
+    check(doc.get("peer") is not None, f"{backend}: the sender got no result from the receiver")
+    return doc
+
+
+def udp_flow_spray(xttcp, started):
+    """Datagrams with xttcp's UDP header and invented flow ids, 40,000 of them: the receiver's
+    flow table stays bounded (RSS), the test that saw them says how many datagrams no listed
+    flow holds (once on the console), and the next real sender's figures are exact."""
+    backends = socket_backends(xttcp)
+    for backend in backends:
+        base = free_port_block(1)
+        out = scratch_dir()
+        receiver = start_receiver(xttcp, started, base,
+                                  ["-u", "-H", "-t", "1", "--backend", backend])
+        wait_udp_bound(base)
+        rss_before = rss_kb(receiver.pid)
+        spray = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        rng = random.Random(17)
+        for i in range(SPRAYED):
+            flow = (1 << 30) | rng.getrandbits(30)  # no real sender's: their ids are base | slot
+            header = struct.pack("!IBBHIIQ", UDP_MAGIC, 1, 0, 0, flow, rng.getrandbits(32), i)
+            try:
+                spray.sendto(header + b"x" * 40, ("127.0.0.1", base))
+            except BlockingIOError:
+                pass
+        spray.close()
+        # The receiver reads its socket in order: once the real sender's test is counted, the
+        # spray before it has been read too.
+        first = udp_test(xttcp, started, base, backend, os.path.join(out, "1.json"))
+        grown = rss_kb(receiver.pid) - rss_before
+        print(f"{backend}: receiver RSS grew by {grown} kB under {SPRAYED} invented flow ids")
+        check(grown < 60_000, f"{backend}: the receiver grew by {grown} kB under the spray")
+        seen = first["peer"]["udp"]["run"]["unattributed"]
+        check(seen > 0, f"{backend}: the test that saw the spray reports no unattributed datagram")
+        told = (receiver.stdout() + receiver.stderr()).count("it tracks (invented flow ids")
+        check(told == 1, f"{backend}: the full flow table was told {told} times, not once")
+        second = udp_test(xttcp, started, base, backend, os.path.join(out, "2.json"))
+        mine = {f["flow"]: f["sent"] for f in second["udp"]["flows"]}
+        theirs = second["peer"]["udp"]
+        check(theirs["run"]["unattributed"] == 0,
+              f"{backend}: the real sender's datagrams were not all attributed: {theirs['run']}")
+        check({f["flow"] for f in theirs["flows"]} == set(mine),
+              f"{backend}: the receiver's flows {[f['flow'] for f in theirs['flows']]} are not "
+              f"the sender's {list(mine)}")
+        received = sum(f["received"] for f in theirs["flows"])
+        check(0 < received <= theirs["run"]["sent"] == sum(mine.values()) and
+              received == theirs["run"]["received"],
+              f"{backend}: the real sender's figures are off: sent {mine}, receiver {theirs['run']}")
+        receiver.signal(signal.SIGINT)
+        check(receiver.wait(15) == 0, f"{backend}: the receiver did not end cleanly")
+
+
 CASES = {
     "deep-nesting": deep_nesting,
     "fake-receiver": fake_receiver_kills_sender,
@@ -260,6 +326,7 @@ CASES = {
     "cooldown-ends": cooldown_ends,
     "floods": floods,
     "idle-connections": idle_connections,
+    "udp-flow-spray": udp_flow_spray,
 }
 
 if __name__ == "__main__":

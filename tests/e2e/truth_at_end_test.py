@@ -3,7 +3,8 @@
 - Ctrl+C on a sync'd sender ends the test with 'E': both ends print and exchange their results,
   flagged as cut short (end.cut_short in --json), and exit 0;
 - Ctrl+C on a receiver ends it at once (it waits for no sender's result);
-- a -N receiver whose sender was killed early says its data stopped, and exits 1;
+- a -N receiver whose sender was killed early says its data stopped, and exits 1 (and so does
+  a -ns receiver of the Windows dialect);
 - a sender whose receiver counted far less than it sent says so, and exits 1."""
 import os
 import signal
@@ -75,6 +76,41 @@ def nosync_sender_killed(xttcp, started):
           f"the receiver does not say its data stopped:\n{receiver.stderr()}")
 
 
+def established(port):
+    """True once a TCP connection to `port` on loopback is established (/proc/net/tcp)."""
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            if int(fields[1].split(":")[1], 16) == port and fields[3] == "01":
+                return True
+    return False
+
+
+def windows_nosync_sender_killed(xttcp, started):
+    """The Windows dialect's -ns: no token exchange watches the sender, so its data stopping
+    early is what tells the receiver."""
+    base = free_port_block(1)
+    mapping = ["-m", "1,*,127.0.0.1", "-ns", "-t", "5", "-p", str(base)]
+    out = os.path.join(scratch_dir(), "r.json")
+    receiver = Process([xttcp, "--dialect", "windows", "-r", *mapping, "--json", out], "receiver")
+    started.append(receiver)
+    wait_listening(base)
+    sender = Process([xttcp, "--dialect", "windows", "-s", *mapping], "sender")
+    started.append(sender)
+    deadline = time.monotonic() + 20
+    while not established(base):
+        check(time.monotonic() < deadline, "the sender never connected")
+        time.sleep(0.05)
+    time.sleep(1)  # data flows for a while, then the sender dies
+    sender.signal(signal.SIGKILL)
+    check(receiver.wait(30) == 1, "the -ns receiver whose sender died did not exit 1")
+    check("no data arrived in the last" in receiver.stderr(),
+          f"the receiver does not say its data stopped:\n{receiver.stderr()}")
+    notes = load_json(out).get("notes", [])
+    check(any("no data arrived in the last" in n for n in notes),
+          f"the receiver's --json does not say its data stopped: {notes}")
+
+
 def receiver_counted_less(xttcp, started):
     """A native receiver (a script here) that reports 0 bytes: the sender calls the test invalid."""
     base = free_port_block(1)
@@ -95,6 +131,7 @@ CASES = {
     "sender-interrupted": sender_interrupted,
     "receiver-interrupted": receiver_interrupted,
     "nosync-sender-killed": nosync_sender_killed,
+    "windows-nosync-sender-killed": windows_nosync_sender_killed,
     "receiver-counted-less": receiver_counted_less,
 }
 

@@ -19,7 +19,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  xttcp::udp::UdpFlowRegistry registry;
+  xttcp::udp::UdpFlowRegistry registry{8};  // a small table: flows leave it often
   uint64_t flows_ended = 0;
   const std::function<void()> on_flow_end = [&flows_ended] { ++flows_ended; };
   xttcp::UdpSocketAccounting socket(registry, 7, &on_flow_end);
@@ -43,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
 
   FUZZ_CHECK(socket.flows() <= datagrams);
+  FUZZ_CHECK(socket.flows() <= registry.flows_per_socket());  // invented ids are bounded
   const auto flows = registry.snapshot();
   FUZZ_CHECK(flows.size() <= datagrams);
   uint64_t counted = 0;

@@ -78,13 +78,21 @@ class WindowsReceiver final : public ReceiverControl {
  private:
   void serve() {
     const TestSpec& spec = context_.spec;
+    // --allow / --max-clients: the -sp and token ports are control connections, as the sync
+    // port is in the Linux dialect.
+    std::function<bool(const SocketAddress&)> admit;
+    if (PeerAdmission* admission = context_.admission; admission != nullptr && !admission->open())
+      admit = [admission](const SocketAddress& peer) {
+        return admission->admit_connection(peer, PeerAdmission::Door::control);
+      };
     if (port_listener_.valid()) {
       Status served = serve_assigned_ports(std::move(port_listener_),
-                                           windows_token::first_data_port(spec), spec.layout.ports, stop_);
+                                           windows_token::first_data_port(spec), spec.layout.ports,
+                                           stop_, admit);
       if (!served) return give_up(served);
     }
     if (token_listeners_.empty()) return;
-    Status exchanged = serve_tokens(std::move(token_listeners_), stop_);
+    Status exchanged = serve_tokens(std::move(token_listeners_), stop_, admit);
     if (!exchanged) return give_up(exchanged);
     context_.gate.open(spec.cycle_s());
   }

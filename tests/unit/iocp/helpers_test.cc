@@ -35,6 +35,21 @@ TEST(IocpWinsockError, CancellationAndPeerGoneAreTold) {
   EXPECT_FALSE(is_peer_gone(WSAEADDRINUSE));
 }
 
+// Out of sockets or buffers, a listener rests and comes back (it used to stop for good);
+// only a broken listener gives up. The rest itself is ListenerRest (unit-net).
+TEST(IocpWinsockError, ASocketShortageRestsTheListenerABrokenOneEndsIt) {
+  for (int code : {WSAEMFILE, WSAENOBUFS}) {
+    EXPECT_TRUE(accept_shortage(code)) << code;
+    EXPECT_FALSE(accept_failure_ends_listener(code)) << code;
+  }
+  for (int code : {WSAEINVAL, WSAENOTSOCK, WSAEOPNOTSUPP}) {
+    EXPECT_FALSE(accept_shortage(code)) << code;
+    EXPECT_TRUE(accept_failure_ends_listener(code)) << code;
+  }
+  EXPECT_FALSE(accept_shortage(WSAECONNRESET));
+  EXPECT_FALSE(accept_failure_ends_listener(WSAECONNRESET));
+}
+
 TEST(IocpSendPacer, BuffersAreDueAtTheRate) {
   SendPacer pacer(1000.0);  // bytes/s
   pacer.start();

@@ -43,5 +43,28 @@ TEST(ListenerRest, OtherFailuresAreNoShortage) {
   EXPECT_TRUE(rest.on_success(5001, Clock::time_point{}).empty());
 }
 
+// The iocp backend names its shortages itself (WSAEMFILE, WSAENOBUFS) and waits on its
+// completion port no longer than the rest: the same rest, the same lines.
+TEST(ListenerRest, AShortageNamedByTheCallerRestsAndBoundsTheWait) {
+  ListenerRest rest;
+  const Clock::time_point t0{};
+  const milliseconds longest(100);
+  EXPECT_EQ(rest.wait_at_most(t0, longest), longest);
+  std::string line;
+  rest.on_shortage("accept on port 5001: WSAEMFILE (10024)", t0, line);
+  EXPECT_NE(line.find("accept on port 5001: WSAEMFILE (10024); not accepting for 250 ms"),
+            std::string::npos) << line;
+  EXPECT_TRUE(rest.resting());
+  EXPECT_EQ(rest.wait_at_most(t0, longest), longest);
+  EXPECT_EQ(rest.wait_at_most(t0 + milliseconds(200), longest), milliseconds(50));
+  EXPECT_EQ(rest.wait_at_most(t0 + milliseconds(250), longest), milliseconds(0));
+  ASSERT_TRUE(rest.due(t0 + milliseconds(250)));
+  rest.resume();
+  rest.on_shortage("accept on port 5001: WSAENOBUFS (10055)", t0 + milliseconds(250), line);
+  EXPECT_TRUE(line.empty()) << "the same shortage: said once";
+  rest.resume();
+  EXPECT_NE(rest.on_success(5001, t0 + milliseconds(500)).find("works again"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace xttcp

@@ -84,6 +84,18 @@ TEST(UdpReport, NativeJsonRoundTripsTheUdpObject) {
   }
 }
 
+// Datagrams in no listed flow (the receiver's flow table is bounded): a console line, and a
+// count in the JSON that reads back.
+TEST(UdpReport, UnattributedDatagramsAreSaidGolden) {
+  Result r = udp_receiver();
+  r.udp->unattributed = 39000;
+  expect_golden("udp-receiver-unattributed.txt", join_lines(xttcp_extra_lines(r)));
+  Expected<Result> parsed = parse_native_json(render_native_json(r));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_TRUE(parsed->udp);
+  EXPECT_EQ(parsed->udp->unattributed, 39000u);
+}
+
 TEST(UdpReport, TcpResultsHaveNoUdpObject) {
   const std::string text = render_native_json(test::sample_receiver());
   EXPECT_EQ(text.find("\"udp\""), std::string::npos);
