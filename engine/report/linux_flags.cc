@@ -1,13 +1,13 @@
 // -V's settings block of the NTTTCP-for-Linux console, as one view of the spec's field table:
 // every field that carries a LinuxEcho rule (spec_fields.hh) gives its line, in FlagsLine order.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "engine/report/linux_console.hh"
 #include "engine/report/spec_fields.hh"
@@ -28,8 +28,8 @@ struct EchoText {
     return unless_unset(text.empty(), [&] { return text; });
   }
   template <class T>
-    requires std::is_arithmetic_v<T>
-  std::optional<std::string> operator()(T value) const {
+  requires std::is_arithmetic_v<T> std::optional<std::string>
+  operator()(T value) const {
     return unless_unset(value == 0, [&] { return fmt::format("{}", value); });
   }
   template <class T>
@@ -38,7 +38,8 @@ struct EchoText {
   }
   std::optional<std::string> operator()(Protocol protocol) const { return to_string(protocol); }
   std::optional<std::string> operator()(Role role) const {
-    return std::string(role == Role::local    ? "*** local role (receiver and sender in one process, loopback)"
+    return std::string(role == Role::local
+                           ? "*** local role (receiver and sender in one process, loopback)"
                        : role == Role::sender ? "*** sender role"
                                               : "*** receiver role");
   }

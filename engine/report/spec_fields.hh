@@ -50,70 +50,116 @@ template <class Spec, class Visitor>
 void spec_fields(Spec& s, Visitor& v) {
   v("role", s.role, LinuxEcho{.line = FlagsLine::role, .label = ""});
   v("address", s.layout.address,
-    LinuxEcho{.line = FlagsLine::server_address, .label = "server address:\t\t\t ",
-              .text = [](const TestSpec& t) { return t.layout.address.empty() ? any_address(t) : t.layout.address; }});
-  v("protocol", s.workload.protocol, LinuxEcho{.line = FlagsLine::protocol, .label = "protocol:\t\t\t "});
-  v("ipv6", s.layout.ipv6, LinuxEcho{.line = FlagsLine::domain, .label = "domain:\t\t\t\t ", .yes = "IPv6", .no = "IPv4"});
-  v("ports", s.layout.ports,
-    LinuxEcho{.line = FlagsLine::connections, .label = "connections:\t\t\t ", .side = Side::sender,
+    LinuxEcho{.line = FlagsLine::server_address,
+              .label = "server address:\t\t\t ",
               .text = [](const TestSpec& t) {
-                return std::to_string(t.layout.ports) + " X " + std::to_string(t.layout.threads_per_port) +
-                       " X " + std::to_string(t.layout.conns_per_thread);
-              }},
+                return t.layout.address.empty() ? any_address(t) : t.layout.address;
+              }});
+  v("protocol", s.workload.protocol,
+    LinuxEcho{.line = FlagsLine::protocol, .label = "protocol:\t\t\t "});
+  v("ipv6", s.layout.ipv6,
+    LinuxEcho{.line = FlagsLine::domain, .label = "domain:\t\t\t\t ", .yes = "IPv6", .no = "IPv4"});
+  v("ports", s.layout.ports,
+    LinuxEcho{.line = FlagsLine::connections,
+              .label = "connections:\t\t\t ",
+              .side = Side::sender,
+              .text =
+                  [](const TestSpec& t) {
+                    return std::to_string(t.layout.ports) + " X " +
+                           std::to_string(t.layout.threads_per_port) + " X " +
+                           std::to_string(t.layout.conns_per_thread);
+                  }},
     LinuxEcho{.line = FlagsLine::ports, .label = "ports:\t\t\t\t ", .side = Side::receiver});
   v("threads_per_port", s.layout.threads_per_port);
   v("conns_per_thread", s.layout.conns_per_thread);
-  v("base_port", s.layout.base_port, LinuxEcho{.line = FlagsLine::server_port, .label = "server port starting at:\t "});
+  v("base_port", s.layout.base_port,
+    LinuxEcho{.line = FlagsLine::server_port, .label = "server port starting at:\t "});
   v("source_base_port", s.layout.source_base_port,
-    LinuxEcho{.line = FlagsLine::client_port, .label = "client source port starting at:\t ", .side = Side::sender,
+    LinuxEcho{.line = FlagsLine::client_port,
+              .label = "client source port starting at:\t ",
+              .side = Side::sender,
               .only_when_set = true});
   v("source_address", s.layout.source_address,
-    LinuxEcho{.line = FlagsLine::client_address, .label = "client address:\t\t\t ", .side = Side::sender,
+    LinuxEcho{.line = FlagsLine::client_address,
+              .label = "client address:\t\t\t ",
+              .side = Side::sender,
               .text = [](const TestSpec& t) {
                 return t.layout.source_address.empty() ? any_address(t) : t.layout.source_address;
               }});
-  v("mapping_cpu", s.layout.mapping_cpu, LinuxEcho{.line = FlagsLine::cpu_affinity, .label = "cpu affinity:\t\t\t ", .unset = "*"});
+  v("mapping_cpu", s.layout.mapping_cpu,
+    LinuxEcho{.line = FlagsLine::cpu_affinity, .label = "cpu affinity:\t\t\t ", .unset = "*"});
   v("mapping_text", s.layout.mapping_text);
   v("send_buffer", s.workload.send_buffer,
-    LinuxEcho{.line = FlagsLine::send_buffer, .label = "sender socket buffer (bytes):\t ", .side = Side::sender});
+    LinuxEcho{.line = FlagsLine::send_buffer,
+              .label = "sender socket buffer (bytes):\t ",
+              .side = Side::sender});
   v("recv_buffer", s.workload.recv_buffer,
-    LinuxEcho{.line = FlagsLine::recv_buffer, .label = "receiver socket buffer (bytes):\t ", .side = Side::receiver});
+    LinuxEcho{.line = FlagsLine::recv_buffer,
+              .label = "receiver socket buffer (bytes):\t ",
+              .side = Side::receiver});
   v("rate_limit_bps", s.workload.rate_limit_bps,
-    LinuxEcho{.line = FlagsLine::rate_limit, .label = "bandwidth limit (bits/sec):\t ", .side = Side::sender,
+    LinuxEcho{.line = FlagsLine::rate_limit,
+              .label = "bandwidth limit (bits/sec):\t ",
+              .side = Side::sender,
               .only_when_set = true});
   v("fq_rate_limit_bps", s.workload.fq_rate_limit_bps,
-    LinuxEcho{.line = FlagsLine::fq_rate_limit, .label = "fq rate limit (bits/sec):\t ", .side = Side::sender,
+    LinuxEcho{.line = FlagsLine::fq_rate_limit,
+              .label = "fq rate limit (bits/sec):\t ",
+              .side = Side::sender,
               .only_when_set = true});
   v("no_delay", s.io.no_delay, LinuxEcho{.line = FlagsLine::no_delay, .label = "tcp nodelay:\t "});
-  v("warmup_s", s.workload.warmup_s, LinuxEcho{.line = FlagsLine::warmup, .label = "test warm-up (sec):\t\t ", .unset = "no"});
+  v("warmup_s", s.workload.warmup_s,
+    LinuxEcho{.line = FlagsLine::warmup, .label = "test warm-up (sec):\t\t ", .unset = "no"});
   v("duration_s", s.workload.duration_s,
-    LinuxEcho{.line = FlagsLine::duration, .label = "test duration (sec):\t\t ", .unset = "continuous"});
-  v("cooldown_s", s.workload.cooldown_s, LinuxEcho{.line = FlagsLine::cooldown, .label = "test cool-down (sec):\t\t ", .unset = "no"});
+    LinuxEcho{
+        .line = FlagsLine::duration, .label = "test duration (sec):\t\t ", .unset = "continuous"});
+  v("cooldown_s", s.workload.cooldown_s,
+    LinuxEcho{.line = FlagsLine::cooldown, .label = "test cool-down (sec):\t\t ", .unset = "no"});
   v("no_sync", s.control.no_sync, flag_line(FlagsLine::no_sync, "*** no sender/receiver synch"));
   v("multi_clients", s.control.multi_clients,
-    LinuxEcho{.line = FlagsLine::multi_clients, .label = "multiple clients:\t\t ", .only_when_set = true});
+    LinuxEcho{.line = FlagsLine::multi_clients,
+              .label = "multiple clients:\t\t ",
+              .only_when_set = true});
   v("last_client", s.control.last_client,
-    LinuxEcho{.line = FlagsLine::last_client, .label = "last client:\t\t\t ", .only_when_set = true});
-  v("hold", s.control.hold, flag_line(FlagsLine::hold, "*** hold receiver always running", Side::receiver));
+    LinuxEcho{
+        .line = FlagsLine::last_client, .label = "last client:\t\t\t ", .only_when_set = true});
+  v("hold", s.control.hold,
+    flag_line(FlagsLine::hold, "*** hold receiver always running", Side::receiver));
   v("daemonize", s.control.daemonize, flag_line(FlagsLine::daemon, "*** run as daemon"));
-  v("use_epoll", s.accepted.use_epoll, flag_line(FlagsLine::use_epoll, "*** use epoll()", Side::receiver));
+  v("use_epoll", s.accepted.use_epoll,
+    flag_line(FlagsLine::use_epoll, "*** use epoll()", Side::receiver));
   // The doubled colons are the original's ("%s:" of a label that already ends in ':').
   v("log_file", s.output.log_file,
-    LinuxEcho{.line = FlagsLine::log_file, .label = "capture console output to::\t ", .only_when_set = true});
+    LinuxEcho{.line = FlagsLine::log_file,
+              .label = "capture console output to::\t ",
+              .only_when_set = true});
   v("xml_file", s.output.xml_file,
-    LinuxEcho{.line = FlagsLine::xml_file, .label = "save output to xml file::\t ", .only_when_set = true});
+    LinuxEcho{.line = FlagsLine::xml_file,
+              .label = "save output to xml file::\t ",
+              .only_when_set = true});
   v("json_file", s.output.json_file,
-    LinuxEcho{.line = FlagsLine::json_file, .label = "save output to json file::\t ", .only_when_set = true});
+    LinuxEcho{.line = FlagsLine::json_file,
+              .label = "save output to json file::\t ",
+              .only_when_set = true});
   v("quiet", s.output.quiet,
-    LinuxEcho{.line = FlagsLine::quiet, .label = "quiet mode:\t\t\t ", .yes = "enabled", .no = "disabled"});
+    LinuxEcho{.line = FlagsLine::quiet,
+              .label = "quiet mode:\t\t\t ",
+              .yes = "enabled",
+              .no = "disabled"});
   v("verbose", s.output.verbose,
-    LinuxEcho{.line = FlagsLine::verbose, .label = "verbose mode:\t\t\t ", .yes = "enabled", .no = "disabled"});
+    LinuxEcho{.line = FlagsLine::verbose,
+              .label = "verbose mode:\t\t\t ",
+              .yes = "enabled",
+              .no = "disabled"});
   v("show_tcp_retrans", s.output.show_tcp_retrans,
     LinuxEcho{.line = FlagsLine::tcp_retrans, .label = "show system tcp retransmit:\t "});
   v("show_nic_packets", s.output.show_nic_packets,
-    LinuxEcho{.line = FlagsLine::nic_packets, .label = "show packets for:\t\t ", .only_when_set = true});
+    LinuxEcho{
+        .line = FlagsLine::nic_packets, .label = "show packets for:\t\t ", .only_when_set = true});
   v("show_dev_interrupts", s.output.show_dev_interrupts,
-    LinuxEcho{.line = FlagsLine::interrupts, .label = "show device interrupts for:\t ", .only_when_set = true});
+    LinuxEcho{.line = FlagsLine::interrupts,
+              .label = "show device interrupts for:\t ",
+              .only_when_set = true});
   v("backend", s.backend);
   v("native_json_file", s.output.native_json_file);
   v("interval_s", s.output.interval_s);
