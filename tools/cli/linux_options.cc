@@ -96,14 +96,6 @@ Status set_allow(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_max_clients(ParseState& state, const Value& value) {
-  auto clients = parse_count(*value, limits::max_clients);
-  if (!clients) return clients.error();
-  if (*clients == 0) return fail("at least 1 (leave it out for no limit)");
-  state.spec().access.max_clients = static_cast<uint32_t>(*clients);
-  return ok();
-}
-
 Status set_threads_per_port(ParseState& state, const Value& value) {
   auto threads = clamped_count(state, *value, limits::max_threads_per_port, "-n",
                                "threads per port");
@@ -182,14 +174,6 @@ Status set_interval(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_repeat(ParseState& state, const Value& value) {
-  auto count = parse_count(*value, limits::max_repeat);
-  if (!count) return count.error();
-  if (*count == 0) return fail("the count must be at least 1");
-  state.spec().repeat.count = static_cast<uint32_t>(*count);
-  return ok();
-}
-
 Status set_repeat_pause(ParseState& state, const Value& value) {
   auto seconds = parse_seconds(*value, true);
   if (!seconds) return seconds.error();
@@ -224,22 +208,6 @@ Status set_udp_payload(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_worker_threads(ParseState& state, const Value& value) {
-  auto threads = parse_count(*value, 1024);
-  if (!threads) return threads.error();
-  if (*threads == 0) return fail("the number of threads must be 1..1024");
-  state.spec().layout.worker_threads = static_cast<uint32_t>(*threads);
-  return ok();
-}
-
-Status set_connect_timeout(ParseState& state, const Value& value) {
-  auto seconds = whole_seconds(*value);
-  if (!seconds) return seconds.error();
-  if (*seconds == 0) return fail("the timeout must be at least 1 second");
-  state.spec().control.connect_timeout_s = *seconds;
-  return ok();
-}
-
 Status set_rr_depth(ParseState& state, const Value& value) {
   auto depth = parse_count(*value, UINT32_MAX);
   if (!depth) return depth.error();
@@ -265,11 +233,6 @@ Status set_rr_delay(ParseState& state, const Value& value) {
   if (*delay > rr_limits::max_delay_us)
     return fail(fmt::format("the delay must be 0..{} microseconds", rr_limits::max_delay_us));
   state.spec().rr.delay_us = static_cast<uint32_t>(*delay);
-  return ok();
-}
-
-Status set_dpdk_args(ParseState& state, const Value& value) {
-  state.spec().dpdk.args = *value;
   return ok();
 }
 
@@ -377,7 +340,7 @@ const OptionDef table[] = {
    bind::parsed<&PlacementSpec::nic, bind::non_empty<"an interface name">>},
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
-   set_worker_threads},
+   bind::parsed<&Layout::worker_threads, bind::count<1, 1024, "the number of threads must be 1..1024">>},
   {0, "zerocopy", optional, "MODE", sender_side, native,
    "zero-copy sends: on (bare --zerocopy), off, or auto (plain sends when the kernel copies "
    "nearly all, as on loopback)", "off", set_zerocopy},
@@ -410,7 +373,7 @@ const OptionDef table[] = {
    set_rr_delay},
   {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
    "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "
-   "of xttcp-PID is added unless given)", "hugepages, every PCI port", set_dpdk_args},
+   "of xttcp-PID is added unless given)", "hugepages, every PCI port", bind::parsed<&DpdkOptions::args, bind::as_is>},
   {0, "dpdk-port", required, "PORT", for_any, native,
    "dpdk: the port: id, PCI address, device name (net_ring0) or MAC", "port 0", bind::parsed<&DpdkOptions::port, bind::non_empty<"a port id, PCI address, device name or MAC">>},
   {0, "peer-mac", required, "MAC", sender_side, native,
@@ -426,7 +389,7 @@ const OptionDef table[] = {
    "write the xttcp JSON result (versioned, complete) to FILE", "", bind::parsed<&Output::native_json_file, bind::non_empty<"a file name">>},
   {0, "repeat", required, "N", for_sender, native,
    "run the test N times in a row against one receiver (run it with -H); --json keeps every "
-   "run and their statistics", "1", set_repeat},
+   "run and their statistics", "1", bind::parsed<&RepeatOptions::count, bind::count<1, limits::max_repeat, "the count must be at least 1">>},
   {0, "repeat-pause", required, "SEC", for_sender, native,
    "seconds to wait between repeated tests, fractions allowed", "0", set_repeat_pause},
   {0, "source-addresses", required, "ADDR,ADDR...", sender_side, native,
@@ -435,14 +398,14 @@ const OptionDef table[] = {
    set_source_addresses},
   {0, "connect-timeout", required, "SEC", sender_side, native,
    "give up connecting to the receiver after SEC seconds (a refused connect is retried until "
-   "then)", "10", set_connect_timeout},
+   "then)", "10", bind::parsed<&Control::connect_timeout_s, bind::count<1, max_whole_seconds, "the timeout must be at least 1 second">>},
   {0, "allow", required, "CIDR,CIDR...", for_receiver, native,
    "serve only senders whose address is in these blocks (e.g. 10.0.0.0/8,fd00::/8); sync and "
    "data connections from elsewhere are closed at once, datagrams dropped, and all counted",
    "everyone", set_allow},
   {0, "max-clients", required, "N", for_receiver, native,
    "serve at most N sender hosts (distinct addresses) in one test; connections from further "
-   "hosts are closed at once and counted", "no limit", set_max_clients},
+   "hosts are closed at once and counted", "no limit", bind::parsed<&AccessSpec::max_clients, bind::count<1, limits::max_clients, "at least 1 (leave it out for no limit)">>},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    bind::parsed<&Control::wait_timeout_s, whole_seconds>},

@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "base/status.hh"
+#include "base/units.hh"
 #include "tools/cli/parse_state.hh"
 
 namespace xttcp::bind {
@@ -111,6 +113,20 @@ Expected<std::string> non_empty(const std::string& text) {
   if (text[0] == '-') return fail("'" + text + "' is not " + What.value);
   return text;
 }
+
+// A whole number up to `Max` (parse_count's rule and message) and at least `Min`, else
+// `BelowMin`.
+template <uint64_t Min, uint64_t Max, Text BelowMin>
+Expected<uint32_t> count(const std::string& text) {
+  static_assert(Max <= UINT32_MAX);
+  auto n = parse_count(text, Max);
+  if (!n) return n.error();
+  if (*n < Min) return fail(BelowMin.value);
+  return static_cast<uint32_t>(*n);
+}
+
+// Any text, as given.
+inline Expected<std::string> as_is(const std::string& text) { return text; }
 
 // "on" (or nothing) and "off".
 inline Expected<bool> on_off(const std::optional<std::string>& value) {
