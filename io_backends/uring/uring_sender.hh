@@ -54,7 +54,8 @@ class UringSender final : public DataWorker, private TcpSenderBase<UringSendConn
   WorkerReport finish() override;
 
   // --zerocopy=auto's rule: after `min_notifications` notifications (or once a second has
-  // passed with some), fall back when at least 95 % were copied. Exposed for tests.
+  // passed with some), fall back when at least 95 % were copied (mostly_copied(),
+  // common/zerocopy_errqueue.hh).
   static constexpr uint64_t min_notifications = 1000;
   // Sends issued per io_uring_enter: what the counters may trail the kernel by, in sends.
   static constexpr uint32_t max_sends_per_enter = 64;
