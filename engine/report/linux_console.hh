@@ -14,7 +14,8 @@ namespace xttcp {
 
 // The -V flags block of print_flags() (parameter.c), one string per line, for Log::raw(),
 // from "*** sender role" / "*** receiver role" down to and including the closing
-// "---------------------------------------------------------" separator.
+// "---------------------------------------------------------" separator. A view of the spec's
+// field table (linux_flags.cc, spec_fields.hh).
 std::vector<std::string> linux_flags_lines(const TestSpec& spec);
 
 // The -V line of one sender connection, as Log::debug() message, in the original's words:

@@ -6,121 +6,15 @@
 #include <vector>
 
 #include "engine/report/json_fields.hh"
+#include "engine/report/spec_fields.hh"
 
 namespace xttcp {
 
 namespace {
 
 using namespace json_fields;  // NOLINT: this file is one of their two users
+using spec_table::spec_fields;
 using ordered_json = nlohmann::ordered_json;
-
-// ---- the table -----------------------------------------------------------------------------
-// Every key of the spec, in the order it is written. `v` is a Writer or a Reader (below): one
-// list of fields gives both directions. The keys are flat, as format 1 has them (the parts of
-// TestSpec are not in the JSON); the NTttcp-for-Windows options sit under "windows" with that
-// grammar's names (docs/native-json.md).
-template <class Spec, class Visitor>
-void windows_fields(Spec& s, Visitor& v) {
-  v("mappings", s.layout.mappings);
-  v("async_buffers", s.io.outstanding);
-  v("socket_recv_buffer", s.io.socket_recv_buffer);
-  v("socket_send_buffer", s.io.socket_send_buffer);
-  v("send_buffer_implied", s.io.send_buffer_implied);
-  v("buffer_count", s.workload.buffer_count);
-  v("count_timeout_s", s.workload.count_timeout_s);
-  v("wait_timeout_ms", s.io.wait_timeout_ms);
-  v("sync_port", s.control.port_assignment);
-  v("sample_s", s.output.sample_s);
-  v("numa_node", s.layout.numa_node);
-  v("hide_per_thread", s.output.hide_per_thread);
-  v("latency_measurement", s.io.time_each_call);
-  v("verify_data", s.workload.verify_data);
-  v("udp_unconnected", s.io.udp_unconnected);
-  v("wait_all", s.io.wait_all);
-  v("wsa", s.accepted.wsa);
-  v("throttle_kBps", s.workload.thread_rate_kBps);
-  v("udp_send_offload", s.io.udp_send_offload);
-  v("udp_receive_coalescing", s.io.udp_receive_coalescing);
-  v("no_stdio_buffer", s.accepted.no_stdio_buffer);
-  v("xml_append", s.output.xml_append);
-}
-
-template <class Spec, class Visitor>
-void spec_fields(Spec& s, Visitor& v) {
-  v("role", s.role);
-  v("address", s.layout.address);
-  v("protocol", s.workload.protocol);
-  v("ipv6", s.layout.ipv6);
-  v("ports", s.layout.ports);
-  v("threads_per_port", s.layout.threads_per_port);
-  v("conns_per_thread", s.layout.conns_per_thread);
-  v("base_port", s.layout.base_port);
-  v("source_base_port", s.layout.source_base_port);
-  v("source_address", s.layout.source_address);
-  v("mapping_cpu", s.layout.mapping_cpu);
-  v("mapping_text", s.layout.mapping_text);
-  v("send_buffer", s.workload.send_buffer);
-  v("recv_buffer", s.workload.recv_buffer);
-  v("rate_limit_bps", s.workload.rate_limit_bps);
-  v("fq_rate_limit_bps", s.workload.fq_rate_limit_bps);
-  v("no_delay", s.io.no_delay);
-  v("warmup_s", s.workload.warmup_s);
-  v("duration_s", s.workload.duration_s);
-  v("cooldown_s", s.workload.cooldown_s);
-  v("no_sync", s.control.no_sync);
-  v("multi_clients", s.control.multi_clients);
-  v("last_client", s.control.last_client);
-  v("hold", s.control.hold);
-  v("daemonize", s.control.daemonize);
-  v("use_epoll", s.accepted.use_epoll);
-  v("log_file", s.output.log_file);
-  v("xml_file", s.output.xml_file);
-  v("json_file", s.output.json_file);
-  v("quiet", s.output.quiet);
-  v("verbose", s.output.verbose);
-  v("show_tcp_retrans", s.output.show_tcp_retrans);
-  v("show_nic_packets", s.output.show_nic_packets);
-  v("show_dev_interrupts", s.output.show_dev_interrupts);
-  v("backend", s.backend);
-  v("native_json_file", s.output.native_json_file);
-  v("interval_s", s.output.interval_s);
-  v("worker_threads", s.layout.worker_threads);
-  v("pin_workers", s.layout.pin_workers);
-  v("placement", s.placement.mode);
-  v("nic", s.placement.nic);
-  v("zerocopy", s.io.zerocopy);
-  v("skip_rx_copy", s.io.skip_rx_copy);
-  v("sqpoll", s.uring.sqpoll);
-  v("udp_payload", s.workload.udp_payload);
-  v("udp_gso", s.io.udp_gso);
-  v("udp_gro", s.io.udp_gro);
-  v.when(!s.io.udp_send_batching, "udp_send_batching", s.io.udp_send_batching);
-  v("dpdk_args", s.dpdk.args);
-  v("dpdk_port", s.dpdk.port);
-  v("peer_mac", s.dpdk.peer_mac);
-  v("connect_timeout_s", s.control.connect_timeout_s);
-  v("wait_timeout_s", s.control.wait_timeout_s);
-  // Written only when they say something: a list given, a Windows command line.
-  v.when(!s.layout.source_addresses.empty(), "source_addresses", s.layout.source_addresses);
-  v.object_when(s.access.restricted(), "access", [&](auto& inner) {
-    inner("allow", s.access.allow);
-    inner("max_clients", s.access.max_clients);
-  });
-  v.object_when(s.rr.on, "rr", [&](auto& inner) {
-    inner.present(s.rr.on);  // the block's presence is --rr itself
-    inner("depth", s.rr.depth);
-    inner("response_size", s.rr.response_size);
-    inner("delay_us", s.rr.delay_us);
-  });
-  v.object_when(s.repeat.count > 1, "repeat", [&](auto& inner) {
-    inner("count", s.repeat.count);
-    inner("pause_s", s.repeat.pause_s);
-  });
-  v.when(s.defaults != Defaults::xttcp, "defaults", s.defaults);
-  const bool windows = s.dialect == Dialect::windows;
-  v.when(windows, "dialect", s.dialect);
-  v.object_when(windows, "windows", [&](auto& inner) { windows_fields(s, inner); });
-}
 
 // ---- enums as text -------------------------------------------------------------------------
 // In the order a refusal lists them.
@@ -218,6 +112,10 @@ struct Writer {
   void operator()(const char* key, const T& value) {
     j[key] = encode(value);
   }
+  template <class T, class... Echo>
+  void operator()(const char* key, const T& value, const LinuxEcho&, const Echo&...) {
+    (*this)(key, value);  // the -V block's view (linux_flags.cc)
+  }
   template <class T>
   void when(bool write, const char* key, const T& value) {
     if (write) (*this)(key, value);
@@ -279,6 +177,10 @@ struct Reader {
       read(m, "host", mapping.host, at + "[]");
       out.push_back(std::move(mapping));
     }
+  }
+  template <class T, class... Echo>
+  void operator()(const char* key, T& out, const LinuxEcho&, const Echo&...) {
+    (*this)(key, out);  // the -V block's view (linux_flags.cc)
   }
   void present(bool& flag) { flag = true; }  // the block was there
   template <class T>

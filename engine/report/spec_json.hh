@@ -1,6 +1,6 @@
 // The spec's JSON form: in result files (the "spec" member, docs/native-json.md) and in the
 // native peer protocol (engine/run/hello). Written and read from one table of fields
-// (spec_json.cc), so a key is named once.
+// (spec_fields.hh), so a key is named once.
 #pragma once
 
 #include <nlohmann/json.hpp>

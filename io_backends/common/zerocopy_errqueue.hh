@@ -14,9 +14,14 @@ bool drain_zerocopy_completions(int fd, ZeroCopyStats& stats);
 // SO_ZEROCOPY on `fd`; false (errno set) when the kernel refuses.
 bool enable_zerocopy(int fd);
 
+// Were at least 95 % of the completions so far copies? (--zerocopy=auto's rule.)
+inline bool mostly_copied(const ZeroCopyStats& stats) {
+  return stats.notifications > 0 && stats.copied * 100 >= stats.notifications * 95;
+}
+
 // --zerocopy=auto: after enough completions, are nearly all of them copies?
 inline bool zerocopy_is_futile(const ZeroCopyStats& stats) {
-  return stats.notifications >= 1000 && stats.copied * 100 >= stats.notifications * 95;
+  return stats.notifications >= 1000 && mostly_copied(stats);
 }
 
 }  // namespace xttcp

@@ -12,17 +12,13 @@
 
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/call_timer.hh"
-#include "engine/stats/tcp_info.hh"
-#include "io_backends/common/accept_failure.hh"
-#include "io_backends/common/socket_buffers.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 
 namespace xttcp {
 
 namespace {
 
-constexpr int reads_per_turn = 16;    // fairness between connections on one worker
-constexpr int listen_backlog = 4096;  // the kernel caps it at net.core.somaxconn
+constexpr int reads_per_turn = 16;  // fairness between connections on one worker
 constexpr uint64_t listener_tag = uint64_t{1} << 32;
 
 }  // namespace
@@ -49,27 +45,19 @@ Status EpollReceiver::open() {
                             "buffers); use --backend io_uring for asynchronous I/O on Linux");
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
 
-  for (const FlowPlan& flow : context_.plan->flows) {
-    const SocketAddress address = flow_address(context_, flow);
-    auto fd = listen_tcp(address, listen_backlog);
-    if (!fd) return fd.error();
-    // Accepted sockets inherit them, window scale included.
-    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
-    if (listeners_.empty())
-      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
-        report_.notes.push_back(note);
+  if (Status opened = open_listeners(false); !opened) return opened;
+  for (size_t i = 0; i < listeners_.size(); ++i) {
     epoll_event event{};
     event.events = EPOLLIN;
-    event.data.u64 = listener_tag | listeners_.size();
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd->get(), &event) != 0)
+    event.data.u64 = listener_tag | i;
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listeners_[i].fd.get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    listeners_.push_back({std::move(*fd), flow.slot, flow.port, {}});
   }
   return ok();
 }
 
 void EpollReceiver::accept_all(uint32_t listener_index) {
-  Listener& listener = listeners_[listener_index];
+  TcpListener& listener = listeners_[listener_index];
   for (;;) {
     SocketAddress peer;
     peer.length = sizeof peer.storage;
@@ -78,35 +66,20 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       const int err = errno;
       if (err == EINTR || err == ECONNABORTED) continue;
       if (err == EAGAIN) return;
-      std::string line;
-      const bool shortage = listener.rest.on_failure(err, listener.port,
-                                                     ListenerRest::Clock::now(), line);
-      if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
-        if (report_.errors++ == 0) report_.first_error = describe_accept_failure(listener.port, err);
-      post_notice(context_, line, true);
       // The listener is level-triggered: a lasting failure would wake us at once, for ever. It
       // leaves the epoll set until its rest is over (resume_listeners).
-      if (shortage) {
+      if (accept_failed(listener, err))
         epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener.fd.get(), nullptr);
-        ++resting_;
-      }
       return;
     }
-    post_notice(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
-                false);
+    accepted(listener);
     if (!admit_data_connection(context_, peer)) {  // --allow / --max-clients: counted there
       ::close(fd);
       continue;
     }
-    uint32_t index;
-    if (!free_.empty()) {
-      index = free_.back();
-      free_.pop_back();
-    } else {
-      index = static_cast<uint32_t>(connections_.size());
-      connections_.emplace_back();
-    }
-    connections_[index] = {UniqueFd(fd), listener.slot, true, 0, listener.port};
+    const uint32_t index = add_connection(listener, fd);
+    connections_[index].queued = true;
+    connections_[index].port = listener.port;
     if (recv_flags_ & MSG_WAITALL) {
       const int lowat = static_cast<int>(context_.spec->workload.recv_buffer);
       setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof lowat);
@@ -114,25 +87,16 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
     event.data.u64 = index;
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0 && report_.errors++ == 0)
-      report_.first_error = std::string("epoll_ctl: ") + std::strerror(errno);
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0)
+      record_error(std::string("epoll_ctl: ") + std::strerror(errno));
     ready_.push_back(index);  // data may have arrived before the registration
-    ++report_.connections;
     if (context_.on_accept) context_.on_accept();
   }
 }
 
 void EpollReceiver::close_connection(uint32_t index, int err) {
   Connection& c = connections_[index];
-  if (err == 0 || err == ECONNRESET) {
-    ++report_.closed_by_peer;
-    if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
-  } else if (report_.errors++ == 0) {
-    report_.first_error = std::string("recv: ") + std::strerror(err);
-  }
-  if (!context_.spec->control.hold) {  // -H serves test after test: keeping every one would grow forever
-    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
-  }
+  connection_ended(c, err);
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
   c.fd.reset();
   free_.push_back(index);
@@ -178,21 +142,13 @@ void EpollReceiver::verify(const Connection& c, const unsigned char* data, size_
 
 int EpollReceiver::resume_listeners(int timeout_ms) {
   const auto now = ListenerRest::Clock::now();
-  auto next = now + std::chrono::milliseconds(timeout_ms);
-  for (uint32_t i = 0; i < listeners_.size() && resting_ > 0; ++i) {
-    Listener& listener = listeners_[i];
-    if (!listener.rest.resting()) continue;
-    if (!listener.rest.due(now)) {
-      next = std::min(next, listener.rest.resume_at());
-      continue;
-    }
-    listener.rest.resume();
-    --resting_;
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.u64 = listener_tag | i;
-    epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listener.fd.get(), &event);  // level: wakes if queued
-  }
+  const auto next =
+      resume_due_listeners(now, now + std::chrono::milliseconds(timeout_ms), [&](uint32_t i) {
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.u64 = listener_tag | i;
+        epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listeners_[i].fd.get(), &event);  // level: wakes if queued
+      });
   return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(next - now).count());
 }
 
@@ -228,12 +184,6 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
   }
 }
 
-WorkerReport EpollReceiver::finish() {
-  for (const Connection& c : connections_) {
-    if (!c.fd.valid()) continue;
-    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
-  }
-  return report_;
-}
+WorkerReport EpollReceiver::finish() { return finish_report(); }
 
 }  // namespace xttcp

@@ -2,37 +2,31 @@
 // connections and counts every byte received, per port.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
-#include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/tcp_receiver_base.hh"
 
 namespace xttcp {
 
-class EpollReceiver final : public DataWorker {
+struct EpollReceiveConnection : TcpReceiveConnection {
+  bool queued = false;  // in ready_
+  uint16_t port = 0;    // the listener's, for -d's error line
+};
+
+// A resting listener is out of the epoll set until its rest is due.
+class EpollReceiver final : public DataWorker,
+                            private TcpReceiverBase<TcpListener, EpollReceiveConnection> {
  public:
-  explicit EpollReceiver(const WorkerContext& context) : context_(context) {}
+  explicit EpollReceiver(const WorkerContext& context) : TcpReceiverBase(context) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
 
  private:
-  struct Listener {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    uint16_t port = 0;
-    ListenerRest rest;  // out of descriptors: out of the epoll set until rest.due()
-  };
-  struct Connection {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    bool queued = false;  // in ready_
-    uint64_t bytes = 0;   // for its ConnectionStats
-    uint16_t port = 0;    // the listener's, for -d's error line
-  };
+  using Connection = EpollReceiveConnection;
 
   void accept_all(uint32_t index);
   // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
@@ -43,17 +37,11 @@ class EpollReceiver final : public DataWorker {
   // -d: every byte of data[0, n) must be 'A'; counts an error naming the first that is not.
   void verify(const Connection& connection, const unsigned char* data, size_t n);
 
-  const WorkerContext& context_;
   UniqueFd epoll_;
-  std::vector<Listener> listeners_;
-  std::vector<Connection> connections_;
-  std::vector<uint32_t> free_;   // reusable slots in connections_
   std::vector<uint32_t> ready_;  // connections with unread data
   IoBuffer buffer_;
   int recv_flags_ = 0;  // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
   bool verify_ = false;  // -d
-  uint32_t resting_ = 0;  // listeners out of the epoll set for want of descriptors
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

@@ -7,23 +7,14 @@
 #include <cerrno>
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "engine/count_mode.hh"
 #include "engine/stats/call_timer.hh"
-#include "engine/stats/tcp_info.hh"
-#include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/pacer.hh"
 #include "io_backends/common/zerocopy_errqueue.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 #include "io_backends/send_rate.hh"
 
 namespace xttcp {
-
-namespace {
-
-
-}  // namespace
 
 Status EpollSender::open() {
   const TestSpec& spec = *context_.spec;
@@ -32,28 +23,21 @@ Status EpollSender::open() {
   buffer_ = IoBuffer(spec.workload.send_buffer, 'A');
   if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.workload.send_buffer) + "-byte buffer");
 
-  auto sockets = connect_flows(context_, report_.notes);
-  if (!sockets) return sockets.error();
-  connections_.reserve(sockets->size());
-  for (size_t i = 0; i < sockets->size(); ++i) {
+  if (Status opened = open_connections(false); !opened) return opened;
+  for (size_t i = 0; i < connections_.size(); ++i) {
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLET;
     event.data.u32 = static_cast<uint32_t>(i);
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, (*sockets)[i].get(), &event) != 0)
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, connections_[i].fd.get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    connections_.push_back(
-        {std::move((*sockets)[i]), context_.plan->flows[i].slot, true, false, flow_send_budget(spec)});
   }
-  if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
-  report_.connections = static_cast<uint32_t>(connections_.size());
   if (spec.io.outstanding > 0)
     report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
                             "buffers); use --backend io_uring for asynchronous I/O on Linux");
 
   if (spec.io.zerocopy != ZeroCopy::off) {
     bool enabled = true;
-    for (size_t i = 0; i < connections_.size(); ++i) {
-    Connection& c = connections_[i];
+    for (const Connection& c : connections_) {
       if (enable_zerocopy(c.fd.get())) continue;
       if (spec.io.zerocopy == ZeroCopy::on)
         return fail(std::string("--zerocopy: the kernel refused SO_ZEROCOPY: ") + std::strerror(errno));
@@ -69,41 +53,26 @@ Status EpollSender::open() {
 
 void EpollSender::collect_zerocopy(Connection& c) {
   ZeroCopyStats fresh;
-  if (!drain_zerocopy_completions(c.fd.get(), fresh) && report_.errors++ == 0)
-    report_.first_error = "send: an error arrived on the zero-copy completion queue";
-  c.zerocopy += fresh;
-  zerocopy_total_ += fresh;
+  if (!drain_zerocopy_completions(c.fd.get(), fresh))
+    record_error("send: an error arrived on the zero-copy completion queue");
+  count_zerocopy(c, fresh);
   if (context_.spec->io.zerocopy == ZeroCopy::automatic && (send_flags_ & MSG_ZEROCOPY) &&
       zerocopy_is_futile(zerocopy_total_)) {
     send_flags_ &= ~MSG_ZEROCOPY;
-    for (Connection& each : connections_) each.zerocopy.fell_back = true;
-    report_.notes.push_back(fmt::format(
-        "zero-copy: {:.2f} % of sends were copied by the kernel (loopback and veth always copy); "
-        "switched to plain send",
-        100.0 * static_cast<double>(zerocopy_total_.copied) /
-            static_cast<double>(zerocopy_total_.notifications)));
+    fall_back_from_zerocopy();
   }
 }
 
 void EpollSender::on_send_error(Connection& c, int err) {
   c.writable = false;
-  c.closed = true;
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
-  if (context_.open_connections) --*context_.open_connections;
-  if (err == EPIPE || err == ECONNRESET) {
-    ++report_.closed_by_peer;
-    return;
-  }
-  if (report_.errors++ == 0) report_.first_error = std::string("send: ") + std::strerror(err);
+  connection_lost(c, err);
 }
 
 void EpollSender::flow_done(Connection& c) {
   c.writable = false;
-  c.closed = true;
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
-  if (::shutdown(c.fd.get(), SHUT_WR) != 0 && report_.errors++ == 0)
-    report_.first_error = std::string("shutdown: ") + std::strerror(errno);
-  if (context_.on_flow_done) context_.on_flow_done();
+  budget_sent(c);
 }
 
 template <bool Paced, bool Budgeted>
@@ -171,15 +140,9 @@ void EpollSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport EpollSender::finish() {
-  for (size_t i = 0; i < connections_.size(); ++i) {
-    Connection& c = connections_[i];
-    if (context_.spec->io.zerocopy != ZeroCopy::off) collect_zerocopy(c);
-    ConnectionStats stats = sender_connection_stats(context_, i, c.fd.get());
-    stats.bytes = read(context_.counters[c.slot]).bytes;
-    stats.zerocopy = c.zerocopy;
-    report_.connection_stats.push_back(std::move(stats));
-  }
-  return report_;
+  if (context_.spec->io.zerocopy != ZeroCopy::off)
+    for (Connection& c : connections_) collect_zerocopy(c);
+  return finish_report();
 }
 
 }  // namespace xttcp

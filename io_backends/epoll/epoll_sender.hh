@@ -4,48 +4,38 @@
 
 #include <sys/socket.h>
 
-#include <string>
-#include <vector>
-
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/tcp_sender_base.hh"
 
 namespace xttcp {
 
-class EpollSender final : public DataWorker {
+struct EpollSendConnection : TcpSendConnection {
+  bool writable = true;
+};
+
+class EpollSender final : public DataWorker, private TcpSenderBase<EpollSendConnection> {
  public:
-  explicit EpollSender(const WorkerContext& context) : context_(context) {}
+  explicit EpollSender(const WorkerContext& context) : TcpSenderBase(context) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
 
  private:
-  struct Connection {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    bool writable = true;
-    bool closed = false;
-    uint64_t left = 0;  // count mode: bytes still to send
-    ZeroCopyStats zerocopy;
-  };
+  using Connection = EpollSendConnection;
 
   template <bool Paced, bool Budgeted>
   void send_loop(const std::atomic<bool>& stop);
-  // Count mode: the connection sent its budget; shut its sending side down (the receiver sees
-  // the end) and tell the engine.
+  // The connection leaves the epoll set: its budget was sent (count mode) or a send failed.
   void flow_done(Connection& connection);
   void on_send_error(Connection& connection, int err);
   // --zerocopy: reads completions of one connection; with =auto, may switch to plain sends.
   void collect_zerocopy(Connection& connection);
 
-  const WorkerContext& context_;
   UniqueFd epoll_;
-  std::vector<Connection> connections_;
   IoBuffer buffer_;
   int send_flags_ = MSG_NOSIGNAL;  // | MSG_ZEROCOPY while zero-copy is on
-  ZeroCopyStats zerocopy_total_;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

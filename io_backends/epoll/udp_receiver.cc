@@ -8,8 +8,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "engine/stats/call_timer.hh"
 #include "io_backends/common/udp_socket.hh"
 #include "io_backends/epoll/epoll_wait.hh"
@@ -27,14 +25,9 @@ constexpr std::size_t control_bytes = udp_control_bytes;
 }  // namespace
 
 Status EpollUdpReceiver::open() {
-  const TestSpec& spec = *context_.spec;
   epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
-  auto opened = open_udp_receiver_sockets(context_, false, report_.notes);
-  if (!opened) return opened.error();
-  gro_ = opened->gro;
-  if (gro_) context_.udp_flows->gro = true;
-  sockets_ = std::move(opened->sockets);
+  if (Status opened = open_sockets(false); !opened) return opened;
   for (uint32_t i = 0; i < sockets_.size(); ++i) {
     epoll_event event{};
     event.events = EPOLLIN;
@@ -42,9 +35,6 @@ Status EpollUdpReceiver::open() {
     if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, sockets_[i].fd.get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
   }
-  // GRO trains must be read whole to see every header; otherwise the header is enough.
-  skip_copy_ = spec.io.skip_rx_copy;
-  for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   buffer_size_ = full_buffer;
   buffers_ = IoBuffer(buffer_size_ * batch, 0);
   if (!buffers_) return fail("cannot allocate the UDP receive buffers");
@@ -58,26 +48,6 @@ Status EpollUdpReceiver::open() {
   }
   if (filters_datagrams(context_)) sources_.assign(batch, SocketAddress{});
   return ok();
-}
-
-// With --skip-rx-copy, GRO only pays when it coalesces. Large datagrams it leaves alone would be
-// copied whole for nothing: after a run of them, that socket drops GRO and reads headers only.
-void EpollUdpReceiver::note_coalescing(Socket& socket, std::size_t length, std::size_t segment) {
-  constexpr std::size_t large = 16384;
-  constexpr uint32_t run = 256;
-  if (segment < length || length < large) {
-    socket.uncoalesced = 0;
-    return;
-  }
-  if (++socket.uncoalesced < run) return;
-  if (!disable_udp_gro(socket.fd.get())) return;
-  socket.header_only = true;
-  if (!switched_note_) {
-    switched_note_ = true;
-    report_.notes.push_back(fmt::format(
-        "UDP: {}-byte datagrams arrive uncoalesced; GRO off and header-only reads from then on",
-        length));
-  }
 }
 
 bool EpollUdpReceiver::drain(Socket& socket) {
@@ -100,16 +70,12 @@ bool EpollUdpReceiver::drain(Socket& socket) {
                            MSG_DONTWAIT | (socket.header_only ? MSG_TRUNC : 0), nullptr);
     if (n > 0) timer.record(context_.counters[socket.slot], started);
     if (n < 0) {
-      if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
-        if (report_.errors++ == 0) report_.first_error = std::string("UDP recvmmsg: ") + std::strerror(errno);
-      }
+      if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED)
+        record_error(std::string("UDP recvmmsg: ") + std::strerror(errno));
       return false;
     }
     if (n == 0) return false;
-    if (!socket.seen_data) {
-      socket.seen_data = true;
-      if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
-    }
+    on_data(socket);  // -N: the first datagram starts the clock
     const uint64_t now = monotonic_ns();
     uint64_t bytes = 0;
     bool any_data = false;  // not only count mode's end markers
@@ -127,7 +93,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
           socket.accounting->on_buffer(data, std::min(length, room), length, segment, at);
       bytes += data_bytes;
       any_data = any_data || data_bytes > 0 || length == 0;
-      if (skip_copy_ && !socket.header_only) note_coalescing(socket, length, segment);
+      gives_up_gro(socket, length, segment);  // the next recvmmsg reads headers only
     }
     if (any_data) context_.counters[socket.slot].add(bytes);
     socket.accounting->announce_ended();  // count mode: after the bytes before the marker
@@ -156,10 +122,6 @@ void EpollUdpReceiver::run(const std::atomic<bool>& stop) {
   }
 }
 
-WorkerReport EpollUdpReceiver::finish() {
-  report_.connections = 0;
-  for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
-  return report_;
-}
+WorkerReport EpollUdpReceiver::finish() { return finish_report(); }
 
 }  // namespace xttcp

@@ -6,44 +6,33 @@
 
 #include <sys/socket.h>
 
-#include <memory>
-#include <string>
 #include <vector>
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
-#include "io_backends/common/udp_flows.hh"
 #include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/udp_receiver_base.hh"
 
 namespace xttcp {
 
-class EpollUdpReceiver final : public DataWorker {
+class EpollUdpReceiver final : public DataWorker, private UdpReceiverBase {
  public:
-  explicit EpollUdpReceiver(const WorkerContext& context) : context_(context) {}
+  explicit EpollUdpReceiver(const WorkerContext& context) : UdpReceiverBase(context) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
 
  private:
-  using Socket = UdpReceiverSocket;
-
   // Reads until the socket is empty or a fairness budget is spent; true if it may have more.
   bool drain(Socket& socket);
-  void note_coalescing(Socket& socket, std::size_t length, std::size_t segment);
 
-  const WorkerContext& context_;
   UniqueFd epoll_;
-  std::vector<Socket> sockets_;
   IoBuffer buffers_;
   std::size_t buffer_size_ = 0;
   std::vector<mmsghdr> messages_;
   std::vector<iovec> iovecs_;
   std::vector<unsigned char> control_;  // one cmsg slot per message (UDP_GRO)
   std::vector<SocketAddress> sources_;  // --allow only: each message's source, checked
-  bool gro_ = false;
-  bool skip_copy_ = true;      // --skip-rx-copy
-  bool switched_note_ = false;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

@@ -8,9 +8,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include <fmt/format.h>
-
-#include "engine/count_mode.hh"
 #include "engine/stats/call_timer.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
@@ -23,40 +20,19 @@ namespace {
 constexpr uint32_t mmsg_batch = 64;
 constexpr char compat_fill = 'B';  // NTTTCP-for-Linux's UDP payload
 
-void add(std::atomic<uint64_t>& counter, uint64_t n) {
-  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-}
-
 }  // namespace
 
-void EpollUdpSender::record_error(const std::string& what) {
-  if (report_.errors++ == 0) report_.first_error = what;
-}
-
 Status EpollUdpSender::open() {
-  const TestSpec& spec = *context_.spec;
-  datagram_ = spec.workload.send_buffer;
-  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   epoll_.reset(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
-
-  auto sockets = open_udp_sender_flows(context_, false, report_.notes);
-  if (!sockets) return sockets.error();
-  gso_segments_ = sockets->gso_segments;
-  context_.udp_flows->gso_segments = gso_segments_;
-  budget_ = flow_send_datagrams(spec);
-  for (UdpSenderFlow& opened : sockets->flows) {
-    Flow flow;
-    static_cast<UdpSenderFlow&>(flow) = std::move(opened);
-    if (budget_ > 0) flow.left = budget_;
+  if (Status opened = open_flows(false); !opened) return opened;
+  for (size_t i = 0; i < flows_.size(); ++i) {
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLET;
-    event.data.u32 = static_cast<uint32_t>(flows_.size());
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, flow.fd.get(), &event) != 0)
+    event.data.u32 = static_cast<uint32_t>(i);
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, flows_[i].fd.get(), &event) != 0)
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
-    flows_.push_back(std::move(flow));
   }
-  report_.connections = static_cast<uint32_t>(flows_.size());
 
   // sendmmsg batches stay within ~256 KiB so the source stays in cache (64 x 64 KiB would not).
   // Without batching (--defaults ntttcp): one datagram per call, as the original sends.
@@ -109,13 +85,9 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
     sent = ::sendmmsg(flow.fd.get(), messages_.data(), count, 0);
   }
   if (sent > 0) {
-    const uint64_t bytes = static_cast<uint64_t>(sent) * datagram_;
     timer.record(context_.counters[flow.slot], started);
-    context_.counters[flow.slot].add(bytes);
-    add(flow.counters->datagrams, static_cast<uint64_t>(sent));
-    add(flow.counters->bytes, bytes);
+    count_sent(flow, static_cast<uint64_t>(sent));
     flow.next_sequence += static_cast<uint32_t>(sent);
-    flow.left -= static_cast<uint64_t>(sent);
     if (flow.left == 0) begin_end_markers(flow, ending_);  // count mode: the data is done
     return static_cast<uint32_t>(sent);
   }
@@ -181,20 +153,6 @@ void EpollUdpSender::run(const std::atomic<bool>& stop) {
   send_loop<true>(stop, pacer, burst);
 }
 
-WorkerReport EpollUdpSender::finish() {
-  if (gso_segments_ > 0)
-    report_.notes.push_back(fmt::format("UDP: GSO sends of up to {} x {}-byte datagrams",
-                                        gso_segments_, datagram_));
-  if (refused_ > 0)
-    report_.notes.push_back(fmt::format(
-        "UDP: {} sends were refused (ICMP port unreachable): is the receiver listening?",
-        refused_));
-  for (const Flow& flow : flows_) {
-    ConnectionStats stats;
-    stats.bytes = read(context_.counters[flow.slot]).bytes;
-    report_.connection_stats.push_back(std::move(stats));
-  }
-  return report_;
-}
+WorkerReport EpollUdpSender::finish() { return finish_report(""); }
 
 }  // namespace xttcp

@@ -1,5 +1,3 @@
-#include "io_backends/common/accept_failure.hh"
-#include "io_backends/common/socket_buffers.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
 #include <sys/socket.h>
@@ -10,8 +8,6 @@
 #include <chrono>
 #include <cstring>
 
-#include "engine/net/socket_setup.hh"
-#include "engine/stats/tcp_info.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
 
@@ -19,17 +15,12 @@ namespace xttcp {
 
 namespace {
 
-constexpr int listen_backlog = 4096;        // the kernel caps it at net.core.somaxconn
 constexpr uint16_t buffer_group = 0;
 
 }  // namespace
 
 UringReceiver::UringReceiver(const WorkerContext& context, const UringCapabilities& caps)
-    : context_(context), caps_(caps) {}
-
-void UringReceiver::record_error(const std::string& what) {
-  if (report_.errors++ == 0) report_.first_error = what;
-}
+    : TcpReceiverBase(context), caps_(caps) {}
 
 Status UringReceiver::open() {
   const TestSpec& spec = *context_.spec;
@@ -45,19 +36,7 @@ Status UringReceiver::open() {
         "); using single-shot receives");
   }
 
-  for (const FlowPlan& flow : context_.plan->flows) {
-    const SocketAddress address = flow_address(context_, flow);
-    auto fd = listen_tcp(address, listen_backlog);
-    if (!fd) return fd.error();
-    // -rb / -sb: accepted sockets inherit them, window scale included.
-    if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
-    if (listeners_.empty())
-      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
-        report_.notes.push_back(note);
-    // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
-    if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
-    listeners_.push_back({std::move(*fd), flow.slot, flow.port, false, {}});
-  }
+  if (Status opened = open_listeners(true); !opened) return opened;
 
   const uint32_t ring_buffers =
       mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.workload.recv_buffer) : 0;
@@ -123,17 +102,7 @@ void UringReceiver::arm_recv(uint32_t index) {
 
 void UringReceiver::close_connection(uint32_t index, int err) {
   Connection& c = connections_[index];
-  if (err == 0 || err == ECONNRESET) {
-    ++report_.closed_by_peer;
-    if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
-  } else {
-    record_error(std::string("recv: ") + std::strerror(err));
-  }
-  if (!context_.spec->control.hold) {  // -H serves test after test: keeping every one would grow forever
-    ConnectionStats stats = read_tcp_info(c.fd.get());
-    stats.bytes = c.bytes;
-    report_.connection_stats.push_back(std::move(stats));
-  }
+  connection_ended(c, err);
   if (c.armed) {
     // The request holds the socket open: end it, the slot is freed by its last completion.
     if (io_uring_sqe* sqe = ring_.sqe()) {
@@ -164,23 +133,10 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
   if (cqe.res >= 0 && !admitted(cqe.res)) {
     ::close(cqe.res);  // --allow / --max-clients: counted by the admission
   } else if (cqe.res >= 0) {
-    post_notice(context_, l.rest.on_success(l.port, ListenerRest::Clock::now()), false);
-    uint32_t slot_index;
-    if (!free_.empty()) {
-      slot_index = free_.back();
-      free_.pop_back();
-    } else {
-      slot_index = static_cast<uint32_t>(connections_.size());
-      connections_.emplace_back();
-    }
-    Connection& c = connections_[slot_index];
-    c.fd.reset(cqe.res);
-    c.slot = l.slot;
-    c.bytes = 0;
-    c.armed = false;
-    ++report_.connections;
+    accepted(l);
+    const uint32_t slot_index = add_connection(l, cqe.res);
     if (stopping_) {
-      c.fd.reset();
+      connections_[slot_index].fd.reset();
       free_.push_back(slot_index);
     } else {
       arm_recv<Mode>(slot_index);
@@ -188,14 +144,8 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     }
   } else if (cqe.res != -ECANCELED && cqe.res != -EINTR && cqe.res != -EAGAIN &&
              cqe.res != -ECONNABORTED) {
-    std::string line;
-    const bool shortage =
-        l.rest.on_failure(-cqe.res, l.port, ListenerRest::Clock::now(), line);
-    if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
-      record_error(describe_accept_failure(l.port, -cqe.res));
-    post_notice(context_, line, true);
-    if (shortage) {
-      ++resting_;  // resume_listeners() arms it again once the rest is over
+    // A shortage: resume_listeners() arms it again once the rest is over.
+    if (accept_failed(l, -cqe.res)) {
       if (l.armed) {  // a multishot accept still armed would go on failing
         if (io_uring_sqe* sqe = ring_.sqe()) {
           io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::accept), 0);
@@ -209,13 +159,9 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
 
 void UringReceiver::resume_listeners() {
   const auto now = ListenerRest::Clock::now();
-  for (uint32_t i = 0; i < listeners_.size() && resting_ > 0; ++i) {
-    Listener& l = listeners_[i];
-    if (!l.rest.due(now)) continue;
-    l.rest.resume();
-    --resting_;
-    if (!l.armed && !stopping_) arm_accept(i);  // else its cancel is still on the way back
-  }
+  resume_due_listeners(now, now, [&](uint32_t i) {
+    if (!listeners_[i].armed && !stopping_) arm_accept(i);  // else its cancel is still on the way back
+  });
 }
 
 template <UringRecvMode Mode>
@@ -320,12 +266,6 @@ void UringReceiver::run(const std::atomic<bool>& stop) {
   }
 }
 
-WorkerReport UringReceiver::finish() {
-  for (const Connection& c : connections_) {
-    if (!c.fd.valid()) continue;
-    report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
-  }
-  return report_;
-}
+WorkerReport UringReceiver::finish() { return finish_report(); }
 
 }  // namespace xttcp

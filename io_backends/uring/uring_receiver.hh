@@ -5,13 +5,10 @@
 // completion.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
-#include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/io_buffer.hh"
+#include "io_backends/common/tcp_receiver_base.hh"
 #include "io_backends/uring/buffer_ring.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
@@ -24,7 +21,15 @@ enum class UringRecvMode {
   truncate,   // --skip-rx-copy: recv(MSG_TRUNC), TCP discards without copying
 };
 
-class UringReceiver final : public DataWorker {
+struct UringListener : TcpListener {
+  bool armed = false;  // an accept is live (none while resting)
+};
+struct UringReceiveConnection : TcpReceiveConnection {
+  bool armed = false;  // a receive is live: the slot is reused once it has ended
+};
+
+class UringReceiver final : public DataWorker,
+                            private TcpReceiverBase<UringListener, UringReceiveConnection> {
  public:
   UringReceiver(const WorkerContext& context, const UringCapabilities& caps);
   Status open() override;
@@ -34,19 +39,8 @@ class UringReceiver final : public DataWorker {
   UringRecvMode mode() const { return mode_; }
 
  private:
-  struct Listener {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    uint16_t port = 0;
-    bool armed = false;
-    ListenerRest rest;  // out of descriptors: no accept armed until rest.due()
-  };
-  struct Connection {
-    UniqueFd fd;  // closed at EOF; the slot is reused once its request has ended
-    uint32_t slot = 0;
-    uint64_t bytes = 0;
-    bool armed = false;
-  };
+  using Listener = UringListener;
+  using Connection = UringReceiveConnection;
 
   template <UringRecvMode Mode>
   void receive_loop(const std::atomic<bool>& stop);
@@ -63,22 +57,15 @@ class UringReceiver final : public DataWorker {
   void close_connection(uint32_t index, int err);
   template <UringRecvMode Mode>
   void cancel_and_drain();
-  void record_error(const std::string& what);
 
-  const WorkerContext& context_;
   UringCapabilities caps_;
   UringRecvMode mode_ = UringRecvMode::multishot;
-  std::vector<Listener> listeners_;
-  std::vector<Connection> connections_;
-  std::vector<uint32_t> free_;  // reusable slots in connections_
   IoBuffer buffer_;             // single-shot receives (and MSG_TRUNC's address, never written)
   BufferRing buffers_;          // multishot receives
   bool bundles_ = false;        // multishot receives fill several buffers per CQE
   Ring ring_;                   // declared after the buffers and sockets: torn down first
   uint32_t armed_ = 0;          // requests that will still complete (accepts and recvs)
-  uint32_t resting_ = 0;        // listeners without an accept for want of descriptors
   bool stopping_ = false;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

@@ -11,9 +11,7 @@
 #include <fmt/format.h>
 
 #include "engine/count_mode.hh"
-#include "engine/net/socket_setup.hh"
-#include "engine/stats/tcp_info.hh"
-#include "io_backends/common/connect_flows.hh"
+#include "io_backends/common/zerocopy_errqueue.hh"
 #include "io_backends/send_rate.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
@@ -29,7 +27,7 @@ constexpr auto auto_decision_time = std::chrono::seconds(1);
 
 UringSender::UringSender(const WorkerContext& context, const UringCapabilities& caps,
                          UringSendMode mode, std::vector<std::string> notes)
-    : context_(context), caps_(caps), mode_(mode) {
+    : TcpSenderBase(context), caps_(caps), mode_(mode) {
   report_.notes = std::move(notes);
 }
 
@@ -41,26 +39,12 @@ Status UringSender::open() {
   if (!*buffer_)
     return fail("cannot allocate a " + std::to_string(spec.workload.send_buffer) + "-byte buffer");
 
-  auto sockets = connect_flows(context_, report_.notes);
-  if (!sockets) return sockets.error();
-  connections_.reserve(sockets->size());
-  for (size_t i = 0; i < sockets->size(); ++i) {
-    // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
-    if (Status blocking = set_nonblocking((*sockets)[i].get(), false); !blocking)
-      return blocking.error();
-    Connection c;
-    c.fd = std::move((*sockets)[i]);
-    c.slot = context_.plan->flows[i].slot;
-    if (const uint64_t budget = flow_send_budget(spec); budget > 0) c.left = budget;
-    connections_.push_back(std::move(c));
-  }
-  report_.connections = static_cast<uint32_t>(connections_.size());
+  if (Status opened = open_connections(true); !opened) return opened;
   if (spec.io.outstanding > 0)
     report_.notes.push_back(fmt::format(
         "-a {}: io_uring keeps one send in flight per connection (a bundle of several buffers "
         "where the kernel has them), not {} buffers",
         spec.io.outstanding, spec.io.outstanding));
-  if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(connections_.size());
 
   const unsigned sq_entries = ring_entries_for(connections_.size() + 1);
   if (Status ring = ring_.init(sq_entries, sq_entries * 4, caps_, spec.uring.sqpoll); !ring)
@@ -97,27 +81,6 @@ Status UringSender::open_send_rings() {
       return reg.error();
   }
   return ok();
-}
-
-void UringSender::record_error(const std::string& what) {
-  if (report_.errors++ == 0) report_.first_error = what;
-}
-
-void UringSender::flow_done(Connection& c) {
-  c.closed = true;
-  if (::shutdown(c.fd.get(), SHUT_WR) != 0)
-    record_error(std::string("shutdown: ") + std::strerror(errno));
-  if (context_.on_flow_done) context_.on_flow_done();
-}
-
-void UringSender::on_send_error(Connection& c, int err) {
-  c.closed = true;
-  if (context_.open_connections) --*context_.open_connections;
-  if (err == EPIPE || err == ECONNRESET) {
-    ++report_.closed_by_peer;
-    return;
-  }
-  record_error(std::string("send: ") + std::strerror(err));
 }
 
 template <UringSender::Kind K>
@@ -210,17 +173,14 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
       if (!stopping_) queue_send(index);
       return;
     }
-    if (res != -ECANCELED) on_send_error(c, -res);
+    if (res != -ECANCELED) connection_lost(c, -res);
     return;
   }
   if (op == uring::Op::send_zc) {
     if (cqe.flags & IORING_CQE_F_NOTIF) {
       // The kernel let go of the buffer; res says whether it had copied it after all.
       const bool copied = (static_cast<uint32_t>(cqe.res) & IORING_NOTIF_USAGE_ZC_COPIED) != 0;
-      ++c.zerocopy.notifications;
-      ++zerocopy_total_.notifications;
-      c.zerocopy.copied += copied;
-      zerocopy_total_.copied += copied;
+      count_zerocopy(c, ZeroCopyStats{0, 1, copied ? 1u : 0u, false});
       --pending_notifications_;
       return;
     }
@@ -236,7 +196,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     if (res > 0) context_.counters[c.slot].add(static_cast<uint64_t>(res));
     if constexpr (Paced) pacer.after_write(static_cast<uint64_t>(res));
     c.left -= static_cast<uint64_t>(res);
-    if (c.left == 0) return flow_done(c);  // count mode: the budget was accepted
+    if (c.left == 0) return budget_sent(c);  // count mode: the budget was accepted
     if (!stopping_) queue_send(index);
     return;
   }
@@ -249,7 +209,7 @@ void UringSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer) {
     if (!stopping_) queue_send(index);
     return;
   }
-  on_send_error(c, -res);
+  connection_lost(c, -res);
 }
 
 bool UringSender::auto_fallback_due() {
@@ -259,14 +219,7 @@ bool UringSender::auto_fallback_due() {
     return false;
   auto_decided_ = true;
   if (!mostly_copied(zerocopy_total_)) return false;
-  const double percent = 100.0 * static_cast<double>(zerocopy_total_.copied) /
-                         static_cast<double>(zerocopy_total_.notifications);
-  report_.notes.push_back(fmt::format(
-      "zero-copy: {:.1f} % of sends were copied by the kernel (loopback/veth always copy); "
-      "switched to plain send",
-      percent));
-  for (Connection& c : connections_) c.zerocopy.fell_back = true;
-  zerocopy_total_.fell_back = true;
+  fall_back_from_zerocopy();
   return true;
 }
 
@@ -367,14 +320,7 @@ void UringSender::wait_for_notifications() {
 
 WorkerReport UringSender::finish() {
   if (ring_.valid()) wait_for_notifications();
-  for (size_t i = 0; i < connections_.size(); ++i) {
-    const Connection& c = connections_[i];
-    ConnectionStats stats = sender_connection_stats(context_, i, c.fd.get());
-    stats.bytes = read(context_.counters[c.slot]).bytes;
-    stats.zerocopy = c.zerocopy;
-    report_.connection_stats.push_back(std::move(stats));
-  }
-  return report_;
+  return finish_report();
 }
 
 }  // namespace xttcp

@@ -26,6 +26,7 @@
 #include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/pacer.hh"
+#include "io_backends/common/tcp_sender_base.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
 #include "io_backends/uring/send_ring.hh"
@@ -39,7 +40,11 @@ enum class UringSendMode {
   zerocopy_auto,  // --zerocopy=auto: SEND_ZC, plain send once nearly every send was copied
 };
 
-class UringSender final : public DataWorker {
+struct UringSendConnection : TcpSendConnection {
+  uint64_t in_flight = 0;  // user_data of the send (or poll) in flight, 0 = none
+};
+
+class UringSender final : public DataWorker, private TcpSenderBase<UringSendConnection> {
  public:
   UringSender(const WorkerContext& context, const UringCapabilities& caps, UringSendMode mode,
               std::vector<std::string> notes);
@@ -49,23 +54,14 @@ class UringSender final : public DataWorker {
   WorkerReport finish() override;
 
   // --zerocopy=auto's rule: after `min_notifications` notifications (or once a second has
-  // passed with some), fall back when at least 95 % were copied. Exposed for tests.
+  // passed with some), fall back when at least 95 % were copied (mostly_copied(),
+  // common/zerocopy_errqueue.hh).
   static constexpr uint64_t min_notifications = 1000;
   // Sends issued per io_uring_enter: what the counters may trail the kernel by, in sends.
   static constexpr uint32_t max_sends_per_enter = 64;
-  static bool mostly_copied(const ZeroCopyStats& total) {
-    return total.notifications > 0 && total.copied * 100 >= total.notifications * 95;
-  }
 
  private:
-  struct Connection {
-    UniqueFd fd;
-    uint32_t slot = 0;
-    uint64_t in_flight = 0;  // user_data of the send (or poll) in flight, 0 = none
-    uint64_t left = UINT64_MAX;  // count mode: bytes still to send (a timed run never gets there)
-    bool closed = false;
-    ZeroCopyStats zerocopy;
-  };
+  using Connection = UringSendConnection;
   enum class LoopEnd { stopped, switch_to_plain, failed };
   enum class Kind { plain, bundle, zerocopy };  // what one armed send is
 
@@ -88,16 +84,9 @@ class UringSender final : public DataWorker {
   bool auto_fallback_due();
   void cancel_and_drain();
   void wait_for_notifications();
-  void on_send_error(Connection& connection, int err);
-  // Count mode: the connection's budget was accepted; shut its sending side down (the receiver
-  // sees the end) and tell the engine.
-  void flow_done(Connection& connection);
-  void record_error(const std::string& what);
 
-  const WorkerContext& context_;
   UringCapabilities caps_;
   UringSendMode mode_;
-  std::vector<Connection> connections_;
   std::unique_ptr<IoBuffer> buffer_;  // leaked on purpose if the kernel still holds it
   bool registered_buffer_ = false;
   std::vector<SendRing> send_rings_;  // one per connection when bundles are used, else empty
@@ -109,8 +98,6 @@ class UringSender final : public DataWorker {
   bool stopping_ = false;
   bool auto_decided_ = false;
   std::chrono::steady_clock::time_point zerocopy_started_;  // --zerocopy=auto's clock
-  ZeroCopyStats zerocopy_total_;
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

@@ -7,8 +7,6 @@
 #include <chrono>
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "io_backends/common/udp_socket.hh"
 #include "io_backends/uring/user_data.hh"
 
@@ -28,13 +26,7 @@ constexpr std::size_t control_bytes = udp_control_bytes;
 Status UringUdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
   // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
-  auto opened = open_udp_receiver_sockets(context_, true, report_.notes);
-  if (!opened) return opened.error();
-  gro_ = opened->gro;
-  if (gro_) context_.udp_flows->gro = true;
-  sockets_ = std::move(opened->sockets);
-  skip_copy_ = spec.io.skip_rx_copy;
-  for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
+  if (Status opened = open_sockets(true); !opened) return opened;
   template_ = msghdr{};
   template_.msg_controllen = control_bytes;
   // --allow: every datagram's source comes with it (io_uring_recvmsg_out names it) and is checked.
@@ -64,30 +56,10 @@ bool UringUdpReceiver::admitted_source(io_uring_recvmsg_out& out) const {
   return context_.admission->admit_datagram(source);
 }
 
-// With --skip-rx-copy, GRO only pays when it coalesces. Large datagrams it leaves alone would be
-// copied whole for nothing: after a run of them, that socket drops GRO and reads headers only
-// (its multishot receive is ended and re-armed on the header-sized buffers).
-void UringUdpReceiver::note_coalescing(uint32_t index, std::size_t length, std::size_t segment) {
-  constexpr std::size_t large = 16384;
-  constexpr uint32_t run = 256;
-  Socket& socket = sockets_[index];
-  if (segment < length || length < large) {
-    socket.uncoalesced = 0;
-    return;
-  }
-  if (++socket.uncoalesced < run || !disable_udp_gro(socket.fd.get())) return;
-  socket.header_only = true;
-  if (socket.armed) {
-    if (io_uring_sqe* sqe = ring_.sqe()) {
-      io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::recv), 0);
-      sqe->user_data = uring::pack(0, uring::Op::cancel);
-    }
-  }
-  if (!switched_note_) {
-    switched_note_ = true;
-    report_.notes.push_back(fmt::format(
-        "UDP: {}-byte datagrams arrive uncoalesced; GRO off and header-only reads from then on",
-        length));
+void UringUdpReceiver::cancel_receive(uint32_t index) {
+  if (io_uring_sqe* sqe = ring_.sqe()) {
+    io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::recv), 0);
+    sqe->user_data = uring::pack(0, uring::Op::cancel);
   }
 }
 
@@ -95,7 +67,7 @@ void UringUdpReceiver::arm(uint32_t index) {
   Socket& socket = sockets_[index];
   io_uring_sqe* sqe = ring_.sqe();
   if (sqe == nullptr) {
-    if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
+    record_error("io_uring: the kernel takes no more submissions");
     return;
   }
   io_uring_prep_recvmsg_multishot(sqe, socket.fd.get(), &template_,
@@ -134,18 +106,14 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
              c = io_uring_recvmsg_cmsg_nexthdr(out, &h, c))
           read_receive_cmsg(*c, info);
         const std::size_t segment = info.segment > 0 ? info.segment : length;
-        if (!socket.seen_data) {
-          socket.seen_data = true;
-          if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
-        }
+        on_data(socket);  // -N: the first datagram starts the clock
         const std::size_t data_bytes =
             socket.accounting->on_buffer(payload, in_buffer, length, segment,
                                          info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
         if (data_bytes > 0 || length == 0) context_.counters[socket.slot].add(data_bytes);
         socket.accounting->announce_ended();  // count mode: after the bytes before the marker
-        // -uro asked for receive coalescing: GRO stays on even where it does not pay.
-        if (skip_copy_ && !socket.header_only && !context_.spec->io.udp_receive_coalescing)
-          note_coalescing(index, length, segment);
+        // Header-only from now on: end the receive on full buffers; it is re-armed on headers.
+        if (gives_up_gro(socket, length, segment) && socket.armed) cancel_receive(index);
       }
     }
     ring.recycle(bid);
@@ -153,7 +121,7 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
   const int res = cqe.res;
   if (res < 0 && res != -ENOBUFS && res != -ECANCELED && res != -EINTR && res != -EAGAIN &&
       res != -ECONNREFUSED) {
-    if (report_.errors++ == 0) report_.first_error = std::string("UDP recvmsg: ") + std::strerror(-res);
+    record_error(std::string("UDP recvmsg: ") + std::strerror(-res));
     return;
   }
   // ENOBUFS: the buffer ring ran dry; the recycled buffers are published before the re-arm.
@@ -170,20 +138,15 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < sockets_.size(); ++i) arm(i);
   while (!stop.load(std::memory_order_relaxed)) {
     if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
-      if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
+      record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
     reap();
   }
   // Stop: end every multishot receive, counting what they still bring, bounded.
   stopping_ = true;
-  for (uint32_t i = 0; i < sockets_.size(); ++i) {
-    if (!sockets_[i].armed) continue;
-    if (io_uring_sqe* sqe = ring_.sqe()) {
-      io_uring_prep_cancel64(sqe, uring::pack(i, uring::Op::recv), 0);
-      sqe->user_data = uring::pack(0, uring::Op::cancel);
-    }
-  }
+  for (uint32_t i = 0; i < sockets_.size(); ++i)
+    if (sockets_[i].armed) cancel_receive(i);
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
     ring_.submit_and_wait(ring_drain_wait_ns);
@@ -195,9 +158,6 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
   }
 }
 
-WorkerReport UringUdpReceiver::finish() {
-  for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
-  return report_;
-}
+WorkerReport UringUdpReceiver::finish() { return finish_report(); }
 
 }  // namespace xttcp

@@ -7,49 +7,37 @@
 
 #include <sys/socket.h>
 
-#include <memory>
-#include <string>
-#include <vector>
-
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
-#include "io_backends/common/udp_flows.hh"
+#include "io_backends/common/udp_receiver_base.hh"
 #include "io_backends/uring/buffer_ring.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
 
 namespace xttcp {
 
-class UringUdpReceiver final : public DataWorker {
+class UringUdpReceiver final : public DataWorker, private UdpReceiverBase {
  public:
   UringUdpReceiver(const WorkerContext& context, const UringCapabilities& caps)
-      : context_(context), caps_(caps) {}
+      : UdpReceiverBase(context), caps_(caps) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
 
  private:
-  using Socket = UdpReceiverSocket;
-
   void arm(uint32_t index);
-  void note_coalescing(uint32_t index, std::size_t length, std::size_t segment);
+  void cancel_receive(uint32_t index);  // its completion without F_MORE re-arms it
   bool admitted_source(io_uring_recvmsg_out& out) const;  // --allow
   void on_completion(const io_uring_cqe& cqe);
   void reap();
 
-  const WorkerContext& context_;
   UringCapabilities caps_;
-  std::vector<Socket> sockets_;
   msghdr template_{};  // what each multishot RECVMSG fills: no name, one cmsg slot
-  bool gro_ = false;
-  bool skip_copy_ = true;  // --skip-rx-copy
-  bool switched_note_ = false;
   uint32_t armed_ = 0;
   bool stopping_ = false;
   BufferRing full_buffers_;    // group 0: a whole datagram or GRO train per buffer
   BufferRing header_buffers_;  // group 1 (--skip-rx-copy): header-only reads
   Ring ring_;  // after the buffers and sockets: torn down before them
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

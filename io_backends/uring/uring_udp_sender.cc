@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "engine/count_mode.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
@@ -18,31 +17,14 @@ namespace xttcp {
 
 namespace {
 
-constexpr char compat_fill = 'B';
-
-void add(std::atomic<uint64_t>& counter, uint64_t n) {
-  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-}
+constexpr char compat_fill = 'B';  // NTTTCP-for-Linux's UDP payload
 
 }  // namespace
 
 Status UringUdpSender::open() {
   const TestSpec& spec = *context_.spec;
-  datagram_ = spec.workload.send_buffer;
-  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   // io_uring waits with its own poll; blocking mode keeps the kernel from answering EAGAIN.
-  auto sockets = open_udp_sender_flows(context_, true, report_.notes);
-  if (!sockets) return sockets.error();
-  gso_segments_ = sockets->gso_segments;
-  context_.udp_flows->gso_segments = gso_segments_;
-  budget_ = flow_send_datagrams(spec);
-  for (UdpSenderFlow& opened : sockets->flows) {
-    Flow flow;
-    static_cast<UdpSenderFlow&>(flow) = std::move(opened);
-    if (budget_ > 0) flow.left = budget_;
-    flows_.push_back(std::move(flow));
-  }
-  report_.connections = static_cast<uint32_t>(flows_.size());
+  if (Status opened = open_flows(true); !opened) return opened;
   batch_ = gso_segments_ > 0 ? gso_segments_ : 1;
   // ~256 KiB in flight per flow, in 2..32 linked sends.
   region_bytes_ = static_cast<std::size_t>(batch_) * datagram_;
@@ -64,7 +46,7 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
   if (io_uring_sq_space_left(ring) < depth_) io_uring_submit(ring);
   if (io_uring_sq_space_left(ring) < depth_) {
     flow.closed = true;
-    if (report_.errors++ == 0) report_.first_error = "io_uring: the kernel takes no more submissions";
+    record_error("io_uring: the kernel takes no more submissions");
     return;
   }
   const uint64_t now = monotonic_ns();
@@ -98,12 +80,8 @@ void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32
   const int res = cqe.res;
   if (res > 0) {
     const uint64_t datagrams = gso_segments_ > 0 ? static_cast<uint64_t>(res) / datagram_ : 1;
-    const uint64_t bytes = datagrams * datagram_;
-    context_.counters[flow.slot].add(bytes);
-    add(flow.counters->datagrams, datagrams);
-    add(flow.counters->bytes, bytes);
+    const uint64_t bytes = count_sent(flow, datagrams);
     flow.chain_sent += static_cast<uint32_t>(datagrams);
-    flow.left -= datagrams;
     if constexpr (Paced) pacer.after_write(bytes);
   } else if (res == -ECONNREFUSED) {
     ++refused_;  // ICMP port unreachable for an earlier datagram; NTTTCP goes on too
@@ -112,7 +90,7 @@ void UringUdpSender::on_completion(const io_uring_cqe& cqe, Pacer& pacer, uint32
     if (!flow.closed && budget_ > 0 && context_.on_flow_done)
       context_.on_flow_done();  // count mode: the run ends and reports the error
     flow.closed = true;
-    if (report_.errors++ == 0) report_.first_error = std::string("UDP send: ") + std::strerror(-res);
+    record_error(std::string("UDP send: ") + std::strerror(-res));
   }
   if (flow.in_flight == 0) {
     // A linked chain sends a prefix of its datagrams (a failure cancels the rest): the unsent
@@ -139,16 +117,14 @@ void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
           [this](Flow&) {
             if (context_.on_flow_done) context_.on_flow_done();
           },
-          [this](const std::string& what) {
-            if (report_.errors++ == 0) report_.first_error = what;
-          });
+          [this](const std::string& what) { record_error(what); });
       if (next_marker > 0 && next_marker < static_cast<uint64_t>(wait.tv_nsec))
         wait.tv_nsec = static_cast<long long>(next_marker);
     }
     io_uring_cqe* cqe = nullptr;
     const int r = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &wait, nullptr);
     if (r < 0 && r != -ETIME && r != -EINTR && r != -EBUSY && r != -EAGAIN) {
-      if (report_.errors++ == 0) report_.first_error = std::string("io_uring_enter: ") + std::strerror(-r);
+      record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       return;
     }
     ring_.reap([&](io_uring_cqe& done) { on_completion<Paced>(done, pacer, per_send); });
@@ -191,18 +167,7 @@ void UringUdpSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport UringUdpSender::finish() {
-  if (gso_segments_ > 0)
-    report_.notes.push_back(fmt::format("UDP: GSO sends of up to {} x {}-byte datagrams, {} linked per flow",
-                                        gso_segments_, datagram_, depth_));
-  if (refused_ > 0)
-    report_.notes.push_back(fmt::format(
-        "UDP: {} sends were refused (ICMP port unreachable): is the receiver listening?", refused_));
-  for (const Flow& flow : flows_) {
-    ConnectionStats stats;
-    stats.bytes = read(context_.counters[flow.slot]).bytes;
-    report_.connection_stats.push_back(std::move(stats));
-  }
-  return report_;
+  return finish_report(fmt::format(", {} linked per flow", depth_));
 }
 
 }  // namespace xttcp

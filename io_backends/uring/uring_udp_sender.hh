@@ -6,8 +6,6 @@
 // leave as plain sends outside the ring, and the flow is done (on_flow_done).
 #pragma once
 
-#include <memory>
-#include <string>
 #include <vector>
 
 #include "base/unique_fd.hh"
@@ -16,26 +14,29 @@
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/pacer.hh"
 #include "io_backends/common/udp_flows.hh"
+#include "io_backends/common/udp_sender_base.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
 
 namespace xttcp {
 
-class UringUdpSender final : public DataWorker {
+struct UringUdpFlow : UdpSenderFlow {
+  uint32_t in_flight = 0;    // sends of the current chain not completed yet
+  uint32_t chain_first = 0;  // sequence of the chain's first datagram
+  uint32_t chain_sent = 0;   // datagrams of the chain the kernel took so far
+  bool refused = false;      // the chain met ECONNREFUSED
+};
+
+class UringUdpSender final : public DataWorker, private UdpSenderBase<UringUdpFlow> {
  public:
   UringUdpSender(const WorkerContext& context, const UringCapabilities& caps)
-      : context_(context), caps_(caps) {}
+      : UdpSenderBase(context), caps_(caps) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
 
  private:
-  struct Flow : UdpSenderFlow {
-    uint32_t in_flight = 0;    // sends of the current chain not completed yet
-    uint32_t chain_first = 0;  // sequence of the chain's first datagram
-    uint32_t chain_sent = 0;   // datagrams of the chain the kernel took so far
-    bool refused = false;      // the chain met ECONNREFUSED
-  };
+  using Flow = UringUdpFlow;
 
   void arm_chain(uint32_t index, uint32_t datagrams_per_send);
   template <bool Paced>
@@ -43,28 +44,18 @@ class UringUdpSender final : public DataWorker {
   template <bool Paced>
   void send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint32_t per_send);
   void cancel_and_drain();
-  // Count mode: the end markers that are due; returns how long until the next one (ns, 0: none).
   unsigned char* region(uint32_t flow, uint32_t send) {
     return buffer_.data() + (static_cast<std::size_t>(flow) * depth_ + send) * region_bytes_;
   }
 
-  const WorkerContext& context_;
   UringCapabilities caps_;
-  std::vector<Flow> flows_;
   IoBuffer buffer_;  // per flow, depth_ regions of batch_ datagrams
   std::size_t region_bytes_ = 0;
-  uint32_t datagram_ = 0;
-  uint32_t batch_ = 1;        // datagrams per send (GSO) or 1
-  uint32_t gso_segments_ = 0;
-  uint32_t depth_ = 1;        // linked sends per chain
-  bool native_ = true;
-  uint64_t budget_ = 0;   // count mode: datagrams per flow (N); 0 = timed
-  uint32_t ending_ = 0;   // count mode: flows sending their end markers
+  uint32_t batch_ = 1;  // datagrams per send (GSO) or 1
+  uint32_t depth_ = 1;  // linked sends per chain
   bool stopping_ = false;
   uint32_t in_flight_ = 0;
-  uint64_t refused_ = 0;
   Ring ring_;  // after the buffer and sockets: torn down before them
-  WorkerReport report_;
 };
 
 }  // namespace xttcp

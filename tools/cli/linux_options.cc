@@ -5,6 +5,7 @@
 #include "base/units.hh"
 #include "engine/net/address_filter.hh"
 #include "tools/cli/defaults_profile.hh"
+#include "tools/cli/option_binders.hh"
 #include "tools/cli/parse_state.hh"
 #include "topology/placement.hh"
 
@@ -36,13 +37,7 @@ Expected<uint32_t> whole_seconds(const std::string& text) {
   return static_cast<uint32_t>(*seconds);
 }
 
-Expected<std::string> non_empty(const std::string& text, const char* what) {
-  if (text.empty()) return fail(std::string("the value is empty (expected ") + what + ")");
-  if (text[0] == '-') return fail("'" + text + "' is not " + what);
-  return text;
-}
-
-// ---- rows -------------------------------------------------------------------------------
+// ---- setters: options that do more than store one value (option_binders.hh has the rest) ----
 
 Status set_receiver(ParseState& state, const Value& value) {
   state.receiver_chosen = true;
@@ -61,31 +56,6 @@ Status set_local(ParseState& state, const Value&) {
   return ok();
 }
 
-Status set_daemonize(ParseState& state, const Value&) {
-  state.spec().control.daemonize = true;
-  return ok();
-}
-
-Status set_multi_clients(ParseState& state, const Value&) {
-  state.spec().control.multi_clients = true;
-  return ok();
-}
-
-Status set_last_client(ParseState& state, const Value&) {
-  state.spec().control.last_client = true;
-  return ok();
-}
-
-Status set_epoll(ParseState& state, const Value&) {
-  state.spec().accepted.use_epoll = true;
-  return ok();
-}
-
-Status set_hold(ParseState& state, const Value&) {
-  state.spec().control.hold = true;
-  return ok();
-}
-
 Status set_mapping(ParseState& state, const Value& value) {
   auto mapping = parse_mapping(*value, state.cpu_count);
   if (!mapping) return mapping.error();
@@ -101,19 +71,12 @@ Status set_ports(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_source_address(ParseState& state, const Value& value) {
-  auto address = non_empty(*value, "an address");
-  if (!address) return address.error();
-  state.spec().layout.source_address = *address;
-  return ok();
-}
-
 Status set_source_addresses(ParseState& state, const Value& value) {
   std::vector<std::string> addresses;
   std::string_view rest = *value;
   while (true) {
     const size_t comma = rest.find(',');
-    auto address = non_empty(std::string(rest.substr(0, comma)), "a comma-separated address list");
+    auto address = bind::non_empty<"a comma-separated address list">(std::string(rest.substr(0, comma)));
     if (!address) return address.error();
     addresses.push_back(*address);
     if (comma == std::string_view::npos) break;
@@ -134,14 +97,6 @@ Status set_allow(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_max_clients(ParseState& state, const Value& value) {
-  auto clients = parse_count(*value, limits::max_clients);
-  if (!clients) return clients.error();
-  if (*clients == 0) return fail("at least 1 (leave it out for no limit)");
-  state.spec().access.max_clients = static_cast<uint32_t>(*clients);
-  return ok();
-}
-
 Status set_threads_per_port(ParseState& state, const Value& value) {
   auto threads = clamped_count(state, *value, limits::max_threads_per_port, "-n",
                                "threads per port");
@@ -158,28 +113,11 @@ Status set_conns_per_thread(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_ipv6(ParseState& state, const Value&) {
-  state.spec().layout.ipv6 = true;
-  return ok();
-}
-
-Status set_udp(ParseState& state, const Value&) {
-  state.spec().workload.protocol = Protocol::udp;
-  return ok();
-}
-
 Expected<uint16_t> port_number(const std::string& text) {
   auto port = parse_count(text, UINT64_MAX);
   if (!port) return port.error();
   if (*port < 1 || *port > 65535) return fail(fmt::format("port {} is outside 1..65535", *port));
   return static_cast<uint16_t>(*port);
-}
-
-Status set_base_port(ParseState& state, const Value& value) {
-  auto port = port_number(*value);
-  if (!port) return port.error();
-  state.spec().layout.base_port = *port;
-  return ok();
 }
 
 Status set_source_port(ParseState& state, const Value& value) {
@@ -211,71 +149,6 @@ Status set_buffer(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_rate_limit(ParseState& state, const Value& value) {
-  auto rate = parse_rate(*value);
-  if (!rate) return rate.error();
-  state.spec().workload.rate_limit_bps = *rate;
-  return ok();
-}
-
-Status set_fq_rate_limit(ParseState& state, const Value& value) {
-  auto rate = parse_rate(*value);
-  if (!rate) return rate.error();
-  state.spec().workload.fq_rate_limit_bps = *rate;
-  return ok();
-}
-
-Status set_warmup(ParseState& state, const Value& value) {
-  auto seconds = whole_seconds(*value);
-  if (!seconds) return seconds.error();
-  state.spec().workload.warmup_s = *seconds;
-  return ok();
-}
-
-Status set_duration(ParseState& state, const Value& value) {
-  auto seconds = whole_seconds(*value);
-  if (!seconds) return seconds.error();
-  state.spec().workload.duration_s = *seconds;
-  return ok();
-}
-
-Status set_cooldown(ParseState& state, const Value& value) {
-  auto seconds = whole_seconds(*value);
-  if (!seconds) return seconds.error();
-  state.spec().workload.cooldown_s = *seconds;
-  return ok();
-}
-
-Status set_no_sync(ParseState& state, const Value&) {
-  state.spec().control.no_sync = true;
-  return ok();
-}
-
-Status set_log_file(ParseState& state, const Value& value) {
-  state.spec().output.log_file = value.value_or(defaults::log_file);
-  return ok();
-}
-
-Status set_xml_file(ParseState& state, const Value& value) {
-  state.spec().output.xml_file = value.value_or(defaults::xml_file);
-  return ok();
-}
-
-Status set_json_file(ParseState& state, const Value& value) {
-  state.spec().output.json_file = value.value_or(defaults::json_file);
-  return ok();
-}
-
-Status set_quiet(ParseState& state, const Value&) {
-  state.spec().output.quiet = true;
-  return ok();
-}
-
-Status set_verbose(ParseState& state, const Value&) {
-  state.spec().output.verbose = true;
-  return ok();
-}
-
 Status set_help(ParseState& state, const Value&) {
   state.command.action = Action::help;
   return ok();
@@ -283,37 +156,6 @@ Status set_help(ParseState& state, const Value&) {
 
 Status set_version(ParseState& state, const Value&) {
   state.command.action = Action::version;
-  return ok();
-}
-
-Status set_show_tcp_retrans(ParseState& state, const Value&) {
-  state.spec().output.show_tcp_retrans = true;
-  return ok();
-}
-
-Status set_show_nic_packets(ParseState& state, const Value& value) {
-  auto name = non_empty(*value, "an interface name");
-  if (!name) return name.error();
-  state.spec().output.show_nic_packets = *name;
-  return ok();
-}
-
-Status set_show_dev_interrupts(ParseState& state, const Value& value) {
-  auto text = non_empty(*value, "a device name");
-  if (!text) return text.error();
-  state.spec().output.show_dev_interrupts = *text;
-  return ok();
-}
-
-Status set_no_delay(ParseState& state, const Value&) {
-  state.spec().io.no_delay = true;
-  return ok();
-}
-
-Status set_backend(ParseState& state, const Value& value) {
-  auto name = non_empty(*value, "a backend name");
-  if (!name) return name.error();
-  state.spec().backend = *name;
   return ok();
 }
 
@@ -325,33 +167,11 @@ Status set_placement(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_nic(ParseState& state, const Value& value) {
-  auto name = non_empty(*value, "an interface name");
-  if (!name) return name.error();
-  state.spec().placement.nic = *name;
-  return ok();
-}
-
-Status set_native_json(ParseState& state, const Value& value) {
-  auto file = non_empty(*value, "a file name");
-  if (!file) return file.error();
-  state.spec().output.native_json_file = *file;
-  return ok();
-}
-
 Status set_interval(ParseState& state, const Value& value) {
   auto seconds = parse_seconds(*value, false);
   if (!seconds) return seconds.error();
   if (*seconds < 0.01) return fail("the interval must be at least 0.01 s");
   state.spec().output.interval_s = *seconds;
-  return ok();
-}
-
-Status set_repeat(ParseState& state, const Value& value) {
-  auto count = parse_count(*value, limits::max_repeat);
-  if (!count) return count.error();
-  if (*count == 0) return fail("the count must be at least 1");
-  state.spec().repeat.count = static_cast<uint32_t>(*count);
   return ok();
 }
 
@@ -376,17 +196,6 @@ Status set_zerocopy(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_skip_rx_copy(ParseState& state, const Value& value) {
-  if (!value || *value == "on") {
-    state.spec().io.skip_rx_copy = true;
-  } else if (*value == "off") {
-    state.spec().io.skip_rx_copy = false;
-  } else {
-    return fail("'" + *value + "' is not one of on, off");
-  }
-  return ok();
-}
-
 Status set_defaults(ParseState& state, const Value& value) {
   auto defaults = parse_defaults_name(*value);
   if (!defaults) return defaults.error();
@@ -404,64 +213,6 @@ Status set_udp_payload(ParseState& state, const Value& value) {
   } else {
     return fail("'" + *value + "' is not one of auto, native, compat");
   }
-  return ok();
-}
-
-Expected<bool> on_off(const Value& value) {
-  if (!value || *value == "on") return true;
-  if (*value == "off") return false;
-  return fail("'" + *value + "' is not one of on, off");
-}
-
-Status set_udp_gso(ParseState& state, const Value& value) {
-  auto on = on_off(value);
-  if (!on) return on.error();
-  state.spec().io.udp_gso = *on;
-  return ok();
-}
-
-Status set_udp_gro(ParseState& state, const Value& value) {
-  auto on = on_off(value);
-  if (!on) return on.error();
-  state.spec().io.udp_gro = *on;
-  return ok();
-}
-
-Status set_sqpoll(ParseState& state, const Value&) {
-  state.spec().uring.sqpoll = true;
-  return ok();
-}
-
-Status set_pin_workers(ParseState& state, const Value&) {
-  state.spec().layout.pin_workers = true;
-  return ok();
-}
-
-Status set_worker_threads(ParseState& state, const Value& value) {
-  auto threads = parse_count(*value, 1024);
-  if (!threads) return threads.error();
-  if (*threads == 0) return fail("the number of threads must be 1..1024");
-  state.spec().layout.worker_threads = static_cast<uint32_t>(*threads);
-  return ok();
-}
-
-Status set_connect_timeout(ParseState& state, const Value& value) {
-  auto seconds = whole_seconds(*value);
-  if (!seconds) return seconds.error();
-  if (*seconds == 0) return fail("the timeout must be at least 1 second");
-  state.spec().control.connect_timeout_s = *seconds;
-  return ok();
-}
-
-Status set_wait_timeout(ParseState& state, const Value& value) {
-  auto seconds = whole_seconds(*value);
-  if (!seconds) return seconds.error();
-  state.spec().control.wait_timeout_s = *seconds;
-  return ok();
-}
-
-Status set_rr(ParseState& state, const Value&) {
-  state.spec().rr.on = true;
   return ok();
 }
 
@@ -493,25 +244,6 @@ Status set_rr_delay(ParseState& state, const Value& value) {
   return ok();
 }
 
-Status set_dpdk_args(ParseState& state, const Value& value) {
-  state.spec().dpdk.args = *value;
-  return ok();
-}
-
-Status set_dpdk_port(ParseState& state, const Value& value) {
-  auto port = non_empty(*value, "a port id, PCI address, device name or MAC");
-  if (!port) return port.error();
-  state.spec().dpdk.port = *port;
-  return ok();
-}
-
-Status set_peer_mac(ParseState& state, const Value& value) {
-  auto mac = non_empty(*value, "a MAC address such as 02:00:00:00:00:01");
-  if (!mac) return mac.error();
-  state.spec().dpdk.peer_mac = *mac;
-  return ok();
-}
-
 constexpr auto none = ValueKind::none;
 constexpr auto required = ValueKind::required;
 constexpr auto optional = ValueKind::optional;
@@ -534,15 +266,15 @@ const OptionDef table[] = {
   {'s', "", optional, "ADDR", for_any, compatible,
    "run as the sender; ADDR = the receiver's address (or give it in -m)", "", set_sender},
   {'D', "", none, "", for_any, compatible,
-   "run as a daemon (relative -O/-x/-j/--json paths are resolved before it detaches)", "", set_daemonize},
+   "run as a daemon (relative -O/-x/-j/--json paths are resolved before it detaches)", "", bind::flag<&Control::daemonize>},
   {'M', "", none, "", for_receiver, compatible,
-   "multi-clients mode: several sender hosts, one of them with -L", "", set_multi_clients},
+   "multi-clients mode: several sender hosts, one of them with -L", "", bind::flag<&Control::multi_clients>},
   {'L', "", none, "", for_sender, compatible,
-   "this is the last client of a receiver running with -M", "", set_last_client},
+   "this is the last client of a receiver running with -M", "", bind::flag<&Control::last_client>},
   {'e', "", none, "", for_receiver | ignored_on_sender, compatible,
-   "use epoll() (accepted; xttcp always uses the chosen --backend)", "", set_epoll},
+   "use epoll() (accepted; xttcp always uses the chosen --backend)", "", bind::flag<&AcceptedOptions::use_epoll>},
   {'H', "", none, "", for_receiver | ignored_on_sender, compatible,
-   "hold: keep running test after test", "", set_hold},
+   "hold: keep running test after test", "", bind::flag<&Control::hold>},
   {'m', "", required, "PORTS,CPU,ADDR", for_any, compatible,
    "mapping: PORTS receiver ports (one sender thread each unless -n), CPU '*' (any CPU) or the "
    "CPU id every worker is pinned to, ADDR as for -r/-s; fields may be left empty", "16,*,*",
@@ -550,17 +282,17 @@ const OptionDef table[] = {
   {'P', "", required, "N", for_any, compatible,
    "number of receiver ports", "16, max 512", set_ports},
   {'a', "", required, "ADDR", sender_side, compatible,
-   "source address (and the interface that owns it)", "chosen by the kernel", set_source_address},
+   "source address (and the interface that owns it)", "chosen by the kernel", bind::parsed<&Layout::source_address, bind::non_empty<"an address">>},
   {'n', "", required, "N", sender_side | ignored_on_receiver, compatible,
    "sender threads per receiver port", "4, max 25600", set_threads_per_port},
   {'l', "", required, "N", sender_side | ignored_on_receiver, compatible,
    "connections per sender thread", "1, max 1000", set_conns_per_thread},
-  {'6', "", none, "", for_any, compatible, "IPv6", "IPv4", set_ipv6},
+  {'6', "", none, "", for_any, compatible, "IPv6", "IPv4", bind::flag<&Layout::ipv6>},
   {'u', "", none, "", for_any, compatible,
    "UDP: -b is the datagram size (clamped to 65507, IPv6 65527); see docs/udp.md", "TCP",
-   set_udp},
+   bind::flag<&Workload::protocol, Protocol::udp>},
   {'p', "", required, "PORT", for_any, compatible,
-   "first receiver port; the sync port is PORT - 1", "5001", set_base_port},
+   "first receiver port; the sync port is PORT - 1", "5001", bind::parsed<&Layout::base_port, port_number>},
   {'f', "", optional, "PORT", sender_side | ignored_on_receiver, compatible,
    "pin source ports starting at PORT (values up to 1024 become 25001)",
    "ports chosen by the kernel; bare -f = 25001", set_source_port},
@@ -568,44 +300,44 @@ const OptionDef table[] = {
    "send()/recv() buffer length in bytes, k/m/g = 1024-based",
    "65536 receiver, 131072 sender", set_buffer},
   {'B', "", required, "RATE", sender_side | ignored_on_receiver, compatible,
-   "bandwidth limit over all sender threads in bits/s, k/m/g = 1000-based", "off", set_rate_limit},
+   "bandwidth limit over all sender threads in bits/s, k/m/g = 1000-based", "off", bind::parsed<&Workload::rate_limit_bps, parse_rate>},
   {'W', "", required, "SEC", for_any, compatible,
-   "warm-up seconds (traffic not measured)", "0", set_warmup},
+   "warm-up seconds (traffic not measured)", "0", bind::parsed<&Workload::warmup_s, whole_seconds>},
   {'t', "", required, "SEC", for_any, compatible,
-   "measured seconds; 0 = run until stopped, no results", "60", set_duration},
+   "measured seconds; 0 = run until stopped, no results", "60", bind::parsed<&Workload::duration_s, whole_seconds>},
   {'C', "", required, "SEC", for_any, compatible,
-   "cool-down seconds (traffic not measured)", "0", set_cooldown},
+   "cool-down seconds (traffic not measured)", "0", bind::parsed<&Workload::cooldown_s, whole_seconds>},
   {'N', "", none, "", two_hosts, compatible,
    "no sync: no control connection on port PORT - 1; needed with Windows NTttcp", "",
-   set_no_sync},
+   bind::flag<&Control::no_sync>},
   {'O', "", optional, "FILE", for_any, compatible,
-   "also write the console log to FILE", "ntttcp-for-linux-log.log", set_log_file},
+   "also write the console log to FILE", "ntttcp-for-linux-log.log", bind::file_or_default<&Output::log_file, defaults::log_file>},
   {'x', "", optional, "FILE", for_any, compatible,
-   "write the XML result to FILE", "ntttcp-for-linux-log.xml", set_xml_file},
+   "write the XML result to FILE", "ntttcp-for-linux-log.xml", bind::file_or_default<&Output::xml_file, defaults::xml_file>},
   {'j', "", optional, "FILE", for_any, compatible,
-   "write the NTTTCP-style JSON result to FILE", "ntttcp-for-linux-log.json", set_json_file},
+   "write the NTTTCP-style JSON result to FILE", "ntttcp-for-linux-log.json", bind::file_or_default<&Output::json_file, defaults::json_file>},
   {'Q', "", none, "", for_any, compatible,
-   "quiet: no real-time throughput lines", "", set_quiet},
+   "quiet: no real-time throughput lines", "", bind::flag<&Output::quiet>},
   {'V', "", none, "", for_any, compatible,
-   "verbose: effective options, debug lines, per-thread table", "", set_verbose},
+   "verbose: effective options, debug lines, per-thread table", "", bind::flag<&Output::verbose>},
   {0, "show-tcp-retrans", none, "", for_any, compatible,
-   "print TCP retransmit rates", "", set_show_tcp_retrans},
+   "print TCP retransmit rates", "", bind::flag<&Output::show_tcp_retrans>},
   {0, "show-nic-packets", required, "IF", for_any, compatible,
-   "print tx/rx packet counts of network interface IF", "", set_show_nic_packets},
+   "print tx/rx packet counts of network interface IF", "", bind::parsed<&Output::show_nic_packets, bind::non_empty<"an interface name">>},
   {0, "show-dev-interrupts", required, "STR", for_any, compatible,
    "sum the /proc/interrupts lines containing STR (e.g. mlx5, Hyper-V PCIe MSI)", "",
-   set_show_dev_interrupts},
+   bind::parsed<&Output::show_dev_interrupts, bind::non_empty<"a device name">>},
   {0, "fq-rate-limit", required, "RATE", sender_side | ignored_on_receiver, compatible,
    "pace each connection to RATE / connections bits/s with the fq qdisc (ignored with -B)",
-   "off", set_fq_rate_limit},
+   "off", bind::parsed<&Workload::fq_rate_limit_bps, parse_rate>},
   {0, "no-delay", none, "", for_any, compatible,
-   "TCP_NODELAY on data connections", "", set_no_delay},
+   "TCP_NODELAY on data connections", "", bind::flag<&IoOptions::no_delay>},
 
   {0, "local", none, "", for_any, native,
    "run receiver and sender in one process over loopback", "", set_local},
   {0, "backend", required, "NAME", for_any, native,
    "I/O backend: auto, epoll, io_uring, dpdk, null ('xttcp backends' says which auto takes)", "auto",
-   set_backend},
+   bind::parsed<&TestSpec::backend, bind::non_empty<"a backend name">>},
   {0, "defaults", required, "NAME", for_any, native,
    "whose defaults: xttcp (MSG_TRUNC receive, UDP segmentation and batches, auto backend) or "
    "ntttcp (the original's work, for figures comparable with NTttcp's: the receiver copies, one "
@@ -618,32 +350,32 @@ const OptionDef table[] = {
    "spread", set_placement},
   {0, "nic", required, "IF", for_any, native,
    "the interface --placement follows", "the one routing to the peer (-s) or holding -r's address",
-   set_nic},
+   bind::parsed<&PlacementSpec::nic, bind::non_empty<"an interface name">>},
   {0, "threads", required, "N", for_any, native,
    "OS threads that run the connections, 1..1024", "one per CPU allowed, at most one per flow",
-   set_worker_threads},
+   bind::parsed<&Layout::worker_threads, bind::count<1, 1024, "the number of threads must be 1..1024">>},
   {0, "zerocopy", optional, "MODE", sender_side, native,
    "zero-copy sends: on (bare --zerocopy), off, or auto (plain sends when the kernel copies "
    "nearly all, as on loopback)", "off", set_zerocopy},
   {0, "skip-rx-copy", optional, "on|off", for_receiver | for_local, native,
    "receive with MSG_TRUNC: the kernel runs the whole TCP receive path and counts the bytes "
    "without copying them to user space; off reads into a buffer like NTttcp", "on",
-   set_skip_rx_copy},
+   bind::parsed_optional<&IoOptions::skip_rx_copy, bind::on_off>},
   {0, "udp-payload", required, "MODE", sender_side, native,
    "UDP payload: native (24-byte header: flow, sequence, send time; exact loss, reordering, "
    "jitter), compat (NTTTCP's 'B's), auto (native unless the receiver is NTTTCP)", "auto",
    set_udp_payload},
   {0, "udp-gso", optional, "on|off", sender_side, native,
    "UDP: send up to 64 datagrams per sendmsg with UDP_SEGMENT where the kernel has it", "on",
-   set_udp_gso},
+   bind::parsed_optional<&IoOptions::udp_gso, bind::on_off>},
   {0, "udp-gro", optional, "on|off", for_receiver | for_local, native,
-   "UDP: receive coalesced datagrams with UDP_GRO where the kernel has it", "on", set_udp_gro},
+   "UDP: receive coalesced datagrams with UDP_GRO where the kernel has it", "on", bind::parsed_optional<&IoOptions::udp_gro, bind::on_off>},
   {0, "sqpoll", none, "", for_any, native,
-   "io_uring: a kernel thread polls the submission queue (costs a core)", "off", set_sqpoll},
+   "io_uring: a kernel thread polls the submission queue (costs a core)", "off", bind::flag<&UringOptions::sqpoll>},
   {0, "rr", none, "", for_any, native,
    "request/response: each flow keeps --rr-depth requests of -b bytes in flight, the receiver "
    "(-r --rr) answers each; round-trip percentiles and transactions/s (docs/rr.md)", "off",
-   set_rr},
+   bind::flag<&RrSpec::on>},
   {0, "rr-depth", required, "N", sender_side, native,
    "--rr: transactions in flight per flow, 1..4096", "1", set_rr_depth},
   {0, "response-size", required, "SIZE", for_any, native,
@@ -654,23 +386,23 @@ const OptionDef table[] = {
    set_rr_delay},
   {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
    "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "
-   "of xttcp-PID is added unless given)", "hugepages, every PCI port", set_dpdk_args},
+   "of xttcp-PID is added unless given)", "hugepages, every PCI port", bind::parsed<&DpdkOptions::args, bind::as_is>},
   {0, "dpdk-port", required, "PORT", for_any, native,
-   "dpdk: the port: id, PCI address, device name (net_ring0) or MAC", "port 0", set_dpdk_port},
+   "dpdk: the port: id, PCI address, device name (net_ring0) or MAC", "port 0", bind::parsed<&DpdkOptions::port, bind::non_empty<"a port id, PCI address, device name or MAC">>},
   {0, "peer-mac", required, "MAC", sender_side, native,
    "dpdk: destination MAC of the frames (the receiver's or the gateway's) instead of asking ARP "
-   "(IPv4) or neighbour discovery (IPv6)", "found by ARP / neighbour discovery", set_peer_mac},
+   "(IPv4) or neighbour discovery (IPv6)", "found by ARP / neighbour discovery", bind::parsed<&DpdkOptions::peer_mac, bind::non_empty<"a MAC address such as 02:00:00:00:00:01">>},
   {0, "pin", none, "", for_any, native,
    "pin each worker thread to its own CPU, one per core first (with -m n,*,...)", "off",
-   set_pin_workers},
+   bind::flag<&Layout::pin_workers>},
   {0, "interval", required, "SEC", for_any, native,
    "seconds between real-time lines and result samples, fractions allowed", "0.5",
    set_interval},
   {0, "json", required, "FILE", for_any, native,
-   "write the xttcp JSON result (versioned, complete) to FILE", "", set_native_json},
+   "write the xttcp JSON result (versioned, complete) to FILE", "", bind::parsed<&Output::native_json_file, bind::non_empty<"a file name">>},
   {0, "repeat", required, "N", for_sender, native,
    "run the test N times in a row against one receiver (run it with -H); --json keeps every "
-   "run and their statistics", "1", set_repeat},
+   "run and their statistics", "1", bind::parsed<&RepeatOptions::count, bind::count<1, limits::max_repeat, "the count must be at least 1">>},
   {0, "repeat-pause", required, "SEC", for_sender, native,
    "seconds to wait between repeated tests, fractions allowed", "0", set_repeat_pause},
   {0, "source-addresses", required, "ADDR,ADDR...", sender_side, native,
@@ -679,17 +411,17 @@ const OptionDef table[] = {
    set_source_addresses},
   {0, "connect-timeout", required, "SEC", sender_side, native,
    "give up connecting to the receiver after SEC seconds (a refused connect is retried until "
-   "then)", "10", set_connect_timeout},
+   "then)", "10", bind::parsed<&Control::connect_timeout_s, bind::count<1, max_whole_seconds, "the timeout must be at least 1 second">>},
   {0, "allow", required, "CIDR,CIDR...", for_receiver, native,
    "serve only senders whose address is in these blocks (e.g. 10.0.0.0/8,fd00::/8); sync and "
    "data connections from elsewhere are closed at once, datagrams dropped, and all counted",
    "everyone", set_allow},
   {0, "max-clients", required, "N", for_receiver, native,
    "serve at most N sender hosts (distinct addresses) in one test; connections from further "
-   "hosts are closed at once and counted", "no limit", set_max_clients},
+   "hosts are closed at once and counted", "no limit", bind::parsed<&AccessSpec::max_clients, bind::count<1, limits::max_clients, "at least 1 (leave it out for no limit)">>},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
-   set_wait_timeout},
+   bind::parsed<&Control::wait_timeout_s, whole_seconds>},
 
   {'h', "help", none, "", for_any, general, "print this help and exit", "", set_help},
   {0, "version", none, "", for_any, general, "print the version and exit", "", set_version},

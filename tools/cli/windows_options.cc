@@ -7,6 +7,7 @@
 
 #include "base/units.hh"
 #include "tools/cli/linux_options.hh"
+#include "tools/cli/option_binders.hh"
 
 namespace xttcp {
 
@@ -100,7 +101,7 @@ Expected<ThreadMapping> parse_windows_mapping(const std::string& text, unsigned 
   return mapping;
 }
 
-// ---- rows ---------------------------------------------------------------------------------
+// ---- setters: options that do more than store one value (option_binders.hh has the flags) --
 
 // The original runs the last of -s and -r; a line with both is a mistake worth saying.
 Status set_role(WindowsParseState& state, Role role) {
@@ -160,16 +161,6 @@ Status set_base_port(WindowsParseState& state, const Values& values) {
   return ok();
 }
 
-Status set_sync_port(WindowsParseState& state, const Values&) {
-  state.spec().control.port_assignment = true;
-  return ok();
-}
-
-Status set_no_sync(WindowsParseState& state, const Values&) {
-  state.spec().control.no_sync = true;
-  return ok();
-}
-
 Status set_wait_timeout(WindowsParseState& state, const Values& values) {
   auto ms = whole_number(values[0], 0, max_int32);
   if (!ms) return ms.error();
@@ -208,45 +199,10 @@ Status set_send_socket_buffer(WindowsParseState& state, const Values& values) {
   return ok();
 }
 
-Status set_no_delay(WindowsParseState& state, const Values&) {
-  state.spec().io.no_delay = true;
-  return ok();
-}
-
-Status set_udp(WindowsParseState& state, const Values&) {
-  state.spec().workload.protocol = Protocol::udp;
-  return ok();
-}
-
-Status set_udp_unconnected(WindowsParseState& state, const Values&) {
-  state.spec().io.udp_unconnected = true;
-  return ok();
-}
-
 Status set_udp_send_offload(WindowsParseState& state, const Values& values) {
   auto size = whole_number(values[0], 0, limits::max_udp_send_size);
   if (!size) return size.error();
   state.spec().io.udp_send_offload = *size;
-  return ok();
-}
-
-Status set_udp_receive_coalescing(WindowsParseState& state, const Values&) {
-  state.spec().io.udp_receive_coalescing = true;
-  return ok();
-}
-
-Status set_wsa(WindowsParseState& state, const Values&) {
-  state.spec().accepted.wsa = true;
-  return ok();
-}
-
-Status set_latency(WindowsParseState& state, const Values&) {
-  state.spec().io.time_each_call = true;
-  return ok();
-}
-
-Status set_verify(WindowsParseState& state, const Values&) {
-  state.spec().workload.verify_data = true;
   return ok();
 }
 
@@ -280,21 +236,6 @@ Status set_sample(WindowsParseState& state, const Values& values) {
   return ok();
 }
 
-Status set_verbose(WindowsParseState& state, const Values&) {
-  state.spec().output.verbose = true;
-  return ok();
-}
-
-Status set_ipv6(WindowsParseState& state, const Values&) {
-  state.spec().layout.ipv6 = true;
-  return ok();
-}
-
-Status set_wait_all(WindowsParseState& state, const Values&) {
-  state.spec().io.wait_all = true;
-  return ok();
-}
-
 Status set_nic(WindowsParseState& state, const Values& values) {
   auto address = word_value(values[0], "an address");
   if (!address) return address.error();
@@ -312,16 +253,6 @@ Status set_numa_node(WindowsParseState& state, const Values& values) {
   auto node = whole_number(values[0], 0, 4095);
   if (!node) return node.error();
   state.spec().layout.numa_node = *node;
-  return ok();
-}
-
-Status set_hide_per_thread(WindowsParseState& state, const Values&) {
-  state.spec().output.hide_per_thread = true;
-  return ok();
-}
-
-Status set_no_stdio_buffer(WindowsParseState& state, const Values&) {
-  state.spec().accepted.no_stdio_buffer = true;
   return ok();
 }
 
@@ -359,10 +290,10 @@ const WindowsOptionDef table[] = {
    "20k without -t", set_buffer_count, ""},
   {"p", required, "PORT", "base port; thread i uses PORT + i", "5001", set_base_port, ""},
   {"sp", none, "", "synchronize data ports: senders get their data port from the receiver over "
-   "the base port (-p must be the same on every instance)", "", set_sync_port, ""},
+   "the base port (-p must be the same on every instance)", "", bind::flag<&Control::port_assignment>, ""},
   {"ns", none, "", "no sync: no token handshake on port + 1000; lifts the 1000-thread limit; "
    "needed with NTTTCP-for-Linux (its -N); either all or none of the instances must use it",
-   "", set_no_sync, ""},
+   "", bind::flag<&Control::no_sync>, ""},
   {"to", required, "MS", "I/O and thread wait timeout in milliseconds; 0 = infinite", "600000",
    set_wait_timeout, ""},
   {"a", optional, "N", "asynchronous I/O with N outstanding buffers per thread (1..63); giving "
@@ -371,34 +302,34 @@ const WindowsOptionDef table[] = {
    set_recv_socket_buffer, ""},
   {"sb", required, "SIZE", "SO_SNDBUF if >= 0 (k/m allowed); negative = OS default",
    "0 with -a N, else -1", set_send_socket_buffer, ""},
-  {"ndl", none, "", "set TCP_NODELAY", "", set_no_delay, ""},
-  {"u", none, "", "UDP", "TCP", set_udp, ""},
+  {"ndl", none, "", "set TCP_NODELAY", "", bind::flag<&IoOptions::no_delay>, ""},
+  {"u", none, "", "UDP", "TCP", bind::flag<&Workload::protocol, Protocol::udp>, ""},
   {"uc", none, "", "unconnected UDP sockets (sendto/recvfrom), synchronous I/O only", "",
-   set_udp_unconnected, ""},
+   bind::flag<&IoOptions::udp_unconnected>, ""},
   {"uso", required, "SIZE", "[sender, UDP] UDP send segmentation offload with this message size",
    "0 = off", set_udp_send_offload, ""},
-  {"uro", none, "", "[receiver, UDP] UDP receive coalescing", "", set_udp_receive_coalescing, ""},
-  {"w", none, "", "WSASend/WSARecv-style calls (requires -a)", "", set_wsa, ""},
+  {"uro", none, "", "[receiver, UDP] UDP receive coalescing", "", bind::flag<&IoOptions::udp_receive_coalescing>, ""},
+  {"w", none, "", "WSASend/WSARecv-style calls (requires -a)", "", bind::flag<&AcceptedOptions::wsa>, ""},
   {"lm", none, "", "latency measurement: time every send/recv call (avg/min/max)", "",
-   set_latency, ""},
-  {"d", none, "", "verify that received data is all 'A'", "", set_verify, ""},
+   bind::flag<&IoOptions::time_each_call>, ""},
+  {"d", none, "", "verify that received data is all 'A'", "", bind::flag<&Workload::verify_data>, ""},
   {"t", required, "SEC", "run time in seconds (time mode); with -n the longest run",
    "count mode; with -n 3 h", set_time, ""},
   {"wu", required, "SEC", "warm-up seconds (time mode only)", "0", set_warmup, ""},
   {"cd", required, "SEC", "cool-down seconds (time mode only)", "0", set_cooldown, ""},
   {"sam", required, "SEC", "split the run into samples of SEC seconds, one result block each "
    "(requires -t)", "off", set_sample, ""},
-  {"v", none, "", "verbose", "", set_verbose, ""},
-  {"6", none, "", "IPv6", "IPv4", set_ipv6, ""},
-  {"wa", none, "", "MSG_WAITALL on receives (synchronous I/O or -w)", "", set_wait_all, ""},
+  {"v", none, "", "verbose", "", bind::flag<&Output::verbose>, ""},
+  {"6", none, "", "IPv6", "IPv4", bind::flag<&Layout::ipv6>, ""},
+  {"wa", none, "", "MSG_WAITALL on receives (synchronous I/O or -w)", "", bind::flag<&IoOptions::wait_all>, ""},
   {"nic", required, "ADDR", "[sender] send from the NIC with this local address", "",
    set_nic, ""},
   {"xml", optional, "FILE", "append the XML result to FILE; replaces the console tables",
    "xml.txt", set_xml, ""},
   {"na", required, "NODE", "NUMA node for threads not pinned by -m", "", set_numa_node, ""},
-  {"hpt", none, "", "hide per-thread stats", "", set_hide_per_thread, ""},
+  {"hpt", none, "", "hide per-thread stats", "", bind::flag<&Output::hide_per_thread>, ""},
   {"nsb", none, "", "no stdio buffer (accepted, no effect: xttcp writes every console line "
-   "unbuffered)", "", set_no_stdio_buffer, ""},
+   "unbuffered)", "", bind::flag<&AcceptedOptions::no_stdio_buffer>, ""},
   {"thr", required, "KB/s", "[sender] throttle each thread to KB/s (1 KB = 1024 bytes)", "0 = off",
    set_throttle, ""},
   {"h", none, "", "print this help and exit", "", set_help, ""},

@@ -133,6 +133,44 @@ TEST(LinuxFlags, ReceiverVariantGolden) {
   expect_golden("linux-receiver-flags.txt", join_lines(linux_flags_lines(spec)));
 }
 
+// Every sender-side line, and the receiver-only ones left out (-e, -H on a sender).
+TEST(LinuxFlags, SenderEveryLineGolden) {
+  TestSpec spec;
+  spec.role = Role::sender;
+  spec.layout.address = "10.0.0.2";
+  spec.layout.source_address = "10.0.0.1";
+  spec.layout.source_base_port = 40000;
+  spec.layout.ports = 2;
+  spec.layout.threads_per_port = 3;
+  spec.layout.conns_per_thread = 4;
+  spec.layout.mapping_cpu = 0;
+  spec.workload.protocol = Protocol::udp;
+  spec.workload.rate_limit_bps = 1000000;
+  spec.workload.fq_rate_limit_bps = 2000000;
+  spec.io.no_delay = true;
+  spec.control.daemonize = true;
+  spec.control.hold = true;
+  spec.accepted.use_epoll = true;
+  spec.control.last_client = true;
+  spec.output.show_tcp_retrans = true;
+  spec.output.show_nic_packets = "eth0";
+  spec.output.show_dev_interrupts = "virtio0";
+  spec.output.log_file = "run.log";
+  spec.output.xml_file = "run.xml";
+  spec.output.json_file = "run.json";
+  spec.output.verbose = true;
+  expect_golden("linux-sender-every-flag.txt", join_lines(linux_flags_lines(spec)));
+}
+
+// --local shows the sender's view.
+TEST(LinuxFlags, LocalRoleGolden) {
+  TestSpec spec;
+  spec.role = Role::local;
+  spec.layout.address = "127.0.0.1";
+  spec.layout.ipv6 = false;
+  expect_golden("linux-local-flags.txt", join_lines(linux_flags_lines(spec)));
+}
+
 TEST(PeerSummary, ShowsThePeersFigures) {
   const Result peer = test::sample_receiver();
   expect_golden("peer-receiver-summary.txt", join_lines(peer_summary_lines(peer)));

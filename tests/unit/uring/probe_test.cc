@@ -8,6 +8,7 @@
 #include "engine/plan.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/uring_backend.hh"
+#include "io_backends/common/zerocopy_errqueue.hh"
 #include "io_backends/uring/uring_sender.hh"
 #include "tests/unit/uring/machine.hh"
 
@@ -182,10 +183,10 @@ TEST(UringBackend, CapabilitiesFollowTheProbe) {
 }
 
 TEST(UringBackend, AutoFallbackRule) {
-  EXPECT_FALSE(UringSender::mostly_copied({}));
-  EXPECT_TRUE(UringSender::mostly_copied({1000, 1000, 950, false}));
-  EXPECT_FALSE(UringSender::mostly_copied({1000, 1000, 949, false}));
-  EXPECT_FALSE(UringSender::mostly_copied({1000, 1000, 0, false}));
+  EXPECT_FALSE(mostly_copied({}));
+  EXPECT_TRUE(mostly_copied({1000, 1000, 950, false}));
+  EXPECT_FALSE(mostly_copied({1000, 1000, 949, false}));
+  EXPECT_FALSE(mostly_copied({1000, 1000, 0, false}));
 }
 
 }  // namespace

@@ -1,0 +1,58 @@
+#include "io_backends/common/tcp_receiver_base.hh"
+
+#include <cerrno>
+#include <cstring>
+
+#include "engine/net/socket_setup.hh"
+#include "engine/stats/tcp_info.hh"
+#include "io_backends/common/socket_buffers.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr int tcp_listen_backlog = 4096;  // the kernel caps it at net.core.somaxconn
+
+}  // namespace
+
+Expected<UniqueFd> TcpReceiverBook::listen_for(const FlowPlan& flow, bool blocking, bool first) {
+  const TestSpec& spec = *context_.spec;
+  auto fd = listen_tcp(flow_address(context_, flow), tcp_listen_backlog);
+  if (!fd) return fd.error();
+  // -rb / -sb: accepted sockets inherit them, window scale included.
+  if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+  if (first)
+    if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
+      report_.notes.push_back(note);
+  // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
+  if (blocking)
+    if (Status mode = set_nonblocking(fd->get(), false); !mode) return mode.error();
+  return fd;
+}
+
+bool TcpReceiverBook::accept_failed(TcpListener& listener, int err) {
+  std::string line;
+  const bool shortage = listener.rest.on_failure(err, listener.port, ListenerRest::Clock::now(), line);
+  if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
+    record_error(describe_accept_failure(listener.port, err));
+  post_notice(context_, line, true);
+  if (shortage) ++resting_;
+  return shortage;
+}
+
+void TcpReceiverBook::connection_ended(const TcpReceiveConnection& c, int err) {
+  if (err == 0 || err == ECONNRESET) {
+    ++report_.closed_by_peer;
+    if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
+  } else {
+    record_error(std::string("recv: ") + std::strerror(err));
+  }
+  // -H serves test after test: keeping every one would grow for ever.
+  if (!context_.spec->control.hold) keep_stats(c);
+}
+
+void TcpReceiverBook::keep_stats(const TcpReceiveConnection& c) {
+  report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+}
+
+}  // namespace xttcp

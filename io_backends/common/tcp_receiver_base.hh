@@ -1,0 +1,133 @@
+// The skeleton the Linux kernel-socket TCP receivers (epoll, io_uring) share around their
+// loops: the listeners (one per port of the worker, -rb/-sb applied), what happens when an
+// accept fails or succeeds (a listener that runs out of descriptors rests: ListenerRest), the
+// connection slots, how a connection's end is counted, and the report. A backend derives from it
+// (privately) and keeps its own calls: epoll_ctl/accept4/recv, or ring operations. Nothing here is
+// virtual and nothing runs per buffer.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.hh"
+#include "engine/backend/data_worker.hh"
+#include "io_backends/common/accept_failure.hh"
+
+namespace xttcp {
+
+// What every listener holds; a backend's listener may derive from it.
+struct TcpListener {
+  UniqueFd fd;
+  uint32_t slot = 0;  // FlowPlan::slot: the counter of every connection it accepts
+  uint16_t port = 0;
+  ListenerRest rest;  // out of descriptors: not accepting until rest.due()
+};
+
+// What every accepted connection holds; a backend's connection derives from it.
+struct TcpReceiveConnection {
+  UniqueFd fd;  // reset when the connection ends; its slot may then be reused
+  uint32_t slot = 0;
+  uint64_t bytes = 0;  // for its ConnectionStats
+};
+
+// The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
+class TcpReceiverBook {
+ protected:
+  explicit TcpReceiverBook(const WorkerContext& context) : context_(context) {}
+
+  void record_error(const std::string& what) {
+    if (report_.errors++ == 0) report_.first_error = what;
+  }
+  // One listening socket for `flow`, with -rb/-sb (accepted sockets inherit them); blocking
+  // when `blocking` (io_uring polls by itself). `first`: the worker's first, which notes what
+  // the kernel made of the socket buffers.
+  Expected<UniqueFd> listen_for(const FlowPlan& flow, bool blocking, bool first);
+  // accept() on `listener` failed with `err`. True: a shortage (out of descriptors or memory);
+  // the listener is counted as resting and the caller stops accepting on it until its rest is
+  // due. Reports the error (a shortage once) and tells the user at once.
+  bool accept_failed(TcpListener& listener, int err);
+  // accept() on `listener` worked: if it had been resting, say it is back.
+  void accepted(TcpListener& listener) {
+    post_notice(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
+                false);
+  }
+  // The connection ended: EOF or reset by the peer (err 0 or ECONNRESET; an EOF is count mode's
+  // end of a flow), or an error. Counts it and keeps its TCP_INFO; the caller closes it.
+  void connection_ended(const TcpReceiveConnection& connection, int err);
+  // The connection's TCP_INFO and bytes, into the report.
+  void keep_stats(const TcpReceiveConnection& connection);
+
+  const WorkerContext& context_;
+  uint32_t resting_ = 0;  // listeners not accepting for want of descriptors
+  WorkerReport report_;
+};
+
+template <class Listener, class Connection>
+class TcpReceiverBase : protected TcpReceiverBook {
+ protected:
+  using TcpReceiverBook::TcpReceiverBook;
+
+  // open(): one listener per flow of the worker.
+  Status open_listeners(bool blocking) {
+    for (const FlowPlan& flow : context_.plan->flows) {
+      auto fd = listen_for(flow, blocking, listeners_.empty());
+      if (!fd) return fd.error();
+      Listener& listener = listeners_.emplace_back();
+      listener.fd = std::move(*fd);
+      listener.slot = flow.slot;
+      listener.port = flow.port;
+    }
+    return ok();
+  }
+  // A connection accepted on `listener` as `fd`: a fresh slot (a freed one when there is one),
+  // counted. Returns its index in connections_.
+  uint32_t add_connection(const Listener& listener, int fd) {
+    uint32_t index;
+    if (!free_.empty()) {
+      index = free_.back();
+      free_.pop_back();
+    } else {
+      index = static_cast<uint32_t>(connections_.size());
+      connections_.emplace_back();
+    }
+    Connection& c = connections_[index];
+    c = Connection{};
+    c.fd.reset(fd);
+    c.slot = listener.slot;
+    ++report_.connections;
+    return index;
+  }
+  // Every resting listener whose rest is over resumes (resume(index) puts it back to accepting).
+  // Returns the earliest time one still resting is due, or `next` if sooner.
+  template <class Resume>
+  ListenerRest::Clock::time_point resume_due_listeners(ListenerRest::Clock::time_point now,
+                                                       ListenerRest::Clock::time_point next,
+                                                       Resume&& resume) {
+    for (uint32_t i = 0; i < listeners_.size() && resting_ > 0; ++i) {
+      TcpListener& listener = listeners_[i];
+      if (!listener.rest.resting()) continue;
+      if (!listener.rest.due(now)) {
+        next = std::min(next, listener.rest.resume_at());
+        continue;
+      }
+      listener.rest.resume();
+      --resting_;
+      resume(i);
+    }
+    return next;
+  }
+  // finish(): TCP_INFO and bytes of every connection still open.
+  WorkerReport finish_report() {
+    for (const Connection& c : connections_)
+      if (c.fd.valid()) keep_stats(c);
+    return report_;
+  }
+
+  std::vector<Listener> listeners_;
+  std::vector<Connection> connections_;
+  std::vector<uint32_t> free_;  // reusable slots in connections_
+};
+
+}  // namespace xttcp
