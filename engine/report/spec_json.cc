@@ -116,7 +116,7 @@ void spec_fields(Spec& s, Visitor& v) {
     inner("pause_s", s.repeat.pause_s);
   });
   const bool windows = s.dialect == Dialect::windows;
-  v.when(windows, "dialect", s.dialect);
+  v.when(s.dialect != Dialect::linux, "dialect", s.dialect);
   v.object_when(windows, "windows", [&](auto& inner) { windows_fields(s, inner); });
 }
 
@@ -154,8 +154,8 @@ struct EnumNames<UdpPayload> {
 };
 template <>
 struct EnumNames<Dialect> {
-  static constexpr std::array<std::pair<Dialect, const char*>, 2> names{
-      {{Dialect::linux, "linux"}, {Dialect::windows, "windows"}}};
+  static constexpr std::array<std::pair<Dialect, const char*>, 3> names{
+      {{Dialect::linux, "linux"}, {Dialect::windows, "windows"}, {Dialect::iperf2, "iperf2"}}};
 };
 
 template <class E>

@@ -14,6 +14,7 @@
 #include "engine/stats/call_timer.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/accept_failure.hh"
+#include "io_backends/common/iperf2_stream_start.hh"
 #include "io_backends/common/socket_buffers.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 
@@ -107,6 +108,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       connections_.emplace_back();
     }
     connections_[index] = {UniqueFd(fd), listener.slot, true, 0, listener.port};
+    acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     if (recv_flags_ & MSG_WAITALL) {
       const int lowat = static_cast<int>(context_.spec->workload.recv_buffer);
       setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof lowat);

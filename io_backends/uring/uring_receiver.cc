@@ -1,4 +1,5 @@
 #include "io_backends/common/accept_failure.hh"
+#include "io_backends/common/iperf2_stream_start.hh"
 #include "io_backends/common/socket_buffers.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
@@ -175,6 +176,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     }
     Connection& c = connections_[slot_index];
     c.fd.reset(cqe.res);
+    acknowledge_iperf2_stream(*context_.spec, cqe.res);  // the iperf2 dialect's server: its header ack
     c.slot = l.slot;
     c.bytes = 0;
     c.armed = false;
