@@ -2,7 +2,8 @@
 """The iperf2 dialect against Debian's iperf 2.1.8 (/usr/bin/iperf) on loopback, both ways:
 xttcp invoked as `iperf` (a link) as the client of a real `iperf -s`, and as the server of a real
 `iperf -c`. TCP with -P 4: the two ends' byte totals agree within 2 %. (The dialect refuses -u
-for now: docs/iperf2.md.) Cases: tcp-xttcp-client, tcp-xttcp-server.
+for now: docs/iperf2.md.) With -y C on both ends, each stream's bytes agree. Cases:
+tcp-xttcp-client, tcp-xttcp-server, csv-xttcp-server.
 Exits 77 when /usr/bin/iperf is missing (scripts/install-deps.sh installs the iperf package)."""
 import os
 import re
@@ -85,7 +86,8 @@ def tcp_xttcp_server(xttcp, started):
     need_iperf()
     port = free_port_block(1)
     json_file = os.path.join(scratch_dir(), "server.json")
-    server = Process([as_iperf(xttcp), "-s", "-p", str(port), "--json", json_file], "xttcp as iperf -s")
+    server = Process([xttcp, "--dialect", "iperf2", "-s", "-p", str(port), "--json", json_file],
+                     "xttcp --dialect iperf2 -s")
     started.append(server)
     server.wait_output("Server listening on TCP port")
     wait_listening(port)
@@ -106,9 +108,33 @@ def tcp_xttcp_server(xttcp, started):
           f"xttcp received {received} bytes, iperf -c sent {sent}: more than 2 % apart")
 
 
+def csv_xttcp_server(xttcp, started):
+    """-y C on both ends: each stream's row on the xttcp server has the bytes iperf -c's row says
+    it sent (both count the 60-byte header), and the source is the client, as iperf 2 writes it."""
+    need_iperf()
+    port = free_port_block(1)
+    server = Process([as_iperf(xttcp), "-s", "-p", str(port), "-y", "C"], "xttcp as iperf -s -y C")
+    started.append(server)
+    wait_listening(port)
+    client = Process([IPERF, "-c", "127.0.0.1", "-p", str(port), "-t", "2", "-P", "2", "-y", "C"],
+                     "iperf -c -y C")
+    started.append(client)
+    check(client.wait(60) == 0, f"iperf -c failed: {client.stdout()}")
+    wait_csv_rows(server, 2)
+    stop(server)
+    check(server.stdout().strip().count("\n") == 1, f"more than the two CSV lines:\n{server.stdout()}")
+    sent = {r[2]: int(r[7]) for r in csv_rows(client.stdout())}      # client port -> bytes
+    received = {r[2]: int(r[7]) for r in csv_rows(server.stdout())}  # source = the client
+    check(set(sent) == set(received), f"streams differ: iperf -c {sent}, xttcp {received}")
+    for port_, bytes_ in sent.items():
+        check(within(received[port_], bytes_, 0.02),
+              f"stream from port {port_}: xttcp received {received[port_]}, iperf sent {bytes_}")
+
+
 CASES = {
     "tcp-xttcp-client": tcp_xttcp_client,
     "tcp-xttcp-server": tcp_xttcp_server,
+    "csv-xttcp-server": csv_xttcp_server,
 }
 
 if __name__ == "__main__":
