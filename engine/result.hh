@@ -108,7 +108,8 @@ struct ConnectionStats {
   uint64_t bytes = 0;
   uint32_t rtt_us = 0, rttvar_us = 0;
   uint32_t total_retrans = 0;
-  uint32_t snd_cwnd = 0, pmtu = 0;
+  uint32_t snd_cwnd = 0, pmtu = 0;  // snd_cwnd in segments
+  uint32_t snd_mss = 0;              // bytes per segment (iperf2 -e prints cwnd x mss)
   uint64_t delivery_rate_bps = 0;
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
 };

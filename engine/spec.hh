@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/access_spec.hh"
+#include "engine/iperf2_spec.hh"
 #include "engine/rr_spec.hh"
 #include "engine/repeat_options.hh"
 #include "topology/placement_spec.hh"
@@ -52,8 +53,9 @@ inline constexpr const char* json_file = "ntttcp-for-linux-log.json";
 inline constexpr double interval_s = 0.5;
 }  // namespace defaults
 
-// The command-line dialect a run was asked in; it chooses the console and XML formats.
-enum class Dialect { linux, windows };
+// The command-line dialect a run was asked in; it chooses the console and XML formats and, for
+// iperf2, the control plane and the wire headers (docs/iperf2.md).
+enum class Dialect { linux, windows, iperf2 };
 
 // --defaults: whose defaults a run starts from. xttcp's are the fast ones (MSG_TRUNC receive,
 // UDP segmentation and batching, io_uring for TCP); ntttcp's do the original's work (a receiver
@@ -213,6 +215,7 @@ struct TestSpec {
   AccessSpec access;        // --allow, --max-clients (receiver)
   RrSpec rr;                // --rr and its options (engine/rr_spec.hh)
   RepeatOptions repeat;     // --repeat, --repeat-pause (sender)
+  Iperf2Options iperf2;     // the iperf2 dialect's reports (engine/iperf2_spec.hh)
 
   // Derived counts.
   // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).

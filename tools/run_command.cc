@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/report/iperf2_console.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/result_file.hh"
@@ -67,11 +68,14 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   options.quiet = spec.output.quiet;
   options.verbose = spec.output.verbose;
   options.log_file = spec.output.log_file;
+  options.info_to_err = spec.dialect == Dialect::iperf2;
   auto log = Log::open(options);
   if (!log) return usage_error(log.error().message);
 
   if (spec.dialect == Dialect::windows) {
     (*log)->raw(windows_banner_line());
+  } else if (spec.dialect == Dialect::iperf2) {
+    for (const std::string& line : iperf2_banner_lines(spec)) (*log)->raw(line);
   } else {
     (*log)->raw(fmt::format("xttcp {} (NTTTCP for Linux 1.4.3 compatible)", XTTCP_VERSION));
     (*log)->raw(linux_separator);
@@ -102,7 +106,11 @@ int run(TestSpec spec, std::vector<std::string> notes) {
     case Role::sender:
       code = spec.repeat.count > 1 ? run_repeated_sender(spec, env) : run_sender(spec, env);
       break;
-    case Role::receiver: code = run_receiver(spec, env); break;
+    case Role::receiver:
+      // iperf 2's server serves test after test until Ctrl+C; each test listens anew.
+      do code = run_receiver(spec, env);
+      while (spec.dialect == Dialect::iperf2 && code == exit_code::success && !interrupted.load());
+      break;
     case Role::local: code = run_local(spec, env); break;
   }
   if (std::optional<std::string> lost = (*log)->log_file_error()) {

@@ -82,11 +82,16 @@ int main(int argc, char** argv) {
     return run_compare(*request);
   }
   const bool windows = *dialect == CliDialect::windows;
-  auto command = windows ? parse_windows_dialect(args) : parse_linux_dialect(args);
+  const bool iperf2 = *dialect == CliDialect::iperf2;
+  auto command = windows ? parse_windows_dialect(args)
+                 : iperf2 ? parse_iperf2_dialect(args)
+                          : parse_linux_dialect(args);
   if (!command) return usage_error(command.error().message);
   switch (command->action) {
     case Action::help:
-      std::fputs((windows ? windows_dialect_help() : linux_dialect_help()).c_str(), stdout);
+      std::fputs((windows  ? windows_dialect_help()
+                  : iperf2 ? iperf2_dialect_help()
+                           : linux_dialect_help()).c_str(), stdout);
       return exit_code::success;
     case Action::version:
       std::fputs(version_text().c_str(), stdout);

@@ -88,7 +88,7 @@ std::optional<std::string> Log::log_file_error() const {
 
 void Log::info(std::string_view message) {
   std::lock_guard lock(mutex_);
-  line_locked(options_.out, "INFO", message);
+  line_locked(options_.info_to_err ? options_.err : options_.out, "INFO", message);
 }
 
 void Log::debug(std::string_view message) {

@@ -19,6 +19,9 @@ class Log {
   struct Options {
     bool quiet = false;    // -Q: suppress only the real-time throughput lines
     bool verbose = false;  // -V: debug() lines are printed
+    // The iperf2 dialect: info() lines go to stderr, so standard output holds iperf 2's
+    // report alone (scripts parse it, -y C most of all).
+    bool info_to_err = false;
     // -O: every line printed (not the real-time lines) is also written here. Like the original,
     // an existing file is replaced when the log opens, then lines are appended as they come.
     std::optional<std::string> log_file;

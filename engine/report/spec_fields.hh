@@ -197,7 +197,7 @@ void spec_fields(Spec& s, Visitor& v) {
   });
   v.when(s.defaults != Defaults::xttcp, "defaults", s.defaults);
   const bool windows = s.dialect == Dialect::windows;
-  v.when(windows, "dialect", s.dialect);
+  v.when(s.dialect != Dialect::linux, "dialect", s.dialect);
   v.object_when(windows, "windows", [&](auto& inner) { windows_fields(s, inner); });
 }
 

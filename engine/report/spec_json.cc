@@ -55,8 +55,8 @@ struct EnumNames<UdpPayload> {
 };
 template <>
 struct EnumNames<Dialect> {
-  static constexpr std::array<std::pair<Dialect, const char*>, 2> names{
-      {{Dialect::linux, "linux"}, {Dialect::windows, "windows"}}};
+  static constexpr std::array<std::pair<Dialect, const char*>, 3> names{
+      {{Dialect::linux, "linux"}, {Dialect::windows, "windows"}, {Dialect::iperf2, "iperf2"}}};
 };
 
 template <class E>

@@ -1,5 +1,6 @@
 #include "engine/run/publish.hh"
 
+#include "engine/report/iperf2_console.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
@@ -53,10 +54,26 @@ bool publish_windows_result(const Result& result, Log& log) {
   return written;
 }
 
+// iperf 2's report on standard output; the native JSON with --json.
+bool publish_iperf2_result(const Result& result, Log& log) {
+  for (const std::string& line : iperf2_report_lines(result)) log.raw(line);
+  for (const std::string& note : result.notes) log.info(note);
+  if (result.spec.output.native_json_file) {
+    if (Status status = write_file_atomically(*result.spec.output.native_json_file,
+                                              render_native_json(result));
+        !status) {
+      log.error(status.error().message);
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool publish_result(const Result& result, Log& log) {
   if (result.spec.dialect == Dialect::windows) return publish_windows_result(result, log);
+  if (result.spec.dialect == Dialect::iperf2) return publish_iperf2_result(result, log);
   for (const std::string& line : linux_summary_lines(result)) log.info(line);
   for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
   if (result.peer)

@@ -235,8 +235,10 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
+  std::function<void()> flow_done = count_mode_end(spec, env.clock, flows_done);
+  if (!flow_done) flow_done = control->flow_done_hook();
   WorkerPool pool(*setup->backend, spec, plan, local, local, control->accept_hook(),
-                  count_mode_end(spec, env.clock, flows_done), *locals);
+                  std::move(flow_done), *locals);
   pool.set_notice_log(&log);
   pool.set_admission(&admission);
   gate.count_with([&pool] { return pool.snapshot(); });

@@ -40,6 +40,7 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
   stats.rttvar_us = info.tcpi_rttvar;
   stats.snd_cwnd = info.tcpi_snd_cwnd;
   stats.pmtu = info.tcpi_pmtu;
+  stats.snd_mss = info.tcpi_snd_mss;
   if (reported(offsetof(tcp_info, tcpi_total_retrans), sizeof info.tcpi_total_retrans)) {
     stats.total_retrans = info.tcpi_total_retrans;
   }

@@ -51,6 +51,7 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
   // No path MTU and no delivery rate here: they stay 0 (not reported).
   if (info.mss > 0) {
     stats.snd_cwnd = info.cwnd / info.mss;
+    stats.snd_mss = info.mss;
     stats.total_retrans = (info.bytes_retrans + info.mss - 1) / info.mss;
   }
   return stats;

@@ -10,6 +10,7 @@
 
 #include "engine/net/os_socket.hh"
 #include "engine/net/socket_setup.hh"
+#include "io_backends/common/iperf2_stream_start.hh"
 #include "io_backends/common/socket_buffers.hh"
 
 namespace xttcp {
@@ -123,6 +124,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
       if (slots[i].state == ConnectSlot::State::refused && slots[i].retry_at <= after)
         if (Status started = start(i); !started) return started.error();
   }
+  if (Status started = start_iperf2_streams(spec, sockets, notes); !started) return started.error();
   for (size_t i = 0; i < sockets.size(); ++i)
     record_opened(context, sockets[i].get(), remote_of(i), false);
   return sockets;

@@ -14,6 +14,7 @@
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
 #include "io_backends/common/accept_failure.hh"
+#include "io_backends/common/iperf2_stream_start.hh"
 
 namespace xttcp {
 
@@ -95,6 +96,7 @@ class TcpReceiverBase : protected TcpReceiverBook {
     Connection& c = connections_[index];
     c = Connection{};
     c.fd.reset(fd);
+    acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     c.slot = listener.slot;
     ++report_.connections;
     return index;

@@ -39,6 +39,9 @@ class IocpBackend final : public Backend {
     if (spec.layout.source_addresses.size() > 1)
       return fail("--source-addresses: the iocp backend binds every connection to one source "
                   "address (give one, or -a)");
+    if (spec.dialect == Dialect::iperf2)  // io_backends/common/iperf2_stream_start (Linux)
+      return fail("the iperf2 dialect: the iocp backend does not write or acknowledge iperf 2's "
+                  "stream header yet (Linux epoll and io_uring do)");
     return ok();
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {

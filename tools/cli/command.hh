@@ -51,11 +51,20 @@ Expected<Command> parse_windows_dialect(const std::vector<std::string>& args);
 // Full help text of the Windows dialect.
 std::string windows_dialect_help();
 
-enum class CliDialect { linux, windows };
+// iperf 2.1.8's command line (docs/iperf2.md): -s, -c HOST, -P, -t, -u, -b, -e, -y C, ...
+// with iperf 2's defaults; the spec has dialect = Dialect::iperf2. Options xttcp does not run
+// are refused in one line naming the option and why.
+Expected<Command> parse_iperf2_dialect(const std::vector<std::string>& args);
 
-// Which grammar reads the command line: `--dialect linux|windows` (or --dialect=...) anywhere in
+// Full help text of the iperf2 dialect.
+std::string iperf2_dialect_help();
+
+enum class CliDialect { linux, windows, iperf2 };
+
+// Which grammar reads the command line: `--dialect linux|windows|iperf2` (or --dialect=...) anywhere in
 // `args` wins and is removed from them; otherwise the program name (basename, any case):
 // ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows; any
+// iperf[.exe] chooses iperf2; any
 // other name (xttcp, and ntttcp on Linux, NTTTCP-for-Linux's own name) chooses the host's dialect:
 // linux on a Linux build, windows on a Windows build. When the choice is
 // windows and the name is ntttcps / ntttcpr, "-s" / "-r" is inserted at the front of `args`, so

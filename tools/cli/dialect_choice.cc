@@ -43,6 +43,7 @@ NameChoice choice_from_name(std::string_view program_name) {
   if (name == "ntttcps") return {CliDialect::windows, "-s"};
   if (name == "ntttcpr") return {CliDialect::windows, "-r"};
   if (name == "ntttcp" && (exe || bare_ntttcp_is_windows)) return {CliDialect::windows, nullptr};
+  if (name == "iperf") return {CliDialect::iperf2, nullptr};
   return {};
 }
 
@@ -50,7 +51,17 @@ Expected<CliDialect> dialect_named(const std::string& value) {
   const std::string name = lower(value);
   if (name == "linux") return CliDialect::linux;
   if (name == "windows") return CliDialect::windows;
-  return fail("--dialect: '" + value + "' is not linux or windows");
+  if (name == "iperf2") return CliDialect::iperf2;
+  return fail("--dialect: '" + value + "' is not linux, windows or iperf2");
+}
+
+const char* dialect_name(CliDialect dialect) {
+  switch (dialect) {
+    case CliDialect::linux: return "linux";
+    case CliDialect::windows: return "windows";
+    case CliDialect::iperf2: return "iperf2";
+  }
+  return "?";
 }
 
 }  // namespace
@@ -61,7 +72,7 @@ Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<s
     std::optional<std::string> value;
     std::size_t words = 1;
     if (args[i] == "--dialect") {
-      if (i + 1 >= args.size()) return fail("--dialect needs a value (linux or windows)");
+      if (i + 1 >= args.size()) return fail("--dialect needs a value (linux, windows or iperf2)");
       value = args[i + 1];
       words = 2;
     } else if (args[i].starts_with("--dialect=")) {
@@ -73,7 +84,8 @@ Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<s
     auto dialect = dialect_named(*value);
     if (!dialect) return dialect.error();
     if (chosen && *chosen != *dialect)
-      return fail("--dialect is given twice with different values (linux and windows)");
+      return fail(std::string("--dialect is given twice with different values (") +
+                  dialect_name(*chosen) + " and " + dialect_name(*dialect) + ")");
     chosen = *dialect;
     args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
                args.begin() + static_cast<std::ptrdiff_t>(i + words));

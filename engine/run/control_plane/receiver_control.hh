@@ -3,7 +3,8 @@
 //   sync_receiver.cc     NTTTCP-for-Linux's sync port, with xttcp's native results on top;
 //   windows_receiver.cc  NTttcp for Windows: the -sp port hand-out, then the token handshake or,
 //                        with -ns, every thread's first connection;
-//   accept_receiver.cc   -N: the first data connection starts the test.
+//   accept_receiver.cc   -N: the first data connection starts the test;
+//   iperf2_receiver.cc   the iperf2 dialect: a test is its client's streams, first to last.
 // The run (receiver_run.cc) never asks which one it has.
 #pragma once
 
@@ -46,6 +47,9 @@ class ReceiverControl {
   // NULL if the data path need not report (empty function): called by a worker for each data
   // connection it accepts (UDP: each new flow), on that worker's thread.
   virtual std::function<void()> accept_hook() { return {}; }
+  // NULL if the data path need not report (empty function): called by a worker each time a
+  // sender closes a data connection in order, on that worker's thread. Count mode has its own.
+  virtual std::function<void()> flow_done_hook() { return {}; }
   // Mandatory. Listens (a busy port is reported here, before anything starts) and serves: a
   // start opens the context's gate. Called once the data ports listen.
   virtual Status open() = 0;

@@ -10,5 +10,6 @@ namespace xttcp {
 std::unique_ptr<ReceiverControl> make_sync_receiver(const ReceiverControlContext& context);
 std::unique_ptr<ReceiverControl> make_accept_receiver(const ReceiverControlContext& context);
 std::unique_ptr<ReceiverControl> make_windows_receiver(const ReceiverControlContext& context);
+std::unique_ptr<ReceiverControl> make_iperf2_receiver(const ReceiverControlContext& context);
 
 }  // namespace xttcp

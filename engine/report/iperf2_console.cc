@@ -1,0 +1,127 @@
+#include "engine/report/iperf2_console.hh"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "engine/report/iperf2_csv.hh"
+#include "engine/report/iperf2_streams.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr const char* dashes = "------------------------------------------------------------";
+
+std::string stream_id(uint32_t id) { return fmt::format("[{:3}]", id); }
+
+// "<id> 0.0000-1.0000 sec  <transfer>  <bandwidth>/sec"
+std::string figures(const std::string& id, double from, double to, double bytes, char format) {
+  const double seconds = to - from;
+  const double rate = seconds > 0 ? bytes / seconds : 0;
+  const char bytes_format = static_cast<char>(std::toupper(static_cast<unsigned char>(format)));
+  return fmt::format("{} {:.4f}-{:.4f} sec  {}  {}/sec", id, from, to,
+                     iperf2_amount(bytes, bytes_format), iperf2_amount(rate, format));
+}
+
+// -e, a client's stream: Write/Err  Rtry  Cwnd/RTT(var)  NetPwr (net power: bytes/s per us of RTT).
+std::string enhanced_columns(const Iperf2Stream& s, double seconds) {
+  const ConnectionStats& t = s.tcp;
+  const double rate = seconds > 0 ? static_cast<double>(s.bytes) / seconds : 0;
+  const std::string power = t.rtt_us > 0 ? fmt::format("{:.0f}", rate / t.rtt_us) : "-";
+  return fmt::format("  {}/0 {:10} {:8}K/{}({}) us  {}", s.calls ? fmt::format("{}", *s.calls) : "-",
+                     t.total_retrans, uint64_t{t.snd_cwnd} * t.snd_mss / 1024, t.rtt_us,
+                     t.rttvar_us, power);
+}
+
+std::string enhanced_sum(const std::vector<Iperf2Stream>& streams) {
+  uint64_t calls = 0, retries = 0;
+  bool counted = true;
+  for (const Iperf2Stream& s : streams) {
+    counted = counted && s.calls.has_value();
+    calls += s.calls.value_or(0);
+    retries += s.tcp.total_retrans;
+  }
+  return fmt::format("  {}/0 {:10}", counted ? fmt::format("{}", calls) : "-", retries);
+}
+
+}  // namespace
+
+std::string iperf2_amount(double bytes, char format) {
+  static constexpr const char* byte_units[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
+  static constexpr const char* bit_units[] = {"bits", "Kbits", "Mbits", "Gbits", "Tbits"};
+  const bool as_bytes = std::isupper(static_cast<unsigned char>(format)) != 0;
+  const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(format)));
+  double value = as_bytes ? bytes : bytes * 8;
+  const double step = as_bytes ? 1024.0 : 1000.0;
+  int unit = 0;
+  if (lower == 'a') {
+    while (value >= step && unit < 4) {
+      value /= step;
+      ++unit;
+    }
+  } else {
+    unit = lower == 'k' ? 1 : lower == 'm' ? 2 : lower == 'g' ? 3 : 0;
+    value /= std::pow(step, unit);
+  }
+  const char* name = as_bytes ? byte_units[unit] : bit_units[unit];
+  if (value < 9.995) return fmt::format("{:4.2f} {}", value, name);
+  if (value < 99.95) return fmt::format("{:4.1f} {}", value, name);
+  return fmt::format("{:4.0f} {}", value, name);
+}
+
+std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
+  if (spec.iperf2.csv || spec.iperf2.excludes('S')) return {};
+  const char* protocol = "TCP";  // the dialect refuses -u for now
+  std::vector<std::string> lines{dashes};
+  if (spec.role == Role::receiver) {
+    lines.push_back(fmt::format("Server listening on {} port {}", protocol, spec.layout.base_port));
+  } else {
+    const uint64_t streams = spec.sender_connections();
+    lines.push_back(fmt::format("Client connecting to {}, {} port {}{}", spec.layout.address,
+                                protocol, spec.layout.base_port,
+                                streams > 1 ? fmt::format(" ({} flows)", streams) : ""));
+    if (spec.iperf2.enhanced)
+      lines.push_back(fmt::format("Write buffer size: {} Byte", spec.workload.send_buffer));
+  }
+  if (spec.io.socket_recv_buffer > 0)
+    lines.push_back(fmt::format("TCP window size: {} (requested)",
+                                iperf2_amount(static_cast<double>(spec.io.socket_recv_buffer), 'A')));
+  lines.push_back(dashes);
+  return lines;
+}
+
+std::vector<std::string> iperf2_report_lines(const Result& r) {
+  if (r.spec.iperf2.csv) return iperf2_csv_lines(r);
+  const Iperf2Options& o = r.spec.iperf2;
+  const bool enhanced = o.enhanced && r.role == Role::sender;
+  std::vector<std::string> out;
+  const std::vector<Iperf2Stream> streams = iperf2_streams(r);
+  if (!o.excludes('C'))
+    for (const Iperf2Stream& s : streams)
+      out.push_back(fmt::format("{} local {} port {} connected with {} port {}", stream_id(s.id),
+                                s.local.host, s.local.port, s.remote.host, s.remote.port));
+  if (o.excludes('D')) return out;
+  out.push_back(enhanced ? "[ ID] Interval            Transfer    Bandwidth       Write/Err  Rtry     "
+                           "Cwnd/RTT(var)        NetPwr"
+                         : "[ ID] Interval       Transfer     Bandwidth");
+  const bool several = streams.size() > 1;
+  // Intervals are measured over every stream together: one stream's are its own, several
+  // streams' are their [SUM].
+  if (o.intervals)
+    for (const Iperf2Interval& i : iperf2_intervals(r))
+      out.push_back(figures(several ? "[SUM]" : stream_id(1), i.from, i.to,
+                            static_cast<double>(i.bytes), o.format));
+  if (!o.sum_only || !several)
+    for (const Iperf2Stream& s : streams)
+      out.push_back(figures(stream_id(s.id), 0, r.duration_s, static_cast<double>(s.bytes), o.format) +
+                    (enhanced ? enhanced_columns(s, r.duration_s) : ""));
+  if (several)
+    out.push_back(figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format) +
+                  (enhanced ? enhanced_sum(streams) : ""));
+  return out;
+}
+
+}  // namespace xttcp

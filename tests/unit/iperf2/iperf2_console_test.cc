@@ -1,0 +1,124 @@
+// iperf 2's console from a Result: goldens under tests/golden/report/iperf2-*, and the number
+// form checked against lines Debian's iperf 2.1.8 printed on loopback.
+#include "engine/report/iperf2_console.hh"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/cli/cli_test_util.hh"
+#include "tests/unit/report/golden.hh"
+
+namespace xttcp {
+namespace {
+
+using test::expect_golden;
+using test::join_lines;
+
+TestSpec iperf2_line(const std::string& line) {
+  auto command = parse_iperf2_dialect(test::words(line));
+  EXPECT_TRUE(command.has_value()) << line;
+  return command ? command->spec : TestSpec{};
+}
+
+// A 30 s client of four streams with 1 s intervals.
+Result four_stream_client(const std::string& extra) {
+  Result r;
+  r.spec = iperf2_line("-c 127.0.0.1 -t 3 -P 4 -i 1 " + extra);
+  r.role = Role::sender;
+  r.duration_s = 3.0021;
+  r.start_time = "2026-12-02T00:15:40Z";
+  const uint64_t per_stream[] = {1100000000, 1050000000, 980000000, 1020000000};
+  for (int i = 0; i < 4; ++i) {
+    ConnectionStats c;
+    c.local = "127.0.0.1:" + std::to_string(40000 + i);
+    c.remote = "127.0.0.1:5001";
+    c.bytes = per_stream[i];
+    c.total_retrans = static_cast<uint32_t>(i * 3);
+    c.snd_cwnd = 28 + static_cast<uint32_t>(i);
+    c.snd_mss = 32741;
+    c.rtt_us = 76 + static_cast<uint32_t>(i) * 10;
+    c.rttvar_us = 5;
+    r.connections.push_back(c);
+    ThreadResult thread;
+    thread.index = static_cast<uint32_t>(i);
+    thread.bytes = c.bytes;
+    thread.operations = c.bytes / 131072;
+    r.threads.push_back(thread);
+    r.total_bytes += c.bytes;
+  }
+  r.intervals = {{0, 1.0002, 1400000000}, {1.0002, 0.9999, 1380000000}, {2.0001, 1.002, 1370000000}};
+  return r;
+}
+
+TEST(Iperf2Amount, MatchesIperf218sForms) {
+  // Lines of Debian's iperf 2.1.8: "884 MBytes  7.41 Gbits/sec", "1.10 GBytes", "16.9 Gbits".
+  EXPECT_EQ(iperf2_amount(884.4 * 1024 * 1024, 'A'), " 884 MBytes");
+  EXPECT_EQ(iperf2_amount(7.41e9 / 8, 'a'), "7.41 Gbits");
+  EXPECT_EQ(iperf2_amount(1.10 * 1024 * 1024 * 1024, 'A'), "1.10 GBytes");
+  EXPECT_EQ(iperf2_amount(16.9e9 / 8, 'a'), "16.9 Gbits");
+  EXPECT_EQ(iperf2_amount(131072, 'K'), " 128 KBytes");
+  EXPECT_EQ(iperf2_amount(125000, 'm'), "1.00 Mbits");
+  EXPECT_EQ(iperf2_amount(10, 'b'), "80.0 bits");
+}
+
+TEST(Iperf2Console, ClientWithIntervalsGolden) {
+  const Result r = four_stream_client("");
+  expect_golden("iperf2-client-P4-intervals.txt",
+                join_lines(iperf2_banner_lines(r.spec)) + join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Console, ServerOneStreamGolden) {
+  Result r;
+  r.spec = iperf2_line("-s");
+  r.duration_s = 10.0012;
+  ConnectionStats c;
+  c.local = "127.0.0.1:5001";
+  c.remote = "127.0.0.1:40100";
+  c.bytes = 19700000000;
+  r.connections.push_back(c);
+  r.total_bytes = c.bytes;
+  expect_golden("iperf2-server-P1.txt",
+                join_lines(iperf2_banner_lines(r.spec)) + join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Console, SumOnlyFormatAndHiddenAddresses) {
+  const Result r = four_stream_client("--sum-only -f M --hide-ips -x S");
+  EXPECT_TRUE(iperf2_banner_lines(r.spec).empty());
+  expect_golden("iperf2-client-sum-only-MBytes.txt", join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Console, EnhancedClientGolden) {
+  const Result r = four_stream_client("-e");
+  expect_golden("iperf2-client-P4-enhanced.txt",
+                join_lines(iperf2_banner_lines(r.spec)) + join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Csv, ClientWithIntervalsGolden) {
+  const Result r = four_stream_client("-y C");
+  EXPECT_TRUE(iperf2_banner_lines(r.spec).empty());
+  expect_golden("iperf2-client-P4-intervals.csv", join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Csv, ServerSourceIsTheClient) {
+  Result r;
+  r.spec = iperf2_line("-s -y C");
+  r.start_time = "2026-12-02T00:15:40Z";
+  r.duration_s = 2.0049;
+  ConnectionStats c;
+  c.local = "127.0.0.1:5001";
+  c.remote = "127.0.0.1:48044";
+  c.bytes = 903872572;
+  r.connections.push_back(c);
+  r.total_bytes = c.bytes;
+  // As iperf 2.1.8 -s -y C printed this stream (its timestamp aside): source = the client.
+  ASSERT_EQ(iperf2_report_lines(r).size(), 1u);
+  EXPECT_EQ(iperf2_report_lines(r)[0],
+            "20261202001542,127.0.0.1,48044,127.0.0.1,5001,1,0.0-2.0,903872572,3606653985");
+}
+
+TEST(Iperf2Csv, EnhancedTimestampHasMilliseconds) {
+  const Result r = four_stream_client("-y C -e");
+  EXPECT_EQ(iperf2_report_lines(r).back().substr(0, 19), "20261202001543.002,");
+}
+
+}  // namespace
+}  // namespace xttcp
