@@ -37,7 +37,7 @@ Status EpollUdpSender::open() {
   // sendmmsg batches stay within ~256 KiB so the source stays in cache (64 x 64 KiB would not).
   // Without batching (--defaults ntttcp): one datagram per call, as the original sends.
   batch_ = gso_segments_ > 0 ? gso_segments_
-           : !spec.io.udp_send_batching
+           : !context_.spec->io.udp_send_batching
                ? 1
                : std::clamp<uint32_t>((256u << 10) / std::max<uint32_t>(datagram_, 1), 1, mmsg_batch);
   buffer_ = IoBuffer(static_cast<std::size_t>(batch_) * datagram_, compat_fill);
