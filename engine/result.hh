@@ -110,6 +110,7 @@ struct ConnectionStats {
   uint32_t total_retrans = 0;
   uint32_t snd_cwnd = 0, pmtu = 0;
   uint64_t delivery_rate_bps = 0;
+  std::string congestion;  // TCP_CONGESTION read back at the end; "" where the OS does not say
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
 };
 

@@ -7,6 +7,7 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
+#include "engine/stats/rate_mark.hh"
 #include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/io_buffer.hh"
 
@@ -32,12 +33,15 @@ class EpollReceiver final : public DataWorker {
     bool queued = false;  // in ready_
     uint64_t bytes = 0;   // for its ConnectionStats
     uint16_t port = 0;    // the listener's, for -d's error line
+    RateMark mark;        // --receive-mark
   };
 
   void accept_all(uint32_t index);
   // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
   int resume_listeners(int timeout_ms);
   void close_connection(uint32_t index, int err);
+  // --receive-mark: each connection's SO_RCVLOWAT re-measured; the wait's timeout until the next.
+  int follow_rates();
   // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
   bool drain(uint32_t index);
   // -d: every byte of data[0, n) must be 'A'; counts an error naming the first that is not.
@@ -52,6 +56,8 @@ class EpollReceiver final : public DataWorker {
   IoBuffer buffer_;
   int recv_flags_ = 0;  // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
   bool verify_ = false;  // -d
+  bool follow_rates_ = false;  // --receive-mark
+  uint32_t highest_mark_ = 0;  // for the note
   uint32_t resting_ = 0;  // listeners out of the epoll set for want of descriptors
   WorkerReport report_;
 };

@@ -1,5 +1,6 @@
 #include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/socket_buffers.hh"
+#include "io_backends/common/tcp_tuning.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
 #include <sys/socket.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 
 #include "engine/net/socket_setup.hh"
+#include "engine/stats/call_clock.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
@@ -45,15 +47,17 @@ Status UringReceiver::open() {
         "); using single-shot receives");
   }
 
+  follow_rates_ = spec.io.receive_mark;
   for (const FlowPlan& flow : context_.plan->flows) {
     const SocketAddress address = flow_address(context_, flow);
     auto fd = listen_tcp(address, listen_backlog);
     if (!fd) return fd.error();
     // -rb / -sb: accepted sockets inherit them, window scale included.
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (Status tuned = apply_tcp_tuning(fd->get(), spec); !tuned) return tuned.error();
     if (listeners_.empty())
-      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
-        report_.notes.push_back(note);
+      for (std::string note : {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
+        if (!note.empty()) report_.notes.push_back(note);
     // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
     if (Status blocking = set_nonblocking(fd->get(), false); !blocking) return blocking.error();
     listeners_.push_back({std::move(*fd), flow.slot, flow.port, false, {}});
@@ -74,7 +78,7 @@ Status UringReceiver::open() {
     if (Status init = buffers_.init(ring_buffers, spec.workload.recv_buffer); !init) return init.error();
     if (Status reg = buffers_.register_with(ring_.get(), buffer_group); !reg) return reg.error();
   } else {
-    buffer_ = IoBuffer(spec.workload.recv_buffer, 0);
+    buffer_ = IoBuffer(tcp_receive_length(spec), 0);
     if (!buffer_)
       return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
   }
@@ -178,6 +182,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     c.slot = l.slot;
     c.bytes = 0;
     c.armed = false;
+    c.mark = {};
     ++report_.connections;
     if (stopping_) {
       c.fd.reset();
@@ -271,13 +276,17 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
 template <UringRecvMode Mode>
 void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
+  // --receive-mark: a held-back mark is re-measured within a sample.
+  const long long wait_ns =
+      follow_rates_ ? std::min<long long>(ring_wait_ns, rate_mark::sample_ns) : ring_wait_ns;
   while (!stop.load(std::memory_order_relaxed)) {
-    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
+    if (const int r = ring_.submit_and_wait(wait_ns); r < 0) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
     ring_.reap([&](io_uring_cqe& done) { on_completion<Mode>(done); });
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
+    if (follow_rates_) follow_rates();
     if (resting_ > 0) resume_listeners();  // the wait above lasts at most ~100 ms
   }
   cancel_and_drain<Mode>();
@@ -306,6 +315,15 @@ void UringReceiver::cancel_and_drain() {
   }
 }
 
+void UringReceiver::follow_rates() {
+  const uint64_t now = call_clock_ticks();
+  for (Connection& c : connections_)
+    if (c.fd.valid()) {
+      follow_receive_rate(c.fd.get(), c.mark, c.bytes, now);
+      highest_mark_ = std::max(highest_mark_, c.mark.current());
+    }
+}
+
 void UringReceiver::run(const std::atomic<bool>& stop) {
   switch (mode_) {
     case UringRecvMode::multishot:
@@ -321,6 +339,7 @@ void UringReceiver::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport UringReceiver::finish() {
+  if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
   for (const Connection& c : connections_) {
     if (!c.fd.valid()) continue;
     report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
