@@ -12,7 +12,6 @@
 #include <cstring>
 
 #include "engine/net/socket_setup.hh"
-#include "engine/stats/call_clock.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
@@ -47,7 +46,6 @@ Status UringReceiver::open() {
         "); using single-shot receives");
   }
 
-  follow_rates_ = spec.io.receive_mark;
   for (const FlowPlan& flow : context_.plan->flows) {
     const SocketAddress address = flow_address(context_, flow);
     auto fd = listen_tcp(address, listen_backlog);
@@ -182,7 +180,6 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     c.slot = l.slot;
     c.bytes = 0;
     c.armed = false;
-    c.mark = {};
     ++report_.connections;
     if (stopping_) {
       c.fd.reset();
@@ -276,17 +273,13 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
 template <UringRecvMode Mode>
 void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
-  // --receive-mark: a held-back mark is re-measured within a sample.
-  const long long wait_ns =
-      follow_rates_ ? std::min<long long>(ring_wait_ns, rate_mark::sample_ns) : ring_wait_ns;
   while (!stop.load(std::memory_order_relaxed)) {
-    if (const int r = ring_.submit_and_wait(wait_ns); r < 0) {
+    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
     ring_.reap([&](io_uring_cqe& done) { on_completion<Mode>(done); });
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
-    if (follow_rates_) follow_rates();
     if (resting_ > 0) resume_listeners();  // the wait above lasts at most ~100 ms
   }
   cancel_and_drain<Mode>();
@@ -315,15 +308,6 @@ void UringReceiver::cancel_and_drain() {
   }
 }
 
-void UringReceiver::follow_rates() {
-  const uint64_t now = call_clock_ticks();
-  for (Connection& c : connections_)
-    if (c.fd.valid()) {
-      follow_receive_rate(c.fd.get(), c.mark, c.bytes, now);
-      highest_mark_ = std::max(highest_mark_, c.mark.current());
-    }
-}
-
 void UringReceiver::run(const std::atomic<bool>& stop) {
   switch (mode_) {
     case UringRecvMode::multishot:
@@ -339,7 +323,6 @@ void UringReceiver::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport UringReceiver::finish() {
-  if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
   for (const Connection& c : connections_) {
     if (!c.fd.valid()) continue;
     report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));

@@ -10,7 +10,6 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
-#include "engine/stats/rate_mark.hh"
 #include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/uring/buffer_ring.hh"
@@ -47,7 +46,6 @@ class UringReceiver final : public DataWorker {
     uint32_t slot = 0;
     uint64_t bytes = 0;
     bool armed = false;
-    RateMark mark;  // --receive-mark
   };
 
   template <UringRecvMode Mode>
@@ -63,7 +61,6 @@ class UringReceiver final : public DataWorker {
   // Listeners whose rest is over get their accept again.
   void resume_listeners();
   void close_connection(uint32_t index, int err);
-  void follow_rates();  // --receive-mark: each connection's SO_RCVLOWAT re-measured
   template <UringRecvMode Mode>
   void cancel_and_drain();
   void record_error(const std::string& what);
@@ -81,8 +78,6 @@ class UringReceiver final : public DataWorker {
   uint32_t armed_ = 0;          // requests that will still complete (accepts and recvs)
   uint32_t resting_ = 0;        // listeners without an accept for want of descriptors
   bool stopping_ = false;
-  bool follow_rates_ = false;  // --receive-mark: each connection's SO_RCVLOWAT follows its rate
-  uint32_t highest_mark_ = 0;  // for the note
   WorkerReport report_;
 };
 
