@@ -68,7 +68,6 @@ Outcome run_pair(const Options& options) {
   receiver_spec.role = Role::receiver;
   receiver_spec.workload.recv_buffer = 16 * 1024;
   receiver_spec.io.skip_rx_copy = options.skip_rx_copy;
-  receiver_spec.io.receive_mark = false;  // its note is tests/e2e/tcp_tuning_test.py's; these check the others
   receiver_spec.uring.sqpoll = options.sqpoll;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
