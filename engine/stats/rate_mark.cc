@@ -26,7 +26,9 @@ uint32_t RateMark::update(uint64_t total_bytes, uint64_t now_ns, uint64_t cap) {
                       static_cast<double>(elapsed_ns);
   sample_start_ns_ = now_ns;
   sample_start_bytes_ = total_bytes;
-  const uint32_t next = mark_for_rate(rate, cap);
+  const double slower = std::min(rate, previous_rate_);
+  previous_rate_ = rate;
+  const uint32_t next = mark_for_rate(slower, cap);
   return next == mark_ ? 0 : next;
 }
 

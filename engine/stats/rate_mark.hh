@@ -25,9 +25,11 @@ inline constexpr uint32_t off = 1;                   // SO_RCVLOWAT 1: wake for 
 // `cap` is what the socket can hold without shrinking its window (a quarter of SO_RCVBUF).
 uint32_t mark_for_rate(double bytes_per_s, uint64_t cap);
 
-// One connection's mark. Held back data is bounded: at most the mark (wake_window of the last
-// measured rate), for at most about two samples, since a slower rate lowers the mark and the
-// kernel wakes the reader at once when the queue already reaches the lowered mark.
+// One connection's mark, from the slower of its last two samples: a burst (a reader catching up
+// after a scheduling delay counts several samples' data in one) raises it only if the next
+// sample confirms it, while a slowdown lowers it at once. Held back data is bounded: at most the
+// mark, for at most about one sample, since a slower rate lowers the mark and the kernel wakes
+// the reader at once when the queue already reaches the lowered mark.
 class RateMark {
  public:
   // The connection delivered `total_bytes` so far at `now_ns`. When a sample is complete,
@@ -42,6 +44,7 @@ class RateMark {
   bool started_ = false;
   uint64_t sample_start_ns_ = 0;
   uint64_t sample_start_bytes_ = 0;
+  double previous_rate_ = 0;  // bytes/s of the sample before the last
   uint32_t mark_ = rate_mark::off;
 };
 

@@ -61,6 +61,7 @@ TEST(RateMark, FollowsTheRateUpAndDown) {
     if (next != 0) mark.applied(next);
     return next;
   };
+  EXPECT_EQ(step(40 * gbit), 0u);  // one sample is not enough to raise it
   EXPECT_EQ(step(40 * gbit), rate_mark::max_mark);  // 1.25 MB per 250 us, capped
   EXPECT_EQ(mark.current(), rate_mark::max_mark);
   EXPECT_EQ(step(40 * gbit), 0u);  // steady: no system call
@@ -74,17 +75,32 @@ TEST(RateMark, AStalledFlowDropsItsMark) {
   RateMark mark;
   mark.update(0, 0, big_cap);
   const uint64_t bytes = per_sample(20 * gbit);
-  const uint32_t high = mark.update(bytes, rate_mark::sample_ns, big_cap);
+  EXPECT_EQ(mark.update(bytes, rate_mark::sample_ns, big_cap), 0u);
+  const uint32_t high = mark.update(2 * bytes, 2 * rate_mark::sample_ns, big_cap);
   ASSERT_GT(high, rate_mark::off);
   mark.applied(high);
-  EXPECT_EQ(mark.update(bytes, 2 * rate_mark::sample_ns, big_cap), rate_mark::off);
+  EXPECT_EQ(mark.update(2 * bytes, 3 * rate_mark::sample_ns, big_cap), rate_mark::off);
+}
+
+TEST(RateMark, ABurstAloneDoesNotRaiseIt) {
+  // A paced 1 Gbit/s flow whose reader was late counts 8 samples' data in one: no mark.
+  RateMark mark;
+  uint64_t bytes = 0, now = 0;
+  mark.update(bytes, now, big_cap);
+  for (int i = 0; i < 3; ++i) {
+    bytes += per_sample(1 * gbit) * (i == 1 ? 8 : 1);
+    now += rate_mark::sample_ns;
+    EXPECT_EQ(mark.update(bytes, now, big_cap), 0u) << i;
+  }
 }
 
 TEST(RateMark, ALowerSocketBufferLowersTheMark) {
   RateMark mark;
   mark.update(0, 0, big_cap);
-  mark.applied(mark.update(per_sample(40 * gbit), rate_mark::sample_ns, big_cap));
-  EXPECT_EQ(mark.update(2 * per_sample(40 * gbit), 2 * rate_mark::sample_ns, 128 * 1024),
+  mark.update(per_sample(40 * gbit), rate_mark::sample_ns, big_cap);
+  mark.applied(mark.update(2 * per_sample(40 * gbit), 2 * rate_mark::sample_ns, big_cap));
+  EXPECT_EQ(mark.current(), rate_mark::max_mark);
+  EXPECT_EQ(mark.update(3 * per_sample(40 * gbit), 3 * rate_mark::sample_ns, 128 * 1024),
             128u * 1024);
 }
 
