@@ -111,6 +111,7 @@ struct ConnectionStats {
   uint32_t snd_cwnd = 0, pmtu = 0;  // snd_cwnd in segments
   uint32_t snd_mss = 0;              // bytes per segment (iperf2 -e prints cwnd x mss)
   uint64_t delivery_rate_bps = 0;
+  std::string congestion;  // TCP_CONGESTION read back at the end; "" where the OS does not say
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
 };
 

@@ -146,6 +146,9 @@ struct IoOptions {
   bool time_each_call = false;           // -lm: time every send/recv call
   uint32_t wait_timeout_ms = 600000;     // -to: I/O and thread waits; 0 = infinite
   bool udp_send_batching = true;  // sendmmsg batches; off = one call per datagram (--defaults ntttcp)
+  std::string congestion;                // --congestion: TCP_CONGESTION; "" = the system's
+  uint32_t busy_poll_us = 0;             // --busy-poll: SO_BUSY_POLL microseconds; 0 = off
+  bool receive_mark = true;              // --receive-mark: SO_RCVLOWAT following the rate
 };
 
 // How the two ends agree on the test: the control connection and its timeouts.

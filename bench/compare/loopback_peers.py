@@ -39,6 +39,7 @@ import tempfile
 import time
 
 SETTLE_S = 30  # bound on a run beyond its duration (start-up, sync, final report)
+CONGESTION = None  # --congestion: every tool that can set it (NTTTCP cannot: the system's)
 
 
 def free_port(count):
@@ -137,16 +138,42 @@ class Sample:
         return cpu / (self.nbytes / 1e9) if self.nbytes else None
 
 
+VARIANT_SUFFIXES = "copy (--skip-rx-copy=off), mark / nomark (--receive-mark=on / off), " \
+    "cc=NAME (--congestion NAME), busy=US (--busy-poll US)"
+
+
+def variant_options(variant):
+    """'epoll:copy:cc=bbr' -> (backend, options of both ends, options of the receiver only)."""
+    backend, *suffixes = variant.split(":")
+    both, receiver = [], []
+    for suffix in suffixes:
+        key, _, value = suffix.partition("=")
+        if suffix == "copy":
+            receiver.append("--skip-rx-copy=off")
+        elif suffix == "nomark":
+            receiver.append("--receive-mark=off")
+        elif suffix == "mark":
+            receiver.append("--receive-mark=on")
+        elif key == "cc" and value:
+            both += ["--congestion", value]
+        elif key == "busy" and value.isdigit():
+            both.append(f"--busy-poll={value}")
+        else:
+            raise SystemExit(f"--backends: '{variant}': '{suffix}' is not one of {VARIANT_SUFFIXES}")
+    return backend, both, receiver
+
+
 def run_xttcp(binary, variant, streams, size, seconds, port, tmp):
     rjson = os.path.join(tmp, "r.json")
     if os.path.exists(rjson):
         os.remove(rjson)
-    backend, _, copy = variant.partition(":")
-    common = ["-p", port, "-t", seconds, "-Q", "--backend", backend]
+    backend, both, receiver_only = variant_options(variant)
+    common = ["-p", port, "-t", seconds, "-Q", "--backend", backend, *both]
+    if CONGESTION and "--congestion" not in both:
+        common += ["--congestion", CONGESTION]
     if streams:
         common += ["-m", f"{streams},*,127.0.0.1"]
     sender_size = ["-b", size] if size else []
-    receiver_only = ["--skip-rx-copy=off"] if copy == "copy" else []
     with Children() as children:
         server = children.start([binary, "-r", *common, *receiver_only, "--json", rjson,
                                  "--wait-timeout", 30])
@@ -183,9 +210,11 @@ def run_ntttcp(binary, streams, size, seconds, port, tmp):
 
 def run_iperf2(streams, size, seconds, port, tmp):
     with Children() as children:
-        server = children.start(["iperf", "-s", "-p", port, "-f", "k", "-B", "127.0.0.1"])
+        server = children.start(["iperf", "-s", "-p", port, "-f", "k", "-B", "127.0.0.1",
+                                 *(["-Z", CONGESTION] if CONGESTION else [])])
         wait_listen(port)
         client = children.start(["iperf", "-c", "127.0.0.1", "-p", port, "-t", seconds,
+                                 *(["-Z", CONGESTION] if CONGESTION else []),
                                  *(["-P", streams] if streams else []), "-f", "k",
                                  *(["-l", size] if size else [])])
         client.wait(seconds + SETTLE_S)
@@ -206,6 +235,7 @@ def run_iperf3(streams, size, seconds, port, tmp):
         server = children.start(["iperf3", "-s", "-p", port, "-1", "-B", "127.0.0.1"])
         wait_listen(port)
         client = children.start(["iperf3", "-c", "127.0.0.1", "-p", port, "-t", seconds,
+                                 *(["-C", CONGESTION] if CONGESTION else []),
                                  *(["-P", streams] if streams else []), "-J",
                                  *(["-l", size] if size else [])])
         client.wait(seconds + SETTLE_S)
@@ -254,6 +284,32 @@ def parse_sizes(text):
     return sizes
 
 
+def read_sysctl(name):
+    try:
+        with open(f"/proc/sys/{name}") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def cpu_model():
+    """/proc/cpuinfo's model name, with the clock when the name lacks it ("AMD EPYC @ 2.45 GHz")."""
+    model, mhz = platform.processor() or platform.machine(), None
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model in (platform.processor(), platform.machine()):
+                    model = value.strip()
+                elif key.strip() == "cpu MHz" and mhz is None:
+                    mhz = float(value)
+    except OSError:
+        pass
+    if mhz and "Hz" not in model:
+        model += f" @ {mhz / 1000:.2f} GHz"
+    return model
+
+
 def median_or_none(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -270,13 +326,20 @@ def main():
                         help="sender write sizes in bytes, comma-separated; 'default' forces none")
     parser.add_argument("--backends", default="auto",
                         help="xttcp variants, comma-separated: a backend (auto, epoll, io_uring), "
-                             "with ':copy' for a receiver that copies (--skip-rx-copy=off)")
+                             "with ':'-separated suffixes: " + VARIANT_SUFFIXES)
     parser.add_argument("--ntttcp", help="an NTTTCP-for-Linux binary to include as a peer")
+    parser.add_argument("--congestion", metavar="NAME",
+                        help="TCP congestion control for every tool that sets it (xttcp "
+                             "--congestion, iperf2 -Z, iperf3 -C); NTTTCP keeps the system's")
+    parser.add_argument("--no-peers", action="store_true",
+                        help="xttcp variants only (an A/B of options; no ratio to a peer)")
     parser.add_argument("--quick", action="store_true", help="1 s, 1 round, 1 stream (smoke)")
     parser.add_argument("--json", help="also write the table as JSON here")
     args = parser.parse_args()
     # SIGTERM unwinds like Ctrl+C, so every child is stopped by PID on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    global CONGESTION
+    CONGESTION = args.congestion
     if args.quick:
         args.seconds, args.rounds, args.streams = 1, 1, "1"
     sizes = parse_sizes(args.sizes)
@@ -285,9 +348,7 @@ def main():
     tools = {}
     have = available_backends(xttcp)
     for variant in [b.strip() for b in args.backends.split(",") if b.strip()]:
-        backend, _, copy = variant.partition(":")
-        if copy not in ("", "copy"):
-            raise SystemExit(f"--backends: '{variant}': the only suffix is ':copy'")
+        backend = variant_options(variant)[0]
         if have.get(backend) == "":
             tools[f"xttcp/{variant}"] = (
                 lambda s, b, t, p, d, variant=variant: run_xttcp(xttcp, variant, s, b, t, p, d))
@@ -302,6 +363,8 @@ def main():
             raise SystemExit(f"--ntttcp: {args.ntttcp} is not an executable file")
         tools["ntttcp"] = lambda s, b, t, p, d: run_ntttcp(ntttcp, s, b, t, p, d)
     for name, exe, fn in (("iperf2", "iperf", run_iperf2), ("iperf3", "iperf3", run_iperf3)):
+        if args.no_peers:
+            break
         if shutil.which(exe):
             tools[name] = fn
         else:
@@ -309,11 +372,13 @@ def main():
                   "(scripts/install-deps.sh installs it)")
 
     results = []
+    cpu = cpu_model()
     tmp = tempfile.mkdtemp(prefix="xttcp-bench-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     for streams in parse_streams(args.streams):
         for size in sizes:
             samples = {name: [] for name in tools}
+            load_before = os.getloadavg()[0]
             for r in range(args.rounds):
                 order = list(tools) if r % 2 == 0 else list(reversed(tools))
                 for name in order:
@@ -324,6 +389,7 @@ def main():
                         print(f"note: {name}, {streams or 'default'} streams, "
                               f"size {size or 'default'}, "
                               f"round {r + 1} failed: {error}", file=sys.stderr)
+            load = (load_before, os.getloadavg()[0])  # the machine is shared: say how busy
             medians = {name: median_or_none([s.bps() for s in v]) for name, v in samples.items()}
             best_peer = max((v for k, v in medians.items()
                              if not k.startswith("xttcp") and v is not None), default=None)
@@ -340,27 +406,33 @@ def main():
                     "sender_cpu_s_per_gb": round(tx, 3) if tx is not None else None,
                     "receiver_cpu_s_per_gb": round(rx, 3) if rx is not None else None,
                     "vs_best_peer": round(gbps / best_peer, 2) if gbps and best_peer else None,
-                    "rounds_ok": len(values)})
+                    "rounds_ok": len(values), "cpu": cpu,
+                    "load_1m": [round(x, 2) for x in load]})
 
     def number(value, digits):
         return "-" if value is None else f"{value:.{digits}f}"
 
     print(f"{'streams':>7} {'size':>7} {'tool':<19} {'Gbit/s':>7} {'min-max':>13} "
-          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'vs best peer':>12}")
+          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'vs best peer':>12} {'load':>9}")
     for row in results:
         ratio = f"{row['vs_best_peer']:.2f}x" if row["vs_best_peer"] else "-"
         spread = f"{number(row['gbps_min'], 1)}-{number(row['gbps_max'], 1)}"
         print(f"{row['streams']:>7} {row['size']:>7} {row['tool']:<19} "
               f"{number(row['gbps'], 2):>7} {spread:>13} "
               f"{number(row['sender_cpu_s_per_gb'], 3):>11} "
-              f"{number(row['receiver_cpu_s_per_gb'], 3):>11} {ratio:>12}")
+              f"{number(row['receiver_cpu_s_per_gb'], 3):>11} {ratio:>12} "
+              f"{row['load_1m'][0]:>4.1f}-{row['load_1m'][1]:<4.1f}")
+    print(f"CPU: {cpu}; congestion control: "
+          f"{args.congestion or read_sysctl('net/ipv4/tcp_congestion_control') + ' (the system default)'}; "
+          "load = the 1-minute load average before-after each cell")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"schema": 2,
                        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                        "host": {"machine": platform.machine(), "kernel": platform.release(),
-                                "cpus": os.cpu_count()},
+                                "cpus": os.cpu_count(), "cpu": cpu},
                        "command": sys.argv, "seconds": args.seconds, "rounds": args.rounds,
+                       "congestion": args.congestion or read_sysctl("net/ipv4/tcp_congestion_control"),
                        "results": results}, f, indent=2)
     shutil.rmtree(tmp, ignore_errors=True)
     return 0

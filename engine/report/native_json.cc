@@ -316,6 +316,7 @@ ordered_json native_document(const Result& r, bool with_peer,
                                {"snd_cwnd", c.snd_cwnd},
                                {"pmtu", c.pmtu},
                                {"delivery_rate_bps", c.delivery_rate_bps}};
+    if (!c.congestion.empty()) connection["congestion"] = c.congestion;
     if (c.zerocopy.sends > 0) connection["zerocopy"] = zerocopy_json(c.zerocopy);
     connections.push_back(std::move(connection));
   }

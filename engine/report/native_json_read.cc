@@ -355,6 +355,7 @@ Result read_result(const ordered_json& j, bool with_peer) {
       read(c, "snd_cwnd", cs.snd_cwnd, p);
       read(c, "pmtu", cs.pmtu, p);
       read(c, "delivery_rate_bps", cs.delivery_rate_bps, p);
+      read(c, "congestion", cs.congestion, p);
       if (const auto* z = object_member(c, "zerocopy", p)) cs.zerocopy = read_zerocopy(*z, p);
       r.connections.push_back(cs);
     }

@@ -169,6 +169,9 @@ void spec_fields(Spec& s, Visitor& v) {
   v("nic", s.placement.nic);
   v("zerocopy", s.io.zerocopy);
   v("skip_rx_copy", s.io.skip_rx_copy);
+  v("congestion", s.io.congestion);
+  v("busy_poll_us", s.io.busy_poll_us);
+  v("receive_mark", s.io.receive_mark);
   v("sqpoll", s.uring.sqpoll);
   v("udp_payload", s.workload.udp_payload);
   v("udp_gso", s.io.udp_gso);

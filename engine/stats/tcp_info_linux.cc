@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <cstddef>
+#include <cstring>
 
 #include "engine/net/address.hh"
 
@@ -27,6 +28,11 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
   ConnectionStats stats;
   stats.local = address_text(fd, ::getsockname);
   stats.remote = address_text(fd, ::getpeername);
+
+  char congestion[32] = {};  // TCP_CA_NAME_MAX is 16
+  socklen_t name_length = sizeof congestion - 1;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, congestion, &name_length) == 0)
+    stats.congestion.assign(congestion, strnlen(congestion, name_length));
 
   tcp_info info{};
   socklen_t length = sizeof info;

@@ -12,6 +12,7 @@
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/iperf2_stream_start.hh"
 #include "io_backends/common/socket_buffers.hh"
+#include "io_backends/common/tcp_tuning.hh"
 
 namespace xttcp {
 
@@ -64,8 +65,10 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
     if (!fd) return fail("cannot connect to " + remote_of(i).to_string() + ": " + fd.error().message);
     // Set once the connect has started: this side only sends, its receive window is moot.
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (Status tuned = apply_tcp_tuning(fd->get(), spec); !tuned) return tuned.error();
     if (i == 0 && notes.empty())
-      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
+      for (std::string note : {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
+        if (!note.empty()) notes.push_back(note);
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLONESHOT;
     event.data.u64 = i;

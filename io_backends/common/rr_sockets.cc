@@ -9,6 +9,7 @@
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/socket_buffers.hh"
+#include "io_backends/common/tcp_tuning.hh"
 #include "io_backends/common/udp_socket.hh"
 
 namespace xttcp {
@@ -56,6 +57,7 @@ Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& conte
     auto fd = listen_tcp(flow_address(context, flow), listen_backlog);
     if (!fd) return fd.error();
     if (Status sized = apply_socket_buffers(fd->get(), *context.spec); !sized) return sized.error();
+    if (Status tuned = apply_tcp_tuning(fd->get(), *context.spec); !tuned) return tuned.error();
     out.push_back(std::move(*fd));
   }
   return out;

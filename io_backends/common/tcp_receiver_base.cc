@@ -6,6 +6,7 @@
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/socket_buffers.hh"
+#include "io_backends/common/tcp_tuning.hh"
 
 namespace xttcp {
 
@@ -21,9 +22,11 @@ Expected<UniqueFd> TcpReceiverBook::listen_for(const FlowPlan& flow, bool blocki
   if (!fd) return fd.error();
   // -rb / -sb: accepted sockets inherit them, window scale included.
   if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+  // --congestion, --busy-poll: accepted sockets inherit them too.
+  if (Status tuned = apply_tcp_tuning(fd->get(), spec); !tuned) return tuned.error();
   if (first)
-    if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
-      report_.notes.push_back(note);
+    for (const std::string& note : {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
+      if (!note.empty()) report_.notes.push_back(note);
   // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
   if (blocking)
     if (Status mode = set_nonblocking(fd->get(), false); !mode) return mode.error();

@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 
 #include "engine/net/socket_setup.hh"
+#include "engine/stats/call_clock.hh"
 #include "engine/stats/call_timer.hh"
+#include "io_backends/common/tcp_tuning.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 
 namespace xttcp {
@@ -27,11 +29,12 @@ Status EpollReceiver::open() {
   const TestSpec& spec = *context_.spec;
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
-  buffer_ = IoBuffer(spec.workload.recv_buffer, 0);
+  buffer_ = IoBuffer(tcp_receive_length(spec), 0);
   // MSG_TRUNC on a TCP socket discards the bytes in the kernel and returns their count.
   if (spec.io.skip_rx_copy) recv_flags_ = MSG_TRUNC;
   verify_ = spec.workload.verify_data;  // the parser turned --skip-rx-copy off for -d
   if (verify_) recv_flags_ = 0;
+  follow_rates_ = spec.io.receive_mark && !spec.io.wait_all;  // -wa sets its own mark
   // -wa: a non-blocking receive returns what is there; SO_RCVLOWAT (set on each accepted
   // socket) makes epoll wake it only once a whole buffer is, which MSG_WAITALL then takes.
   if (spec.io.wait_all) {
@@ -157,6 +160,7 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
   std::vector<uint32_t> still_ready;
   while (!stop.load(std::memory_order_relaxed)) {
     int timeout_ms = ready_.empty() ? epoll_wait_ms : 0;
+    if (follow_rates_) timeout_ms = std::min(timeout_ms, follow_rates());
     if (resting_ > 0) timeout_ms = resume_listeners(timeout_ms);
     const int n = epoll_wait(epoll_.get(), events, epoll_batch, timeout_ms);
     for (int i = 0; i < n; ++i) {
@@ -184,6 +188,19 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
   }
 }
 
-WorkerReport EpollReceiver::finish() { return finish_report(); }
+int EpollReceiver::follow_rates() {
+  const uint64_t now = call_clock_ticks();
+  for (Connection& c : connections_)
+    if (c.fd.valid()) {
+      follow_receive_rate(c.fd.get(), c.mark, c.bytes, now);
+      highest_mark_ = std::max(highest_mark_, c.mark.current());
+    }
+  return static_cast<int>(rate_mark::sample_ns / 1'000'000);  // a held-back mark is re-measured
+}
+
+WorkerReport EpollReceiver::finish() {
+  if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
+  return finish_report();
+}
 
 }  // namespace xttcp

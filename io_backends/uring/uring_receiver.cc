@@ -1,3 +1,4 @@
+#include "io_backends/common/tcp_tuning.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
 #include <sys/socket.h>
@@ -53,7 +54,7 @@ Status UringReceiver::open() {
     if (Status init = buffers_.init(ring_buffers, spec.workload.recv_buffer); !init) return init.error();
     if (Status reg = buffers_.register_with(ring_.get(), buffer_group); !reg) return reg.error();
   } else {
-    buffer_ = IoBuffer(spec.workload.recv_buffer, 0);
+    buffer_ = IoBuffer(tcp_receive_length(spec), 0);
     if (!buffer_)
       return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
   }

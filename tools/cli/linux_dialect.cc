@@ -249,6 +249,8 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   // --rr first: its default -b is what -u then checks.
   if (Status rr = check_rr(*state, uses); !rr) return rr.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
+  if (state->spec().workload.protocol == Protocol::udp && !state->spec().io.congestion.empty())
+    return fail("--congestion: TCP only (UDP has no congestion control; drop -u or --congestion)");
   if (state->spec().workload.duration_s == 0)
     state->note("-t 0: continuous mode; the test runs until stopped and prints no results");
   return std::move(state->command);

@@ -1,5 +1,7 @@
 #include "tools/cli/linux_options.hh"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "base/units.hh"
@@ -12,6 +14,9 @@
 namespace xttcp {
 
 namespace {
+
+constexpr uint32_t busy_poll_default_us = 50;  // a few round trips of a fast NIC
+constexpr uint32_t busy_poll_max_us = 100'000;
 
 using Value = std::optional<std::string>;
 
@@ -244,6 +249,44 @@ Status set_rr_delay(ParseState& state, const Value& value) {
   return ok();
 }
 
+// A name the kernel could hold (TCP_CA_NAME_MAX is 16 with the NUL); whether it allows it is
+// known only when a socket asks (the data path then names what it allows).
+Status set_congestion(ParseState& state, const Value& value) {
+  const std::string& name = *value;
+  const bool well_formed =
+      !name.empty() && name.size() <= 15 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+      });
+  if (!well_formed)
+    return fail("'" + name + "' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)");
+  state.spec().io.congestion = name;
+  return ok();
+}
+
+Status set_busy_poll(ParseState& state, const Value& value) {
+  if (!value) {
+    state.spec().io.busy_poll_us = busy_poll_default_us;
+    return ok();
+  }
+  auto usec = parse_count(*value, UINT32_MAX);
+  if (!usec) return usec.error();
+  if (*usec > busy_poll_max_us)
+    return fail(fmt::format("the busy-poll time must be 0..{} microseconds", busy_poll_max_us));
+  state.spec().io.busy_poll_us = static_cast<uint32_t>(*usec);
+  return ok();
+}
+
+Status set_receive_mark(ParseState& state, const Value& value) {
+  if (!value || *value == "on") {
+    state.spec().io.receive_mark = true;
+  } else if (*value == "off") {
+    state.spec().io.receive_mark = false;
+  } else {
+    return fail("'" + *value + "' is not one of on, off");
+  }
+  return ok();
+}
+
 constexpr auto none = ValueKind::none;
 constexpr auto required = ValueKind::required;
 constexpr auto optional = ValueKind::optional;
@@ -384,6 +427,18 @@ const OptionDef table[] = {
   {0, "rr-delay-us", required, "US", for_receiver | for_local, native,
    "--rr: the responder holds each answer US microseconds (a stand-in for a slower path)", "0",
    set_rr_delay},
+  {0, "congestion", required, "NAME", for_any, native,
+   "TCP congestion control of the data connections (TCP_CONGESTION), e.g. cubic, bbr; refused "
+   "with the list when the kernel does not allow it", "the system's", set_congestion},
+  {0, "busy-poll", optional, "US", for_any, native,
+   "busy-poll the data sockets US microseconds before sleeping (SO_BUSY_POLL, "
+   "SO_PREFER_BUSY_POLL; only NAPI devices, not loopback, have a queue to poll); bare: 50",
+   "off", set_busy_poll},
+  {0, "receive-mark", optional, "on|off", for_receiver | for_local, native,
+   "epoll TCP receive: wake the reader once ~250 us of the connection's measured rate is "
+   "queued (SO_RCVLOWAT re-measured every 5 ms; flows under ~2 Gbit/s keep the kernel's "
+   "wakeups); io_uring's receiver does not use it (it measured slower there)",
+   "on", set_receive_mark},
   {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
    "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "
    "of xttcp-PID is added unless given)", "hugepages, every PCI port", bind::parsed<&DpdkOptions::args, bind::as_is>},

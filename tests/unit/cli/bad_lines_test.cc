@@ -60,6 +60,13 @@ const BadLine bad_lines[] = {
     {{"-s", "x", "--zerocopy=maybe"}, "--zerocopy: 'maybe' is not one of on, off, auto"},
     {{"-r", "--zerocopy"}, "--zerocopy"},
     {{"-s", "x", "--skip-rx-copy"}, "--skip-rx-copy"},
+    {{"-s", "x", "--congestion", "b b r"}, "--congestion: 'b b r' is not an algorithm name"},
+    {{"-s", "x", "--congestion", "averyveryverylongname"}, "--congestion: 'averyveryverylongname'"},
+    {{"-s", "x", "-u", "--congestion", "bbr"}, "--congestion: TCP only"},
+    {{"-r", "--busy-poll", "100001"}, "--busy-poll: the busy-poll time must be 0..100000 microseconds"},
+    {{"-r", "--busy-poll=fast"}, "--busy-poll: 'fast'"},
+    {{"-r", "--receive-mark=sometimes"}, "--receive-mark: 'sometimes' is not one of on, off"},
+    {{"-s", "x", "--receive-mark"}, "--receive-mark"},
     {{"--threads", "2000"}, "--threads: 2000 is above the maximum of 1024"},
     // roles
     {{"-r", "-s", "x"}, "-r and -s cannot be used together"},

@@ -312,6 +312,15 @@ TEST(LinuxDialectFlags, NativeOptions) {
   EXPECT_EQ(parse_ok("--local --zerocopy=on").spec.io.zerocopy, ZeroCopy::on);
   EXPECT_TRUE(parse_ok("-r --skip-rx-copy").spec.io.skip_rx_copy);
   EXPECT_TRUE(parse_ok("-r --sqpoll").spec.uring.sqpoll);
+  EXPECT_EQ(parse_ok("-s x --congestion bbr").spec.io.congestion, "bbr");
+  EXPECT_EQ(parse_ok("-r --congestion=cubic").spec.io.congestion, "cubic");
+  EXPECT_EQ(parse_ok("-s x").spec.io.congestion, "");
+  EXPECT_EQ(parse_ok("-r").spec.io.busy_poll_us, 0u);
+  EXPECT_EQ(parse_ok("-r --busy-poll").spec.io.busy_poll_us, 50u);
+  EXPECT_EQ(parse_ok("--local --busy-poll=200").spec.io.busy_poll_us, 200u);
+  EXPECT_TRUE(parse_ok("-r").spec.io.receive_mark);
+  EXPECT_FALSE(parse_ok("-r --receive-mark=off").spec.io.receive_mark);
+  EXPECT_TRUE(parse_ok("--local --receive-mark").spec.io.receive_mark);
   EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.control.connect_timeout_s, 5u);
   EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.control.connect_timeout_s, 30u);
   EXPECT_EQ(parse_ok("-s x").spec.repeat.count, 1u);
