@@ -4,7 +4,9 @@ machine has (epoll, and io_uring where the kernel has it): a TCP and a UDP strea
 request/response. Every backend runs the asked number of rounds; the table and the JSON
 (schema xttcp-paths) hold a row per backend with its figures, epoll's ratios are 1, the --rr
 percentiles are ordered, and the --runs-dir files are what 'xttcp compare' reads. A backend
-that cannot run the workload is refused with one line before anything starts (exit 2)."""
+that cannot run the workload is refused with one line before anything starts (exit 2). Between
+two network namespaces (--netns, root only: skipped otherwise) with dpdk where it is built."""
+import glob
 import os
 import subprocess
 import sys
@@ -77,12 +79,50 @@ def refused(xttcp, started):
         check(done.stdout == "", f"{args}: printed a table anyway:\n{done.stdout}")
 
 
+def between_namespaces(xttcp, started):
+    """--netns/--to/--from: the pairs run between two namespaces joined by a veth pair, with
+    dpdk on net_af_packet at both ends where this build has it; its EAL leaves no runtime
+    directory behind."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "e2e_netns"))
+    from netns import VethPair  # noqa: E402
+    out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
+    dpdk = any(line.split()[:2] == ["dpdk", "available"] for line in out.splitlines())
+    backends = ["epoll", "dpdk"] if dpdk else ["epoll"]
+    eal = "--no-huge --no-pci -m 256 --log-level=lib.eal:error --vdev net_af_packet0,iface="
+    runtime_dirs = set(glob.glob("/var/run/dpdk/xttcp-*"))
+    with VethPair() as net:
+        d = scratch_dir()
+        table = os.path.join(d, "paths.json")
+        run = Process([xttcp, "compare-paths", "--netns",
+                       f"{net.namespaces['a']},{net.namespaces['b']}", "--to", net.ipv4("a"),
+                       "--from", net.ipv4("b"), "--backends", ",".join(backends), "-u", "--rr",
+                       "-t", "1", "--repeat", "1", "--json", table,
+                       "--receiver-dpdk-args", eal + net.links["a"],
+                       "--sender-dpdk-args", eal + net.links["b"]], "compare-paths --netns")
+        started.append(run)
+        check(run.wait(60 * len(backends)) == 0, f"compare-paths failed:\n{run.describe()}")
+        j = load_json(table)
+        check([row["backend"] for row in j["rows"]] == backends, f"rows: {j['rows']}")
+        for row in j["rows"]:
+            r = row["runs"][0]
+            check(r["packets_per_s"] > 0 and r["p50_us"] > 0 and r["receiver_cpu_included"],
+                  f"{row['backend']}: {r}")
+        left = [p for p in set(glob.glob("/var/run/dpdk/xttcp-*")) - runtime_dirs
+                if not os.path.exists(f"/proc/{p.rsplit('-', 1)[1]}")]
+        check(not left, f"EAL runtime directories of dead processes left behind: {left}")
+        print(f"between namespaces: {', '.join(backends)}: "
+              + "; ".join(f"{row['backend']} p50 {row['runs'][0]['p50_us']:.1f} us"
+                          for row in j["rows"]))
+
+
 CASES = {
     "tcp-stream": lambda x, s: compare_paths(x, s, "-b", "64K", unit="byte"),
     "udp-stream": lambda x, s: compare_paths(x, s, "-u", "-b", "1400", unit="packet"),
     "tcp-rr": lambda x, s: compare_paths(x, s, "--rr", unit="transaction"),
     "udp-rr": lambda x, s: compare_paths(x, s, "--rr", "-u", unit="transaction"),
     "refused": refused,
+    "netns": between_namespaces,
 }
 
 sys.exit(run_cases(CASES))

@@ -18,7 +18,7 @@ constexpr UsageLine linux_usage[] = {
      "show CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU)"},
     {"xttcp compare BASE.json NEW.json", "regression verdict (xttcp compare --help)"},
     {"xttcp compare-paths [options]",
-     "one workload on each backend in turn, one table (xttcp compare-paths --help)"},
+     "one workload on each backend, one table (compare-paths --help)"},
     {"xttcp --help | --version", ""},
     {"xttcp --dialect windows ...", "NTttcp for Windows' command line (with --help: its help)"},
 };

@@ -112,6 +112,26 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
       auto v = counted(2, 65000);
       if (!v) return v.error();
       request.port = static_cast<uint16_t>(*v);
+    } else if (word == "--to" || word == "--from") {
+      auto address = value();
+      if (!address) return address.error();
+      if (address->empty() || address->starts_with("-"))
+        return fail(fmt::format("compare-paths: {}: '{}' is not an address", word, *address));
+      (word == "--to" ? request.to : request.from) = *address;
+    } else if (word == "--netns") {
+      auto text = value();
+      if (!text) return text.error();
+      const std::vector<std::string> pair = split_list(*text);
+      if (pair.size() != 2 || pair[0].empty() || pair[1].empty())
+        return fail(fmt::format("compare-paths: --netns: '{}' is not RECEIVER_NS,SENDER_NS",
+                                *text));
+      request.receiver_netns = pair[0];
+      request.sender_netns = pair[1];
+    } else if (word == "--receiver-dpdk-args" || word == "--sender-dpdk-args") {
+      auto args_text = value();
+      if (!args_text) return args_text.error();
+      (word == "--receiver-dpdk-args" ? request.receiver_dpdk_args : request.sender_dpdk_args) =
+          *args_text;
     } else if (word == "--json") {
       auto file = value();
       if (!file) return file.error();
@@ -129,6 +149,10 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
   if (!w.rr && (response || w.depth != 1))
     return fail(fmt::format("compare-paths: {} needs --rr", response ? "--response-size"
                                                                      : "--rr-depth"));
+  for (const std::string& backend : request.backends)
+    if (backend == "dpdk" && (request.receiver_dpdk_args.empty() || request.sender_dpdk_args.empty()))
+      return fail("compare-paths: --backends dpdk needs --receiver-dpdk-args and "
+                  "--sender-dpdk-args (each end's EAL arguments: the port it drives)");
   if (w.ports * uint64_t{w.threads_per_port} > rr_limits::max_flows)
     return fail(fmt::format("compare-paths: -P x -n: at most {} flows", rr_limits::max_flows));
   // Sizes left unset stay the sender's own defaults; the table reads them from its result.
@@ -140,9 +164,12 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
 std::string paths_help() {
   return "xttcp compare-paths [--backends LIST] [-u] [--rr] [-b SIZE] [--response-size SIZE]\n"
          "                    [--rr-depth N] [-P N] [-n N] [-t SEC] [--repeat N] [-p PORT]\n"
-         "                    [--json FILE|-] [--runs-dir DIR]\n"
+         "                    [--json FILE|-] [--runs-dir DIR] [--to ADDR] [--from ADDR]\n"
+         "                    [--netns RECV_NS,SEND_NS] [--receiver-dpdk-args A]\n"
+         "                    [--sender-dpdk-args A]\n"
          "  Runs one workload (a stream, or request/response with --rr; TCP, or UDP with -u) on\n"
-         "  each backend in turn as a receiver and sender process pair on 127.0.0.1, the\n"
+         "  each backend in turn as a receiver and sender process pair (on 127.0.0.1, or\n"
+         "  --to/--from addresses between two --netns namespaces), the\n"
          "  backends alternating and each round repeated (--repeat, default 3), and prints one\n"
          "  table: Gbit/s, packets or transactions/s, cycles per byte, packet or transaction\n"
          "  (CPU time of both processes x the CPU clock), CPU-s/GB, round-trip percentiles with\n"
@@ -152,6 +179,7 @@ std::string paths_help() {
          "  -t           seconds per run (default 5)\n"
          "  --json       the table as JSON (schema xttcp-paths); '-' prints it instead\n"
          "  --runs-dir   every backend's runs as DIR/BACKEND.json, which 'xttcp compare' reads\n"
+         "  --*-dpdk-args  each dpdk end's EAL arguments (needed with --backends dpdk)\n"
          "  Exit: 0 every run completed, 1 a run failed, 2 usage error.\n";
 }
 

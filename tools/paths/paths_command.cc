@@ -146,10 +146,18 @@ int run_paths(const PathsRequest& request) {
       pair.ready_port = static_cast<uint16_t>(*port - 1);
       pair.timeout_s = timeout_s;
       const auto common = common_args(w, name, *port);
-      pair.receiver_args = {"-r", "127.0.0.1", "--wait-timeout", "30"};
+      pair.receiver_netns = request.receiver_netns;
+      pair.sender_netns = request.sender_netns;
+      pair.receiver_args = {"-r", request.to, "--wait-timeout", "30"};
       pair.receiver_args.insert(pair.receiver_args.end(), common.begin(), common.end());
-      pair.sender_args = {"-s", "127.0.0.1", "-n", std::to_string(w.threads_per_port), "--json",
+      pair.sender_args = {"-s", request.to, "-n", std::to_string(w.threads_per_port), "--json",
                           result_file};
+      if (!request.from.empty()) pair.sender_args.insert(pair.sender_args.end(), {"-a", request.from});
+      if (name == "dpdk") {
+        pair.receiver_args.insert(pair.receiver_args.end(),
+                                  {"--dpdk-args", request.receiver_dpdk_args});
+        pair.sender_args.insert(pair.sender_args.end(), {"--dpdk-args", request.sender_dpdk_args});
+      }
       if (w.rr) pair.sender_args.insert(pair.sender_args.end(),
                                         {"--rr-depth", std::to_string(w.depth)});
       pair.sender_args.insert(pair.sender_args.end(), common.begin(), common.end());

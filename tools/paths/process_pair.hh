@@ -15,6 +15,8 @@ namespace xttcp {
 
 struct PairCommand {
   std::vector<std::string> receiver_args, sender_args;  // argv[1..] of each xttcp process
+  // Network namespaces to run each in ("": this one), through `ip netns exec`.
+  std::string receiver_netns, sender_netns;
   uint16_t ready_port = 0;  // the receiver is ready when a TCP socket listens here (sync port)
   double timeout_s = 60;    // each process's bound; past it, it is killed
   std::string log_dir;      // receiver.out/.err and sender.out/.err land here

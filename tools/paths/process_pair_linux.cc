@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -42,6 +43,20 @@ std::string last_line(const std::string& text) {
   return last;
 }
 
+// Removes what DPDK's EAL left of a finished xttcp process (its --file-prefix is xttcp-PID):
+// its runtime directory outlives the process.
+void remove_eal_leftovers(pid_t pid) {
+  std::error_code ignored;
+  std::filesystem::remove_all(fmt::format("/var/run/dpdk/xttcp-{}", pid), ignored);
+}
+
+// This program's path, for `ip netns exec` (where /proc/self/exe would be ip's).
+std::string self_path() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("xttcp") : path.string();
+}
+
 // One xttcp child, its stdout and stderr in files; killed by PID if still running at the end.
 class Child {
  public:
@@ -49,26 +64,35 @@ class Child {
       : name_(std::move(name)), out_(std::move(out)), err_(std::move(err)) {}
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
-  ~Child() { kill_now(); }
+  ~Child() {
+    kill_now();
+    if (started_ > 0) remove_eal_leftovers(started_);
+  }
 
-  bool start(const std::vector<std::string>& args, std::string& why) {
+  bool start(const std::vector<std::string>& args, const std::string& netns, std::string& why) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<std::string> words{"xttcp"};
+    // In a namespace: `ip netns exec NS` execs this program in place (same PID).
+    std::vector<std::string> words;
+    if (!netns.empty()) words = {"ip", "netns", "exec", netns, self_path()};
+    else words = {"xttcp"};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
-    const int rc = posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+    const int rc = netns.empty()
+                       ? posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv.data(), environ)
+                       : posix_spawnp(&pid_, "ip", &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
       pid_ = -1;
       why = fmt::format("cannot start the {}: {}", name_, std::strerror(rc));
       return false;
     }
+    started_ = pid_;
     return true;
   }
 
@@ -103,6 +127,8 @@ class Child {
     pid_ = -1;
   }
 
+  pid_t pid() const { return pid_; }
+
   PairFailure failure(int code) const {
     const std::string said = last_line(read_text(err_));
     std::string how = timed_out_ ? "did not finish in time and was killed"
@@ -116,14 +142,16 @@ class Child {
  private:
   std::string name_, out_, err_;
   pid_t pid_ = -1;
+  pid_t started_ = -1;  // the PID it had, for what it leaves behind
   int status_ = 0;
   bool timed_out_ = false;
 };
 
-// A listening TCP socket on the port shows in /proc/net/tcp as state 0A; connecting to it would
-// disturb the receiver's sync protocol.
-bool listening(uint16_t port) {
-  std::istringstream table(read_text("/proc/net/tcp") + read_text("/proc/net/tcp6"));
+// A listening TCP socket on the port shows in the process's network namespace's
+// /proc/PID/net/tcp as state 0A; connecting to it would disturb the receiver's sync protocol.
+bool listening(pid_t pid, uint16_t port) {
+  const std::string net = fmt::format("/proc/{}/net/", pid);
+  std::istringstream table(read_text(net + "tcp") + read_text(net + "tcp6"));
   std::string line;
   while (std::getline(table, line)) {
     std::istringstream fields(line);
@@ -155,9 +183,10 @@ std::optional<PairFailure> run_process_pair(const PairCommand& command) {
                                            std::chrono::duration<double>(command.timeout_s));
   Child receiver("receiver", command.log_dir + "/receiver.out", command.log_dir + "/receiver.err");
   std::string why;
-  if (!receiver.start(command.receiver_args, why)) return PairFailure{why};
+  if (!receiver.start(command.receiver_args, command.receiver_netns, why)) return PairFailure{why};
+  const pid_t receiver_pid = receiver.pid();
   const auto ready_by = Clock::now() + std::chrono::seconds(20);
-  while (!listening(command.ready_port)) {
+  while (!listening(receiver_pid, command.ready_port)) {
     if (!receiver.running()) return receiver.failure(receiver.wait_until(deadline));
     if (Clock::now() >= ready_by)
       return PairFailure{fmt::format("the receiver did not listen on port {} within 20 s",
@@ -165,7 +194,7 @@ std::optional<PairFailure> run_process_pair(const PairCommand& command) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   Child sender("sender", command.log_dir + "/sender.out", command.log_dir + "/sender.err");
-  if (!sender.start(command.sender_args, why)) return PairFailure{why};
+  if (!sender.start(command.sender_args, command.sender_netns, why)) return PairFailure{why};
   const int sent = sender.wait_until(deadline);
   if (sent != 0) return sender.failure(sent);
   const int received = receiver.wait_until(deadline);

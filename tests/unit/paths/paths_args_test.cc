@@ -49,7 +49,26 @@ TEST(PathsArgs, EveryOption) {
   EXPECT_EQ(*r->runs_dir, "/tmp");
 }
 
+TEST(PathsArgs, NamespacesAddressesAndDpdk) {
+  auto r = parse({"--netns", "ra,sb", "--to", "10.0.0.1", "--from", "10.0.0.2", "--backends",
+                  "epoll,dpdk", "-u", "--receiver-dpdk-args", "--vdev x", "--sender-dpdk-args",
+                  "--vdev y"});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->receiver_netns, "ra");
+  EXPECT_EQ(r->sender_netns, "sb");
+  EXPECT_EQ(r->to, "10.0.0.1");
+  EXPECT_EQ(r->from, "10.0.0.2");
+  EXPECT_EQ(r->receiver_dpdk_args, "--vdev x");
+  EXPECT_EQ(r->sender_dpdk_args, "--vdev y");
+  EXPECT_EQ(parse({})->to, "127.0.0.1");
+}
+
 TEST(PathsArgs, BadValuesNameTheOption) {
+  EXPECT_NE(error_of({"--netns", "onlyone"}).find("--netns: 'onlyone' is not RECEIVER_NS,SENDER_NS"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--to", "-u"}).find("--to: '-u' is not an address"), std::string::npos);
+  EXPECT_NE(error_of({"--backends", "dpdk", "-u"}).find("--backends dpdk needs --receiver-dpdk-args"),
+            std::string::npos);
   EXPECT_NE(error_of({"--repeat", "0"}).find("--repeat: '0' is not a whole number from 1"),
             std::string::npos);
   EXPECT_NE(error_of({"-t", "x"}).find("-t:"), std::string::npos);
