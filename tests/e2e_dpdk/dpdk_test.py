@@ -25,6 +25,7 @@ mbuf pool and a unique --file-prefix per process (xttcp adds xttcp-PID).
     kernel-to-dpdk-xdp the same on net_af_xdp (skipped with the reason where it does not load)
     rr-dpdk-to-kernel  --rr: a dpdk requester (net_af_packet in namespace b) times 64-byte UDP
                  transactions against a kernel responder (epoll) in namespace a
+    rr-dpdk-to-kernel-v6  the same over IPv6 (the kernel resolves the requester by ND)
     rr-kernel-to-dpdk  --rr: a kernel requester (epoll) in namespace b against a dpdk responder
                  (net_af_packet in namespace a, the kernel-to-dpdk layout) holding every answer
                  --rr-delay-us: the requester's p50 is at least that delay
@@ -382,17 +383,19 @@ def check_rr_pair(requester, responder, delay_us=0):
     return rr
 
 
-def rr_dpdk_to_kernel(xttcp, started):
+def rr_dpdk_to_kernel(xttcp, started, ipv6=False):
     with veth_pair() as net:
         work = scratch_dir()
         r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
-        target, source = net.ipv4("a"), net.ipv4("b")
+        target = net.ipv6("a") if ipv6 else net.ipv4("a")
+        source = net.ipv6("b") if ipv6 else net.ipv4("b")
+        v6 = ["-6"] if ipv6 else []
         receiver = net.start("a", [xttcp, "-r", target, "-u", "--rr", "-P", "1", "-t", "2", "-Q",
                                    "--backend", "epoll", "--json", r_json, "--wait-timeout",
-                                   "30"], "kernel responder")
-        net.wait_listening(receiver, 5000)
-        sender = net.start("b", [xttcp, "-s", target, "-a", source, "-u", "--rr", "-P", "1",
-                                 "-n", "1", "--threads", "1", "-b", "64", "-t", "2", "-Q",
+                                   "30"] + v6, "kernel responder")
+        net.wait_listening(receiver, 5000, ipv6=ipv6)
+        sender = net.start("b", [xttcp, "-s", target, "-a", source, "-u", "--rr", "-P", "1"] + v6 +
+                           ["-n", "1", "--threads", "1", "-b", "64", "-t", "2", "-Q",
                                  "--json", s_json, "--backend", "dpdk", "--dpdk-args",
                                  f"{EAL} --vdev net_af_packet0,iface={net.links['b']}"],
                            "dpdk requester on af_packet")
@@ -405,7 +408,8 @@ def rr_dpdk_to_kernel(xttcp, started):
         requester = load_json(s_json)
         check(requester["backend"] == "dpdk", f"backend {requester['backend']}")
         rr = check_rr_pair(requester, load_json(r_json))
-        print(f"dpdk requester -> kernel responder: {rr['transactions']} transactions, "
+        print(f"dpdk requester -> kernel responder{' IPv6' if ipv6 else ''}: "
+              f"{rr['transactions']} transactions, "
               f"p50 {rr['latency']['p50_ns'] / 1e3:.1f} us, p99 {rr['latency']['p99_ns'] / 1e3:.1f} us")
 
 
@@ -452,6 +456,7 @@ CASES = {
     "kernel-to-dpdk-v6": lambda x, s: kernel_to_dpdk(x, s, ipv6=True),
     "kernel-to-dpdk-xdp": lambda x, s: kernel_to_dpdk(x, s, pmd="af_xdp"),
     "rr-dpdk-to-kernel": rr_dpdk_to_kernel,
+    "rr-dpdk-to-kernel-v6": lambda x, s: rr_dpdk_to_kernel(x, s, ipv6=True),
     "rr-kernel-to-dpdk": rr_kernel_to_dpdk,
 }
 
