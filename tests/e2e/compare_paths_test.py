@@ -35,7 +35,8 @@ def compare_paths(xttcp, started, *workload, unit):
     check("ratio to epoll" in out and "cycles: CPU time of both processes" in out,
           f"table lacks its ratio block or its clock line:\n{out}")
     j = load_json(table)
-    check(j["schema"] == "xttcp-paths" and j["version"] == 1, f"schema: {j['schema']}")
+    check(j["schema"] == "xttcp-paths" and j["schema_version"] == 1, f"schema: {j['schema']}")
+    check(j["tool"]["name"] == "xttcp" and j["tool"]["version"], f"tool: {j['tool']}")
     check(j["cycle_unit"] == unit, f"cycle unit {j['cycle_unit']}, expected {unit}")
     check([row["backend"] for row in j["rows"]] == backends, f"rows: {j['rows']}")
     rr = "--rr" in workload

@@ -239,7 +239,8 @@ std::string render_paths_json(const PathTable& table) {
                       {"p99_9_us", optional_number(r.p999_us)}}}});
   }
   ordered_json j = {{"schema", paths_schema_name},
-                    {"version", paths_schema_version},
+                    {"schema_version", paths_schema_version},
+                    {"tool", {{"name", "xttcp"}, {"version", table.tool_version}}},
                     {"workload", workload},
                     {"host", {{"cpu_model", table.cpu_model}, {"cpus", table.cpus}}},
                     {"clock", {{"mhz", number(table.clock_mhz)}, {"source", table.clock_source}}},

@@ -64,6 +64,7 @@ struct PathTable {
   CycleUnit unit = CycleUnit::byte;
   double clock_mhz = 0;
   std::string clock_source;  // where clock_mhz came from, said next to every cycles figure
+  std::string tool_version;  // the runs' xttcp
   std::string cpu_model;
   uint32_t cpus = 0;
   std::string baseline = "epoll";  // the rows' ratios are against this backend's

@@ -173,6 +173,7 @@ int run_paths(const PathsRequest& request) {
       auto result = read_result(result_file);
       if (!result) return complain(result.error().message, exit_code::run_failed);
       if (table.cpu_model.empty()) {
+        table.tool_version = result->tool_version;
         table.cpu_model = result->host.cpu_model;
         table.cpus = result->host.cpu_cores;
         table.clock_mhz = result->host.cpu_mhz;

@@ -126,6 +126,7 @@ PathTable stream_table() {
   t.unit = CycleUnit::byte;
   t.clock_mhz = 1000;
   t.clock_source = "the first \"cpu MHz\" of /proc/cpuinfo";
+  t.tool_version = "0.1.0 (test)";
   t.cpu_model = "Test CPU @ 1.00GHz";
   t.cpus = 2;
   PathRow epoll, uring;
@@ -179,6 +180,7 @@ PathTable rr_table() {
   t.unit = CycleUnit::transaction;
   t.clock_mhz = 1000;
   t.clock_source = "the first \"cpu MHz\" of /proc/cpuinfo";
+  t.tool_version = "0.1.0 (test)";
   t.cpu_model = "Test CPU @ 1.00GHz";
   t.cpus = 2;
   PathRow epoll, uring;
