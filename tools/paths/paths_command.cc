@@ -83,6 +83,9 @@ Expected<std::vector<std::string>> backends_to_run(const PathsRequest& request) 
   if (names.empty()) {
     for (const char* name : {"epoll", "io_uring"})
       if (find_backend(name)) names.emplace_back(name);
+    if (names.empty())
+      return fail("compare-paths: neither epoll nor io_uring is available here: name the "
+                  "backends to compare with --backends");
   }
   for (const std::string& name : names) {
     auto chosen = choose_backend(sender_spec(request.workload, name));
@@ -101,6 +104,7 @@ Status write_file(const std::string& path, const std::string& text, const char* 
 }  // namespace
 
 int run_paths(const PathsRequest& request) {
+  if (Status pairs = can_run_pairs(); !pairs) return complain(pairs.error().message, exit_code::usage);
   auto names = backends_to_run(request);
   if (!names) return complain(names.error().message, exit_code::usage);
   if (request.runs_dir) {

@@ -22,6 +22,9 @@ struct PairCommand {
   std::string log_dir;      // receiver.out/.err and sender.out/.err land here
 };
 
+// Whether this OS runs process pairs for compare-paths at all (Windows: no, with the reason).
+Status can_run_pairs();
+
 struct PairFailure {
   std::string message;  // the process, its exit status and its last stderr line
   bool usage = false;   // a process refused its options (exit 2): no other run would do better
