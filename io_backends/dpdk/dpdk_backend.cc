@@ -6,6 +6,8 @@
 #include <rte_cycles.h>
 
 #include "io_backends/dpdk/dpdk_receiver.hh"
+#include "io_backends/dpdk/dpdk_rr_requester.hh"
+#include "io_backends/dpdk/dpdk_rr_responder.hh"
 #include "io_backends/dpdk/dpdk_sender.hh"
 #include "io_backends/dpdk/runtime.hh"
 #include "xttcp_config.h"
@@ -32,8 +34,6 @@ class DpdkBackend final : public Backend {
     return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll;
   }
   Status check(const TestSpec& spec) const override {
-    if (spec.rr.on)
-      return fail("--rr: the dpdk backend has no request/response mode yet (use --backend epoll)");
     if (spec.workload.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
     if (!spec.dpdk.peer_mac.empty())
@@ -52,11 +52,19 @@ class DpdkBackend final : public Backend {
     // --local runs both roles on one port).
     dpdk::PortRequest request;
     request.queues = static_cast<uint16_t>(std::clamp<uint32_t>(context.worker_count, 1, 1024));
+    // A requester also takes its responses into mbufs of this room.
+    const uint32_t largest_datagram =
+        spec.rr.on ? std::max(spec.workload.send_buffer, spec.rr.response_bytes(spec.workload.send_buffer))
+                   : spec.workload.send_buffer;
     if (spec.role == Role::sender)
       request.send_frame = static_cast<uint32_t>(std::max<std::size_t>(
-          frame::headers_size(spec.layout.ipv6) + spec.workload.send_buffer, frame::min_frame_bytes));
+          frame::headers_size(spec.layout.ipv6) + largest_datagram, frame::min_frame_bytes));
     auto port = dpdk::Runtime::instance().port(spec.dpdk.port, request);
     if (!port) return port.error();
+    if (spec.rr.on && spec.role == Role::sender)
+      return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkRrRequester>(context, **port));
+    if (spec.rr.on)
+      return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkRrResponder>(context, **port));
     if (spec.role == Role::sender)
       return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkUdpSender>(context, **port));
     return std::unique_ptr<DataWorker>(std::make_unique<dpdk::DpdkUdpReceiver>(context, **port));

@@ -15,20 +15,15 @@
 
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/flow_registry.hh"
+#include "io_backends/dpdk/flow_endpoints.hh"
 
 namespace xttcp::dpdk {
 
 namespace {
 
 constexpr uint8_t compat_fill = 'B';  // NTTTCP-for-Linux's UDP payload
-constexpr uint16_t ephemeral_base = 49152;
 
 void add(std::atomic<uint64_t>& counter, uint64_t n) { add_relaxed(counter, n); }
-
-uint32_t ipv4_of(const SocketAddress& address) {
-  if (address.family() != AF_INET) return 0;
-  return ntohl(reinterpret_cast<const sockaddr_in*>(address.get())->sin_addr.s_addr);
-}
 
 // The 16-bit words of the stamped header fields, for the incremental UDP checksum.
 uint32_t stamped_words(uint32_t sequence, uint64_t time_ns) {
@@ -41,29 +36,6 @@ uint32_t stamped_words(uint32_t sequence, uint64_t time_ns) {
 
 DpdkUdpSender::~DpdkUdpSender() {
   if (registered_) unregister_thread();
-}
-
-Status DpdkUdpSender::resolve_destination(frame::UdpEndpoints& endpoints) {
-  const TestSpec& spec = *context_.spec;
-  if (!spec.dpdk.peer_mac.empty()) {
-    auto mac = frame::parse_mac(spec.dpdk.peer_mac);
-    if (!mac) return fail("--peer-mac: " + mac.error().message);
-    endpoints.destination_mac = *mac;
-    return ok();
-  }
-  if (port_->has_receiver.load()) {  // --local: the receiver is this very port
-    endpoints.destination_mac = port_->mac;
-    return ok();
-  }
-  auto mac = Runtime::instance().resolve(*port_, context_.local, context_.remote,
-                                         std::max(spec.control.connect_timeout_s, 1u) * 1000);
-  if (!mac) return mac.error();
-  endpoints.destination_mac = *mac;
-  if (context_.plan->index == 0)
-    report_.notes.push_back(fmt::format("dpdk: {} is at {} ({})", context_.remote.host(),
-                                        frame::to_string(*mac), ipv6_ ? "neighbour discovery"
-                                                                      : "ARP"));
-  return ok();
 }
 
 Status DpdkUdpSender::open() {
@@ -93,27 +65,9 @@ Status DpdkUdpSender::open() {
   registered_ = register_thread();
   port_->has_sender.store(true);
 
-  frame::UdpEndpoints endpoints;
-  endpoints.source_mac = port_->mac;
-  endpoints.ipv6 = ipv6_;
-  if (Status resolved = resolve_destination(endpoints); !resolved) return resolved;
-  if (ipv6_) {
-    std::memcpy(endpoints.destination_ip6.data(),
-                &reinterpret_cast<const sockaddr_in6*>(context_.remote.get())->sin6_addr, 16);
-    if (context_.local.family() == AF_INET6)
-      std::memcpy(endpoints.source_ip6.data(),
-                  &reinterpret_cast<const sockaddr_in6*>(context_.local.get())->sin6_addr, 16);
-  } else {
-    endpoints.destination_ip = ipv4_of(context_.remote);
-    endpoints.source_ip = ipv4_of(context_.local);
-  }
-  if (spec.layout.source_address.empty()) {
-    if (!ipv6_) endpoints.source_ip = endpoints.destination_ip;
-    else endpoints.source_ip6 = endpoints.destination_ip6;
-    if (context_.plan->index == 0)
-      report_.notes.push_back("dpdk: no -a: frames carry the receiver's address as their source "
-                              "(a kernel receiver drops them: give -a)");
-  }
+  auto shared = sending_endpoints(context_, *port_, report_.notes);
+  if (!shared) return shared.error();
+  frame::UdpEndpoints endpoints = *shared;
 
   // Checksums: by the NIC where tx_offload_capa offers them, else in software (UDP
   // incrementally: only the sequence and time words change per frame).
@@ -136,9 +90,7 @@ Status DpdkUdpSender::open() {
     flow.slot = plan.slot;
     flow.flow_id = context_.udp_flow_base | plan.slot;
     // Flows differ by source port, so RSS spreads them over the receiver's queues.
-    endpoints.source_port = plan.source_port != 0
-                                ? plan.source_port
-                                : static_cast<uint16_t>(ephemeral_base + plan.slot % 16384);
+    endpoints.source_port = flow_source_port(plan);
     endpoints.destination_port = plan.port;
     flow.frame = frame::build_udp_frame(endpoints, datagram_, compat_fill);
     if (native_) udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0}, flow.frame.data() + header_at_);

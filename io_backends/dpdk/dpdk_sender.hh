@@ -39,8 +39,6 @@ class DpdkUdpSender final : public DataWorker {
   uint16_t send_burst(Flow& flow, uint16_t count, const TscClock& clock,
                       const std::atomic<bool>& stop);
 
-  Status resolve_destination(frame::UdpEndpoints& endpoints);
-
   WorkerContext context_;
   Port* port_;
   QueueCounters* queue_counters_ = nullptr;

@@ -1,5 +1,6 @@
 #include "io_backends/dpdk/frame.hh"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -145,6 +146,46 @@ std::optional<UdpView> parse_udp(const uint8_t* frame, std::size_t length) {
   view.payload = udp + udp_bytes;
   view.payload_length = static_cast<uint32_t>(udp_length - udp_bytes);
   return view;
+}
+
+std::size_t turn_into_response(uint8_t* frame, std::size_t length, std::size_t capacity,
+                               uint32_t response_payload) {
+  const auto view = parse_udp(frame, length);
+  if (!view || (!view->ipv6 && (frame[ethernet_bytes] & 0x0fu) != 5)) return 0;
+  const std::size_t used = headers_size(view->ipv6) + response_payload;
+  const std::size_t total = used < min_frame_bytes ? min_frame_bytes : used;
+  if (total > capacity || response_payload > 0xffff - udp_bytes - ipv4_bytes) return 0;
+  uint8_t mac[6];
+  std::memcpy(mac, frame, 6);
+  std::memcpy(frame, frame + 6, 6);
+  std::memcpy(frame + 6, mac, 6);
+  uint8_t* ip = frame + ethernet_bytes;
+  if (view->ipv6) {
+    uint8_t address[16];
+    std::memcpy(address, ip + 8, 16);
+    std::memcpy(ip + 8, ip + 24, 16);
+    std::memcpy(ip + 24, address, 16);
+    put16(ip + 4, static_cast<uint16_t>(udp_bytes + response_payload));
+    ip[7] = 64;
+  } else {
+    uint8_t address[4];
+    std::memcpy(address, ip + 12, 4);
+    std::memcpy(ip + 12, ip + 16, 4);
+    std::memcpy(ip + 16, address, 4);
+    put16(ip + 2, static_cast<uint16_t>(ipv4_bytes + udp_bytes + response_payload));
+    ip[8] = 64;
+    put16(ip + 10, 0);
+    put16(ip + 10, static_cast<uint16_t>(~fold(add_words(0, ip, ipv4_bytes))));
+  }
+  uint8_t* udp = frame + udp_offset(view->ipv6);
+  const uint16_t source_port = get16(udp);
+  put16(udp, get16(udp + 2));
+  put16(udp + 2, source_port);
+  put16(udp + 4, static_cast<uint16_t>(udp_bytes + response_payload));
+  const std::size_t kept = std::min<std::size_t>({view->payload_length, response_payload, 8});
+  std::memset(udp + udp_bytes + kept, 0, total - (udp_offset(view->ipv6) + udp_bytes + kept));
+  put16(udp + 6, udp_checksum(frame));
+  return total;
 }
 
 bool answer_arp(uint8_t* frame, std::size_t length, uint32_t ip, const MacAddress& mac) {

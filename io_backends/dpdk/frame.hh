@@ -86,6 +86,15 @@ struct UdpView {
 };
 std::optional<UdpView> parse_udp(const uint8_t* frame, std::size_t length);
 
+// --rr (docs/rr.md): a received request, IPv4 (20-byte header) or IPv6 UDP, rewritten in place
+// into its response: MACs, addresses and ports swapped, the payload made `response_payload`
+// bytes whose first 8 are the request's (its send time; bytes past the request's are zeros),
+// lengths, the IPv4 header checksum and the UDP checksum set, padded to the 60-byte minimum.
+// Returns the response frame's length (at most `capacity`), or 0 (untouched) when the frame is
+// not such a request or the response would not fit.
+std::size_t turn_into_response(uint8_t* frame, std::size_t length, std::size_t capacity,
+                               uint32_t response_payload);
+
 // An ARP request asking for `ip` (host byte order): rewrites it in place into the reply from
 // `mac` and returns true; anything else is left alone and gives false.
 bool answer_arp(uint8_t* frame, std::size_t length, uint32_t ip, const MacAddress& mac);

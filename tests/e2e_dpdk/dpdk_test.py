@@ -23,6 +23,12 @@ mbuf pool and a unique --file-prefix per process (xttcp adds xttcp-PID).
                  answered by the dpdk receiver only (see below); sync on kernel TCP
     kernel-to-dpdk-v6  the same over IPv6 (neighbour solicitation answered by the receiver)
     kernel-to-dpdk-xdp the same on net_af_xdp (skipped with the reason where it does not load)
+    rr-dpdk-to-kernel  --rr: a dpdk requester (net_af_packet in namespace b) times 64-byte UDP
+                 transactions against a kernel responder (epoll) in namespace a
+    rr-dpdk-to-kernel-v6  the same over IPv6 (the kernel resolves the requester by ND)
+    rr-kernel-to-dpdk  --rr: a kernel requester (epoll) in namespace b against a dpdk responder
+                 (net_af_packet in namespace a, the kernel-to-dpdk layout) holding every answer
+                 --rr-delay-us: the requester's p50 is at least that delay
 
 kernel-to-dpdk layout: the receiver's address (10.215.0.1, fd00:215::1) lives on namespace a's
 lo, so the kernel there accepts the sync TCP connection but never answers ARP/ND for it on the
@@ -353,6 +359,90 @@ def kernel_to_dpdk(xttcp, started, ipv6=False, pmd="af_packet"):
               f"{received['received']}, lost {received['lost']}; {answered[0]}; {neighbour.strip()}")
 
 
+RR_DELAY_US = 5000
+
+
+def check_rr_pair(requester, responder, delay_us=0):
+    """The requester timed transactions (ordered percentiles, a histogram of exactly them) and
+    the responder answered about as many (two windows with their own edges)."""
+    rr, answered = requester["rr"], responder["rr"]
+    latency = rr["latency"]
+    check(rr["transactions"] > 0 and answered["transactions"] > 0,
+          f"no transactions: requester {rr}, responder {answered}; notes: "
+          f"{requester['notes']} / {responder['notes']}")
+    keys = ["p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns"]
+    check(latency["p50_ns"] > 0 and [latency[k] for k in keys] == sorted(latency[k] for k in keys),
+          f"percentiles not ordered: {latency}")
+    check(sum(c for _, c in rr["histogram"]["buckets"]) == latency["count"],
+          "histogram != latency count")
+    check(abs(answered["transactions"] - rr["transactions"]) <= 0.25 * rr["transactions"],
+          f"responder {answered['transactions']} vs requester {rr['transactions']}")
+    if delay_us:
+        check(latency["p50_ns"] >= delay_us * 1000,
+              f"p50 {latency['p50_ns']} ns with answers held {delay_us} us")
+    return rr
+
+
+def rr_dpdk_to_kernel(xttcp, started, ipv6=False):
+    with veth_pair() as net:
+        work = scratch_dir()
+        r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+        target = net.ipv6("a") if ipv6 else net.ipv4("a")
+        source = net.ipv6("b") if ipv6 else net.ipv4("b")
+        v6 = ["-6"] if ipv6 else []
+        receiver = net.start("a", [xttcp, "-r", target, "-u", "--rr", "-P", "1", "-t", "2", "-Q",
+                                   "--backend", "epoll", "--json", r_json, "--wait-timeout",
+                                   "30"] + v6, "kernel responder")
+        net.wait_listening(receiver, 5000, ipv6=ipv6)
+        sender = net.start("b", [xttcp, "-s", target, "-a", source, "-u", "--rr", "-P", "1"] + v6 +
+                           ["-n", "1", "--threads", "1", "-b", "64", "-t", "2", "-Q",
+                                 "--json", s_json, "--backend", "dpdk", "--dpdk-args",
+                                 f"{EAL} --vdev net_af_packet0,iface={net.links['b']}"],
+                           "dpdk requester on af_packet")
+        try:
+            for p in (sender, receiver):
+                code = p.wait(TIMEOUT)
+                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+        finally:
+            remove_runtime_dir(sender.pid)
+        requester = load_json(s_json)
+        check(requester["backend"] == "dpdk", f"backend {requester['backend']}")
+        rr = check_rr_pair(requester, load_json(r_json))
+        print(f"dpdk requester -> kernel responder{' IPv6' if ipv6 else ''}: "
+              f"{rr['transactions']} transactions, "
+              f"p50 {rr['latency']['p50_ns'] / 1e3:.1f} us, p99 {rr['latency']['p99_ns'] / 1e3:.1f} us")
+
+
+def rr_kernel_to_dpdk(xttcp, started):
+    with veth_pair() as net:
+        control_link(net)
+        work = scratch_dir()
+        r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+        receiver = net.start("a", [xttcp, "-r", RECEIVER4, "-u", "--rr", "-P", "1", "-t", "2",
+                                   "-Q", "--rr-delay-us", str(RR_DELAY_US), "--backend", "dpdk",
+                                   "--json", r_json, "--wait-timeout", "30", "--dpdk-args",
+                                   f"{EAL} --vdev net_af_packet0,iface={net.links['a']}"],
+                             "dpdk responder on af_packet", env=sanitizer_env())
+        try:
+            net.wait_listening(receiver, 5000, timeout=20)
+            sender = net.start("b", [xttcp, "-s", RECEIVER4, "-u", "--rr", "-P", "1", "-n", "1",
+                                     "-b", "64", "-t", "2", "-Q", "--backend", "epoll",
+                                     "--json", s_json], "kernel requester")
+            for p in (sender, receiver):
+                code = p.wait(TIMEOUT)
+                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+        finally:
+            remove_runtime_dir(receiver.pid)
+        responder = load_json(r_json)
+        check(responder["backend"] == "dpdk", f"backend {responder['backend']}")
+        rr = check_rr_pair(load_json(s_json), responder, delay_us=RR_DELAY_US)
+        answered = [n for n in responder["notes"] if n.startswith("dpdk: answered")]
+        check(answered and "ARP request" in answered[0],
+              f"the responder answered no ARP request: {responder['notes']}")
+        print(f"kernel requester -> dpdk responder (answers held {RR_DELAY_US} us): "
+              f"{rr['transactions']} transactions, p50 {rr['latency']['p50_ns'] / 1e3:.1f} us")
+
+
 CASES = {
     "null-tx": null_tx,
     "ring-local": ring_local,
@@ -365,6 +455,9 @@ CASES = {
     "kernel-to-dpdk": kernel_to_dpdk,
     "kernel-to-dpdk-v6": lambda x, s: kernel_to_dpdk(x, s, ipv6=True),
     "kernel-to-dpdk-xdp": lambda x, s: kernel_to_dpdk(x, s, pmd="af_xdp"),
+    "rr-dpdk-to-kernel": rr_dpdk_to_kernel,
+    "rr-dpdk-to-kernel-v6": lambda x, s: rr_dpdk_to_kernel(x, s, ipv6=True),
+    "rr-kernel-to-dpdk": rr_kernel_to_dpdk,
 }
 
 

@@ -17,6 +17,8 @@ constexpr UsageLine linux_usage[] = {
     {"xttcp topology [--nic IF] [--json FILE]",
      "show CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU)"},
     {"xttcp compare BASE.json NEW.json", "regression verdict (xttcp compare --help)"},
+    {"xttcp compare-paths [options]",
+     "one workload on each backend, one table (compare-paths --help)"},
     {"xttcp --help | --version", ""},
     {"xttcp --dialect windows ...", "NTttcp for Windows' command line (with --help: its help)"},
 };

@@ -80,7 +80,7 @@ _xttcp() {{
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
   elif ((COMP_CWORD == 1)); then
-    COMPREPLY=($(compgen -W 'backends topology' -- "$cur"))
+    COMPREPLY=($(compgen -W 'backends topology compare compare-paths' -- "$cur"))
   fi
 }}
 complete -F _xttcp xttcp

@@ -1,6 +1,7 @@
 // io_backends/dpdk/frame: MAC parsing, the frames the dpdk sender builds (IPv4 and IPv6, checked
 // against independent sums), the incremental UDP checksum of stamped headers, parsing, ARP
-// requests and answers, IPv6 neighbour solicitations and advertisements.
+// requests and answers, IPv6 neighbour solicitations and advertisements, --rr responses made
+// in place from requests.
 #include "io_backends/dpdk/frame.hh"
 
 #include <gtest/gtest.h>
@@ -223,6 +224,84 @@ TEST(Nd, AnswersASolicitationAndTheAdvertisementGivesTheMac) {
   EXPECT_FALSE(neighbor_advertisement_mac(ns.data(), ns.size(), v6(2)));
   std::vector<uint8_t> dad = build_neighbor_solicitation(asker, Ipv6Address{}, v6(2));
   EXPECT_EQ(answer_neighbor_solicitation(dad.data(), dad.size(), dad.size(), v6(2), mine), 0u);
+}
+
+
+// The receiver's check of a frame's UDP checksum: the pseudo-header and the whole datagram,
+// checksum included, fold to 0xffff.
+bool udp_sum_verifies(const std::vector<uint8_t>& f, bool ipv6) {
+  const uint8_t* ip = f.data() + ethernet_bytes;
+  const uint8_t* udp = f.data() + udp_offset(ipv6);
+  const uint32_t udp_length = uint32_t{udp[4]} << 8 | udp[5];
+  uint32_t total = (ipv6 ? add_words(0, ip + 8, 32) : add_words(0, ip + 12, 8)) + 17 + udp_length;
+  return fold(add_words(total, udp, udp_length)) == 0xffff;
+}
+
+std::vector<uint8_t> stamped_request(const UdpEndpoints& e, uint32_t payload, uint64_t stamp) {
+  std::vector<uint8_t> f = build_udp_frame(e, payload, 'R');
+  std::memcpy(f.data() + headers_size(e.ipv6), &stamp, 8);
+  return f;
+}
+
+TEST(Response, SwapsEndsKeepsTheStampAndSetsTheSums) {
+  const uint64_t stamp = 0x1122334455667788ull;
+  std::vector<uint8_t> f = stamped_request(endpoints(), 64, stamp);
+  f.resize(400);  // the mbuf's room
+  const std::size_t length = turn_into_response(f.data(), headers_bytes + 64, f.size(), 200);
+  ASSERT_EQ(length, headers_bytes + 200);
+  f.resize(length);
+  auto view = parse_udp(f.data(), f.size());
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->source_ip, 0x0a000002u);
+  EXPECT_EQ(view->destination_ip, 0x0a000001u);
+  EXPECT_EQ(view->source_port, 5001);
+  EXPECT_EQ(view->destination_port, 49152);
+  EXPECT_EQ(view->payload_length, 200u);
+  uint64_t echoed;
+  std::memcpy(&echoed, view->payload, 8);
+  EXPECT_EQ(echoed, stamp);
+  EXPECT_EQ(view->payload[8], 0);  // past the stamp: zeros, not the request's bytes
+  EXPECT_EQ(view->payload[199], 0);
+  EXPECT_EQ((MacAddress{f[0], f[1], f[2], f[3], f[4], f[5]}), (MacAddress{0x02, 0, 0, 0, 0, 1}));
+  EXPECT_EQ((MacAddress{f[6], f[7], f[8], f[9], f[10], f[11]}), (MacAddress{0x02, 0, 0, 0, 0, 2}));
+  EXPECT_EQ(fold(add_words(0, f.data() + ethernet_bytes, ipv4_bytes)), 0xffff);  // IPv4 header
+  EXPECT_TRUE(udp_sum_verifies(f, false));
+}
+
+TEST(Response, ShorterThanTheRequestIsPaddedToTheMinimum) {
+  std::vector<uint8_t> f = stamped_request(endpoints(), 500, 7);
+  const std::size_t length = turn_into_response(f.data(), f.size(), f.size(), 8);
+  ASSERT_EQ(length, min_frame_bytes);
+  f.resize(length);
+  auto view = parse_udp(f.data(), f.size());
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->payload_length, 8u);
+  EXPECT_EQ(f[headers_bytes + 8], 0);  // the padding
+  EXPECT_TRUE(udp_sum_verifies(f, false));
+}
+
+TEST(Response, Ipv6) {
+  std::vector<uint8_t> f = stamped_request(endpoints6(), 64, 42);
+  const std::size_t length = turn_into_response(f.data(), f.size(), f.size(), 64);
+  ASSERT_EQ(length, headers6_bytes + 64);
+  auto view = parse_udp(f.data(), length);
+  ASSERT_TRUE(view);
+  EXPECT_EQ(0, std::memcmp(view->destination_ip6, v6(1).data(), 16));
+  EXPECT_EQ(view->destination_port, 49152);
+  EXPECT_EQ(view->payload[0], 42);
+  EXPECT_TRUE(udp_sum_verifies(f, true));
+}
+
+TEST(Response, RefusesWhatItCannotAnswer) {
+  std::vector<uint8_t> f = stamped_request(endpoints(), 64, 1);
+  const std::vector<uint8_t> before = f;
+  EXPECT_EQ(turn_into_response(f.data(), f.size(), f.size(), 2000), 0u);  // no room
+  std::vector<uint8_t> arp = build_arp_request({0x02, 0, 0, 0, 0, 1}, 0x0a000001, 0x0a000002);
+  EXPECT_EQ(turn_into_response(arp.data(), arp.size(), arp.size(), 8), 0u);
+  f[ethernet_bytes] = 0x46;  // IPv4 options: not answered
+  EXPECT_EQ(turn_into_response(f.data(), f.size(), f.size(), 8), 0u);
+  f[ethernet_bytes] = 0x45;
+  EXPECT_EQ(f, before);
 }
 
 }  // namespace
