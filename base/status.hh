@@ -15,8 +15,8 @@ struct Error {
 template <class T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : v_(std::move(value)) {}            // NOLINT: implicit by design
-  Expected(Error error) : v_(std::move(error)) {}        // NOLINT: implicit by design
+  Expected(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
+  Expected(Error error) : v_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool has_value() const { return v_.index() == 0; }
   explicit operator bool() const { return has_value(); }

@@ -13,9 +13,12 @@ Expected<uint64_t> parse_scaled(std::string_view text, uint64_t base, const char
   if (text.empty()) return fail(fmt::format("empty {}", what));
   uint64_t multiplier = 1;
   switch (text.back()) {
-    case 'k': case 'K': multiplier = base; break;
-    case 'm': case 'M': multiplier = base * base; break;
-    case 'g': case 'G': multiplier = base * base * base; break;
+    case 'k':
+    case 'K': multiplier = base; break;
+    case 'm':
+    case 'M': multiplier = base * base; break;
+    case 'g':
+    case 'G': multiplier = base * base * base; break;
     default: break;
   }
   std::string_view digits = multiplier == 1 ? text : text.substr(0, text.size() - 1);
@@ -25,8 +28,8 @@ Expected<uint64_t> parse_scaled(std::string_view text, uint64_t base, const char
                                    std::chars_format::fixed);
   if (digits.empty() || digits.front() == '-' || digits.front() == '+' || ec != std::errc() ||
       end != digits.data() + digits.size() || !std::isfinite(value))
-    return fail(fmt::format("'{}' is not a {} (a number with an optional k, m or g suffix)", text,
-                            what));
+    return fail(
+        fmt::format("'{}' is not a {} (a number with an optional k, m or g suffix)", text, what));
   const double scaled = value * static_cast<double>(multiplier);
   if (scaled >= 18446744073709551615.0) return fail(fmt::format("'{}' is too large", text));
   return static_cast<uint64_t>(scaled);
@@ -44,15 +47,15 @@ Expected<uint64_t> parse_count(std::string_view text, uint64_t max) {
     return fail(fmt::format("'{}' is not a whole number up to {}", text, max));
   if (ec != std::errc() || end != text.data() + text.size())
     return fail(fmt::format("'{}' is not a whole number", text));
-  if (value > max)
-    return fail(fmt::format("{} is above the maximum of {}", text, max));
+  if (value > max) return fail(fmt::format("{} is above the maximum of {}", text, max));
   return value;
 }
 
 Expected<double> parse_seconds(std::string_view text, bool allow_zero) {
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value))
     return fail(fmt::format("'{}' is not a number of seconds", text));
   if (value < 0 || (!allow_zero && value == 0))
     return fail(allow_zero ? "seconds must be >= 0" : "seconds must be > 0");

@@ -9,11 +9,11 @@ namespace xttcp {
 struct Iperf2Options {
   // -f: 'a' adaptive bits (the default), 'A' adaptive bytes, or one of b B k K m M g G.
   char format = 'a';
-  bool csv = false;        // -y C / --reportstyle C: comma-separated lines only
-  bool enhanced = false;   // -e: the enhanced columns
-  bool intervals = false;  // -i given: one line per interval (output.interval_s long)
-  bool sum_only = false;   // --sum-only: the [SUM] lines alone
-  bool hide_ips = false;   // --hide-ips: addresses printed as x.x.x.x
+  bool csv = false;            // -y C / --reportstyle C: comma-separated lines only
+  bool enhanced = false;       // -e: the enhanced columns
+  bool intervals = false;      // -i given: one line per interval (output.interval_s long)
+  bool sum_only = false;       // --sum-only: the [SUM] lines alone
+  bool hide_ips = false;       // --hide-ips: addresses printed as x.x.x.x
   bool compatibility = false;  // -C: no client header (for pre-2.0 servers)
   // -x: reports left out: C connection, D data, M multicast, S settings, V server.
   std::string exclude;

@@ -6,10 +6,12 @@
 
 namespace xttcp {
 
-uint16_t source_port_for(const TestSpec& spec, uint32_t port_index, uint32_t thread, uint32_t conn) {
+uint16_t source_port_for(const TestSpec& spec, uint32_t port_index, uint32_t thread,
+                         uint32_t conn) {
   if (spec.layout.source_base_port == 0) return 0;
-  const uint32_t port = spec.layout.source_base_port +
-                        (port_index * spec.layout.threads_per_port + thread) * spec.layout.conns_per_thread + conn;
+  const uint32_t port =
+      spec.layout.source_base_port +
+      (port_index * spec.layout.threads_per_port + thread) * spec.layout.conns_per_thread + conn;
   return static_cast<uint16_t>(port);
 }
 
@@ -61,8 +63,8 @@ static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
     for (uint32_t t = 0; t < spec.layout.threads_per_port; ++t)
       for (uint32_t c = 0; c < spec.layout.conns_per_thread; ++c)
         flows.push_back({slot++, p * spec.layout.threads_per_port + t,
-                         static_cast<uint16_t>(spec.layout.base_port + p), source_port_for(spec, p, t, c),
-                         0});
+                         static_cast<uint16_t>(spec.layout.base_port + p),
+                         source_port_for(spec, p, t, c), 0});
   return flows;
 }
 
@@ -73,8 +75,8 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
                 " connections is more than the " + std::to_string(limits::max_connections) +
                 " xttcp supports");
   if (uint32_t last = uint32_t{spec.layout.base_port} + spec.layout.ports - 1; last > 65535)
-    return fail("-p/-P: ports " + std::to_string(spec.layout.base_port) + ".." + std::to_string(last) +
-                " run past 65535");
+    return fail("-p/-P: ports " + std::to_string(spec.layout.base_port) + ".." +
+                std::to_string(last) + " run past 65535");
   if (spec.layout.source_base_port != 0 && spec.role == Role::sender &&
       uint32_t{spec.layout.source_base_port} + spec.sender_connections() - 1 > 65535)
     return fail("-f: source ports from " + std::to_string(spec.layout.source_base_port) + " for " +
@@ -119,8 +121,8 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
   if (placement.empty()) placement.push_back(std::nullopt);
   const size_t cpu_count = std::max<size_t>(cpus.size(), 1);
 
-  uint32_t workers = spec.layout.worker_threads.value_or(static_cast<uint32_t>(
-      spec.layout.mapping_cpu ? 1 : cpu_count));
+  uint32_t workers = spec.layout.worker_threads.value_or(
+      static_cast<uint32_t>(spec.layout.mapping_cpu ? 1 : cpu_count));
   workers = std::clamp<uint32_t>(workers, 1, plan.flow_count);
 
   plan.workers.resize(workers);
@@ -130,7 +132,8 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
   }
   // Round-robin by NTttcp thread so one thread's connections share a worker (keeps the -l
   // semantics: one thread drives its l connections) while ports spread across workers.
-  for (const FlowPlan& flow : flows) plan.workers[flow.thread_index % workers].flows.push_back(flow);
+  for (const FlowPlan& flow : flows)
+    plan.workers[flow.thread_index % workers].flows.push_back(flow);
   return plan;
 }
 

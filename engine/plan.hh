@@ -27,18 +27,19 @@ struct FlowPlan {
 
 struct WorkerPlan {
   uint32_t index = 0;
-  std::optional<int> cpu;  // nullopt = not pinned
+  std::optional<int> cpu;    // nullopt = not pinned
   std::vector<int> cpu_set;  // not pinned: may run on these CPUs only (-na); empty = any
   std::vector<FlowPlan> flows;
 };
 
 struct Plan {
   std::vector<WorkerPlan> workers;
-  uint32_t flow_count = 0;    // counters to allocate
-  uint32_t thread_rows = 0;   // NTttcp thread rows (sender P*n, receiver P)
+  uint32_t flow_count = 0;   // counters to allocate
+  uint32_t thread_rows = 0;  // NTttcp thread rows (sender P*n, receiver P)
   // The distinct hosts the flows address, in order of first use (never empty): the sender's
-  // receivers, the receiver's bind addresses ("" or "*" = any). One entry, spec.layout.address, except
-  // for NTttcp-for-Windows -m mappings that name different hosts. The engine resolves each once.
+  // receivers, the receiver's bind addresses ("" or "*" = any). One entry, spec.layout.address,
+  // except for NTttcp-for-Windows -m mappings that name different hosts. The engine resolves each
+  // once.
   std::vector<std::string> hosts;
   // --placement: the mode asked and used, and why (prepare_run fills it; make_plan does not).
   Placement placement;

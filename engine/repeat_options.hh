@@ -12,8 +12,8 @@ inline constexpr double max_repeat_pause_s = 3600;
 }  // namespace limits
 
 struct RepeatOptions {
-  uint32_t count = 1;   // --repeat: tests in a row; 1 = one test, written as a plain result
-  double pause_s = 0;   // --repeat-pause: seconds between the end of one and the next one's start
+  uint32_t count = 1;  // --repeat: tests in a row; 1 = one test, written as a plain result
+  double pause_s = 0;  // --repeat-pause: seconds between the end of one and the next one's start
 };
 
 }  // namespace xttcp

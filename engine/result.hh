@@ -23,8 +23,8 @@ struct NicIdentity {
 
 struct HostInfo {
   std::string hostname;
-  std::string os;          // `uname -a` style line
-  std::string kernel;      // release
+  std::string os;      // `uname -a` style line
+  std::string kernel;  // release
   std::string cpu_model;
   uint32_t cpu_cores = 0;  // number of cpuN lines in /proc/stat
   double cpu_mhz = 0;      // first "cpu MHz" of /proc/cpuinfo
@@ -33,8 +33,8 @@ struct HostInfo {
   std::string smt;                      // SMT control: on, off, forceoff, notsupported, ...
   std::string dmi_vendor, dmi_product;  // the machine (a cloud VM's type)
   std::vector<std::pair<std::string, std::string>> sysctls;  // name, value (Linux)
-  std::string build;                    // xttcp's build: type and optional features
-  std::optional<NicIdentity> nic;       // the interface of the run's local address
+  std::string build;               // xttcp's build: type and optional features
+  std::optional<NicIdentity> nic;  // the interface of the run's local address
 };
 
 // System-wide CPU split over the window, from /proc/stat deltas (percent).
@@ -109,7 +109,7 @@ struct ConnectionStats {
   uint32_t rtt_us = 0, rttvar_us = 0;
   uint32_t total_retrans = 0;
   uint32_t snd_cwnd = 0, pmtu = 0;  // snd_cwnd in segments
-  uint32_t snd_mss = 0;              // bytes per segment (iperf2 -e prints cwnd x mss)
+  uint32_t snd_mss = 0;             // bytes per segment (iperf2 -e prints cwnd x mss)
   uint64_t delivery_rate_bps = 0;
   std::string congestion;  // TCP_CONGESTION read back at the end; "" where the OS does not say
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
@@ -127,27 +127,27 @@ struct IntervalSample {
 // One UDP flow of the whole run (docs/udp.md). flow = the sender's flow id.
 struct UdpFlowResult {
   uint32_t flow = 0;
-  bool native = true;        // false: NTTTCP payload, counted but not sequenced
-  uint64_t sent = 0;         // sender: datagrams sent; receiver: what the sender reported, or 0
-  uint64_t received = 0;     // receiver: distinct datagrams (native) or all datagrams (compat)
+  bool native = true;     // false: NTTTCP payload, counted but not sequenced
+  uint64_t sent = 0;      // sender: datagrams sent; receiver: what the sender reported, or 0
+  uint64_t received = 0;  // receiver: distinct datagrams (native) or all datagrams (compat)
   uint64_t lost = 0, duplicates = 0, reordered = 0;
   double jitter_ms = 0;
 };
 
 // UDP figures of a run; absent for TCP.
 struct UdpResult {
-  std::string payload;               // "native", "compat" or, at a receiver, "mixed"
-  uint32_t datagram_size = 0;        // sender: -b; receiver: mean received size
-  uint32_t gso_segments = 0;         // sender: datagrams per GSO send, 0 = GSO not used
-  bool gro = false;                  // receiver: UDP_GRO on
-  uint64_t window_datagrams = 0;     // in the measured window
+  std::string payload;            // "native", "compat" or, at a receiver, "mixed"
+  uint32_t datagram_size = 0;     // sender: -b; receiver: mean received size
+  uint32_t gso_segments = 0;      // sender: datagrams per GSO send, 0 = GSO not used
+  bool gro = false;               // receiver: UDP_GRO on
+  uint64_t window_datagrams = 0;  // in the measured window
   double window_pps = 0;
   // The whole run. Receiver: sent is the sender's count when it reported one (loss_source
   // "sender count"), else lost comes from sequence gaps ("sequence gaps").
   uint64_t sent = 0, received = 0, lost = 0, duplicates = 0, reordered = 0;
   double loss_percent = 0;
   std::string loss_source;
-  double jitter_ms = 0;              // the largest flow's RFC 3550 jitter
+  double jitter_ms = 0;  // the largest flow's RFC 3550 jitter
   // Receiver: datagrams counted above but in no flow of `flows` (their flow left the receiver's
   // bounded flow table to make room: invented flow ids, or more flows than it tracks).
   uint64_t unattributed = 0;
@@ -162,8 +162,8 @@ struct DeviceQueueResult {
 };
 struct DeviceResult {
   std::string device, driver;
-  std::string direction;  // "tx" (sender) or "rx" (receiver): what the rates below count
-  uint64_t frames = 0;     // that direction's frames in the window (the backend's own count)
+  std::string direction;     // "tx" (sender) or "rx" (receiver): what the rates below count
+  uint64_t frames = 0;       // that direction's frames in the window (the backend's own count)
   uint64_t frame_bytes = 0;  // their bytes without the FCS
   double mpps = 0;
   double l1_gbps = 0;  // frames + FCS + preamble and inter-frame gap (20 B): the line's view
@@ -201,14 +201,14 @@ struct Result {
   std::string tool_version;
   std::string backend;
   HostInfo host;
-  std::string cpu_mapping;   // e.g. "worker 0 -> cpu 1, worker 1 -> any"
-  std::string start_time;    // ISO 8601 UTC, start of the measured window
+  std::string cpu_mapping;  // e.g. "worker 0 -> cpu 1, worker 1 -> any"
+  std::string start_time;   // ISO 8601 UTC, start of the measured window
   uint32_t negotiated_cycle_s = 0;
 
   // What happened.
-  StopReason stop;           // why the test ended before its cycle (cause none: on time)
-  bool cut_short = false;    // its window ended early: the figures are partial
-  double duration_s = 0;     // measured window, exact
+  StopReason stop;         // why the test ended before its cycle (cause none: on time)
+  bool cut_short = false;  // its window ended early: the figures are partial
+  double duration_s = 0;   // measured window, exact
   uint64_t total_bytes = 0;
   uint64_t total_operations = 0;
   uint32_t threads_created = 0;
@@ -219,7 +219,7 @@ struct Result {
 
   CpuSplit cpu;
   TcpRetransmits tcp;
-  uint64_t tcp_info_retransmits = 0;         // summed from our own connections
+  uint64_t tcp_info_retransmits = 0;           // summed from our own connections
   std::optional<uint32_t> tcp_average_rtt_us;  // sender, TCP
   std::optional<NicPackets> nic;
   std::optional<Interrupts> interrupts;

@@ -27,12 +27,12 @@ struct RrFlowResult {
 struct RrResult {
   uint32_t depth = 1;
   uint32_t request_bytes = 0, response_bytes = 0;
-  uint32_t delay_us = 0;          // --rr-delay-us of the responder
-  uint64_t transactions = 0;      // requester: completed; responder: answered
+  uint32_t delay_us = 0;      // --rr-delay-us of the responder
+  uint64_t transactions = 0;  // requester: completed; responder: answered
   double transactions_per_s = 0;
   double cpu_us_per_transaction = 0;  // this process's CPU time (user + system) / transactions
-  uint64_t lost = 0;              // UDP requests that got no response (re-sent after a pause)
-  RrLatency latency;              // requester only
+  uint64_t lost = 0;                  // UDP requests that got no response (re-sent after a pause)
+  RrLatency latency;                  // requester only
   // The window's histogram, non-empty buckets only: (lowest value in ns, count). The layout is
   // histogram_layout's (sub_bucket_bits), so a compare tool can merge runs or take percentiles.
   uint32_t sub_bucket_bits = 0;

@@ -83,17 +83,17 @@ struct Workload {
   // I/O sizes (-b sets the application buffer for send()/recv(), not SO_SNDBUF).
   uint32_t send_buffer = defaults::sender_buffer;
   uint32_t recv_buffer = defaults::receiver_buffer;
-  uint64_t rate_limit_bps = 0;         // -B, bits/s over all sender threads; 0 = off
-  uint64_t fq_rate_limit_bps = 0;      // --fq-rate-limit, bits/s over all connections; 0 = off
-  uint64_t thread_rate_kBps = 0;       // -thr: per-thread send limit in KB/s (1 KB = 1024 B)
-  uint32_t warmup_s = 0;                       // -W
+  uint64_t rate_limit_bps = 0;     // -B, bits/s over all sender threads; 0 = off
+  uint64_t fq_rate_limit_bps = 0;  // --fq-rate-limit, bits/s over all connections; 0 = off
+  uint64_t thread_rate_kBps = 0;   // -thr: per-thread send limit in KB/s (1 KB = 1024 B)
+  uint32_t warmup_s = 0;           // -W
   uint32_t duration_s = defaults::duration_s;  // -t; 0 = continuous
   uint32_t cooldown_s = 0;                     // -C
   // Count mode (Windows -n): each sender thread sends this many buffers (nullopt = timed by -t).
   std::optional<uint64_t> buffer_count;
-  uint32_t count_timeout_s = 10800;    // count mode's longest run: -t with -n, else 3 h
+  uint32_t count_timeout_s = 10800;                // count mode's longest run: -t with -n, else 3 h
   UdpPayload udp_payload = UdpPayload::automatic;  // --udp-payload (sender)
-  bool verify_data = false;            // -d: received bytes must all be 'A'
+  bool verify_data = false;                        // -d: received bytes must all be 'A'
 };
 
 // Where the flows go: addresses, ports, connections, threads and CPUs.
@@ -102,12 +102,12 @@ struct Layout {
   std::string address;
   bool ipv6 = false;
   // NTTTCP-for-Linux: ports x threads-per-port x connections-per-thread.
-  uint32_t ports = defaults::ports;                         // -P
-  uint32_t threads_per_port = defaults::threads_per_port;   // -n (sender)
-  uint32_t conns_per_thread = defaults::conns_per_thread;   // -l (sender)
-  uint16_t base_port = defaults::base_port;                 // -p; sync port is base_port - 1
-  uint16_t source_base_port = 0;                            // -f; 0 = ephemeral
-  std::string source_address;                               // -a (sender)
+  uint32_t ports = defaults::ports;                        // -P
+  uint32_t threads_per_port = defaults::threads_per_port;  // -n (sender)
+  uint32_t conns_per_thread = defaults::conns_per_thread;  // -l (sender)
+  uint16_t base_port = defaults::base_port;                // -p; sync port is base_port - 1
+  uint16_t source_base_port = 0;                           // -f; 0 = ephemeral
+  std::string source_address;                              // -a (sender)
   // --source-addresses: the sender's connections round-robin over these (flow slot modulo
   // count); the first is also source_address (the sync connection's). Empty = -a's alone.
   std::vector<std::string> source_addresses;
@@ -128,39 +128,40 @@ struct Layout {
 
 // How each data-path call is made on the sockets.
 struct IoOptions {
-  bool no_delay = false;                 // --no-delay
-  ZeroCopy zerocopy = ZeroCopy::off;     // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
-  bool skip_rx_copy = true;              // --skip-rx-copy[=on|off]: MSG_TRUNC discard
-  bool udp_gso = true;                   // --udp-gso: UDP_SEGMENT sends where the kernel has it
-  bool udp_gro = true;                   // --udp-gro: UDP_GRO receives where the kernel has it
-  uint32_t outstanding = 0;              // -a [n]: outstanding buffers per thread; 0 = sync I/O
-  int64_t socket_recv_buffer = -1;       // -rb: SO_RCVBUF; -1 = OS default (autotuning)
-  int64_t socket_send_buffer = -1;       // -sb: SO_SNDBUF; -1 = OS default; -a n makes it 0
+  bool no_delay = false;              // --no-delay
+  ZeroCopy zerocopy = ZeroCopy::off;  // --zerocopy: MSG_ZEROCOPY / SEND_ZC sends
+  bool skip_rx_copy = true;           // --skip-rx-copy[=on|off]: MSG_TRUNC discard
+  bool udp_gso = true;                // --udp-gso: UDP_SEGMENT sends where the kernel has it
+  bool udp_gro = true;                // --udp-gro: UDP_GRO receives where the kernel has it
+  uint32_t outstanding = 0;           // -a [n]: outstanding buffers per thread; 0 = sync I/O
+  int64_t socket_recv_buffer = -1;    // -rb: SO_RCVBUF; -1 = OS default (autotuning)
+  int64_t socket_send_buffer = -1;    // -sb: SO_SNDBUF; -1 = OS default; -a n makes it 0
   // -a n without -sb: the original then sets SO_SNDBUF 0 (Windows sends from the application's
   // buffers). Linux would shrink the send buffer to its minimum instead: its backends skip it.
   bool send_buffer_implied = false;
-  bool udp_unconnected = false;          // -uc: sendto/recvfrom
-  bool wait_all = false;                 // -wa: MSG_WAITALL on receives
-  uint32_t udp_send_offload = 0;         // -uso: UDP send segmentation offload message size
-  bool udp_receive_coalescing = false;   // -uro
-  bool time_each_call = false;           // -lm: time every send/recv call
-  uint32_t wait_timeout_ms = 600000;     // -to: I/O and thread waits; 0 = infinite
-  bool udp_send_batching = true;  // sendmmsg batches; off = one call per datagram (--defaults ntttcp)
-  std::string congestion;                // --congestion: TCP_CONGESTION; "" = the system's
-  uint32_t busy_poll_us = 0;             // --busy-poll: SO_BUSY_POLL microseconds; 0 = off
-  bool receive_mark = true;              // --receive-mark: SO_RCVLOWAT following the rate
+  bool udp_unconnected = false;         // -uc: sendto/recvfrom
+  bool wait_all = false;                // -wa: MSG_WAITALL on receives
+  uint32_t udp_send_offload = 0;        // -uso: UDP send segmentation offload message size
+  bool udp_receive_coalescing = false;  // -uro
+  bool time_each_call = false;          // -lm: time every send/recv call
+  uint32_t wait_timeout_ms = 600000;    // -to: I/O and thread waits; 0 = infinite
+  bool udp_send_batching =
+      true;                   // sendmmsg batches; off = one call per datagram (--defaults ntttcp)
+  std::string congestion;     // --congestion: TCP_CONGESTION; "" = the system's
+  uint32_t busy_poll_us = 0;  // --busy-poll: SO_BUSY_POLL microseconds; 0 = off
+  bool receive_mark = true;   // --receive-mark: SO_RCVLOWAT following the rate
 };
 
 // How the two ends agree on the test: the control connection and its timeouts.
 struct Control {
-  bool no_sync = false;            // -N (Windows: -ns)
-  bool multi_clients = false;      // -M (receiver)
-  bool last_client = false;        // -L (sender)
-  bool hold = false;               // -H (receiver)
-  bool daemonize = false;          // -D
-  bool port_assignment = false;    // -sp: the data ports handed out over the base port
-  uint32_t connect_timeout_s = 10; // --connect-timeout
-  uint32_t wait_timeout_s = 0;     // --wait-timeout: receiver waits for a sender; 0 = forever
+  bool no_sync = false;             // -N (Windows: -ns)
+  bool multi_clients = false;       // -M (receiver)
+  bool last_client = false;         // -L (sender)
+  bool hold = false;                // -H (receiver)
+  bool daemonize = false;           // -D
+  bool port_assignment = false;     // -sp: the data ports handed out over the base port
+  uint32_t connect_timeout_s = 10;  // --connect-timeout
+  uint32_t wait_timeout_s = 0;      // --wait-timeout: receiver waits for a sender; 0 = forever
 };
 
 // What is printed and written.
@@ -202,7 +203,7 @@ struct TestSpec {
   Role role = Role::receiver;
   // The grammar the user wrote: the console and XML formats follow it.
   Dialect dialect = Dialect::linux;
-  std::string backend = "auto";  // --backend; "auto" = the registry's choice
+  std::string backend = "auto";         // --backend; "auto" = the registry's choice
   Defaults defaults = Defaults::xttcp;  // --defaults (the fields it set may be set again after it)
 
   Workload workload;
@@ -231,7 +232,7 @@ struct TestSpec {
 
 const char* to_string(Role role);
 const char* to_string(Protocol protocol);
-const char* to_string(ZeroCopy zerocopy);  // "off", "on", "auto"
+const char* to_string(ZeroCopy zerocopy);   // "off", "on", "auto"
 const char* to_string(UdpPayload payload);  // "auto", "native", "compat"
 const char* to_string(Defaults defaults);   // "xttcp", "ntttcp"
 

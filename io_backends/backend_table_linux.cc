@@ -33,8 +33,9 @@ std::vector<AbsentBackend> absent_backends() {
   if (!XTTCP_HAVE_LIBURING)
     absent.push_back({"io_uring", "not compiled in (liburing not found at build time)"});
   if (!XTTCP_HAVE_DPDK)
-    absent.push_back({"dpdk", "not compiled in (libdpdk not found at build time: "
-                              "scripts/install-deps.sh installs it)"});
+    absent.push_back({"dpdk",
+                      "not compiled in (libdpdk not found at build time: "
+                      "scripts/install-deps.sh installs it)"});
   return absent;
 }
 

@@ -14,11 +14,11 @@ namespace xttcp {
 inline double sender_worker_rate(const TestSpec& spec, std::size_t connections) {
   double rate = 0;
   if (spec.workload.rate_limit_bps > 0 && spec.sender_connections() > 0)
-    rate = static_cast<double>(spec.workload.rate_limit_bps) / 8.0 * static_cast<double>(connections) /
-           static_cast<double>(spec.sender_connections());
+    rate = static_cast<double>(spec.workload.rate_limit_bps) / 8.0 *
+           static_cast<double>(connections) / static_cast<double>(spec.sender_connections());
   if (spec.workload.thread_rate_kBps > 0) {
-    const double throttle =
-        static_cast<double>(spec.workload.thread_rate_kBps) * 1024.0 * static_cast<double>(connections);
+    const double throttle = static_cast<double>(spec.workload.thread_rate_kBps) * 1024.0 *
+                            static_cast<double>(connections);
     rate = rate > 0 ? std::min(rate, throttle) : throttle;
   }
   return rate;

@@ -17,8 +17,7 @@ std::atomic<bool>* interrupted_flag = nullptr;
 PhaseClock* run_clock = nullptr;
 
 BOOL WINAPI on_console_event(DWORD event) {
-  if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT && event != CTRL_CLOSE_EVENT)
-    return FALSE;
+  if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT && event != CTRL_CLOSE_EVENT) return FALSE;
   if (interrupted_flag == nullptr || interrupted_flag->exchange(true))
     ExitProcess(exit_code::run_failed);
   run_clock->cancel(StopCause::interrupted, "interrupted by signal");
@@ -47,7 +46,8 @@ std::vector<std::string> command_line_words(int argc, char** argv) {
 }
 
 Status check_process_options(const TestSpec& spec) {
-  if (spec.control.daemonize) return fail("-D: running as a daemon is Linux only (start it as a service)");
+  if (spec.control.daemonize)
+    return fail("-D: running as a daemon is Linux only (start it as a service)");
   return ok();
 }
 

@@ -80,7 +80,9 @@ int run(TestSpec spec, std::vector<std::string> notes) {
     (*log)->raw(fmt::format("xttcp {} (NTTTCP for Linux 1.4.3 compatible)", XTTCP_VERSION));
     (*log)->raw(linux_separator);
   }
-  if (spec.output.verbose && spec.dialect == Dialect::linux)  // the block ends with its own separator, as the original's print_flags()
+  if (spec.output.verbose &&
+      spec.dialect ==
+          Dialect::linux)  // the block ends with its own separator, as the original's print_flags()
     for (const std::string& line : linux_flags_lines(spec)) (*log)->raw(line);
   for (const std::string& note : notes) (*log)->info(note);
   // -D: what the original prints before it detaches, all of it (scripts wait for these lines).

@@ -47,7 +47,9 @@ Json nic_json(const NicInfo& nic, const Topology& topology, const TuningFacts& f
   Json j;
   j["name"] = nic.name;
   j["driver"] = or_reason(nic.driver, [](const NicDriver& d) {
-    return Json{{"name", d.name}, {"version", d.version}, {"firmware", d.firmware},
+    return Json{{"name", d.name},
+                {"version", d.version},
+                {"firmware", d.firmware},
                 {"bus_info", d.bus_info}};
   });
   j["pci_address"] = or_reason(nic.pci_address);
@@ -57,9 +59,14 @@ Json nic_json(const NicInfo& nic, const Topology& topology, const TuningFacts& f
   j["max_mtu"] = or_reason(nic.max_mtu);
   j["speed_mbps"] = or_reason(nic.speed_mbps);
   j["channels"] = or_reason(nic.channels, [](const NicChannels& c) {
-    return Json{{"rx", c.rx},         {"tx", c.tx},         {"combined", c.combined},
-                {"other", c.other},   {"max_rx", c.max_rx}, {"max_tx", c.max_tx},
-                {"max_combined", c.max_combined}, {"max_other", c.max_other}};
+    return Json{{"rx", c.rx},
+                {"tx", c.tx},
+                {"combined", c.combined},
+                {"other", c.other},
+                {"max_rx", c.max_rx},
+                {"max_tx", c.max_tx},
+                {"max_combined", c.max_combined},
+                {"max_other", c.max_other}};
   });
   j["rings"] = or_reason(nic.rings, [](const NicRings& r) {
     return Json{{"rx", r.rx}, {"tx", r.tx}, {"max_rx", r.max_rx}, {"max_tx", r.max_tx}};
@@ -93,9 +100,9 @@ Json nic_json(const NicInfo& nic, const Topology& topology, const TuningFacts& f
   });
   Json steering = Json::array();
   for (const NicQueueSteering& q : nic.steering)
-    steering.push_back(Json{{"queue", fmt::format("{}-{}", queue_kind_name(q.kind), q.queue)},
-                            {q.kind == QueueKind::rx ? "rps_cpus" : "xps_cpus",
-                             or_reason(q.cpus)}});
+    steering.push_back(
+        Json{{"queue", fmt::format("{}-{}", queue_kind_name(q.kind), q.queue)},
+             {q.kind == QueueKind::rx ? "rps_cpus" : "xps_cpus", or_reason(q.cpus)}});
   j["steering"] = steering;
   j["warnings"] = nic_warnings(nic, topology, facts);
   return j;
@@ -107,11 +114,13 @@ std::string topology_json(const Topology& topology, const std::vector<NicInfo>& 
                           const TuningFacts& facts) {
   Json cpus = Json::array();
   for (const CpuInfo& cpu : topology.cpus)
-    cpus.push_back(Json{{"cpu", cpu.os_index}, {"core", cpu.core}, {"package", cpu.package},
+    cpus.push_back(Json{{"cpu", cpu.os_index},
+                        {"core", cpu.core},
+                        {"package", cpu.package},
                         {"numa_node", cpu.numa_node}});
-  Json j{{"schema", "xttcp-topology"}, {"schema_version", 1}, {"source", topology.source},
-         {"cpus", cpus}, {"numa_nodes", numa_nodes(topology)},
-         {"placement_order", placement_order(topology)}};
+  Json j{{"schema", "xttcp-topology"},         {"schema_version", 1},
+         {"source", topology.source},          {"cpus", cpus},
+         {"numa_nodes", numa_nodes(topology)}, {"placement_order", placement_order(topology)}};
   j["sysctl"] = Json{{"net.core.rmem_max", or_reason(facts.rmem_max)},
                      {"net.core.wmem_max", or_reason(facts.wmem_max)},
                      {"net.ipv4.tcp_rmem_max", or_reason(facts.tcp_rmem_max)},
@@ -148,8 +157,8 @@ int run_topology_command(const TopologyRequest& request) {
   for (const NicInfo& nic : nics) text += describe_nic(nic, topology, facts);
   std::fputs(text.c_str(), stdout);
   if (!request.json_file.empty()) {
-    if (Status written = write_file_atomically(request.json_file,
-                                               topology_json(topology, nics, facts));
+    if (Status written =
+            write_file_atomically(request.json_file, topology_json(topology, nics, facts));
         !written) {
       std::fprintf(stderr, "xttcp: --json: %s\n", written.error().message.c_str());
       return exit_code::run_failed;

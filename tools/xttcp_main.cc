@@ -38,7 +38,8 @@ int print_backends(const TestSpec& options) {
         std::printf("%-9s %s\n", "", device.c_str());
   }
   for (const AbsentBackend& absent : absent_backends())
-    std::printf("%-9s %-10s %-28s %s\n", absent.name.c_str(), "missing", "-", absent.reason.c_str());
+    std::printf("%-9s %-10s %-28s %s\n", absent.name.c_str(), "missing", "-",
+                absent.reason.c_str());
   // What --backend auto (the default) takes, and why the backends before it were passed over.
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     TestSpec spec;
@@ -52,8 +53,7 @@ int print_backends(const TestSpec& options) {
     for (const auto& backend : all_backends()) {
       if (backend.get() == &chosen->backend) break;
       if (!backend->probe().available) continue;
-      why.append("; not ").append(backend->name()).append(": ").append(
-          backend->auto_refusal(spec));
+      why.append("; not ").append(backend->name()).append(": ").append(backend->auto_refusal(spec));
     }
     std::printf("auto (%s): %s%s\n", to_string(protocol),
                 std::string(chosen->backend.name()).c_str(), why.c_str());
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   }
   const bool windows = *dialect == CliDialect::windows;
   const bool iperf2 = *dialect == CliDialect::iperf2;
-  auto command = windows ? parse_windows_dialect(args)
+  auto command = windows  ? parse_windows_dialect(args)
                  : iperf2 ? parse_iperf2_dialect(args)
                           : parse_linux_dialect(args);
   if (!command) return usage_error(command.error().message);
@@ -102,17 +102,14 @@ int main(int argc, char** argv) {
     case Action::help:
       std::fputs((windows  ? windows_dialect_help()
                   : iperf2 ? iperf2_dialect_help()
-                           : linux_dialect_help()).c_str(), stdout);
+                           : linux_dialect_help())
+                     .c_str(),
+                 stdout);
       return exit_code::success;
-    case Action::version:
-      std::fputs(version_text().c_str(), stdout);
-      return exit_code::success;
-    case Action::backends:
-      return print_backends(command->spec);
-    case Action::topology:
-      return run_topology_command(command->topology);
-    case Action::run:
-      break;
+    case Action::version: std::fputs(version_text().c_str(), stdout); return exit_code::success;
+    case Action::backends: return print_backends(command->spec);
+    case Action::topology: return run_topology_command(command->topology);
+    case Action::run: break;
   }
   return run_command(command->spec, command->notes);
 }

@@ -17,8 +17,7 @@ Status check_nic_has_device(const std::string& ifname, const std::string& sys_ro
 
 // The allowed CPUs in <device>/local_cpulist of `ifname` (walking up from a virtio device to its
 // PCI function), in the topology's placement order.
-Expected<std::vector<int>> nic_local_cpus_sysfs(const std::string& ifname,
-                                                const Topology& topology,
+Expected<std::vector<int>> nic_local_cpus_sysfs(const std::string& ifname, const Topology& topology,
                                                 const std::string& sys_root);
 
 // The locality `local` restricted to the topology's CPUs, in placement order; an error naming

@@ -115,12 +115,13 @@ Placement place_workers(const Topology& topology, PlacementMode mode,
   if (mode == PlacementMode::irq_sibling) {
     std::vector<int> siblings;
     for (int cpu : irq_cpus) {
-      if (std::optional<int> sibling = sibling_of(topology, cpu, order)) siblings.push_back(*sibling);
+      if (std::optional<int> sibling = sibling_of(topology, cpu, order))
+        siblings.push_back(*sibling);
     }
     if (siblings.empty())
-      return fall_back(mode, order,
-                       fmt::format("no RX interrupt CPU of {} has a hyperthread sibling of ours",
-                                   facts.nic));
+      return fall_back(
+          mode, order,
+          fmt::format("no RX interrupt CPU of {} has a hyperthread sibling of ours", facts.nic));
     return {mode, mode, head_then_rest(siblings, order),
             fmt::format("irq-sibling: worker i on the hyperthread sibling of the CPU taking {} "
                         "RX queue i's interrupt ({}), the rest spread",
@@ -136,8 +137,7 @@ Placement place_workers(const Topology& topology, PlacementMode mode,
     if (!irq_cores.count(find_cpu(topology, cpu)->core)) quiet.push_back(cpu);
   }
   if (quiet.empty())
-    return fall_back(mode, order,
-                     fmt::format("every core takes an RX interrupt of {}", facts.nic));
+    return fall_back(mode, order, fmt::format("every core takes an RX interrupt of {}", facts.nic));
   return {mode, mode, quiet,
           fmt::format("avoid-irq: only CPUs {}, whose cores take no RX interrupt of {} (those "
                       "land on CPUs {})",

@@ -20,8 +20,8 @@ Expected<PlacementMode> parse_placement_mode(std::string_view text);
 // What placement needs to know about the NIC.
 struct NicPlacementFacts {
   std::string nic;
-  int numa_node = -1;                          // -1: the platform gives none
-  std::vector<std::vector<int>> rx_queue_cpus; // per RX (or combined) queue: CPUs its IRQ hits
+  int numa_node = -1;                           // -1: the platform gives none
+  std::vector<std::vector<int>> rx_queue_cpus;  // per RX (or combined) queue: CPUs its IRQ hits
 };
 
 struct Placement {

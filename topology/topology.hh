@@ -15,8 +15,8 @@
 namespace xttcp {
 
 struct CpuInfo {
-  int os_index = 0;   // the number the OS and `taskset` use
-  int core = 0;       // physical core, unique across packages
+  int os_index = 0;  // the number the OS and `taskset` use
+  int core = 0;      // physical core, unique across packages
   int package = 0;
   int numa_node = 0;
 };

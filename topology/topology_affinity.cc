@@ -116,8 +116,7 @@ Expected<std::vector<int>> restrict_to_topology(const std::string& ifname,
   return usable;
 }
 
-Expected<std::vector<int>> nic_local_cpus_sysfs(const std::string& ifname,
-                                                const Topology& topology,
+Expected<std::vector<int>> nic_local_cpus_sysfs(const std::string& ifname, const Topology& topology,
                                                 const std::string& sys_root) {
   if (Status has_device = check_nic_has_device(ifname, sys_root); !has_device) {
     return has_device.error();
@@ -132,8 +131,8 @@ Expected<std::vector<int>> nic_local_cpus_sysfs(const std::string& ifname,
   for (int level = 0; level < 3 && !dir.empty(); ++level) {
     if (auto list = read_first_line(dir + "/local_cpulist")) {
       Expected<std::vector<int>> local = parse_cpu_list(*list);
-      if (!local) return fail(fmt::format("{}: {}/local_cpulist: {}", ifname, dir,
-                                          local.error().message));
+      if (!local)
+        return fail(fmt::format("{}: {}/local_cpulist: {}", ifname, dir, local.error().message));
       return restrict_to_topology(ifname, *local, topology);
     }
     dir = dir.substr(0, dir.rfind('/'));
@@ -162,8 +161,8 @@ Topology discover_topology_without_hwloc(const std::string& sys_root) {
     if (info.package < 0) info.package = 0;
     // Without core_id every CPU counts as its own core.
     int core_id = read_int(dir + "/topology/core_id").value_or(-1 - cpu);
-    auto [it, inserted] = core_numbers.try_emplace({info.package, core_id},
-                                                   static_cast<int>(core_numbers.size()));
+    auto [it, inserted] =
+        core_numbers.try_emplace({info.package, core_id}, static_cast<int>(core_numbers.size()));
     info.core = it->second;
     info.numa_node = numa_node_of(dir);
     topology.cpus.push_back(info);
@@ -183,9 +182,9 @@ Status pin_current_thread(int cpu) {
   if (error == 0) return ok();
   if (error == EINVAL) {
     Expected<std::vector<int>> allowed = affinity::allowed_cpus();
-    return fail(fmt::format("cannot pin to cpu {}: not a CPU this process may use{}", cpu,
-                            allowed ? fmt::format(" (allowed: {})", format_cpu_list(*allowed))
-                                    : std::string()));
+    return fail(fmt::format(
+        "cannot pin to cpu {}: not a CPU this process may use{}", cpu,
+        allowed ? fmt::format(" (allowed: {})", format_cpu_list(*allowed)) : std::string()));
   }
   return fail(fmt::format("cannot pin to cpu {}: {}", cpu, std::strerror(error)));
 }

@@ -40,7 +40,7 @@ Expected<HwlocTopology> load_topology(const char* xml_path = nullptr) {
 
 int index_of(hwloc_obj_t object) {
   return object->os_index == HWLOC_UNKNOWN_INDEX ? static_cast<int>(object->logical_index)
-                                                  : static_cast<int>(object->os_index);
+                                                 : static_cast<int>(object->os_index);
 }
 
 Topology topology_from(hwloc_topology_t topo) {
@@ -90,8 +90,8 @@ Topology discover_topology() {
     if (!topology.cpus.empty()) return topology;
   }
   Topology fallback = discover_topology_without_hwloc();
-  fallback.source += fmt::format(" (hwloc failed: {})",
-                                 loaded ? "no usable PU" : loaded.error().message);
+  fallback.source +=
+      fmt::format(" (hwloc failed: {})", loaded ? "no usable PU" : loaded.error().message);
   return fallback;
 }
 

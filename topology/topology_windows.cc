@@ -29,10 +29,10 @@ std::vector<unsigned char> processor_records(LOGICAL_PROCESSOR_RELATIONSHIP rela
   DWORD size = 0;
   GetLogicalProcessorInformationEx(relation, nullptr, &size);
   std::vector<unsigned char> buffer(size);
-  if (size == 0 || !GetLogicalProcessorInformationEx(
-                       relation,
-                       reinterpret_cast<SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(buffer.data()),
-                       &size))
+  if (size == 0 ||
+      !GetLogicalProcessorInformationEx(
+          relation, reinterpret_cast<SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(buffer.data()),
+          &size))
     return {};
   buffer.resize(size);
   return buffer;

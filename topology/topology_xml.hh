@@ -11,9 +11,9 @@
 namespace xttcp {
 
 struct XmlMachine {
-  Topology topology;              // every PU of the file (none is bound by this process)
+  Topology topology;                // every PU of the file (none is bound by this process)
   std::vector<int> nic_local_cpus;  // the cpuset of the NIC's first non-I/O ancestor
-  int nic_numa_node = -1;         // the NUMA node holding those CPUs, -1 when none does
+  int nic_numa_node = -1;           // the NUMA node holding those CPUs, -1 when none does
 };
 
 // Loads `path` through hwloc's XML import; `nic` names the network OS device whose locality is

@@ -215,8 +215,8 @@ void register_backend(const std::string& name) {
     const char* size_name;
   };
   auto found = find_backend(name);
-  for (const Path& path : {Path{"BM_SendPath/", send_path, "write"},
-                           Path{"BM_RecvPath/", recv_path, "read"}}) {
+  for (const Path& path :
+       {Path{"BM_SendPath/", send_path, "write"}, Path{"BM_RecvPath/", recv_path, "read"}}) {
     const std::string title = path.title + name;
     if (!found) {
       const std::string reason = found.error().message;

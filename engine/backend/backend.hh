@@ -30,19 +30,19 @@ enum Capability : uint32_t {
   cap_raw_frames = 1u << 6,  // its own frames on its own port: addresses unknown to the kernel
   // Options of the spec the data path honours. Every backend is held to them in one place
   // (check_backend_options, engine/backend/option_check.hh): what it lacks is refused.
-  cap_socket_buffers = 1u << 7,    // io.socket_*_buffer (-rb / -sb): SO_RCVBUF / SO_SNDBUF
-  cap_verify_data = 1u << 8,       // workload.verify_data (-d, receiver): every byte is 'A'
-  cap_wait_all = 1u << 9,          // io.wait_all (-wa, receiver): MSG_WAITALL receives
-  cap_thread_rate = 1u << 10,      // workload.thread_rate_kBps (-thr, sender)
-  cap_udp_unconnected = 1u << 11,  // io.udp_unconnected (-uc): sendto/recvfrom
-  cap_count_mode = 1u << 12,       // workload.buffer_count (-n): each sender flow stops after N
-                                   // buffers and closes; the receiver counts the closes
-  cap_several_hosts = 1u << 13,    // layout.mappings towards (or bound to) different hosts:
-                                   // each flow connects to / listens on its own (flow_address)
-  cap_call_timing = 1u << 14,      // io.time_each_call (-lm): each send/recv call timed
-  cap_udp_send_offload = 1u << 15,       // io.udp_send_offload (-uso, sender): one send split
-                                         // into datagrams of the size asked
-  cap_udp_receive_coalescing = 1u << 16, // io.udp_receive_coalescing (-uro, receiver): UDP_GRO
+  cap_socket_buffers = 1u << 7,     // io.socket_*_buffer (-rb / -sb): SO_RCVBUF / SO_SNDBUF
+  cap_verify_data = 1u << 8,        // workload.verify_data (-d, receiver): every byte is 'A'
+  cap_wait_all = 1u << 9,           // io.wait_all (-wa, receiver): MSG_WAITALL receives
+  cap_thread_rate = 1u << 10,       // workload.thread_rate_kBps (-thr, sender)
+  cap_udp_unconnected = 1u << 11,   // io.udp_unconnected (-uc): sendto/recvfrom
+  cap_count_mode = 1u << 12,        // workload.buffer_count (-n): each sender flow stops after N
+                                    // buffers and closes; the receiver counts the closes
+  cap_several_hosts = 1u << 13,     // layout.mappings towards (or bound to) different hosts:
+                                    // each flow connects to / listens on its own (flow_address)
+  cap_call_timing = 1u << 14,       // io.time_each_call (-lm): each send/recv call timed
+  cap_udp_send_offload = 1u << 15,  // io.udp_send_offload (-uso, sender): one send split
+                                    // into datagrams of the size asked
+  cap_udp_receive_coalescing = 1u << 16,  // io.udp_receive_coalescing (-uro, receiver): UDP_GRO
   cap_peer_filter = 1u << 17,  // a receiver asks WorkerContext::admission about every peer
 };
 // "tcp,udp,zerocopy-tx", or "-" for none ('xttcp backends').

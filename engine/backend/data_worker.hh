@@ -43,8 +43,8 @@ struct OpenedConnection {
 struct WorkerContext {
   const TestSpec* spec = nullptr;
   const WorkerPlan* plan = nullptr;
-  SocketAddress local;    // receiver: bind address (port set per flow); sender: -a source or any
-  SocketAddress remote;   // sender: receiver address (port set per flow)
+  SocketAddress local;   // receiver: bind address (port set per flow); sender: -a source or any
+  SocketAddress remote;  // sender: receiver address (port set per flow)
   // Plan::hosts resolved (ports unset), indexed by FlowPlan::host: the sender's destinations,
   // the receiver's bind addresses. Empty = every flow uses `remote` (sender) / `local` (receiver).
   // Read through flow_address().
@@ -110,22 +110,22 @@ inline void record_opened(const WorkerContext& context, NativeSocket socket,
 
 // Where `flow` connects (sender) or listens (receiver): its host with its port. Control path.
 inline SocketAddress flow_address(const WorkerContext& context, const FlowPlan& flow) {
-  SocketAddress address = flow.host < context.hosts.size() ? context.hosts[flow.host]
+  SocketAddress address = flow.host < context.hosts.size()     ? context.hosts[flow.host]
                           : context.spec->role == Role::sender ? context.remote
-                                                                : context.local;
+                                                               : context.local;
   address.set_port(flow.port);
   return address;
 }
 
 // Counts a worker keeps about its connections, read after run() returns.
 struct WorkerReport {
-  uint32_t connections = 0;       // connections opened (sender) or accepted (receiver)
-  uint32_t closed_by_peer = 0;    // orderly EOF or reset while running
-  uint32_t errors = 0;            // I/O errors other than the peer going away
-  std::string first_error;        // the first such error, for the log
+  uint32_t connections = 0;     // connections opened (sender) or accepted (receiver)
+  uint32_t closed_by_peer = 0;  // orderly EOF or reset while running
+  uint32_t errors = 0;          // I/O errors other than the peer going away
+  std::string first_error;      // the first such error, for the log
   std::vector<ConnectionStats> connection_stats;  // TCP_INFO at the end (TCP only)
   std::vector<std::string> notes;  // one line each, e.g. "zero-copy fell back to plain send"
-  uint64_t rr_lost = 0;  // --rr over UDP: requests that got no response (whole run)
+  uint64_t rr_lost = 0;            // --rr over UDP: requests that got no response (whole run)
 };
 
 class DataWorker {

@@ -38,9 +38,10 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
     return refuse("-lm", "does not time each send/recv call");
   // No backend splits one send into datagrams of another size yet: the hint is xttcp's own GSO.
   if (lacks(cap_udp_send_offload) && io.udp_send_offload > 0 && sender)
-    return fail(fmt::format("-uso: the {} backend does not split a send into datagrams of another "
-                            "size (drop -uso; --udp-gso sends -l-byte datagrams with UDP_SEGMENT)",
-                            backend.name()));
+    return fail(
+        fmt::format("-uso: the {} backend does not split a send into datagrams of another "
+                    "size (drop -uso; --udp-gso sends -l-byte datagrams with UDP_SEGMENT)",
+                    backend.name()));
   if (lacks(cap_udp_receive_coalescing) && io.udp_receive_coalescing && !sender)
     return refuse("-uro", "does not do UDP receive coalescing");
   if (lacks(cap_peer_filter) && spec.access.restricted() && !sender)

@@ -57,8 +57,10 @@ Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiv
       return fail(fmt::format("-sp: no data port from {} within {:.0f} s{}", receiver.to_string(),
                               std::chrono::duration<double>(timeout).count(),
                               last_error.empty() ? "" : " (last: " + last_error + ")"));
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    auto connection = connect_tcp(receiver, options, std::min(left, std::chrono::milliseconds(1000)));
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    auto connection =
+        connect_tcp(receiver, options, std::min(left, std::chrono::milliseconds(1000)));
     if (!connection) {  // not listening yet: the original retries too
       last_error = connection.error().message;
       std::this_thread::sleep_for(windows_token::connect_retry_pause);
@@ -91,16 +93,16 @@ Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t
     size_t done = 0;
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (done < bytes.size()) {
-      const SocketTransfer sent = send_some((*accepted)->get(), bytes.data() + done,
-                                            bytes.size() - done);
+      const SocketTransfer sent =
+          send_some((*accepted)->get(), bytes.data() + done, bytes.size() - done);
       if (sent.bytes > 0) {
         done += static_cast<size_t>(sent.bytes);
         continue;
       }
       const SocketError kind = classify_socket_error(sent.error);
       if (kind == SocketError::interrupted) continue;
-      if (kind != SocketError::would_block || wait_socket((*accepted)->get(), WaitFor::write,
-                                                          deadline) <= 0)
+      if (kind != SocketError::would_block ||
+          wait_socket((*accepted)->get(), WaitFor::write, deadline) <= 0)
         return fail("-sp: cannot send a data port: " + socket_error_text(sent.error));
     }
     ++handed_out;  // the connection closes here, as the original closes it

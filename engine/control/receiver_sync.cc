@@ -89,8 +89,8 @@ void ReceiverSync::start(int peer, Outcome& out) {
       out.replies.push_back({peer, sync_code::kStart});
       return;
     } else if (participants_.size() >= kMaxSenders) {
-      out.log_error.push_back(fmt::format(
-          "too many senders: at most {} may join one test; rejected one", kMaxSenders));
+      out.log_error.push_back(
+          fmt::format("too many senders: at most {} may join one test; rejected one", kMaxSenders));
       out.replies.push_back({peer, sync_code::kEarlyExit});
       return;
     }
@@ -162,9 +162,9 @@ void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
   } else if (config_.duration_s < static_cast<uint32_t>(proposal)) {
     answer = std::min(static_cast<uint32_t>(proposal), sync_code::kMaxCycleSeconds);
     if (answer < static_cast<uint32_t>(proposal))
-      out.log_error.push_back(fmt::format(
-          "a sender proposed a test cycle of {} s, above the maximum of {} s; capped",
-          proposal, sync_code::kMaxCycleSeconds));
+      out.log_error.push_back(
+          fmt::format("a sender proposed a test cycle of {} s, above the maximum of {} s; capped",
+                      proposal, sync_code::kMaxCycleSeconds));
     out.log_info.push_back(fmt::format("Test cycle time negotiated is: {} seconds", answer));
   } else {
     answer = config_.duration_s;

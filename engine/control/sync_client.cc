@@ -64,7 +64,8 @@ Expected<UniqueSocket> connect_once(const SocketAddress& receiver,
     *refused = true;
     return fail(who + " refused the connection (is the receiver running?)");
   }
-  if (err != 0) return fail("sync: cannot connect to " + who.substr(6) + ": " + socket_error_text(err));
+  if (err != 0)
+    return fail("sync: cannot connect to " + who.substr(6) + ": " + socket_error_text(err));
   return fd;
 }
 

@@ -38,8 +38,8 @@ SyncInput::Message SyncInput::next() {
     used_ = 0;
     return message;
   }
-  message.kind = expect_ == Expect::hello_frame ? Message::Kind::hello_frame
-                                                 : Message::Kind::result_frame;
+  message.kind =
+      expect_ == Expect::hello_frame ? Message::Kind::hello_frame : Message::Kind::result_frame;
   message.payload.assign(at + 4, length);
   used_ += 4 + static_cast<size_t>(length);
   if (expect_ == Expect::result_frame) result_received_ = true;

@@ -27,9 +27,9 @@ struct SyncServer::Connection {
 
   int id = 0;
   UniqueSocket fd;
-  std::string peer;  // "10.0.0.2:40312", for log lines
-  SyncInput input;   // what its bytes are: requests and frames
-  std::string out;   // bytes the socket has not taken yet
+  std::string peer;     // "10.0.0.2:40312", for log lines
+  SyncInput input;      // what its bytes are: requests and frames
+  std::string out;      // bytes the socket has not taken yet
   bool broken = false;  // a write failed; closed after the current batch of events
   bool result_sent = false;
   SteadyClock::time_point last_heard = SteadyClock::now();
@@ -37,8 +37,7 @@ struct SyncServer::Connection {
 
 Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& address,
                                                          ReceiverSync::Config config,
-                                                         SyncServerHooks hooks,
-                                                         SyncLimits limits) {
+                                                         SyncServerHooks hooks, SyncLimits limits) {
   const std::string where = address.is_any()
                                 ? fmt::format("sync port {}", address.port())
                                 : fmt::format("sync port {} on {}", address.port(), address.host());
@@ -54,9 +53,8 @@ Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& ad
   if (!bound) return fail(where + ": " + bound.error().message);
   auto wake = WakeSignal::create();
   if (!wake) return fail(where + ": " + wake.error().message);
-  return std::unique_ptr<SyncServer>(new SyncServer(std::move(listener), std::move(*wake),
-                                                    bound->port(), config, std::move(hooks),
-                                                    limits));
+  return std::unique_ptr<SyncServer>(new SyncServer(
+      std::move(listener), std::move(*wake), bound->port(), config, std::move(hooks), limits));
 }
 
 SyncServer::SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port,
@@ -216,9 +214,9 @@ void SyncServer::on_readable(int id) {
     if (kind == SocketError::interrupted) continue;
     if (kind == SocketError::would_block) return;
     const bool quiet = kind == SocketError::reset;  // a sender killed mid-test is not our error
-    return close_connection(id, "cannot read from sender " + connection.peer + ": " +
-                                    socket_error_text(received.error),
-                            !quiet);
+    return close_connection(
+        id, "cannot read from sender " + connection.peer + ": " + socket_error_text(received.error),
+        !quiet);
   }
 }
 
@@ -392,11 +390,11 @@ void SyncServer::close_idle_connections() {
         idle.emplace_back(id, connection->peer);
   }
   for (auto& [id, peer] : idle)
-    close_connection(id,
-                     fmt::format("{} said nothing for {} s and is not in a test", peer,
-                                 std::chrono::duration_cast<std::chrono::seconds>(
-                                     limits_.idle_limit).count()),
-                     false);
+    close_connection(
+        id,
+        fmt::format("{} said nothing for {} s and is not in a test", peer,
+                    std::chrono::duration_cast<std::chrono::seconds>(limits_.idle_limit).count()),
+        false);
 }
 
 }  // namespace xttcp

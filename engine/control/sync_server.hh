@@ -28,8 +28,8 @@ namespace xttcp {
 // What one listener grants the network: anyone can connect to the sync port, so every
 // connection, request and byte is bounded.
 struct SyncLimits {
-  size_t max_connections = 64;     // open sync connections; more are accepted and closed at once
-  uint32_t max_requests = 256;     // ints on one connection (a sender needs about five)
+  size_t max_connections = 64;  // open sync connections; more are accepted and closed at once
+  uint32_t max_requests = 256;  // ints on one connection (a sender needs about five)
   size_t max_pending_out = 64 * 1024;  // replies the peer has not read: stop reading from it
   // A connection that is not a sender of the test, nor parked, and says nothing this long.
   std::chrono::milliseconds idle_limit{120'000};

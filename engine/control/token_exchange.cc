@@ -46,9 +46,10 @@ Expected<bool> receive_token(TokenSlot& slot, const char* peer) {
   const SocketTransfer got = receive_some(slot.connection.get(), &byte, 1);
   if (got.bytes == 1) return true;
   if (got.bytes == 0)
-    return fail(fmt::format("token sync: the {} closed the token connection on port {} before "
-                            "sending its token",
-                            peer, slot.port));
+    return fail(
+        fmt::format("token sync: the {} closed the token connection on port {} before "
+                    "sending its token",
+                    peer, slot.port));
   const SocketError kind = classify_socket_error(got.error);
   if (kind == SocketError::would_block || kind == SocketError::interrupted) return false;
   return fail(fmt::format("token sync: cannot read the token on port {}: {}", slot.port,
@@ -118,10 +119,10 @@ Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
       for (const TokenSlot& slot : slots) {
         if (slot.state == TokenSlot::State::done) continue;
         const std::string why = slot.last_error.empty() ? "" : " (last: " + slot.last_error + ")";
-        return fail(fmt::format("token sync: no token from {} on port {} within {:.0f} s{} (is "
-                                "the receiver NTttcp for Windows without -ns?)",
-                                slot.remote.host(), slot.port,
-                                std::chrono::duration<double>(timeout).count(), why));
+        return fail(fmt::format(
+            "token sync: no token from {} on port {} within {:.0f} s{} (is "
+            "the receiver NTttcp for Windows without -ns?)",
+            slot.remote.host(), slot.port, std::chrono::duration<double>(timeout).count(), why));
       }
     }
     if (entries.empty()) {

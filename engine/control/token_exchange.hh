@@ -29,8 +29,7 @@ Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
 
 // Receiver: listens on every token endpoint (each thread's bind address, port set) now, so a
 // port in use is reported before anything starts ("token port 6001: address already in use").
-Expected<std::vector<UniqueSocket>> listen_token_ports(
-    const std::vector<SocketAddress>& endpoints);
+Expected<std::vector<UniqueSocket>> listen_token_ports(const std::vector<SocketAddress>& endpoints);
 
 // Receiver: accepts exactly one connection per listener (then closes the listener, as the
 // original does), exchanges the tokens, and returns when every port has. Returns early with an

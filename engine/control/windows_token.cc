@@ -6,7 +6,9 @@
 
 namespace xttcp::windows_token {
 
-bool uses_tokens(const TestSpec& spec) { return spec.dialect == Dialect::windows && !spec.control.no_sync; }
+bool uses_tokens(const TestSpec& spec) {
+  return spec.dialect == Dialect::windows && !spec.control.no_sync;
+}
 
 uint16_t first_data_port(const TestSpec& spec) {
   const bool handed_out = spec.dialect == Dialect::windows && spec.control.port_assignment;
@@ -48,20 +50,20 @@ uint32_t decode_assigned_port(const std::array<char, 4>& bytes) {
 Status check_assigned_ports(std::vector<uint32_t> assigned, uint16_t base_port, uint32_t threads) {
   const uint32_t first = uint32_t{base_port} + 1;
   const uint32_t last = first + threads - 1;
-  const std::string expected = threads == 1 ? fmt::format("port {}", first)
-                                            : fmt::format("ports {}..{}", first, last);
+  const std::string expected =
+      threads == 1 ? fmt::format("port {}", first) : fmt::format("ports {}..{}", first, last);
   std::sort(assigned.begin(), assigned.end());
   for (size_t i = 0; i < assigned.size(); ++i) {
     if (assigned[i] < first || assigned[i] > last)
-      return fail(fmt::format("-sp: the receiver handed out port {}; expected {}", assigned[i],
-                              expected));
+      return fail(
+          fmt::format("-sp: the receiver handed out port {}; expected {}", assigned[i], expected));
     if (i > 0 && assigned[i] == assigned[i - 1])
       return fail(fmt::format("-sp: the receiver handed out port {} twice; expected {}",
                               assigned[i], expected));
   }
   if (assigned.size() != threads)
-    return fail(fmt::format("-sp: the receiver handed out {} port(s); expected {}",
-                            assigned.size(), expected));
+    return fail(fmt::format("-sp: the receiver handed out {} port(s); expected {}", assigned.size(),
+                            expected));
   return ok();
 }
 

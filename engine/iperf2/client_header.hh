@@ -12,12 +12,12 @@
 namespace xttcp::iperf2 {
 
 // Flag bits of the first word (network byte order throughout).
-inline constexpr uint32_t flag_version1 = 0x80000000;  // client_hdr_v1 only (-r / -d)
-inline constexpr uint32_t flag_extend = 0x40000000;    // client_hdrext follows
-inline constexpr uint32_t flag_udp_tests = 0x20000000; // a UDP test
-inline constexpr uint32_t flag_seqno64 = 0x08000000;   // UDP: 64-bit sequence numbers
-inline constexpr uint32_t flag_length = 0x00010000;    // the header's length is in bits 1-8
-inline constexpr uint32_t length_mask = 0x000001FE;    // length << 1 (bit 0 belongs to v1)
+inline constexpr uint32_t flag_version1 = 0x80000000;   // client_hdr_v1 only (-r / -d)
+inline constexpr uint32_t flag_extend = 0x40000000;     // client_hdrext follows
+inline constexpr uint32_t flag_udp_tests = 0x20000000;  // a UDP test
+inline constexpr uint32_t flag_seqno64 = 0x08000000;    // UDP: 64-bit sequence numbers
+inline constexpr uint32_t flag_length = 0x00010000;     // the header's length is in bits 1-8
+inline constexpr uint32_t length_mask = 0x000001FE;     // length << 1 (bit 0 belongs to v1)
 
 // The 2.1.8 client's header: client_hdr_v1 (24 bytes) + client_hdrext (36 bytes).
 inline constexpr std::size_t tcp_header_size = 60;
@@ -27,10 +27,10 @@ inline constexpr uint32_t version_lower = 0x00080003;
 
 struct ClientHeader {
   uint32_t flags = 0;
-  int32_t threads = 1;      // numThreads: -P
-  int32_t port = 5001;      // mPort
-  int32_t buffer_len = 0;   // mBufLen (0: the server's own)
-  int32_t window = 0;       // mWinBand: UDP rate in bits/s when not 0
+  int32_t threads = 1;     // numThreads: -P
+  int32_t port = 5001;     // mPort
+  int32_t buffer_len = 0;  // mBufLen (0: the server's own)
+  int32_t window = 0;      // mWinBand: UDP rate in bits/s when not 0
   // mAmount: negative = the test's time in 10 ms units; positive = bytes (-n).
   int32_t amount = 0;
   uint32_t version_u = version_upper;

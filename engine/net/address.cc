@@ -6,7 +6,8 @@
 namespace xttcp {
 
 uint16_t SocketAddress::port() const {
-  if (family() == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
+  if (family() == AF_INET6)
+    return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
   return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
 }
 
@@ -28,9 +29,11 @@ bool SocketAddress::is_any() const {
 std::string SocketAddress::host() const {
   char text[INET6_ADDRSTRLEN] = {};
   if (family() == AF_INET6)
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_addr, text, sizeof text);
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_addr, text,
+              sizeof text);
   else
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr, text, sizeof text);
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr, text,
+              sizeof text);
   return text;
 }
 

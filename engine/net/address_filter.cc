@@ -37,13 +37,15 @@ Expected<CidrBlock> parse_cidr(std::string_view text) {
   CidrBlock block;
   block.ipv6 = address.find(':') != std::string::npos;
   if (inet_pton(block.ipv6 ? AF_INET6 : AF_INET, address.c_str(), block.prefix.data()) != 1)
-    return fail("'" + std::string(text) + "' is not an address or CIDR block (e.g. 10.0.0.0/8, "
+    return fail("'" + std::string(text) +
+                "' is not an address or CIDR block (e.g. 10.0.0.0/8, "
                 "192.0.2.7, fd00::/8)");
   const uint32_t max_bits = block.ipv6 ? 128 : 32;
   block.bits = max_bits;
   if (slash != std::string_view::npos) {
     const std::string_view length = text.substr(slash + 1);
-    const auto [end, error] = std::from_chars(length.data(), length.data() + length.size(), block.bits);
+    const auto [end, error] =
+        std::from_chars(length.data(), length.data() + length.size(), block.bits);
     if (error != std::errc() || end != length.data() + length.size() || length.empty() ||
         block.bits > max_bits)
       return fail("'" + std::string(text) + "': the prefix length must be 0.." +
@@ -85,9 +87,11 @@ bool AddressFilter::allows(const SocketAddress& peer) const {
   const uint8_t* v4 = nullptr;
   const uint8_t* v6 = nullptr;
   if (peer.family() == AF_INET) {
-    v4 = reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in*>(&peer.storage)->sin_addr);
+    v4 = reinterpret_cast<const uint8_t*>(
+        &reinterpret_cast<const sockaddr_in*>(&peer.storage)->sin_addr);
   } else if (peer.family() == AF_INET6) {
-    v6 = reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in6*>(&peer.storage)->sin6_addr);
+    v6 = reinterpret_cast<const uint8_t*>(
+        &reinterpret_cast<const sockaddr_in6*>(&peer.storage)->sin6_addr);
     static constexpr uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
     if (std::memcmp(v6, mapped, sizeof mapped) == 0) v4 = v6 + 12;
   } else {

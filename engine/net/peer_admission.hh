@@ -17,9 +17,9 @@ class PeerAdmission {
  public:
   enum class Door { control, data, datagram };
   struct Refusals {
-    uint64_t control = 0;    // sync / token / port-assignment connections closed at once
-    uint64_t data = 0;       // data connections closed at once
-    uint64_t datagrams = 0;  // UDP datagrams dropped unread
+    uint64_t control = 0;           // sync / token / port-assignment connections closed at once
+    uint64_t data = 0;              // data connections closed at once
+    uint64_t datagrams = 0;         // UDP datagrams dropped unread
     uint64_t over_max_clients = 0;  // of control + data: from a host beyond --max-clients
     uint64_t total() const { return control + data + datagrams; }
   };

@@ -56,7 +56,8 @@ Expected<std::optional<UniqueSocket>> accept_connection(NativeSocket listener,
   for (;;) {
     SocketAddress address;
     address.length = sizeof address.storage;
-    UniqueSocket fd(accept4(listener, address.get(), &address.length, SOCK_NONBLOCK | SOCK_CLOEXEC));
+    UniqueSocket fd(
+        accept4(listener, address.get(), &address.length, SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (fd.valid()) {
       if (peer != nullptr) *peer = address;
       return std::optional<UniqueSocket>(std::move(fd));

@@ -26,7 +26,7 @@ struct ConnectOptions {
   std::optional<SocketAddress> source;  // -a address and/or -f port
   bool bind_to_device = false;          // SO_BINDTODEVICE to the interface owning `source`
   bool no_delay = false;
-  uint64_t max_pacing_rate_bytes = 0;   // SO_MAX_PACING_RATE, 0 = unset (Linux only)
+  uint64_t max_pacing_rate_bytes = 0;  // SO_MAX_PACING_RATE, 0 = unset (Linux only)
   // TCP with a source address and port 0: IP_BIND_ADDRESS_NO_PORT (Linux), so connect() picks
   // the port by the whole 4-tuple; bind() alone would take a port of its own for every socket
   // and run out after ~28k connections per source address.
@@ -42,7 +42,8 @@ Status apply_connect_options(NativeSocket socket, const ConnectOptions& options)
 inline constexpr std::chrono::milliseconds refused_connect_retry_pause{100};
 
 // Starts a non-blocking connect; the caller waits for writability (many at once).
-Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options);
+Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote,
+                                         const ConnectOptions& options);
 
 // After writability: the connect's outcome ("127.0.0.1:5001: connection refused").
 Status finish_connect(NativeSocket socket, const SocketAddress& remote);

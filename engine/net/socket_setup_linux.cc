@@ -67,7 +67,8 @@ Expected<UniqueSocket> listen_tcp(const SocketAddress& address, int backlog) {
   if (!fd.valid()) return fail(where + ": socket: " + errno_text(errno));
   int one = 1;
   setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (address.family() == AF_INET6) setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  if (address.family() == AF_INET6)
+    setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
   if (bind(fd.get(), address.get(), address.length) != 0)
     return fail(where + " on " + address.host() + ": " + errno_text(errno));
   if (listen(fd.get(), backlog) != 0) return fail(where + ": listen: " + errno_text(errno));
@@ -78,7 +79,8 @@ Status apply_connect_options(NativeSocket fd, const ConnectOptions& options) {
   int one = 1;
   if (options.max_pacing_rate_bytes > 0) {
     // The kernel takes an unsigned 32-bit value here on every version we support.
-    uint32_t rate = static_cast<uint32_t>(std::min<uint64_t>(options.max_pacing_rate_bytes, UINT32_MAX));
+    uint32_t rate =
+        static_cast<uint32_t>(std::min<uint64_t>(options.max_pacing_rate_bytes, UINT32_MAX));
     setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate);
   }
   if (options.source) {
@@ -96,7 +98,8 @@ Status apply_connect_options(NativeSocket fd, const ConnectOptions& options) {
   return ok();
 }
 
-Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options) {
+Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote,
+                                         const ConnectOptions& options) {
   UniqueSocket fd(socket(remote.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd.valid()) return fail("socket: " + errno_text(errno));
   int one = 1;
@@ -116,7 +119,7 @@ Status finish_connect(NativeSocket fd, const SocketAddress& remote) {
 }
 
 Expected<UniqueSocket> connect_tcp(const SocketAddress& remote, const ConnectOptions& options,
-                               std::chrono::milliseconds timeout) {
+                                   std::chrono::milliseconds timeout) {
   auto fd = start_connect_tcp(remote, options);
   if (!fd) return fd.error();
   pollfd p{fd->get(), POLLOUT, 0};
@@ -144,8 +147,8 @@ Status bind_to_interface_of(NativeSocket fd, const SocketAddress& source) {
   if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, device->c_str(),
                  static_cast<socklen_t>(device->size())) != 0 &&
       errno != EPERM)
-    return fail(fmt::format("cannot bind to device {} (owner of -a {}): {}", *device,
-                            source.host(), socket_error_text(errno)));
+    return fail(fmt::format("cannot bind to device {} (owner of -a {}): {}", *device, source.host(),
+                            socket_error_text(errno)));
   return ok();
 }
 

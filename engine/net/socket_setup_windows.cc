@@ -53,7 +53,8 @@ Status apply_connect_options(NativeSocket socket, const ConnectOptions& options)
   return ok();
 }
 
-Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote, const ConnectOptions& options) {
+Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote,
+                                         const ConnectOptions& options) {
   auto socket = open_tcp_socket(remote.family());
   if (!socket) return fail("socket: " + socket.error().message);
   if (options.no_delay) set_no_delay(socket->get());

@@ -9,8 +9,8 @@ namespace xttcp {
 
 Expected<WakeSignal> WakeSignal::create() {
   if (Status started = start_sockets(); !started) return started.error();
-  UniqueSocket socket(WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0,
-                                 WSA_FLAG_NO_HANDLE_INHERIT));
+  UniqueSocket socket(
+      WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_NO_HANDLE_INHERIT));
   if (!socket.valid()) return fail("wake socket: " + socket_error_text(WSAGetLastError()));
   sockaddr_in loopback{};
   loopback.sin_family = AF_INET;

@@ -42,8 +42,8 @@ size_t json_nesting_depth(std::string_view text, size_t limit) {
 Expected<nlohmann::ordered_json> parse_bounded_json(std::string_view text, const JsonLimits& limits,
                                                     std::string_view what) {
   if (text.size() > limits.max_bytes)
-    return fail(fmt::format("{}: {} bytes, over the limit of {}", what, text.size(),
-                            limits.max_bytes));
+    return fail(
+        fmt::format("{}: {} bytes, over the limit of {}", what, text.size(), limits.max_bytes));
   if (json_nesting_depth(text, limits.max_depth) > limits.max_depth)
     return fail(fmt::format("{}: nested more than {} deep", what, limits.max_depth));
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, false);

@@ -31,9 +31,9 @@ std::string enhanced_columns(const Iperf2Stream& s, double seconds) {
   const ConnectionStats& t = s.tcp;
   const double rate = seconds > 0 ? static_cast<double>(s.bytes) / seconds : 0;
   const std::string power = t.rtt_us > 0 ? fmt::format("{:.0f}", rate / t.rtt_us) : "-";
-  return fmt::format("  {}/0 {:10} {:8}K/{}({}) us  {}", s.calls ? fmt::format("{}", *s.calls) : "-",
-                     t.total_retrans, uint64_t{t.snd_cwnd} * t.snd_mss / 1024, t.rtt_us,
-                     t.rttvar_us, power);
+  return fmt::format("  {}/0 {:10} {:8}K/{}({}) us  {}",
+                     s.calls ? fmt::format("{}", *s.calls) : "-", t.total_retrans,
+                     uint64_t{t.snd_cwnd} * t.snd_mss / 1024, t.rtt_us, t.rttvar_us, power);
 }
 
 std::string enhanced_sum(const std::vector<Iperf2Stream>& streams) {
@@ -87,8 +87,9 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
       lines.push_back(fmt::format("Write buffer size: {} Byte", spec.workload.send_buffer));
   }
   if (spec.io.socket_recv_buffer > 0)
-    lines.push_back(fmt::format("TCP window size: {} (requested)",
-                                iperf2_amount(static_cast<double>(spec.io.socket_recv_buffer), 'A')));
+    lines.push_back(
+        fmt::format("TCP window size: {} (requested)",
+                    iperf2_amount(static_cast<double>(spec.io.socket_recv_buffer), 'A')));
   lines.push_back(dashes);
   return lines;
 }
@@ -104,9 +105,10 @@ std::vector<std::string> iperf2_report_lines(const Result& r) {
       out.push_back(fmt::format("{} local {} port {} connected with {} port {}", stream_id(s.id),
                                 s.local.host, s.local.port, s.remote.host, s.remote.port));
   if (o.excludes('D')) return out;
-  out.push_back(enhanced ? "[ ID] Interval            Transfer    Bandwidth       Write/Err  Rtry     "
-                           "Cwnd/RTT(var)        NetPwr"
-                         : "[ ID] Interval       Transfer     Bandwidth");
+  out.push_back(enhanced
+                    ? "[ ID] Interval            Transfer    Bandwidth       Write/Err  Rtry     "
+                      "Cwnd/RTT(var)        NetPwr"
+                    : "[ ID] Interval       Transfer     Bandwidth");
   const bool several = streams.size() > 1;
   // Intervals are measured over every stream together: one stream's are its own, several
   // streams' are their [SUM].
@@ -116,8 +118,9 @@ std::vector<std::string> iperf2_report_lines(const Result& r) {
                             static_cast<double>(i.bytes), o.format));
   if (!o.sum_only || !several)
     for (const Iperf2Stream& s : streams)
-      out.push_back(figures(stream_id(s.id), 0, r.duration_s, static_cast<double>(s.bytes), o.format) +
-                    (enhanced ? enhanced_columns(s, r.duration_s) : ""));
+      out.push_back(
+          figures(stream_id(s.id), 0, r.duration_s, static_cast<double>(s.bytes), o.format) +
+          (enhanced ? enhanced_columns(s, r.duration_s) : ""));
   if (several)
     out.push_back(figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format) +
                   (enhanced ? enhanced_sum(streams) : ""));

@@ -22,19 +22,22 @@ std::string timestamp(const Result& r, double offset_s) {
     return "0";
   using namespace std::chrono;
   const sys_days date{std::chrono::year{year} / std::chrono::month{month} / std::chrono::day{day}};
-  const auto at = time_point_cast<milliseconds>(date + hours{hour} + minutes{minute} + seconds{second}) +
-                  milliseconds(static_cast<int64_t>(offset_s * 1000));
+  const auto at =
+      time_point_cast<milliseconds>(date + hours{hour} + minutes{minute} + seconds{second}) +
+      milliseconds(static_cast<int64_t>(offset_s * 1000));
   const std::string whole = fmt::format("{:%Y%m%d%H%M%S}", time_point_cast<seconds>(at));
   if (!r.spec.iperf2.enhanced) return whole;
   return fmt::format("{}.{:03}", whole, (at.time_since_epoch() % seconds{1}).count());
 }
 
-std::string row(const Result& r, const Iperf2Stream& s, int id, double from, double to, uint64_t bytes) {
+std::string row(const Result& r, const Iperf2Stream& s, int id, double from, double to,
+                uint64_t bytes) {
   const bool sending = r.role == Role::sender || r.spec.role == Role::sender;
   const Iperf2Endpoint& source = sending ? s.local : s.remote;
   const Iperf2Endpoint& destination = sending ? s.remote : s.local;
   const double seconds = to - from;
-  const auto bps = seconds > 0 ? static_cast<uint64_t>(static_cast<double>(bytes) * 8 / seconds) : 0;
+  const auto bps =
+      seconds > 0 ? static_cast<uint64_t>(static_cast<double>(bytes) * 8 / seconds) : 0;
   return fmt::format("{},{},{},{},{},{},{:.1f}-{:.1f},{},{}", timestamp(r, to), source.host,
                      source.port, destination.host, destination.port, id, from, to, bytes, bps);
 }

@@ -14,7 +14,8 @@ Iperf2Endpoint split_endpoint(const std::string& text, bool hide) {
     e.host = text.substr(0, colon);
     e.port = text.substr(colon + 1);
   }
-  if (e.host.starts_with('[') && e.host.ends_with(']')) e.host = e.host.substr(1, e.host.size() - 2);
+  if (e.host.starts_with('[') && e.host.ends_with(']'))
+    e.host = e.host.substr(1, e.host.size() - 2);
   if (hide) e.host = e.host.find(':') != std::string::npos ? "x:x:x:x" : "x.x.x.x";
   return e;
 }

@@ -18,7 +18,9 @@ namespace xttcp::json_fields {
 using ordered_json = nlohmann::ordered_json;
 
 // Non-finite numbers (a probe that divided by zero) are written as null, read back as 0.
-inline ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+inline ordered_json number(double v) {
+  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
+}
 
 template <class T>
 ordered_json optional_value(const std::optional<T>& v) {

@@ -112,7 +112,8 @@ std::vector<std::string> linux_summary_lines(const Result& r) {
   append_cpu_split(lines, r.cpu);
   lines.push_back(fmt::format("cpu busy (all)\t:{:.2f}%", r.cpu.process_busy));
 
-  if (spec.output.verbose && sender && spec.workload.protocol == Protocol::tcp && r.tcp_average_rtt_us) {
+  if (spec.output.verbose && sender && spec.workload.protocol == Protocol::tcp &&
+      r.tcp_average_rtt_us) {
     lines.push_back(fmt::format("tcpi rtt\t\t:{} us", *r.tcp_average_rtt_us));
   }
   return lines;
@@ -125,11 +126,10 @@ void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
   if (!r.udp) return;
   const UdpResult& u = *r.udp;
   const bool receiver = r.role == Role::receiver;
-  lines.push_back(fmt::format("datagrams\t:{} {} in the window ({:.0f} pps, {} bytes each{}{})",
-                              u.window_datagrams, receiver ? "received" : "sent", u.window_pps,
-                              u.datagram_size,
-                              u.gso_segments > 0 ? fmt::format(", GSO x{}", u.gso_segments) : "",
-                              u.gro ? ", GRO" : ""));
+  lines.push_back(fmt::format(
+      "datagrams\t:{} {} in the window ({:.0f} pps, {} bytes each{}{})", u.window_datagrams,
+      receiver ? "received" : "sent", u.window_pps, u.datagram_size,
+      u.gso_segments > 0 ? fmt::format(", GSO x{}", u.gso_segments) : "", u.gro ? ", GRO" : ""));
   if (receiver && u.loss_source != "none") {
     lines.push_back(fmt::format("lost\t\t:{} of {} ({:.3f}%, from the {})", u.lost,
                                 u.loss_source == "sender count" ? u.sent : u.received + u.lost,
@@ -137,9 +137,10 @@ void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
     lines.push_back(fmt::format("reordered\t:{}, duplicates: {}, jitter: {:.3f} ms", u.reordered,
                                 u.duplicates, u.jitter_ms));
     if (u.unattributed > 0)
-      lines.push_back(fmt::format("unattributed\t:{} datagram(s) in no listed flow (more flows "
-                                  "than the receiver tracks per port: invented flow ids?)",
-                                  u.unattributed));
+      lines.push_back(
+          fmt::format("unattributed\t:{} datagram(s) in no listed flow (more flows "
+                      "than the receiver tracks per port: invented flow ids?)",
+                      u.unattributed));
   } else if (!receiver) {
     lines.push_back(fmt::format("datagrams sent\t:{} in the run ({} payload)", u.sent, u.payload));
   }
@@ -162,11 +163,12 @@ std::vector<std::string> xttcp_extra_lines(const Result& r) {
   std::vector<std::string> lines;
   if (r.zerocopy) {
     const ZeroCopyStats& z = *r.zerocopy;
-    const double copied_pct =
-        z.notifications > 0 ? 100.0 * static_cast<double>(z.copied) / static_cast<double>(z.notifications) : 0.0;
-    lines.push_back(fmt::format("zerocopy sends\t:{} ({} completions, {} copied by the kernel: {:.2f}%){}",
-                                z.sends, z.notifications, z.copied, copied_pct,
-                                z.fell_back ? ", fell back to plain send" : ""));
+    const double copied_pct = z.notifications > 0 ? 100.0 * static_cast<double>(z.copied) /
+                                                        static_cast<double>(z.notifications)
+                                                  : 0.0;
+    lines.push_back(fmt::format(
+        "zerocopy sends\t:{} ({} completions, {} copied by the kernel: {:.2f}%){}", z.sends,
+        z.notifications, z.copied, copied_pct, z.fell_back ? ", fell back to plain send" : ""));
   }
   append_udp_lines(lines, r);
   for (std::string& line : rr_console_lines(r)) lines.push_back(std::move(line));

@@ -50,11 +50,11 @@ struct LinuxEcho {
   enum class Side { both, sender, receiver };  // --local shows the sender's view
 
   FlagsLine line;
-  const char* label;          // up to the value, with the original's tabs
+  const char* label;  // up to the value, with the original's tabs
   Side side = Side::both;
-  bool only_when_set = false;  // a false, zero, empty or unset value shows no line
-  const char* yes = "yes";     // a true bool reads
-  const char* no = "no";       // a false bool reads
+  bool only_when_set = false;   // a false, zero, empty or unset value shows no line
+  const char* yes = "yes";      // a true bool reads
+  const char* no = "no";        // a false bool reads
   const char* unset = nullptr;  // what a zero, empty or unset value reads; null: the value itself
   // The value's text from the whole spec, for a line that is not one field's value alone.
   std::string (*text)(const TestSpec&) = nullptr;

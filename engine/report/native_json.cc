@@ -70,27 +70,21 @@ ordered_json device_json(const DeviceResult& d) {
                       {"rx_bytes", q.rx_bytes}});
   ordered_json counters = ordered_json::object();
   for (const auto& [name, value] : d.counters) counters[name] = value;
-  return {{"device", d.device},
-          {"driver", d.driver},
-          {"direction", d.direction},
-          {"frames", d.frames},
-          {"frame_bytes", d.frame_bytes},
-          {"mpps", number(d.mpps)},
-          {"l1_gbps", number(d.l1_gbps)},
-          {"l2_gbps", number(d.l2_gbps)},
-          {"l4_gbps", number(d.l4_gbps)},
-          {"cycles_per_frame", number(d.cycles_per_frame)},
-          {"tsc_hz", d.tsc_hz},
-          {"pollers", d.pollers},
-          {"queues", std::move(queues)},
-          {"counters", std::move(counters)}};
+  return {{"device", d.device},           {"driver", d.driver},
+          {"direction", d.direction},     {"frames", d.frames},
+          {"frame_bytes", d.frame_bytes}, {"mpps", number(d.mpps)},
+          {"l1_gbps", number(d.l1_gbps)}, {"l2_gbps", number(d.l2_gbps)},
+          {"l4_gbps", number(d.l4_gbps)}, {"cycles_per_frame", number(d.cycles_per_frame)},
+          {"tsc_hz", d.tsc_hz},           {"pollers", d.pollers},
+          {"queues", std::move(queues)},  {"counters", std::move(counters)}};
 }
 
 namespace {
 
 ordered_json rr_latency_json(const RrLatency& l) {
-  return {{"count", l.count},       {"mean_ns", number(l.mean_ns)}, {"p50_ns", l.p50_ns},
-          {"p90_ns", l.p90_ns},     {"p99_ns", l.p99_ns},           {"p99_9_ns", l.p999_ns},
+  return {{"count", l.count},        {"mean_ns", number(l.mean_ns)},
+          {"p50_ns", l.p50_ns},      {"p90_ns", l.p90_ns},
+          {"p99_ns", l.p99_ns},      {"p99_9_ns", l.p999_ns},
           {"p99_99_ns", l.p9999_ns}, {"max_ns", l.max_ns}};
 }
 
@@ -160,12 +154,9 @@ ordered_json cpu_json(const CpuSplit& cpu) {
 // The system-wide retransmit counters; the whole window adds our own connections' figures.
 ordered_json tcp_json(const Result& r, bool whole_window) {
   ordered_json tcp = {
-      {"retrans_segs", r.tcp.retrans_segs},
-      {"lost_retransmit", r.tcp.lost_retransmit},
-      {"syn_retrans", r.tcp.syn_retrans},
-      {"fast_retrans", r.tcp.fast_retrans},
-      {"forward_retrans", r.tcp.forward_retrans},
-      {"slow_start_retrans", r.tcp.slow_start_retrans},
+      {"retrans_segs", r.tcp.retrans_segs},       {"lost_retransmit", r.tcp.lost_retransmit},
+      {"syn_retrans", r.tcp.syn_retrans},         {"fast_retrans", r.tcp.fast_retrans},
+      {"forward_retrans", r.tcp.forward_retrans}, {"slow_start_retrans", r.tcp.slow_start_retrans},
       {"retrans_fail", r.tcp.retrans_fail},
   };
   if (whole_window) {
@@ -210,10 +201,10 @@ ordered_json sample_json(const Result& sample, size_t index) {
   doc["tcp"] = tcp_json(sample, false);
   add_system_counters(sample, doc);
   if (sample.udp) {
-    doc["udp"] = {{"datagram_size", sample.udp->datagram_size},
-                  {"window",
-                   {{"datagrams", sample.udp->window_datagrams},
-                    {"pps", number(sample.udp->window_pps)}}}};
+    doc["udp"] = {
+        {"datagram_size", sample.udp->datagram_size},
+        {"window",
+         {{"datagrams", sample.udp->window_datagrams}, {"pps", number(sample.udp->window_pps)}}}};
   }
   if (sample.device) doc["device"] = device_json(*sample.device);
   return doc;
@@ -225,10 +216,10 @@ namespace {
 
 // The environment keys, each only when it was read (docs/native-json.md, `host`).
 void add_host_environment(const HostInfo& h, ordered_json& host) {
-  for (const auto& [key, value] : {std::pair{"governor", &h.governor}, std::pair{"smt", &h.smt},
-                                   std::pair{"dmi_vendor", &h.dmi_vendor},
-                                   std::pair{"dmi_product", &h.dmi_product},
-                                   std::pair{"build", &h.build}})
+  for (const auto& [key, value] :
+       {std::pair{"governor", &h.governor}, std::pair{"smt", &h.smt},
+        std::pair{"dmi_vendor", &h.dmi_vendor}, std::pair{"dmi_product", &h.dmi_product},
+        std::pair{"build", &h.build}})
     if (!value->empty()) host[key] = *value;
   if (!h.sysctls.empty()) {
     ordered_json sysctl = ordered_json::object();
@@ -236,14 +227,16 @@ void add_host_environment(const HostInfo& h, ordered_json& host) {
     host["sysctl"] = std::move(sysctl);
   }
   if (h.nic)
-    host["nic"] = {{"interface", h.nic->interface_name}, {"driver", h.nic->driver},
-                   {"driver_version", h.nic->driver_version}, {"firmware", h.nic->firmware},
-                   {"bus", h.nic->bus}, {"mtu", h.nic->mtu}};
+    host["nic"] = {{"interface", h.nic->interface_name},
+                   {"driver", h.nic->driver},
+                   {"driver_version", h.nic->driver_version},
+                   {"firmware", h.nic->firmware},
+                   {"bus", h.nic->bus},
+                   {"mtu", h.nic->mtu}};
 }
 
 // max_connections: how many of r.connections to write (the peer frame's bound).
-ordered_json native_document(const Result& r, bool with_peer,
-                             size_t max_connections = SIZE_MAX) {
+ordered_json native_document(const Result& r, bool with_peer, size_t max_connections = SIZE_MAX) {
   ordered_json doc;
   doc["schema"] = native_schema_name;
   doc["schema_version"] = native_schema_version;
@@ -258,8 +251,8 @@ ordered_json native_document(const Result& r, bool with_peer,
   add_host_environment(r.host, doc["host"]);
   doc["cpu_mapping"] = r.cpu_mapping;
   if (!r.placement.asked.empty())  // a run's own result always has it
-    doc["placement"] = {{"asked", r.placement.asked}, {"used", r.placement.used},
-                        {"why", r.placement.why}};
+    doc["placement"] = {
+        {"asked", r.placement.asked}, {"used", r.placement.used}, {"why", r.placement.why}};
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
   doc["spec"] = spec_to_json(r.spec);
@@ -272,9 +265,8 @@ ordered_json native_document(const Result& r, bool with_peer,
       {"threads_created", r.threads_created},
   };
   if (r.latency) doc["summary"]["latency"] = latency_to_json(*r.latency);
-  doc["end"] = {{"cut_short", r.cut_short},
-                {"cause", to_string(r.stop.cause)},
-                {"reason", r.stop.message}};
+  doc["end"] = {
+      {"cut_short", r.cut_short}, {"cause", to_string(r.stop.cause)}, {"reason", r.stop.message}};
   doc["threads"] = threads_json(r);
 
   ordered_json intervals = ordered_json::array();
@@ -349,10 +341,10 @@ std::string render_native_json(const Result& r) {
 std::string render_peer_frame(const Result& r) {
   ordered_json doc = native_document(r, false, peer_frame_connections);
   if (r.connections.size() > peer_frame_connections)
-    doc["notes"].push_back(fmt::format("connections: the first {} of {} (the rest stayed with the "
-                                       "{}: the exchange between peers is bounded)",
-                                       peer_frame_connections, r.connections.size(),
-                                       to_string(r.role)));
+    doc["notes"].push_back(
+        fmt::format("connections: the first {} of {} (the rest stayed with the "
+                    "{}: the exchange between peers is bounded)",
+                    peer_frame_connections, r.connections.size(), to_string(r.role)));
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

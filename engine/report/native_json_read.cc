@@ -381,7 +381,8 @@ Result read_result(const ordered_json& j, bool with_peer) {
       read(sample, "start_time", part.start_time, "samples[]");
       read_window_sections(sample, "samples[].", part);
       if (const auto* u = object_member(sample, "udp", "samples[]")) part.udp = read_udp(*u);
-      if (const auto* d = object_member(sample, "device", "samples[]")) part.device = read_device(*d);
+      if (const auto* d = object_member(sample, "device", "samples[]"))
+        part.device = read_device(*d);
       r.samples.push_back(std::move(part));
     }
   }
@@ -398,7 +399,8 @@ Result read_result(const ordered_json& j, bool with_peer) {
   if (const auto* rr = object_member(j, "rr", "")) r.rr = read_rr(*rr);
   if (const auto* d = object_member(j, "device", "")) r.device = read_device(*d);
   if (const auto* notes = array_member(j, "notes"))
-    for (const auto& note : *notes) r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
+    for (const auto& note : *notes)
+      r.notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
   if (const auto* peer = with_peer ? member(j, "peer") : nullptr) {
     // A string is what older versions kept of a peer result they could not read: not a result.
     if (peer->is_object()) {

@@ -21,7 +21,9 @@ using nlohmann::ordered_json;
 // past one result's size bound.
 constexpr JsonLimits native_runs_limits{256u * 1024 * 1024, native_result_limits.max_depth + 2};
 
-ordered_json finite_number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+ordered_json finite_number(double v) {
+  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
+}
 
 ordered_json optional_number(const std::optional<double>& v) {
   return v ? finite_number(*v) : ordered_json(nullptr);
@@ -36,10 +38,14 @@ ordered_json statistics_json(const std::vector<Result>& runs) {
     auto it = values.find(def.key);
     if (it == values.end()) continue;
     const SampleSummary s = summarize(it->second);
-    metrics[def.key] = {{"unit", def.unit},          {"n", s.n},
-                        {"median", finite_number(s.median)}, {"mean", finite_number(s.mean)},
-                        {"stddev", finite_number(s.stddev)}, {"cv", finite_number(s.cv)},
-                        {"min", finite_number(s.min)},       {"max", finite_number(s.max)},
+    metrics[def.key] = {{"unit", def.unit},
+                        {"n", s.n},
+                        {"median", finite_number(s.median)},
+                        {"mean", finite_number(s.mean)},
+                        {"stddev", finite_number(s.stddev)},
+                        {"cv", finite_number(s.cv)},
+                        {"min", finite_number(s.min)},
+                        {"max", finite_number(s.max)},
                         {"ci_low", optional_number(s.ci_low)},
                         {"ci_high", optional_number(s.ci_high)}};
   }
@@ -84,8 +90,10 @@ Expected<RunSet> parse_native_runs(std::string_view text) {
     return fail("result file: schema_version: missing or not an integer");
   const auto v = version->get<int64_t>();
   if (v < 1 || v > native_runs_schema_version)
-    return fail(fmt::format("result file: schema_version: {} is not supported (this xttcp reads "
-                            "1 to {})", v, native_runs_schema_version));
+    return fail(
+        fmt::format("result file: schema_version: {} is not supported (this xttcp reads "
+                    "1 to {})",
+                    v, native_runs_schema_version));
   if (auto repeat = doc->find("repeat"); repeat != doc->end() && repeat->is_object()) {
     auto pause = repeat->find("pause_s");
     if (pause != repeat->end() && pause->is_number()) set.pause_s = pause->get<double>();

@@ -12,7 +12,6 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-
 ordered_json metric(const char* name, std::string value) {
   return ordered_json{{"metric", name}, {"value", std::move(value)}};
 }
@@ -111,8 +110,8 @@ std::string render_ntttcp_json(const Result& result) {
   body["threadsAvgBytesPerCompl"] = metric("B", "0.000");
   body["avgFrameSize"] = metric("B", "0.000");
   body["throughputs"] = {metric("MB/s", fixed3(f.megabytes_per_s)),
-                         metric("mbps", fixed3(f.megabits_per_s)), metric("Bps", fixed3(f.bytes_per_s)),
-                         metric("buffer/s", "0.000")};
+                         metric("mbps", fixed3(f.megabits_per_s)),
+                         metric("Bps", fixed3(f.bytes_per_s)), metric("buffer/s", "0.000")};
   body["totalBuffers"] = "0.000";
   body["avgPacketsPerInterrupt"] = metric("packets/interrupt", fixed3(f.packets_per_interrupt));
   body["interrupt"] = metric("count/sec", fixed3(f.interrupts_per_s));

@@ -15,7 +15,6 @@ void add(XmlElement& parent, const char* name, const std::string& value,
   parent.leaf(name, value, metric);
 }
 
-
 void add_parameters(XmlElement& root, const TestSpec& spec) {
   XmlElement& p = root.child("parameters");
   add(p, "send_socket_buff", std::to_string(spec.workload.send_buffer));

@@ -51,7 +51,7 @@ Error write_error(const std::string& path, int error) {
 Expected<std::string> follow_dangling_links(const std::string& path) {
   std::string current = path;
   for (int hop = 0; hop < 40; ++hop) {
-    struct stat info{};
+    struct stat info {};
     if (::lstat(current.c_str(), &info) != 0) {
       if (errno == ENOENT) return current;
       return write_error(path, errno);
@@ -78,7 +78,7 @@ struct Destination {
 };
 
 Expected<Destination> destination_of(const std::string& path) {
-  struct stat info{};
+  struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
     if (errno != ENOENT) return write_error(path, errno);
     auto created = follow_dangling_links(path);

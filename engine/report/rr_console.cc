@@ -26,13 +26,12 @@ std::vector<std::string> rr_console_lines(const Result& r) {
   if (!r.rr) return lines;
   const RrResult& rr = *r.rr;
   const bool requester = r.role == Role::sender;
-  lines.push_back(fmt::format("rr transactions\t:{} {} ({:.1f}/s), depth {}, {} B requests, {} B "
-                              "responses{}",
-                              rr.transactions, requester ? "completed" : "answered",
-                              rr.transactions_per_s, rr.depth, rr.request_bytes,
-                              rr.response_bytes,
-                              rr.delay_us > 0 ? fmt::format(", answers held {} us", rr.delay_us)
-                                              : ""));
+  lines.push_back(
+      fmt::format("rr transactions\t:{} {} ({:.1f}/s), depth {}, {} B requests, {} B "
+                  "responses{}",
+                  rr.transactions, requester ? "completed" : "answered", rr.transactions_per_s,
+                  rr.depth, rr.request_bytes, rr.response_bytes,
+                  rr.delay_us > 0 ? fmt::format(", answers held {} us", rr.delay_us) : ""));
   if (rr.latency.count > 0) lines.push_back("rr round trip\t:" + percentiles(rr.latency));
   lines.push_back(fmt::format("rr cpu\t\t:{:.3f} us per transaction (this process)",
                               rr.cpu_us_per_transaction));

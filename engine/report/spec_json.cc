@@ -43,14 +43,17 @@ struct EnumNames<ZeroCopy> {
 template <>
 struct EnumNames<PlacementMode> {
   static constexpr std::array<std::pair<PlacementMode, const char*>, 5> names{
-      {{PlacementMode::spread, "spread"}, {PlacementMode::numa, "numa"},
-       {PlacementMode::irq, "irq"}, {PlacementMode::irq_sibling, "irq-sibling"},
+      {{PlacementMode::spread, "spread"},
+       {PlacementMode::numa, "numa"},
+       {PlacementMode::irq, "irq"},
+       {PlacementMode::irq_sibling, "irq-sibling"},
        {PlacementMode::avoid_irq, "avoid-irq"}}};
 };
 template <>
 struct EnumNames<UdpPayload> {
   static constexpr std::array<std::pair<UdpPayload, const char*>, 3> names{
-      {{UdpPayload::automatic, "auto"}, {UdpPayload::native, "native"},
+      {{UdpPayload::automatic, "auto"},
+       {UdpPayload::native, "native"},
        {UdpPayload::compat, "compat"}}};
 };
 template <>
@@ -84,15 +87,9 @@ ordered_json encode(bool v) { return v; }
 ordered_json encode(const std::string& v) { return v; }
 ordered_json encode(double v) { return number(v); }
 template <class T>
-  requires std::is_integral_v<T>
-ordered_json encode(T v) {
-  return v;
-}
+requires std::is_integral_v<T> ordered_json encode(T v) { return v; }
 template <class E>
-  requires std::is_enum_v<E>
-ordered_json encode(E v) {
-  return enum_name(v);
-}
+requires std::is_enum_v<E> ordered_json encode(E v) { return enum_name(v); }
 template <class T>
 ordered_json encode(const std::optional<T>& v) {
   return v ? encode(*v) : ordered_json(nullptr);

@@ -23,8 +23,9 @@ std::string count(const std::optional<uint64_t>& value, int width) {
 
 void append_thread_table(std::string& out, const WindowsFigures& f) {
   if (f.latency_measurement) {
-    out += "\n                                               Latency(ns)"
-           "\nThread  Time(s) Throughput(KB/s) Avg B / Compl        Avg        Min        Max\n";
+    out +=
+        "\n                                               Latency(ns)"
+        "\nThread  Time(s) Throughput(KB/s) Avg B / Compl        Avg        Min        Max\n";
     out += "======  ======= ================ ============= ========== ========== ==========\n";
   } else {
     out += "\n\nThread  Time(s) Throughput(KB/s) Avg B / Compl\n";
@@ -80,15 +81,15 @@ std::string render_windows_console(const Result& result) {
   out += "\n\n";
   out += "DPCs(count/s) Pkts(num/DPC)   Intr(count/s) Pkts(num/intr)\n";
   out += "============= ============= =============== ==============\n";
-  out += fmt::format("{} {}   {}  {}\n", number(f.dpcs_per_s, 13, 3),
-                     number(f.packets_per_dpc, 13, 3), number(f.interrupts_per_s, 13, 3),
-                     number(f.packets_per_interrupt, 13, 3));
+  out +=
+      fmt::format("{} {}   {}  {}\n", number(f.dpcs_per_s, 13, 3), number(f.packets_per_dpc, 13, 3),
+                  number(f.interrupts_per_s, 13, 3), number(f.packets_per_interrupt, 13, 3));
 
   out += "\n\nPackets Sent Packets Received Retransmits Errors Avg. CPU %\n";
   out += "============ ================ =========== ====== ==========\n";
-  out += fmt::format("{} {} {:11} {} {}\n", count(f.packets_sent, 12),
-                     count(f.packets_received, 16), f.retransmits, count(f.errors, 6),
-                     number(f.cpu_percent, 10, 3));
+  out +=
+      fmt::format("{} {} {:11} {} {}\n", count(f.packets_sent, 12), count(f.packets_received, 16),
+                  f.retransmits, count(f.errors, 6), number(f.cpu_percent, 10, 3));
   if (result.rr) {  // xttcp's own --rr block (docs/rr.md), after NTttcp's tables
     out += "\n\nRequest/response\n";
     for (const std::string& line : rr_console_lines(result)) out += line + "\n";

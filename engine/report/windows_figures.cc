@@ -88,7 +88,8 @@ WindowsFigures windows_figures(const Result& r) {
   if (r.dpcs) {
     f.dpcs_per_s = divide(static_cast<double>(*r.dpcs), r.duration_s);
     if (f.packets_received)
-      f.packets_per_dpc = divide(static_cast<double>(*f.packets_received), static_cast<double>(*r.dpcs));
+      f.packets_per_dpc =
+          divide(static_cast<double>(*f.packets_received), static_cast<double>(*r.dpcs));
   }
   if (r.interrupts) {
     const double interrupts = static_cast<double>(r.interrupts->total);

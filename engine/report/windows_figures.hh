@@ -58,7 +58,7 @@ struct WindowsFigures {
   std::optional<double> interrupts_per_s, packets_per_interrupt;
   std::optional<double> cycles_per_byte;
   std::optional<uint64_t> packets_sent, packets_received, errors;
-  uint64_t retransmits = 0;  // TCP RetransSegs; 0 for UDP, as the original
+  uint64_t retransmits = 0;           // TCP RetransSegs; 0 for UDP, as the original
   std::optional<double> cpu_percent;  // busy % averaged over processors
 
   uint32_t num_processors = 0;

@@ -45,7 +45,9 @@ void add_parameters(XmlElement& root, const Result& r) {
   add(p, "recv_socket_buff", std::to_string(spec.io.socket_recv_buffer));
   // The original's port counter after thread setup: one step per thread, except sender
   // threads with -sp, which all connect to the base port.
-  add(p, "port", std::to_string(spec.layout.base_port + (sender && spec.control.port_assignment ? 0 : threads)));
+  add(p, "port",
+      std::to_string(spec.layout.base_port +
+                     (sender && spec.control.port_assignment ? 0 : threads)));
   add(p, "sync_port", ntttcp_bool(spec.control.port_assignment));
   add(p, "no_sync", ntttcp_bool(spec.control.no_sync));
   // -to 0 is INFINITE (0xFFFFFFFF), which the original prints with %d.
@@ -73,7 +75,8 @@ void add_parameters(XmlElement& root, const Result& r) {
   add(p, "tp", "False");
   add(p, "use_hvsocket_flag", "False");
   add(p, "no_stdio_buffer", ntttcp_bool(spec.accepted.no_stdio_buffer));
-  add(p, "throughput_Bpms", std::to_string(spec.workload.thread_rate_kBps * 1024 / 1000));  // KBpsToBpms
+  add(p, "throughput_Bpms",
+      std::to_string(spec.workload.thread_rate_kBps * 1024 / 1000));  // KBpsToBpms
   add(p, "cpu_burn", "0");
   add(p, "latency_measurement", ntttcp_bool(spec.io.time_each_call));
   add(p, "use_io_compl_ports", "False");

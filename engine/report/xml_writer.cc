@@ -23,7 +23,9 @@ std::string xml_escape_text(std::string_view text) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
-      case '\t': case '\n': case '\r': out += ch; break;
+      case '\t':
+      case '\n':
+      case '\r': out += ch; break;
       default:
         if (c < 32)
           append_control(out, c);

@@ -30,9 +30,10 @@ OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers) {
 Expected<uint64_t> plan_open_files(const OpenFilesNeed& need, uint64_t soft, uint64_t hard,
                                    uint64_t ceiling) {
   if (need.files > hard)
-    return fail(fmt::format("{} need about {} open files, more than this process may open "
-                            "(hard limit {}; ulimit -Hn): raise it or ask for fewer",
-                            need.asked_by, need.files, hard));
+    return fail(
+        fmt::format("{} need about {} open files, more than this process may open "
+                    "(hard limit {}; ulimit -Hn): raise it or ask for fewer",
+                    need.asked_by, need.files, hard));
   if (need.open_ended) return std::max(soft, std::min(hard, std::max(ceiling, need.comfortable)));
   return std::max(soft, std::min(hard, need.comfortable));
 }

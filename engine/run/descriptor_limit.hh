@@ -14,10 +14,10 @@
 namespace xttcp {
 
 struct OpenFilesNeed {
-  uint64_t files = 0;       // what the run cannot do without: below it, refused
+  uint64_t files = 0;        // what the run cannot do without: below it, refused
   uint64_t comfortable = 0;  // what the soft limit is raised to (up to the hard limit)
-  bool open_ended = false;  // receiver: peers decide how many more; take the hard limit
-  std::string asked_by;     // "-P x -n x -l: 10000 connections", for the refusal
+  bool open_ended = false;   // receiver: peers decide how many more; take the hard limit
+  std::string asked_by;      // "-P x -n x -l: 10000 connections", for the refusal
 };
 
 // Descriptors besides the connections and listeners: stdio, the sync socket, log and result

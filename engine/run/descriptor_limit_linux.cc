@@ -35,10 +35,10 @@ Status fit_open_files(const TestSpec& spec, uint64_t workers) {
   raised.rlim_cur = *soft == UINT64_MAX ? RLIM_INFINITY : static_cast<rlim_t>(*soft);
   if (setrlimit(RLIMIT_NOFILE, &raised) == 0) return ok();
   if (need.open_ended || need.files <= as_count(limit.rlim_cur)) return ok();
-  return fail(fmt::format("{} need about {} open files; the limit is {} and could not be raised: "
-                          "{}",
-                          need.asked_by, need.files, as_count(limit.rlim_cur),
-                          std::strerror(errno)));
+  return fail(
+      fmt::format("{} need about {} open files; the limit is {} and could not be raised: "
+                  "{}",
+                  need.asked_by, need.files, as_count(limit.rlim_cur), std::strerror(errno)));
 }
 
 }  // namespace xttcp

@@ -16,7 +16,8 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   receiver_spec.layout.address = spec.layout.ipv6 ? "::1" : "127.0.0.1";
   receiver_spec.control.hold = false;
   receiver_spec.control.wait_timeout_s = spec.control.connect_timeout_s + 5;
-  receiver_spec.output.xml_file.reset();  // result files hold the sender's view, with the peer inside
+  receiver_spec.output.xml_file
+      .reset();  // result files hold the sender's view, with the peer inside
   receiver_spec.output.json_file.reset();
   receiver_spec.output.native_json_file.reset();
   receiver_spec.output.log_file.reset();
@@ -48,8 +49,9 @@ int run_local(const TestSpec& spec, RunEnv& env) {
   std::optional<Result> receiver_result;
   std::promise<void> listening;
   auto listening_future = listening.get_future();
-  RunEnv receiver_env{**receiver_log, receiver_clock, env.choice, &stop_receiver, false,
-                      [&listening] { listening.set_value(); }, &receiver_result};
+  RunEnv receiver_env{**receiver_log,  receiver_clock, env.choice,
+                      &stop_receiver,  false,          [&listening] { listening.set_value(); },
+                      &receiver_result};
   std::promise<int> receiver_code;
   auto receiver_done = receiver_code.get_future();
   std::thread receiver([&] { receiver_code.set_value(run_receiver(receiver_spec, receiver_env)); });

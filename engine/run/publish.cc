@@ -45,7 +45,8 @@ bool publish_windows_result(const Result& result, Log& log) {
     print_block(log, render_windows_console(result));
   }
   if (spec.output.native_json_file) {
-    if (Status status = write_file_atomically(*spec.output.native_json_file, render_native_json(result));
+    if (Status status =
+            write_file_atomically(*spec.output.native_json_file, render_native_json(result));
         !status) {
       log.error(status.error().message);
       written = false;
@@ -59,8 +60,8 @@ bool publish_iperf2_result(const Result& result, Log& log) {
   for (const std::string& line : iperf2_report_lines(result)) log.raw(line);
   for (const std::string& note : result.notes) log.info(note);
   if (result.spec.output.native_json_file) {
-    if (Status status = write_file_atomically(*result.spec.output.native_json_file,
-                                              render_native_json(result));
+    if (Status status =
+            write_file_atomically(*result.spec.output.native_json_file, render_native_json(result));
         !status) {
       log.error(status.error().message);
       return false;

@@ -32,7 +32,7 @@ using std::chrono::seconds;
 
 // Every address the flows listen on, resolved once and checked to be this host's.
 Expected<std::vector<SocketAddress>> listen_addresses(const TestSpec& spec, const Plan& plan,
-                                                     const Backend& backend) {
+                                                      const Backend& backend) {
   auto locals = resolve_hosts(spec, plan, "-r");
   if (!locals) return locals.error();
   const char* named_by = spec.dialect == Dialect::windows ? "-m" : "-r";
@@ -50,7 +50,8 @@ Expected<std::vector<SocketAddress>> listen_addresses(const TestSpec& spec, cons
 std::function<void()> count_mode_end(const TestSpec& spec, PhaseClock& clock,
                                      std::atomic<uint32_t>& flows_done) {
   if (!count_mode(spec)) return {};
-  return [&flows_done, &clock, threads = spec.layout.ports, udp = spec.workload.protocol == Protocol::udp] {
+  return [&flows_done, &clock, threads = spec.layout.ports,
+          udp = spec.workload.protocol == Protocol::udp] {
     if (flows_done.fetch_add(1) + 1 == threads)
       clock.finish(StopCause::flows_done,
                    udp ? "count mode: every sender thread's end marker arrived"
@@ -78,8 +79,8 @@ enum class Next { another_test, done };
 // come, plus a moment for the datagrams still in flight, so loss is counted exactly.
 std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow& window,
                                          RunEnv& env) {
-  if (r.spec.workload.protocol != Protocol::udp || !r.control.exchanges_results() || !window.measured ||
-      user_interrupted(env) || env.clock.cause() == StopCause::sender_left)
+  if (r.spec.workload.protocol != Protocol::udp || !r.control.exchanges_results() ||
+      !window.measured || user_interrupted(env) || env.clock.cause() == StopCause::sender_left)
     return {};
   std::vector<Result> results = r.control.sender_results(seconds(5 + r.spec.workload.cooldown_s));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -90,14 +91,15 @@ std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow
 void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result& result) {
   if (!spec.access.restricted()) return;
   const PeerAdmission::Refusals refused = admission.refusals();
-  result.access = AccessResult{refused.control, refused.data, refused.datagrams,
-                               refused.over_max_clients};
+  result.access =
+      AccessResult{refused.control, refused.data, refused.datagrams, refused.over_max_clients};
   if (refused.total() == 0) return;
   std::string line = fmt::format(
       "refused so far: {} sync connection(s), {} data connection(s), {} datagram(s) from senders "
       "not served here (--allow {}",
       refused.control, refused.data, refused.datagrams,
-      spec.access.allow.empty() ? "everyone" : fmt::format("{}", fmt::join(spec.access.allow, ",")));
+      spec.access.allow.empty() ? "everyone"
+                                : fmt::format("{}", fmt::join(spec.access.allow, ",")));
   if (spec.access.max_clients > 0)
     line += fmt::format(", --max-clients {}: {} over it", spec.access.max_clients,
                         refused.over_max_clients);
@@ -113,17 +115,24 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   std::vector<UdpFlowResult> udp_senders;
   for (const Result& sender : early)
     for (UdpFlowResult& flow : udp::sent_flows_in(sender)) udp_senders.push_back(flow);
-  RunFacts facts{&r.spec, &r.plan, r.backend, r.host, cycle_s, r.spec.layout.ports + r.control.threads(),
-                 udp::active_since(r.pool.udp_snapshot(), udp_at_start), std::move(udp_senders),
-                 r.pool.udp_gro(), r.pool.udp_gso_segments()};
+  RunFacts facts{&r.spec,
+                 &r.plan,
+                 r.backend,
+                 r.host,
+                 cycle_s,
+                 r.spec.layout.ports + r.control.threads(),
+                 udp::active_since(r.pool.udp_snapshot(), udp_at_start),
+                 std::move(udp_senders),
+                 r.pool.udp_gro(),
+                 r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   note_refusals(r.spec, r.admission, result);
   // -N (-ns in the Windows dialect), TCP: no control connection tells a sender that died, so
   // its data stopping early does (a note in every copy of the result, and exit 1). A UDP sender
   // may well send a burst.
   std::optional<std::string> silent;
-  const bool unwatched = r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp &&
-                         !count_mode(r.spec);
+  const bool unwatched =
+      r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
   if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
   r.control.publish(result);
@@ -171,11 +180,13 @@ Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code)
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
-  if (spec.workload.duration_s != 0) measure_end = start + seconds(spec.workload.warmup_s + spec.workload.duration_s);
-  const std::optional<SteadyClock::time_point> first_data = r.control.test_started(start, measure_end);
+  if (spec.workload.duration_s != 0)
+    measure_end = start + seconds(spec.workload.warmup_s + spec.workload.duration_s);
+  const std::optional<SteadyClock::time_point> first_data =
+      r.control.test_started(start, measure_end);
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
-  const MeasuredWindow window =
-      timeline.run({spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
+  const MeasuredWindow window = timeline.run(
+      {spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
   r.control.test_finished();
   r.gate.finished();
   r.admission.next_test();
@@ -256,8 +267,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   if (env.on_listening) env.on_listening();
 
   int code = exit_code::success;
-  const Receiver receiver{spec, admission, plan,  std::string(setup->backend->name()), pool,
-                          *control, gate, probe, host, before_release};
+  const Receiver receiver{spec, admission,     plan, std::string(setup->backend->name()),
+                          pool, *control,      gate, probe,
+                          host, before_release};
   Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
   while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
   }

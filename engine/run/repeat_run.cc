@@ -11,7 +11,8 @@ namespace xttcp {
 
 int run_repeated_sender(const TestSpec& spec, RunEnv& env) {
   TestSpec one = spec;
-  one.output.native_json_file.reset();  // each run's console and -x/-j as usual; --json gets the set
+  one.output.native_json_file
+      .reset();  // each run's console and -x/-j as usual; --json gets the set
   RunSet set;
   set.pause_s = spec.repeat.pause_s;
   std::optional<Result>* caller_out = env.result_out;
@@ -20,7 +21,7 @@ int run_repeated_sender(const TestSpec& spec, RunEnv& env) {
     if (i > 0) {
       const auto resume = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
                                                    std::chrono::duration<double>(set.pause_s));
-      env.clock.reset();  // the last test finished its clock
+      env.clock.reset();                 // the last test finished its clock
       if (user_interrupted(env)) break;  // set before a Ctrl+C cancels: none is lost by reset
       if (set.pause_s > 0 && !env.clock.wait_until(resume)) break;  // Ctrl+C in the pause
     }
@@ -30,9 +31,10 @@ int run_repeated_sender(const TestSpec& spec, RunEnv& env) {
     code = run_sender(one, env);
     if (result) set.runs.push_back(std::move(*result));
     if (code != exit_code::success && i > 0)
-      env.log.error(fmt::format("repeat: test {} of {} failed after {} that ran (the receiver "
-                                "stays for test after test only with -H)",
-                                i + 1, spec.repeat.count, set.runs.size()));
+      env.log.error(
+          fmt::format("repeat: test {} of {} failed after {} that ran (the receiver "
+                      "stays for test after test only with -H)",
+                      i + 1, spec.repeat.count, set.runs.size()));
   }
   env.result_out = caller_out;
   if (code == exit_code::success && set.runs.size() < spec.repeat.count) {
@@ -43,7 +45,8 @@ int run_repeated_sender(const TestSpec& spec, RunEnv& env) {
   if (caller_out != nullptr && !set.runs.empty()) *caller_out = set.runs.back();
   // What ran is written even when a later test failed: the file says how many ran.
   if (spec.output.native_json_file && !set.runs.empty()) {
-    if (Status written = write_file_atomically(*spec.output.native_json_file, render_native_runs(set));
+    if (Status written =
+            write_file_atomically(*spec.output.native_json_file, render_native_runs(set));
         !written) {
       env.log.error(written.error().message);
       code = exit_code::run_failed;

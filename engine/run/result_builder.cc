@@ -75,8 +75,8 @@ void add_window_figures(const RunFacts& facts, const MeasuredWindow& window, Res
   // (NTttcp's "Avg B / Compl" prints NA), never a division by zero.
   if (r.total_operations == 0 && r.total_bytes > 0)
     for (ThreadResult& thread : r.threads) thread.operations.reset();
-  apply_system_deltas(window.system_begin, window.system_end, window.seconds, r.total_bytes,
-                      r.host, r);
+  apply_system_deltas(window.system_begin, window.system_end, window.seconds, r.total_bytes, r.host,
+                      r);
 }
 
 // One -sam sample as its own Result.
@@ -107,7 +107,7 @@ std::vector<CounterSnapshot> window_latency(const MeasuredWindow& window) {
 // The address the run's traffic left or arrived on: a connection's local end (TCP), else the
 // address the spec named (a sender's -a, a receiver's bind address); "" when none is known.
 std::string local_address(const Result& r) {
-  std::string address = !r.connections.empty() ? r.connections.front().local
+  std::string address = !r.connections.empty()   ? r.connections.front().local
                         : r.role == Role::sender ? r.spec.layout.source_address
                                                  : r.spec.layout.address;
   if (!r.connections.empty()) {  // "addr:port" or "[v6]:port"

@@ -22,8 +22,8 @@ struct RunFacts {
   // counts from the senders' results.
   std::vector<udp::FlowRecord> udp_run_flows;
   std::vector<UdpFlowResult> udp_senders;
-  bool udp_gro = false;            // the offloads the data path used (also with -H, where
-  uint32_t udp_gso_segments = 0;   // there are no worker reports per test)
+  bool udp_gro = false;           // the offloads the data path used (also with -H, where
+  uint32_t udp_gso_segments = 0;  // there are no worker reports per test)
 };
 
 Result build_result(const RunFacts& facts, const MeasuredWindow& window,

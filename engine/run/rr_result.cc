@@ -27,7 +27,8 @@ void fill_rr(Result& r, const Plan& plan, const MeasuredWindow& window,
   const TestSpec& spec = r.spec;
   RrResult rr;
   rr.depth = spec.rr.depth;
-  rr.request_bytes = spec.role == Role::sender ? spec.workload.send_buffer : spec.workload.recv_buffer;
+  rr.request_bytes =
+      spec.role == Role::sender ? spec.workload.send_buffer : spec.workload.recv_buffer;
   rr.response_bytes = spec.rr.response_bytes(rr.request_bytes);
   rr.delay_us = spec.rr.delay_us;
   rr.transactions = r.total_operations;  // one operation per transaction (docs/rr.md)
@@ -47,9 +48,9 @@ void fill_rr(Result& r, const Plan& plan, const MeasuredWindow& window,
       if (seconds > 0) f.transactions_per_s = static_cast<double>(f.transactions) / seconds;
       if (flow.slot < window.rr_end.size()) {
         const HistogramCounts& end = window.rr_end[flow.slot];
-        const HistogramCounts in_window =
-            flow.slot < window.rr_begin.size() ? end.minus(window.rr_begin[flow.slot])
-                                               : end.minus(HistogramCounts{});
+        const HistogramCounts in_window = flow.slot < window.rr_begin.size()
+                                              ? end.minus(window.rr_begin[flow.slot])
+                                              : end.minus(HistogramCounts{});
         f.latency = rr_latency(in_window);
         total.merge(in_window);
       }

@@ -94,9 +94,10 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
     for (const OpenedConnection& c : pool.opened_connections())
       log.debug(linux_connection_line(c.udp ? SenderSocket::udp_data : SenderSocket::tcp_data,
                                       c.local_port, c.socket, c.remote.host(), c.remote.port()));
-  log.info(fmt::format("{} connections created in {} microseconds", spec.sender_connections(),
-                       std::chrono::duration_cast<std::chrono::microseconds>(
-                           SteadyClock::now() - connect_start).count()));
+  log.info(fmt::format(
+      "{} connections created in {} microseconds", spec.sender_connections(),
+      std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - connect_start)
+          .count()));
   return true;
 }
 
@@ -113,7 +114,8 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
   timeline.begin_from(pool.snapshot());
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
-  const auto lost_deadline = start + seconds(spec.workload.warmup_s + spec.workload.duration_s) - milliseconds(500);
+  const auto lost_deadline =
+      start + seconds(spec.workload.warmup_s + spec.workload.duration_s) - milliseconds(500);
   timeline.set_watch([&]() -> std::optional<StopReason> {
     if (count_mode(spec) && pool.counts_connections()) {
       count_end.check_closed(connections_at_start - pool.open_connections());
@@ -124,7 +126,8 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
       return StopReason{StopCause::receiver_left, "the receiver closed every connection"};
     return control.receiver_gone();
   });
-  return timeline.run({spec.workload.warmup_s, spec.workload.duration_s, cycle_s, spec.output.sample_s}, start);
+  return timeline.run(
+      {spec.workload.warmup_s, spec.workload.duration_s, cycle_s, spec.output.sample_s}, start);
 }
 
 // Our result and, from an xttcp receiver, its result; printed and written. `code` so far.
@@ -163,8 +166,10 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
 // ignored by NTTTCP alike.
 TestSpec settle_udp_payload(const TestSpec& spec, bool native_peer, Log& log) {
   TestSpec settled = spec;
-  if (spec.workload.protocol != Protocol::udp || spec.workload.udp_payload != UdpPayload::automatic) return settled;
-  settled.workload.udp_payload = native_peer || spec.control.no_sync ? UdpPayload::native : UdpPayload::compat;
+  if (spec.workload.protocol != Protocol::udp || spec.workload.udp_payload != UdpPayload::automatic)
+    return settled;
+  settled.workload.udp_payload =
+      native_peer || spec.control.no_sync ? UdpPayload::native : UdpPayload::compat;
   if (settled.workload.udp_payload == UdpPayload::compat)
     log.info("UDP: the receiver is not xttcp; sending NTTTCP's payload (no loss accounting)");
   return settled;
@@ -185,9 +190,9 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                         spec.sender_connections(), plan.describe_cpus()));
 
   const std::atomic<bool> never{false};
-  const auto control = make_sender_control(
-      {spec, plan, setup->receivers, setup->source,
-       env.interrupted != nullptr ? *env.interrupted : never, log});
+  const auto control =
+      make_sender_control({spec, plan, setup->receivers, setup->source,
+                           env.interrupted != nullptr ? *env.interrupted : never, log});
   auto agreement = control->agree();
   if (!agreement) {
     log.error(agreement.error().message);
@@ -234,9 +239,16 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
 
-  const RunFacts facts{&spec, &plan, std::string(setup->run.backend->name()), host,
-                       agreement->cycle_s, static_cast<uint32_t>(spec.sender_threads()),
-                       pool.udp_snapshot(), {}, pool.udp_gro(), pool.udp_gso_segments()};
+  const RunFacts facts{&spec,
+                       &plan,
+                       std::string(setup->run.backend->name()),
+                       host,
+                       agreement->cycle_s,
+                       static_cast<uint32_t>(spec.sender_threads()),
+                       pool.udp_snapshot(),
+                       {},
+                       pool.udp_gro(),
+                       pool.udp_gso_segments()};
   return report(facts, window, reports, *control, receiver_lost, env, code);
 }
 

@@ -78,7 +78,8 @@ class Timeline::Run {
         if (tick <= now) tick = now + interval_;  // fell behind (a slow machine): skip, never burst
         continue;
       }
-      if (stage_ == Stage::measure && edge < measure_end_) {  // -sam: one sample ends, the next begins
+      if (stage_ == Stage::measure &&
+          edge < measure_end_) {  // -sam: one sample ends, the next begins
         split_sample(now);
         continue;  // the interval ticks go on as they were
       }
@@ -176,8 +177,8 @@ class Timeline::Run {
     window_.device_begin = t_.pool_.device_snapshot();
     window_.started_at = std::chrono::system_clock::now();
     if (from_earlier && t_.begin_since_ && *t_.begin_since_ < now) {
-      window_.started_at -= std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          now - *t_.begin_since_);
+      window_.started_at -=
+          std::chrono::duration_cast<std::chrono::system_clock::duration>(now - *t_.begin_since_);
       now = *t_.begin_since_;
     }
     t_.begin_since_.reset();
@@ -187,8 +188,8 @@ class Timeline::Run {
     for (const CounterSnapshot& flow : window_.begin) sample_bytes_ += flow.bytes;
     stage_ = Stage::measure;
     if (sampling_) {  // the window's begin is the first sample's
-      begin_sample(now, {window_.begin, window_.udp_begin, window_.system_begin,
-                         window_.device_begin});
+      begin_sample(now,
+                   {window_.begin, window_.udp_begin, window_.system_begin, window_.device_begin});
       current_sample_.started_at = window_.started_at;
     }
   }

@@ -29,11 +29,11 @@ struct Phases {
 };
 
 struct MeasuredWindow {
-  bool measured = false;     // false: cancelled before the window began, or continuous mode
-  bool cut_short = false;    // the window ended before its duration (cancelled)
-  StopReason stop;           // why the test ended before its cycle (cause none: on time)
+  bool measured = false;   // false: cancelled before the window began, or continuous mode
+  bool cut_short = false;  // the window ended before its duration (cancelled)
+  StopReason stop;         // why the test ended before its cycle (cause none: on time)
   double seconds = 0;
-  std::vector<CounterSnapshot> begin, end;  // per flow slot
+  std::vector<CounterSnapshot> begin, end;          // per flow slot
   std::vector<udp::FlowRecord> udp_begin, udp_end;  // UDP runs: every flow's datagram counts
   // --rr: every flow's round-trip histogram (the whole window only; empty begin = all zero).
   std::vector<HistogramCounts> rr_begin, rr_end;
@@ -63,9 +63,10 @@ class Timeline {
   // A window opened at the start (no warm-up) begins from these counts, taken at the start's
   // instant by whoever saw it (count mode (-n): before the workers were released, so it holds
   // every buffer, and the clock's finish() then ends the window normally, not cut short; a
-  // sync'd receiver: when its light went on, before the sender heard 'R'). `since`: when those buffers began to arrive, if before
-  // the start (NTttcp -ns: the first thread's data comes before the last thread connects); the
-  // window's time then starts there too, so its rate is not inflated.
+  // sync'd receiver: when its light went on, before the sender heard 'R'). `since`: when those
+  // buffers began to arrive, if before the start (NTttcp -ns: the first thread's data comes before
+  // the last thread connects); the window's time then starts there too, so its rate is not
+  // inflated.
   void begin_from(std::vector<CounterSnapshot> counts,
                   std::optional<SteadyClock::time_point> since = std::nullopt) {
     begin_from_ = std::move(counts);

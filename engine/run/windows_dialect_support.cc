@@ -10,17 +10,22 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
   if (spec.dialect != Dialect::windows) return ok();
   // The original's -sp receiver hands out every data port on its first mapping's host, so a
   // sender thread towards another of its hosts never gets one.
-  if (spec.control.port_assignment && spec.role == Role::receiver && distinct_hosts(spec).size() > 1)
-    return fail("-sp: the receiver hands out the data ports on one host only; with mappings on "
-                "different hosts run one receiver per host (or drop -sp)");
+  if (spec.control.port_assignment && spec.role == Role::receiver &&
+      distinct_hosts(spec).size() > 1)
+    return fail(
+        "-sp: the receiver hands out the data ports on one host only; with mappings on "
+        "different hosts run one receiver per host (or drop -sp)");
   if (spec.layout.worker_threads && spec.layout.mappings.size() > 1 &&
-      !std::all_of(spec.layout.mappings.begin(), spec.layout.mappings.end(),
-                   [&](const ThreadMapping& m) { return m.cpu == spec.layout.mappings.front().cpu; }))
-    return fail("--threads: mappings on different CPUs run one worker each (drop --threads or "
-                "give every mapping the same CPU)");
+      !std::all_of(
+          spec.layout.mappings.begin(), spec.layout.mappings.end(),
+          [&](const ThreadMapping& m) { return m.cpu == spec.layout.mappings.front().cpu; }))
+    return fail(
+        "--threads: mappings on different CPUs run one worker each (drop --threads or "
+        "give every mapping the same CPU)");
   if (spec.control.port_assignment && spec.layout.ipv6)
-    return fail("-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "
-                "one of them)");
+    return fail(
+        "-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "
+        "one of them)");
   return ok();
 }
 

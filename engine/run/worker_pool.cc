@@ -11,10 +11,11 @@
 namespace xttcp {
 
 WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
-                       SocketAddress local, SocketAddress remote,
-                       std::function<void()> on_accept, std::function<void()> on_flow_done,
-                       std::vector<SocketAddress> hosts)
-    : backend_(backend), spec_(spec), plan_(plan),
+                       SocketAddress local, SocketAddress remote, std::function<void()> on_accept,
+                       std::function<void()> on_flow_done, std::vector<SocketAddress> hosts)
+    : backend_(backend),
+      spec_(spec),
+      plan_(plan),
       counters_(std::make_unique<FlowCounter[]>(plan.flow_count)) {
   contexts_.resize(plan.workers.size());
   opened_lists_.resize(plan.workers.size());
@@ -94,7 +95,8 @@ void WorkerPool::worker_main(uint32_t index) {
 }
 
 Status WorkerPool::open_all(std::chrono::milliseconds timeout) {
-  for (uint32_t i = 0; i < contexts_.size(); ++i) threads_.emplace_back(&WorkerPool::worker_main, this, i);
+  for (uint32_t i = 0; i < contexts_.size(); ++i)
+    threads_.emplace_back(&WorkerPool::worker_main, this, i);
   std::unique_lock lock(mutex_);
   const bool all = changed_.wait_for(lock, timeout, [this] { return opened_ == contexts_.size(); });
   if (!first_error_.empty()) return fail(first_error_);

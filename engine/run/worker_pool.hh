@@ -82,7 +82,7 @@ class WorkerPool {
   const TestSpec& spec_;
   const Plan& plan_;
   std::unique_ptr<FlowCounter[]> counters_;
-  std::unique_ptr<udp::UdpFlowRegistry> udp_flows_;  // UDP runs only
+  std::unique_ptr<udp::UdpFlowRegistry> udp_flows_;    // UDP runs only
   std::unique_ptr<LatencyHistogram[]> rr_histograms_;  // --rr only, one per flow slot
   std::vector<WorkerContext> contexts_;
   std::vector<std::thread> threads_;

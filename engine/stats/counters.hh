@@ -78,16 +78,16 @@ struct CounterSnapshot {
 };
 
 inline CounterSnapshot read(const FlowCounter& c) {
-  return {c.bytes.load(std::memory_order_relaxed), c.operations.load(std::memory_order_relaxed),
-          {}};
+  return {
+      c.bytes.load(std::memory_order_relaxed), c.operations.load(std::memory_order_relaxed), {}};
 }
 
 // The flow's timed calls in latency period `period`; none if it made none in that period.
 inline LatencyTotals read_latency(const FlowCounter& c, uint64_t period) {
   constexpr auto relaxed = std::memory_order_relaxed;
   if (period == 0 || c.latency_period.load(std::memory_order_acquire) != period) return {};
-  return {c.latency_calls.load(relaxed), c.latency_sum.load(relaxed),
-          c.latency_min.load(relaxed), c.latency_max.load(relaxed)};
+  return {c.latency_calls.load(relaxed), c.latency_sum.load(relaxed), c.latency_min.load(relaxed),
+          c.latency_max.load(relaxed)};
 }
 
 }  // namespace xttcp

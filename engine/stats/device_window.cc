@@ -18,8 +18,8 @@ bool always_shown(const std::string& name) {
 
 }  // namespace
 
-DeviceResult device_window(const DeviceSnapshot& begin, const DeviceSnapshot& end,
-                           double seconds, bool sender, uint64_t payload_bytes) {
+DeviceResult device_window(const DeviceSnapshot& begin, const DeviceSnapshot& end, double seconds,
+                           bool sender, uint64_t payload_bytes) {
   DeviceResult r;
   r.device = end.device;
   r.driver = end.driver;
@@ -27,8 +27,8 @@ DeviceResult device_window(const DeviceSnapshot& begin, const DeviceSnapshot& en
   r.tsc_hz = end.tsc_hz;
   r.pollers = end.pollers;
   for (std::size_t q = 0; q < end.queues.size(); ++q) {
-    const DeviceQueueCounters before = q < begin.queues.size() ? begin.queues[q]
-                                                               : DeviceQueueCounters{};
+    const DeviceQueueCounters before =
+        q < begin.queues.size() ? begin.queues[q] : DeviceQueueCounters{};
     const DeviceQueueCounters& after = end.queues[q];
     DeviceQueueResult queue{static_cast<uint32_t>(q), delta(before.tx_frames, after.tx_frames),
                             delta(before.tx_bytes, after.tx_bytes),
@@ -75,8 +75,8 @@ std::string device_note(const DeviceResult& d, const std::string& backend) {
       "{}: {} ({}) {} over the window: {} frames, {:.3f} Mpps, L1 {:.3f} / L2 {:.3f} / L4 {:.3f} "
       "Gbit/s (L1 adds 20 B preamble and gap, L2 the 4 B FCS), {:.1f} TSC cycles/frame "
       "({} polling thread(s)); frames per queue: {}; counters: {}",
-      backend, d.device, d.driver, d.direction, d.frames, d.mpps, d.l1_gbps, d.l2_gbps,
-      d.l4_gbps, d.cycles_per_frame, d.pollers, queues.empty() ? "-" : queues, counters);
+      backend, d.device, d.driver, d.direction, d.frames, d.mpps, d.l1_gbps, d.l2_gbps, d.l4_gbps,
+      d.cycles_per_frame, d.pollers, queues.empty() ? "-" : queues, counters);
 }
 
 }  // namespace xttcp

@@ -21,7 +21,7 @@ struct DeviceSnapshot {
   std::string device, driver;
   uint64_t tsc = 0, tsc_hz = 0;  // the time-stamp counter now, and its rate
   uint32_t pollers = 0;          // threads spinning on the device (each burns every cycle)
-  std::vector<DeviceQueueCounters> queues;  // the backend's own counts, per queue
+  std::vector<DeviceQueueCounters> queues;                 // the backend's own counts, per queue
   std::vector<std::pair<std::string, uint64_t>> counters;  // the device's own, by name
 };
 
@@ -32,8 +32,8 @@ inline constexpr const char* always_shown_counters[] = {
 // The window between two snapshots of the same device. `sender` picks the direction the rates
 // count (tx, else rx); `payload_bytes` (the run's measured bytes) gives L4. A counter that went
 // backwards (a device reset) counts 0.
-DeviceResult device_window(const DeviceSnapshot& begin, const DeviceSnapshot& end,
-                           double seconds, bool sender, uint64_t payload_bytes);
+DeviceResult device_window(const DeviceSnapshot& begin, const DeviceSnapshot& end, double seconds,
+                           bool sender, uint64_t payload_bytes);
 
 // One console note: "dpdk: net_null0 (net_null) tx over the window: 12.50 Mpps, L1 8.40 / L2
 // 6.40 / L4 ... Gbit/s, 168.0 TSC cycles/frame; queues ...; imissed 0 ...; moved: ...".

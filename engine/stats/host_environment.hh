@@ -15,9 +15,14 @@ namespace xttcp {
 
 // The sysctls written into every result, in this order.
 inline constexpr std::string_view environment_sysctls[] = {
-    "net.core.rmem_max",        "net.core.wmem_max",  "net.ipv4.tcp_rmem",
-    "net.ipv4.tcp_wmem",        "net.ipv4.tcp_congestion_control",
-    "net.core.default_qdisc",   "net.core.busy_poll", "net.core.busy_read",
+    "net.core.rmem_max",
+    "net.core.wmem_max",
+    "net.ipv4.tcp_rmem",
+    "net.ipv4.tcp_wmem",
+    "net.ipv4.tcp_congestion_control",
+    "net.core.default_qdisc",
+    "net.core.busy_poll",
+    "net.core.busy_read",
 };
 
 // Fills host.governor, smt, dmi_vendor, dmi_product and sysctls (roots: tests use fixtures).

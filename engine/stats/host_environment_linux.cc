@@ -67,7 +67,9 @@ void read_driver_info(NicIdentity& nic) {
   std::memcpy(request.ifr_name, nic.interface_name.c_str(), nic.interface_name.size());
   request.ifr_data = reinterpret_cast<char*>(&info);
   if (::ioctl(fd.get(), SIOCETHTOOL, &request) != 0) return;
-  auto text = [](const char* field, size_t size) { return std::string(field, strnlen(field, size)); };
+  auto text = [](const char* field, size_t size) {
+    return std::string(field, strnlen(field, size));
+  };
   nic.driver = text(info.driver, sizeof info.driver);
   nic.driver_version = text(info.version, sizeof info.version);
   nic.firmware = text(info.fw_version, sizeof info.fw_version);

@@ -57,8 +57,7 @@ HistogramCounts HistogramCounts::minus(const HistogramCounts& earlier) const {
     // A reader may catch a bucket a moment before its count: never below zero.
     window.buckets[i] = buckets[i] >= earlier.buckets[i] ? buckets[i] - earlier.buckets[i] : 0;
     if (window.buckets[i] > 0) {
-      const uint64_t mid =
-          histogram_layout::lower_bound(i) + (histogram_layout::width(i) - 1) / 2;
+      const uint64_t mid = histogram_layout::lower_bound(i) + (histogram_layout::width(i) - 1) / 2;
       window.max_ns = std::min(mid, max_ns);
     }
   }

@@ -18,9 +18,9 @@
 namespace xttcp {
 
 namespace histogram_layout {
-inline constexpr unsigned sub_bucket_bits = 7;                     // 128 buckets per octave
+inline constexpr unsigned sub_bucket_bits = 7;                            // 128 buckets per octave
 inline constexpr uint64_t linear_limit = uint64_t{2} << sub_bucket_bits;  // 256: exact below
-inline constexpr unsigned top_bits = 40;                           // 2^40 ns and up: last bucket
+inline constexpr unsigned top_bits = 40;  // 2^40 ns and up: last bucket
 inline constexpr std::size_t bucket_count =
     linear_limit + (top_bits - (sub_bucket_bits + 1)) * (uint64_t{1} << sub_bucket_bits);
 

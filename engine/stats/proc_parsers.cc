@@ -77,8 +77,8 @@ Expected<CpuTimes> parse_proc_stat(std::string_view text) {
     if (tokens[0] == "cpu") {
       if (found_aggregate) return true;  // keep the first one
       found_aggregate = true;
-      uint64_t* fields[] = {&times.user, &times.nice,    &times.system, &times.idle,
-                            &times.iowait, &times.irq, &times.softirq, &times.steal};
+      uint64_t* fields[] = {&times.user,   &times.nice, &times.system,  &times.idle,
+                            &times.iowait, &times.irq,  &times.softirq, &times.steal};
       std::size_t parsed = 0;
       for (std::size_t i = 1; i < tokens.size() && parsed < std::size(fields); ++i, ++parsed) {
         if (!parse_u64(tokens[i], *fields[parsed])) {

@@ -16,7 +16,7 @@ inline constexpr uint64_t wake_window_ns = 250'000;  // data one wakeup carries,
 inline constexpr uint64_t sample_ns = 5'000'000;     // how often the rate is re-measured
 inline constexpr uint32_t min_mark = 64 * 1024;      // below this the kernel default (1) is kept
 inline constexpr uint32_t max_mark = 1024 * 1024;
-inline constexpr uint32_t off = 1;                   // SO_RCVLOWAT 1: wake for every byte
+inline constexpr uint32_t off = 1;  // SO_RCVLOWAT 1: wake for every byte
 }  // namespace rate_mark
 
 // The mark for a connection delivering `bytes_per_s`: `bytes_per_s` x wake_window, rounded down
@@ -38,7 +38,9 @@ class RateMark {
   // The caller set `mark` on the socket (it may have lowered what update() returned).
   void applied(uint32_t mark) { mark_ = mark; }
   uint32_t current() const { return mark_; }
-  bool sample_due(uint64_t now_ns) const { return !started_ || now_ns - sample_start_ns_ >= rate_mark::sample_ns; }
+  bool sample_due(uint64_t now_ns) const {
+    return !started_ || now_ns - sample_start_ns_ >= rate_mark::sample_ns;
+  }
 
  private:
   bool started_ = false;

@@ -27,7 +27,7 @@ struct SystemSnapshot {
   // families), or on Linux for a UDP run UDP datagrams out/in and receive errors (IPv4 and
   // IPv6); nullopt where the OS gives no such counter (e.g. Wine's zeros).
   std::optional<TransportCounters> transport;
-  std::optional<uint64_t> dpcs;  // Windows only
+  std::optional<uint64_t> dpcs;                     // Windows only
   double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
   std::chrono::steady_clock::time_point at;
   // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their

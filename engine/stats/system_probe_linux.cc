@@ -100,9 +100,9 @@ void read_tcp_counters(const std::string& proc_root, bool udp, SystemSnapshot& s
   } else {
     snapshot.tcp.retrans_segs = value_or_zero(*tcp, "RetransSegs");
     if (!udp) {
-      snapshot.transport = TransportCounters{value_or_zero(*tcp, "OutSegs"),
-                                             value_or_zero(*tcp, "InSegs"),
-                                             value_or_zero(*tcp, "AttemptFails")};
+      snapshot.transport =
+          TransportCounters{value_or_zero(*tcp, "OutSegs"), value_or_zero(*tcp, "InSegs"),
+                            value_or_zero(*tcp, "AttemptFails")};
     } else if (auto datagrams = parse_snmp_section(*text, "Udp"); !datagrams) {
       snapshot.problems.push_back(snmp_path + ": " + datagrams.error().message);
     } else {
@@ -210,8 +210,8 @@ HostInfo read_host_info(const std::string& proc_root) {
 }
 
 Status check_interface_exists(const std::string& name, const std::string& sys_root) {
-  bool plausible = !name.empty() && name != "." && name != ".." &&
-                   name.find('/') == std::string::npos;
+  bool plausible =
+      !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
   struct stat info {};
   if (!plausible || ::stat((sys_root + "/class/net/" + name).c_str(), &info) != 0) {
     return fail(fmt::format("--show-nic-packets: no network interface named '{}'", name));

@@ -231,8 +231,8 @@ HostInfo read_host_info(const std::string&) {
       host.cpu_model = registry_text(key, "ProcessorNameString");
       DWORD mhz = 0;
       DWORD length = sizeof mhz;
-      if (RegQueryValueExA(key, "~MHz", nullptr, nullptr, reinterpret_cast<BYTE*>(&mhz),
-                           &length) == ERROR_SUCCESS)
+      if (RegQueryValueExA(key, "~MHz", nullptr, nullptr, reinterpret_cast<BYTE*>(&mhz), &length) ==
+          ERROR_SUCCESS)
         host.cpu_mhz = mhz;
       RegCloseKey(key);
     }
@@ -245,9 +245,10 @@ HostInfo read_host_info(const std::string&) {
 Status check_interface_exists(const std::string& name, const std::string&) {
   MIB_IF_ROW2 row{};
   if (name.empty() || !find_interface(name, row))
-    return fail(fmt::format("--show-nic-packets: no network interface named '{}' (give its alias, "
-                            "e.g. \"Ethernet\", or its index)",
-                            name));
+    return fail(
+        fmt::format("--show-nic-packets: no network interface named '{}' (give its alias, "
+                    "e.g. \"Ethernet\", or its index)",
+                    name));
   return ok();
 }
 

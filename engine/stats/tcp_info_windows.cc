@@ -23,7 +23,7 @@ struct TcpInfoV0 {
   UCHAR syn_retrans;
 };
 
-std::string address_text(NativeSocket socket, int (WSAAPI* get)(SOCKET, sockaddr*, int*)) {
+std::string address_text(NativeSocket socket, int(WSAAPI* get)(SOCKET, sockaddr*, int*)) {
   SocketAddress address;
   int length = sizeof address.storage;
   if (get(socket, address.get(), &length) != 0) return {};

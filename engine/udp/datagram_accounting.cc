@@ -109,7 +109,8 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
     }
     Tracked& flow = tracked(header.flow_id);
     flow.last_ns = now_ns;
-    flow.tracker->on_datagram(header.sequence, header.send_time_ns, now_ns, static_cast<uint32_t>(length));
+    flow.tracker->on_datagram(header.sequence, header.send_time_ns, now_ns,
+                              static_cast<uint32_t>(length));
     return true;
   }
   if (!compat_) compat_ = std::make_unique<SequenceTracker>(registry_->add(slot_, compat_flow));

@@ -2,8 +2,9 @@
 // sequence (SequenceTracker, registered in the run's UdpFlowRegistry the first time a flow shows
 // up), others (NTTTCP's payload) by count. A peer can name any flow id, so the socket tracks at
 // most registry.flows_per_socket() flows: past that, a new flow takes the place of the one
-// silent longest, whose counts move to the slot's retired record (flow_registry.hh). Portable: every backend's UDP receiver feeds it, one
-// datagram at a time (io_backends/common/udp_accounting splits UDP_GRO trains first).
+// silent longest, whose counts move to the slot's retired record (flow_registry.hh). Portable:
+// every backend's UDP receiver feeds it, one datagram at a time (io_backends/common/udp_accounting
+// splits UDP_GRO trains first).
 //
 // Count mode's end markers (end_marker.hh) are not data: the first one of each flow raises the
 // flow's expected count to what it sent and ends the flow; repeats of it are ignored. The
@@ -30,7 +31,9 @@ class DatagramAccounting {
   // `on_flow_end` may be null or empty; it must outlive this object.
   DatagramAccounting(UdpFlowRegistry& registry, uint32_t slot,
                      const std::function<void()>* on_flow_end = nullptr)
-      : registry_(&registry), slot_(slot), on_flow_end_(on_flow_end),
+      : registry_(&registry),
+        slot_(slot),
+        on_flow_end_(on_flow_end),
         limit_(registry.flows_per_socket()) {}
 
   // One datagram of `length` bytes received at `now_ns` (the sender's clock need not agree), of
@@ -72,8 +75,8 @@ class DatagramAccounting {
   UdpFlowRegistry* registry_;
   uint32_t slot_;
   const std::function<void()>* on_flow_end_;
-  uint32_t limit_;               // flows tracked at most
-  std::vector<Tracked> flows_;   // a last-hit cache, then the index
+  uint32_t limit_;                                // flows tracked at most
+  std::vector<Tracked> flows_;                    // a last-hit cache, then the index
   std::unordered_map<uint32_t, uint32_t> index_;  // flow id -> place in flows_
   uint32_t last_ = 0;
   UdpFlowCounters* retired_ = nullptr;  // this slot's retired_flow record, once needed

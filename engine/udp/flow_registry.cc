@@ -54,7 +54,9 @@ UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows) {
 std::vector<FlowRecord> delta(const std::vector<FlowRecord>& later,
                               const std::vector<FlowRecord>& earlier) {
   using Key = std::pair<uint64_t, uint64_t>;  // (slot, flow id), serial
-  auto key = [](const FlowRecord& f) { return Key{(uint64_t{f.slot} << 32) | f.flow_id, f.serial}; };
+  auto key = [](const FlowRecord& f) {
+    return Key{(uint64_t{f.slot} << 32) | f.flow_id, f.serial};
+  };
   std::map<Key, const UdpFlowSnapshot*> before;
   for (const FlowRecord& e : earlier) before.emplace(key(e), &e.counters);
   // Flows retired since `earlier`: what they had counted then is in their slot's retired record.

@@ -23,8 +23,9 @@
 //   sequence order), in ns: D = (R_j - R_i) - (S_j - S_i), J += (|D| - J) / 16. Kept as a double,
 //   published rounded to the nearest ns. Sender and receiver clocks need not agree: only the
 //   differences matter. A datagram with the same send time as the previous sample (one sender
-//   batch, stamped once) is skipped: only batch boundaries are samples. Duplicates are ignored by jitter (they neither update J nor become the
-//   previous arrival). The first arrival only sets the reference, J stays 0.
+//   batch, stamped once) is skipped: only batch boundaries are samples. Duplicates are ignored by
+//   jitter (they neither update J nor become the previous arrival). The first arrival only sets the
+//   reference, J stays 0.
 // - datagrams and bytes count every datagram received, duplicates and compat datagrams included.
 #pragma once
 
@@ -117,10 +118,10 @@ class SequenceTracker {
   void update_jitter(uint64_t send_time_ns, uint64_t receive_time_ns);
 
   UdpFlowCounters* counters_;
-  uint64_t window_;  // power of two, >= 64
+  uint64_t window_;                 // power of two, >= 64
   std::vector<uint64_t> received_;  // bit (sequence & (window_ - 1)): received
   bool started_ = false;
-  uint64_t highest_ = 0;  // highest extended sequence, valid once started_
+  uint64_t highest_ = 0;   // highest extended sequence, valid once started_
   uint64_t end_sent_ = 0;  // the end marker's sent count (count mode), 0 before it
   bool from_first_ = false;
   uint64_t origin_ = 0;  // with from_first_: the first sequence seen, else 0

@@ -11,7 +11,8 @@ UdpResult window_figures(const TestSpec& spec, const std::vector<FlowRecord>& be
   udp.window_datagrams = window.datagrams;
   udp.window_pps = seconds > 0 ? static_cast<double>(window.datagrams) / seconds : 0.0;
   if (spec.role == Role::receiver)
-    udp.datagram_size = window.datagrams > 0 ? static_cast<uint32_t>(window.bytes / window.datagrams) : 0;
+    udp.datagram_size =
+        window.datagrams > 0 ? static_cast<uint32_t>(window.bytes / window.datagrams) : 0;
   else
     udp.datagram_size = spec.workload.send_buffer;
   return udp;
@@ -87,7 +88,8 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
     udp.loss_source = any_native ? "sequence gaps" : "none";
   }
   const uint64_t base = exact ? udp.sent : udp.received + udp.lost;
-  udp.loss_percent = base > 0 ? 100.0 * static_cast<double>(udp.lost) / static_cast<double>(base) : 0.0;
+  udp.loss_percent =
+      base > 0 ? 100.0 * static_cast<double>(udp.lost) / static_cast<double>(base) : 0.0;
 }
 
 std::vector<UdpFlowResult> sent_flows_in(const Result& sender) {

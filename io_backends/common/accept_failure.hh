@@ -53,9 +53,10 @@ class ListenerRest {
       short_ = true;
       since_ = now;
       failures_ = 0;
-      line = fmt::format("{}; not accepting for {} ms, then again until it works (the connections "
-                         "already accepted are served)",
-                         what, pause.count());
+      line = fmt::format(
+          "{}; not accepting for {} ms, then again until it works (the connections "
+          "already accepted are served)",
+          what, pause.count());
     }
     ++failures_;
     resting_ = true;

@@ -62,12 +62,14 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
       options.source = source;
     }
     auto fd = start_connect_tcp(remote_of(i), options);
-    if (!fd) return fail("cannot connect to " + remote_of(i).to_string() + ": " + fd.error().message);
+    if (!fd)
+      return fail("cannot connect to " + remote_of(i).to_string() + ": " + fd.error().message);
     // Set once the connect has started: this side only sends, its receive window is moot.
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (Status tuned = apply_tcp_tuning(fd->get(), spec); !tuned) return tuned.error();
     if (i == 0 && notes.empty())
-      for (std::string note : {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
+      for (std::string note :
+           {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
         if (!note.empty()) notes.push_back(note);
     epoll_event event{};
     event.events = EPOLLOUT | EPOLLONESHOT;
@@ -106,7 +108,8 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
     for (const ConnectSlot& slot : slots)
       if (slot.state == ConnectSlot::State::refused) wake = std::min(wake, slot.retry_at);
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(wake - now);
-    const int n = epoll_wait(epoll.get(), events, 64, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    const int n =
+        epoll_wait(epoll.get(), events, 64, static_cast<int>(std::max<int64_t>(left.count(), 0)));
     if (n < 0 && errno != EINTR) return fail(std::string("epoll_wait: ") + std::strerror(errno));
     for (int k = 0; k < n; ++k) {
       const size_t i = events[k].data.u64;
@@ -135,7 +138,8 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
 
 ConnectionStats sender_connection_stats(const WorkerContext& context, size_t flow, int fd) {
   ConnectionStats stats = read_tcp_info(fd);
-  if (stats.remote.empty()) stats.remote = flow_address(context, context.plan->flows[flow]).to_string();
+  if (stats.remote.empty())
+    stats.remote = flow_address(context, context.plan->flows[flow]).to_string();
   return stats;
 }
 

@@ -12,7 +12,8 @@ class IoBuffer {
   IoBuffer() = default;
   IoBuffer(std::size_t size, unsigned char fill) : size_(size) {
     const std::size_t rounded = (size + page - 1) / page * page;
-    data_.reset(static_cast<unsigned char*>(std::aligned_alloc(page, rounded == 0 ? page : rounded)));
+    data_.reset(
+        static_cast<unsigned char*>(std::aligned_alloc(page, rounded == 0 ? page : rounded)));
     if (data_) std::memset(data_.get(), fill, rounded);
   }
   unsigned char* data() const { return data_.get(); }

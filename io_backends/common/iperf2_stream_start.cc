@@ -43,7 +43,8 @@ Status start_iperf2_streams(const TestSpec& spec, const std::vector<UniqueFd>& s
   const auto deadline = std::chrono::steady_clock::now() + ack_wait;
   epoll_event events[64];
   while (pending > 0) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     const int n = epoll_wait(epoll.get(), events, 64, static_cast<int>(left.count()));
     if (n < 0 && errno != EINTR) return fail(std::string("epoll_wait: ") + std::strerror(errno));
@@ -64,9 +65,10 @@ Status start_iperf2_streams(const TestSpec& spec, const std::vector<UniqueFd>& s
     }
   }
   if (pending > 0)
-    notes.push_back(fmt::format("iperf2: {} of {} streams got no acknowledgement of their header "
-                                "within {} ms (an iperf 2 server before 2.1 sends none)",
-                                pending, sockets.size(), ack_wait.count()));
+    notes.push_back(
+        fmt::format("iperf2: {} of {} streams got no acknowledgement of their header "
+                    "within {} ms (an iperf 2 server before 2.1 sends none)",
+                    pending, sockets.size(), ack_wait.count()));
   return ok();
 }
 

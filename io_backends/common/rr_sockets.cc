@@ -70,8 +70,8 @@ Expected<std::vector<UniqueFd>> open_rr_requesters(const WorkerContext& context,
 }
 
 Status block_with_stop_bound(int fd) {
-  const timeval bound{0, static_cast<suseconds_t>(
-                             std::chrono::microseconds(stop_check_interval).count())};
+  const timeval bound{
+      0, static_cast<suseconds_t>(std::chrono::microseconds(stop_check_interval).count())};
   if (Status made = set_nonblocking(fd, false); !made) return made.error();
   if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound) != 0 ||
       setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound) != 0)

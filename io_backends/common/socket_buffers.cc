@@ -35,10 +35,14 @@ int read_socket_buffer(int fd, int name) {
 
 Status apply_socket_buffers(int fd, const TestSpec& spec) {
   if (spec.io.socket_recv_buffer >= 0)
-    if (Status set = set_socket_buffer(fd, SO_RCVBUF, spec.io.socket_recv_buffer, "-rb", "SO_RCVBUF"); !set)
+    if (Status set =
+            set_socket_buffer(fd, SO_RCVBUF, spec.io.socket_recv_buffer, "-rb", "SO_RCVBUF");
+        !set)
       return set;
   if (send_buffer_asked(spec.io))
-    if (Status set = set_socket_buffer(fd, SO_SNDBUF, spec.io.socket_send_buffer, "-sb", "SO_SNDBUF"); !set)
+    if (Status set =
+            set_socket_buffer(fd, SO_SNDBUF, spec.io.socket_send_buffer, "-sb", "SO_SNDBUF");
+        !set)
       return set;
   return ok();
 }
@@ -49,7 +53,8 @@ std::string socket_buffer_note(int fd, const TestSpec& spec) {
     if (!note.empty()) note += "; ";
     note += fmt::format("{} {}: {} is {}", option, asked, label, read_socket_buffer(fd, name));
   };
-  if (spec.io.socket_recv_buffer >= 0) add("-rb", spec.io.socket_recv_buffer, "SO_RCVBUF", SO_RCVBUF);
+  if (spec.io.socket_recv_buffer >= 0)
+    add("-rb", spec.io.socket_recv_buffer, "SO_RCVBUF", SO_RCVBUF);
   if (send_buffer_asked(spec.io)) add("-sb", spec.io.socket_send_buffer, "SO_SNDBUF", SO_SNDBUF);
   if (!note.empty()) note += " (Linux doubles the value asked, and keeps a minimum)";
   return note;

@@ -25,7 +25,8 @@ Expected<UniqueFd> TcpReceiverBook::listen_for(const FlowPlan& flow, bool blocki
   // --congestion, --busy-poll: accepted sockets inherit them too.
   if (Status tuned = apply_tcp_tuning(fd->get(), spec); !tuned) return tuned.error();
   if (first)
-    for (const std::string& note : {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
+    for (const std::string& note :
+         {socket_buffer_note(fd->get(), spec), tcp_tuning_note(fd->get(), spec)})
       if (!note.empty()) report_.notes.push_back(note);
   // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
   if (blocking)
@@ -35,7 +36,8 @@ Expected<UniqueFd> TcpReceiverBook::listen_for(const FlowPlan& flow, bool blocki
 
 bool TcpReceiverBook::accept_failed(TcpListener& listener, int err) {
   std::string line;
-  const bool shortage = listener.rest.on_failure(err, listener.port, ListenerRest::Clock::now(), line);
+  const bool shortage =
+      listener.rest.on_failure(err, listener.port, ListenerRest::Clock::now(), line);
   if (!shortage || !line.empty())  // a shortage counts once, however long it lasts
     record_error(describe_accept_failure(listener.port, err));
   post_notice(context_, line, true);

@@ -12,10 +12,9 @@
 namespace xttcp {
 
 std::string zerocopy_fallback_note(const ZeroCopyStats& total) {
-  const double percent = total.notifications == 0
-                             ? 0.0
-                             : 100.0 * static_cast<double>(total.copied) /
-                                   static_cast<double>(total.notifications);
+  const double percent = total.notifications == 0 ? 0.0
+                                                  : 100.0 * static_cast<double>(total.copied) /
+                                                        static_cast<double>(total.notifications);
   return fmt::format(
       "zero-copy: {:.2f} % of sends were copied by the kernel (loopback and veth always copy); "
       "switched to plain send",

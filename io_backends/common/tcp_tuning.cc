@@ -23,27 +23,31 @@ std::string read_proc_line(const char* path) {
 }
 
 Status set_congestion(int fd, const std::string& name) {
-  if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name.data(), static_cast<socklen_t>(name.size())) == 0)
+  if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name.data(),
+                 static_cast<socklen_t>(name.size())) == 0)
     return ok();
   const int err = errno;
   if (err != ENOENT && err != EPERM && err != EBUSY)
     return fail(fmt::format("--congestion {}: TCP_CONGESTION: {}", name, std::strerror(err)));
-  return fail(fmt::format(
-      "--congestion {}: not allowed here; the kernel allows {} (net.ipv4.tcp_allowed_congestion_control; "
-      "root may take any of {}: net.ipv4.tcp_available_congestion_control)",
-      name, read_proc_line("/proc/sys/net/ipv4/tcp_allowed_congestion_control"),
-      read_proc_line("/proc/sys/net/ipv4/tcp_available_congestion_control")));
+  return fail(
+      fmt::format("--congestion {}: not allowed here; the kernel allows {} "
+                  "(net.ipv4.tcp_allowed_congestion_control; "
+                  "root may take any of {}: net.ipv4.tcp_available_congestion_control)",
+                  name, read_proc_line("/proc/sys/net/ipv4/tcp_allowed_congestion_control"),
+                  read_proc_line("/proc/sys/net/ipv4/tcp_available_congestion_control")));
 }
 
 // SO_BUSY_POLL needs CAP_NET_ADMIN above net.core.busy_read; SO_PREFER_BUSY_POLL came in 5.11.
 Status set_busy_poll(int fd, uint32_t usec) {
   const int value = static_cast<int>(usec);
   if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &value, sizeof value) != 0)
-    return fail(fmt::format("--busy-poll {}: SO_BUSY_POLL: {}{}", usec, std::strerror(errno),
-                            errno == EPERM ? " (above net.core.busy_read it needs CAP_NET_ADMIN)" : ""));
+    return fail(
+        fmt::format("--busy-poll {}: SO_BUSY_POLL: {}{}", usec, std::strerror(errno),
+                    errno == EPERM ? " (above net.core.busy_read it needs CAP_NET_ADMIN)" : ""));
 #ifdef SO_PREFER_BUSY_POLL
   const int on = 1;
-  setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &on, sizeof on);  // best effort: older kernels lack it
+  setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &on,
+             sizeof on);  // best effort: older kernels lack it
 #endif
   return ok();
 }
@@ -75,7 +79,8 @@ std::string congestion_of(int fd) {
 std::string tcp_tuning_note(int fd, const TestSpec& spec) {
   std::string note;
   if (!spec.io.congestion.empty())
-    note = fmt::format("--congestion {}: TCP_CONGESTION is {}", spec.io.congestion, congestion_of(fd));
+    note =
+        fmt::format("--congestion {}: TCP_CONGESTION is {}", spec.io.congestion, congestion_of(fd));
   if (spec.io.busy_poll_us > 0) {
     if (!note.empty()) note += "; ";
     note += fmt::format("--busy-poll {}: SO_BUSY_POLL {} us", spec.io.busy_poll_us,

@@ -16,11 +16,13 @@ namespace xttcp {
 
 // --congestion and --busy-poll on `fd` (a connected socket, or a listener: accepted sockets
 // inherit both). Error: "--congestion NAME: not allowed here; the kernel allows reno bbr
-// (net.ipv4.tcp_allowed_congestion_control; root may take any of tcp_available_congestion_control)".
+// (net.ipv4.tcp_allowed_congestion_control; root may take any of
+// tcp_available_congestion_control)".
 Status apply_tcp_tuning(int fd, const TestSpec& spec);
 
 // What the socket got, for the worker's notes ("" when nothing was asked), e.g.
-// "--congestion bbr: TCP_CONGESTION is bbr; --busy-poll 50: SO_BUSY_POLL 50 us, SO_PREFER_BUSY_POLL on".
+// "--congestion bbr: TCP_CONGESTION is bbr; --busy-poll 50: SO_BUSY_POLL 50 us, SO_PREFER_BUSY_POLL
+// on".
 std::string tcp_tuning_note(int fd, const TestSpec& spec);
 
 // The algorithm TCP_CONGESTION reads back on `fd` ("" when it cannot be read).

@@ -28,8 +28,8 @@ void read_receive_cmsg(const cmsghdr& message, ReceiveInfo& info) {
   } else if (message.cmsg_level == SOL_SOCKET && message.cmsg_type == SCM_TIMESTAMPNS) {
     timespec at;
     std::memcpy(&at, CMSG_DATA(&message), sizeof at);
-    info.receive_ns = static_cast<uint64_t>(at.tv_sec) * 1'000'000'000ull +
-                      static_cast<uint64_t>(at.tv_nsec);
+    info.receive_ns =
+        static_cast<uint64_t>(at.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(at.tv_nsec);
   }
 }
 

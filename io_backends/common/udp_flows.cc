@@ -20,8 +20,9 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
   options.bind_to_device = !spec.layout.source_address.empty();
   const bool unconnected = spec.io.udp_unconnected;  // -uc
   if (unconnected)
-    notes.push_back("-uc: unconnected UDP sockets, every datagram addressed (sendto/sendmmsg); "
-                    "no GSO");
+    notes.push_back(
+        "-uc: unconnected UDP sockets, every datagram addressed (sendto/sendmmsg); "
+        "no GSO");
   UdpSenderSockets out;
   for (const FlowPlan& plan : context.plan->flows) {
     const SocketAddress remote = flow_address(context, plan);
@@ -37,11 +38,13 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
       if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (out.flows.empty())
-      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
+        notes.push_back(note);
     // choose_gso reads the path MTU of a connected socket: -uc keeps gso_segments 0.
     if (!unconnected && out.flows.empty()) {
       std::string note;
-      out.gso_segments = choose_gso(fd->get(), remote, spec.workload.send_buffer, spec.io.udp_gso, note);
+      out.gso_segments =
+          choose_gso(fd->get(), remote, spec.workload.send_buffer, spec.io.udp_gso, note);
       if (!note.empty()) notes.push_back(note);
     } else if (out.gso_segments > 0 && !enable_udp_gso(fd->get(), spec.workload.send_buffer)) {
       return fail("UDP_SEGMENT worked on one socket and not on the next");
@@ -64,10 +67,9 @@ int send_due_end_marker(UdpSenderFlow& flow, uint64_t sent, bool compat_data, ui
   unsigned char marker[udp::end_marker_size];
   udp::encode_end_marker({flow.flow_id, sent, compat_data, now_ns}, marker);
   const int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
-  const ssize_t n = flow.connected
-                        ? ::send(flow.fd.get(), marker, sizeof marker, flags)
-                        : ::sendto(flow.fd.get(), marker, sizeof marker, flags, flow.remote.get(),
-                                   flow.remote.length);
+  const ssize_t n = flow.connected ? ::send(flow.fd.get(), marker, sizeof marker, flags)
+                                   : ::sendto(flow.fd.get(), marker, sizeof marker, flags,
+                                              flow.remote.get(), flow.remote.length);
   if (n >= 0 || errno == ECONNREFUSED) {
     flow.end.marker_sent();
     return 0;
@@ -89,7 +91,8 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
       if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (out.sockets.empty())
-      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty()) notes.push_back(note);
+      if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
+        notes.push_back(note);
     if (spec.io.udp_gro) (enable_udp_gro(fd->get()) ? out.gro : refused) = true;
     UdpReceiverSocket socket;
     socket.fd = std::move(*fd);

@@ -19,8 +19,8 @@ namespace xttcp {
 
 struct UdpSenderFlow {
   UniqueFd fd;
-  SocketAddress remote;    // where its datagrams go (named in every send with -uc)
-  bool connected = true;   // false with -uc: sendto/sendmmsg with the address
+  SocketAddress remote;   // where its datagrams go (named in every send with -uc)
+  bool connected = true;  // false with -uc: sendto/sendmmsg with the address
   uint32_t slot = 0;
   uint32_t flow_id = 0;  // context.udp_flow_base | slot, in every native header
   uint32_t next_sequence = 0;
@@ -47,11 +47,11 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
 struct UdpReceiverSocket {
   UniqueFd fd;
   uint32_t slot = 0;
-  bool armed = false;      // io_uring: a multishot receive is live
-  bool seen_data = false;  // the first datagram starts the -N clock
-  bool header_only = false;  // read with MSG_TRUNC into a header-sized buffer
+  bool armed = false;              // io_uring: a multishot receive is live
+  bool seen_data = false;          // the first datagram starts the -N clock
+  bool header_only = false;        // read with MSG_TRUNC into a header-sized buffer
   bool armed_header_only = false;  // io_uring: the live receive reads into header buffers
-  uint32_t uncoalesced = 0;  // large datagrams in a row that GRO did not coalesce
+  uint32_t uncoalesced = 0;        // large datagrams in a row that GRO did not coalesce
   std::unique_ptr<UdpSocketAccounting> accounting;
 };
 

@@ -64,8 +64,8 @@ bool disable_udp_gro(int fd) {
 }
 
 void enlarge_buffer(int fd, bool receive, int bytes) {
-  if (setsockopt(fd, SOL_SOCKET, receive ? SO_RCVBUFFORCE : SO_SNDBUFFORCE, &bytes,
-                 sizeof bytes) != 0)
+  if (setsockopt(fd, SOL_SOCKET, receive ? SO_RCVBUFFORCE : SO_SNDBUFFORCE, &bytes, sizeof bytes) !=
+      0)
     setsockopt(fd, SOL_SOCKET, receive ? SO_RCVBUF : SO_SNDBUF, &bytes, sizeof bytes);
 }
 
@@ -99,7 +99,7 @@ uint32_t choose_gso(int fd, const SocketAddress& remote, uint32_t datagram, bool
 }
 
 uint32_t gso_segments_for(uint32_t segment) {
-  constexpr uint32_t max_segments = 64;      // UDP_MAX_SEGMENTS
+  constexpr uint32_t max_segments = 64;           // UDP_MAX_SEGMENTS
   constexpr uint32_t max_bytes = 65535 - 8 - 40;  // one UDP length field, IPv6's header
   if (segment == 0) return 1;
   return std::clamp<uint32_t>(max_bytes / segment, 1, max_segments);

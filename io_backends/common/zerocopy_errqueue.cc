@@ -19,7 +19,8 @@ bool drain_zerocopy_completions(int fd, ZeroCopyStats& stats) {
     msghdr msg{};
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
-    if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) return errno == EAGAIN || errno == EINTR;
+    if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+      return errno == EAGAIN || errno == EINTR;
     for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm != nullptr; cm = CMSG_NXTHDR(&msg, cm)) {
       const bool recverr = (cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) ||
                            (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR);

@@ -27,7 +27,8 @@ class DpdkBackend final : public Backend {
     if (dpdk::Runtime::instance().initialised())
       return {true, "available (libdpdk " XTTCP_DPDK_VERSION "); ports: " +
                         dpdk::Runtime::instance().describe_ports()};
-    return {true, "available (libdpdk " XTTCP_DPDK_VERSION "); ports: 'xttcp backends "
+    return {true, "available (libdpdk " XTTCP_DPDK_VERSION
+                  "); ports: 'xttcp backends "
                   "--dpdk-args \"...\"' lists them"};
   }
   uint32_t capabilities() const override {
@@ -37,7 +38,8 @@ class DpdkBackend final : public Backend {
     if (spec.workload.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
     if (!spec.dpdk.peer_mac.empty())
-      if (auto mac = frame::parse_mac(spec.dpdk.peer_mac); !mac) return fail("--peer-mac: " + mac.error().message);
+      if (auto mac = frame::parse_mac(spec.dpdk.peer_mac); !mac)
+        return fail("--peer-mac: " + mac.error().message);
     return ok();  // its own frames, no kernel sockets: none of the socket options
   }
   std::string_view instead() const override { return "use --backend epoll"; }
@@ -54,8 +56,9 @@ class DpdkBackend final : public Backend {
     request.queues = static_cast<uint16_t>(std::clamp<uint32_t>(context.worker_count, 1, 1024));
     // A requester also takes its responses into mbufs of this room.
     const uint32_t largest_datagram =
-        spec.rr.on ? std::max(spec.workload.send_buffer, spec.rr.response_bytes(spec.workload.send_buffer))
-                   : spec.workload.send_buffer;
+        spec.rr.on
+            ? std::max(spec.workload.send_buffer, spec.rr.response_bytes(spec.workload.send_buffer))
+            : spec.workload.send_buffer;
     if (spec.role == Role::sender)
       request.send_frame = static_cast<uint32_t>(std::max<std::size_t>(
           frame::headers_size(spec.layout.ipv6) + largest_datagram, frame::min_frame_bytes));

@@ -21,9 +21,12 @@ Status DpdkUdpReceiver::open() {
   const uint32_t index = context_.plan->index;
   const uint32_t workers = std::max<uint32_t>(context_.worker_count, 1);
   if (index >= port_->queues)
-    return fail(fmt::format("--dpdk-port {}: {} queue(s): run at most {} receiver worker(s) "
-                            "(--threads)", port_->name, port_->queues, port_->queues));
-  for (uint32_t q = index; q < port_->queues; q += workers) queues_.push_back(static_cast<uint16_t>(q));
+    return fail(
+        fmt::format("--dpdk-port {}: {} queue(s): run at most {} receiver worker(s) "
+                    "(--threads)",
+                    port_->name, port_->queues, port_->queues));
+  for (uint32_t q = index; q < port_->queues; q += workers)
+    queues_.push_back(static_cast<uint16_t>(q));
   if (context_.local.family() == AF_INET)
     local_ip_ = ntohl(reinterpret_cast<const sockaddr_in*>(context_.local.get())->sin_addr.s_addr);
   if (context_.local.family() == AF_INET6) {
@@ -68,8 +71,7 @@ bool DpdkUdpReceiver::answer_neighbour(rte_mbuf* m, uint16_t queue) {
   return true;
 }
 
-void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue,
-                                uint64_t now_ns) {
+void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue, uint64_t now_ns) {
   uint64_t frame_bytes = 0;
   for (uint16_t i = 0; i < count; ++i) {
     rte_mbuf* m = mbufs[i];

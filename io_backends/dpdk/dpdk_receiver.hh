@@ -45,7 +45,7 @@ class DpdkUdpReceiver final : public DataWorker {
   std::vector<uint32_t> byte_slot_;
   bool registered_ = false;
   bool seen_data_ = false;
-  uint64_t other_frames_ = 0;   // not IPv4/UDP to one of our ports
+  uint64_t other_frames_ = 0;  // not IPv4/UDP to one of our ports
   uint64_t arp_answered_ = 0;
   uint64_t nd_answered_ = 0;
   rte_eth_stats stats_start_{};

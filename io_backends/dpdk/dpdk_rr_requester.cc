@@ -23,9 +23,10 @@ Status DpdkRrRequester::open() {
   const TestSpec& spec = *context_.spec;
   // Responses land on whichever RX queue the port's RSS picks: one worker polls them all.
   if (context_.worker_count > 1)
-    return fail(fmt::format("--rr --backend dpdk: one requester worker (--threads 1), not {}: "
-                            "responses come back on whichever queue the port's RSS picks",
-                            context_.worker_count));
+    return fail(
+        fmt::format("--rr --backend dpdk: one requester worker (--threads 1), not {}: "
+                    "responses come back on whichever queue the port's RSS picks",
+                    context_.worker_count));
   queue_ = 0;
   ipv6_ = context_.remote.family() == AF_INET6;
   request_ = rr_request_bytes(spec);
@@ -36,10 +37,10 @@ Status DpdkRrRequester::open() {
       std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
   for (auto [option, size] : {std::pair{"-b", request_}, std::pair{"--response-size", response_}})
     if (headers + size > largest_frame)
-      return fail(fmt::format("{} {}: the dpdk backend carries a datagram in one frame of at most "
-                              "{} bytes ({}, MTU {}): at most {} bytes",
-                              option, size, largest_frame, port_->name, port_->mtu,
-                              largest_frame - headers));
+      return fail(fmt::format(
+          "{} {}: the dpdk backend carries a datagram in one frame of at most "
+          "{} bytes ({}, MTU {}): at most {} bytes",
+          option, size, largest_frame, port_->name, port_->mtu, largest_frame - headers));
   stamp_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
   if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
@@ -56,8 +57,10 @@ Status DpdkRrRequester::open() {
     e.source_port = flow_source_port(plan);
     e.destination_port = plan.port;
     if (flow_of_port_[e.source_port] >= 0)
-      return fail(fmt::format("--rr --backend dpdk: two flows share source port {} (-f): a "
-                              "response would not tell them apart", e.source_port));
+      return fail(
+          fmt::format("--rr --backend dpdk: two flows share source port {} (-f): a "
+                      "response would not tell them apart",
+                      e.source_port));
     flow_of_port_[e.source_port] = static_cast<int32_t>(flows_.size());
     Flow flow;
     flow.slot = plan.slot;
@@ -172,8 +175,10 @@ WorkerReport DpdkRrRequester::finish() {
     report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
   }
   if (tx_full_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: TX queue {} was full {} times (the frames were "
-                                        "retried)", queue_, tx_full_));
+    report_.notes.push_back(
+        fmt::format("dpdk: TX queue {} was full {} times (the frames were "
+                    "retried)",
+                    queue_, tx_full_));
   if (alloc_failed_ > 0)
     report_.notes.push_back(fmt::format("dpdk: the mbuf pool was empty {} times", alloc_failed_));
   if (other_frames_ > 0)

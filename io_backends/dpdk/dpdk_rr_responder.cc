@@ -24,9 +24,12 @@ Status DpdkRrResponder::open() {
   const uint32_t index = context_.plan->index;
   const uint32_t workers = std::max<uint32_t>(context_.worker_count, 1);
   if (index >= port_->queues)
-    return fail(fmt::format("--dpdk-port {}: {} queue(s): run at most {} responder worker(s) "
-                            "(--threads)", port_->name, port_->queues, port_->queues));
-  for (uint32_t q = index; q < port_->queues; q += workers) queues_.push_back(static_cast<uint16_t>(q));
+    return fail(
+        fmt::format("--dpdk-port {}: {} queue(s): run at most {} responder worker(s) "
+                    "(--threads)",
+                    port_->name, port_->queues, port_->queues));
+  for (uint32_t q = index; q < port_->queues; q += workers)
+    queues_.push_back(static_cast<uint16_t>(q));
   if (context_.local.family() == AF_INET) {
     self_.source_ip =
         ntohl(reinterpret_cast<const sockaddr_in*>(context_.local.get())->sin_addr.s_addr);
@@ -39,9 +42,10 @@ Status DpdkRrResponder::open() {
   const uint32_t largest_frame =
       std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
   if (frame::headers_size(self_.ipv6) + response_ > largest_frame)
-    return fail(fmt::format("--response-size {}: the dpdk backend answers in one frame of at "
-                            "most {} bytes ({}, MTU {})",
-                            response_, largest_frame, port_->name, port_->mtu));
+    return fail(
+        fmt::format("--response-size {}: the dpdk backend answers in one frame of at "
+                    "most {} bytes ({}, MTU {})",
+                    response_, largest_frame, port_->name, port_->mtu));
   port_->has_receiver.store(true);
   base_port_ = spec.layout.base_port;
   const uint32_t fallback = context_.plan->flows.empty() ? 0 : context_.plan->flows.front().slot;
@@ -113,8 +117,8 @@ void DpdkRrResponder::serve(rte_mbuf** mbufs, uint16_t count, uint16_t queue,
   while (sent < answered && !stop.load(std::memory_order_relaxed)) {
     ++tx_full_;
     rte_pause();
-    sent += rte_eth_tx_burst(port_->id, queue, answers + sent,
-                             static_cast<uint16_t>(answered - sent));
+    sent +=
+        rte_eth_tx_burst(port_->id, queue, answers + sent, static_cast<uint16_t>(answered - sent));
   }
   if (sent < answered) rte_pktmbuf_free_bulk(answers + sent, answered - sent);
   add_relaxed(counters.tx_frames, sent);
@@ -144,15 +148,19 @@ WorkerReport DpdkRrResponder::finish() {
     report_.notes.push_back(fmt::format(
         "dpdk: {} frame(s) ignored (not UDP to this address and ports)", other_frames_));
   if (unanswerable_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: {} request(s) not answered (IPv4 options, or no "
-                                        "room in the mbuf for the response)", unanswerable_));
+    report_.notes.push_back(
+        fmt::format("dpdk: {} request(s) not answered (IPv4 options, or no "
+                    "room in the mbuf for the response)",
+                    unanswerable_));
   if (neighbours_answered_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: answered {} {}", neighbours_answered_,
-                                        self_.ipv6 ? "neighbour solicitation(s)"
-                                                   : "ARP request(s)"));
+    report_.notes.push_back(
+        fmt::format("dpdk: answered {} {}", neighbours_answered_,
+                    self_.ipv6 ? "neighbour solicitation(s)" : "ARP request(s)"));
   if (tx_full_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: a TX queue was full {} times (the answers were "
-                                        "retried)", tx_full_));
+    report_.notes.push_back(
+        fmt::format("dpdk: a TX queue was full {} times (the answers were "
+                    "retried)",
+                    tx_full_));
   if (registered_) {
     unregister_thread();
     registered_ = false;

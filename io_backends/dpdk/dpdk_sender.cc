@@ -42,14 +42,16 @@ Status DpdkUdpSender::open() {
   const TestSpec& spec = *context_.spec;
   queue_ = static_cast<uint16_t>(context_.plan->index);
   if (queue_ >= port_->queues)
-    return fail(fmt::format("--dpdk-port {}: {} queue(s), one per worker: run at most {} sender "
-                            "worker(s) (--threads)", port_->name, port_->queues, port_->queues));
+    return fail(
+        fmt::format("--dpdk-port {}: {} queue(s), one per worker: run at most {} sender "
+                    "worker(s) (--threads)",
+                    port_->name, port_->queues, port_->queues));
   queue_counters_ = &port_->counters[queue_];
   ipv6_ = context_.remote.family() == AF_INET6;
   datagram_ = spec.workload.send_buffer;
   const std::size_t headers = frame::headers_size(ipv6_);
-  const uint32_t largest_frame = std::min<uint32_t>(
-      uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
+  const uint32_t largest_frame =
+      std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
   if (headers + datagram_ > largest_frame)
     return fail(fmt::format(
         "-b {}: the dpdk backend sends one frame per datagram, in one mbuf: at most {} bytes "
@@ -78,12 +80,12 @@ Status DpdkUdpSender::open() {
     offload_flags_ |= (ipv6_ ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4) | RTE_MBUF_F_TX_UDP_CKSUM;
   l3_len_ = static_cast<uint16_t>(ipv6_ ? frame::ipv6_bytes : frame::ipv4_bytes);
   if (context_.plan->index == 0)
-    report_.notes.push_back(fmt::format(
-        "dpdk: checksums: {} {}", ipv6_ ? "UDP (IPv6)" : "IPv4 header and UDP",
-        udp_by_nic && (ipv6_ || ip_by_nic) ? "by the NIC (TX checksum offload)"
-        : udp_by_nic                       ? "UDP by the NIC, IPv4 header in software"
-        : ip_by_nic                        ? "IPv4 header by the NIC, UDP in software"
-                                           : "in software (the port offers no TX checksum offload)"));
+    report_.notes.push_back(
+        fmt::format("dpdk: checksums: {} {}", ipv6_ ? "UDP (IPv6)" : "IPv4 header and UDP",
+                    udp_by_nic && (ipv6_ || ip_by_nic) ? "by the NIC (TX checksum offload)"
+                    : udp_by_nic                       ? "UDP by the NIC, IPv4 header in software"
+                    : ip_by_nic                        ? "IPv4 header by the NIC, UDP in software"
+                                : "in software (the port offers no TX checksum offload)"));
 
   for (const FlowPlan& plan : context_.plan->flows) {
     Flow flow;
@@ -93,7 +95,8 @@ Status DpdkUdpSender::open() {
     endpoints.source_port = flow_source_port(plan);
     endpoints.destination_port = plan.port;
     flow.frame = frame::build_udp_frame(endpoints, datagram_, compat_fill);
-    if (native_) udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0}, flow.frame.data() + header_at_);
+    if (native_)
+      udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0}, flow.frame.data() + header_at_);
     uint8_t* l3 = flow.frame.data() + frame::ethernet_bytes;
     if (ip_by_nic) reinterpret_cast<rte_ipv4_hdr*>(l3)->hdr_checksum = 0;
     if (udp_by_nic) {
@@ -226,8 +229,7 @@ WorkerReport DpdkUdpSender::finish() {
   }
   if (tx_full_ > 0)
     report_.notes.push_back(fmt::format(
-        "dpdk: TX queue {} was full {} times (the frames were retried)", queue_,
-        tx_full_));
+        "dpdk: TX queue {} was full {} times (the frames were retried)", queue_, tx_full_));
   if (alloc_failed_ > 0)
     report_.notes.push_back(fmt::format("dpdk: the mbuf pool was empty {} times", alloc_failed_));
   for (const Flow& flow : flows_) {

@@ -30,8 +30,8 @@ class DpdkUdpSender final : public DataWorker {
     uint32_t slot = 0;
     uint32_t flow_id = 0;
     uint32_t next_sequence = 0;
-    std::vector<uint8_t> frame;   // the whole frame, header encoded, sequence and time 0
-    uint32_t checksum_sum = 0;    // UDP sum of `frame` before the per-frame fields (software)
+    std::vector<uint8_t> frame;  // the whole frame, header encoded, sequence and time 0
+    uint32_t checksum_sum = 0;   // UDP sum of `frame` before the per-frame fields (software)
     udp::UdpFlowCounters* counters = nullptr;
   };
   template <bool Paced>
@@ -46,13 +46,13 @@ class DpdkUdpSender final : public DataWorker {
   uint32_t datagram_ = 0;
   bool native_ = true;
   bool ipv6_ = false;
-  std::size_t header_at_ = 0;      // the native header's offset in a frame
-  std::size_t checksum_at_ = 0;    // the UDP checksum's
-  uint64_t offload_flags_ = 0;     // mbuf ol_flags when the NIC computes checksums
+  std::size_t header_at_ = 0;    // the native header's offset in a frame
+  std::size_t checksum_at_ = 0;  // the UDP checksum's
+  uint64_t offload_flags_ = 0;   // mbuf ol_flags when the NIC computes checksums
   uint16_t l3_len_ = 0;
   bool registered_ = false;
   std::vector<Flow> flows_;
-  uint64_t tx_full_ = 0;     // retries of frames the queue did not take
+  uint64_t tx_full_ = 0;  // retries of frames the queue did not take
   uint64_t alloc_failed_ = 0;
   rte_eth_stats stats_start_{};
   bool stats_taken_ = false;

@@ -62,11 +62,14 @@ Expected<frame::UdpEndpoints> sending_endpoints(const WorkerContext& context, Po
     endpoints.source_ip = ipv4_of(context.local);
   }
   if (context.spec->layout.source_address.empty()) {
-    if (!ipv6) endpoints.source_ip = endpoints.destination_ip;
-    else endpoints.source_ip6 = endpoints.destination_ip6;
+    if (!ipv6)
+      endpoints.source_ip = endpoints.destination_ip;
+    else
+      endpoints.source_ip6 = endpoints.destination_ip6;
     if (context.plan->index == 0)
-      notes.push_back("dpdk: no -a: frames carry the receiver's address as their source "
-                      "(a kernel receiver drops them: give -a)");
+      notes.push_back(
+          "dpdk: no -a: frames carry the receiver's address as their source "
+          "(a kernel receiver drops them: give -a)");
   }
   return endpoints;
 }

@@ -298,8 +298,8 @@ std::vector<uint8_t> build_neighbor_solicitation(const MacAddress& mac,
   ip[6] = icmpv6_protocol;
   ip[7] = 255;  // RFC 4861: ND messages carry hop limit 255
   std::memcpy(ip + 8, source_ip.data(), 16);
-  const uint8_t node[16] = {0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff,
-                            target[13], target[14], target[15]};
+  const uint8_t node[16] = {0xff, 0x02, 0, 0, 0,    0,          0,          0,
+                            0,    0,    0, 1, 0xff, target[13], target[14], target[15]};
   std::memcpy(ip + 24, node, 16);
   uint8_t* icmp = at + icmpv6_offset;
   icmp[0] = neighbor_solicitation;
@@ -355,7 +355,7 @@ std::size_t answer_neighbor_solicitation(uint8_t* frame, std::size_t length, std
   icmp[0] = neighbor_advertisement;
   icmp[1] = 0;
   put32(icmp + 4, 0x60000000);  // solicited, override
-  icmp[24] = 2;  // target link-layer address
+  icmp[24] = 2;                 // target link-layer address
   icmp[25] = 1;
   std::memcpy(icmp + 26, mac.data(), 6);
   put16(icmp + 2, icmpv6_checksum(ip));

@@ -22,7 +22,7 @@ inline constexpr std::size_t ethernet_bytes = 14;
 inline constexpr std::size_t ipv4_bytes = 20;
 inline constexpr std::size_t udp_bytes = 8;
 inline constexpr std::size_t ipv6_bytes = 40;
-inline constexpr std::size_t headers_bytes = ethernet_bytes + ipv4_bytes + udp_bytes;  // 42
+inline constexpr std::size_t headers_bytes = ethernet_bytes + ipv4_bytes + udp_bytes;   // 42
 inline constexpr std::size_t headers6_bytes = ethernet_bytes + ipv6_bytes + udp_bytes;  // 62
 inline constexpr std::size_t min_frame_bytes = 60;  // 64 on the wire with the FCS
 // Per frame on the wire beyond its bytes: the FCS (L2), and preamble + inter-frame gap (L1).
@@ -51,8 +51,8 @@ struct UdpEndpoints {
   MacAddress source_mac{};
   MacAddress destination_mac = broadcast_mac;
   bool ipv6 = false;
-  uint32_t source_ip = 0;       // host byte order (IPv4)
-  uint32_t destination_ip = 0;  // host byte order (IPv4)
+  uint32_t source_ip = 0;                       // host byte order (IPv4)
+  uint32_t destination_ip = 0;                  // host byte order (IPv4)
   Ipv6Address source_ip6{}, destination_ip6{};  // IPv6
   uint16_t source_port = 0;
   uint16_t destination_port = 0;
@@ -60,8 +60,7 @@ struct UdpEndpoints {
 
 // One frame: Ethernet + IPv4 (DF, TTL 64, header checksum set) or IPv6 (hop limit 64) + UDP +
 // `payload` bytes of `fill`, padded with zeros to the 60-byte minimum. The UDP checksum is left 0.
-std::vector<uint8_t> build_udp_frame(const UdpEndpoints& endpoints, uint32_t payload,
-                                     uint8_t fill);
+std::vector<uint8_t> build_udp_frame(const UdpEndpoints& endpoints, uint32_t payload, uint8_t fill);
 
 // The UDP checksum of a frame built above, IPv4 or IPv6 by its EtherType (pseudo-header, UDP
 // header with checksum 0, payload). 0 comes out as 0xffff (RFC 768: 0 means "no checksum").

@@ -115,7 +115,8 @@ Status Runtime::init(const std::string& args) {
   if (rte_eth_dev_count_avail() == 0) {
     init_error_ = fmt::format(
         "--dpdk-args: the EAL found no port (\"{}\"; add --vdev net_null0, or bind a NIC to "
-        "vfio-pci)", args);
+        "vfio-pci)",
+        args);
     return fail(init_error_);
   }
   ports_.reserve(RTE_MAX_ETHPORTS);
@@ -171,8 +172,8 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
   rte_eth_dev_info info{};
   if (int rc = rte_eth_dev_info_get(id, &info); rc != 0) return failed("rte_eth_dev_info_get", rc);
   port->driver = info.driver_name != nullptr ? info.driver_name : "?";
-  port->queues = std::max<uint16_t>(
-      1, std::min({request.queues, info.max_rx_queues, info.max_tx_queues}));
+  port->queues =
+      std::max<uint16_t>(1, std::min({request.queues, info.max_rx_queues, info.max_tx_queues}));
   port->socket = rte_eth_dev_socket_id(id);
   port->max_mtu = info.max_mtu;
   rte_eth_dev_get_mtu(id, &port->mtu);
@@ -208,14 +209,14 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
   if (wanted_mtu != port->mtu) {
     const int rc = rte_eth_dev_set_mtu(id, static_cast<uint16_t>(wanted_mtu));
     if (rc == 0) {
-      port->notes.push_back(fmt::format("dpdk: {} MTU {} -> {}", port->name, port->mtu,
-                                        wanted_mtu));
+      port->notes.push_back(
+          fmt::format("dpdk: {} MTU {} -> {}", port->name, port->mtu, wanted_mtu));
     } else if (rc == -ENOTSUP) {  // PMDs without an MTU (net_null, net_ring) take any frame
       port->mtu = static_cast<uint16_t>(wanted_mtu);
     } else {
       if (request.send_frame > 0) return failed(fmt::format("setting MTU {}", wanted_mtu), rc);
-      port->notes.push_back(fmt::format("dpdk: {} keeps MTU {} (MTU {}: {})", port->name,
-                                        port->mtu, wanted_mtu, dpdk_error(rc)));
+      port->notes.push_back(fmt::format("dpdk: {} keeps MTU {} (MTU {}: {})", port->name, port->mtu,
+                                        wanted_mtu, dpdk_error(rc)));
     }
     if (rc != -ENOTSUP) rte_eth_dev_get_mtu(id, &port->mtu);
   }
@@ -233,12 +234,14 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
       4095u, unsigned{port->queues} * (rxd + txd + in_flight_per_queue + 2 * burst + pool_cache));
   const int socket = port->socket < 0 ? SOCKET_ID_ANY : port->socket;
   const std::string pool_name = fmt::format("xttcp_pool_{}", id);
-  port->pool = rte_pktmbuf_pool_create(pool_name.c_str(), mbufs, pool_cache, 0,
-                                       static_cast<uint16_t>(port->frame_room + RTE_PKTMBUF_HEADROOM),
-                                       socket);
+  port->pool = rte_pktmbuf_pool_create(
+      pool_name.c_str(), mbufs, pool_cache, 0,
+      static_cast<uint16_t>(port->frame_room + RTE_PKTMBUF_HEADROOM), socket);
   if (port->pool == nullptr)
     return failed(fmt::format("an mbuf pool of {} buffers of {} bytes (-m in --dpdk-args too "
-                              "small?)", mbufs, port->frame_room), rte_errno);
+                              "small?)",
+                              mbufs, port->frame_room),
+                  rte_errno);
   rte_eth_txconf txconf = info.default_txconf;
   txconf.offloads = conf.txmode.offloads;
   for (uint16_t q = 0; q < port->queues; ++q) {
@@ -262,9 +265,10 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
   if (nodes.size() > 1 && port->socket >= 0) {
     for (const CpuInfo& cpu : topology.cpus)
       if (cpu.numa_node == port->socket) port->local_cpus.push_back(cpu.os_index);
-    port->notes.push_back(fmt::format("dpdk: {} is on NUMA node {} (CPUs {}): unpinned workers "
-                                      "run there", port->name, port->socket,
-                                      format_cpu_list(port->local_cpus)));
+    port->notes.push_back(
+        fmt::format("dpdk: {} is on NUMA node {} (CPUs {}): unpinned workers "
+                    "run there",
+                    port->name, port->socket, format_cpu_list(port->local_cpus)));
   } else {
     port->notes.push_back(fmt::format(
         "dpdk: {}: {}: worker placement as planned", port->name,
@@ -313,10 +317,14 @@ std::vector<std::string> Runtime::port_details() const {
     const int socket = rte_eth_dev_socket_id(id);
     lines.push_back(fmt::format(
         "port {} {} (PMD {}) {}, NUMA {}, queues rx {} tx {}, MTU {} (max {}), TX checksum "
-        "offload: {}", id, name, info.driver_name != nullptr ? info.driver_name : "?",
-        frame::to_string(bytes), socket < 0 ? std::string("any") : std::to_string(socket),
-        info.max_rx_queues, info.max_tx_queues, mtu, info.max_mtu,
-        ip_sum && udp_sum ? "IPv4+UDP" : ip_sum ? "IPv4 only" : udp_sum ? "UDP only" : "none"));
+        "offload: {}",
+        id, name, info.driver_name != nullptr ? info.driver_name : "?", frame::to_string(bytes),
+        socket < 0 ? std::string("any") : std::to_string(socket), info.max_rx_queues,
+        info.max_tx_queues, mtu, info.max_mtu,
+        ip_sum && udp_sum ? "IPv4+UDP"
+        : ip_sum          ? "IPv4 only"
+        : udp_sum         ? "UDP only"
+                          : "none"));
   }
   return lines;
 }
@@ -382,10 +390,11 @@ Expected<frame::MacAddress> Runtime::resolve(Port& port, const SocketAddress& so
     }
     rte_pause();
   }
-  return fail(fmt::format("--peer-mac: no {} answer from {} on {} within {} ms ({} request(s); "
-                          "--connect-timeout): give the receiver's or the gateway's MAC with "
-                          "--peer-mac", ipv6 ? "neighbour discovery" : "ARP", target.host(),
-                          port.name, timeout_ms, requests));
+  return fail(fmt::format(
+      "--peer-mac: no {} answer from {} on {} within {} ms ({} request(s); "
+      "--connect-timeout): give the receiver's or the gateway's MAC with "
+      "--peer-mac",
+      ipv6 ? "neighbour discovery" : "ARP", target.host(), port.name, timeout_ms, requests));
 }
 
 TscClock::TscClock() {

@@ -37,9 +37,9 @@ inline void add_relaxed(std::atomic<uint64_t>& counter, uint64_t n) {
 
 struct Port {
   uint16_t id = 0;
-  std::string name;      // rte_eth_dev_get_name_by_port: "net_ring0", "0000:00:05.0"
-  std::string driver;    // "net_ring"
-  uint16_t queues = 1;   // rx = tx queues configured: one pair per worker
+  std::string name;     // rte_eth_dev_get_name_by_port: "net_ring0", "0000:00:05.0"
+  std::string driver;   // "net_ring"
+  uint16_t queues = 1;  // rx = tx queues configured: one pair per worker
   uint16_t mtu = 1500;
   uint16_t max_mtu = 1500;
   uint32_t frame_room = 0;  // the largest frame an mbuf of the pool holds
@@ -57,7 +57,7 @@ struct Port {
   // talks to this very port and needs no neighbour resolution.
   std::atomic<bool> has_sender{false};
   std::atomic<bool> has_receiver{false};
-  std::atomic<uint32_t> pollers{0};  // worker threads spinning on the port (cycles/frame)
+  std::atomic<uint32_t> pollers{0};           // worker threads spinning on the port (cycles/frame)
   std::unique_ptr<QueueCounters[]> counters;  // [queues]
 };
 
@@ -106,7 +106,7 @@ class Runtime {
 
   mutable std::mutex mutex_;
   bool tried_ = false;
-  std::string init_error_;  // empty after a successful init
+  std::string init_error_;                    // empty after a successful init
   std::vector<std::unique_ptr<Port>> ports_;  // started ports
   std::vector<std::pair<std::string, frame::MacAddress>> neighbours_;  // "port/address" -> MAC
 };

@@ -39,14 +39,16 @@ Status EpollReceiver::open() {
   // socket) makes epoll wake it only once a whole buffer is, which MSG_WAITALL then takes.
   if (spec.io.wait_all) {
     recv_flags_ |= MSG_WAITALL;
-    report_.notes.push_back(fmt::format(
-        "-wa: MSG_WAITALL receives with SO_RCVLOWAT {} (epoll wakes for whole buffers)",
-        spec.workload.recv_buffer));
+    report_.notes.push_back(
+        fmt::format("-wa: MSG_WAITALL receives with SO_RCVLOWAT {} (epoll wakes for whole buffers)",
+                    spec.workload.recv_buffer));
   }
   if (spec.io.outstanding > 0)
-    report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
-                            "buffers); use --backend io_uring for asynchronous I/O on Linux");
-  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
+    report_.notes.push_back(
+        "-a has no meaning for epoll (non-blocking sockets, no outstanding "
+        "buffers); use --backend io_uring for asynchronous I/O on Linux");
+  if (!buffer_)
+    return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
 
   if (Status opened = open_listeners(false); !opened) return opened;
   for (size_t i = 0; i < listeners_.size(); ++i) {
@@ -64,7 +66,8 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
   for (;;) {
     SocketAddress peer;
     peer.length = sizeof peer.storage;
-    const int fd = accept4(listener.fd.get(), peer.get(), &peer.length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    const int fd =
+        accept4(listener.fd.get(), peer.get(), &peer.length, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       const int err = errno;
       if (err == EINTR || err == ECONNABORTED) continue;
@@ -135,7 +138,8 @@ bool EpollReceiver::drain(uint32_t index) {
 
 void EpollReceiver::verify(const Connection& c, const unsigned char* data, size_t n) {
   const unsigned char* end = data + n;
-  const unsigned char* wrong = std::find_if(data, end, [](unsigned char byte) { return byte != 'A'; });
+  const unsigned char* wrong =
+      std::find_if(data, end, [](unsigned char byte) { return byte != 'A'; });
   if (wrong == end) return;
   if (report_.errors++ == 0)
     report_.first_error = fmt::format(
@@ -150,7 +154,8 @@ int EpollReceiver::resume_listeners(int timeout_ms) {
         epoll_event event{};
         event.events = EPOLLIN;
         event.data.u64 = listener_tag | i;
-        epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listeners_[i].fd.get(), &event);  // level: wakes if queued
+        epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listeners_[i].fd.get(),
+                  &event);  // level: wakes if queued
       });
   return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(next - now).count());
 }

@@ -21,7 +21,8 @@ Status EpollSender::open() {
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
   buffer_ = IoBuffer(spec.workload.send_buffer, 'A');
-  if (!buffer_) return fail("cannot allocate a " + std::to_string(spec.workload.send_buffer) + "-byte buffer");
+  if (!buffer_)
+    return fail("cannot allocate a " + std::to_string(spec.workload.send_buffer) + "-byte buffer");
 
   if (Status opened = open_connections(false); !opened) return opened;
   for (size_t i = 0; i < connections_.size(); ++i) {
@@ -32,15 +33,17 @@ Status EpollSender::open() {
       return fail(std::string("epoll_ctl: ") + std::strerror(errno));
   }
   if (spec.io.outstanding > 0)
-    report_.notes.push_back("-a has no meaning for epoll (non-blocking sockets, no outstanding "
-                            "buffers); use --backend io_uring for asynchronous I/O on Linux");
+    report_.notes.push_back(
+        "-a has no meaning for epoll (non-blocking sockets, no outstanding "
+        "buffers); use --backend io_uring for asynchronous I/O on Linux");
 
   if (spec.io.zerocopy != ZeroCopy::off) {
     bool enabled = true;
     for (const Connection& c : connections_) {
       if (enable_zerocopy(c.fd.get())) continue;
       if (spec.io.zerocopy == ZeroCopy::on)
-        return fail(std::string("--zerocopy: the kernel refused SO_ZEROCOPY: ") + std::strerror(errno));
+        return fail(std::string("--zerocopy: the kernel refused SO_ZEROCOPY: ") +
+                    std::strerror(errno));
       report_.notes.push_back(std::string("zero-copy: the kernel refused SO_ZEROCOPY (") +
                               std::strerror(errno) + "); plain sends");
       enabled = false;
@@ -93,7 +96,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
   while (!stop.load(std::memory_order_relaxed)) {
     bool wrote = false;
     for (size_t i = 0; i < connections_.size(); ++i) {
-    Connection& c = connections_[i];
+      Connection& c = connections_[i];
       if (!c.writable) continue;
       size_t want = length;
       if constexpr (Budgeted) want = static_cast<size_t>(std::min<uint64_t>(length, c.left));
@@ -132,7 +135,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
 
 void EpollSender::run(const std::atomic<bool>& stop) {
   const bool paced = sender_worker_rate(*context_.spec, connections_.size()) > 0;  // -B, -thr
-  const bool budgeted = flow_send_budget(*context_.spec) > 0;                   // -n
+  const bool budgeted = flow_send_budget(*context_.spec) > 0;                      // -n
   if (paced)
     budgeted ? send_loop<true, true>(stop) : send_loop<true, false>(stop);
   else

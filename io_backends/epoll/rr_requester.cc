@@ -34,10 +34,10 @@ Status EpollRrRequester::open() {
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
   const bool udp = spec.workload.protocol == Protocol::udp;
   // TCP writes up to depth requests at once; UDP one datagram at a time.
-  out_ = IoBuffer(udp ? request_ : std::min<uint64_t>(uint64_t{request_} * depth_, max_epoll_rr_buffer),
-                  'A');
-  in_ = IoBuffer(udp ? response_ : std::min<uint64_t>(uint64_t{response_} * depth_, max_epoll_rr_buffer),
-                 0);
+  out_ = IoBuffer(
+      udp ? request_ : std::min<uint64_t>(uint64_t{request_} * depth_, max_epoll_rr_buffer), 'A');
+  in_ = IoBuffer(
+      udp ? response_ : std::min<uint64_t>(uint64_t{response_} * depth_, max_epoll_rr_buffer), 0);
   if (!out_ || !in_) return fail("cannot allocate the --rr buffers");
 
   auto opened = open_rr_requesters(context_, udp, report_.notes);

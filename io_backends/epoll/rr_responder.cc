@@ -106,7 +106,8 @@ void EpollRrResponder::close_connection(uint32_t index, int err) {
   } else if (report_.errors++ == 0) {
     report_.first_error = std::string("recv/send: ") + std::strerror(err);
   }
-  if (!context_.spec->control.hold)  // -H serves test after test: keeping every one would grow forever
+  if (!context_.spec->control
+           .hold)  // -H serves test after test: keeping every one would grow forever
     report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
   c.fd.reset();
@@ -196,7 +197,8 @@ void EpollRrResponder::run(const std::atomic<bool>& stop) {
       const uint64_t tag = events[i].data.u64;
       if (tag & endpoint_tag) {
         Endpoint& endpoint = endpoints_[static_cast<uint32_t>(tag)];
-        context_.spec->workload.protocol == Protocol::udp ? udp_serve(endpoint) : accept_all(endpoint);
+        context_.spec->workload.protocol == Protocol::udp ? udp_serve(endpoint)
+                                                          : accept_all(endpoint);
         continue;
       }
       const auto index = static_cast<uint32_t>(tag);

@@ -16,8 +16,8 @@ namespace xttcp {
 
 namespace {
 
-constexpr uint32_t batch = 64;     // messages per recvmmsg
-constexpr int batches_per_turn = 16;  // fairness between sockets
+constexpr uint32_t batch = 64;              // messages per recvmmsg
+constexpr int batches_per_turn = 16;        // fairness between sockets
 constexpr std::size_t full_buffer = 65536;  // the largest datagram, or a GRO train
 constexpr std::size_t header_buffer = 64;   // --skip-rx-copy without GRO: the header only
 constexpr std::size_t control_bytes = udp_control_bytes;

@@ -36,10 +36,11 @@ Status EpollUdpSender::open() {
 
   // sendmmsg batches stay within ~256 KiB so the source stays in cache (64 x 64 KiB would not).
   // Without batching (--defaults ntttcp): one datagram per call, as the original sends.
-  batch_ = gso_segments_ > 0 ? gso_segments_
-           : !context_.spec->io.udp_send_batching
-               ? 1
-               : std::clamp<uint32_t>((256u << 10) / std::max<uint32_t>(datagram_, 1), 1, mmsg_batch);
+  batch_ =
+      gso_segments_ > 0 ? gso_segments_
+      : !context_.spec->io.udp_send_batching
+          ? 1
+          : std::clamp<uint32_t>((256u << 10) / std::max<uint32_t>(datagram_, 1), 1, mmsg_batch);
   buffer_ = IoBuffer(static_cast<std::size_t>(batch_) * datagram_, compat_fill);
   if (!buffer_) return fail("cannot allocate " + std::to_string(batch_) + " datagrams");
   messages_.assign(batch_, mmsghdr{});
@@ -65,7 +66,7 @@ void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
 
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
   if (native_) stamp(flow, count);
-  ssize_t sent;  // datagrams
+  ssize_t sent;                                    // datagrams
   const CallTimer timer(context_.latency_period);  // -lm: one sendmsg/sendmmsg is one call
   const uint64_t started = timer.stamp();
   if (gso_segments_ > 0) {
@@ -145,8 +146,8 @@ void EpollUdpSender::run(const std::atomic<bool>& stop) {
     return;
   }
   // A burst is at most ~1 ms of this worker's rate (at least one datagram).
-  const auto burst = static_cast<uint32_t>(std::clamp(
-      bytes_per_second / 1000.0 / datagram_, 1.0, static_cast<double>(batch_)));
+  const auto burst = static_cast<uint32_t>(
+      std::clamp(bytes_per_second / 1000.0 / datagram_, 1.0, static_cast<double>(batch_)));
   Pacer pacer(bytes_per_second);
   pacer.set_stop(&stop);
   pacer.start();

@@ -30,18 +30,19 @@ class IocpBackend final : public Backend {
   // The data path of Windows builds: --backend auto takes it for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {
-    if (spec.rr.on)
-      return fail("--rr: the iocp backend has no request/response mode yet");
+    if (spec.rr.on) return fail("--rr: the iocp backend has no request/response mode yet");
     if (spec.uring.sqpoll)
       return fail("--sqpoll: the iocp backend has no submission queue (io_uring only, Linux)");
     if (spec.io.zerocopy == ZeroCopy::on)
       return fail("--zerocopy: the iocp backend has no zero-copy sends (Linux epoll and io_uring)");
     if (spec.layout.source_addresses.size() > 1)
-      return fail("--source-addresses: the iocp backend binds every connection to one source "
-                  "address (give one, or -a)");
+      return fail(
+          "--source-addresses: the iocp backend binds every connection to one source "
+          "address (give one, or -a)");
     if (spec.dialect == Dialect::iperf2)  // io_backends/common/iperf2_stream_start (Linux)
-      return fail("the iperf2 dialect: the iocp backend does not write or acknowledge iperf 2's "
-                  "stream header yet (Linux epoll and io_uring do)");
+      return fail(
+          "the iperf2 dialect: the iocp backend does not write or acknowledge iperf 2's "
+          "stream header yet (Linux epoll and io_uring do)");
     return ok();
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {

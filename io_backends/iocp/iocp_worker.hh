@@ -28,10 +28,10 @@ class IocpWorker : public DataWorker {
   const CallTimer timer_;  // -lm: each operation from its start to its completion
   CompletionPort port_;
   uint32_t outstanding_ = default_outstanding;  // operations per connection (-a)
-  uint64_t pending_ = 0;  // operations the kernel holds: a completion packet will come for each
+  uint64_t pending_ = 0;    // operations the kernel holds: a completion packet will come for each
   bool stopping_ = false;   // completions are still handled, nothing new is started
   bool shut_down_ = false;  // everything was cancelled and the port drained (bounded)
-  bool leak_ = false;  // the kernel kept some operations past the drain: their memory stays
+  bool leak_ = false;       // the kernel kept some operations past the drain: their memory stays
   WorkerReport report_;
 };
 

@@ -56,8 +56,7 @@ class SendWorker : public IocpWorker {
     stopping_ = true;
     queued_.clear();
     OVERLAPPED_ENTRY entries[completion_batch];
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     while (pending_ > 0 && std::chrono::steady_clock::now() < deadline) {
       const ULONG n = port_.wait(entries, completion_batch, max_wait_ms);
       for (ULONG i = 0; i < n; ++i) derived().template on_send_completion<false>(entries[i]);

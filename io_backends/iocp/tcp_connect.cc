@@ -30,7 +30,7 @@ Status connect_all(CompletionPort& port, ConnectExFunction connect_ex,
                    std::vector<ConnectTarget> targets, const ReopenTarget& reopen,
                    std::chrono::seconds timeout) {
   auto requests = std::make_unique<ConnectRequest[]>(targets.size());
-  std::size_t pending = 0;    // ConnectEx calls the kernel holds
+  std::size_t pending = 0;  // ConnectEx calls the kernel holds
   std::size_t unfinished = targets.size();
   uint64_t refusals = 0;
   std::string failure;

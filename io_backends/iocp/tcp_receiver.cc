@@ -151,9 +151,10 @@ void TcpReceiver::on_accept_completion(AcceptRequest& request, int error) {
           wsa_failure("iocp: port " + std::to_string(listener.port) + ": AcceptEx", error));
     return;  // `accepted` closes
   }
-  post_notice(context_, listeners_[request.listener].rest.on_success(listener.port,
-                                                                     ListenerRest::Clock::now()),
-              false);
+  post_notice(
+      context_,
+      listeners_[request.listener].rest.on_success(listener.port, ListenerRest::Clock::now()),
+      false);
   start_connection(std::move(accepted), listener);
 }
 

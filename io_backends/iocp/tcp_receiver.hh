@@ -57,9 +57,9 @@ class TcpReceiver final : public IocpWorker {
     uint32_t slot = 0;
     uint32_t index = 0;  // in connections_
     bool skips_port = false;
-    bool open = true;   // false once the peer closed it or it failed
+    bool open = true;    // false once the peer closed it or it failed
     bool ended = false;  // the peer closed its side; the socket stays until the rest complete
-    uint32_t busy = 0;  // requests pending or queued; freed when closed and 0
+    uint32_t busy = 0;   // requests pending or queued; freed when closed and 0
     uint64_t bytes = 0;
     std::string local, remote;
     std::unique_ptr<unsigned char[]> buffers;

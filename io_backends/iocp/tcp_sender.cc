@@ -91,8 +91,7 @@ Status TcpSender::open() {
     connection->unposted = connection->uncounted = budget_;
     for (SendRequest& request : connection->requests) request.connection = connection.get();
   }
-  if (context_.open_connections)
-    *context_.open_connections += static_cast<int64_t>(flows_.size());
+  if (context_.open_connections) *context_.open_connections += static_cast<int64_t>(flows_.size());
   report_.connections = static_cast<uint32_t>(flows_.size());
   report_.notes.push_back(outstanding_note(outstanding_, "sends", "connection"));
   opened_ = true;

@@ -24,17 +24,16 @@ struct Connection {
   OverlappedSocket socket;
   uint32_t slot = 0;
   bool skips_port = false;
-  bool open = true;   // false once the peer went away or a send failed
-  bool done = false;  // count mode: its budget was sent and its sending side shut down
-  uint64_t unposted = 0;    // count mode: budget bytes no send has taken yet
-  uint64_t uncounted = 0;   // count mode: budget bytes not yet completed
+  bool open = true;        // false once the peer went away or a send failed
+  bool done = false;       // count mode: its budget was sent and its sending side shut down
+  uint64_t unposted = 0;   // count mode: budget bytes no send has taken yet
+  uint64_t uncounted = 0;  // count mode: budget bytes not yet completed
   std::string local, remote;
   std::vector<SendRequest> requests;  // never resized: the kernel holds their addresses
 };
 }  // namespace tcp_send
 
-class TcpSender final
-    : public SendWorker<TcpSender, tcp_send::Connection, tcp_send::SendRequest> {
+class TcpSender final : public SendWorker<TcpSender, tcp_send::Connection, tcp_send::SendRequest> {
  public:
   explicit TcpSender(const WorkerContext& context) : SendWorker(context) {}
   ~TcpSender() override;

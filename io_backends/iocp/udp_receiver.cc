@@ -83,8 +83,7 @@ bool UdpReceiver::on_receive_error(Socket& socket, int error) {
   if (!socket.open) return false;
   socket.open = false;
   if (!is_cancellation(error))
-    record_error(
-        wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error));
+    record_error(wsa_failure("iocp: port " + std::to_string(socket.port) + ": WSARecvFrom", error));
   return false;
 }
 

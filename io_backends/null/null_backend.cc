@@ -2,7 +2,6 @@
 
 #include <thread>
 
-
 namespace xttcp {
 
 namespace {

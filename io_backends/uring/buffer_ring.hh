@@ -38,8 +38,8 @@ class BufferRing {
   void recycle_in_order(uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
       const auto bid = static_cast<uint16_t>(next_position_++ & mask_);
-      io_uring_buf_ring_add(memory_.get(), buffer(bid), buffer_size_, bid,
-                            static_cast<int>(mask_), pending_++);
+      io_uring_buf_ring_add(memory_.get(), buffer(bid), buffer_size_, bid, static_cast<int>(mask_),
+                            pending_++);
     }
   }
   // Buffers a bundle of `res` bytes filled: the kernel counts a partly filled one as used.
@@ -75,7 +75,7 @@ class BufferRing {
   uint32_t entries_ = 0;
   uint32_t mask_ = 0;
   uint32_t buffer_size_ = 0;
-  int pending_ = 0;  // recycled since the last publish()
+  int pending_ = 0;             // recycled since the last publish()
   uint32_t next_position_ = 0;  // recycle_in_order's next ring position
 };
 

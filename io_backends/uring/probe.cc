@@ -201,9 +201,8 @@ std::string UringCapabilities::summary() const {
   };
   return item("multishot", multishot_recv, multishot_reason) + ", " +
          item("buf_ring", buf_ring, buf_ring_reason) + ", " +
-         item("bundles", bundle, bundle_reason) + ", " +
-         item("send_zc", send_zc, send_zc_reason) + ", " +
-         item("sqpoll", sqpoll, sqpoll_reason) + ", " + item("zcrx", zcrx, zcrx_reason);
+         item("bundles", bundle, bundle_reason) + ", " + item("send_zc", send_zc, send_zc_reason) +
+         ", " + item("sqpoll", sqpoll, sqpoll_reason) + ", " + item("zcrx", zcrx, zcrx_reason);
 }
 
 UringCapabilities apply_uring_disable_list(UringCapabilities c, std::string_view list) {

@@ -20,13 +20,13 @@ struct UringCapabilities {
   bool ring = false;
   RingMode ring_mode = RingMode::plain;
   bool send = false, recv = false, accept = false;  // the basic opcodes
-  bool send_zc = false;          // IORING_OP_SEND_ZC with usage reports
+  bool send_zc = false;                             // IORING_OP_SEND_ZC with usage reports
   bool multishot_accept = false;
   bool multishot_recv = false;
-  bool buf_ring = false;         // provided-buffer rings (io_uring_register_buf_ring)
-  bool bundle = false;           // IORING_FEAT_RECVSEND_BUNDLE
-  bool sqpoll = false;           // IORING_SETUP_SQPOLL allowed for this process
-  bool zcrx = false;             // zero-copy receive (never found without a suitable NIC)
+  bool buf_ring = false;  // provided-buffer rings (io_uring_register_buf_ring)
+  bool bundle = false;    // IORING_FEAT_RECVSEND_BUNDLE
+  bool sqpoll = false;    // IORING_SETUP_SQPOLL allowed for this process
+  bool zcrx = false;      // zero-copy receive (never found without a suitable NIC)
 
   // Why each missing feature is missing ("" when present).
   std::string ring_reason, send_zc_reason, multishot_reason, buf_ring_reason, bundle_reason,

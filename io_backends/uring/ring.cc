@@ -10,12 +10,9 @@ namespace xttcp {
 
 unsigned ring_setup_flags(RingMode mode) {
   switch (mode) {
-    case RingMode::defer_taskrun:
-      return IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-    case RingMode::coop_taskrun:
-      return IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
-    case RingMode::plain:
-      break;
+    case RingMode::defer_taskrun: return IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+    case RingMode::coop_taskrun: return IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+    case RingMode::plain: break;
   }
   return 0;
 }

@@ -24,8 +24,7 @@ class Ring {
 
   // Control path. sq_entries and cq_entries are clamped by the kernel; sqpoll asks for a
   // kernel submission thread (--sqpoll).
-  Status init(unsigned sq_entries, unsigned cq_entries, const UringCapabilities& caps,
-              bool sqpoll);
+  Status init(unsigned sq_entries, unsigned cq_entries, const UringCapabilities& caps, bool sqpoll);
 
   io_uring* get() { return &ring_; }
   bool valid() const { return valid_; }
@@ -68,8 +67,7 @@ class Ring {
 };
 
 // How long a worker's completion wait lasts before it looks at `stop` again.
-inline constexpr long long ring_wait_ns =
-    std::chrono::nanoseconds(stop_check_interval).count();
+inline constexpr long long ring_wait_ns = std::chrono::nanoseconds(stop_check_interval).count();
 // How long a stopping worker waits for the kernel to hand back its requests, and for how long
 // at a time.
 inline constexpr auto ring_drain_budget = std::chrono::milliseconds(100);

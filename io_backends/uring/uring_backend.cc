@@ -48,8 +48,9 @@ class UringBackend final : public Backend {
     // --rr -u: every flow keeps its requests in flight in slots of its own.
     if (spec.rr.on && spec.workload.protocol == Protocol::udp &&
         uint64_t{spec.workload.send_buffer} * spec.rr.depth > (uint64_t{64} << 20))
-      return fail("--rr-depth: with -u, io_uring keeps --rr-depth x -b bytes per flow; at most "
-                  "64 MiB (lower one of them)");
+      return fail(
+          "--rr-depth: with -u, io_uring keeps --rr-depth x -b bytes per flow; at most "
+          "64 MiB (lower one of them)");
     if (spec.workload.protocol == Protocol::udp && spec.role != Role::sender && !spec.rr.on &&
         !c.multishot_rx())
       return fail("--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: " +
@@ -61,8 +62,9 @@ class UringBackend final : public Backend {
     // -uc: the receiver's sockets are bound, never connected (recvmsg names the source); the
     // sender's linked SENDs need connected sockets.
     if (spec.io.udp_unconnected && spec.role == Role::sender)
-      return fail("-uc: the io_uring backend sends on connected UDP sockets only "
-                  "(use --backend epoll)");
+      return fail(
+          "-uc: the io_uring backend sends on connected UDP sockets only "
+          "(use --backend epoll)");
     return ok();
   }
   std::string_view instead() const override { return "use --backend epoll"; }

@@ -51,12 +51,14 @@ Status UringReceiver::open() {
 
   if (mode_ == UringRecvMode::multishot) {
     bundles_ = caps_.bundle;
-    if (Status init = buffers_.init(ring_buffers, spec.workload.recv_buffer); !init) return init.error();
+    if (Status init = buffers_.init(ring_buffers, spec.workload.recv_buffer); !init)
+      return init.error();
     if (Status reg = buffers_.register_with(ring_.get(), buffer_group); !reg) return reg.error();
   } else {
     buffer_ = IoBuffer(tcp_receive_length(spec), 0);
     if (!buffer_)
-      return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
+      return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) +
+                  "-byte buffer");
   }
   return ok();
 }
@@ -161,7 +163,8 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
 void UringReceiver::resume_listeners() {
   const auto now = ListenerRest::Clock::now();
   resume_due_listeners(now, now, [&](uint32_t i) {
-    if (!listeners_[i].armed && !stopping_) arm_accept(i);  // else its cancel is still on the way back
+    if (!listeners_[i].armed && !stopping_)
+      arm_accept(i);  // else its cancel is still on the way back
   });
 }
 
@@ -255,15 +258,9 @@ void UringReceiver::cancel_and_drain() {
 
 void UringReceiver::run(const std::atomic<bool>& stop) {
   switch (mode_) {
-    case UringRecvMode::multishot:
-      receive_loop<UringRecvMode::multishot>(stop);
-      break;
-    case UringRecvMode::single:
-      receive_loop<UringRecvMode::single>(stop);
-      break;
-    case UringRecvMode::truncate:
-      receive_loop<UringRecvMode::truncate>(stop);
-      break;
+    case UringRecvMode::multishot: receive_loop<UringRecvMode::multishot>(stop); break;
+    case UringRecvMode::single: receive_loop<UringRecvMode::single>(stop); break;
+    case UringRecvMode::truncate: receive_loop<UringRecvMode::truncate>(stop); break;
   }
 }
 

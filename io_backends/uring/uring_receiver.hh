@@ -60,11 +60,11 @@ class UringReceiver final : public DataWorker,
 
   UringCapabilities caps_;
   UringRecvMode mode_ = UringRecvMode::multishot;
-  IoBuffer buffer_;             // single-shot receives (and MSG_TRUNC's address, never written)
-  BufferRing buffers_;          // multishot receives
-  bool bundles_ = false;        // multishot receives fill several buffers per CQE
-  Ring ring_;                   // declared after the buffers and sockets: torn down first
-  uint32_t armed_ = 0;          // requests that will still complete (accepts and recvs)
+  IoBuffer buffer_;       // single-shot receives (and MSG_TRUNC's address, never written)
+  BufferRing buffers_;    // multishot receives
+  bool bundles_ = false;  // multishot receives fill several buffers per CQE
+  Ring ring_;             // declared after the buffers and sockets: torn down first
+  uint32_t armed_ = 0;    // requests that will still complete (accepts and recvs)
   bool stopping_ = false;
 };
 

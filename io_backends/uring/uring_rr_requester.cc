@@ -123,9 +123,8 @@ void UringRrRequester::on_recv(uint32_t index, int res) {
   const uint64_t now = call_clock_ticks();
   const uint64_t transaction_bytes = uint64_t{request_} + response_;
   if (udp_) {
-    const uint64_t stamp = static_cast<size_t>(res) >= rr_limits::udp_min_bytes
-                               ? read_rr_stamp(flow.in.data())
-                               : 0;
+    const uint64_t stamp =
+        static_cast<size_t>(res) >= rr_limits::udp_min_bytes ? read_rr_stamp(flow.in.data()) : 0;
     if (stamp >= flow.epoch && stamp != 0 && stamp <= now) {
       context_.rr_histograms[flow.slot].record(now - stamp);
       context_.counters[flow.slot].add(transaction_bytes);

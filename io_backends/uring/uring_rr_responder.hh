@@ -70,7 +70,7 @@ class UringRrResponder final : public DataWorker {
   std::vector<Endpoint> endpoints_;
   std::vector<Connection> connections_;
   std::vector<uint32_t> free_;  // closed connections with nothing left in the kernel
-  IoBuffer out_;  // TCP responses: bytes of 'A'
+  IoBuffer out_;                // TCP responses: bytes of 'A'
   WorkerReport report_;
 };
 

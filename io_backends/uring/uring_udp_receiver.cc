@@ -41,7 +41,8 @@ Status UringUdpReceiver::open() {
     return init.error();
   if (Status reg = full_buffers_.register_with(ring_.get(), full_group); !reg) return reg.error();
   if (!skip_copy_) return ok();
-  if (Status init = header_buffers_.init(ring_buffers, static_cast<uint32_t>(header + header_payload));
+  if (Status init =
+          header_buffers_.init(ring_buffers, static_cast<uint32_t>(header + header_payload));
       !init)
     return init.error();
   return header_buffers_.register_with(ring_.get(), header_group);

@@ -37,7 +37,7 @@ class UringUdpReceiver final : public DataWorker, private UdpReceiverBase {
   bool stopping_ = false;
   BufferRing full_buffers_;    // group 0: a whole datagram or GRO train per buffer
   BufferRing header_buffers_;  // group 1 (--skip-rx-copy): header-only reads
-  Ring ring_;  // after the buffers and sockets: torn down before them
+  Ring ring_;                  // after the buffers and sockets: torn down before them
 };
 
 }  // namespace xttcp

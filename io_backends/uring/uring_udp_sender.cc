@@ -30,9 +30,10 @@ Status UringUdpSender::open() {
   region_bytes_ = static_cast<std::size_t>(batch_) * datagram_;
   // Paced: one send per chain, stamped and armed when the pacer lets it go (a chain's later
   // sends would leave later than their stamp says).
-  depth_ = sender_worker_rate(spec, flows_.size()) > 0
-               ? 1
-               : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
+  depth_ =
+      sender_worker_rate(spec, flows_.size()) > 0
+          ? 1
+          : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
   if (!buffer_) return fail("cannot allocate the UDP send buffers");
   const unsigned entries = ring_entries_for(flows_.size() * depth_ + 8);

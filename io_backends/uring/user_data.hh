@@ -8,11 +8,11 @@ namespace xttcp::uring {
 
 enum class Op : uint8_t {
   none = 0,
-  send = 1,     // plain SEND
-  send_zc = 2,  // SEND_ZC: a result CQE (F_MORE) then a notification CQE (F_NOTIF)
-  cancel = 3,   // ASYNC_CANCEL issued at stop
-  accept = 4,   // index = listener
-  recv = 5,     // index = connection
+  send = 1,         // plain SEND
+  send_zc = 2,      // SEND_ZC: a result CQE (F_MORE) then a notification CQE (F_NOTIF)
+  cancel = 3,       // ASYNC_CANCEL issued at stop
+  accept = 4,       // index = listener
+  recv = 5,         // index = connection
   send_bundle = 6,  // SEND of provided buffers (IORING_RECVSEND_BUNDLE); may post F_MORE CQEs
   poll_out = 7,     // POLL_ADD for POLLOUT after a MSG_DONTWAIT send found no room
 };

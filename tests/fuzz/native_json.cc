@@ -16,7 +16,8 @@
 #include "tests/fuzz/fuzz_check.hh"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto result = xttcp::parse_native_json(std::string_view(reinterpret_cast<const char*>(data), size));
+  auto result =
+      xttcp::parse_native_json(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!result) return 0;
   const std::string json = xttcp::render_native_json(*result);
   auto again = xttcp::parse_native_json(json);

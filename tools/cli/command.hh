@@ -41,9 +41,9 @@ std::string linux_dialect_help();
 
 // NTttcp for Windows 5.40's command line (case-insensitive names, -m with several mappings,
 // -xml, -a, -rb/-sb, -n count mode, ...) plus xttcp's native long options. `args` exclude
-// argv[0]. The spec has dialect = Dialect::windows; every option lands in the spec's part for what it
-// means (engine/spec.hh).
-// Errors are one line naming the option and the rule; options that exist only on Windows hosts
+// argv[0]. The spec has dialect = Dialect::windows; every option lands in the spec's part for what
+// it means (engine/spec.hh). Errors are one line naming the option and the rule; options that exist
+// only on Windows hosts
 // (-hv, -qos, -x, ...) are refused with the reason.
 Expected<Command> parse_windows_dialect(const std::vector<std::string>& args, unsigned cpu_count);
 Expected<Command> parse_windows_dialect(const std::vector<std::string>& args);
@@ -61,14 +61,13 @@ std::string iperf2_dialect_help();
 
 enum class CliDialect { linux, windows, iperf2 };
 
-// Which grammar reads the command line: `--dialect linux|windows|iperf2` (or --dialect=...) anywhere in
-// `args` wins and is removed from them; otherwise the program name (basename, any case):
-// ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows; any
-// iperf[.exe] chooses iperf2; any
-// other name (xttcp, and ntttcp on Linux, NTTTCP-for-Linux's own name) chooses the host's dialect:
-// linux on a Linux build, windows on a Windows build. When the choice is
-// windows and the name is ntttcps / ntttcpr, "-s" / "-r" is inserted at the front of `args`, so
-// an explicit -r / -s later on the line still wins, as in the original.
+// Which grammar reads the command line: `--dialect linux|windows|iperf2` (or --dialect=...)
+// anywhere in `args` wins and is removed from them; otherwise the program name (basename, any
+// case): ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows;
+// any iperf[.exe] chooses iperf2; any other name (xttcp, and ntttcp on Linux, NTTTCP-for-Linux's
+// own name) chooses the host's dialect: linux on a Linux build, windows on a Windows build. When
+// the choice is windows and the name is ntttcps / ntttcpr, "-s" / "-r" is inserted at the front of
+// `args`, so an explicit -r / -s later on the line still wins, as in the original.
 Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<std::string>& args);
 
 }  // namespace xttcp

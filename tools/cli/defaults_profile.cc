@@ -23,8 +23,7 @@ bool mentions_defaults(const std::vector<std::string>& args) {
 }
 
 bool starts_subcommand(const std::vector<std::string>& args) {
-  return !args.empty() &&
-         (args[0] == "compare" || args[0] == "topology" || args[0] == "backends");
+  return !args.empty() && (args[0] == "compare" || args[0] == "topology" || args[0] == "backends");
 }
 
 }  // namespace

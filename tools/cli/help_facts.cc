@@ -13,7 +13,8 @@ constexpr UsageLine linux_usage[] = {
     {"xttcp -s ADDR [options]", "sender, connecting to the receiver at ADDR"},
     {"xttcp --local [options]", "receiver and sender in one process, over loopback"},
     {"xttcp backends", "list the I/O backends and why any is unavailable"},
-    {"xttcp backends --dpdk-args \"A\"", "... and the DPDK ports (PMD, NUMA, queues) EAL args A find"},
+    {"xttcp backends --dpdk-args \"A\"",
+     "... and the DPDK ports (PMD, NUMA, queues) EAL args A find"},
     {"xttcp topology [--nic IF] [--json FILE]",
      "show CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU)"},
     {"xttcp compare BASE.json NEW.json", "regression verdict (xttcp compare --help)"},
@@ -88,7 +89,8 @@ constexpr DialectHelp windows_help{
 constexpr ExitCodeDoc exit_codes[] = {
     {exit_code::success, "the run (or the command) completed"},
     {exit_code::run_failed, "the run failed (peer unreachable, socket or backend error)"},
-    {exit_code::usage, "usage error: the command line was refused (compare: inputs not comparable)"},
+    {exit_code::usage,
+     "usage error: the command line was refused (compare: inputs not comparable)"},
     {exit_code::regression, "compare: the new runs regressed against the base"},
 };
 
@@ -128,7 +130,8 @@ std::string render_examples(std::span<const HelpExample> examples) {
 
 std::string render_exit_codes() {
   std::string out;
-  for (const ExitCodeDoc& exit : exit_codes) out += fmt::format("  {}  {}\n", exit.code, exit.meaning);
+  for (const ExitCodeDoc& exit : exit_codes)
+    out += fmt::format("  {}  {}\n", exit.code, exit.meaning);
   return out;
 }
 

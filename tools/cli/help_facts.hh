@@ -27,11 +27,11 @@ struct ExitCodeDoc {
 };
 
 struct DialectHelp {
-  std::string_view title;                  // after "xttcp VERSION - "
+  std::string_view title;  // after "xttcp VERSION - "
   std::span<const UsageLine> usage;
-  std::string_view usage_note;             // a paragraph after the usage lines; "" = none
-  std::string_view syntax;                 // how the line is read (a paragraph)
-  std::span<const std::string_view> notes; // paragraphs after the options
+  std::string_view usage_note;              // a paragraph after the usage lines; "" = none
+  std::string_view syntax;                  // how the line is read (a paragraph)
+  std::span<const std::string_view> notes;  // paragraphs after the options
   std::span<const HelpExample> examples;
 };
 

@@ -1,8 +1,8 @@
 // The iperf2 dialect: iperf 2.1.8's command line (its `iperf --help`, docs/iperf2.md) read
 // getopt-style into the spec, with iperf 2's defaults (port 5001, 10 s, one stream, 128 KB
 // buffers). What xttcp does not do is refused in
-// one line naming the option. TCP only for now: -u is refused. Rows only record; the rules between options run at the end, so
-// option order never matters.
+// one line naming the option. TCP only for now: -u is refused. Rows only record; the rules between
+// options run at the end, so option order never matters.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -71,8 +71,11 @@ Status set_parallel(Iperf2Parse& p, const std::string& v) {
 }
 Status set_time(Iperf2Parse& p, const std::string& v) {
   auto n = whole(v, 1, 86400 * 365);
-  if (!n) return fail(fmt::format("'{}' is not a whole number of seconds from 1 (xttcp times "
-                                  "tests in whole seconds)", v));
+  if (!n)
+    return fail(
+        fmt::format("'{}' is not a whole number of seconds from 1 (xttcp times "
+                    "tests in whole seconds)",
+                    v));
   p.time_s = static_cast<uint32_t>(*n);
   return ok();
 }
@@ -209,7 +212,8 @@ Status set_json(Iperf2Parse& p, const std::string& v) {
 }
 Status set_placement(Iperf2Parse& p, const std::string& v) {
   Expected<PlacementMode> mode = parse_placement_mode(v);
-  if (!mode) return fail(fmt::format("'{}' is not one of spread, numa, irq, irq-sibling, avoid-irq", v));
+  if (!mode)
+    return fail(fmt::format("'{}' is not one of spread, numa, irq, irq-sibling, avoid-irq", v));
   p.spec.placement.mode = *mode;
   return ok();
 }
@@ -264,11 +268,13 @@ constexpr OptionRow rows[] = {
 };
 
 // Every other option iperf 2.1.8 documents, and why xttcp does not run it.
-constexpr const char* one_way = "xttcp's iperf2 dialect tests one direction: run xttcp as the "
-                                "client at the other end instead";
+constexpr const char* one_way =
+    "xttcp's iperf2 dialect tests one direction: run xttcp as the "
+    "client at the other end instead";
 constexpr iperf2_cli::RefusedRow refused[] = {
-    {'u', "udp", Arg::none, "iperf 2's UDP datagram header is not written or read yet: TCP only "
-                            "(docs/iperf2.md)"},
+    {'u', "udp", Arg::none,
+     "iperf 2's UDP datagram header is not written or read yet: TCP only "
+     "(docs/iperf2.md)"},
     {'d', "dualtest", Arg::none, one_way},
     {'r', "tradeoff", Arg::none, one_way},
     {'R', "reverse", Arg::none, one_way},
@@ -279,8 +285,9 @@ constexpr iperf2_cli::RefusedRow refused[] = {
     {'I', "stdin", Arg::none, "xttcp sends its own buffers, not standard input"},
     {'M', "mss", Arg::required, "xttcp does not set TCP_MAXSEG"},
     {'m', "print_mss", Arg::none, "xttcp does not print the MSS"},
-    {'Z', "tcp-congestion", Arg::required, "xttcp does not choose the congestion control (set "
-                                            "net.ipv4.tcp_congestion_control)"},
+    {'Z', "tcp-congestion", Arg::required,
+     "xttcp does not choose the congestion control (set "
+     "net.ipv4.tcp_congestion_control)"},
     {'S', "tos", Arg::required, "xttcp does not set IP_TOS"},
     {'T', "ttl", Arg::required, "multicast is not served"},
     {'H', "ssm-host", Arg::required, "multicast is not served"},
@@ -314,7 +321,8 @@ constexpr iperf2_cli::RefusedRow refused[] = {
     {0, "no-udp-fin", Arg::none, "UDP is not served yet (see -u)"},
     {0, "tcp-quickack", Arg::none, "xttcp does not set TCP_QUICKACK"},
     {0, "tcp-write-prefetch", Arg::required, "xttcp does not set TCP_NOTSENT_LOWAT"},
-    {0, "tcp-write-times", Arg::none, "write times are not measured (see -lm in the Windows dialect)"},
+    {0, "tcp-write-times", Arg::none,
+     "write times are not measured (see -lm in the Windows dialect)"},
     {0, "trip-times", Arg::none, "one-way trip times are not measured"},
     {0, "txdelay-time", Arg::required, "delayed starts are not served"},
     {0, "txstart-time", Arg::required, "scheduled starts are not served"},
@@ -326,20 +334,25 @@ Expected<Command> finish(Iperf2Parse& p) {
   command.action = p.action;
   if (p.action != Action::run) return command;
   TestSpec& spec = p.spec;
-  if (p.server && p.client) return fail("-s and -c cannot be used together (a run is either server or client)");
+  if (p.server && p.client)
+    return fail("-s and -c cannot be used together (a run is either server or client)");
   if (!p.server && !p.client) return fail("-s or -c HOST is needed (see 'iperf --help')");
   const uint32_t len = p.len.value_or(128u * 1024);
   spec.workload.send_buffer = spec.workload.recv_buffer = len;
   spec.layout.ports = 1;
   spec.layout.conns_per_thread = 1;
   if (p.server) {
-    if (p.time_s) return fail("-t: xttcp's iperf2 server serves until Ctrl+C (give -t to the client)");
-    if (p.parallel) return fail("-P: the client says how many streams it sends (give -P to the client)");
-    if (p.rate_bps) return fail("-b: xttcp's server reads as fast as it can (give -b to the client)");
+    if (p.time_s)
+      return fail("-t: xttcp's iperf2 server serves until Ctrl+C (give -t to the client)");
+    if (p.parallel)
+      return fail("-P: the client says how many streams it sends (give -P to the client)");
+    if (p.rate_bps)
+      return fail("-b: xttcp's server reads as fast as it can (give -b to the client)");
     if (p.fq_rate_bps) return fail("--fq-rate: give it to the client");
     if (spec.iperf2.enhanced)
-      return fail("-e: the server's enhanced columns (reads by size) are not counted by xttcp "
-                  "(give -e to the client)");
+      return fail(
+          "-e: the server's enhanced columns (reads by size) are not counted by xttcp "
+          "(give -e to the client)");
     spec.role = Role::receiver;
     spec.layout.address = p.bind.value_or("");
     spec.layout.threads_per_port = 1;
@@ -360,7 +373,7 @@ Expected<Command> finish(Iperf2Parse& p) {
   if (spec.layout.ipv6 && spec.role == Role::receiver && spec.layout.address.empty())
     spec.layout.address = "::";
   if (!spec.iperf2.intervals) spec.output.interval_s = 1.0;  // the run's clock ticks; no lines
-  spec.output.quiet = true;  // no NTTTCP real-time lines
+  spec.output.quiet = true;                                  // no NTTTCP real-time lines
   command.spec = spec;
   return command;
 }

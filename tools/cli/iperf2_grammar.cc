@@ -50,7 +50,8 @@ Status read_line(const std::vector<std::string>& args, std::span<const OptionRow
     };
     if (word.starts_with("--") && word.size() > 2) {
       const std::size_t equals = word.find('=');
-      const std::string name = word.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+      const std::string name =
+          word.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
       const Found found = find_long(name, rows, refused);
       const std::string shown = "--" + name;
       if (!found.row && !found.refused)

@@ -21,14 +21,14 @@ enum class Arg { none, required, optional };
 struct Iperf2Parse {
   TestSpec spec;
   Action action = Action::run;
-  bool server = false;                 // -s
-  std::optional<std::string> client;   // -c HOST
-  std::optional<uint32_t> parallel;    // -P
-  std::optional<uint32_t> time_s;      // -t
-  std::optional<uint32_t> len;         // -l
-  std::optional<uint64_t> rate_bps;    // -b, per stream
-  std::optional<uint64_t> fq_rate_bps; // --fq-rate, per stream
-  std::optional<std::string> bind;     // -B
+  bool server = false;                  // -s
+  std::optional<std::string> client;    // -c HOST
+  std::optional<uint32_t> parallel;     // -P
+  std::optional<uint32_t> time_s;       // -t
+  std::optional<uint32_t> len;          // -l
+  std::optional<uint64_t> rate_bps;     // -b, per stream
+  std::optional<uint64_t> fq_rate_bps;  // --fq-rate, per stream
+  std::optional<std::string> bind;      // -B
 };
 
 // One option xttcp runs: its error lines read "-P: <the rule>".

@@ -33,8 +33,10 @@ Status choose_role(ParseState& state) {
     return fail("-r and -s cannot be used together (a run is either receiver or sender)");
   if (state.local_chosen && (state.receiver_chosen || state.sender_chosen)) {
     const char* role = state.receiver_chosen ? "-r" : "-s";
-    return fail(fmt::format("--local cannot be used with {} (--local runs both sides; drop {} or "
-                            "--local)", role, role));
+    return fail(
+        fmt::format("--local cannot be used with {} (--local runs both sides; drop {} or "
+                    "--local)",
+                    role, role));
   }
   TestSpec& spec = state.spec();
   if (state.local_chosen) {
@@ -56,7 +58,8 @@ void apply_mapping(ParseState& state, const std::vector<OptionUse>& uses) {
   TestSpec& spec = state.spec();
   const Mapping& mapping = *state.mapping;
   if (mapping.ports && !given(uses, 'P')) {
-    spec.layout.ports = static_cast<uint32_t>(std::min<uint64_t>(*mapping.ports, limits::max_ports));
+    spec.layout.ports =
+        static_cast<uint32_t>(std::min<uint64_t>(*mapping.ports, limits::max_ports));
     if (*mapping.ports > limits::max_ports)
       state.note(fmt::format("-m: {} ports is above the maximum of {}; using {}", *mapping.ports,
                              limits::max_ports, limits::max_ports));
@@ -88,10 +91,12 @@ Status check_ports(const ParseState& state, const std::vector<OptionUse>& uses) 
     return fail(fmt::format("-p: receiver ports {}..{} pass 65535 (lower -p or -P)",
                             spec.layout.base_port, last_port));
   if (given(uses, 'f') && spec.role != Role::receiver) {
-    const uint64_t last_source = uint64_t{spec.layout.source_base_port} + spec.sender_connections() - 1;
+    const uint64_t last_source =
+        uint64_t{spec.layout.source_base_port} + spec.sender_connections() - 1;
     if (last_source > 65535)
       return fail(fmt::format("-f: source ports {}..{} pass 65535 ({} connections; lower -f)",
-                              spec.layout.source_base_port, last_source, spec.sender_connections()));
+                              spec.layout.source_base_port, last_source,
+                              spec.sender_connections()));
   }
   return ok();
 }
@@ -114,12 +119,14 @@ Status check_rates(ParseState& state) {
           format_bps(static_cast<double>(spec.workload.fq_rate_limit_bps)), connections, per_socket,
           UINT32_MAX));
     if (per_socket == 0)
-      return fail(fmt::format("--fq-rate-limit: {} bits/s over {} connections is less than 1 "
-                              "byte/s per connection",
-                              spec.workload.fq_rate_limit_bps, connections));
-    state.note(fmt::format("--fq-rate-limit: each of {} connections paced to {} bytes/s; the "
-                           "bandwidth may be limited",
-                           connections, per_socket));
+      return fail(
+          fmt::format("--fq-rate-limit: {} bits/s over {} connections is less than 1 "
+                      "byte/s per connection",
+                      spec.workload.fq_rate_limit_bps, connections));
+    state.note(
+        fmt::format("--fq-rate-limit: each of {} connections paced to {} bytes/s; the "
+                    "bandwidth may be limited",
+                    connections, per_socket));
   }
   if (spec.workload.rate_limit_bps != 0)
     state.note(fmt::format("-B: bandwidth limited to {} over all sender threads",
@@ -148,10 +155,12 @@ Status check_protocol(ParseState& state, const std::vector<OptionUse>& uses) {
                              largest, spec.workload.send_buffer));
     spec.workload.send_buffer = largest;
   }
-  if (spec.workload.udp_payload == UdpPayload::native && spec.workload.send_buffer < udp_native_header_bytes)
-    return fail(fmt::format("--udp-payload native: datagrams of {} bytes cannot hold the {}-byte "
-                            "header (use -b {} or more, or --udp-payload compat)",
-                            spec.workload.send_buffer, udp_native_header_bytes, udp_native_header_bytes));
+  if (spec.workload.udp_payload == UdpPayload::native &&
+      spec.workload.send_buffer < udp_native_header_bytes)
+    return fail(
+        fmt::format("--udp-payload native: datagrams of {} bytes cannot hold the {}-byte "
+                    "header (use -b {} or more, or --udp-payload compat)",
+                    spec.workload.send_buffer, udp_native_header_bytes, udp_native_header_bytes));
   return ok();
 }
 
@@ -168,23 +177,29 @@ Status check_rr(ParseState& state, const std::vector<OptionUse>& uses) {
         return fail(fmt::format("--{} is for --rr only (add --rr)", rr_only));
     return ok();
   }
-  if (!given(uses, 'b')) spec.workload.send_buffer = spec.workload.recv_buffer = rr_limits::default_request_bytes;
-  if (spec.io.zerocopy != ZeroCopy::off) return fail("--zerocopy: not with --rr (drop one of them)");
-  if (spec.workload.rate_limit_bps != 0) return fail("-B: not with --rr (transactions are not paced)");
-  if (spec.workload.fq_rate_limit_bps != 0) return fail("--fq-rate-limit: not with --rr (drop one of them)");
+  if (!given(uses, 'b'))
+    spec.workload.send_buffer = spec.workload.recv_buffer = rr_limits::default_request_bytes;
+  if (spec.io.zerocopy != ZeroCopy::off)
+    return fail("--zerocopy: not with --rr (drop one of them)");
+  if (spec.workload.rate_limit_bps != 0)
+    return fail("-B: not with --rr (transactions are not paced)");
+  if (spec.workload.fq_rate_limit_bps != 0)
+    return fail("--fq-rate-limit: not with --rr (drop one of them)");
   if (spec.role != Role::receiver && spec.sender_connections() > rr_limits::max_flows)
-    return fail(fmt::format("--rr: {} connections (-P x -n x -l), at most {} (each keeps its own "
-                            "latency histogram)",
-                            spec.sender_connections(), rr_limits::max_flows));
+    return fail(
+        fmt::format("--rr: {} connections (-P x -n x -l), at most {} (each keeps its own "
+                    "latency histogram)",
+                    spec.sender_connections(), rr_limits::max_flows));
   if (spec.role != Role::sender && spec.layout.ports > rr_limits::max_flows)
     return fail(fmt::format("--rr: at most {} ports (-P)", rr_limits::max_flows));
   if (spec.workload.protocol == Protocol::udp) {
     const uint32_t largest = spec.layout.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
     const uint32_t request = spec.workload.send_buffer, response = spec.rr.response_bytes(request);
     if (request < rr_limits::udp_min_bytes || response < rr_limits::udp_min_bytes)
-      return fail(fmt::format("--rr -u: requests and responses carry an {}-byte send time (-b and "
-                              "--response-size at least {})",
-                              rr_limits::udp_min_bytes, rr_limits::udp_min_bytes));
+      return fail(
+          fmt::format("--rr -u: requests and responses carry an {}-byte send time (-b and "
+                      "--response-size at least {})",
+                      rr_limits::udp_min_bytes, rr_limits::udp_min_bytes));
     if (response > largest)
       return fail(fmt::format("--response-size: {} bytes is above the largest UDP payload ({})",
                               response, largest));
@@ -242,8 +257,9 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   apply_mapping(*state, uses);
   if (Status address = choose_address(*state); !address) return address.error();
   if (given(uses, 'a') && !state->spec().layout.source_addresses.empty())
-    return fail("-a and --source-addresses cannot be used together (the first of the list "
-                "serves as -a)");
+    return fail(
+        "-a and --source-addresses cannot be used together (the first of the list "
+        "serves as -a)");
   if (Status ports = check_ports(*state, uses); !ports) return ports.error();
   if (Status rates = check_rates(*state); !rates) return rates.error();
   // --rr first: its default -b is what -u then checks.
@@ -271,7 +287,8 @@ Expected<Command> parse_topology_command(const std::vector<std::string>& args) {
       has_value = true;
     }
     if (name != "--nic" && name != "--json")
-      return fail(fmt::format("'topology' takes --nic IF and --json FILE only (got '{}')", args[i]));
+      return fail(
+          fmt::format("'topology' takes --nic IF and --json FILE only (got '{}')", args[i]));
     if (!has_value) {
       if (i + 1 >= args.size()) return fail(fmt::format("{}: needs a value", name));
       value = args[++i];
@@ -294,8 +311,8 @@ Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsi
       return command;
     }
     if (args.size() > 1)
-      return fail(fmt::format("'backends' takes no arguments but --dpdk-args \"EAL ARGS\" (got '{}')",
-                              args[1]));
+      return fail(fmt::format(
+          "'backends' takes no arguments but --dpdk-args \"EAL ARGS\" (got '{}')", args[1]));
     return command;
   }
   return parse_run(args, cpu_count);

@@ -81,7 +81,8 @@ Status set_source_addresses(ParseState& state, const Value& value) {
   std::string_view rest = *value;
   while (true) {
     const size_t comma = rest.find(',');
-    auto address = bind::non_empty<"a comma-separated address list">(std::string(rest.substr(0, comma)));
+    auto address =
+        bind::non_empty<"a comma-separated address list">(std::string(rest.substr(0, comma)));
     if (!address) return address.error();
     addresses.push_back(*address);
     if (comma == std::string_view::npos) break;
@@ -103,16 +104,16 @@ Status set_allow(ParseState& state, const Value& value) {
 }
 
 Status set_threads_per_port(ParseState& state, const Value& value) {
-  auto threads = clamped_count(state, *value, limits::max_threads_per_port, "-n",
-                               "threads per port");
+  auto threads =
+      clamped_count(state, *value, limits::max_threads_per_port, "-n", "threads per port");
   if (!threads) return threads.error();
   state.spec().layout.threads_per_port = *threads;
   return ok();
 }
 
 Status set_conns_per_thread(ParseState& state, const Value& value) {
-  auto conns = clamped_count(state, *value, limits::max_conns_per_thread, "-l",
-                             "connections per thread");
+  auto conns =
+      clamped_count(state, *value, limits::max_conns_per_thread, "-l", "connections per thread");
   if (!conns) return conns.error();
   state.spec().layout.conns_per_thread = *conns;
   return ok();
@@ -146,9 +147,10 @@ Status set_buffer(ParseState& state, const Value& value) {
   if (!size) return size.error();
   if (*size == 0) return fail("the buffer size must be at least 1 byte");
   if (*size > limits::max_buffer_bytes)
-    return fail(fmt::format("{} is {} bytes, above the maximum of {} (1g: one send or receive "
-                            "call moves at most that)",
-                            *value, *size, limits::max_buffer_bytes));
+    return fail(
+        fmt::format("{} is {} bytes, above the maximum of {} (1g: one send or receive "
+                    "call moves at most that)",
+                    *value, *size, limits::max_buffer_bytes));
   state.spec().workload.send_buffer = static_cast<uint32_t>(*size);
   state.spec().workload.recv_buffer = static_cast<uint32_t>(*size);
   return ok();
@@ -166,8 +168,9 @@ Status set_version(ParseState& state, const Value&) {
 
 Status set_placement(ParseState& state, const Value& value) {
   Expected<PlacementMode> mode = parse_placement_mode(*value);
-  if (!mode) return fail(fmt::format("'{}' is not one of spread, numa, irq, irq-sibling, avoid-irq",
-                                     *value));
+  if (!mode)
+    return fail(
+        fmt::format("'{}' is not one of spread, numa, irq, irq-sibling, avoid-irq", *value));
   state.spec().placement.mode = *mode;
   return ok();
 }
@@ -255,10 +258,12 @@ Status set_congestion(ParseState& state, const Value& value) {
   const std::string& name = *value;
   const bool well_formed =
       !name.empty() && name.size() <= 15 && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-';
       });
   if (!well_formed)
-    return fail("'" + name + "' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)");
+    return fail("'" + name +
+                "' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)");
   state.spec().io.congestion = name;
   return ok();
 }

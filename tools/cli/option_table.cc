@@ -45,9 +45,7 @@ std::string display_name(const OptionDef& def, bool prefer_long) {
   return "--" + std::string(def.long_name);
 }
 
-std::string display_name(const OptionUse& use) {
-  return display_name(*use.def, use.spelled_long);
-}
+std::string display_name(const OptionUse& use) { return display_name(*use.def, use.spelled_long); }
 
 bool ignored_on(const OptionDef& def, Role role) {
   return (role == Role::receiver && (def.roles & ignored_on_receiver)) ||

@@ -44,14 +44,14 @@ enum class OptionGroup { compatible, native, general };
 using ApplyFn = Status (*)(ParseState& state, const std::optional<std::string>& value);
 
 struct OptionDef {
-  char short_name = 0;             // 'P' for -P; 0 = none
-  std::string_view long_name;      // "fq-rate-limit" for --fq-rate-limit; "" = none
+  char short_name = 0;         // 'P' for -P; 0 = none
+  std::string_view long_name;  // "fq-rate-limit" for --fq-rate-limit; "" = none
   ValueKind value = ValueKind::none;
-  std::string_view value_name;     // "N", "ADDR", "FILE" in the help text
+  std::string_view value_name;  // "N", "ADDR", "FILE" in the help text
   uint8_t roles = for_any;
   OptionGroup group = OptionGroup::compatible;
-  std::string_view help;           // what it does, one sentence
-  std::string_view default_text;   // shown as "[default: ...]"; "" = nothing shown
+  std::string_view help;          // what it does, one sentence
+  std::string_view default_text;  // shown as "[default: ...]"; "" = nothing shown
   ApplyFn apply = nullptr;
 };
 

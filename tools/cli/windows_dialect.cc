@@ -41,15 +41,15 @@ const OptionDef* find_native_long(std::string_view name) {
 
 std::vector<std::string> windows_spellings() {
   std::vector<std::string> names;
-  for (const WindowsOptionDef& def : windows_options()) names.push_back(fmt::format("-{}", def.name));
+  for (const WindowsOptionDef& def : windows_options())
+    names.push_back(fmt::format("-{}", def.name));
   return names;
 }
 
 std::string unknown_option(const std::string& typed) {
   std::string message = "unknown option '" + typed + "'";
-  if (typed.size() > 1 && std::all_of(typed.begin() + 1, typed.end(), [](unsigned char c) {
-        return std::isdigit(c) != 0;
-      }))
+  if (typed.size() > 1 && std::all_of(typed.begin() + 1, typed.end(),
+                                      [](unsigned char c) { return std::isdigit(c) != 0; }))
     return message + " (a negative number is no option; an option's value follows it, e.g. -a 2)";
   if (auto hint = linux_flag_hint(typed)) return message + " (" + std::string(*hint) + ")";
   std::string lower = typed;
@@ -112,8 +112,8 @@ class WindowsSplitter {
       case WindowsValue::none: break;
       case WindowsValue::required:
         if (next_ >= args_.size())
-          return fail(with_hint(name + " needs a value (" + std::string(def->value_name) + ")",
-                                typed));
+          return fail(
+              with_hint(name + " needs a value (" + std::string(def->value_name) + ")", typed));
         if (auto dash = typographic(args_[next_])) return fail(*dash);
         values.push_back(args_[next_++]);
         break;
@@ -126,8 +126,8 @@ class WindowsSplitter {
     }
     if (Status applied = def->apply(state_, values); !applied) {
       // -a 4 is this dialect's own use; -a 10.0.0.1 is NTTTCP-for-Linux's source address.
-      const bool own_use = typed == "-a" && !values.empty() &&
-                           values[0].find_first_of(".:") == std::string::npos;
+      const bool own_use =
+          typed == "-a" && !values.empty() && values[0].find_first_of(".:") == std::string::npos;
       const std::string message = name + ": " + applied.error().message;
       return fail(own_use ? message : with_hint(message, typed));
     }
@@ -147,7 +147,8 @@ class WindowsSplitter {
         return fail("unknown option '" + typed + "' (" + std::string(*hint) + ")");
       std::vector<std::string> names;
       for (const OptionDef& row : linux_options())
-        if (find_native_long(row.long_name) != nullptr) names.push_back("--" + std::string(row.long_name));
+        if (find_native_long(row.long_name) != nullptr)
+          names.push_back("--" + std::string(row.long_name));
       if (auto suggestion = closest_match(typed, names))
         return fail("unknown option '" + typed + "' (did you mean '" + *suggestion + "'?)");
       return fail("unknown option '" + typed + "'");
@@ -173,9 +174,10 @@ class WindowsSplitter {
 
   Status stray(const std::string& word) {
     std::string message = "unexpected word '" + word + "'";
-    if (previous_ && (*previous_ == "-s" || *previous_ == "-r" || *previous_ == "-S" ||
-                      *previous_ == "-R"))
-      return fail(message + " after " + *previous_ + " (-s and -r take no address in this "
+    if (previous_ &&
+        (*previous_ == "-s" || *previous_ == "-r" || *previous_ == "-S" || *previous_ == "-R"))
+      return fail(message + " after " + *previous_ +
+                  " (-s and -r take no address in this "
                   "dialect; the address goes in -m THREADS,CPU,HOST)");
     if (previous_) {
       if (auto hint = linux_flag_hint(*previous_))
@@ -215,13 +217,15 @@ Status apply_mappings(WindowsParseState& state) {
   for (const ThreadMapping& mapping : spec.layout.mappings) {
     threads += mapping.threads;
     if (spec.role == Role::sender && mapping.host.empty())
-      return fail("-m: the sender needs the receiver's address in every mapping ('*' is for "
-                  "the receiver)");
+      return fail(
+          "-m: the sender needs the receiver's address in every mapping ('*' is for "
+          "the receiver)");
   }
   if (!spec.control.no_sync && threads >= windows_max_synced_threads)
-    return fail(fmt::format("-m: {} threads in total; without -ns fewer than {} are allowed (add "
-                            "-ns on every instance)",
-                            threads, windows_max_synced_threads));
+    return fail(
+        fmt::format("-m: {} threads in total; without -ns fewer than {} are allowed (add "
+                    "-ns on every instance)",
+                    threads, windows_max_synced_threads));
   // Data ports base..base+threads-1 (base+1..base+threads with -sp), token ports 1000 above.
   const uint64_t first = spec.layout.base_port + (spec.control.port_assignment ? 1 : 0);
   const uint64_t last = first + threads - 1;
@@ -229,10 +233,11 @@ Status apply_mappings(WindowsParseState& state) {
     return fail(fmt::format("-p: data ports {}..{} pass 65535 (lower -p or use fewer threads)",
                             first, last));
   if (!spec.control.no_sync && last + windows_token_port_offset > 65535)
-    return fail(fmt::format("-p: token ports {}..{} (data port + {}) pass 65535 (lower -p, use "
-                            "fewer threads, or -ns)",
-                            first + windows_token_port_offset, last + windows_token_port_offset,
-                            windows_token_port_offset));
+    return fail(
+        fmt::format("-p: token ports {}..{} (data port + {}) pass 65535 (lower -p, use "
+                    "fewer threads, or -ns)",
+                    first + windows_token_port_offset, last + windows_token_port_offset,
+                    windows_token_port_offset));
   spec.layout.ports = static_cast<uint32_t>(threads);
   spec.layout.threads_per_port = 1;
   spec.layout.conns_per_thread = 1;
@@ -256,9 +261,10 @@ void choose_mode(WindowsParseState& state) {
   }
   if (!spec.workload.buffer_count) {
     spec.workload.buffer_count = windows_default_buffer_count;
-    state.base.note(fmt::format("no -t: count mode, each thread does {} buffers (-n); add -t SEC "
-                                "for a timed run",
-                                windows_default_buffer_count));
+    state.base.note(
+        fmt::format("no -t: count mode, each thread does {} buffers (-n); add -t SEC "
+                    "for a timed run",
+                    windows_default_buffer_count));
   }
   if (state.time_s) spec.workload.count_timeout_s = *state.time_s;
   // An engine that knows no count mode still stops: the run's upper bound is its duration.
@@ -273,7 +279,7 @@ void apply_defaults(WindowsParseState& state) {
   TestSpec& spec = state.spec();
   if (!state.length_given) {
     const uint32_t length = spec.workload.protocol == Protocol::udp ? windows_default_udp_length
-                                                           : windows_default_tcp_length;
+                                                                    : windows_default_tcp_length;
     spec.workload.send_buffer = length;
     spec.workload.recv_buffer = length;
   }
@@ -290,12 +296,14 @@ Status verify(WindowsParseState& state) {
   const bool sender = spec.role == Role::sender;
   const bool udp = spec.workload.protocol == Protocol::udp;
   const bool async = spec.io.outstanding > 0;
-  if (spec.accepted.wsa && !async) return fail("-w: WSASend/WSARecv need asynchronous I/O (add -a)");
+  if (spec.accepted.wsa && !async)
+    return fail("-w: WSASend/WSARecv need asynchronous I/O (add -a)");
   if (spec.io.wait_all && async && !spec.accepted.wsa)
     return fail("-wa: MSG_WAITALL works with synchronous I/O or with -w (add -w or drop -a)");
   if (!spec.layout.source_address.empty() && !sender)
     return fail("-nic is for the sender only (drop -nic or use -s)");
-  if (spec.workload.thread_rate_kBps > 0 && !sender) return fail("-thr is for the sender only (drop -thr or use -s)");
+  if (spec.workload.thread_rate_kBps > 0 && !sender)
+    return fail("-thr is for the sender only (drop -thr or use -s)");
   if (spec.output.sample_s > 0 && (!state.time_s || spec.workload.buffer_count))
     return fail("-sam needs a timed run (-t SEC without -n)");
   if (spec.io.udp_send_offload != 0 && (!sender || !udp)) return fail("-uso needs -s and -u");
@@ -312,11 +320,13 @@ void add_notes(WindowsParseState& state) {
   const TestSpec& spec = state.spec();
   // Receive-side options the original accepts on a sender and never uses there.
   if (spec.role == Role::sender && spec.workload.verify_data)
-    state.base.note("-d does nothing on the sender: it checks received data (ignored, as NTttcp "
-                    "does)");
+    state.base.note(
+        "-d does nothing on the sender: it checks received data (ignored, as NTttcp "
+        "does)");
   if (spec.role == Role::sender && spec.io.wait_all)
-    state.base.note("-wa does nothing on the sender: it applies to receives (ignored, as NTttcp "
-                    "does)");
+    state.base.note(
+        "-wa does nothing on the sender: it applies to receives (ignored, as NTttcp "
+        "does)");
   if (spec.io.no_delay && spec.workload.protocol == Protocol::udp)
     state.base.note("-ndl has no effect with -u (TCP_NODELAY is a TCP option)");
   if (spec.output.sample_s > spec.workload.duration_s)
@@ -355,8 +365,9 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   if (Status checks = verify(state); !checks) return checks.error();
   // Repeats need a receiver that stays for test after test (-H): this dialect's has none.
   if (state.spec().repeat.count > 1)
-    return fail("--repeat: NTttcp for Windows' receiver runs one test; repeat with the "
-                "NTTTCP-for-Linux command line against a receiver with -H");
+    return fail(
+        "--repeat: NTttcp for Windows' receiver runs one test; repeat with the "
+        "NTTTCP-for-Linux command line against a receiver with -H");
   // -d must see the bytes: no MSG_TRUNC receive, unless asked for explicitly (then refuse).
   if (state.spec().workload.verify_data) {
     for (const OptionUse& use : splitter.native_uses()) {
@@ -405,8 +416,8 @@ std::string windows_dialect_help() {
   text += "\nRefused (Windows-only or not implemented):\n";
   for (const WindowsOptionDef& def : windows_options()) {
     if (def.apply != nullptr) continue;
-    append_help_row(text, fmt::format("  -{}", def.name), split_words(def.refusal), windows_help_column,
-                    windows_help_width);
+    append_help_row(text, fmt::format("  -{}", def.name), split_words(def.refusal),
+                    windows_help_column, windows_help_width);
   }
   text += "\nxttcp options (same as in the Linux dialect):\n";
   text += render_option_help(windows_native_options(), OptionGroup::native);

@@ -26,18 +26,21 @@ Expected<uint64_t> memory_size(const std::string& text, uint64_t max) {
   std::string_view digits = text;
   if (!digits.empty()) {
     switch (digits.back()) {
-      case 'k': case 'K': multiplier = 1024; break;
-      case 'm': case 'M': multiplier = 1024 * 1024; break;
+      case 'k':
+      case 'K': multiplier = 1024; break;
+      case 'm':
+      case 'M': multiplier = 1024 * 1024; break;
       default: break;
     }
     if (multiplier != 1) digits.remove_suffix(1);
   }
-  const bool all_digits = !digits.empty() && digits.find_first_not_of("0123456789") ==
-                                                 std::string_view::npos;
+  const bool all_digits =
+      !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
   if (!all_digits)
-    return fail(fmt::format("'{}' is not a size (a whole number with an optional k or m suffix, "
-                            "e.g. 64k)",
-                            text));
+    return fail(
+        fmt::format("'{}' is not a size (a whole number with an optional k or m suffix, "
+                    "e.g. 64k)",
+                    text));
   auto value = parse_count(digits, max / multiplier);
   if (!value) return fail(fmt::format("{} is above the maximum of {}", text, max));
   return *value * multiplier;
@@ -81,9 +84,10 @@ Expected<ThreadMapping> parse_windows_mapping(const std::string& text, unsigned 
   bool empty_field = false;
   for (const std::string& field : fields) empty_field = empty_field || field.empty();
   if (fields.size() != 3 || empty_field)
-    return fail(fmt::format("'{}' is not THREADS,CPU,HOST (all 3 fields are required, e.g. "
-                            "4,*,10.0.0.1)",
-                            text));
+    return fail(
+        fmt::format("'{}' is not THREADS,CPU,HOST (all 3 fields are required, e.g. "
+                    "4,*,10.0.0.1)",
+                    text));
   ThreadMapping mapping;
   auto threads = parse_count(fields[0], 65535);
   if (!threads) return fail(fmt::format("threads in '{}': {}", text, threads.error().message));
@@ -106,8 +110,9 @@ Expected<ThreadMapping> parse_windows_mapping(const std::string& text, unsigned 
 // The original runs the last of -s and -r; a line with both is a mistake worth saying.
 Status set_role(WindowsParseState& state, Role role) {
   if (state.role && *state.role != role)
-    return fail("-r and -s cannot be used together (a test needs one role per process; the "
-                "original would run the last one)");
+    return fail(
+        "-r and -s cannot be used together (a test needs one role per process; the "
+        "original would run the last one)");
   state.role = role;
   return ok();
 }
@@ -176,9 +181,10 @@ Status set_async(WindowsParseState& state, const Values& values) {
   auto count = parse_count(values[0], UINT32_MAX);
   if (!count) return count.error();
   if (*count == 0 || *count > windows_max_async_buffers)
-    return fail(fmt::format("{} outstanding buffers; use 1..{} (fewer than 64, the "
-                            "WaitForMultipleObjects limit)",
-                            *count, windows_max_async_buffers));
+    return fail(
+        fmt::format("{} outstanding buffers; use 1..{} (fewer than 64, the "
+                    "WaitForMultipleObjects limit)",
+                    *count, windows_max_async_buffers));
   state.spec().io.outstanding = static_cast<uint32_t>(*count);
   state.async_count_given = true;
   return ok();
@@ -370,28 +376,29 @@ struct LinuxHint {
 // spelling, with their Windows-dialect form: the Windows grammar is
 // case-insensitive, so -P is -p and -N is -n here, which is rarely what a Linux user meant.
 constexpr LinuxHint linux_hints[] = {
-  {"-P", "-P is -p (the base port) in this dialect; NTTTCP-for-Linux's -P N (ports) is "
-         "-m N,*,HOST here"},
-  {"-N", "-N is -n (buffer count) in this dialect; NTTTCP-for-Linux's -N (no sync) is -ns here"},
-  {"-M", "-M is -m (mappings) in this dialect; there is no multi-clients mode"},
-  {"-L", "-L is -l (buffer length) in this dialect; there is no last-client mode"},
-  {"-W", "-W is -w (WSASend/WSARecv) in this dialect; the warm-up is -wu SEC"},
-  {"-C", "the cool-down is -cd SEC in this dialect"},
-  {"-b", "the buffer length is -l LEN in this dialect"},
-  {"-B", "the throttle is -thr KB/s per sender thread in this dialect"},
-  {"-a", "-a is asynchronous I/O in this dialect; the source address is -nic ADDR"},
-  {"-j", "this dialect has no NTTTCP JSON file (xttcp's own JSON is --json FILE)"},
-  {"-f", "this dialect has no source-port option"},
-  {"-e", "this dialect has no -e; xttcp always uses the chosen --backend"},
-  {"-D", "-D is -d (verify data) in this dialect; there is no daemon mode"},
-  {"-O", "this dialect has no log file (-O)"},
-  {"-Q", "this dialect has no quiet mode (-Q)"},
-  {"--no-delay", "TCP_NODELAY is -ndl in this dialect"},
-  {"--show-tcp-retrans", "retransmits are always shown in this dialect"},
-  {"--show-nic-packets", "packets are always shown in this dialect"},
-  {"--show-dev-interrupts", "interrupts are always shown in this dialect"},
-  {"--fq-rate-limit", "the throttle is -thr KB/s per sender thread in this dialect"},
-  {"--local", "--local is for the Linux dialect (--dialect linux)"},
+    {"-P",
+     "-P is -p (the base port) in this dialect; NTTTCP-for-Linux's -P N (ports) is "
+     "-m N,*,HOST here"},
+    {"-N", "-N is -n (buffer count) in this dialect; NTTTCP-for-Linux's -N (no sync) is -ns here"},
+    {"-M", "-M is -m (mappings) in this dialect; there is no multi-clients mode"},
+    {"-L", "-L is -l (buffer length) in this dialect; there is no last-client mode"},
+    {"-W", "-W is -w (WSASend/WSARecv) in this dialect; the warm-up is -wu SEC"},
+    {"-C", "the cool-down is -cd SEC in this dialect"},
+    {"-b", "the buffer length is -l LEN in this dialect"},
+    {"-B", "the throttle is -thr KB/s per sender thread in this dialect"},
+    {"-a", "-a is asynchronous I/O in this dialect; the source address is -nic ADDR"},
+    {"-j", "this dialect has no NTTTCP JSON file (xttcp's own JSON is --json FILE)"},
+    {"-f", "this dialect has no source-port option"},
+    {"-e", "this dialect has no -e; xttcp always uses the chosen --backend"},
+    {"-D", "-D is -d (verify data) in this dialect; there is no daemon mode"},
+    {"-O", "this dialect has no log file (-O)"},
+    {"-Q", "this dialect has no quiet mode (-Q)"},
+    {"--no-delay", "TCP_NODELAY is -ndl in this dialect"},
+    {"--show-tcp-retrans", "retransmits are always shown in this dialect"},
+    {"--show-nic-packets", "packets are always shown in this dialect"},
+    {"--show-dev-interrupts", "interrupts are always shown in this dialect"},
+    {"--fq-rate-limit", "the throttle is -thr KB/s per sender thread in this dialect"},
+    {"--local", "--local is for the Linux dialect (--dialect linux)"},
 };
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {

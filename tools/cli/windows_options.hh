@@ -21,15 +21,15 @@ namespace xttcp {
 
 // What the rows record beyond the TestSpec, for the rules between options.
 struct WindowsParseState {
-  ParseState base;                   // the Command, the CPU count, the notes
-  std::optional<Role> role;          // -s / -r (not both: the original runs the last one)
-  bool mapping_given = false;        // -m (only one -m; it takes every mapping)
-  bool length_given = false;         // -l (else TCP 64 KiB, UDP 128 B)
-  bool send_buffer_given = false;    // -sb (else -a n sets SO_SNDBUF to 0)
-  bool async_count_given = false;    // -a n, not a bare -a
-  std::optional<uint32_t> time_s;    // -t: run time, or count mode's longest run with -n
-  bool warmup_given = false;         // -wu
-  bool cooldown_given = false;       // -cd
+  ParseState base;                 // the Command, the CPU count, the notes
+  std::optional<Role> role;        // -s / -r (not both: the original runs the last one)
+  bool mapping_given = false;      // -m (only one -m; it takes every mapping)
+  bool length_given = false;       // -l (else TCP 64 KiB, UDP 128 B)
+  bool send_buffer_given = false;  // -sb (else -a n sets SO_SNDBUF to 0)
+  bool async_count_given = false;  // -a n, not a bare -a
+  std::optional<uint32_t> time_s;  // -t: run time, or count mode's longest run with -n
+  bool warmup_given = false;       // -wu
+  bool cooldown_given = false;     // -cd
 
   TestSpec& spec() { return base.spec(); }
 };
@@ -48,9 +48,9 @@ using WindowsApplyFn = Status (*)(WindowsParseState& state, const std::vector<st
 struct WindowsOptionDef {
   std::string_view name;  // "rb" for -rb, lower case
   WindowsValue value = WindowsValue::none;
-  std::string_view value_name;    // "N", "FILE" in the help text
-  std::string_view help;          // what it does, one sentence
-  std::string_view default_text;  // shown as "[default: ...]"; "" = nothing shown
+  std::string_view value_name;     // "N", "FILE" in the help text
+  std::string_view help;           // what it does, one sentence
+  std::string_view default_text;   // shown as "[default: ...]"; "" = nothing shown
   WindowsApplyFn apply = nullptr;  // nullptr: xttcp refuses the option
   std::string_view refusal;        // why it is refused (rows without apply)
 };

@@ -73,7 +73,8 @@ Expected<CompareRequest> parse_compare_args(const std::vector<std::string>& args
     } else if (word == "--alpha") {
       auto text = value("--alpha");
       if (!text) return text.error();
-      auto alpha = parse_number(word, *text, 0, 1, "a significance level between 0 and 1 (e.g. 0.05)");
+      auto alpha =
+          parse_number(word, *text, 0, 1, "a significance level between 0 and 1 (e.g. 0.05)");
       if (!alpha) return alpha.error();
       request.options.alpha = *alpha;
     } else if (word == "--json") {
@@ -85,8 +86,10 @@ Expected<CompareRequest> parse_compare_args(const std::vector<std::string>& args
     } else if (word == "--allow-different-workload") {
       request.allow_different_workload = true;
     } else if (word.starts_with("-") && word != "-") {
-      return fail(fmt::format("compare: unknown option '{}' (options: --threshold PCT, --alpha P, "
-                              "--json FILE, --allow-different-workload, --judge-system-wide)", word));
+      return fail(
+          fmt::format("compare: unknown option '{}' (options: --threshold PCT, --alpha P, "
+                      "--json FILE, --allow-different-workload, --judge-system-wide)",
+                      word));
     } else {
       files.push_back(word);
     }
@@ -106,7 +109,8 @@ std::string compare_help() {
          "  metric's change, its significance with repeats (Welch's t-test), a verdict against\n"
          "  --threshold (default 5 %), and what differs in the environment. System-wide\n"
          "  metrics (cycles/byte, retransmits/GB) are judged only with --judge-system-wide.\n"
-         "  Exit: 0 no regression, 3 regression, 2 usage error or inputs that cannot be compared.\n";
+         "  Exit: 0 no regression, 3 regression, 2 usage error or inputs that cannot be "
+         "compared.\n";
 }
 
 int run_compare(const CompareRequest& request) {
@@ -114,8 +118,8 @@ int run_compare(const CompareRequest& request) {
   if (!base) return complain(base.error().message);
   auto changed = load(request.new_path);
   if (!changed) return complain(changed.error().message);
-  for (const auto& [path, set] : {std::pair{request.base_path, &*base},
-                                  std::pair{request.new_path, &*changed}})
+  for (const auto& [path, set] :
+       {std::pair{request.base_path, &*base}, std::pair{request.new_path, &*changed}})
     if (Status one = check_one_workload(path, *set); !one) return complain(one.error().message);
 
   CompareReport report;

@@ -15,7 +15,7 @@ namespace xttcp {
 struct CompareRequest {
   std::string base_path, new_path;
   CompareOptions options;
-  std::optional<std::string> json_file;  // --json FILE ("-": stdout, instead of the table)
+  std::optional<std::string> json_file;   // --json FILE ("-": stdout, instead of the table)
   bool allow_different_workload = false;  // --allow-different-workload
 };
 

@@ -68,23 +68,24 @@ std::string render_compare_table(const CompareReport& r) {
     out += fmt::format("threshold {}%, significance: {}, alpha {} (mean ±cv over the runs)\n",
                        figure(r.options.threshold_pct), welch_test_name, figure(r.options.alpha));
   else
-    out += fmt::format("threshold {}%; single run on a side: no significance test is possible, "
-                       "only the threshold applies (use --repeat N on both)\n",
-                       figure(r.options.threshold_pct));
+    out += fmt::format(
+        "threshold {}%; single run on a side: no significance test is possible, "
+        "only the threshold applies (use --repeat N on both)\n",
+        figure(r.options.threshold_pct));
   out += fmt::format("\n{:<18} {:<7} {:>18} {:>18} {:>9} {:>8}  {}\n", "metric", "unit", "base",
                      "new", "change", "p", "verdict");
   for (const MetricComparison& m : c.metrics) {
     const std::string change = m.change_pct ? fmt::format("{:+.1f}%", *m.change_pct) : "-";
     const std::string p = m.test ? fmt::format("{:.3g}", m.test->p) : "-";
     out += fmt::format("{:<18} {:<7} {:>18} {:>18} {:>9} {:>8}  {}\n", m.metric->label,
-                       m.metric->unit, mean_and_spread(m.base), mean_and_spread(m.changed),
-                       change, p,
-                       std::string(to_string(m.verdict)) + (m.judged ? "" : " (not judged)"));
+                       m.metric->unit, mean_and_spread(m.base), mean_and_spread(m.changed), change,
+                       p, std::string(to_string(m.verdict)) + (m.judged ? "" : " (not judged)"));
   }
   for (const MetricComparison& m : c.metrics)
     if (!m.judged) {
-      out += "(not judged: system-wide figures, moved by anything else on the host; "
-             "--judge-system-wide counts them)\n";
+      out +=
+          "(not judged: system-wide figures, moved by anything else on the host; "
+          "--judge-system-wide counts them)\n";
       break;
     }
   if (!r.workload.empty()) {
@@ -95,8 +96,8 @@ std::string render_compare_table(const CompareReport& r) {
   if (!r.environment.empty()) {
     out += "\nenvironment differences:\n";
     for (const Difference& d : r.environment)
-      out += fmt::format("  {}{}: {} -> {}\n", d.warning ? "warning: " : "", d.key, d.base,
-                         d.changed);
+      out +=
+          fmt::format("  {}{}: {} -> {}\n", d.warning ? "warning: " : "", d.key, d.base, d.changed);
   }
   out += "\nverdict: " + verdict_words(c) + "\n";
   return out;

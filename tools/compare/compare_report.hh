@@ -19,7 +19,7 @@ struct CompareReport {
   CompareSide base, changed;
   CompareOptions options;
   Comparison comparison;
-  std::vector<Difference> workload;     // non-empty only when allowed (--allow-different-workload)
+  std::vector<Difference> workload;  // non-empty only when allowed (--allow-different-workload)
   std::vector<Difference> environment;
 };
 

@@ -26,12 +26,29 @@ void flatten(const ordered_json& value, const std::string& path, Flat& out) {
 // Spec keys that do not change what is measured: addresses and ports, output files, console
 // options, waits and the DPDK plumbing. Everything else is the workload.
 constexpr std::array<std::string_view, 23> not_workload = {
-    "spec.address",      "spec.source_address",  "spec.source_addresses", "spec.source_base_port",
-    "spec.base_port",    "spec.log_file",        "spec.xml_file",         "spec.json_file",
-    "spec.native_json_file", "spec.quiet",       "spec.verbose",          "spec.hold",
-    "spec.daemonize",    "spec.show_tcp_retrans", "spec.show_nic_packets", "spec.show_dev_interrupts",
-    "spec.connect_timeout_s", "spec.wait_timeout_s", "spec.dpdk_args",    "spec.dpdk_port",
-    "spec.peer_mac",     "spec.interval_s",      "spec.repeat",
+    "spec.address",
+    "spec.source_address",
+    "spec.source_addresses",
+    "spec.source_base_port",
+    "spec.base_port",
+    "spec.log_file",
+    "spec.xml_file",
+    "spec.json_file",
+    "spec.native_json_file",
+    "spec.quiet",
+    "spec.verbose",
+    "spec.hold",
+    "spec.daemonize",
+    "spec.show_tcp_retrans",
+    "spec.show_nic_packets",
+    "spec.show_dev_interrupts",
+    "spec.connect_timeout_s",
+    "spec.wait_timeout_s",
+    "spec.dpdk_args",
+    "spec.dpdk_port",
+    "spec.peer_mac",
+    "spec.interval_s",
+    "spec.repeat",
 };
 
 bool is_workload(const std::string& key) {

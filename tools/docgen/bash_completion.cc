@@ -40,11 +40,13 @@ void windows_words(std::vector<std::string>& options, std::vector<std::string>& 
     // Refused options are not offered; nor is -? (-h's twin), a glob character to bash.
     if (def.apply == nullptr || def.name == "?") continue;
     options.push_back("-" + std::string(def.name));
-    if (def.value != WindowsValue::none && def.value_name == "FILE") files.push_back("-" + std::string(def.name));
+    if (def.value != WindowsValue::none && def.value_name == "FILE")
+      files.push_back("-" + std::string(def.name));
   }
   for (const OptionDef& def : windows_native_options()) {
     options.push_back("--" + std::string(def.long_name));
-    if (def.value != ValueKind::none && def.value_name == "FILE") files.push_back("--" + std::string(def.long_name));
+    if (def.value != ValueKind::none && def.value_name == "FILE")
+      files.push_back("--" + std::string(def.long_name));
   }
   options.insert(options.end(), {"--help", "--version"});
 }

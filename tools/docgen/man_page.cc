@@ -42,7 +42,9 @@ std::string linux_options_section(std::span<const OptionDef> table, OptionGroup 
   for (const OptionDef& def : table) {
     if (def.group != group) continue;
     out += ".TP\n" + linux_tag(def) + "\n";
-    out += roff::escape(with_default(role_tag(def.roles) + std::string(def.help), def.default_text)) + "\n";
+    out +=
+        roff::escape(with_default(role_tag(def.roles) + std::string(def.help), def.default_text)) +
+        "\n";
   }
   return out;
 }
@@ -88,8 +90,9 @@ std::string render_man_page(std::string_view doc_dir) {
   out += ".\\\" Generated at build time by xttcp-docgen from xttcp's option tables; do not edit.\n";
   out += fmt::format(".TH XTTCP 1 \"\" \"xttcp {}\" \"User Commands\"\n", XTTCP_VERSION);
   out += ".nh\n.ad l\n";  // no hyphenation, ragged right: option names and values stay whole
-  out += ".SH NAME\nxttcp \\- network throughput test, compatible with NTTTCP\\-for\\-Linux and "
-         "NTttcp for Windows\n";
+  out +=
+      ".SH NAME\nxttcp \\- network throughput test, compatible with NTTTCP\\-for\\-Linux and "
+      "NTttcp for Windows\n";
   out += ".SH SYNOPSIS\n" + synopsis(linux);
   out += ".SH DESCRIPTION\n";
   out += paragraph(
@@ -101,7 +104,8 @@ std::string render_man_page(std::string_view doc_dir) {
   out += usage_list(linux);
   out += paragraph(linux.syntax);
   out += ".SH OPTIONS\n";
-  out += ".SS \"NTTTCP\\-for\\-Linux options\"\n" + linux_options_section(linux_options(), OptionGroup::compatible);
+  out += ".SS \"NTTTCP\\-for\\-Linux options\"\n" +
+         linux_options_section(linux_options(), OptionGroup::compatible);
   out += ".SS \"xttcp options\"\n" + linux_options_section(linux_options(), OptionGroup::native);
   out += ".SS General\n" + linux_options_section(linux_options(), OptionGroup::general);
   for (std::string_view note : linux.notes) out += paragraph(note);
@@ -118,7 +122,8 @@ std::string render_man_page(std::string_view doc_dir) {
   out += ".SS \"Refused (Windows\\-only or not implemented)\"\n";
   for (const WindowsOptionDef& def : windows_options()) {
     if (def.apply != nullptr) continue;
-    out += ".TP\n" + roff::bold("-" + std::string(def.name)) + "\n" + roff::escape(def.refusal) + "\n";
+    out +=
+        ".TP\n" + roff::bold("-" + std::string(def.name)) + "\n" + roff::escape(def.refusal) + "\n";
   }
   out += ".SS \"xttcp options (same as in the Linux dialect)\"\n" +
          linux_options_section(windows_native_options(), OptionGroup::native);

@@ -61,8 +61,8 @@ ordered_json optional_number(const std::optional<double>& v) {
 }
 ordered_json summary_json(const SampleSummary& s) {
   if (s.n == 0) return nullptr;
-  return {{"n", s.n},        {"median", number(s.median)}, {"mean", number(s.mean)},
-          {"cv", number(s.cv)}, {"min", number(s.min)},    {"max", number(s.max)}};
+  return {{"n", s.n},           {"median", number(s.median)}, {"mean", number(s.mean)},
+          {"cv", number(s.cv)}, {"min", number(s.min)},       {"max", number(s.max)}};
 }
 
 }  // namespace
@@ -118,9 +118,8 @@ PathRun path_run_from_result(const Result& sender, CycleUnit unit, double clock_
 
 void summarize_rows(PathTable& table) {
   for (PathRow& row : table.rows) {
-    row.throughput_gbps = summary_of(row.runs, [](const PathRun& r) -> std::optional<double> {
-      return r.throughput_gbps;
-    });
+    row.throughput_gbps = summary_of(
+        row.runs, [](const PathRun& r) -> std::optional<double> { return r.throughput_gbps; });
     row.packets_per_s = summary_of(row.runs, [](const PathRun& r) { return r.packets_per_s; });
     row.cycles_per_unit = summary_of(row.runs, [](const PathRun& r) { return r.cycles_per_unit; });
     row.cpu_s_per_gb = summary_of(row.runs, [](const PathRun& r) { return r.cpu_s_per_gb; });
@@ -150,9 +149,10 @@ std::string render_paths_table(const PathTable& table) {
   out += fmt::format("cpu: {} ({} CPUs)\n", table.cpu_model.empty() ? "unknown" : table.cpu_model,
                      table.cpus);
   if (table.clock_mhz > 0)
-    out += fmt::format("cycles: CPU time of both processes x {:.1f} MHz ({}); no hardware "
-                       "counters are read\n",
-                       table.clock_mhz, table.clock_source);
+    out += fmt::format(
+        "cycles: CPU time of both processes x {:.1f} MHz ({}); no hardware "
+        "counters are read\n",
+        table.clock_mhz, table.clock_source);
   else
     out += "cycles: not computed (no CPU clock known)\n";
   const char* rate = rr ? "trans/s" : "pkt/s";
@@ -183,8 +183,8 @@ std::string render_paths_table(const PathTable& table) {
                        figure(r.throughput_gbps), figure(r.packets_per_s),
                        figure(r.cycles_per_unit), figure(r.cpu_s_per_gb));
     if (rr)
-      out += fmt::format(" {:>9} {:>9} {:>9}", figure(r.p50_us), figure(r.p99_us),
-                         figure(r.p999_us));
+      out +=
+          fmt::format(" {:>9} {:>9} {:>9}", figure(r.p50_us), figure(r.p99_us), figure(r.p999_us));
     out += "\n";
   }
   for (const std::string& note : table.notes) out += "note: " + note + "\n";

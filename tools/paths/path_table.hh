@@ -24,11 +24,11 @@ const char* to_string(CycleUnit unit);
 struct PathWorkload {
   Protocol protocol = Protocol::tcp;
   bool rr = false;
-  uint64_t buffer_bytes = 0;    // -b (the request size with --rr)
-  uint64_t response_bytes = 0;  // --rr only
-  uint32_t depth = 1;           // --rr-depth
+  uint64_t buffer_bytes = 0;                 // -b (the request size with --rr)
+  uint64_t response_bytes = 0;               // --rr only
+  uint32_t depth = 1;                        // --rr-depth
   uint32_t ports = 1, threads_per_port = 1;  // -P, -n: flows = ports x threads
-  double seconds = 0;           // -t of every run
+  double seconds = 0;                        // -t of every run
   uint32_t repeat = 1;
 };
 
@@ -41,7 +41,7 @@ struct PathRun {
   std::optional<double> cycles_per_unit;
   std::optional<double> cpu_s_per_gb;
   std::optional<double> p50_us, p99_us, p999_us;  // --rr round trips
-  bool peer_cpu = false;                // the receiver's CPU is in cpu_s (it shared its result)
+  bool peer_cpu = false;  // the receiver's CPU is in cpu_s (it shared its result)
 };
 
 // `clock_mhz` turns CPU seconds into cycles (0: no cycles figure).

@@ -69,12 +69,13 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
       request.backends = split_list(*text);
       for (size_t a = 0; a < request.backends.size(); ++a) {
         if (request.backends[a].empty())
-          return fail("compare-paths: --backends: an empty name (a comma-separated list, e.g. "
-                      "epoll,io_uring)");
+          return fail(
+              "compare-paths: --backends: an empty name (a comma-separated list, e.g. "
+              "epoll,io_uring)");
         for (size_t b = 0; b < a; ++b)
           if (request.backends[a] == request.backends[b])
-            return fail(fmt::format("compare-paths: --backends: '{}' is named twice",
-                                    request.backends[a]));
+            return fail(
+                fmt::format("compare-paths: --backends: '{}' is named twice", request.backends[a]));
       }
     } else if (word == "-u" || word == "--udp") {
       w.protocol = Protocol::udp;
@@ -123,8 +124,8 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
       if (!text) return text.error();
       const std::vector<std::string> pair = split_list(*text);
       if (pair.size() != 2 || pair[0].empty() || pair[1].empty())
-        return fail(fmt::format("compare-paths: --netns: '{}' is not RECEIVER_NS,SENDER_NS",
-                                *text));
+        return fail(
+            fmt::format("compare-paths: --netns: '{}' is not RECEIVER_NS,SENDER_NS", *text));
       request.receiver_netns = pair[0];
       request.sender_netns = pair[1];
     } else if (word == "--receiver-dpdk-args" || word == "--sender-dpdk-args") {
@@ -141,18 +142,21 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
       if (!dir) return dir.error();
       request.runs_dir = *dir;
     } else {
-      return fail(fmt::format("compare-paths: unknown option '{}' (see 'xttcp compare-paths "
-                              "--help')",
-                              word));
+      return fail(
+          fmt::format("compare-paths: unknown option '{}' (see 'xttcp compare-paths "
+                      "--help')",
+                      word));
     }
   }
   if (!w.rr && (response || w.depth != 1))
-    return fail(fmt::format("compare-paths: {} needs --rr", response ? "--response-size"
-                                                                     : "--rr-depth"));
+    return fail(
+        fmt::format("compare-paths: {} needs --rr", response ? "--response-size" : "--rr-depth"));
   for (const std::string& backend : request.backends)
-    if (backend == "dpdk" && (request.receiver_dpdk_args.empty() || request.sender_dpdk_args.empty()))
-      return fail("compare-paths: --backends dpdk needs --receiver-dpdk-args and "
-                  "--sender-dpdk-args (each end's EAL arguments: the port it drives)");
+    if (backend == "dpdk" &&
+        (request.receiver_dpdk_args.empty() || request.sender_dpdk_args.empty()))
+      return fail(
+          "compare-paths: --backends dpdk needs --receiver-dpdk-args and "
+          "--sender-dpdk-args (each end's EAL arguments: the port it drives)");
   if (w.ports * uint64_t{w.threads_per_port} > rr_limits::max_flows)
     return fail(fmt::format("compare-paths: -P x -n: at most {} flows", rr_limits::max_flows));
   // Sizes left unset stay the sender's own defaults; the table reads them from its result.

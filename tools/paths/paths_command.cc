@@ -42,8 +42,10 @@ TestSpec sender_spec(const PathWorkload& w, const std::string& backend) {
 // The options both ends share, then each end's own.
 std::vector<std::string> common_args(const PathWorkload& w, const std::string& backend,
                                      uint16_t port) {
-  std::vector<std::string> args{"--backend", backend, "-p", std::to_string(port), "-P",
-                                std::to_string(w.ports), "-t", fmt::format("{:g}", w.seconds)};
+  std::vector<std::string> args{"--backend", backend,
+                                "-p",        std::to_string(port),
+                                "-P",        std::to_string(w.ports),
+                                "-t",        fmt::format("{:g}", w.seconds)};
   if (w.protocol == Protocol::udp) args.push_back("-u");
   if (w.buffer_bytes > 0) args.insert(args.end(), {"-b", std::to_string(w.buffer_bytes)});
   if (w.rr) {
@@ -84,8 +86,9 @@ Expected<std::vector<std::string>> backends_to_run(const PathsRequest& request) 
     for (const char* name : {"epoll", "io_uring"})
       if (find_backend(name)) names.emplace_back(name);
     if (names.empty())
-      return fail("compare-paths: neither epoll nor io_uring is available here: name the "
-                  "backends to compare with --backends");
+      return fail(
+          "compare-paths: neither epoll nor io_uring is available here: name the "
+          "backends to compare with --backends");
   }
   for (const std::string& name : names) {
     auto chosen = choose_backend(sender_spec(request.workload, name));
@@ -104,15 +107,16 @@ Status write_file(const std::string& path, const std::string& text, const char* 
 }  // namespace
 
 int run_paths(const PathsRequest& request) {
-  if (Status pairs = can_run_pairs(); !pairs) return complain(pairs.error().message, exit_code::usage);
+  if (Status pairs = can_run_pairs(); !pairs)
+    return complain(pairs.error().message, exit_code::usage);
   auto names = backends_to_run(request);
   if (!names) return complain(names.error().message, exit_code::usage);
   if (request.runs_dir) {
     std::error_code ec;
     if (!fs::is_directory(*request.runs_dir, ec))
-      return complain(fmt::format("compare-paths: --runs-dir: '{}' is not a directory",
-                                  *request.runs_dir),
-                      exit_code::usage);
+      return complain(
+          fmt::format("compare-paths: --runs-dir: '{}' is not a directory", *request.runs_dir),
+          exit_code::usage);
   }
   auto dir = scratch_dir();
   if (!dir) return complain(dir.error().message, exit_code::run_failed);
@@ -139,8 +143,8 @@ int run_paths(const PathsRequest& request) {
     for (size_t b = 0; b < names->size(); ++b) {
       const std::string& name = (*names)[b];
       std::fprintf(stderr, "compare-paths: round %u of %u: %s\n", round, w.repeat, name.c_str());
-      auto port = request.port != 0 ? Expected<uint16_t>(request.port)
-                                    : free_port_block(w.ports + 1);
+      auto port =
+          request.port != 0 ? Expected<uint16_t>(request.port) : free_port_block(w.ports + 1);
       if (!port) return complain(port.error().message, exit_code::run_failed);
       const fs::path run_dir = *dir / fmt::format("{}-{}", name, round);
       fs::create_directory(run_dir);
@@ -154,25 +158,26 @@ int run_paths(const PathsRequest& request) {
       pair.sender_netns = request.sender_netns;
       pair.receiver_args = {"-r", request.to, "--wait-timeout", "30"};
       pair.receiver_args.insert(pair.receiver_args.end(), common.begin(), common.end());
-      pair.sender_args = {"-s", request.to, "-n", std::to_string(w.threads_per_port), "--json",
-                          result_file};
-      if (!request.from.empty()) pair.sender_args.insert(pair.sender_args.end(), {"-a", request.from});
+      pair.sender_args = {"-s",     request.to, "-n", std::to_string(w.threads_per_port),
+                          "--json", result_file};
+      if (!request.from.empty())
+        pair.sender_args.insert(pair.sender_args.end(), {"-a", request.from});
       if (name == "dpdk") {
         pair.receiver_args.insert(pair.receiver_args.end(),
                                   {"--dpdk-args", request.receiver_dpdk_args});
         pair.sender_args.insert(pair.sender_args.end(), {"--dpdk-args", request.sender_dpdk_args});
       }
-      if (w.rr) pair.sender_args.insert(pair.sender_args.end(),
-                                        {"--rr-depth", std::to_string(w.depth)});
+      if (w.rr)
+        pair.sender_args.insert(pair.sender_args.end(), {"--rr-depth", std::to_string(w.depth)});
       pair.sender_args.insert(pair.sender_args.end(), common.begin(), common.end());
       if (auto failed = run_process_pair(pair)) {
         // The scratch directory goes at the end: show the failing process's output now.
-        std::ifstream err(run_dir / (failed->message.find("the sender") == 0 ? "sender.err"
-                                                                              : "receiver.err"));
+        std::ifstream err(
+            run_dir / (failed->message.find("the sender") == 0 ? "sender.err" : "receiver.err"));
         std::fprintf(stderr, "%s", std::string(std::istreambuf_iterator<char>(err), {}).c_str());
-        return complain(fmt::format("compare-paths: {} (round {}): {}", name, round,
-                                    failed->message),
-                        failed->usage ? exit_code::usage : exit_code::run_failed);
+        return complain(
+            fmt::format("compare-paths: {} (round {}): {}", name, round, failed->message),
+            failed->usage ? exit_code::usage : exit_code::run_failed);
       }
       auto result = read_result(result_file);
       if (!result) return complain(result.error().message, exit_code::run_failed);
@@ -187,22 +192,25 @@ int run_paths(const PathsRequest& request) {
       }
       table.rows[b].runs.push_back(path_run_from_result(*result, table.unit, table.clock_mhz));
       if (!table.rows[b].runs.back().peer_cpu)
-        table.notes.push_back(fmt::format("{} round {}: the receiver shared no result; its CPU "
-                                          "is not in the figures",
-                                          name, round));
+        table.notes.push_back(
+            fmt::format("{} round {}: the receiver shared no result; its CPU "
+                        "is not in the figures",
+                        name, round));
       sets[b].runs.push_back(std::move(*result));
     }
   }
   if (!load_before.empty())
-    table.notes.push_back(fmt::format("machine load: {} before, {} after (other processes share "
-                                      "the CPUs: compare rows of one run, not across runs)",
-                                      load_before, machine_load()));
+    table.notes.push_back(
+        fmt::format("machine load: {} before, {} after (other processes share "
+                    "the CPUs: compare rows of one run, not across runs)",
+                    load_before, machine_load()));
   summarize_rows(table);
 
   if (request.runs_dir)
     for (size_t b = 0; b < names->size(); ++b)
-      if (Status written = write_file((fs::path(*request.runs_dir) / ((*names)[b] + ".json")).string(),
-                                      render_native_runs(sets[b]), "--runs-dir");
+      if (Status written =
+              write_file((fs::path(*request.runs_dir) / ((*names)[b] + ".json")).string(),
+                         render_native_runs(sets[b]), "--runs-dir");
           !written)
         return complain(written.error().message, exit_code::run_failed);
   if (request.json_file && *request.json_file == "-") {

@@ -16,10 +16,10 @@ namespace xttcp {
 
 struct PathsRequest {
   PathWorkload workload;
-  std::vector<std::string> backends;      // --backends; empty: epoll and io_uring if available
-  std::optional<std::string> json_file;   // --json FILE ("-": stdout, instead of the table)
-  std::optional<std::string> runs_dir;    // --runs-dir DIR: DIR/<backend>.json, xttcp-runs
-  uint32_t port = 0;                      // -p; 0: a free block found at run time
+  std::vector<std::string> backends;     // --backends; empty: epoll and io_uring if available
+  std::optional<std::string> json_file;  // --json FILE ("-": stdout, instead of the table)
+  std::optional<std::string> runs_dir;   // --runs-dir DIR: DIR/<backend>.json, xttcp-runs
+  uint32_t port = 0;                     // -p; 0: a free block found at run time
   // Where the pair runs: the receiver's address (--to) and the sender's (--from, its -a), each
   // end in a network namespace of its own (--netns RECV,SEND; "" = this one).
   std::string to = "127.0.0.1", from;

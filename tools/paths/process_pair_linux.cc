@@ -77,15 +77,18 @@ class Child {
     posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     // In a namespace: `ip netns exec NS` execs this program in place (same PID).
     std::vector<std::string> words;
-    if (!netns.empty()) words = {"ip", "netns", "exec", netns, self_path()};
-    else words = {"xttcp"};
+    if (!netns.empty())
+      words = {"ip", "netns", "exec", netns, self_path()};
+    else
+      words = {"xttcp"};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
-    const int rc = netns.empty()
-                       ? posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv.data(), environ)
-                       : posix_spawnp(&pid_, "ip", &actions, nullptr, argv.data(), environ);
+    const int rc =
+        netns.empty()
+            ? posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv.data(), environ)
+            : posix_spawnp(&pid_, "ip", &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
       pid_ = -1;
@@ -131,9 +134,9 @@ class Child {
 
   PairFailure failure(int code) const {
     const std::string said = last_line(read_text(err_));
-    std::string how = timed_out_ ? "did not finish in time and was killed"
-                                 : code >= 0 ? fmt::format("exited with {}", code)
-                                             : "was killed by a signal";
+    std::string how = timed_out_  ? "did not finish in time and was killed"
+                      : code >= 0 ? fmt::format("exited with {}", code)
+                                  : "was killed by a signal";
     return {fmt::format("the {} {}{}{} (its output: {})", name_, how, said.empty() ? "" : ": ",
                         said, out_),
             code == 2};
@@ -191,8 +194,8 @@ std::optional<PairFailure> run_process_pair(const PairCommand& command) {
   while (!listening(receiver_pid, command.ready_port)) {
     if (!receiver.running()) return receiver.failure(receiver.wait_until(deadline));
     if (Clock::now() >= ready_by)
-      return PairFailure{fmt::format("the receiver did not listen on port {} within 20 s",
-                                     command.ready_port)};
+      return PairFailure{
+          fmt::format("the receiver did not listen on port {} within 20 s", command.ready_port)};
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   Child sender("sender", command.log_dir + "/sender.out", command.log_dir + "/sender.err");

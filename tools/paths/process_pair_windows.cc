@@ -11,7 +11,9 @@ constexpr const char* one_path =
 
 Status can_run_pairs() { return fail(one_path); }
 
-std::optional<PairFailure> run_process_pair(const PairCommand&) { return PairFailure{one_path, true}; }
+std::optional<PairFailure> run_process_pair(const PairCommand&) {
+  return PairFailure{one_path, true};
+}
 
 Expected<uint16_t> free_port_block(uint32_t) { return fail(one_path); }
 

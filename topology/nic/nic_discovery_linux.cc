@@ -106,8 +106,8 @@ Expected<NicChannels> read_channels(const Ethtool& ethtool) {
   ethtool_channels c{};
   c.cmd = ETHTOOL_GCHANNELS;
   if (Status s = ethtool.call(&c, "channels (ETHTOOL_GCHANNELS)"); !s) return s.error();
-  return NicChannels{c.rx_count,     c.tx_count,     c.other_count,     c.combined_count,
-                     c.max_rx,       c.max_tx,       c.max_other,       c.max_combined};
+  return NicChannels{c.rx_count, c.tx_count, c.other_count, c.combined_count,
+                     c.max_rx,   c.max_tx,   c.max_other,   c.max_combined};
 }
 
 Expected<NicRings> read_rings(const Ethtool& ethtool) {
@@ -120,11 +120,13 @@ Expected<NicRings> read_rings(const Ethtool& ethtool) {
 Expected<NicCoalescing> read_coalescing(const Ethtool& ethtool) {
   ethtool_coalesce c{};
   c.cmd = ETHTOOL_GCOALESCE;
-  if (Status s = ethtool.call(&c, "interrupt coalescing (ETHTOOL_GCOALESCE)"); !s)
-    return s.error();
-  return NicCoalescing{c.rx_coalesce_usecs,       c.tx_coalesce_usecs,
-                       c.rx_max_coalesced_frames, c.tx_max_coalesced_frames,
-                       c.use_adaptive_rx_coalesce != 0, c.use_adaptive_tx_coalesce != 0};
+  if (Status s = ethtool.call(&c, "interrupt coalescing (ETHTOOL_GCOALESCE)"); !s) return s.error();
+  return NicCoalescing{c.rx_coalesce_usecs,
+                       c.tx_coalesce_usecs,
+                       c.rx_max_coalesced_frames,
+                       c.tx_max_coalesced_frames,
+                       c.use_adaptive_rx_coalesce != 0,
+                       c.use_adaptive_tx_coalesce != 0};
 }
 
 Expected<NicRss> read_rss(const Ethtool& ethtool) {
@@ -134,8 +136,9 @@ Expected<NicRss> read_rss(const Ethtool& ethtool) {
   if (Status s = ethtool.call(&sizes, "the RSS table and key (ETHTOOL_GRSSH)"); !s)
     return s.error();
   if (sizes.indir_size == 0 && sizes.key_size == 0)
-    return fail("not available: the driver has no RSS table or key (ETHTOOL_GRSSH gives 0 "
-                "entries)");
+    return fail(
+        "not available: the driver has no RSS table or key (ETHTOOL_GRSSH gives 0 "
+        "entries)");
   const std::size_t table_bytes = sizes.indir_size * sizeof(std::uint32_t);
   std::vector<std::uint8_t> buffer(sizeof(ethtool_rxfh) + table_bytes + sizes.key_size);
   auto* request = reinterpret_cast<ethtool_rxfh*>(buffer.data());
@@ -157,8 +160,8 @@ std::vector<NicHashFields> read_hash_fields(const Ethtool& ethtool) {
   static constexpr struct {
     std::uint32_t flow;
     const char* name;
-  } kFlows[] = {{TCP_V4_FLOW, "tcp4"}, {UDP_V4_FLOW, "udp4"}, {TCP_V6_FLOW, "tcp6"},
-                {UDP_V6_FLOW, "udp6"}};
+  } kFlows[] = {
+      {TCP_V4_FLOW, "tcp4"}, {UDP_V4_FLOW, "udp4"}, {TCP_V6_FLOW, "tcp6"}, {UDP_V6_FLOW, "udp6"}};
   std::vector<NicHashFields> out;
   for (const auto& flow : kFlows) {
     ethtool_rxnfc request{};
@@ -202,8 +205,8 @@ std::vector<int> msi_irqs(const std::string& pci_dir) {
 Expected<std::vector<NicIrq>> read_irqs(const NicInfo& nic, const std::string& net_dir,
                                         const std::string& pci_dir) {
   if (!fs::exists(net_dir + "/device"))
-    return fail(fmt::format("not available: {} is a virtual interface (no device, no IRQ)",
-                            nic.name));
+    return fail(
+        fmt::format("not available: {} is a virtual interface (no device, no IRQ)", nic.name));
   Expected<std::string> text = read_text("/proc/interrupts");
   if (!text) return fail("not available: " + text.error().message);
   Expected<std::vector<InterruptLine>> lines = parse_proc_interrupts(*text);
@@ -311,8 +314,8 @@ Expected<NicInfo> discover_nic(const std::string& ifname) {
   nic.driver = read_driver(ethtool);
   const std::string pci_dir = pci_device_dir(net_dir);
   const bool has_device = fs::exists(net_dir + "/device");
-  const std::string no_device = fmt::format("not available: {} is a virtual interface (no device)",
-                                            ifname);
+  const std::string no_device =
+      fmt::format("not available: {} is a virtual interface (no device)", ifname);
   if (!has_device) {
     nic.pci_address = fail(no_device);
     nic.numa_node = fail(no_device);
@@ -385,7 +388,8 @@ Expected<std::string> interface_toward(const std::string& address) {
   std::memcpy(&target, found->ai_addr, found->ai_addrlen);
   if (std::string local = interface_holding(target); !local.empty()) return local;
   UniqueFd fd(::socket(found->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-  if (!fd.valid()) return fail(fmt::format("no socket to find the route: {}", std::strerror(errno)));
+  if (!fd.valid())
+    return fail(fmt::format("no socket to find the route: {}", std::strerror(errno)));
   if (::connect(fd.get(), found->ai_addr, found->ai_addrlen) != 0)  // routes; sends nothing
     return fail(fmt::format("no route to {}: {}", address, std::strerror(errno)));
   sockaddr_storage local{};
@@ -421,8 +425,10 @@ TuningFacts read_tuning_facts() {
     Expected<std::string> comm = read_text(entry.path().string() + "/comm");
     if (comm && trimmed(*comm) == "irqbalance") running = true;
   }
-  if (error) facts.irqbalance_running = fail("cannot list /proc: " + error.message());
-  else facts.irqbalance_running = running;
+  if (error)
+    facts.irqbalance_running = fail("cannot list /proc: " + error.message());
+  else
+    facts.irqbalance_running = running;
   return facts;
 }
 

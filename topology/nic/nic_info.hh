@@ -12,37 +12,37 @@
 
 namespace xttcp {
 
-struct NicDriver {            // ETHTOOL_GDRVINFO
-  std::string name;           // "virtio_net", "ena", "mlx5_core"
+struct NicDriver {   // ETHTOOL_GDRVINFO
+  std::string name;  // "virtio_net", "ena", "mlx5_core"
   std::string version;
   std::string firmware;
-  std::string bus_info;       // "0000:00:03.0" for PCI
+  std::string bus_info;  // "0000:00:03.0" for PCI
 };
 
-struct NicChannels {          // ETHTOOL_GCHANNELS: current and (max) counts
+struct NicChannels {  // ETHTOOL_GCHANNELS: current and (max) counts
   std::uint32_t rx = 0, tx = 0, other = 0, combined = 0;
   std::uint32_t max_rx = 0, max_tx = 0, max_other = 0, max_combined = 0;
 };
 
-struct NicRings {             // ETHTOOL_GRINGPARAM
+struct NicRings {  // ETHTOOL_GRINGPARAM
   std::uint32_t rx = 0, tx = 0, max_rx = 0, max_tx = 0;
 };
 
-struct NicCoalescing {        // ETHTOOL_GCOALESCE
+struct NicCoalescing {  // ETHTOOL_GCOALESCE
   std::uint32_t rx_usecs = 0, tx_usecs = 0;
   std::uint32_t rx_frames = 0, tx_frames = 0;
   bool adaptive_rx = false, adaptive_tx = false;
 };
 
-struct NicRss {               // ETHTOOL_GRSSH
+struct NicRss {                            // ETHTOOL_GRSSH
   std::vector<std::uint32_t> indirection;  // RX queue per table entry
   std::vector<std::uint8_t> key;
-  std::uint8_t hash_function = 0;          // ETH_RSS_HASH_* bits (1 = Toeplitz)
+  std::uint8_t hash_function = 0;  // ETH_RSS_HASH_* bits (1 = Toeplitz)
 };
 
 // What one flow type is hashed on (ETHTOOL_GRXFH): "src-ip dst-ip src-port dst-port".
 struct NicHashFields {
-  std::string flow_type;      // "tcp4", "udp4", "tcp6", "udp6"
+  std::string flow_type;  // "tcp4", "udp4", "tcp6", "udp6"
   Expected<std::string> fields = fail("not read");
 };
 
@@ -52,9 +52,9 @@ const char* queue_kind_name(QueueKind kind);
 // One interrupt of the NIC and the queue it serves (from its /proc/interrupts name).
 struct NicIrq {
   int irq = 0;
-  std::string name;           // "virtio2-input.0", "mlx5_comp3@pci:0000:00:08.0"
+  std::string name;  // "virtio2-input.0", "mlx5_comp3@pci:0000:00:08.0"
   QueueKind kind = QueueKind::other;
-  int queue = -1;             // queue index for rx/tx/combined, -1 for other
+  int queue = -1;  // queue index for rx/tx/combined, -1 for other
   Expected<std::vector<int>> affinity = fail("not read");            // smp_affinity_list
   Expected<std::vector<int>> effective_affinity = fail("not read");  // effective_affinity_list
 };
@@ -70,7 +70,7 @@ struct NicInfo {
   std::string name;
   Expected<NicDriver> driver = fail("not read");
   Expected<std::string> pci_address = fail("not read");
-  Expected<int> numa_node = fail("not read");          // -1: the platform gives none
+  Expected<int> numa_node = fail("not read");  // -1: the platform gives none
   Expected<std::vector<int>> local_cpus = fail("not read");
   Expected<int> mtu = fail("not read");
   Expected<int> max_mtu = fail("not read");

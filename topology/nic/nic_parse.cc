@@ -66,7 +66,8 @@ bool on_device(std::string_view name, const IrqNaming& naming) {
 std::optional<QueueOf> queue_of(std::string_view name, const IrqNaming& naming) {
   const std::string& d = naming.driver;
   if (d == "ena") {  // "eth0-Tx-Rx-3", management "ena-mgmnt@pci:..."
-    if (auto n = number_after(name, naming.ifname + "-Tx-Rx-")) return QueueOf{QueueKind::combined, *n};
+    if (auto n = number_after(name, naming.ifname + "-Tx-Rx-"))
+      return QueueOf{QueueKind::combined, *n};
     return {};
   }
   if (d == "gve") {  // "gve-ntfy-blk5@pci:...", management "gve-mgmnt@pci:..."
@@ -87,8 +88,8 @@ std::optional<QueueOf> queue_of(std::string_view name, const IrqNaming& naming) 
   if (d == "virtio_net") {  // "virtio2-input.0", "virtio2-output.0", "virtio2-config"
     const std::string prefix = naming.device + "-";
     if (!naming.device.empty() && !starts_with(name, prefix)) return {};
-    std::string_view rest = naming.device.empty() ? name.substr(name.find('-') + 1)
-                                                  : name.substr(prefix.size());
+    std::string_view rest =
+        naming.device.empty() ? name.substr(name.find('-') + 1) : name.substr(prefix.size());
     if (auto n = number_after(rest, "input.")) return QueueOf{QueueKind::rx, *n};
     if (auto n = number_after(rest, "output.")) return QueueOf{QueueKind::tx, *n};
     return {};
@@ -125,8 +126,9 @@ Expected<std::vector<InterruptLine>> parse_proc_interrupts(std::string_view text
     if (fields.empty()) continue;
     if (!header) {
       for (std::string_view field : fields) {
-        if (!starts_with(field, "CPU")) return fail(fmt::format(
-            "/proc/interrupts: the first line is not the CPU header (got '{}')", line));
+        if (!starts_with(field, "CPU"))
+          return fail(fmt::format(
+              "/proc/interrupts: the first line is not the CPU header (got '{}')", line));
       }
       cpu_count = fields.size();
       header = true;
@@ -143,8 +145,9 @@ Expected<std::vector<InterruptLine>> parse_proc_interrupts(std::string_view text
     parsed.irq = *irq;
     for (std::size_t cpu = 0; cpu < cpu_count; ++cpu) {
       std::optional<std::uint64_t> count = to_int<std::uint64_t>(fields[1 + cpu]);
-      if (!count) return fail(fmt::format("/proc/interrupts line '{}': '{}' is not a count",
-                                          line, fields[1 + cpu]));
+      if (!count)
+        return fail(
+            fmt::format("/proc/interrupts line '{}': '{}' is not a count", line, fields[1 + cpu]));
       parsed.per_cpu.push_back(*count);
     }
     parsed.name = std::string(fields.back());
@@ -188,8 +191,8 @@ Expected<std::vector<NicIrq>> map_queue_irqs(const IrqNaming& naming,
     }
   }
   if (irqs.empty())
-    return fail(fmt::format("no interrupt in /proc/interrupts is {}'s (driver {})",
-                            naming.ifname, naming.driver.empty() ? "unknown" : naming.driver));
+    return fail(fmt::format("no interrupt in /proc/interrupts is {}'s (driver {})", naming.ifname,
+                            naming.driver.empty() ? "unknown" : naming.driver));
   std::stable_sort(irqs.begin(), irqs.end(), [](const NicIrq& a, const NicIrq& b) {
     if (a.kind != b.kind) return a.kind < b.kind;
     return a.queue < b.queue;
@@ -222,8 +225,8 @@ std::string describe_hash_fields(std::uint64_t rxh_bits) {
   static constexpr struct {
     std::uint64_t bit;
     const char* name;
-  } kFields[] = {{1ULL << 1, "l2-dst"},   {1ULL << 2, "vlan"},      {1ULL << 3, "l3-proto"},
-                 {1ULL << 4, "src-ip"},   {1ULL << 5, "dst-ip"},    {1ULL << 6, "src-port"},
+  } kFields[] = {{1ULL << 1, "l2-dst"},  {1ULL << 2, "vlan"},   {1ULL << 3, "l3-proto"},
+                 {1ULL << 4, "src-ip"},  {1ULL << 5, "dst-ip"}, {1ULL << 6, "src-port"},
                  {1ULL << 7, "dst-port"}};
   if (rxh_bits & (1ULL << 31)) return "discard";
   std::string out;

@@ -79,10 +79,9 @@ int rx_queue_count(const NicInfo& nic) {
   }
   if (nic.channels && nic.channels->rx + nic.channels->combined > 0)
     return static_cast<int>(nic.channels->rx + nic.channels->combined);
-  return static_cast<int>(std::count_if(nic.steering.begin(), nic.steering.end(),
-                                        [](const NicQueueSteering& q) {
-                                          return q.kind == QueueKind::rx;
-                                        }));
+  return static_cast<int>(
+      std::count_if(nic.steering.begin(), nic.steering.end(),
+                    [](const NicQueueSteering& q) { return q.kind == QueueKind::rx; }));
 }
 
 Expected<NicPlacementFacts> placement_facts(const NicInfo& nic) {
@@ -134,8 +133,8 @@ std::vector<std::string> nic_warnings(const NicInfo& nic, const Topology& topolo
     if (nic.channels && nic.channels->max_combined > static_cast<std::uint32_t>(rx_queues))
       raise = fmt::format(" (the driver allows {} combined channels)", nic.channels->max_combined);
     out.push_back(fmt::format(
-        "{} has {} RX queue(s) for {} cores: receive interrupts use at most {} core(s){}",
-        name, rx_queues, cores, rx_queues, raise));
+        "{} has {} RX queue(s) for {} cores: receive interrupts use at most {} core(s){}", name,
+        rx_queues, cores, rx_queues, raise));
   }
   if (rx_queues > 1) {
     for (const NicQueueSteering& queue : nic.steering) {
@@ -149,17 +148,16 @@ std::vector<std::string> nic_warnings(const NicInfo& nic, const Topology& topolo
     }
   }
   if (facts.irqbalance_running && *facts.irqbalance_running)
-    out.push_back("irqbalance is running: it moves queue IRQs while a test runs, so the CPU "
-                  "that takes a flow's interrupt can change under it");
+    out.push_back(
+        "irqbalance is running: it moves queue IRQs while a test runs, so the CPU "
+        "that takes a flow's interrupt can change under it");
   if (nic.speed_mbps && *nic.speed_mbps > 0) {
-    const long long bdp = static_cast<long long>(
-        static_cast<double>(*nic.speed_mbps) * 1e6 / 8 * kWarningRttMs / 1000.0);
+    const long long bdp = static_cast<long long>(static_cast<double>(*nic.speed_mbps) * 1e6 / 8 *
+                                                 kWarningRttMs / 1000.0);
     buffer_warning(out, name, "net.core.rmem_max", facts.rmem_max, bdp, *nic.speed_mbps);
     buffer_warning(out, name, "net.core.wmem_max", facts.wmem_max, bdp, *nic.speed_mbps);
-    buffer_warning(out, name, "net.ipv4.tcp_rmem (max)", facts.tcp_rmem_max, bdp,
-                   *nic.speed_mbps);
-    buffer_warning(out, name, "net.ipv4.tcp_wmem (max)", facts.tcp_wmem_max, bdp,
-                   *nic.speed_mbps);
+    buffer_warning(out, name, "net.ipv4.tcp_rmem (max)", facts.tcp_rmem_max, bdp, *nic.speed_mbps);
+    buffer_warning(out, name, "net.ipv4.tcp_wmem (max)", facts.tcp_wmem_max, bdp, *nic.speed_mbps);
   }
   if (nic.mtu && nic.max_mtu && *nic.mtu < *nic.max_mtu && *nic.mtu < 9001)
     out.push_back(fmt::format(
@@ -169,8 +167,7 @@ std::vector<std::string> nic_warnings(const NicInfo& nic, const Topology& topolo
   return out;
 }
 
-std::string describe_nic(const NicInfo& nic, const Topology& topology,
-                         const TuningFacts& facts) {
+std::string describe_nic(const NicInfo& nic, const Topology& topology, const TuningFacts& facts) {
   std::string out = fmt::format("NIC {}\n", nic.name);
   if (nic.driver)
     out += fmt::format("  driver: {} {} (firmware {}, bus {})\n", nic.driver->name,
@@ -179,22 +176,21 @@ std::string describe_nic(const NicInfo& nic, const Topology& topology,
                        nic.driver->bus_info.empty() ? "-" : nic.driver->bus_info);
   else
     out += fmt::format("  driver: {}\n", nic.driver.error().message);
-  out += fmt::format("  PCI: {}\n", nic.pci_address ? *nic.pci_address
-                                                    : nic.pci_address.error().message);
+  out += fmt::format("  PCI: {}\n",
+                     nic.pci_address ? *nic.pci_address : nic.pci_address.error().message);
   out += fmt::format("  NUMA node: {}; local CPUs: {}\n",
                      nic.numa_node ? (*nic.numa_node < 0 ? std::string("none (-1)")
                                                          : std::to_string(*nic.numa_node))
                                    : nic.numa_node.error().message,
                      or_reason<std::vector<int>>(nic.local_cpus, cpus_text));
-  out += fmt::format("  MTU: {} (max {}); speed: {}\n", or_reason<int>(nic.mtu, int_text),
-                     or_reason<int>(nic.max_mtu, int_text),
-                     nic.speed_mbps ? fmt::format("{} Mb/s", *nic.speed_mbps)
-                                    : nic.speed_mbps.error().message);
+  out += fmt::format(
+      "  MTU: {} (max {}); speed: {}\n", or_reason<int>(nic.mtu, int_text),
+      or_reason<int>(nic.max_mtu, int_text),
+      nic.speed_mbps ? fmt::format("{} Mb/s", *nic.speed_mbps) : nic.speed_mbps.error().message);
   if (nic.channels) {
     const NicChannels& c = *nic.channels;
     out += fmt::format("  channels: rx {} tx {} combined {} other {} (max {} {} {} {})\n", c.rx,
-                       c.tx, c.combined, c.other, c.max_rx, c.max_tx, c.max_combined,
-                       c.max_other);
+                       c.tx, c.combined, c.other, c.max_rx, c.max_tx, c.max_combined, c.max_other);
   } else {
     out += fmt::format("  channels: {}\n", nic.channels.error().message);
   }
@@ -238,11 +234,11 @@ std::string describe_nic(const NicInfo& nic, const Topology& topology,
     out += fmt::format("  queue IRQs: {}\n", nic.irqs.error().message);
   }
   for (const NicQueueSteering& queue : nic.steering)
-    out += fmt::format("  {} {}-{}: {}\n", queue.kind == QueueKind::rx ? "RPS" : "XPS",
-                       queue_kind_name(queue.kind), queue.queue,
-                       queue.cpus ? (queue.cpus->empty() ? std::string("off")
-                                                         : format_cpu_list(*queue.cpus))
-                                  : queue.cpus.error().message);
+    out += fmt::format(
+        "  {} {}-{}: {}\n", queue.kind == QueueKind::rx ? "RPS" : "XPS",
+        queue_kind_name(queue.kind), queue.queue,
+        queue.cpus ? (queue.cpus->empty() ? std::string("off") : format_cpu_list(*queue.cpus))
+                   : queue.cpus.error().message);
   for (const std::string& warning : nic_warnings(nic, topology, facts))
     out += fmt::format("  WARNING: {}\n", warning);
   return out;

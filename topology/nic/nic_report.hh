@@ -12,7 +12,6 @@
 
 namespace xttcp {
 
-
 // The round-trip time the bandwidth-delay product is taken at (a same-region cloud path).
 inline constexpr double kWarningRttMs = 1.0;
 

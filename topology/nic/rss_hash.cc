@@ -48,8 +48,7 @@ std::vector<std::uint8_t> rss_input(const FlowTuple& flow, bool with_ports) {
   return input;
 }
 
-std::uint32_t rss_hash(std::span<const std::uint8_t> key, const FlowTuple& flow,
-                       bool with_ports) {
+std::uint32_t rss_hash(std::span<const std::uint8_t> key, const FlowTuple& flow, bool with_ports) {
   return toeplitz_hash(key, rss_input(flow, with_ports));
 }
 

@@ -21,9 +21,9 @@ std::uint32_t toeplitz_hash(std::span<const std::uint8_t> key, std::span<const s
 // One flow as the receiving NIC sees it: addresses and ports in network byte order.
 struct FlowTuple {
   bool ipv6 = false;
-  std::array<std::uint8_t, 16> source{};       // IPv4 uses the first 4 bytes
+  std::array<std::uint8_t, 16> source{};  // IPv4 uses the first 4 bytes
   std::array<std::uint8_t, 16> destination{};
-  std::uint16_t source_port = 0;               // host order
+  std::uint16_t source_port = 0;  // host order
   std::uint16_t destination_port = 0;
 };
 

@@ -46,7 +46,8 @@ class PeerResults {
   // not wait for it.
   std::vector<Result> take_all(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, timeout, [this] { return results_.size() >= static_cast<size_t>(owed_); });
+    changed_.wait_for(lock, timeout,
+                      [this] { return results_.size() >= static_cast<size_t>(owed_); });
     owed_ = 0;
     return std::exchange(results_, {});
   }
@@ -129,7 +130,8 @@ class SyncReceiver final : public ReceiverControl {
     SocketAddress address = context_.locals.front();
     address.set_port(spec.sync_port());
     auto listening = SyncServer::listen(
-        address, {spec.control.multi_clients, spec.workload.duration_s, spec.cycle_s()}, std::move(hooks));
+        address, {spec.control.multi_clients, spec.workload.duration_s, spec.cycle_s()},
+        std::move(hooks));
     if (!listening) return listening.error();
     server_ = std::move(*listening);
     server_->start();

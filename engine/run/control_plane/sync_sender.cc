@@ -50,7 +50,8 @@ class SyncSender final : public SenderControl {
 
     auto state = sync->exchange(sync_code::kQueryState, timeout_);
     if (!state) return state.error();
-    if (*state == sync_code::kStateRunning) return fail("sender: receiver is busy with another test");
+    if (*state == sync_code::kStateRunning)
+      return fail("sender: receiver is busy with another test");
 
     std::string note;
     const uint32_t proposal = safe_cycle_proposal(spec.cycle_s(), &note);
@@ -78,14 +79,14 @@ class SyncSender final : public SenderControl {
       std::atomic<bool>& flag;
       ~Started() { flag = false; }
     } started{starting_};
-    auto reply = sync_->exchange(spec.control.last_client ? sync_code::kLastClientStart : sync_code::kStart,
-                                 timeout_);
+    auto reply = sync_->exchange(
+        spec.control.last_client ? sync_code::kLastClientStart : sync_code::kStart, timeout_);
     if (!reply) return reply.error();
     if (*reply == sync_code::kPleaseWait) {
       // -M: parked until the -L sender arrives; bounded by --wait-timeout (default 10 minutes).
       const uint32_t wait_s = spec.control.wait_timeout_s > 0 ? spec.control.wait_timeout_s : 600;
-      context_.log.info(fmt::format(
-          "receiver is waiting for the last sender (-L); waiting up to {} s", wait_s));
+      context_.log.info(
+          fmt::format("receiver is waiting for the last sender (-L); waiting up to {} s", wait_s));
       reply = sync_->read_int(seconds(wait_s));
       if (!reply) return reply.error();
     }

@@ -86,9 +86,9 @@ class WindowsReceiver final : public ReceiverControl {
         return admission->admit_connection(peer, PeerAdmission::Door::control);
       };
     if (port_listener_.valid()) {
-      Status served = serve_assigned_ports(std::move(port_listener_),
-                                           windows_token::first_data_port(spec), spec.layout.ports,
-                                           stop_, admit);
+      Status served =
+          serve_assigned_ports(std::move(port_listener_), windows_token::first_data_port(spec),
+                               spec.layout.ports, stop_, admit);
       if (!served) return give_up(served);
     }
     if (token_listeners_.empty()) return;

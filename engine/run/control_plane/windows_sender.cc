@@ -58,15 +58,16 @@ class WindowsSender final : public SenderControl {
     for (size_t h = 0; h < context_.receivers.size(); ++h) {
       SocketAddress base = context_.receivers[h];
       base.set_port(spec.layout.base_port);
-      auto ports = fetch_assigned_ports(base, threads[h], context_.source, timeout_,
-                                        context_.interrupted);
+      auto ports =
+          fetch_assigned_ports(base, threads[h], context_.source, timeout_, context_.interrupted);
       if (!ports) return ports.error();
       if (Status expected =
               windows_token::check_assigned_ports(*ports, spec.layout.base_port, threads[h]);
           !expected)
         return fail(fmt::format("{} (from {})", expected.error().message, base.host()));
       context_.log.debug(fmt::format("-sp: {} handed out data ports {}..{}", base.host(),
-                                     spec.layout.base_port + 1, spec.layout.base_port + threads[h]));
+                                     spec.layout.base_port + 1,
+                                     spec.layout.base_port + threads[h]));
     }
     return ok();
   }

@@ -35,8 +35,9 @@ TEST(DefaultsProfile, NtttcpDoesTheOriginalsWork) {
 }
 
 TEST(DefaultsProfile, OptionsOnTheLineWinInAnyOrder) {
-  for (const char* line : {"-r -u --defaults=ntttcp --skip-rx-copy --backend io_uring --udp-gro=on",
-                           "-r -u --skip-rx-copy --backend io_uring --udp-gro=on --defaults ntttcp"}) {
+  for (const char* line :
+       {"-r -u --defaults=ntttcp --skip-rx-copy --backend io_uring --udp-gro=on",
+        "-r -u --skip-rx-copy --backend io_uring --udp-gro=on --defaults ntttcp"}) {
     const TestSpec spec = parse_ok(line).spec;
     EXPECT_TRUE(spec.io.skip_rx_copy) << line;
     EXPECT_EQ(spec.backend, "io_uring") << line;

@@ -40,10 +40,11 @@ TEST(LinuxDialectDefaults, EmptyLineIsAReceiverWithNtttcpDefaults) {
   EXPECT_EQ(spec.workload.warmup_s, 0u);
   EXPECT_EQ(spec.workload.duration_s, 60u);
   EXPECT_EQ(spec.workload.cooldown_s, 0u);
-  EXPECT_FALSE(spec.control.no_sync || spec.control.multi_clients || spec.control.last_client || spec.control.hold ||
-               spec.control.daemonize || spec.accepted.use_epoll || spec.output.quiet || spec.output.verbose ||
-               spec.output.show_tcp_retrans);
-  EXPECT_FALSE(spec.output.log_file || spec.output.xml_file || spec.output.json_file || spec.output.native_json_file);
+  EXPECT_FALSE(spec.control.no_sync || spec.control.multi_clients || spec.control.last_client ||
+               spec.control.hold || spec.control.daemonize || spec.accepted.use_epoll ||
+               spec.output.quiet || spec.output.verbose || spec.output.show_tcp_retrans);
+  EXPECT_FALSE(spec.output.log_file || spec.output.xml_file || spec.output.json_file ||
+               spec.output.native_json_file);
   EXPECT_EQ(spec.output.show_nic_packets, "");
   EXPECT_EQ(spec.output.show_dev_interrupts, "");
   EXPECT_EQ(spec.backend, "auto");
@@ -133,8 +134,8 @@ TEST(LinuxDialectFlags, BooleanFlags) {
 
 TEST(LinuxDialectFlags, BundledShortFlags) {
   Command command = parse_ok("-NQV6");
-  EXPECT_TRUE(command.spec.control.no_sync && command.spec.output.quiet && command.spec.output.verbose &&
-              command.spec.layout.ipv6);
+  EXPECT_TRUE(command.spec.control.no_sync && command.spec.output.quiet &&
+              command.spec.output.verbose && command.spec.layout.ipv6);
   // A value-taking option ends the bundle and takes the rest of the word.
   Command with_value = parse_ok("-QP4");
   EXPECT_TRUE(with_value.spec.output.quiet);
@@ -190,7 +191,7 @@ TEST(LinuxDialectFlags, BasePort) {
   EXPECT_EQ(command.spec.sync_port(), 6000);
   EXPECT_EQ(parse_ok("-p6001").spec.layout.base_port, 6001);
   EXPECT_EQ(parse_ok("-p 2").spec.layout.base_port, 2);
-  EXPECT_EQ(parse_ok("-p 1 -N").spec.layout.base_port, 1);  // no sync port with -N
+  EXPECT_EQ(parse_ok("-p 1 -N").spec.layout.base_port, 1);             // no sync port with -N
   EXPECT_EQ(parse_ok("-p 65520 -P 16").spec.layout.base_port, 65520);  // last port exactly 65535
 }
 
@@ -551,21 +552,54 @@ TEST(LinuxDialectActions, MachineCpuCountIsUsedForMappingChecks) {
 
 TEST(LinuxDialectHelp, NamesEveryOptionDefaultAndExitCode) {
   const std::string help = linux_dialect_help();
-  for (const char* option :
-       {"-r [ADDR]", "-s [ADDR]", "-D ", "-M ", "-L ", "-e ", "-H ", "-m PORTS,CPU,ADDR", "-P N",
-        "-a ADDR", "-n N", "-l N", "-6 ", "-u ", "-p PORT", "-f [PORT]", "-b SIZE", "-B RATE",
-        "-W SEC", "-t SEC", "-C SEC", "-N ", "-O [FILE]", "-x [FILE]", "-j [FILE]", "-Q ", "-V ",
-        "-h, --help", "--show-tcp-retrans", "--show-nic-packets IF", "--show-dev-interrupts STR",
-        "--fq-rate-limit RATE", "--no-delay", "--backend NAME", "--json FILE", "--interval SEC",
-        "--local", "--threads N", "--connect-timeout SEC", "--wait-timeout SEC", "--version"}) {
+  for (const char* option : {"-r [ADDR]",
+                             "-s [ADDR]",
+                             "-D ",
+                             "-M ",
+                             "-L ",
+                             "-e ",
+                             "-H ",
+                             "-m PORTS,CPU,ADDR",
+                             "-P N",
+                             "-a ADDR",
+                             "-n N",
+                             "-l N",
+                             "-6 ",
+                             "-u ",
+                             "-p PORT",
+                             "-f [PORT]",
+                             "-b SIZE",
+                             "-B RATE",
+                             "-W SEC",
+                             "-t SEC",
+                             "-C SEC",
+                             "-N ",
+                             "-O [FILE]",
+                             "-x [FILE]",
+                             "-j [FILE]",
+                             "-Q ",
+                             "-V ",
+                             "-h, --help",
+                             "--show-tcp-retrans",
+                             "--show-nic-packets IF",
+                             "--show-dev-interrupts STR",
+                             "--fq-rate-limit RATE",
+                             "--no-delay",
+                             "--backend NAME",
+                             "--json FILE",
+                             "--interval SEC",
+                             "--local",
+                             "--threads N",
+                             "--connect-timeout SEC",
+                             "--wait-timeout SEC",
+                             "--version"}) {
     EXPECT_NE(help.find(std::string("\n  ") + option), std::string::npos) << option;
   }
-  for (const char* text : {"[default: 16, max 512]", "[default: 4, max 25600]",
-                           "[default: 1, max 1000]", "[default: 5001]", "[default: 60]",
-                           "[default: 0.5]", "[default: 10]", "[default: auto]",
-                           "[receiver only]", "[sender or --local]", "Examples:", "Exit codes:",
-                           "  0  ", "  1  ", "  2  usage error", "xttcp backends",
-                           "xttcp topology"}) {
+  for (const char* text :
+       {"[default: 16, max 512]", "[default: 4, max 25600]", "[default: 1, max 1000]",
+        "[default: 5001]", "[default: 60]", "[default: 0.5]", "[default: 10]", "[default: auto]",
+        "[receiver only]", "[sender or --local]", "Examples:", "Exit codes:", "  0  ", "  1  ",
+        "  2  usage error", "xttcp backends", "xttcp topology"}) {
     EXPECT_NE(help.find(text), std::string::npos) << text;
   }
 }

@@ -29,9 +29,7 @@ TEST(Mapping, Ipv6AddressKeepsItsColons) {
   EXPECT_EQ(parse_mapping("2,*,fe80::1%eth0", 4)->address, "fe80::1%eth0");
 }
 
-TEST(Mapping, PortsAreNotClampedHere) {
-  EXPECT_EQ(parse_mapping("100000", 4)->ports, 100000u);
-}
+TEST(Mapping, PortsAreNotClampedHere) { EXPECT_EQ(parse_mapping("100000", 4)->ports, 100000u); }
 
 TEST(Mapping, CpuMustExist) {
   EXPECT_EQ(parse_mapping("1,0", 1)->cpu, 0);

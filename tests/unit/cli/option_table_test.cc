@@ -61,8 +61,8 @@ Status no_op(ParseState&, const std::optional<std::string>&) { return ok(); }
 
 const OptionDef sample_rows[] = {
     {'x', "extra", ValueKind::required, "N", for_sender, OptionGroup::compatible,
-     "a sender option whose help text is long enough to need wrapping when the width is small",
-     "7", no_op},
+     "a sender option whose help text is long enough to need wrapping when the width is small", "7",
+     no_op},
     {0, "quiet-mode", ValueKind::none, "", for_receiver | for_local, OptionGroup::native,
      "a native receiver option", "", no_op},
 };

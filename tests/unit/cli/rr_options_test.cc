@@ -24,7 +24,8 @@ TEST(RrOptions, RrDefaultsToSmallRequestsOnBothEnds) {
     EXPECT_EQ(command.spec.workload.send_buffer, rr_limits::default_request_bytes) << line;
     EXPECT_EQ(command.spec.workload.recv_buffer, rr_limits::default_request_bytes) << line;
     EXPECT_EQ(command.spec.rr.response_bytes(command.spec.workload.send_buffer),
-              rr_limits::default_request_bytes) << line;
+              rr_limits::default_request_bytes)
+        << line;
   }
 }
 
@@ -46,8 +47,7 @@ TEST(RrOptions, BadCombinationsNameTheOption) {
   EXPECT_NE(parse_error("-s x --rr --rr-depth 0").find("--rr-depth: the depth must be 1..4096"),
             std::string::npos);
   EXPECT_NE(parse_error("-s x --rr --rr-depth 4097").find("--rr-depth"), std::string::npos);
-  EXPECT_NE(parse_error("-s x --rr --response-size 0").find("--response-size"),
-            std::string::npos);
+  EXPECT_NE(parse_error("-s x --rr --response-size 0").find("--response-size"), std::string::npos);
   EXPECT_NE(parse_error("-r --rr --rr-delay-us 100001").find("--rr-delay-us"), std::string::npos);
   EXPECT_NE(parse_error("-s x --rr-delay-us 5 --rr").find("--rr-delay-us"), std::string::npos);
   EXPECT_NE(parse_error("-s x -u --rr -b 7").find("--rr -u"), std::string::npos);

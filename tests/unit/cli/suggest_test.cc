@@ -11,9 +11,9 @@ TEST(EditDistance, Basics) {
   EXPECT_EQ(edit_distance("abc", ""), 3u);
   EXPECT_EQ(edit_distance("", "abc"), 3u);
   EXPECT_EQ(edit_distance("backend", "backend"), 0u);
-  EXPECT_EQ(edit_distance("bakend", "backend"), 1u);     // deletion
-  EXPECT_EQ(edit_distance("backkend", "backend"), 1u);   // insertion
-  EXPECT_EQ(edit_distance("backand", "backend"), 1u);    // substitution
+  EXPECT_EQ(edit_distance("bakend", "backend"), 1u);    // deletion
+  EXPECT_EQ(edit_distance("backkend", "backend"), 1u);  // insertion
+  EXPECT_EQ(edit_distance("backand", "backend"), 1u);   // substitution
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
 }
 

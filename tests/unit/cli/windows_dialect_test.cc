@@ -120,8 +120,9 @@ TEST(WindowsDialect, ANegativeNumberIsNotMistakenForAnOption) {
 }
 
 TEST(WindowsDialect, NamesAreCaseInsensitive) {
-  const TestSpec spec = win_spec("-S -M 2,1,10.0.0.1 -T 5 -XML out.xml -Rb 4K -SB 1M -NDL -V -WU 1 "
-                                 "-Cd 2 -Ns -P 6000");
+  const TestSpec spec = win_spec(
+      "-S -M 2,1,10.0.0.1 -T 5 -XML out.xml -Rb 4K -SB 1M -NDL -V -WU 1 "
+      "-Cd 2 -Ns -P 6000");
   EXPECT_EQ(spec.role, Role::sender);
   EXPECT_EQ(spec.layout.ports, 2u);
   EXPECT_EQ(spec.layout.mapping_cpu, 1);
@@ -148,8 +149,8 @@ TEST(WindowsDialect, SeveralMappings) {
   EXPECT_EQ(spec.layout.mappings[1].host, "contoso");
   EXPECT_EQ(spec.layout.ports, 6u);
   EXPECT_EQ(spec.layout.mapped_threads(), 6u);
-  EXPECT_EQ(spec.layout.address, "10.0.0.1");            // the first mapping's host
-  EXPECT_FALSE(spec.layout.mapping_cpu.has_value());     // the mappings disagree
+  EXPECT_EQ(spec.layout.address, "10.0.0.1");         // the first mapping's host
+  EXPECT_FALSE(spec.layout.mapping_cpu.has_value());  // the mappings disagree
   EXPECT_EQ(spec.layout.mapping_text, "4,0,10.0.0.1 2,*,contoso");
   EXPECT_EQ(win_spec("-s -m 1,3,a 2,3,b -t 5").layout.mapping_cpu, 3);  // they agree
 }
@@ -211,7 +212,7 @@ TEST(WindowsDialect, TimeoutAndAsync) {
   EXPECT_EQ(spec.io.socket_send_buffer, -1);  // a bare -a keeps SO_SNDBUF alone
   spec = win_spec(std::string(sender) + "-a 8");
   EXPECT_EQ(spec.io.outstanding, 8u);
-  EXPECT_EQ(spec.io.socket_send_buffer, 0);  // -a n: SO_SNDBUF 0
+  EXPECT_EQ(spec.io.socket_send_buffer, 0);               // -a n: SO_SNDBUF 0
   spec = win_spec(std::string(sender) + "-a 8 -sb 64k");  // -sb wins in any order
   EXPECT_EQ(spec.io.socket_send_buffer, 65536);
   spec = win_spec(std::string(sender) + "-sb -1 -a 8");
@@ -230,9 +231,9 @@ TEST(WindowsDialect, UdpOptions) {
 }
 
 TEST(WindowsDialect, Flags) {
-  const TestSpec spec =
-      win_spec(std::string(sender) + "-a 4 -w -wa -lm -d -v -6 -hpt -nsb -na 1 -thr 500 "
-               "-nic 10.0.0.2 -sam 5 -wu 3 -cd 4");
+  const TestSpec spec = win_spec(std::string(sender) +
+                                 "-a 4 -w -wa -lm -d -v -6 -hpt -nsb -na 1 -thr 500 "
+                                 "-nic 10.0.0.2 -sam 5 -wu 3 -cd 4");
   EXPECT_TRUE(spec.accepted.wsa);
   EXPECT_TRUE(spec.io.wait_all);
   EXPECT_TRUE(spec.io.time_each_call);
@@ -317,12 +318,15 @@ TEST(WindowsDialect, WindowsOnlyOptionsAreRefusedWithTheReason) {
   const std::pair<const char*, const char*> refused[] = {
       {"-hv", "-hv: Hyper-V sockets exist only on Windows hosts; xttcp does not support them"},
       {"-qos 1", "-qos: qWAVE QoS traffic types are a Windows API; xttcp does not support them"},
-      {"-x", "-x: TransmitPackets is a Winsock extension; xttcp does not support it (the XML "
-             "file is -xml)"},
-      {"-icp 0", "-icp: I/O completion port thread counts are Windows-only; xttcp does not "
-                 "support them (-a N sets the outstanding buffers)"},
-      {"-cfi", "-cfi: CPU from idle cycle counters (QueryIdleProcessorCycleTime) is "
-               "Windows-only; xttcp reads CPU time from the OS counters"},
+      {"-x",
+       "-x: TransmitPackets is a Winsock extension; xttcp does not support it (the XML "
+       "file is -xml)"},
+      {"-icp 0",
+       "-icp: I/O completion port thread counts are Windows-only; xttcp does not "
+       "support them (-a N sets the outstanding buffers)"},
+      {"-cfi",
+       "-cfi: CPU from idle cycle counters (QueryIdleProcessorCycleTime) is "
+       "Windows-only; xttcp reads CPU time from the OS counters"},
       {"-es", "-es: TCP EStats are a Windows API; xttcp does not collect them"},
       {"-brn 10", "-brn: burning CPU after each I/O is not supported by xttcp"},
       {"-jm f.csv", "-jm: jitter measurement (-jm) is not supported by xttcp"},
@@ -380,24 +384,29 @@ TEST(WindowsDialect, ThreadAndPortLimits) {
 TEST(WindowsDialect, NumberErrors) {
   const std::pair<const char*, const char*> cases[] = {
       {"-l 0", "-l: the buffer length must be at least 1 byte"},
-      {"-l 64x", "-l: '64x' is not a size (a whole number with an optional k or m suffix, e.g. "
-                 "64k)"},
+      {"-l 64x",
+       "-l: '64x' is not a size (a whole number with an optional k or m suffix, e.g. "
+       "64k)"},
       {"-l 4096m", "-l: 4096m is above the maximum of 1073741824"},
       {"-l 2048m", "-l: 2048m is above the maximum of 1073741824"},
       {"-l", "-l needs a value (LEN)"},
       {"-n 0", "-n: the number of buffers must be at least 1"},
-      {"-n -5", "-n: '-5' is not a size (a whole number with an optional k or m suffix, e.g. "
-                "64k)"},
+      {"-n -5",
+       "-n: '-5' is not a size (a whole number with an optional k or m suffix, e.g. "
+       "64k)"},
       {"-p 0", "-p: port 0 is outside 1..65535"},
       {"-p 70000", "-p: port 70000 is outside 1..65535"},
       {"-p x", "-p: 'x' is not a whole number"},
       {"-to -1", "-to: '-1' is not a whole number"},
-      {"-a 0", "-a: 0 outstanding buffers; use 1..63 (fewer than 64, the WaitForMultipleObjects "
-               "limit)"},
-      {"-a 64", "-a: 64 outstanding buffers; use 1..63 (fewer than 64, the "
-                "WaitForMultipleObjects limit)"},
-      {"-rb 1x", "-rb: '1x' is not a size (a whole number with an optional k or m suffix, e.g. "
-                 "64k)"},
+      {"-a 0",
+       "-a: 0 outstanding buffers; use 1..63 (fewer than 64, the WaitForMultipleObjects "
+       "limit)"},
+      {"-a 64",
+       "-a: 64 outstanding buffers; use 1..63 (fewer than 64, the "
+       "WaitForMultipleObjects limit)"},
+      {"-rb 1x",
+       "-rb: '1x' is not a size (a whole number with an optional k or m suffix, e.g. "
+       "64k)"},
       {"-sb -x", "-sb: '-x' is not a size or a negative number"},
       {"-t 0", "-t: 0 is below the minimum of 1"},
       {"-t 1.5", "-t: '1.5' is not a whole number"},
@@ -420,7 +429,8 @@ TEST(WindowsDialect, RulesBetweenOptions) {
       {std::string(sender) + "-w", "-w: WSASend/WSARecv need asynchronous I/O (add -a)"},
       {std::string(sender) + "-a -wa",
        "-wa: MSG_WAITALL works with synchronous I/O or with -w (add -w or drop -a)"},
-      {std::string(receiver) + "-nic 10.0.0.2", "-nic is for the sender only (drop -nic or use -s)"},
+      {std::string(receiver) + "-nic 10.0.0.2",
+       "-nic is for the sender only (drop -nic or use -s)"},
       {std::string(receiver) + "-thr 10", "-thr is for the sender only (drop -thr or use -s)"},
       {"-s -m 1,*,h -sam 2", "-sam needs a timed run (-t SEC without -n)"},
       {"-s -m 1,*,h -t 10 -n 5 -sam 2", "-sam needs a timed run (-t SEC without -n)"},
@@ -431,10 +441,11 @@ TEST(WindowsDialect, RulesBetweenOptions) {
       {std::string(receiver) + "-u -uro --udp-gro off",
        "-uro: receive coalescing is UDP_GRO, which --udp-gro off turns off (drop one)"},
       {std::string(sender) + "-uc", "-uc: unconnected UDP needs -u"},
-      {std::string(sender) + "-u -uc -a", "-uc: unconnected UDP uses synchronous I/O only (drop -a)"},
+      {std::string(sender) + "-u -uc -a",
+       "-uc: unconnected UDP uses synchronous I/O only (drop -a)"},
   };
   for (const auto& [line, message] : cases) EXPECT_EQ(win_error(line), message) << line;
-  EXPECT_TRUE(win_spec(std::string(sender) + "-wa").io.wait_all);         // sync
+  EXPECT_TRUE(win_spec(std::string(sender) + "-wa").io.wait_all);        // sync
   EXPECT_TRUE(win_spec(std::string(sender) + "-a -w -wa").io.wait_all);  // -w
 }
 
@@ -444,11 +455,14 @@ TEST(WindowsDialect, Notes) {
 }
 
 TEST(WindowsDialect, UnknownOptionsAndStrayWords) {
-  EXPECT_EQ(win_error(std::string(sender) + "-xmll"), "unknown option '-xmll' (did you mean '-xml'?)");
-  EXPECT_EQ(win_error(std::string(sender) + "-HPTT"), "unknown option '-HPTT' (did you mean '-hpt'?)");
+  EXPECT_EQ(win_error(std::string(sender) + "-xmll"),
+            "unknown option '-xmll' (did you mean '-xml'?)");
+  EXPECT_EQ(win_error(std::string(sender) + "-HPTT"),
+            "unknown option '-HPTT' (did you mean '-hpt'?)");
   EXPECT_EQ(win_error(std::string(sender) + "-zz"), "unknown option '-zz'");
   EXPECT_EQ(win_error(std::string(sender) + "--"), "unexpected word '--' (options start with '-')");
-  EXPECT_EQ(win_error(std::string(sender) + "foo"), "unexpected word 'foo' (options start with '-')");
+  EXPECT_EQ(win_error(std::string(sender) + "foo"),
+            "unexpected word 'foo' (options start with '-')");
   EXPECT_EQ(win_error(std::string(sender) + "-v 3"), "unexpected word '3' (-v takes no value)");
   EXPECT_EQ(win_error("-s 10.0.0.1 -m 1,*,h -t 5"),
             "unexpected word '10.0.0.1' after -s (-s and -r take no address in this dialect; the "

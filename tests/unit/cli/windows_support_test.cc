@@ -94,11 +94,12 @@ uint64_t budget(const std::string& line) {
 
 TEST(CountMode, FlowBudgetIsBuffersTimesLength) {
   EXPECT_EQ(budget("-s -m 2,*,h -n 100 -l 1k"), 100u * 1024u);
-  EXPECT_EQ(budget("-s -m 2,*,h -n 100 -l 1k -t 9"), 100u * 1024u);   // -t only bounds it
-  EXPECT_EQ(budget("-s -m 1,*,h"), uint64_t{20480} * 65536u);  // no -t: 20 K buffers
-  EXPECT_EQ(budget("-s -m 1,*,h -t 5"), 0u);                          // timed
-  EXPECT_EQ(budget("-r -m 1,*,h -n 100"), 0u);                        // receivers send nothing
-  auto command = parse_windows_dialect(test::words("-r -m 1,*,h -n 100 -t 9"), test::test_cpu_count);
+  EXPECT_EQ(budget("-s -m 2,*,h -n 100 -l 1k -t 9"), 100u * 1024u);  // -t only bounds it
+  EXPECT_EQ(budget("-s -m 1,*,h"), uint64_t{20480} * 65536u);        // no -t: 20 K buffers
+  EXPECT_EQ(budget("-s -m 1,*,h -t 5"), 0u);                         // timed
+  EXPECT_EQ(budget("-r -m 1,*,h -n 100"), 0u);                       // receivers send nothing
+  auto command =
+      parse_windows_dialect(test::words("-r -m 1,*,h -n 100 -t 9"), test::test_cpu_count);
   ASSERT_TRUE(command.has_value());
   EXPECT_TRUE(count_mode(command->spec));
   EXPECT_EQ(command->spec.workload.duration_s, 9u);  // the longest the run may take
@@ -179,7 +180,8 @@ TEST(WindowsOptionCheck, ImpliedSendBufferIsMarked) {
   ASSERT_TRUE(implied.has_value());
   EXPECT_EQ(implied->spec.io.socket_send_buffer, 0);
   EXPECT_TRUE(implied->spec.io.send_buffer_implied);
-  auto given = parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -sb 0 -a 4"), test::test_cpu_count);
+  auto given =
+      parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -sb 0 -a 4"), test::test_cpu_count);
   ASSERT_TRUE(given.has_value());
   EXPECT_FALSE(given->spec.io.send_buffer_implied);
 }
@@ -203,11 +205,11 @@ std::string refusal_by(std::string_view backend_name, const std::string& line) {
 
 TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
 #ifdef _WIN32
-  for (const char* line : {"-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", "-s -m 1,*,h -ns -t 5 -a 4 -w -thr 10",
-                           "-s -u -uc -m 1,*,h -ns -t 5", "-s -m 2,*,h -ns -n 10 -a 4",
-                           "-r -m 1,*,h -ns -t 5 -lm -a 4", "-s -u -m 1,*,h -ns -t 5 -lm",
-                           "-s -u -m 2,*,h -ns -n 10", "-r -u -m 2,*,h -ns -n 10",
-                           "-s -u -uc -m 1,*,h -ns"})
+  for (const char* line :
+       {"-r -m 1,*,h -ns -t 5 -rb 0 -sb 0 -d -wa", "-s -m 1,*,h -ns -t 5 -a 4 -w -thr 10",
+        "-s -u -uc -m 1,*,h -ns -t 5", "-s -m 2,*,h -ns -n 10 -a 4",
+        "-r -m 1,*,h -ns -t 5 -lm -a 4", "-s -u -m 1,*,h -ns -t 5 -lm", "-s -u -m 2,*,h -ns -n 10",
+        "-r -u -m 2,*,h -ns -n 10", "-s -u -uc -m 1,*,h -ns"})
     EXPECT_EQ(refusal_by("iocp", line), "ok") << line;
   EXPECT_EQ(refusal_by("iocp", "-s -u -m 1,*,h 1,*,g -ns -t 5"), "ok");
 #else
@@ -239,7 +241,8 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
   if (const Backend* uring = backend_named("io_uring"); uring && uring->probe().available) {
     EXPECT_EQ(refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -d"),
               "-d: the io_uring backend does not verify the received bytes (use --backend epoll)");
-    EXPECT_TRUE(refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -wa").starts_with("-wa: the io_uring"));
+    EXPECT_TRUE(
+        refusal_by("io_uring", "-r -m 1,*,h -ns -t 5 -wa").starts_with("-wa: the io_uring"));
     EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h -ns -t 5 -a 8 -thr 10 -sb 0 -rb 0"), "ok");
     EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h 1,*,g -ns -t 5"), "ok");
     EXPECT_EQ(refusal_by("io_uring", "-s -m 1,*,h -ns -n 10"), "ok");

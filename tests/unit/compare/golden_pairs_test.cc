@@ -90,8 +90,8 @@ TEST(GoldenPairs, SingleRunsApplyOnlyTheThreshold) {
 }
 
 TEST(GoldenPairs, AnotherWorkloadIsNamed) {
-  const auto diff = workload_differences(load("single-base.json").runs[0],
-                                         load("other-workload.json").runs[0]);
+  const auto diff =
+      workload_differences(load("single-base.json").runs[0], load("other-workload.json").runs[0]);
   ASSERT_EQ(diff.size(), 1u);
   EXPECT_EQ(diff[0].key, "spec.send_buffer");
   EXPECT_EQ(diff[0].changed, "65536");

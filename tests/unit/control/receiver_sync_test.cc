@@ -186,11 +186,13 @@ TEST(ReceiverSync, OnlyASenderOfTheRunningTestLeavingCounts) {
   EXPECT_FALSE(sync.on_peer_closed(1).left_running_test) << "closed before any test: nothing lost";
   sync.on_request(2, kStart);
   sync.on_request(3, kQueryState);  // a second sender's busy check
-  EXPECT_FALSE(sync.on_peer_closed(3).left_running_test) << "a busy check closing must not end the test";
+  EXPECT_FALSE(sync.on_peer_closed(3).left_running_test)
+      << "a busy check closing must not end the test";
   EXPECT_TRUE(sync.on_peer_closed(2).left_running_test) << "the running test's sender went away";
   sync.on_request(4, kStart);
   sync.test_finished();
-  EXPECT_FALSE(sync.on_peer_closed(4).left_running_test) << "closing after the test is the normal end";
+  EXPECT_FALSE(sync.on_peer_closed(4).left_running_test)
+      << "closing after the test is the normal end";
 }
 
 TEST(ReceiverSync, MultiClientParticipantsAreEverySender) {

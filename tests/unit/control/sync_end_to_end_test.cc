@@ -179,7 +179,7 @@ void native_sequence(bool publish_before_sender_asks) {
   EXPECT_EQ(exchange(client, 12), 12);
   EXPECT_EQ(exchange(client, kStart), kStart);
   EXPECT_TRUE(recorder.wait_for("start 12 native 1"));  // it owes its result
-  server->test_finished();  // the receiver's window ended first
+  server->test_finished();                              // the receiver's window ended first
   if (publish_before_sender_asks) server->publish_result(R"({"receiver":"result"})");
   EXPECT_EQ(exchange(client, kEarlyExit), kStateFinished);
   ASSERT_TRUE(client.send_frame(R"({"sender":"result"})"));
@@ -469,9 +469,8 @@ TEST(SyncEndToEnd, NativeSenderFallsBackWithContinuousLegacyReceiver) {
 
 size_t count_events(Recorder& recorder, const std::string& prefix) {
   const auto events = recorder.events();
-  return static_cast<size_t>(std::count_if(events.begin(), events.end(), [&](const std::string& e) {
-    return e.rfind(prefix, 0) == 0;
-  }));
+  return static_cast<size_t>(std::count_if(
+      events.begin(), events.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }));
 }
 
 TEST(SyncHostile, OnlyTheTestsSenderHandsInAResultOrStopsTheTest) {

@@ -58,14 +58,16 @@ TEST(WindowsToken, AssignedPortsMustBeTheExpectedDataPorts) {
   EXPECT_TRUE(windows_token::check_assigned_ports({5003, 5002}, 5001, 2));  // any order
   const Status wrong = windows_token::check_assigned_ports({5002, 7000}, 5001, 2);
   ASSERT_FALSE(wrong);
-  EXPECT_EQ(wrong.error().message, "-sp: the receiver handed out port 7000; expected ports 5002..5003");
+  EXPECT_EQ(wrong.error().message,
+            "-sp: the receiver handed out port 7000; expected ports 5002..5003");
   const Status twice = windows_token::check_assigned_ports({5002, 5002}, 5001, 2);
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error().message,
             "-sp: the receiver handed out port 5002 twice; expected ports 5002..5003");
   const Status few = windows_token::check_assigned_ports({5002}, 5001, 2);
   ASSERT_FALSE(few);
-  EXPECT_EQ(few.error().message, "-sp: the receiver handed out 1 port(s); expected ports 5002..5003");
+  EXPECT_EQ(few.error().message,
+            "-sp: the receiver handed out 1 port(s); expected ports 5002..5003");
   const Status base = windows_token::check_assigned_ports({5001}, 5001, 1);
   ASSERT_FALSE(base);
   EXPECT_EQ(base.error().message, "-sp: the receiver handed out port 5001; expected port 5002");

@@ -23,8 +23,8 @@ DeviceSnapshot at_begin() {
   s.tsc_hz = 2'000'000'000;
   s.pollers = 2;
   s.queues = {{100, 6'000, 5, 300}, {200, 12'000, 0, 0}};
-  s.counters = {{"ipackets", 5},   {"opackets", 300},    {"ibytes", 300}, {"obytes", 18'000},
-                {"imissed", 7},    {"ierrors", 0},       {"oerrors", 0},  {"rx_nombuf", 0},
+  s.counters = {{"ipackets", 5},        {"opackets", 300}, {"ibytes", 300}, {"obytes", 18'000},
+                {"imissed", 7},         {"ierrors", 0},    {"oerrors", 0},  {"rx_nombuf", 0},
                 {"tx_q0_packets", 100}, {"rx_unicast", 9}};
   return s;
 }
@@ -34,10 +34,17 @@ DeviceSnapshot at_end() {
   s.tsc += 4'000'000'000;  // 2 s at 2 GHz
   // 2 s: queue 0 sent 10 M frames of 60 bytes, queue 1 30 M.
   s.queues = {{10'000'100, 600'006'000, 5, 300}, {30'000'200, 1'800'012'000, 0, 0}};
-  s.counters = {{"ipackets", 5},          {"opackets", 40'000'300}, {"ibytes", 300},
-                {"obytes", 2'400'018'000}, {"imissed", 3 /* reset: went backwards */},
-                {"ierrors", 0},           {"oerrors", 0},          {"rx_nombuf", 0},
-                {"tx_q0_packets", 10'000'100}, {"rx_unicast", 9}, {"tx_new_counter", 4}};
+  s.counters = {{"ipackets", 5},
+                {"opackets", 40'000'300},
+                {"ibytes", 300},
+                {"obytes", 2'400'018'000},
+                {"imissed", 3 /* reset: went backwards */},
+                {"ierrors", 0},
+                {"oerrors", 0},
+                {"rx_nombuf", 0},
+                {"tx_q0_packets", 10'000'100},
+                {"rx_unicast", 9},
+                {"tx_new_counter", 4}};
   return s;
 }
 
@@ -58,10 +65,15 @@ TEST(DeviceWindow, DeltasRatesAndCycles) {
   EXPECT_DOUBLE_EQ(d.cycles_per_frame, 4e9 * 2 / 40e6);  // two pollers burn every cycle
   // The eight rte_eth_stats always, others only when they moved; backwards counts 0, and a
   // counter that appeared during the window did not move.
-  std::vector<std::pair<std::string, uint64_t>> expected{
-      {"ipackets", 0}, {"opackets", 40'000'000}, {"ibytes", 0},  {"obytes", 2'400'000'000},
-      {"imissed", 0},  {"ierrors", 0},           {"oerrors", 0}, {"rx_nombuf", 0},
-      {"tx_q0_packets", 10'000'000}};
+  std::vector<std::pair<std::string, uint64_t>> expected{{"ipackets", 0},
+                                                         {"opackets", 40'000'000},
+                                                         {"ibytes", 0},
+                                                         {"obytes", 2'400'000'000},
+                                                         {"imissed", 0},
+                                                         {"ierrors", 0},
+                                                         {"oerrors", 0},
+                                                         {"rx_nombuf", 0},
+                                                         {"tx_q0_packets", 10'000'000}};
   EXPECT_EQ(d.counters, expected);
 }
 
@@ -97,12 +109,13 @@ std::string read_text(const std::string& path) {
 
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = std::string(GOLDEN_DIR) + "/dpdk/" + name;
-  if (const char* update = std::getenv("XTTCP_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+  if (const char* update = std::getenv("XTTCP_UPDATE_GOLDEN");
+      update && std::string(update) == "1") {
     std::ofstream(path, std::ios::binary) << actual;
     return;
   }
-  EXPECT_EQ(read_text(path), actual) << "differs from " << path
-                                     << " (XTTCP_UPDATE_GOLDEN=1 rewrites it)";
+  EXPECT_EQ(read_text(path), actual)
+      << "differs from " << path << " (XTTCP_UPDATE_GOLDEN=1 rewrites it)";
 }
 
 TEST(DeviceWindow, NoteGolden) {

@@ -71,11 +71,10 @@ TEST(Frame, IncrementalChecksumMatchesAFullOne) {
   const uint32_t sequence = 0xfffe1234;
   const uint64_t time_ns = 0x0123456789abcdefull;
   udp::stamp(f.data() + payload_offset, sequence, time_ns);
-  const uint32_t stamped = (sequence >> 16) + (sequence & 0xffff) +
-                           static_cast<uint32_t>(time_ns >> 48) +
-                           static_cast<uint32_t>((time_ns >> 32) & 0xffff) +
-                           static_cast<uint32_t>((time_ns >> 16) & 0xffff) +
-                           static_cast<uint32_t>(time_ns & 0xffff);
+  const uint32_t stamped =
+      (sequence >> 16) + (sequence & 0xffff) + static_cast<uint32_t>(time_ns >> 48) +
+      static_cast<uint32_t>((time_ns >> 32) & 0xffff) +
+      static_cast<uint32_t>((time_ns >> 16) & 0xffff) + static_cast<uint32_t>(time_ns & 0xffff);
   EXPECT_EQ(fold(base + stamped), fold(udp_checksum_sum(f.data())));
 }
 
@@ -107,21 +106,21 @@ TEST(Frame, RefusesWhatIsNotPlainIpv4Udp) {
 
 TEST(Arp, AnswersARequestForItsAddress) {
   std::vector<uint8_t> f(60, 0);
-  const uint8_t request[] = {
-      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0, 9, 0x08, 0x06,  // Ethernet
-      0, 1, 0x08, 0, 6, 4, 0, 1,                                              // request
-      0x02, 0, 0, 0, 0, 9, 10, 0, 0, 9,                                       // sender
-      0, 0, 0, 0, 0, 0, 10, 0, 0, 2};                                         // target
+  const uint8_t request[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0,
+                             0,    9,    0x08, 0x06,                              // Ethernet
+                             0,    1,    0x08, 0,    6,    4,    0,    1,         // request
+                             0x02, 0,    0,    0,    0,    9,    10,   0, 0, 9,   // sender
+                             0,    0,    0,    0,    0,    0,    10,   0, 0, 2};  // target
   std::copy(std::begin(request), std::end(request), f.begin());
   const MacAddress mine{0x02, 0, 0, 0, 0, 2};
   EXPECT_FALSE(answer_arp(f.data(), f.size(), 0x0a000003, mine));  // not ours
   ASSERT_TRUE(answer_arp(f.data(), f.size(), 0x0a000002, mine));
-  EXPECT_EQ(f[21], 2);                            // reply
-  EXPECT_EQ(f[0], 0x02);                          // to the asker
+  EXPECT_EQ(f[21], 2);    // reply
+  EXPECT_EQ(f[0], 0x02);  // to the asker
   EXPECT_EQ(f[5], 9);
-  EXPECT_EQ(f[27], 2);                            // sender MAC: ours
-  EXPECT_EQ(f[31], 2);                            // sender IP: ours
-  EXPECT_EQ(f[37], 9);                            // target: the asker
+  EXPECT_EQ(f[27], 2);  // sender MAC: ours
+  EXPECT_EQ(f[31], 2);  // sender IP: ours
+  EXPECT_EQ(f[37], 9);  // target: the asker
   EXPECT_EQ(f[41], 9);
 }
 
@@ -203,7 +202,7 @@ TEST(Nd, AnswersASolicitationAndTheAdvertisementGivesTheMac) {
   std::vector<uint8_t> f = build_neighbor_solicitation(asker, v6(1), v6(2));
   f.resize(128);
   EXPECT_EQ(answer_neighbor_solicitation(f.data(), 86, f.size(), v6(3), mine), 0u);  // not ours
-  EXPECT_EQ(answer_neighbor_solicitation(f.data(), 86, 60, v6(2), mine), 0u);  // no room
+  EXPECT_EQ(answer_neighbor_solicitation(f.data(), 86, 60, v6(2), mine), 0u);        // no room
   const std::size_t length = answer_neighbor_solicitation(f.data(), 86, f.size(), v6(2), mine);
   ASSERT_EQ(length, 86u);
   EXPECT_TRUE(std::equal(asker.begin(), asker.end(), f.begin()));  // to the asker
@@ -225,7 +224,6 @@ TEST(Nd, AnswersASolicitationAndTheAdvertisementGivesTheMac) {
   std::vector<uint8_t> dad = build_neighbor_solicitation(asker, Ipv6Address{}, v6(2));
   EXPECT_EQ(answer_neighbor_solicitation(dad.data(), dad.size(), dad.size(), v6(2), mine), 0u);
 }
-
 
 // The receiver's check of a frame's UDP checksum: the pseudo-header and the whole datagram,
 // checksum included, fold to 0xffff.

@@ -27,8 +27,9 @@ TEST(OpenFiles, TheSoftLimitRisesToWhatTheRunNeedsNeverDown) {
   EXPECT_EQ(plan_open_files(need, 1024, need.files, 1u << 20).value(), need.files);
   EXPECT_EQ(plan_open_files(need, 1024, need.files + 10, 1u << 20).value(), need.files + 10);
   // One connection under a low limit runs (a test's receiver or sender at 40 files).
-  EXPECT_EQ(plan_open_files(open_files_needed(test::sender_spec(1, 1, 1), 2), 40, 40, 1u << 20).value(),
-            40u);
+  EXPECT_EQ(
+      plan_open_files(open_files_needed(test::sender_spec(1, 1, 1), 2), 40, 40, 1u << 20).value(),
+      40u);
 }
 
 TEST(OpenFiles, PastTheHardLimitTheRunIsRefusedInOneLineWithTheNumbers) {

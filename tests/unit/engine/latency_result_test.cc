@@ -30,8 +30,8 @@ TEST(LatencyCounter, OnePeriodSumsCountsAndKeepsTheExtremes) {
 
 TEST(LatencyCounter, ANewPeriodStartsAfreshAndTheOldOneReadsEmpty) {
   FlowCounter c;
-  c.add_latency(1, 5);      // the shortest call of all: it must not leak into period 2
-  c.add_latency(1, 1000);   // the longest, likewise
+  c.add_latency(1, 5);     // the shortest call of all: it must not leak into period 2
+  c.add_latency(1, 1000);  // the longest, likewise
   c.add_latency(2, 200);
   c.add_latency(2, 100);
   const LatencyTotals second = read_latency(c, 2);

@@ -42,8 +42,8 @@ struct NullRun {
     options.out = sink;
     options.err = sink;
     log = std::move(*Log::open(options));
-    pool = std::make_unique<WorkerPool>(null_backend(), spec, plan, SocketAddress{},
-                                        SocketAddress{});
+    pool =
+        std::make_unique<WorkerPool>(null_backend(), spec, plan, SocketAddress{}, SocketAddress{});
     probe = std::make_unique<SystemProbe>(spec);
     timeline = std::make_unique<Timeline>(clock, *pool, *probe, *log, spec.output.interval_s);
   }

@@ -63,7 +63,9 @@ TEST(StartGate, AStartBetweenTestsIsKeptAndOneDuringATestIgnored) {
 TEST(StartGate, TheOpeningIsTheOpenersInstantAndCountsNotTheWaitersWakeUp) {
   StartGate gate;
   uint64_t bytes = 42;
-  gate.count_with([&bytes] { return std::vector<CounterSnapshot>{CounterSnapshot{bytes++, 1, {}}}; });
+  gate.count_with([&bytes] {
+    return std::vector<CounterSnapshot>{CounterSnapshot{bytes++, 1, {}}};
+  });
   const auto before = SteadyClock::now();
   gate.open(5);
   const auto opened = SteadyClock::now();

@@ -49,7 +49,7 @@ TEST(Plan, ThreadMappingsOnDifferentCpusGetOneWorkerEach) {
     EXPECT_EQ(threads, (std::vector<std::vector<uint32_t>>{{0, 1}, {2}, {3}}));
   }
   spec.layout.mappings = {{2, 1, "h"}, {2, 1, "h"}};  // the same CPU: the usual plan
-  spec.layout.mapping_cpu = 1;                                  // (as the parser sets it then)
+  spec.layout.mapping_cpu = 1;                        // (as the parser sets it then)
   auto same = make_plan(spec, {0, 1});
   ASSERT_TRUE(same.has_value());
   ASSERT_EQ(same->workers.size(), 1u);
@@ -84,8 +84,8 @@ TEST(Plan, ThreadMappingsTowardsSeveralHostsGiveEachFlowItsHost) {
     ASSERT_TRUE(plan.has_value()) << plan.error().message;
     EXPECT_EQ(plan->hosts, (std::vector<std::string>{"a", "b"})) << "distinct, first use first";
     using Row = std::tuple<uint32_t, std::string, uint16_t>;
-    EXPECT_EQ(flows_of(*plan), (std::vector<Row>{{0, "a", 5001}, {1, "a", 5002}, {2, "b", 5003},
-                                                 {3, "a", 5004}}));
+    EXPECT_EQ(flows_of(*plan),
+              (std::vector<Row>{{0, "a", 5001}, {1, "a", 5002}, {2, "b", 5003}, {3, "a", 5004}}));
   }
 }
 
@@ -98,8 +98,8 @@ TEST(Plan, WindowsSpSenderNumbersDataPortsPerHost) {
   auto plan = make_plan(spec, {0});
   ASSERT_TRUE(plan.has_value());
   using Row = std::tuple<uint32_t, std::string, uint16_t>;
-  EXPECT_EQ(flows_of(*plan), (std::vector<Row>{{0, "a", 5002}, {1, "a", 5003}, {2, "b", 5002},
-                                               {3, "a", 5004}}));
+  EXPECT_EQ(flows_of(*plan),
+            (std::vector<Row>{{0, "a", 5002}, {1, "a", 5003}, {2, "b", 5002}, {3, "a", 5004}}));
 }
 
 TEST(Plan, OneHostUnlessThreadMappingsNameSeveral) {

@@ -20,8 +20,9 @@ TEST(CountMismatch, AReceiverThatCountedLessThanHalfIsNamed) {
   const Result sender = tcp_result(Role::sender, 3'000'000);
   auto zero = count_mismatch(sender, tcp_result(Role::receiver, 0));
   ASSERT_TRUE(zero);
-  EXPECT_EQ(*zero, "the receiver counted 0 bytes, 0.0 % of the 3000000 this sender sent: the "
-                   "bytes did not reach it");
+  EXPECT_EQ(*zero,
+            "the receiver counted 0 bytes, 0.0 % of the 3000000 this sender sent: the "
+            "bytes did not reach it");
   EXPECT_TRUE(count_mismatch(sender, tcp_result(Role::receiver, 1'400'000)));
   EXPECT_FALSE(count_mismatch(sender, tcp_result(Role::receiver, 1'500'000)));
   EXPECT_FALSE(count_mismatch(sender, tcp_result(Role::receiver, 2'999'000)));  // in flight
@@ -52,8 +53,9 @@ Result receiver_with(double seconds, std::initializer_list<int> with) {
 TEST(SilentTail, ASenderThatStoppedEarlyIsNamed) {
   auto silent = silent_tail(receiver_with(5, {0, 1}));  // data for 1 s of 5 (-N, sender killed)
   ASSERT_TRUE(silent);
-  EXPECT_EQ(*silent, "no data arrived in the last 4.00 s of the 5.00 s window: the sender "
-                     "stopped early (a shorter -t, or it went away)");
+  EXPECT_EQ(*silent,
+            "no data arrived in the last 4.00 s of the 5.00 s window: the sender "
+            "stopped early (a shorter -t, or it went away)");
 }
 
 TEST(SilentTail, DataToTheEndOrSparsePacingIsNoAlarm) {

@@ -31,8 +31,8 @@ struct PairOutcome {
   WorkerReport sender, receiver;
   uint32_t udp_flow_base = 0;
   std::vector<udp::FlowRecord> sender_flows, receiver_flows;  // UDP registries
-  uint64_t sent_operations = 0, received_operations = 0;  // completed sends / receives counted
-  LatencyTotals sender_latency, receiver_latency;       // -lm: over every flow (ticks)
+  uint64_t sent_operations = 0, received_operations = 0;      // completed sends / receives counted
+  LatencyTotals sender_latency, receiver_latency;             // -lm: over every flow (ticks)
 };
 
 PairOutcome run_pair(const PairOptions& options);

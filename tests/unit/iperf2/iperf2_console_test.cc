@@ -45,7 +45,8 @@ Result four_stream_client(const std::string& extra) {
     r.threads.push_back(thread);
     r.total_bytes += c.bytes;
   }
-  r.intervals = {{0, 1.0002, 1400000000}, {1.0002, 0.9999, 1380000000}, {2.0001, 1.002, 1370000000}};
+  r.intervals = {
+      {0, 1.0002, 1400000000}, {1.0002, 0.9999, 1380000000}, {2.0001, 1.002, 1370000000}};
   return r;
 }
 

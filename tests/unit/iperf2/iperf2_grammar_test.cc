@@ -9,7 +9,9 @@ namespace {
 
 using test::words;
 
-Expected<Command> iperf2_parse(const std::string& line) { return parse_iperf2_dialect(words(line)); }
+Expected<Command> iperf2_parse(const std::string& line) {
+  return parse_iperf2_dialect(words(line));
+}
 
 TestSpec iperf2_spec(const std::string& line) {
   auto command = iperf2_parse(line);
@@ -122,52 +124,63 @@ TEST(Iperf2Grammar, HelpAndVersion) {
 
 TEST(Iperf2Grammar, BadLinesSayWhichOptionAndWhy) {
   EXPECT_EQ(iperf2_error(""), "-s or -c HOST is needed (see 'iperf --help')");
-  EXPECT_EQ(iperf2_error("-s -c h"), "-s and -c cannot be used together (a run is either server or client)");
+  EXPECT_EQ(iperf2_error("-s -c h"),
+            "-s and -c cannot be used together (a run is either server or client)");
   EXPECT_EQ(iperf2_error("-c h -P 0"), "-P: '0' is below 1");
   EXPECT_EQ(iperf2_error("-c h -P x"), "-P: 'x' is not a whole number from 1 to 25600");
-  EXPECT_EQ(iperf2_error("-c h -t 1.5"),
-            "-t: '1.5' is not a whole number of seconds from 1 (xttcp times tests in whole seconds)");
+  EXPECT_EQ(
+      iperf2_error("-c h -t 1.5"),
+      "-t: '1.5' is not a whole number of seconds from 1 (xttcp times tests in whole seconds)");
   EXPECT_EQ(iperf2_error("-c h -f q"), "-f: 'q' is not one of a A b B k K m M g G");
   EXPECT_EQ(iperf2_error("-c h -y J"), "-y: 'J' is not C (comma-separated values)");
   EXPECT_EQ(iperf2_error("-c h -x Q"), "-x: 'Q' is not a report letter (C, D, M, S or V)");
   EXPECT_EQ(iperf2_error("-c h -l 8q"), "-l: '8q' has a suffix other than k, m, g, K, M or G");
   EXPECT_EQ(iperf2_error("-c h -b 100pps"), "-b: packets per second are not served (give bits/s)");
-  EXPECT_EQ(iperf2_error("-s -p 5001-5004"), "-p: port ranges are not served (xttcp listens on one port)");
+  EXPECT_EQ(iperf2_error("-s -p 5001-5004"),
+            "-p: port ranges are not served (xttcp listens on one port)");
   EXPECT_EQ(iperf2_error("-c h -B 10.0.0.1:6000"),
             "-B: a source port (host:port) is not served; give the address alone");
   EXPECT_EQ(iperf2_error("-c h -l 2G"), "-l: '2G' is not a length from 1 byte to 1G");
   EXPECT_EQ(iperf2_error("-c"), "-c needs a value");
   EXPECT_EQ(iperf2_error("-c h -q"), "-q: not an iperf 2 option (see 'iperf --help')");
-  EXPECT_EQ(iperf2_error("-c h --frobnicate"), "--frobnicate: not an iperf 2 option (see 'iperf --help')");
+  EXPECT_EQ(iperf2_error("-c h --frobnicate"),
+            "--frobnicate: not an iperf 2 option (see 'iperf --help')");
   EXPECT_EQ(iperf2_error("-c h extra"), "'extra' is not an option (iperf 2 takes no other words)");
   EXPECT_EQ(iperf2_error("-c h --nodelay=yes"), "--nodelay takes no value");
 }
 
 TEST(Iperf2Grammar, ServerRefusesClientOptions) {
-  EXPECT_EQ(iperf2_error("-s -t 10"), "-t: xttcp's iperf2 server serves until Ctrl+C (give -t to the client)");
-  EXPECT_EQ(iperf2_error("-s -P 2"), "-P: the client says how many streams it sends (give -P to the client)");
+  EXPECT_EQ(iperf2_error("-s -t 10"),
+            "-t: xttcp's iperf2 server serves until Ctrl+C (give -t to the client)");
+  EXPECT_EQ(iperf2_error("-s -P 2"),
+            "-P: the client says how many streams it sends (give -P to the client)");
   EXPECT_EQ(iperf2_error("-s -e"),
             "-e: the server's enhanced columns (reads by size) are not counted by xttcp (give -e "
             "to the client)");
-  EXPECT_EQ(iperf2_error("-s -b 1m"), "-b: xttcp's server reads as fast as it can (give -b to the client)");
+  EXPECT_EQ(iperf2_error("-s -b 1m"),
+            "-b: xttcp's server reads as fast as it can (give -b to the client)");
 }
 
 TEST(Iperf2Grammar, UnservedIperf2OptionsAreRefusedWithTheReason) {
-  EXPECT_EQ(iperf2_error("-c h -d"),
-            "-d: not served: xttcp's iperf2 dialect tests one direction: run xttcp as the client at "
-            "the other end instead");
-  EXPECT_EQ(iperf2_error("-c h -R"),
-            "-R: not served: xttcp's iperf2 dialect tests one direction: run xttcp as the client at "
-            "the other end instead");
+  EXPECT_EQ(
+      iperf2_error("-c h -d"),
+      "-d: not served: xttcp's iperf2 dialect tests one direction: run xttcp as the client at "
+      "the other end instead");
+  EXPECT_EQ(
+      iperf2_error("-c h -R"),
+      "-R: not served: xttcp's iperf2 dialect tests one direction: run xttcp as the client at "
+      "the other end instead");
   EXPECT_EQ(iperf2_error("-c h -u"),
             "-u: not served: iperf 2's UDP datagram header is not written or read yet: TCP only "
             "(docs/iperf2.md)");
-  EXPECT_EQ(iperf2_error("-c h -n 1G"), "-n: not served: xttcp's iperf2 tests are timed (-t), not counted in bytes");
+  EXPECT_EQ(iperf2_error("-c h -n 1G"),
+            "-n: not served: xttcp's iperf2 tests are timed (-t), not counted in bytes");
   EXPECT_EQ(iperf2_error("-c h -Z bbr"),
             "-Z: not served: xttcp does not choose the congestion control (set "
             "net.ipv4.tcp_congestion_control)");
   EXPECT_EQ(iperf2_error("-c h -M 1400"), "-M: not served: xttcp does not set TCP_MAXSEG");
-  EXPECT_EQ(iperf2_error("-c h --trip-times"), "--trip-times: not served: one-way trip times are not measured");
+  EXPECT_EQ(iperf2_error("-c h --trip-times"),
+            "--trip-times: not served: one-way trip times are not measured");
   EXPECT_EQ(iperf2_error("-c h --isochronous=60:20m,5m"),
             "--isochronous: not served: isochronous traffic is not served");
 }

@@ -70,8 +70,7 @@ TEST(Iperf2Header, NoHeaderWhenTheFlagsSayNone) {
 TEST(Iperf2Header, PreambleOnlyForAnIperf2TcpClient) {
   auto command = parse_iperf2_dialect(test::words("-c 127.0.0.1 -t 30 -P 4"));
   ASSERT_TRUE(command.has_value());
-  EXPECT_EQ(iperf2::tcp_stream_preamble(command->spec),
-            captured("tcp_client_P4_t30_port5001.hex"));
+  EXPECT_EQ(iperf2::tcp_stream_preamble(command->spec), captured("tcp_client_P4_t30_port5001.hex"));
   command->spec.iperf2.compatibility = true;  // -C: nothing before the data
   EXPECT_TRUE(iperf2::tcp_stream_preamble(command->spec).empty());
   auto server = parse_iperf2_dialect(test::words("-s"));

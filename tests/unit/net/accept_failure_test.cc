@@ -53,7 +53,8 @@ TEST(ListenerRest, AShortageNamedByTheCallerRestsAndBoundsTheWait) {
   std::string line;
   rest.on_shortage("accept on port 5001: WSAEMFILE (10024)", t0, line);
   EXPECT_NE(line.find("accept on port 5001: WSAEMFILE (10024); not accepting for 250 ms"),
-            std::string::npos) << line;
+            std::string::npos)
+      << line;
   EXPECT_TRUE(rest.resting());
   EXPECT_EQ(rest.wait_at_most(t0, longest), longest);
   EXPECT_EQ(rest.wait_at_most(t0 + milliseconds(200), longest), milliseconds(50));

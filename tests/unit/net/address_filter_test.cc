@@ -54,8 +54,8 @@ TEST(AddressFilter, ZeroLengthPrefixMatchesItsFamilyOnly) {
 }
 
 TEST(AddressFilter, RefusesWhatIsNotABlock) {
-  for (const char* bad : {"", "10.0.0.0/33", "fd00::/129", "10.0.0.0/", "10.0.0.0/x",
-                          "10.1.2.3/8", "host.example", "10.0.0.0/8,", "10.0.0/8"}) {
+  for (const char* bad : {"", "10.0.0.0/33", "fd00::/129", "10.0.0.0/", "10.0.0.0/x", "10.1.2.3/8",
+                          "host.example", "10.0.0.0/8,", "10.0.0/8"}) {
     auto filter = AddressFilter::parse(bad);
     EXPECT_FALSE(filter) << bad;
   }

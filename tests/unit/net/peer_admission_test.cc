@@ -54,7 +54,8 @@ TEST(PeerAdmission, MaxClientsCountsHostsNotConnections) {
 
 TEST(PeerAdmission, AllowIsCheckedBeforeMaxClients) {
   PeerAdmission door(*AddressFilter::parse("127.0.0.0/8"), 1);
-  EXPECT_FALSE(door.admit_connection(peer_at("10.0.0.1"), Door::data));  // not allowed: no seat taken
+  EXPECT_FALSE(
+      door.admit_connection(peer_at("10.0.0.1"), Door::data));  // not allowed: no seat taken
   EXPECT_TRUE(door.admit_connection(peer_at("127.0.0.5"), Door::data));
   EXPECT_EQ(door.refusals().over_max_clients, 0u);
 }

@@ -67,7 +67,8 @@ Result rr_requester(uint64_t transactions, double cpu_s, uint64_t p50_ns, uint64
 
 TEST(PathRun, StreamCyclesCountBothProcesses) {
   // 1 GB in 2 s; 1.5 s + 0.5 s of CPU at 1000 MHz: 2e9 cycles / 1e9 bytes.
-  const PathRun run = path_run_from_result(stream_sender(1'000'000'000, 1.5, 0.5), CycleUnit::byte, 1000);
+  const PathRun run =
+      path_run_from_result(stream_sender(1'000'000'000, 1.5, 0.5), CycleUnit::byte, 1000);
   EXPECT_DOUBLE_EQ(run.throughput_gbps, 4.0);
   EXPECT_DOUBLE_EQ(run.cpu_s, 2.0);
   EXPECT_TRUE(run.peer_cpu);
@@ -140,9 +141,10 @@ PathTable stream_table() {
         path_run_from_result(stream_sender(gb * 3 / 2, cpu * 0.375, cpu * 0.375), t.unit, 1000));
   }
   t.rows = {epoll, uring};
-  t.notes = {"machine load: load average 3.00 2.50 2.00 (2 CPUs online) before, load average "
-             "3.10 2.60 2.10 (2 CPUs online) after (other processes share the CPUs: compare rows "
-             "of one run, not across runs)"};
+  t.notes = {
+      "machine load: load average 3.00 2.50 2.00 (2 CPUs online) before, load average "
+      "3.10 2.60 2.10 (2 CPUs online) after (other processes share the CPUs: compare rows "
+      "of one run, not across runs)"};
   summarize_rows(t);
   return t;
 }

@@ -30,9 +30,30 @@ TEST(PathsArgs, Defaults) {
 }
 
 TEST(PathsArgs, EveryOption) {
-  auto r = parse({"--backends", "io_uring,epoll", "-u", "--rr", "-b", "1K", "--response-size",
-                  "32", "--rr-depth", "4", "-P", "2", "-n", "3", "-t", "7", "--repeat", "5",
-                  "-p", "30000", "--json", "-", "--runs-dir", "/tmp"});
+  auto r = parse({"--backends",
+                  "io_uring,epoll",
+                  "-u",
+                  "--rr",
+                  "-b",
+                  "1K",
+                  "--response-size",
+                  "32",
+                  "--rr-depth",
+                  "4",
+                  "-P",
+                  "2",
+                  "-n",
+                  "3",
+                  "-t",
+                  "7",
+                  "--repeat",
+                  "5",
+                  "-p",
+                  "30000",
+                  "--json",
+                  "-",
+                  "--runs-dir",
+                  "/tmp"});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->backends, (std::vector<std::string>{"io_uring", "epoll"}));
   EXPECT_EQ(r->workload.protocol, Protocol::udp);
@@ -64,11 +85,13 @@ TEST(PathsArgs, NamespacesAddressesAndDpdk) {
 }
 
 TEST(PathsArgs, BadValuesNameTheOption) {
-  EXPECT_NE(error_of({"--netns", "onlyone"}).find("--netns: 'onlyone' is not RECEIVER_NS,SENDER_NS"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({"--netns", "onlyone"}).find("--netns: 'onlyone' is not RECEIVER_NS,SENDER_NS"),
+      std::string::npos);
   EXPECT_NE(error_of({"--to", "-u"}).find("--to: '-u' is not an address"), std::string::npos);
-  EXPECT_NE(error_of({"--backends", "dpdk", "-u"}).find("--backends dpdk needs --receiver-dpdk-args"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({"--backends", "dpdk", "-u"}).find("--backends dpdk needs --receiver-dpdk-args"),
+      std::string::npos);
   EXPECT_NE(error_of({"--repeat", "0"}).find("--repeat: '0' is not a whole number from 1"),
             std::string::npos);
   EXPECT_NE(error_of({"-t", "x"}).find("-t:"), std::string::npos);

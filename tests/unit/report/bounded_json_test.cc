@@ -22,7 +22,7 @@ TEST(JsonNestingDepth, CountsArraysAndObjectsOutsideStrings) {
   EXPECT_EQ(json_nesting_depth(R"({"a": [1, {"b": []}]})", 10), 4u);
   EXPECT_EQ(json_nesting_depth(R"({"a": "[[[[[[{{{{"})", 10), 1u);
   EXPECT_EQ(json_nesting_depth(R"(["\"[[[[", []])", 10), 2u);  // an escaped quote stays inside
-  EXPECT_EQ(json_nesting_depth(R"(["\\", [[]]])", 10), 3u);     // an escaped backslash does not
+  EXPECT_EQ(json_nesting_depth(R"(["\\", [[]]])", 10), 3u);    // an escaped backslash does not
 }
 
 TEST(JsonNestingDepth, StopsOnceOverTheLimit) {
@@ -45,8 +45,8 @@ TEST(ParseBoundedJson, RefusesDeepAndLargeDocumentsNamingTheLimit) {
 }
 
 TEST(ParseNativeJson, ADocumentNestedAMillionDeepIsRefusedQuickly) {
-  auto parsed = parse_native_json(R"({"schema": "xttcp-result", "peer": )" + nested(1'000'000) +
-                                  "}");
+  auto parsed =
+      parse_native_json(R"({"schema": "xttcp-result", "peer": )" + nested(1'000'000) + "}");
   ASSERT_FALSE(parsed);
   EXPECT_EQ(parsed.error().message, "native result: nested more than 16 deep");
 }

@@ -139,9 +139,10 @@ TEST(NativeJson, AccessGolden) {
   Result r = test::sample_receiver();
   r.spec.access = {{"10.0.0.0/8", "192.0.2.7/32"}, 4};
   r.access = AccessResult{2, 3, 100, 1};
-  r.notes.push_back("refused so far: 2 sync connection(s), 3 data connection(s), 100 datagram(s) "
-                    "from senders not served here (--allow 10.0.0.0/8,192.0.2.7/32, "
-                    "--max-clients 4: 1 over it)");
+  r.notes.push_back(
+      "refused so far: 2 sync connection(s), 3 data connection(s), 100 datagram(s) "
+      "from senders not served here (--allow 10.0.0.0/8,192.0.2.7/32, "
+      "--max-clients 4: 1 over it)");
   const std::string text = render_native_json(r);
   test::expect_golden("native-receiver-access.json", text);
   auto back = parse_native_json(text);
@@ -320,11 +321,12 @@ Result windows_sender_with_samples() {
     sample.total_bytes = i == 0 ? 1400000 : 1600000;
     sample.total_operations = i == 0 ? 140 : 160;
     const uint64_t row = sample.total_bytes / 3;
-    sample.threads = {test::thread_row(0, sample.duration_s, row, std::nullopt),
-                      test::thread_row(1, sample.duration_s, row, std::nullopt),
-                      test::thread_row(2, sample.duration_s, sample.total_bytes - 2 * row,
-                                       std::nullopt)};
-    sample.transport = TransportCounters{1000u + 100u * i, 500u + 50u * i, static_cast<uint64_t>(i)};
+    sample.threads = {
+        test::thread_row(0, sample.duration_s, row, std::nullopt),
+        test::thread_row(1, sample.duration_s, row, std::nullopt),
+        test::thread_row(2, sample.duration_s, sample.total_bytes - 2 * row, std::nullopt)};
+    sample.transport =
+        TransportCounters{1000u + 100u * i, 500u + 50u * i, static_cast<uint64_t>(i)};
     sample.interrupts = Interrupts{"", 2000};
     sample.dpcs = 450;
     test::set_cpu(sample, 38.0 + 4 * i, 3.25 + 0.5 * i);
@@ -426,12 +428,18 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   s.layout.worker_threads = 2;
   s.layout.pin_workers = true;
   s.layout.numa_node = 0;
-  s.io = {true, ZeroCopy::automatic, false, false, false, 4, 1 << 20, 0, true, true, true, 1400,
-          true, true, 5000, false};
+  s.io = {true,    ZeroCopy::automatic,
+          false,   false,
+          false,   4,
+          1 << 20, 0,
+          true,    true,
+          true,    1400,
+          true,    true,
+          5000,    false};
   s.defaults = Defaults::ntttcp;
   s.control = {true, true, true, true, true, true, 3, 4};
-  s.output = {"a.log", "a.xml", "a.json", "n.json", true, true, true, "eth0", "virtio", 0.25, 2,
-              true, false};
+  s.output = {"a.log", "a.xml",  "a.json", "n.json", true, true, true,
+              "eth0",  "virtio", 0.25,     2,        true, false};
   s.uring.sqpoll = true;
   s.dpdk = {"--no-pci", "0", "02:00:00:00:00:01"};
   s.accepted = {true, true, true};

@@ -129,7 +129,7 @@ TEST(AppendFileAtomically, AppendsBlocks) {
 // Result paths that are not regular files (a run as root once replaced a host's /dev/full with
 // a regular file). Device nodes are made in a temporary directory, so no test touches /dev.
 bool is_char_device(const std::string& path) {
-  struct stat info{};
+  struct stat info {};
   return ::lstat(path.c_str(), &info) == 0 && S_ISCHR(info.st_mode);
 }
 
@@ -140,7 +140,7 @@ TEST(WriteFileAtomically, ASymlinkStaysAndItsTargetGetsTheResult) {
   ASSERT_TRUE(write_file_atomically(target, "old\n"));
   ASSERT_EQ(::symlink("real.json", link.c_str()), 0);  // relative, as users make them
   ASSERT_TRUE(write_file_atomically(link, "new\n"));
-  struct stat info{};
+  struct stat info {};
   ASSERT_EQ(::lstat(link.c_str(), &info), 0);
   EXPECT_TRUE(S_ISLNK(info.st_mode));
   EXPECT_EQ(test::read_text(target), "new\n");
@@ -180,7 +180,8 @@ TEST(WriteFileAtomically, AFifoGetsTheContentOrFailsAtOnceWithoutAReader) {
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   Status nobody = write_file_atomically(fifo, "x");
   ASSERT_FALSE(nobody);
-  EXPECT_EQ(nobody.error().message, "cannot write " + fifo + ": it is a FIFO that no process reads");
+  EXPECT_EQ(nobody.error().message,
+            "cannot write " + fifo + ": it is a FIFO that no process reads");
   const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
   ASSERT_GE(reader, 0);
   ASSERT_TRUE(write_file_atomically(fifo, "{\"a\":1}\n"));
@@ -188,7 +189,7 @@ TEST(WriteFileAtomically, AFifoGetsTheContentOrFailsAtOnceWithoutAReader) {
   EXPECT_EQ(::read(reader, buffer, sizeof buffer), 8);
   EXPECT_EQ(std::string(buffer), "{\"a\":1}\n");
   ::close(reader);
-  struct stat info{};
+  struct stat info {};
   ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
   EXPECT_TRUE(S_ISFIFO(info.st_mode));
 }

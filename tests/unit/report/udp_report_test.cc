@@ -63,8 +63,7 @@ TEST(UdpReport, SenderConsoleGolden) {
 }
 
 TEST(UdpReport, PeerBlockCarriesTheReceiversLossGolden) {
-  expect_golden("udp-peer-receiver.txt",
-                join_lines(peer_summary_lines(udp_receiver())));
+  expect_golden("udp-peer-receiver.txt", join_lines(peer_summary_lines(udp_receiver())));
 }
 
 TEST(UdpReport, NativeJsonGolden) {

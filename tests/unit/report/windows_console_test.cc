@@ -101,7 +101,8 @@ TEST(WindowsConsole, HidePerThreadAndCpuNoteGolden) {
   test::set_cpu(r, 0, 0);
   const std::string text = render_windows_console(r);
   EXPECT_EQ(text.find("Thread"), std::string::npos);
-  EXPECT_TRUE(text.ends_with("\n\nNOTE::Avg CPU% drops below 0% if test duration is too short\n\n"));
+  EXPECT_TRUE(
+      text.ends_with("\n\nNOTE::Avg CPU% drops below 0% if test duration is too short\n\n"));
   expect_golden("windows-receiver-hpt-note-console.txt", text);
 }
 

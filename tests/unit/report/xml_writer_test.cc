@@ -44,7 +44,8 @@ TEST(XmlWriter, EscapesAttributes) {
   XmlElement root("r");
   root.attribute("computername", "rx<&>");
   root.leaf("os", "Linux <a&b>");
-  EXPECT_EQ(root.render(), "<r computername=\"rx&lt;&amp;>\">\n\t<os>Linux &lt;a&amp;b&gt;</os>\n</r>\n");
+  EXPECT_EQ(root.render(),
+            "<r computername=\"rx&lt;&amp;>\">\n\t<os>Linux &lt;a&amp;b&gt;</os>\n</r>\n");
 }
 
 }  // namespace

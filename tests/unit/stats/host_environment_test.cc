@@ -33,7 +33,7 @@ TEST(HostEnvironment, ReadsWhatIsThereAndLeavesTheRestEmpty) {
   EXPECT_EQ(host.governor, "");  // not exposed, as in many VMs
   ASSERT_EQ(host.sysctls.size(), std::size(environment_sysctls));
   EXPECT_EQ(host.sysctls[0], (std::pair<std::string, std::string>{"net.core.rmem_max", "212992"}));
-  EXPECT_EQ(host.sysctls[1].second, "");  // wmem_max missing
+  EXPECT_EQ(host.sysctls[1].second, "");                     // wmem_max missing
   EXPECT_EQ(host.sysctls[2].second, "4096 131072 6291456");  // tabs made single spaces
   EXPECT_EQ(host.sysctls[4].second, "bbr");
 }

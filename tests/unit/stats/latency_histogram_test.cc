@@ -42,9 +42,11 @@ void expect_within_one_percent(const std::vector<uint64_t>& samples) {
 TEST(LatencyHistogramLayout, BucketsTileTheValuesWithoutGapsAndStayNarrow) {
   for (std::size_t i = 0; i + 1 < histogram_layout::bucket_count; ++i) {
     ASSERT_EQ(histogram_layout::lower_bound(i) + histogram_layout::width(i),
-              histogram_layout::lower_bound(i + 1)) << i;
+              histogram_layout::lower_bound(i + 1))
+        << i;
     ASSERT_LE(histogram_layout::width(i) * 128,
-              std::max<uint64_t>(histogram_layout::lower_bound(i), 128)) << i;
+              std::max<uint64_t>(histogram_layout::lower_bound(i), 128))
+        << i;
     ASSERT_EQ(histogram_layout::index_of(histogram_layout::lower_bound(i)), i);
     ASSERT_EQ(histogram_layout::index_of(histogram_layout::lower_bound(i + 1) - 1), i);
   }

@@ -14,8 +14,8 @@ constexpr double gbit = 1e9 / 8;  // bytes per second of 1 Gbit/s
 
 TEST(MarkForRate, SlowFlowsKeepTheKernelsWakeups) {
   EXPECT_EQ(mark_for_rate(0, big_cap), rate_mark::off);
-  EXPECT_EQ(mark_for_rate(1 * gbit, big_cap), rate_mark::off);   // 31 KB per 250 us
-  EXPECT_EQ(mark_for_rate(2 * gbit, big_cap), rate_mark::off);   // 62.5 KB < 64 KiB
+  EXPECT_EQ(mark_for_rate(1 * gbit, big_cap), rate_mark::off);  // 31 KB per 250 us
+  EXPECT_EQ(mark_for_rate(2 * gbit, big_cap), rate_mark::off);  // 62.5 KB < 64 KiB
 }
 
 TEST(MarkForRate, AWakeupCarriesAboutAQuarterMillisecond) {
@@ -61,7 +61,7 @@ TEST(RateMark, FollowsTheRateUpAndDown) {
     if (next != 0) mark.applied(next);
     return next;
   };
-  EXPECT_EQ(step(40 * gbit), 0u);  // one sample is not enough to raise it
+  EXPECT_EQ(step(40 * gbit), 0u);                   // one sample is not enough to raise it
   EXPECT_EQ(step(40 * gbit), rate_mark::max_mark);  // 1.25 MB per 250 us, capped
   EXPECT_EQ(mark.current(), rate_mark::max_mark);
   EXPECT_EQ(step(40 * gbit), 0u);  // steady: no system call

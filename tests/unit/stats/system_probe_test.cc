@@ -36,8 +36,8 @@ class FakeRoots : public ::testing::Test {
   std::string sys() const { return (root_ / "sys").string(); }
 
   // Writes one consistent set of counters; later calls overwrite them.
-  void write_counters(uint64_t user, uint64_t idle, uint64_t retrans, uint64_t fast,
-                      uint64_t tx, uint64_t rx, uint64_t irq_cpu0, uint64_t irq_cpu1) {
+  void write_counters(uint64_t user, uint64_t idle, uint64_t retrans, uint64_t fast, uint64_t tx,
+                      uint64_t rx, uint64_t irq_cpu0, uint64_t irq_cpu1) {
     write_file(root_ / "proc/stat",
                fmt::format("cpu  {} 0 50 {} 5 0 7 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\n"
                            "cpu1 1 0 1 1 0 0 0 0 0 0\ncpu2 1 0 1 1 0 0 0 0 0 0\nintr 1\n",
@@ -200,9 +200,7 @@ TEST_F(FakeRoots, InterfaceExistence) {
   }
 }
 
-TEST(CheckInterfaceExists, LoopbackOnThisHost) {
-  EXPECT_TRUE(check_interface_exists("lo"));
-}
+TEST(CheckInterfaceExists, LoopbackOnThisHost) { EXPECT_TRUE(check_interface_exists("lo")); }
 
 SystemSnapshot snapshot_with(const CpuTimes& cpu, double user_s, double system_s) {
   SystemSnapshot snapshot;

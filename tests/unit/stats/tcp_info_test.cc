@@ -37,9 +37,8 @@ uint16_t port_of(int fd) {
   sockaddr_storage address{};
   socklen_t length = sizeof address;
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  return address.ss_family == AF_INET
-             ? ntohs(reinterpret_cast<sockaddr_in*>(&address)->sin_port)
-             : ntohs(reinterpret_cast<sockaddr_in6*>(&address)->sin6_port);
+  return address.ss_family == AF_INET ? ntohs(reinterpret_cast<sockaddr_in*>(&address)->sin_port)
+                                      : ntohs(reinterpret_cast<sockaddr_in6*>(&address)->sin6_port);
 }
 
 // Connects a client to a listener on the loopback address of `family`, moves some bytes both

@@ -44,8 +44,7 @@ TEST(ProcInterrupts, ReadsNumberedLinesWithTheirPerCpuCountsAndName) {
 TEST(ProcInterrupts, RefusesTextWithoutTheCpuHeaderOrWithMissingCounts) {
   EXPECT_FALSE(parse_proc_interrupts(""));
   EXPECT_FALSE(parse_proc_interrupts(" 38: 1 2 x virtio2-input.0\n"));
-  Expected<std::vector<InterruptLine>> short_line =
-      parse_proc_interrupts("  CPU0 CPU1\n 38: 1\n");
+  Expected<std::vector<InterruptLine>> short_line = parse_proc_interrupts("  CPU0 CPU1\n 38: 1\n");
   ASSERT_FALSE(short_line);
   EXPECT_NE(short_line.error().message.find("fewer than 2 CPU counts"), std::string::npos);
   EXPECT_FALSE(parse_proc_interrupts("  CPU0\n 38: x PCI-MSI name\n"));
@@ -88,9 +87,10 @@ TEST(QueueIrqs, VirtioNetInputIsRxOutputIsTxOfItsOwnVirtioDevice) {
 }
 
 TEST(QueueIrqs, IntelStyleNamesAreKnownForOtherDrivers) {
-  std::vector<InterruptLine> lines = {
-      {60, {1}, "enp1s0-TxRx-0"}, {61, {1}, "enp1s0-rx-1"}, {62, {1}, "enp1s0-tx-1"},
-      {63, {1}, "enp2s0-TxRx-0"}};
+  std::vector<InterruptLine> lines = {{60, {1}, "enp1s0-TxRx-0"},
+                                      {61, {1}, "enp1s0-rx-1"},
+                                      {62, {1}, "enp1s0-tx-1"},
+                                      {63, {1}, "enp2s0-TxRx-0"}};
   EXPECT_EQ(summary(map_queue_irqs({"ixgbe", "enp1s0", "", "", {}}, lines)),
             "rx1:61 tx1:62 combined0:60");
 }
@@ -100,8 +100,8 @@ TEST(QueueIrqs, SaysWhyWhenTheNicHasNoQueueIrq) {
       map_queue_irqs({"hv_netvsc", "eth0", "", "", {}}, fixture("interrupts_ena.txt"));
   ASSERT_FALSE(netvsc);
   EXPECT_NE(netvsc.error().message.find("VMBus"), std::string::npos);
-  Expected<std::vector<NicIrq>> none =
-      map_queue_irqs({"virtio_net", "eth9", "virtio9", "", {}}, fixture("interrupts_virtio_net.txt"));
+  Expected<std::vector<NicIrq>> none = map_queue_irqs({"virtio_net", "eth9", "virtio9", "", {}},
+                                                      fixture("interrupts_virtio_net.txt"));
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().message, "no interrupt in /proc/interrupts is eth9's (driver virtio_net)");
 }

@@ -82,8 +82,9 @@ TEST(NicWarnings, EveryProblemATuningGuideNames) {
   EXPECT_TRUE(has(warnings, "RPS is on for eth0 rx-1 (CPUs 4-5)")) << all;
   EXPECT_TRUE(has(warnings, "irqbalance is running")) << all;
   // 100 Gb/s x 1 ms = 12.5 MB; 208 KiB is below it.
-  EXPECT_TRUE(has(warnings, "net.core.rmem_max is 208 KiB, below the bandwidth-delay product "
-                            "of eth0 (100000 Mb/s x 1 ms RTT = 11.9 MiB)"))
+  EXPECT_TRUE(has(warnings,
+                  "net.core.rmem_max is 208 KiB, below the bandwidth-delay product "
+                  "of eth0 (100000 Mb/s x 1 ms RTT = 11.9 MiB)"))
       << all;
   EXPECT_FALSE(has(warnings, "wmem_max")) << all;
 }
@@ -100,9 +101,11 @@ TEST(DescribeNic, TableRowsGoQueueIrqCpusCoreNode) {
   nic.rss = fail("not available: the driver does not report the RSS table and key (ETHTOOL_GRSSH)");
   const std::string text = describe_nic(nic, two_nodes(), roomy());
   EXPECT_NE(text.find("NIC eth0\n  driver: ena 2.8.0g (firmware -, bus 0000:00:05.0)"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  combined1      26  5            5            5/1        eth0-Tx-Rx-1\n"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  RSS: not available: the driver does not report"), std::string::npos);
   EXPECT_NE(text.find("  RPS rx-0: off\n"), std::string::npos) << text;
 }

@@ -10,13 +10,13 @@ namespace xttcp {
 namespace {
 
 // Skips only in builds without hwloc; a file hwloc cannot read fails the test.
-#define LOAD_OR_SKIP(machine, file, nic)                                                 \
-  Expected<XmlMachine> loaded_##machine =                                                \
-      load_xml_machine(std::string(NIC_FIXTURE_DIR) + "/" + (file), nic);                \
-  if (!loaded_##machine &&                                                               \
-      loaded_##machine.error().message.find("needs hwloc") != std::string::npos)         \
-    GTEST_SKIP() << loaded_##machine.error().message;                                    \
-  ASSERT_TRUE(loaded_##machine) << loaded_##machine.error().message;                     \
+#define LOAD_OR_SKIP(machine, file, nic)                                         \
+  Expected<XmlMachine> loaded_##machine =                                        \
+      load_xml_machine(std::string(NIC_FIXTURE_DIR) + "/" + (file), nic);        \
+  if (!loaded_##machine &&                                                       \
+      loaded_##machine.error().message.find("needs hwloc") != std::string::npos) \
+    GTEST_SKIP() << loaded_##machine.error().message;                            \
+  ASSERT_TRUE(loaded_##machine) << loaded_##machine.error().message;             \
   const XmlMachine& machine = *loaded_##machine
 
 std::vector<int> first(const std::vector<int>& cpus, std::size_t n) {
@@ -45,8 +45,7 @@ TEST(XmlMachine, ReadsPackagesNodesCoresAndTheNicsNode) {
 
 TEST(Placement, SpreadIsTodaysOrderWhateverTheNic) {
   LOAD_OR_SKIP(machine, kNumaMachine, "ens5");
-  Placement placement =
-      place_workers(machine.topology, PlacementMode::spread, numa_nic(machine));
+  Placement placement = place_workers(machine.topology, PlacementMode::spread, numa_nic(machine));
   EXPECT_EQ(placement.cpus, placement_order(machine.topology));
   EXPECT_EQ(first(placement.cpus, 4), (std::vector<int>{0, 8, 16, 24}));  // one per node first
   EXPECT_EQ(placement.used, PlacementMode::spread);

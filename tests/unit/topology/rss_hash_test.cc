@@ -11,8 +11,8 @@
 namespace xttcp {
 namespace {
 
-FlowTuple flow(const std::string& source, std::uint16_t source_port,
-               const std::string& destination, std::uint16_t destination_port) {
+FlowTuple flow(const std::string& source, std::uint16_t source_port, const std::string& destination,
+               std::uint16_t destination_port) {
   FlowTuple tuple;
   tuple.ipv6 = source.find(':') != std::string::npos;
   const int family = tuple.ipv6 ? AF_INET6 : AF_INET;
@@ -45,8 +45,7 @@ TEST(ToeplitzHash, MatchesTheIpv4VerificationVectors) {
 
 TEST(ToeplitzHash, MatchesTheIpv6VerificationVectors) {
   const Vector vectors[] = {
-      {flow("3ffe:2501:200:1fff::7", 2794, "3ffe:2501:200:3::1", 1766), 0x40207d3d,
-       0x2cc18cd5},
+      {flow("3ffe:2501:200:1fff::7", 2794, "3ffe:2501:200:3::1", 1766), 0x40207d3d, 0x2cc18cd5},
       {flow("3ffe:501:8::260:97ff:fe40:efab", 14230, "ff02::1", 4739), 0xdde51bbf, 0x0f0c461c},
       {flow("3ffe:1900:4545:3:200:f8ff:fe21:67cf", 44251, "fe80::200:f8ff:fe21:67cf", 38024),
        0x02d1feef, 0x4b61e985},

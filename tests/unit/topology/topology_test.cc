@@ -99,8 +99,8 @@ Topology two_socket(bool siblings_adjacent) {
       for (int thread = 0; thread < 2; ++thread) {
         // Intel-style numbering: all first threads (0-3), then siblings (4-7).
         // AMD/hwloc-style: the two threads of a core are adjacent (0,1 / 2,3 / ...).
-        int os_index = siblings_adjacent ? package * 4 + core * 2 + thread
-                                         : thread * 4 + package * 2 + core;
+        int os_index =
+            siblings_adjacent ? package * 4 + core * 2 + thread : thread * 4 + package * 2 + core;
         topology.cpus.push_back(CpuInfo{os_index, package * 2 + core, package, package});
       }
     }

@@ -23,7 +23,13 @@ TEST(DatagramHeader, EncodesNetworkByteOrderLayout) {
   encode(known, bytes.data());
   //           magic    v f  rsvd flow_id  sequence send_time_ns
   EXPECT_EQ(test::hex(bytes.data(), bytes.size()),
-            "58545544" "01" "00" "0000" "01020304" "a0b0c0d0" "1122334455667788");
+            "58545544"
+            "01"
+            "00"
+            "0000"
+            "01020304"
+            "a0b0c0d0"
+            "1122334455667788");
   EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "XTUD");
 }
 
@@ -89,8 +95,8 @@ TEST(DatagramHeader, IgnoresFlagsAndReserved) {
 TEST(DatagramHeader, NtttcpPayloadNeverDecodes) {
   // NTttcp fills UDP payload with 'B' (0x42): 0x42424242 is not the magic, whatever the length.
   DatagramHeader decoded{1, 2, 3};
-  for (std::size_t length : {std::size_t{24}, std::size_t{64}, std::size_t{1472},
-                             std::size_t{65507}}) {
+  for (std::size_t length :
+       {std::size_t{24}, std::size_t{64}, std::size_t{1472}, std::size_t{65507}}) {
     std::vector<unsigned char> payload(length, 'B');
     EXPECT_FALSE(decode(payload.data(), payload.size(), decoded)) << length;
   }
@@ -103,7 +109,13 @@ TEST(DatagramHeader, StampRewritesOnlySequenceAndSendTime) {
   const std::vector<unsigned char> before = datagram;
   stamp(datagram.data(), 0xDEADBEEF, 0x0102030405060708);
   EXPECT_EQ(test::hex(datagram.data(), header_size),
-            "58545544" "01" "00" "0000" "01020304" "deadbeef" "0102030405060708");
+            "58545544"
+            "01"
+            "00"
+            "0000"
+            "01020304"
+            "deadbeef"
+            "0102030405060708");
   for (std::size_t i = header_size; i < datagram.size(); ++i) ASSERT_EQ(datagram[i], before[i]);
   DatagramHeader decoded;
   ASSERT_TRUE(decode(datagram.data(), datagram.size(), decoded));

@@ -25,15 +25,22 @@ TEST(EndMarker, LayoutIsAHeaderWithTheEndFlagAndA64BitCount) {
   encode_end_marker({0x01020304, 0x0000000500000007, false, 0x1122334455667788}, bytes.data());
   //           magic    v f    rsvd flow_id  seq(low32) send_time_ns       sent
   EXPECT_EQ(test::hex(bytes.data(), bytes.size()),
-            "58545544" "01" "01" "0000" "01020304" "00000007" "1122334455667788"
+            "58545544"
+            "01"
+            "01"
+            "0000"
+            "01020304"
+            "00000007"
+            "1122334455667788"
             "0000000500000007");
   encode_end_marker({1, 2, true, 3}, bytes.data());
   EXPECT_EQ(bytes[header_flags_offset], flag_end_of_flow | flag_compat_data);
 }
 
 TEST(EndMarker, RoundTrips) {
-  for (const EndMarker& marker : {EndMarker{7, 20480, false, 99}, EndMarker{0xFFFFFFFF,
-                                  ~uint64_t{0}, true, ~uint64_t{0}}, EndMarker{}}) {
+  for (const EndMarker& marker :
+       {EndMarker{7, 20480, false, 99}, EndMarker{0xFFFFFFFF, ~uint64_t{0}, true, ~uint64_t{0}},
+        EndMarker{}}) {
     std::array<unsigned char, end_marker_size> bytes{};
     encode_end_marker(marker, bytes.data());
     EndMarker decoded{1, 2, false, 3};
@@ -159,12 +166,12 @@ TEST(EndMarkerReceiver, TheEngineHearsOfAnEndOnlyWhenTheReceiverAnnouncesIt) {
 TEST(EndMarkerReceiver, TheSentCountMakesTailLossVisible) {
   Receiver r;
   r.data(1, 0);
-  r.data(1, 2);               // 1 lost in a gap
+  r.data(1, 2);  // 1 lost in a gap
   EXPECT_EQ(r.flow(1).lost(), 1u);
-  r.marker(1, 6);             // 3, 4 and 5 never came: lost at the tail
+  r.marker(1, 6);  // 3, 4 and 5 never came: lost at the tail
   EXPECT_EQ(r.flow(1).expected, 6u);
   EXPECT_EQ(r.flow(1).lost(), 4u);
-  r.data(1, 4);               // a late arrival after the marker keeps the sent count
+  r.data(1, 4);  // a late arrival after the marker keeps the sent count
   EXPECT_EQ(r.flow(1).expected, 6u);
   EXPECT_EQ(r.flow(1).lost(), 3u);
 }

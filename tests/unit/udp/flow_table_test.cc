@@ -73,9 +73,9 @@ TEST(FlowTable, DeltasAcrossARetirementCountEachDatagramOnce) {
   Socket s;
   for (uint32_t flow = 1; flow <= table; ++flow) s.datagram(flow, 0, flow);
   const auto before = s.registry.snapshot();
-  s.datagram(1, 1, 1000);  // flow 1 speaks again; flow 2 is now the one silent longest
+  s.datagram(1, 1, 1000);    // flow 1 speaks again; flow 2 is now the one silent longest
   s.datagram(500, 0, 1001);  // a newcomer: flow 2 leaves, its 1 datagram to the retired record
-  s.datagram(2, 1, 1002);  // flow 2 again: flow 3 leaves; flow 2 is tracked afresh
+  s.datagram(2, 1, 1002);    // flow 2 again: flow 3 leaves; flow 2 is tracked afresh
   const auto after = s.registry.snapshot();
   const UdpFlowSnapshot d = sum(delta(after, before));
   EXPECT_EQ(d.datagrams, 3u);

@@ -31,8 +31,8 @@ struct Flow {
   SequenceTracker tracker;
 };
 
-UdpFlowSnapshot counts(uint64_t datagrams, uint64_t unique, uint64_t duplicates,
-                       uint64_t reordered, uint64_t expected) {
+UdpFlowSnapshot counts(uint64_t datagrams, uint64_t unique, uint64_t duplicates, uint64_t reordered,
+                       uint64_t expected) {
   UdpFlowSnapshot s;
   s.datagrams = datagrams;
   s.bytes = datagrams * payload;
@@ -275,7 +275,8 @@ TEST(SequenceTracker, AlternatingDelaysFollowTheRfc3550Recurrence) {
   }
   // Closed form for the same input: J_n = 100000 * (1 - (15/16)^n).
   for (int n = 1; n <= 4; ++n) {
-    EXPECT_EQ(wanted[n], static_cast<uint64_t>(std::llround(100000 * (1 - std::pow(15.0 / 16, n)))));
+    EXPECT_EQ(wanted[n],
+              static_cast<uint64_t>(std::llround(100000 * (1 - std::pow(15.0 / 16, n)))));
   }
 }
 
@@ -372,7 +373,8 @@ struct Reference {
     const uint64_t transit = receive - send;
     if (have_transit) {
       jitter += (std::fabs(static_cast<double>(static_cast<int64_t>(transit - previous_transit))) -
-                 jitter) / 16.0;
+                 jitter) /
+                16.0;
       s.jitter_ns = static_cast<uint64_t>(std::llround(jitter));
     }
     have_transit = true;
@@ -395,7 +397,7 @@ TEST_P(SequenceTrackerRandom, MatchesReferenceModel) {
   std::mt19937_64 rng(param.seed);
   constexpr uint64_t sent = 20000;
   constexpr double drop = 0.05, duplicate = 0.03;
-  constexpr uint64_t displacement = 40;       // ordinary reordering, well inside the window
+  constexpr uint64_t displacement = 40;        // ordinary reordering, well inside the window
   constexpr uint64_t far_displacement = 3000;  // some duplicates come back after the window
 
   struct Arrival {

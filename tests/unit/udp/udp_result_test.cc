@@ -45,7 +45,8 @@ TEST(UdpResult, ExactLossFromTheSendersCounts) {
 
 TEST(UdpResult, AFlowThatDeliveredNothingIsLostWhole) {
   UdpResult udp;
-  add_run_figures(udp, Role::receiver, {flow(0, 1, 100, 100, 100)}, {{1, true, 100}, {2, true, 50}});
+  add_run_figures(udp, Role::receiver, {flow(0, 1, 100, 100, 100)},
+                  {{1, true, 100}, {2, true, 50}});
   EXPECT_EQ(udp.sent, 150u);
   EXPECT_EQ(udp.lost, 50u);
 }

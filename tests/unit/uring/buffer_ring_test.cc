@@ -13,8 +13,8 @@ namespace {
 TEST(UringBufferRing, EntriesForAreAPowerOfTwoCoveringFourMiB) {
   EXPECT_EQ(BufferRing::entries_for(64 * 1024), 64u);
   EXPECT_EQ(BufferRing::entries_for(4 * 1024), 1024u);
-  EXPECT_EQ(BufferRing::entries_for(1), 4096u);              // capped
-  EXPECT_EQ(BufferRing::entries_for(16u << 20), 8u);         // at least 8
+  EXPECT_EQ(BufferRing::entries_for(1), 4096u);       // capped
+  EXPECT_EQ(BufferRing::entries_for(16u << 20), 8u);  // at least 8
   for (uint32_t size : {1000u, 65536u, 131072u, 3000000u}) {
     const uint32_t n = BufferRing::entries_for(size);
     EXPECT_EQ(n & (n - 1), 0u) << size;
@@ -47,7 +47,7 @@ TEST(UringBufferRing, ConsumeAndRecycleWrapsCorrectly) {
   ASSERT_TRUE(ring.init(entries, size));
   ring.publish();
   io_uring_buf_ring* br = ring.raw();
-  uint16_t head = 0;  // the kernel's consumer index
+  uint16_t head = 0;          // the kernel's consumer index
   std::deque<uint16_t> held;  // taken by the "kernel", not yet completed
   // 5000 rounds move the 16-bit tail past 65535 several times.
   for (int round = 0; round < 5000; ++round) {

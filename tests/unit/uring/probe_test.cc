@@ -24,7 +24,7 @@ class DisableEnv {
 
 using test::machine;
 
-#define SKIP_WITHOUT_IO_URING()                                                   \
+#define SKIP_WITHOUT_IO_URING() \
   if (!machine().ring) GTEST_SKIP() << "io_uring unavailable: " << machine().ring_reason
 
 TEST(UringProbe, ThisMachineHasTheFeaturesTheReferenceMeasured) {
@@ -157,14 +157,15 @@ TEST(UringBackend, CapabilitiesFollowTheProbe) {
   // The options it honours on any ring; -d, -wa, -lm and -uso are not among them.
   const uint32_t options = cap_socket_buffers | cap_thread_rate | cap_several_hosts |
                            cap_udp_unconnected | cap_count_mode | cap_udp_receive_coalescing;
-  EXPECT_EQ(make_uring_backend(machine())->capabilities(),
-            uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | options | cap_peer_filter});
+  EXPECT_EQ(
+      make_uring_backend(machine())->capabilities(),
+      uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | options | cap_peer_filter});
   // A UDP receiver needs multishot RECVMSG; a kernel without it gets the documented refusal.
   TestSpec udp_receiver;
   udp_receiver.workload.protocol = Protocol::udp;
   EXPECT_TRUE(make_uring_backend(machine())->check(udp_receiver));
-  Status refused = make_uring_backend(apply_uring_disable_list(machine(), "multishot"))
-                       ->check(udp_receiver);
+  Status refused =
+      make_uring_backend(apply_uring_disable_list(machine(), "multishot"))->check(udp_receiver);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message,
             "--backend io_uring: UDP receive needs multishot RECVMSG and buffer rings: disabled "
