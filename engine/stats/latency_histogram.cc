@@ -86,12 +86,16 @@ double HistogramCounts::mean_ns() const {
 
 HistogramCounts LatencyHistogram::read() const {
   HistogramCounts out;
-  // Count first (acquire): every bucket it covers is in; the buckets may hold a few more.
-  out.count = count_.load(std::memory_order_acquire);
+  // The count is the buckets' own sum, so a copy taken while the writer runs (a polling DPDK
+  // requester never pauses) has a histogram and a count that agree; sum and max may be one
+  // sample apart from them.
+  out.count = 0;
+  for (std::size_t i = 0; i < out.buckets.size(); ++i) {
+    out.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
+    out.count += out.buckets[i];
+  }
   out.sum_ns = sum_.load(std::memory_order_relaxed);
   out.max_ns = max_.load(std::memory_order_relaxed);
-  for (std::size_t i = 0; i < out.buckets.size(); ++i)
-    out.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
   return out;
 }
 
