@@ -194,13 +194,19 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
 }
 
 int EpollReceiver::follow_rates() {
+  constexpr int sample_ms = static_cast<int>(rate_mark::sample_ns / 1'000'000);
   const uint64_t now = call_clock_ticks();
+  // One sweep of the connections per sample period, not one per wakeup: a busy worker wakes
+  // far more often than every 5 ms.
+  if (now < next_rate_sweep_ns_)
+    return std::max(1, static_cast<int>((next_rate_sweep_ns_ - now) / 1'000'000));
+  next_rate_sweep_ns_ = now + rate_mark::sample_ns;
   for (Connection& c : connections_)
     if (c.fd.valid()) {
       follow_receive_rate(c.fd.get(), c.mark, c.bytes, now);
       highest_mark_ = std::max(highest_mark_, c.mark.current());
     }
-  return static_cast<int>(rate_mark::sample_ns / 1'000'000);  // a held-back mark is re-measured
+  return sample_ms;  // a held-back mark is re-measured
 }
 
 WorkerReport EpollReceiver::finish() {

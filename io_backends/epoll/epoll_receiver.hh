@@ -44,10 +44,11 @@ class EpollReceiver final : public DataWorker,
   UniqueFd epoll_;
   std::vector<uint32_t> ready_;  // connections with unread data
   IoBuffer buffer_;
-  int recv_flags_ = 0;         // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
-  bool verify_ = false;        // -d
-  bool follow_rates_ = false;  // --receive-mark
-  uint32_t highest_mark_ = 0;  // for the note
+  int recv_flags_ = 0;               // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
+  bool verify_ = false;              // -d
+  bool follow_rates_ = false;        // --receive-mark
+  uint32_t highest_mark_ = 0;        // for the note
+  uint64_t next_rate_sweep_ns_ = 0;  // call_clock_ticks() of the next sweep of the marks
 };
 
 }  // namespace xttcp
