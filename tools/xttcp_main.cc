@@ -10,6 +10,7 @@
 #include "tools/cli/defaults_profile.hh"
 #include "tools/compare/compare_command.hh"
 #include "tools/paths/paths_command.hh"
+#include "tools/report/report_command.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
 #include "tools/topology_command.hh"
@@ -91,6 +92,16 @@ int main(int argc, char** argv) {
     auto request = parse_paths_args(args);
     if (!request) return usage_error(request.error().message);
     return run_paths(*request);
+  }
+  if (!args.empty() && args.front() == "report") {  // its own grammar too
+    args.erase(args.begin());
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+      std::fputs(report_help().c_str(), stdout);
+      return exit_code::success;
+    }
+    auto request = parse_report_args(args);
+    if (!request) return usage_error(request.error().message);
+    return run_report(*request);
   }
   const bool windows = *dialect == CliDialect::windows;
   const bool iperf2 = *dialect == CliDialect::iperf2;

@@ -12,6 +12,7 @@ import sys
 import tempfile
 
 SKIP = 77
+SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
 class Failure(Exception):
@@ -93,6 +94,16 @@ def body(build_dir, root):
 
     for document in ("README.md", "docs/native-json.md", "docs/native-result.schema.json"):
         find(root, "/doc/xttcp/" + document)
+
+    # `xttcp report` finds its generator where meson install put it (PREFIX/share/xttcp/).
+    find(root, "/share/xttcp/xttcp_report.py")
+    if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True,
+                      timeout=60).returncode == 0:
+        golden = os.path.join(SOURCE_ROOT, "tests", "golden", "compare", "base.json")
+        page = os.path.join(root, "page.html")
+        run([xttcp, "report", golden, "-o", page])
+        with open(page, encoding="utf-8") as f:
+            check("<svg" in f.read(), "the installed xttcp report wrote a page without plots")
 
 
 def main():

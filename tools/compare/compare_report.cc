@@ -33,8 +33,11 @@ std::string verdict_words(const Comparison& c) {
 
 ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
 
-ordered_json summary_json(const SampleSummary& s) {
+ordered_json summary_json(const SampleSummary& s, const std::vector<double>& values) {
+  ordered_json each = ordered_json::array();
+  for (double v : values) each.push_back(number(v));
   return {{"n", s.n},
+          {"values", std::move(each)},
           {"mean", number(s.mean)},
           {"median", number(s.median)},
           {"stddev", number(s.stddev)},
@@ -118,8 +121,8 @@ std::string render_compare_json(const CompareReport& r) {
     metrics.push_back({{"metric", m.metric->key},
                        {"unit", m.metric->unit},
                        {"better", m.metric->better == Better::higher ? "higher" : "lower"},
-                       {"base", summary_json(m.base)},
-                       {"new", summary_json(m.changed)},
+                       {"base", summary_json(m.base, m.base_values)},
+                       {"new", summary_json(m.changed, m.changed_values)},
                        {"change_pct", m.change_pct ? number(*m.change_pct) : ordered_json(nullptr)},
                        {"p_value", m.test ? number(m.test->p) : ordered_json(nullptr)},
                        {"verdict", to_string(m.verdict)},

@@ -50,6 +50,8 @@ Comparison compare_runs(const std::vector<Result>& base, const std::vector<Resul
     m.metric = &def;
     m.base = summarize(b->second);
     m.changed = summarize(c->second);
+    m.base_values = b->second;
+    m.changed_values = c->second;
     if (m.base.mean != 0)
       m.change_pct = (m.changed.mean - m.base.mean) / std::fabs(m.base.mean) * 100;
     m.test = welch_t_test(b->second, c->second);

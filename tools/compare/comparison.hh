@@ -34,6 +34,7 @@ const char* to_string(Verdict verdict);
 struct MetricComparison {
   const MetricDefinition* metric = nullptr;
   SampleSummary base, changed;
+  std::vector<double> base_values, changed_values;  // each run's value, in the runs' order
   std::optional<double> change_pct;  // (new mean - base mean) / |base mean|; nullopt: base 0
   std::optional<WelchResult> test;   // nullopt: a side has a single run
   Verdict verdict = Verdict::same;

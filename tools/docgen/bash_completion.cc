@@ -82,7 +82,7 @@ _xttcp() {{
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
   elif ((COMP_CWORD == 1)); then
-    COMPREPLY=($(compgen -W 'backends topology compare compare-paths' -- "$cur"))
+    COMPREPLY=($(compgen -W 'backends topology compare compare-paths report' -- "$cur"))
   fi
 }}
 complete -F _xttcp xttcp

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""`xttcp report`: a real loopback run's page and a golden before/after pair's page (the verdict,
+each metric's runs side by side), self-contained (no network reference); bad inputs exit 2 and
+leave -o untouched. With 'render': both pages drawn by headless Chromium and the screenshots
+checked for the plots' colours (each series has its own, tools/report/xttcp_report.py)."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from xttcp_e2e import SkipTest, check, free_port_block, run_test, scratch_dir, xttcp_binary
+
+SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+GOLDEN = os.path.join(SOURCE_ROOT, "tests", "golden", "compare")
+THIS_END, BASE_SIDE, NEW_SIDE = "#1f77b4", "#2ca02c", "#d62728"
+
+
+def run(args, timeout=120):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+
+
+def report(xttcp, *args):
+    done = run([xttcp, "report", *args])
+    return done.returncode, done.stderr
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def check_self_contained(page, name):
+    lowered = page.lower()
+    for needle in ("<script", "<link", "<img", "<iframe", "src="):
+        check(needle not in lowered, f"{name}: the page has {needle!r}: it must need no other file")
+    # SVG clips refer to the page's own elements (url(#id)); nothing else may be fetched.
+    check(not re.search(r"url\((?!#)", lowered), f"{name}: the page has a url() outside itself")
+    # SVG names its namespace with an http URL; nothing else may point at the network.
+    outside = lowered.replace("http://www.w3.org/", "").replace("http://purl.org/dc/", "") \
+        .replace("http://creativecommons.org/", "").replace("https://matplotlib.org/", "")
+    check("http://" not in outside and "https://" not in outside,
+          f"{name}: the page refers to the network")
+
+
+def make_pages(xttcp, out):
+    """The two pages: a real run of this build, and the golden regression pair."""
+    real = os.path.join(out, "real.json")
+    port = free_port_block(2)
+    done = run([xttcp, "--local", "-t", "1", "-P", "2", "-p", str(port), "-Q", "--json", real],
+               timeout=60)
+    check(done.returncode == 0, f"the loopback run exited {done.returncode}: {done.stderr}")
+    real_page = os.path.join(out, "real.html")
+    code, err = report(xttcp, real, "-o", real_page)
+    check(code == 0, f"report of a real run exited {code}: {err}")
+    page = read(real_page)
+    check(page.count("<svg") >= 3, f"the real run's page has {page.count('<svg')} plots, want >= 3")
+    check("Throughput per interval" in page and "CPU split" in page,
+          "the real run's page lacks its interval or CPU plot")
+    check_self_contained(page, "real run")
+
+    pair_page = os.path.join(out, "pair.html")
+    base, new = os.path.join(GOLDEN, "base.json"), os.path.join(GOLDEN, "regression.json")
+    code, err = report(xttcp, base, new, "-o", pair_page, "--title", "driver A against B")
+    check(code == 0, f"report of the golden pair exited {code}: {err}")
+    page = read(pair_page)
+    check("<title>driver A against B</title>" in page, "--title is not the page's title")
+    check("Verdict: <b>REGRESSION</b>" in page, "the pair's page does not give compare's verdict")
+    check("throughput_gbps" in page and "-20.3 %" in page,
+          "the pair's verdict table lacks the throughput change compare computes (-20.3 %)")
+    for colour in (BASE_SIDE, NEW_SIDE, THIS_END):
+        check(colour in page, f"the pair's page draws nothing in {colour}")
+    check_self_contained(page, "golden pair")
+    return [real_page, pair_page]
+
+
+def check_refusals(xttcp, out):
+    page = os.path.join(out, "kept.html")
+    with open(page, "w") as f:
+        f.write("earlier page")
+    cases = [
+        ([os.path.join(SOURCE_ROOT, "README.md"), "-o", page], "not a JSON result"),
+        ([os.path.join(out, "missing.json"), "-o", page], "a missing file"),
+        ([os.path.join(GOLDEN, "base.json"), "-o", os.path.join(out, "no", "dir", "p.html")],
+         "a page in a missing directory"),
+        ([os.path.join(GOLDEN, "base.json"), "-o", page, "--threshold", "x"], "a bad threshold"),
+        ([os.path.join(GOLDEN, "base.json")], "no -o"),
+    ]
+    for args, what in cases:
+        code, err = report(xttcp, *args)
+        check(code == 2, f"report with {what} exited {code}, want 2: {err}")
+        lines = [line for line in err.splitlines() if line.strip()]
+        check(len(lines) == 1, f"report with {what} said {len(lines)} lines, want one: {err}")
+        check(read(page) == "earlier page", f"report with {what} touched -o")
+
+
+def colour_pixels(png, colour):
+    import matplotlib.image
+    pixels = matplotlib.image.imread(png)[:, :, :3]
+    want = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    near = abs(pixels - want).max(axis=2) < 10 / 255
+    return int(near.sum())
+
+
+def render(pages, out):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        raise SkipTest("no chromium here (scripts/install-deps.sh installs Debian's)")
+    for page, colours in zip(pages, ((THIS_END,), (BASE_SIDE, NEW_SIDE, THIS_END))):
+        png = page + ".png"
+        done = run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--user-data-dir={os.path.join(out, 'chromium')}", "--window-size=1200,6000",
+                    f"--screenshot={png}", "file://" + page], timeout=90)
+        check(os.path.exists(png), f"chromium wrote no screenshot of {page}: {done.stderr[-400:]}")
+        for colour in colours:
+            count = colour_pixels(png, colour)
+            # A scatter dot is ~20 pixels, a bar thousands: the plots are drawn, not just text.
+            check(count >= 50, f"the screenshot of {os.path.basename(page)} has {count} pixels "
+                               f"of {colour}, want >= 50")
+
+
+def body(started):
+    if sys.argv[2:] == ["render"]:
+        try:
+            import matplotlib  # noqa: F401  (reads the screenshots)
+        except ImportError:
+            # Debian's python3-matplotlib is /usr/bin/python3's; another python3 may lack it.
+            if os.path.exists("/usr/bin/python3") and sys.executable != "/usr/bin/python3":
+                os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+            raise SkipTest("python3-matplotlib is not installed (scripts/install-deps.sh)")
+    xttcp = xttcp_binary()
+    out = scratch_dir()
+    pages = make_pages(xttcp, out)
+    if sys.argv[2:] == ["render"]:
+        render(pages, out)
+    else:
+        check_refusals(xttcp, out)
+
+
+if __name__ == "__main__":
+    run_test(body)

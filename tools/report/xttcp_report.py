@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""`xttcp report`'s page: native result files in, one self-contained HTML page on stdout.
+
+Run by the xttcp program (tools/report/report_command.cc), which checks the command line and
+writes the page where -o says; the verdict of a comparison is `xttcp compare --json -`'s, so the
+metrics and the test are defined once (engine/analysis, tools/compare). Plots are matplotlib's,
+inlined as SVG: the page needs no network and no other file. docs/regression.md says what each
+section shows.
+
+Usage: xttcp_report.py --xttcp PROGRAM [--title T] [--threshold PCT] FILE.json...
+Exit: 0 page written to stdout; 2 an input is not an xttcp result (one line on stderr).
+"""
+import argparse
+import html
+import io
+import json
+import subprocess
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+except ImportError:
+    sys.exit("xttcp report: needs matplotlib (Debian: python3-matplotlib; "
+             "scripts/install-deps.sh installs it)")
+
+# Each series has its own colour, the same on every plot (and what the test looks for).
+THIS_END = "#1f77b4"
+PEER_END = "#ff7f0e"
+BASE_SIDE = "#2ca02c"
+NEW_SIDE = "#d62728"
+CPU_PARTS = [("user_pct", "user", "#9467bd"), ("system_pct", "system", "#8c564b"),
+             ("softirq_pct", "softirq", "#e377c2"), ("iowait_pct", "iowait", "#7f7f7f"),
+             ("idle_pct", "idle", "#dddddd")]
+OTHER_CPU = "#f5f5dc"
+COMPARE_TIMEOUT_S = 60
+
+
+class InputError(Exception):
+    pass
+
+
+def load_runs(path):
+    """A file's runs: an xttcp-result is one run, an xttcp-runs set its runs in order."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError(f"{path}: cannot read it as JSON ({e})")
+    schema = doc.get("schema") if isinstance(doc, dict) else None
+    if schema == "xttcp-result":
+        return [doc]
+    if schema == "xttcp-runs" and isinstance(doc.get("runs"), list) and doc["runs"]:
+        return doc["runs"]
+    raise InputError(f"{path}: not an xttcp result (schema {schema!r}; "
+                     "expected 'xttcp-result' or 'xttcp-runs' from --json)")
+
+
+def svg(fig):
+    out = io.StringIO()
+    fig.savefig(out, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    text = out.getvalue()
+    return text[text.index("<svg"):]  # inline: no XML prolog or DOCTYPE
+
+
+def gbps(bps):
+    return (bps or 0) / 1e9
+
+
+def run_gbps(run):
+    """The run's throughput as every reader derives it: bytes over the measured window."""
+    summary = run.get("summary") or {}
+    seconds = summary.get("duration_s") or 0
+    return summary.get("total_bytes", 0) * 8 / seconds / 1e9 if seconds else 0.0
+
+
+def peer_of(run):
+    peer = run.get("peer")
+    return peer if isinstance(peer, dict) else None
+
+
+def plot_intervals(runs):
+    """Throughput per interval, this end and the peer's, one line per run."""
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    for i, run in enumerate(runs):
+        ends = [(run, THIS_END, run.get("role", "this end"))]
+        if peer_of(run):
+            ends.append((run["peer"], PEER_END, "peer: " + run["peer"].get("role", "")))
+        for end, colour, label in ends:
+            intervals = end.get("intervals") or []
+            if not intervals:
+                continue
+            xs = [iv["start_s"] + iv["seconds"] for iv in intervals]
+            ys = [gbps(iv.get("throughput_bps")) for iv in intervals]
+            ax.plot([intervals[0]["start_s"]] + xs, [ys[0]] + ys, drawstyle="steps-pre",
+                    color=colour, alpha=1.0 if len(runs) == 1 else 0.6,
+                    label=label if i == 0 else None)
+    ax.set_xlabel("seconds into the measured window")
+    ax.set_ylabel("Gbit/s")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower right")
+    ax.set_title("Throughput per interval" + (f" ({len(runs)} runs)" if len(runs) > 1 else ""))
+    return svg(fig)
+
+
+def jain_index(values):
+    total = sum(values)
+    squares = sum(v * v for v in values)
+    return total * total / (len(values) * squares) if squares else None
+
+
+def plot_flows(run):
+    """The spread over threads and connections (and the device's queues, when it has them)."""
+    threads = run.get("threads") or []
+    connections = run.get("connections") or []
+    queues = (run.get("device") or {}).get("queues") or []
+    panels = [name for name, rows in (("threads", threads), ("connections", connections),
+                                      ("queues", queues)) if rows]
+    if not panels:
+        return None, None
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3), squeeze=False)
+    fairness = None
+    for ax, panel in zip(axes[0], panels):
+        if panel == "threads":
+            values = [gbps(t.get("throughput_bps")) for t in threads]
+            fairness = jain_index(values)
+            ax.bar(range(len(values)), values, color=THIS_END)
+            ax.set_xlabel("thread")
+            ax.set_ylabel("Gbit/s")
+            ax.set_title("Per thread")
+        elif panel == "connections":
+            values = [c.get("bytes", 0) / 1e9 for c in connections]
+            ax.bar(range(len(values)), values, color=THIS_END)
+            ax.set_xlabel("connection")
+            ax.set_ylabel("GB")
+            ax.set_title("Per connection")
+        else:
+            direction = "tx" if run.get("role") == "sender" else "rx"
+            values = [q.get(f"{direction}_frames", 0) for q in queues]
+            ax.bar([q.get("queue", i) for i, q in enumerate(queues)], values, color=THIS_END)
+            ax.set_xlabel("queue")
+            ax.set_ylabel(f"{direction} frames")
+            ax.set_title("Per device queue")
+        ax.grid(alpha=0.3, axis="y")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    return svg(fig), fairness
+
+
+def plot_cpu(run):
+    """The CPU split of this end and of its peer (system-wide %), and each process's busy %."""
+    ends = [(run.get("role", "this end"), run.get("cpu") or {})]
+    if peer_of(run) and run["peer"].get("cpu"):
+        ends.append(("peer: " + run["peer"].get("role", ""), run["peer"]["cpu"]))
+    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.6 * len(ends)))
+    for row, (label, cpu) in enumerate(ends):
+        left = 0.0
+        for key, part, colour in CPU_PARTS:
+            value = cpu.get(key) or 0.0
+            ax.barh(row, value, left=left, color=colour, label=part if row == 0 else None)
+            left += value
+        # What the split does not name (nice, irq, steal: a VM's host taking the CPU back).
+        ax.barh(row, max(0.0, 100.0 - left), left=left, color=OTHER_CPU,
+                label="other (nice, irq, steal)" if row == 0 else None)
+    ax.set_yticks(range(len(ends)), [label for label, _ in ends])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of all CPUs (system-wide)")
+    ax.legend(ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.45), frameon=False)
+    ax.set_title("CPU split")
+    return svg(fig)
+
+
+def plot_tcp(run):
+    """TCP_INFO of each connection at the end of the run: RTT and retransmits."""
+    connections = [c for c in run.get("connections") or [] if "rtt_us" in c]
+    if not connections:
+        return None
+    fig, (rtt, retrans) = plt.subplots(1, 2, figsize=(8, 3))
+    index = range(len(connections))
+    rtt.bar(index, [c["rtt_us"] for c in connections],
+            yerr=[c.get("rttvar_us", 0) for c in connections], color=THIS_END)
+    rtt.set_title("RTT ± rttvar (µs)")
+    retrans.bar(index, [c.get("total_retrans", 0) for c in connections], color=THIS_END)
+    retrans.set_title("Retransmitted segments")
+    for ax in (rtt, retrans):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("connection")
+        ax.grid(alpha=0.3, axis="y")
+    return svg(fig)
+
+
+def compare(program, base, new, threshold):
+    command = [program, "compare", base, new, "--json", "-", "--allow-different-workload"]
+    if threshold is not None:
+        command += ["--threshold", str(threshold)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=COMPARE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise InputError(f"xttcp compare {base} {new}: no answer in {COMPARE_TIMEOUT_S} s")
+    if done.returncode not in (0, 3):
+        last = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
+        raise InputError(f"xttcp compare {base} {new}: {last}")
+    return json.loads(done.stdout)
+
+
+def plot_distributions(comparison):
+    """Each metric's runs, base beside new: every run a dot, the mean a bar with its CI."""
+    metrics = [m for m in comparison["metrics"] if m["base"].get("values")]
+    if not metrics:
+        return "<p>No metric both sides measured.</p>"
+    fig, axes = plt.subplots(1, len(metrics), figsize=(2.6 * len(metrics), 3.2), squeeze=False)
+    for ax, m in zip(axes[0], metrics):
+        for x, side, colour in ((0, "base", BASE_SIDE), (1, "new", NEW_SIDE)):
+            values = [v for v in m[side]["values"] if v is not None]
+            jitter = [x + (i - (len(values) - 1) / 2) * 0.04 for i in range(len(values))]
+            ax.scatter(jitter, values, color=colour, zorder=3, s=18)
+            mean = m[side].get("mean")
+            if mean is not None:
+                low, high = m[side].get("ci_low"), m[side].get("ci_high")
+                err = [[mean - low], [high - mean]] if low is not None and high is not None else None
+                ax.errorbar([x + 0.25], [mean], yerr=err, fmt="_", color=colour, capsize=4,
+                            markersize=14)
+        ax.set_xticks([0, 1], ["base", "new"])
+        ax.set_xlim(-0.5, 1.6)
+        ax.set_title(f"{m['metric']}\n{m['verdict']}", fontsize=9)
+        ax.set_ylabel(m["unit"])
+        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+        ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    return svg(fig)
+
+
+def figure_text(value):
+    if value is None:
+        return "–"
+    return f"{value:.4g}"
+
+
+def verdict_table(comparison):
+    rows = []
+    for m in comparison["metrics"]:
+        change = m.get("change_pct")
+        verdict = m["verdict"] + ("" if m.get("judged", True) else " (not judged)")
+        rows.append(
+            f"<tr class='{html.escape(m['verdict'])}'><td>{html.escape(m['metric'])}</td>"
+            f"<td>{html.escape(m['unit'])}</td><td>{figure_text(m['base'].get('mean'))}</td>"
+            f"<td>{figure_text(m['new'].get('mean'))}</td>"
+            f"<td>{'–' if change is None else f'{change:+.1f} %'}</td>"
+            f"<td>{figure_text(m.get('p_value'))}</td><td>{html.escape(verdict)}</td></tr>")
+    differences = "".join(
+        f"<li>{html.escape(d['key'])}: {html.escape(json.dumps(d['base']))} → "
+        f"{html.escape(json.dumps(d['new']))}{' (warning)' if d.get('warning') else ''}</li>"
+        for d in comparison.get("environment_differences", []) +
+        comparison.get("workload_differences", []))
+    return (f"<p class='verdict {html.escape(comparison['verdict'])}'>Verdict: "
+            f"<b>{html.escape(comparison['verdict'].upper())}</b> (threshold "
+            f"{comparison['threshold_pct']:g} %, {html.escape(comparison['test'])}, alpha "
+            f"{comparison['alpha']:g})</p>"
+            "<table><tr><th>metric</th><th>unit</th><th>base mean</th><th>new mean</th>"
+            "<th>change</th><th>p</th><th>verdict</th></tr>" + "".join(rows) + "</table>" +
+            (f"<p>What differs between the two:</p><ul>{differences}</ul>" if differences
+             else "<p>No difference in the environment or the workload.</p>"))
+
+
+def describe(run):
+    host = run.get("host") or {}
+    spec = run.get("spec") or {}
+    summary = run.get("summary") or {}
+    facts = [("role", run.get("role")), ("backend", run.get("backend")),
+             ("protocol", spec.get("protocol")), ("duration", f"{summary.get('duration_s', 0):.2f} s"),
+             ("host", host.get("hostname")), ("CPU", host.get("cpu_model")),
+             ("kernel", host.get("kernel")), ("xttcp", (run.get("tool") or {}).get("version")),
+             ("start", run.get("start_time"))]
+    return "<dl>" + "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>"
+                            for k, v in facts if v) + "</dl>"
+
+
+def file_section(path, runs):
+    totals = [run_gbps(r) for r in runs]
+    mean = sum(totals) / len(totals)
+    parts = [f"<section><h2>{html.escape(path)}</h2>",
+             f"<p>{len(runs)} run{'s' if len(runs) > 1 else ''}: "
+             f"{mean:.3f} Gbit/s{' (mean)' if len(runs) > 1 else ''}"
+             + (f", {min(totals):.3f}–{max(totals):.3f}" if len(runs) > 1 else "") + "</p>",
+             describe(runs[0]), plot_intervals(runs)]
+    last = runs[-1]
+    flows, fairness = plot_flows(last)
+    if flows:
+        parts.append("<h3>Spread over flows" + (" (last run)" if len(runs) > 1 else "") + "</h3>")
+        if fairness is not None:
+            parts.append(f"<p>Jain's fairness index over threads: {fairness:.3f} (1 = equal)</p>")
+        parts.append(flows)
+    parts.append(plot_cpu(last))
+    tcp = plot_tcp(last)
+    if tcp:
+        parts.append("<h3>TCP_INFO at the end of the run</h3>" + tcp)
+    if last.get("notes"):
+        parts.append("<h3>Notes</h3><ul>" +
+                     "".join(f"<li>{html.escape(n)}</li>" for n in last["notes"]) + "</ul>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+STYLE = """
+body { font-family: sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 1em 0; }
+td, th { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
+tr.regression td { background: #fdd; } tr.improvement td { background: #dfd; }
+p.verdict.regression b { color: #b00; } p.verdict b { color: #070; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 0.1em 1em; }
+dt { font-weight: bold; } dd { margin: 0; }
+svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; }
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="xttcp report")
+    parser.add_argument("--xttcp", required=True, help="the xttcp program, for its compare")
+    parser.add_argument("--title", default="xttcp report")
+    parser.add_argument("--threshold", type=float)
+    parser.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    try:
+        sets = [(path, load_runs(path)) for path in args.files]
+        comparisons = [(path, compare(args.xttcp, args.files[0], path, args.threshold))
+                       for path in args.files[1:]]
+    except InputError as e:
+        print(f"xttcp report: {e}", file=sys.stderr)
+        return 2
+    body = [f"<h1>{html.escape(args.title)}</h1>"]
+    for path, comparison in comparisons:
+        body.append(f"<section><h2>{html.escape(args.files[0])} (base) against "
+                    f"{html.escape(path)} (new)</h2>")
+        body.append(verdict_table(comparison))
+        body.append(plot_distributions(comparison))
+        body.append("</section>")
+    body += [file_section(path, runs) for path, runs in sets]
+    page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(args.title)}</title><style>{STYLE}</style></head><body>\n" +
+            "\n".join(body) + "\n</body></html>\n")
+    sys.stdout.write(page)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
