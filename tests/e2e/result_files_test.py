@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 
-from xttcp_e2e import SkipTest, check, run_cases, scratch_dir
+from xttcp_e2e import SkipTest, check, free_port_block, run_cases, scratch_dir
 
 # Builds the private /dev, runs xttcp, then prints each node's type (stat -c %F) after it.
 NAMESPACE_SCRIPT = r"""
@@ -47,7 +47,9 @@ def in_private_dev(args, cwd=None):
 
 
 def local_run(xttcp, *options):
-    return [xttcp, "--local", "-P", "1", "-n", "1", "-t", "1", "-Q", *options]
+    # A free port, not the default 5001: another test or program may hold that one.
+    return [xttcp, "--local", "-P", "1", "-n", "1", "-t", "1", "-Q",
+            "-p", str(free_port_block(1)), *options]
 
 
 def full_device(xttcp, started):
@@ -68,7 +70,8 @@ def null_and_stdout(xttcp, started):
     check(code == 0, f"--json /dev/stdout exited {code}:\n{err}")
     check('"schema": "xttcp-result"' in out, "the native JSON did not reach stdout")
     code, out, err = in_private_dev([xttcp, "--dialect", "windows", "-s", "-m", "1,*,127.0.0.1",
-                                     "-t", "1", "-xml", "/dev/stdout", "--connect-timeout", "1"])
+                                     "-t", "1", "-xml", "/dev/stdout", "--connect-timeout", "1",
+                                     "-p", str(free_port_block(1))])
     check("cannot write" not in err, f"-xml /dev/stdout was refused:\n{err}")
 
 
