@@ -179,6 +179,8 @@ struct Output {
   uint32_t sample_s = 0;                        // -sam: one result block per sample; 0 = one
   bool hide_per_thread = false;                 // -hpt
   bool xml_append = true;                       // -xml appends to its file, as the original does
+  std::optional<std::string> csv_file;          // --csv: the intervals as CSV
+  std::optional<std::string> json_stream;       // --json-stream: NDJSON per interval, live ("-")
 };
 
 // Per-backend blocks: options only one backend reads (its check() refuses them elsewhere).

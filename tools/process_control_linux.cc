@@ -27,9 +27,11 @@ sigset_t interrupt_signals() {
 
 // -D: relative result paths would land in '/' after daemon(); make them absolute first.
 void make_paths_absolute(TestSpec& spec) {
-  for (std::optional<std::string>* path : {&spec.output.log_file, &spec.output.xml_file,
-                                           &spec.output.json_file, &spec.output.native_json_file}) {
-    if (*path && !path->value().empty()) **path = std::filesystem::absolute(**path).string();
+  for (std::optional<std::string>* path :
+       {&spec.output.log_file, &spec.output.xml_file, &spec.output.json_file,
+        &spec.output.native_json_file, &spec.output.csv_file, &spec.output.json_stream}) {
+    if (*path && !path->value().empty() && **path != "-")
+      **path = std::filesystem::absolute(**path).string();
   }
 }
 

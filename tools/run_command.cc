@@ -2,11 +2,13 @@
 // (tools/process_control_<os>.cc), opens the log, prints the dialect's banner, runs the role.
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "engine/report/interval_stream.hh"
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
@@ -30,10 +32,12 @@ Status check_result_paths(const TestSpec& spec) {
       {&spec.output.xml_file, windows ? "-xml" : "-x"},
       {&spec.output.json_file, "-j"},
       {&spec.output.native_json_file, "--json"},
+      {&spec.output.csv_file, "--csv"},
   };
   for (const auto& [path, option] : files)
     if (*path && !(*path)->empty())
       if (Status writable = check_result_path(**path, option); !writable) return writable;
+  if (spec.output.json_stream) return check_stream_path(*spec.output.json_stream);
   return ok();
 }
 
@@ -69,6 +73,7 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   options.verbose = spec.output.verbose;
   options.log_file = spec.output.log_file;
   options.info_to_err = spec.dialect == Dialect::iperf2;
+  if (spec.output.json_stream == "-") options.out = stderr;  // the stream alone on stdout
   auto log = Log::open(options);
   if (!log) return usage_error(log.error().message);
 
@@ -103,6 +108,16 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   watch_interrupts(interrupted, clock);
 
   RunEnv env{**log, clock, *choice, &interrupted};
+  std::unique_ptr<IntervalStream> stream;  // --json-stream: opened after -D (a FIFO's reader)
+  if (spec.output.json_stream) {
+    auto opened = IntervalStream::open(*spec.output.json_stream);
+    if (!opened) {
+      (*log)->error(opened.error().message);
+      return exit_code::run_failed;
+    }
+    stream = std::move(*opened);
+    env.intervals = stream.get();
+  }
   int code = exit_code::run_failed;
   switch (spec.role) {
     case Role::sender:

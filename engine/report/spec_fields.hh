@@ -184,6 +184,8 @@ void spec_fields(Spec& s, Visitor& v) {
   v("wait_timeout_s", s.control.wait_timeout_s);
   // Written only when they say something: a list given, a Windows command line.
   v.when(!s.layout.source_addresses.empty(), "source_addresses", s.layout.source_addresses);
+  v.when(s.output.csv_file.has_value(), "csv_file", s.output.csv_file);
+  v.when(s.output.json_stream.has_value(), "json_stream", s.output.json_stream);
   v.object_when(s.access.restricted(), "access", [&](auto& inner) {
     inner("allow", s.access.allow);
     inner("max_clients", s.access.max_clients);

@@ -20,6 +20,8 @@ int run_local(const TestSpec& spec, RunEnv& env) {
       .reset();  // result files hold the sender's view, with the peer inside
   receiver_spec.output.json_file.reset();
   receiver_spec.output.native_json_file.reset();
+  receiver_spec.output.csv_file.reset();
+  receiver_spec.output.json_stream.reset();
   receiver_spec.output.log_file.reset();
   TestSpec sender_spec = spec;
   sender_spec.role = Role::sender;

@@ -1,5 +1,6 @@
 #include "engine/run/publish.hh"
 
+#include "engine/report/interval_csv.hh"
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
@@ -70,9 +71,19 @@ bool publish_iperf2_result(const Result& result, Log& log) {
   return true;
 }
 
-}  // namespace
+// --csv, in every dialect.
+bool publish_interval_csv(const Result& result, Log& log) {
+  if (!result.spec.output.csv_file) return true;
+  if (Status status =
+          write_file_atomically(*result.spec.output.csv_file, render_interval_csv(result));
+      !status) {
+    log.error(status.error().message);
+    return false;
+  }
+  return true;
+}
 
-bool publish_result(const Result& result, Log& log) {
+bool publish_dialect_result(const Result& result, Log& log) {
   if (result.spec.dialect == Dialect::windows) return publish_windows_result(result, log);
   if (result.spec.dialect == Dialect::iperf2) return publish_iperf2_result(result, log);
   for (const std::string& line : linux_summary_lines(result)) log.info(line);
@@ -94,6 +105,13 @@ bool publish_result(const Result& result, Log& log) {
   if (spec.output.json_file) write(spec.output.json_file, render_ntttcp_json(result));
   if (spec.output.native_json_file) write(spec.output.native_json_file, render_native_json(result));
   return written;
+}
+
+}  // namespace
+
+bool publish_result(const Result& result, Log& log) {
+  const bool dialect_written = publish_dialect_result(result, log);
+  return publish_interval_csv(result, log) && dialect_written;
 }
 
 }  // namespace xttcp

@@ -11,6 +11,7 @@
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
 #include "engine/net/socket_setup.hh"
+#include "engine/report/interval_stream.hh"
 #include "engine/report/log.hh"
 #include "engine/run/control_plane/receiver_control.hh"
 #include "engine/run/publish.hh"
@@ -143,6 +144,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
   if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
+  if (env.intervals) env.intervals->end(result);
   if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
   if (window.cut_short && sender_gone && !interrupted) {
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
@@ -271,6 +273,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                           pool, *control,      gate, probe,
                           host, before_release};
   Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
+  timeline.set_stream(env.intervals, spec.role);
   while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
   }
   control->stop();

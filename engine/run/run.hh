@@ -14,6 +14,7 @@
 
 namespace xttcp {
 
+class IntervalStream;
 class Log;
 
 struct RunEnv {
@@ -30,6 +31,8 @@ struct RunEnv {
   std::function<void()> on_listening;
   // Filled with the last test's result when the run produced one.
   std::optional<Result>* result_out = nullptr;
+  // --json-stream: every measured interval as it ends, and each test's end (nullptr: none).
+  IntervalStream* intervals = nullptr;
 };
 
 inline bool user_interrupted(const RunEnv& env) {

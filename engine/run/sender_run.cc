@@ -6,6 +6,7 @@
 
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
+#include "engine/report/interval_stream.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/run/control_plane/sender_control.hh"
@@ -111,6 +112,7 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
                        WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
                        const SystemProbe& probe, RunEnv& env) {
   Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
+  timeline.set_stream(env.intervals, spec.role);
   timeline.begin_from(pool.snapshot());
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
@@ -146,6 +148,7 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   if (mismatch) result.notes.push_back(*mismatch);
   if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
+  if (env.intervals) env.intervals->end(result);
   if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
   if (receiver_lost) {
     env.log.error(fmt::format("{} {:.2f} s into a {} s test", env.clock.reason().message,

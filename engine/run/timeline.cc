@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/report/interval_stream.hh"
 #include "engine/report/log.hh"
 
 namespace xttcp {
@@ -125,6 +126,7 @@ class Timeline::Run {
           sample.jitter_ns = d.jitter_ns;
         }
         window_.intervals.push_back(sample);
+        if (t_.stream_) t_.stream_->interval(t_.stream_role_, window_.started_at, sample, udp_run_);
       }
     }
     sample_start_ = now;

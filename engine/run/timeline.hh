@@ -19,6 +19,7 @@
 
 namespace xttcp {
 
+class IntervalStream;
 class Log;
 
 struct Phases {
@@ -60,6 +61,12 @@ class Timeline {
   // is gone), or nothing. The clock is then cancelled with that reason.
   void set_watch(std::function<std::optional<StopReason>()> watch) { watch_ = std::move(watch); }
 
+  // --json-stream: each measured interval, as it ends, for `role` (nullptr: none).
+  void set_stream(IntervalStream* stream, Role role) {
+    stream_ = stream;
+    stream_role_ = role;
+  }
+
   // A window opened at the start (no warm-up) begins from these counts, taken at the start's
   // instant by whoever saw it (count mode (-n): before the workers were released, so it holds
   // every buffer, and the clock's finish() then ends the window normally, not cut short; a
@@ -82,6 +89,8 @@ class Timeline {
   Log& log_;
   double interval_s_;
   std::function<std::optional<StopReason>()> watch_;
+  IntervalStream* stream_ = nullptr;
+  Role stream_role_ = Role::receiver;
   std::optional<std::vector<CounterSnapshot>> begin_from_;
   std::optional<SteadyClock::time_point> begin_since_;
 };

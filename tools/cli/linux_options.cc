@@ -460,6 +460,10 @@ const OptionDef table[] = {
    set_interval},
   {0, "json", required, "FILE", for_any, native,
    "write the xttcp JSON result (versioned, complete) to FILE", "", bind::parsed<&Output::native_json_file, bind::non_empty<"a file name">>},
+  {0, "csv", required, "FILE", for_any, native,
+   "write the measured window's intervals (--interval) to FILE as CSV", "", bind::parsed<&Output::csv_file, bind::non_empty<"a file name">>},
+  {0, "json-stream", required, "FILE|-", for_any, native,
+   "one JSON line per interval as it ends, and one at the end, to FILE (a FIFO works) or - (stdout; the console then goes to stderr)", "", bind::parsed<&Output::json_stream, bind::file_or_dash<"a file name or -">>},
   {0, "repeat", required, "N", for_sender, native,
    "run the test N times in a row against one receiver (run it with -H); --json keeps every "
    "run and their statistics", "1", bind::parsed<&RepeatOptions::count, bind::count<1, limits::max_repeat, "the count must be at least 1">>},

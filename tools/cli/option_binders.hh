@@ -114,6 +114,13 @@ Expected<std::string> non_empty(const std::string& text) {
   return text;
 }
 
+// As non_empty, or "-" (standard output).
+template <Text What>
+Expected<std::string> file_or_dash(const std::string& text) {
+  if (text == "-") return text;
+  return non_empty<What>(text);
+}
+
 // A whole number up to `Max` (parse_count's rule and message) and at least `Min`, else
 // `BelowMin`.
 template <uint64_t Min, uint64_t Max, Text BelowMin>

@@ -68,6 +68,10 @@ const BadLine bad_lines[] = {
     {{"-r", "--busy-poll=fast"}, "--busy-poll: 'fast'"},
     {{"-r", "--receive-mark=sometimes"}, "--receive-mark: 'sometimes' is not one of on, off"},
     {{"-s", "x", "--receive-mark"}, "--receive-mark"},
+    {{"-r", "--csv", "-x"}, "--csv needs a value (FILE)"},
+    {{"-r", "--csv=-x"}, "--csv: '-x' is not a file name"},
+    {{"-r", "--json-stream=-x"}, "--json-stream: '-x' is not a file name or -"},
+    {{"-r", "--json-stream="}, "--json-stream: the value is empty (expected a file name or -)"},
     {{"--threads", "2000"}, "--threads: 2000 is above the maximum of 1024"},
     // roles
     {{"-r", "-s", "x"}, "-r and -s cannot be used together"},

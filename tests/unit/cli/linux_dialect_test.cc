@@ -322,6 +322,10 @@ TEST(LinuxDialectFlags, NativeOptions) {
   EXPECT_TRUE(parse_ok("-r").spec.io.receive_mark);
   EXPECT_FALSE(parse_ok("-r --receive-mark=off").spec.io.receive_mark);
   EXPECT_TRUE(parse_ok("--local --receive-mark").spec.io.receive_mark);
+  EXPECT_EQ(parse_ok("-r --csv i.csv").spec.output.csv_file, "i.csv");
+  EXPECT_FALSE(parse_ok("-r").spec.output.csv_file);
+  EXPECT_EQ(parse_ok("-s x --json-stream -").spec.output.json_stream, "-");
+  EXPECT_EQ(parse_ok("--local --json-stream=live.ndjson").spec.output.json_stream, "live.ndjson");
   EXPECT_EQ(parse_ok("-s x --connect-timeout 5").spec.control.connect_timeout_s, 5u);
   EXPECT_EQ(parse_ok("-s x --connect-timeout=30").spec.control.connect_timeout_s, 30u);
   EXPECT_EQ(parse_ok("-s x").spec.repeat.count, 1u);
