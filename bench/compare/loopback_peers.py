@@ -139,7 +139,7 @@ class Sample:
 
 
 VARIANT_SUFFIXES = "copy (--skip-rx-copy=off), mark / nomark (--receive-mark=on / off), " \
-    "cc=NAME (--congestion NAME), busy=US (--busy-poll US)"
+    "cc=NAME (--congestion NAME), busy=US (--busy-poll US), rx=BACKEND (the receiver's backend)"
 
 
 def variant_options(variant):
@@ -158,6 +158,8 @@ def variant_options(variant):
             both += ["--congestion", value]
         elif key == "busy" and value.isdigit():
             both.append(f"--busy-poll={value}")
+        elif key == "rx" and value:
+            receiver += ["--backend", value]  # the later --backend wins
         else:
             raise SystemExit(f"--backends: '{variant}': '{suffix}' is not one of {VARIANT_SUFFIXES}")
     return backend, both, receiver

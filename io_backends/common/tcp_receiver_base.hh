@@ -13,8 +13,10 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
+#include "engine/stats/rate_mark.hh"
 #include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/iperf2_stream_start.hh"
+#include "io_backends/common/tcp_tuning.hh"
 
 namespace xttcp {
 
@@ -31,6 +33,7 @@ struct TcpReceiveConnection {
   UniqueFd fd;  // reset when the connection ends; its slot may then be reused
   uint32_t slot = 0;
   uint64_t bytes = 0;  // for its ConnectionStats
+  RateMark mark;       // --receive-mark
 };
 
 // The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
@@ -59,6 +62,12 @@ class TcpReceiverBook {
   void connection_ended(const TcpReceiveConnection& connection, int err);
   // The connection's TCP_INFO and bytes, into the report.
   void keep_stats(const TcpReceiveConnection& connection);
+
+  // --receive-mark: whether this worker follows its connections' rates (not with -wa, which
+  // sets its own mark), and when the next sweep of the marks is due (call_clock_ticks()).
+  bool follow_rates_ = false;
+  uint64_t next_rate_sweep_ns_ = 0;
+  uint32_t highest_mark_ = 0;  // for the note
 
   const WorkerContext& context_;
   uint32_t resting_ = 0;  // listeners not accepting for want of descriptors
@@ -120,10 +129,24 @@ class TcpReceiverBase : protected TcpReceiverBook {
     }
     return next;
   }
-  // finish(): TCP_INFO and bytes of every connection still open.
+  // --receive-mark: once per sample period (not once per wakeup: a busy worker wakes far more
+  // often), each open connection's SO_RCVLOWAT re-measured from its rate. Returns the ns until
+  // the next sweep is due, which bounds the caller's wait: a held-back mark must be re-measured.
+  uint64_t follow_rates(uint64_t now) {
+    if (now < next_rate_sweep_ns_) return next_rate_sweep_ns_ - now;
+    next_rate_sweep_ns_ = now + rate_mark::sample_ns;
+    for (Connection& c : connections_)
+      if (c.fd.valid()) {
+        follow_receive_rate(c.fd.get(), c.mark, c.bytes, now);
+        highest_mark_ = std::max(highest_mark_, c.mark.current());
+      }
+    return rate_mark::sample_ns;
+  }
+  // finish(): TCP_INFO and bytes of every connection still open, and what the marks did.
   WorkerReport finish_report() {
     for (const Connection& c : connections_)
       if (c.fd.valid()) keep_stats(c);
+    if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
     return report_;
   }
 

@@ -165,7 +165,10 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
   std::vector<uint32_t> still_ready;
   while (!stop.load(std::memory_order_relaxed)) {
     int timeout_ms = ready_.empty() ? epoll_wait_ms : 0;
-    if (follow_rates_) timeout_ms = std::min(timeout_ms, follow_rates());
+    if (follow_rates_) {
+      const uint64_t until_sweep_ns = follow_rates(call_clock_ticks());
+      timeout_ms = std::min(timeout_ms, std::max(1, static_cast<int>(until_sweep_ns / 1'000'000)));
+    }
     if (resting_ > 0) timeout_ms = resume_listeners(timeout_ms);
     const int n = epoll_wait(epoll_.get(), events, epoll_batch, timeout_ms);
     for (int i = 0; i < n; ++i) {
@@ -193,25 +196,6 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
   }
 }
 
-int EpollReceiver::follow_rates() {
-  constexpr int sample_ms = static_cast<int>(rate_mark::sample_ns / 1'000'000);
-  const uint64_t now = call_clock_ticks();
-  // One sweep of the connections per sample period, not one per wakeup: a busy worker wakes
-  // far more often than every 5 ms.
-  if (now < next_rate_sweep_ns_)
-    return std::max(1, static_cast<int>((next_rate_sweep_ns_ - now) / 1'000'000));
-  next_rate_sweep_ns_ = now + rate_mark::sample_ns;
-  for (Connection& c : connections_)
-    if (c.fd.valid()) {
-      follow_receive_rate(c.fd.get(), c.mark, c.bytes, now);
-      highest_mark_ = std::max(highest_mark_, c.mark.current());
-    }
-  return sample_ms;  // a held-back mark is re-measured
-}
-
-WorkerReport EpollReceiver::finish() {
-  if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
-  return finish_report();
-}
+WorkerReport EpollReceiver::finish() { return finish_report(); }
 
 }  // namespace xttcp

@@ -6,7 +6,6 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
-#include "engine/stats/rate_mark.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/tcp_receiver_base.hh"
 
@@ -15,7 +14,6 @@ namespace xttcp {
 struct EpollReceiveConnection : TcpReceiveConnection {
   bool queued = false;  // in ready_
   uint16_t port = 0;    // the listener's, for -d's error line
-  RateMark mark;        // --receive-mark
 };
 
 // A resting listener is out of the epoll set until its rest is due.
@@ -34,8 +32,6 @@ class EpollReceiver final : public DataWorker,
   // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
   int resume_listeners(int timeout_ms);
   void close_connection(uint32_t index, int err);
-  // --receive-mark: each connection's SO_RCVLOWAT re-measured; the wait's timeout until the next.
-  int follow_rates();
   // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
   bool drain(uint32_t index);
   // -d: every byte of data[0, n) must be 'A'; counts an error naming the first that is not.
@@ -44,11 +40,8 @@ class EpollReceiver final : public DataWorker,
   UniqueFd epoll_;
   std::vector<uint32_t> ready_;  // connections with unread data
   IoBuffer buffer_;
-  int recv_flags_ = 0;               // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
-  bool verify_ = false;              // -d
-  bool follow_rates_ = false;        // --receive-mark
-  uint32_t highest_mark_ = 0;        // for the note
-  uint64_t next_rate_sweep_ns_ = 0;  // call_clock_ticks() of the next sweep of the marks
+  int recv_flags_ = 0;   // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
+  bool verify_ = false;  // -d
 };
 
 }  // namespace xttcp

@@ -68,16 +68,14 @@ class UringBackend final : public Backend {
     return ok();
   }
   std::string_view instead() const override { return "use --backend epoll"; }
-  // Measured (bench/README.md): with send bundles and multishot receive io_uring beats epoll at
-  // every write size; without bundles it loses at small writes, so auto keeps epoll then.
+  // Auto ranks epoll first (backend_table_linux.cc: measured as fast or faster, bench/README.md)
+  // and comes here only when epoll refused an option (--sqpoll). Without send bundles or
+  // multishot receive io_uring loses at small writes: not taken then.
   std::string auto_refusal(const TestSpec& spec) const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return c.ring_reason;
-    if (spec.rr.on) return "--rr: epoll is the measured path (bench/README.md)";
-    // An io_uring-only option (--sqpoll) steers auto to io_uring for UDP too.
-    if (spec.workload.protocol != Protocol::tcp && !spec.uring.sqpoll)
-      return "UDP: epoll measured as fast at 1470 B and faster at 64 KiB (bench/README.md)";
-    if (!c.bundle) return "no send bundles: " + c.bundle_reason;
+    if (spec.workload.protocol == Protocol::tcp && !c.bundle)
+      return "no send bundles: " + c.bundle_reason;
     if (!c.multishot_rx()) return "no multishot receive: " + c.multishot_reason + c.buf_ring_reason;
     return {};
   }

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "engine/stats/call_clock.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
 
@@ -37,6 +38,7 @@ Status UringReceiver::open() {
         "); using single-shot receives");
   }
 
+  follow_rates_ = spec.io.receive_mark;
   if (Status opened = open_listeners(true); !opened) return opened;
 
   const uint32_t ring_buffers =
@@ -222,7 +224,10 @@ template <UringRecvMode Mode>
 void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
   while (!stop.load(std::memory_order_relaxed)) {
-    if (const int r = ring_.submit_and_wait(ring_wait_ns); r < 0) {
+    long long wait_ns = ring_wait_ns;
+    if (follow_rates_)
+      wait_ns = std::min(wait_ns, static_cast<long long>(follow_rates(call_clock_ticks())));
+    if (const int r = ring_.submit_and_wait(wait_ns); r < 0) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }

@@ -4,8 +4,8 @@ back (TCP_CONGESTION, per connection in the native result), and a name the kerne
 allow is refused with the list. --receive-mark (the default) does not hold back a slow paced
 flow: a fixed 1 MiB SO_RCVLOWAT would deliver a 20 Mbit/s flow in bursts 0.4 s apart and leave
 0.2 s intervals empty; the rate-following mark leaves none empty, and every byte sent arrives.
-An unpaced flow gets a mark (the receiver says how high) when it is fast enough to need one;
-io_uring's receiver sets none (it measured slower with one).
+An unpaced flow gets a mark (the receiver says how high) when it is fast enough to need one,
+on both receivers.
 Each check runs on every kernel-socket backend this machine has (epoll, io_uring)."""
 import os
 import subprocess
@@ -59,9 +59,7 @@ def check_fast_flow(xttcp, started, backend):
     doc = local_run(xttcp, started, backend, ["-t", "1"], "unpaced")
     notes = [n for n in doc["peer"]["notes"] if n.startswith("--receive-mark")]
     gbps = doc["peer"]["summary"]["total_bytes"] * 8 / doc["peer"]["summary"]["duration_s"] / 1e9
-    if backend != "epoll":  # io_uring's receiver does not use the mark (measured slower)
-        check(not notes, f"{backend}: set a mark: {notes}")
-    elif gbps >= 4:  # a mark needs ~2.1 Gbit/s: a starved or sanitized build may not get there
+    if gbps >= 4:  # a mark needs ~2.1 Gbit/s: a starved or sanitized build may not get there
         check(any("up to" in n for n in notes), f"{backend}: {gbps:.1f} Gbit/s and no mark: {notes}")
     else:
         print(f"{backend}: {gbps:.1f} Gbit/s, too slow here to need a mark; not checked")

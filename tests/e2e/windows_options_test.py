@@ -20,7 +20,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block, load_json, run_cases,
-                       scratch_dir, socket_backends, wait_listening, wait_udp_bound)
+                       scratch_dir, wait_listening, wait_udp_bound)
 
 
 def windows(xttcp, role, base, *extra, threads=1, seconds=2):
@@ -379,9 +379,9 @@ def latency(xttcp, started, extra=()):
     r, s = pair(xttcp, started, ("-lm", "-xml", xml, *extra), ("-lm", *extra), threads=threads,
                 outputs=outputs)
     console = outputs[1]
-    if "-u" not in extra and "io_uring" in socket_backends(xttcp):  # auto takes epoll for UDP
-        check("--backend auto runs epoll: -lm: the io_uring backend" in console,
-              f"sender console: auto passed over io_uring without saying so: {console!r}")
+    # auto's first choice, epoll, times each call: nothing passed over, nothing to say.
+    check("--backend auto runs" not in console,
+          f"sender console: auto passed over a backend for -lm: {console!r}")
     totals = LATENCY_LINE.search(console)
     check(totals is not None, f"sender console: no Latency(ns) totals: {console!r}")
     sane_latency("sender totals", *(float(v) for v in totals.groups()))

@@ -3,6 +3,8 @@
 // for the spec and accepts it, and its note names the ones it passed over for an option.
 #include "io_backends/registry.hh"
 
+#include "engine/backend/option_check.hh"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -61,23 +63,27 @@ TEST(ChooseBackend, AutoTakesTheFirstThatAsksAndAccepts) {
   }
 }
 
-// -lm (NTttcp for Windows) times every send/recv call: io_uring refuses it, so where auto would
-// take io_uring it takes the next backend and says why.
+// Auto prefers epoll; --sqpoll is io_uring's alone: epoll refuses it, so auto takes io_uring and
+// says why it passed over epoll.
 TEST(ChooseBackend, AutoNamesWhatItPassedOverForAnOption) {
   TestSpec plain;
   auto preferred = choose_backend(plain);
   ASSERT_TRUE(preferred) << preferred.error().message;
-  if (preferred->backend.name() != "io_uring")
-    GTEST_SKIP() << "auto takes " << preferred->backend.name() << " here, not io_uring";
-  TestSpec timed;
-  timed.dialect = Dialect::windows;
-  timed.io.time_each_call = true;
-  auto choice = choose_backend(timed);
+  EXPECT_EQ(preferred->backend.name(), "epoll");
+  EXPECT_EQ(preferred->auto_note, "");
+  auto uring = find_backend("io_uring");
+  if (!uring) GTEST_SKIP() << uring.error().message;
+  TestSpec polled;
+  polled.uring.sqpoll = true;
+  if (Status takes = accepts(**uring, polled); !takes || !(*uring)->auto_refusal(polled).empty())
+    GTEST_SKIP() << "io_uring here does not take --sqpoll: "
+                 << (takes ? (*uring)->auto_refusal(polled) : takes.error().message);
+  auto choice = choose_backend(polled);
   ASSERT_TRUE(choice) << choice.error().message;
-  EXPECT_EQ(choice->backend.name(), "epoll");
+  EXPECT_EQ(choice->backend.name(), "io_uring");
   EXPECT_EQ(choice->auto_note,
-            "--backend auto runs epoll: -lm: the io_uring backend does not time each send/recv "
-            "call (use --backend epoll)");
+            "--backend auto runs io_uring: --sqpoll: the epoll backend has no submission queue "
+            "(use --backend io_uring)");
 }
 
 }  // namespace

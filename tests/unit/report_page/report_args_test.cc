@@ -13,8 +13,8 @@ std::string error_of(std::vector<std::string> words) {
 }
 
 TEST(ReportArgs, FilesOutputAndOptions) {
-  auto r = parse_report_args({"base.json", "-o", "page.html", "new.json", "--title", "driver 2.1",
-                              "--threshold", "2.5"});
+  auto r = parse_report_args(
+      {"base.json", "-o", "page.html", "new.json", "--title", "driver 2.1", "--threshold", "2.5"});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->files, (std::vector<std::string>{"base.json", "new.json"}));
   EXPECT_EQ(r->output, "page.html");
@@ -31,7 +31,8 @@ TEST(ReportArgs, Defaults) {
 }
 
 TEST(ReportArgs, BadLines) {
-  EXPECT_EQ(error_of({"-o", "p.html"}), "report: needs at least one result file (written by --json)");
+  EXPECT_EQ(error_of({"-o", "p.html"}),
+            "report: needs at least one result file (written by --json)");
   EXPECT_EQ(error_of({"a.json"}), "report: -o FILE is required (the HTML page)");
   EXPECT_EQ(error_of({"a.json", "-o"}), "report: -o needs a file name (the HTML page)");
   EXPECT_EQ(error_of({"a.json", "-o", "p.html", "--threshold", "-1"}),

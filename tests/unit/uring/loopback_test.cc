@@ -68,6 +68,9 @@ Outcome run_pair(const Options& options) {
   receiver_spec.role = Role::receiver;
   receiver_spec.workload.recv_buffer = 16 * 1024;
   receiver_spec.io.skip_rx_copy = options.skip_rx_copy;
+  // The rate-following mark says what it did in a note; these tests look at other notes
+  // (e2e-tcp-tuning checks the mark).
+  receiver_spec.io.receive_mark = false;
   receiver_spec.uring.sqpoll = options.sqpoll;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
