@@ -10,8 +10,8 @@
 namespace xttcp {
 
 struct ReportRequest {
-  std::vector<std::string> files;    // --json results or --repeat sets; the first is the base
-  std::string output;                // -o: the page
+  std::vector<std::string> files;  // --json results or --repeat sets; the first is the base
+  std::string output;              // -o: the page
   std::string title = "xttcp report";
   std::optional<double> threshold_pct;  // --threshold: compare's, for the verdicts
 };

@@ -89,7 +89,8 @@ Generated run_generator(const std::vector<std::string>& words, Clock::duration b
   const auto deadline = Clock::now() + budget;
   char chunk[65536];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
       out.why = fmt::format("the page's generator did not finish in {} s and was stopped",
                             std::chrono::duration_cast<std::chrono::seconds>(budget).count());
@@ -115,8 +116,10 @@ Generated run_generator(const std::vector<std::string>& words, Clock::duration b
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (out.why.empty() && WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
-  else if (out.why.empty()) out.why = "the page's generator was killed by a signal";
+  if (out.why.empty() && WIFEXITED(status))
+    out.exit_code = WEXITSTATUS(status);
+  else if (out.why.empty())
+    out.why = "the page's generator was killed by a signal";
   return out;
 }
 
@@ -145,8 +148,8 @@ int run_report(const ReportRequest& request) {
                  program.c_str());
     return exit_code::run_failed;
   }
-  std::vector<std::string> words = {python_program(), generator, "--xttcp", program.string(),
-                                    "--title", request.title};
+  std::vector<std::string> words = {python_program(), generator, "--xttcp",
+                                    program.string(), "--title", request.title};
   if (request.threshold_pct)
     words.insert(words.end(), {"--threshold", fmt::format("{}", *request.threshold_pct)});
   words.push_back("--");
