@@ -14,4 +14,10 @@ class Log;
 // Returns false if a result file could not be written (an error line was logged).
 bool publish_result(const Result& result, Log& log);
 
+// publish_result in two steps, for a receiver that hands its result to its sender: the console
+// figures of this end first (a framework may kill the receiver the moment its sender returns:
+// LISA does), then, once the peer's result is in, its block, the closing separator and the files.
+void print_result(const Result& result, Log& log);
+bool finish_result(const Result& result, Log& log);
+
 }  // namespace xttcp

@@ -135,15 +135,18 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
       r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
   if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
+  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
+  // This end's figures are on the console before its sender can have them and leave: LISA
+  // kills the receiver the moment its sender returns, and parses what it printed.
+  if (env.print_results) print_result(result, env.log);
   r.control.publish(result);
   // A sender that went away owes nothing worth waiting for; Ctrl+C here waits for nobody.
   std::vector<Result> results = std::move(early);
   if (results.empty() && r.control.exchanges_results())
     results = r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5));
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
-  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
-  if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
+  if (env.print_results && !finish_result(result, env.log)) code = exit_code::run_failed;
   if (window.cut_short && sender_gone && !interrupted) {
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
                               r.spec.workload.duration_s));
