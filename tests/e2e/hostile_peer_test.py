@@ -325,6 +325,63 @@ def udp_flow_spray(xttcp, started):
         check(receiver.wait(15) == 0, f"{backend}: the receiver did not end cleanly")
 
 
+def windows_control_descriptors(xttcp, started):
+    """Item 4 in the Windows dialect: a receiver at 64 descriptors, filled by idle connections to
+    its data port, then a real sender's -sp hand-out (or token) connection: that listener rests
+    instead of ending the test (before: "-sp: cannot accept a sender: Too many open files", exit
+    1), says so at once, spends no CPU meanwhile, and serves the sender once descriptors free."""
+    for sp in (True, False):
+        base = free_port_block(2)
+        data_port, control = (base + 1, base) if sp else (base, base + 1000)
+        name = "-sp" if sp else "token sync"
+        common = ["-m", "1,*,127.0.0.1", "-p", str(base), "-t", "1", *(["-sp"] if sp else [])]
+        limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        out = scratch_dir()
+        receiver = Process([xttcp, "--dialect", "windows", "-r", *common, "--wait-timeout", "60",
+                            "--json", f"{out}/r.json"], f"{name} receiver", preexec_fn=limit)
+        started.append(receiver)
+        wait_listening(control)
+        held = []
+        try:
+            for _ in range(100):  # more than its 64 descriptors can hold
+                s = socket.socket()
+                s.setblocking(False)
+                try:
+                    s.connect(("127.0.0.1", data_port))
+                except BlockingIOError:
+                    pass
+                held.append(s)
+            receiver.wait_output(f"accept on port {data_port}: Too many open files", 10,
+                                 stderr_too=True)
+            sender = Process([xttcp, "--dialect", "windows", "-s", *common, "--json",
+                              f"{out}/s.json"], f"{name} sender")
+            started.append(sender)
+            short = f"{name}: accept on port {control}: too many open files"
+            receiver.wait_output(short, 20, stderr_too=True)
+            # The listener rests; what the receiver spends meanwhile is the measure.
+            before = cpu_seconds(receiver.pid)
+            time.sleep(2)
+            spent = cpu_seconds(receiver.pid) - before
+            print(f"{name}: the receiver at its descriptor limit used {spent:.2f} s of CPU in 2 s")
+            check(receiver.proc.poll() is None, f"{name}: the receiver ended at its limit")
+            check(spent < 0.3, f"{name}: the receiver used {spent:.2f} s of CPU in 2 s")
+            said = receiver.stderr().count(short)
+            check(said == 1, f"{name}: the shortage was said {said} times, not once")
+        finally:
+            for s in held:
+                s.close()
+        check(sender.wait(60) == 0, f"{name}: the sender failed after the shortage")
+        code = receiver.wait(60)
+        # The data port's shortage is an error of the run, said again at the end.
+        check(code in (0, 1), f"{name}: the receiver ended with {code}")
+        check(f"{name}: accept on port {control} works again" in
+              receiver.stdout() + receiver.stderr(),
+              f"{name}: the receiver did not say its port works again")
+        for role in ("r", "s"):
+            total = load_json(f"{out}/{role}.json")["summary"]["total_bytes"]
+            check(total > 0, f"{name}: the {role}.json total is {total} B")
+
+
 CASES = {
     "deep-nesting": deep_nesting,
     "fake-receiver": fake_receiver_kills_sender,
@@ -333,6 +390,7 @@ CASES = {
     "floods": floods,
     "idle-connections": idle_connections,
     "udp-flow-spray": udp_flow_spray,
+    "windows-control-descriptors": windows_control_descriptors,
 }
 
 if __name__ == "__main__":
