@@ -151,6 +151,9 @@ struct UdpResult {
   // Receiver: datagrams counted above but in no flow of `flows` (their flow left the receiver's
   // bounded flow table to make room: invented flow ids, or more flows than it tracks).
   uint64_t unattributed = 0;
+  // Receiver: what came from flows no sender of the test declared (docs/hostile-peers.md), in
+  // none of the counts above nor the test's bytes; their end markers ended nothing.
+  uint64_t foreign_datagrams = 0, foreign_bytes = 0, foreign_end_markers = 0;
   std::vector<UdpFlowResult> flows;
 };
 

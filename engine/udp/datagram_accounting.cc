@@ -56,9 +56,21 @@ DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
   return place;
 }
 
-UdpFlowCounters& DatagramAccounting::retired_record() {
-  if (retired_ == nullptr) retired_ = &registry_->add(slot_, retired_flow);
-  return *retired_;
+UdpFlowCounters& DatagramAccounting::retired_record() { return record(retired_, retired_flow); }
+
+UdpFlowCounters& DatagramAccounting::record(UdpFlowCounters*& cached, uint32_t flow_id) {
+  if (cached == nullptr) cached = &registry_->add(slot_, flow_id);
+  return *cached;
+}
+
+bool DatagramAccounting::admitted(uint32_t flow_id) {
+  const FlowAdmission* admission = registry_->admission();
+  if (admission == nullptr) return true;
+  if (const uint32_t generation = admission->generation(); generation != rules_generation_) {
+    rules_ = admission->rules();  // a test started: its senders' declarations
+    rules_generation_ = generation;
+  }
+  return !rules_.declared || (is_sender_flow_id(flow_id) && rules_.admits(flow_id));
 }
 
 void DatagramAccounting::announce() {
@@ -68,9 +80,27 @@ void DatagramAccounting::announce() {
 
 // A marker of a flow whose data was native raises its expected count; one whose data had no
 // header (compat) only ends it: its datagrams are counted together with every compat sender's.
+// Without declarations (the Windows dialect's count mode) a marker ends a flow only if the flow
+// brought this socket data, or names the count this receiver was given (-n): a flow whose data
+// was all lost (an MTU black hole) still ends, lost whole, while a marker under an invented id
+// alone ends nothing.
+bool DatagramAccounting::ends_a_flow(const EndMarker& marker) const {
+  if (rules_.declared) return true;  // admitted: a flow its sender declared, data lost or not
+  if (compat_end_after_ > 0 && marker.sent == compat_end_after_) return true;
+  if (marker.compat_data) return compat_ != nullptr;
+  const auto known = index_.find(marker.flow_id);
+  return known != index_.end() &&
+         flows_[known->second].counters->datagrams.load(std::memory_order_relaxed) > 0;
+}
+
 void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t available) {
   EndMarker marker;
   if (!decode_end_marker(data, available, marker)) return;  // cut short: not ours to read
+  if (!admitted(marker.flow_id) || !ends_a_flow(marker)) {  // a flow nobody of the test set up
+    count_datagram(record(foreign_markers_, foreign_markers_flow),
+                   static_cast<uint32_t>(end_marker_size));
+    return;
+  }
   if (marker.compat_data) {
     if (compat_end_after_ > 0) {  // one compat flow here, perhaps ended by its count already
       if (!compat_ended_) {
@@ -87,7 +117,8 @@ void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t av
     flow_ended();
     return;
   }
-  if (!is_flow(marker.flow_id) || marker.flow_id == compat_flow) return;  // never a sender's
+  if (!is_sender_flow_id(marker.flow_id) || marker.flow_id == compat_flow)
+    return;  // not a sender's
   Tracked& flow = tracked(marker.flow_id);
   flow.tracker->on_end(marker.sent);
   if (flow.ended) return;
@@ -103,7 +134,11 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
       on_end_marker(data, available);
       return false;
     }
-    if (!is_flow(header.flow_id) || header.flow_id == compat_flow) {  // ids a sender never uses
+    if (!admitted(header.flow_id)) {  // not the test's: counted apart, no data of its
+      count_datagram(record(foreign_, foreign_flow), static_cast<uint32_t>(length));
+      return false;
+    }
+    if (!is_sender_flow_id(header.flow_id) || header.flow_id == compat_flow) {  // never a sender's
       count_datagram(retired_record(), static_cast<uint32_t>(length));
       return true;
     }

@@ -6,6 +6,12 @@
 // every backend's UDP receiver feeds it, one datagram at a time (io_backends/common/udp_accounting
 // splits UDP_GRO trains first).
 //
+// When the test's senders declared their flows (flow_admission.hh), a datagram of any other
+// flow is foreign: counted in the slot's foreign record only (no table place, no tracker), not
+// data for the caller; an end marker of such a flow ends nothing. Without declarations, a
+// marker ends only a flow that brought this socket data or that names the receiver's own count
+// (-n): a marker under an invented id alone ends nothing. Such markers are counted as foreign.
+//
 // Count mode's end markers (end_marker.hh) are not data: the first one of each flow raises the
 // flow's expected count to what it sent and ends the flow; repeats of it are ignored. The
 // receiver calls announce_ended() once it has counted the bytes received with the marker: that
@@ -26,6 +32,8 @@
 
 namespace xttcp::udp {
 
+struct EndMarker;  // end_marker.hh
+
 class DatagramAccounting {
  public:
   // `on_flow_end` may be null or empty; it must outlive this object.
@@ -38,7 +46,7 @@ class DatagramAccounting {
 
   // One datagram of `length` bytes received at `now_ns` (the sender's clock need not agree), of
   // which `available` bytes are in `data` (fewer when read with MSG_TRUNC). Returns false for an
-  // end marker, which the caller must not count as data either.
+  // end marker or a foreign datagram, which the caller must not count as data either.
   bool on_datagram(const unsigned char* data, std::size_t available, std::size_t length,
                    uint64_t now_ns);
   // Native flows tracked now (compat payload is no flow).
@@ -49,7 +57,8 @@ class DatagramAccounting {
   uint32_t flows_ended() const { return ended_; }
   // Count mode: the flow of NTttcp's payload on this socket (one sender thread per port) also
   // ends at its `datagrams`-th datagram, as a real NTttcp sender sends no end marker; ended
-  // either way, it ends once. 0 (the default): only markers end it.
+  // either way, it ends once. 0 (the default): only markers end it. Also the count a marker of
+  // a flow that brought no data must name to end it (ends_a_flow).
   void end_compat_after(uint64_t datagrams) { compat_end_after_ = datagrams; }
   // Calls `on_flow_end` once for each flow ended since the last call (after the caller counted
   // the bytes of what it received so far).
@@ -68,7 +77,11 @@ class DatagramAccounting {
   Tracked& tracked(uint32_t flow_id);
   Tracked& make_room(uint32_t flow_id);
   UdpFlowCounters& retired_record();
+  UdpFlowCounters& record(UdpFlowCounters*& cached, uint32_t flow_id);
+  // Whether `flow_id` is the test's (always, without declarations).
+  bool admitted(uint32_t flow_id);
   void on_end_marker(const unsigned char* data, std::size_t available);
+  bool ends_a_flow(const EndMarker& marker) const;
   void flow_ended() { ++ended_; }
   void announce();
 
@@ -80,6 +93,10 @@ class DatagramAccounting {
   std::unordered_map<uint32_t, uint32_t> index_;  // flow id -> place in flows_
   uint32_t last_ = 0;
   UdpFlowCounters* retired_ = nullptr;  // this slot's retired_flow record, once needed
+  UdpFlowCounters* foreign_ = nullptr;  // its foreign_flow record, once needed
+  UdpFlowCounters* foreign_markers_ = nullptr;
+  FlowRules rules_;  // the declarations as of rules_generation_
+  uint32_t rules_generation_ = 0;
   uint64_t retired_count_ = 0;
   bool told_full_ = false;
   std::unique_ptr<SequenceTracker> compat_;

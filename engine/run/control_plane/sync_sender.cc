@@ -42,7 +42,8 @@ class SyncSender final : public SenderControl {
     if (!native) return native.error();
     agreement_.native = *native;
     if (agreement_.native) {
-      if (Status sent = sync->send_frame(hello_json(spec)); !sent) return sent.error();
+      if (Status sent = sync->send_frame(hello_json(spec, context_.udp_flows)); !sent)
+        return sent.error();
       auto peer_hello = sync->read_frame(timeout_, sync_code::kMaxHelloBytes);
       if (!peer_hello) return peer_hello.error();
       log.debug("receiver is xttcp: results will be exchanged at the end");
