@@ -39,7 +39,8 @@ UdpResult udp_window(const RunFacts& facts, const MeasuredWindow& window) {
   const TestSpec& spec = *facts.spec;
   UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
   if (spec.role == Role::sender)
-    udp.payload = spec.workload.udp_payload == UdpPayload::compat ||
+    udp.payload = spec.workload.udp_payload == UdpPayload::iperf2 ? "iperf2"
+                  : spec.workload.udp_payload == UdpPayload::compat ||
                           spec.workload.send_buffer < udp_native_header_bytes
                       ? "compat"
                       : "native";
