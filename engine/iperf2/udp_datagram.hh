@@ -48,12 +48,12 @@ void encode_udp_header(const ClientHeader& header, unsigned char* out);
 
 // What a server reports of one stream when its FIN arrives.
 struct ServerReport {
-  uint64_t bytes = 0;         // every datagram's payload, the FIN's included
-  uint32_t stop_sec = 0;      // the stream's time at the server: first datagram to the FIN
+  uint64_t bytes = 0;     // every datagram's payload, the FIN's included
+  uint32_t stop_sec = 0;  // the stream's time at the server: first datagram to the FIN
   uint32_t stop_usec = 0;
-  uint64_t lost = 0;          // datagrams - received
+  uint64_t lost = 0;  // datagrams - received
   uint64_t out_of_order = 0;
-  uint64_t datagrams = 0;     // the FIN's sequence, negated: data + FIN
+  uint64_t datagrams = 0;  // the FIN's sequence, negated: data + FIN
   uint32_t jitter_sec = 0;
   uint32_t jitter_usec = 0;
 

@@ -96,9 +96,9 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
     const double stream_bps = static_cast<double>(spec.workload.rate_limit_bps) /
                               static_cast<double>(std::max<uint64_t>(streams, 1));
     if (udp && stream_bps > 0)
-      lines.push_back(fmt::format("Sending {} byte datagrams, IPG target: {:.2f} us (kalman adjust)",
-                                  spec.workload.send_buffer,
-                                  spec.workload.send_buffer * 8.0 / stream_bps * 1e6));
+      lines.push_back(fmt::format(
+          "Sending {} byte datagrams, IPG target: {:.2f} us (kalman adjust)",
+          spec.workload.send_buffer, spec.workload.send_buffer * 8.0 / stream_bps * 1e6));
   }
   if (spec.io.socket_recv_buffer > 0)
     lines.push_back(

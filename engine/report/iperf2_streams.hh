@@ -21,8 +21,8 @@ struct Iperf2Stream {
   uint32_t id = 0;
   Iperf2Endpoint local, remote;
   uint64_t bytes = 0;
-  std::optional<uint64_t> calls;  // send calls (-e Write), when the data path counts them
-  ConnectionStats tcp;            // TCP_INFO at the end (-e Rtry, Cwnd, RTT)
+  std::optional<uint64_t> calls;       // send calls (-e Write), when the data path counts them
+  ConnectionStats tcp;                 // TCP_INFO at the end (-e Rtry, Cwnd, RTT)
   std::optional<Iperf2UdpStream> udp;  // UDP: the server's report (its own, at a server)
 };
 

@@ -63,14 +63,13 @@ std::vector<std::string> client_lines(const Result& r, const std::vector<Iperf2S
     const uint64_t sent = s.bytes / datagram + 1;
     sent_total += sent;
     if (o.sum_only && several) continue;
-    out.push_back(
-        iperf2_figures(iperf2_stream_id(s.id), 0, r.duration_s, static_cast<double>(s.bytes),
-                       o.format));
+    out.push_back(iperf2_figures(iperf2_stream_id(s.id), 0, r.duration_s,
+                                 static_cast<double>(s.bytes), o.format));
     out.push_back(fmt::format("{} Sent {} datagrams", iperf2_stream_id(s.id), sent));
   }
   if (several) {
-    out.push_back(iperf2_figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes),
-                                 o.format));
+    out.push_back(
+        iperf2_figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format));
     out.push_back(fmt::format("[SUM] Sent {} datagrams", sent_total));
   }
   for (const Iperf2Stream& s : streams) {
@@ -113,10 +112,10 @@ std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2S
       out.push_back(out_of_order(id, s.udp->seconds, s.udp->out_of_order));
   }
   if (several)
-    out.push_back(iperf2_figures("[SUM]", 0, sum.seconds, static_cast<double>(sum.bytes),
-                                 o.format) +
-                  fmt::format("   {}/{} ({:.2g}%)", sum.lost, sum.datagrams,
-                              percent(sum.lost, sum.datagrams)));
+    out.push_back(
+        iperf2_figures("[SUM]", 0, sum.seconds, static_cast<double>(sum.bytes), o.format) +
+        fmt::format("   {}/{} ({:.2g}%)", sum.lost, sum.datagrams,
+                    percent(sum.lost, sum.datagrams)));
   return out;
 }
 
@@ -124,8 +123,8 @@ std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2S
 // client's interval rows carry its sent datagrams; its whole-test row -1 for the total, as
 // 2.1.8 prints it (the server's report is not printed in CSV).
 std::string udp_fields(double jitter_ms, int64_t lost, int64_t total, uint64_t out_of_order) {
-  const double loss = total != 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total)
-                                 : 0;
+  const double loss =
+      total != 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
   return fmt::format(",{:.3f},{},{},{:.3f},{}", jitter_ms, lost, total, loss, out_of_order);
 }
 

@@ -121,7 +121,8 @@ bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t availa
   const bool is_fin = head.sequence < 0;
   const auto number = static_cast<uint64_t>(is_fin ? -head.sequence : head.sequence);
   if (!flow.ended) {
-    const uint64_t send_ns = uint64_t{head.tv_sec} * 1'000'000'000u + uint64_t{head.tv_usec} * 1000u;
+    const uint64_t send_ns =
+        uint64_t{head.tv_sec} * 1'000'000'000u + uint64_t{head.tv_usec} * 1000u;
     flow.tracker->on_datagram(static_cast<uint32_t>(number - 1), send_ns, now_ns,
                               static_cast<uint32_t>(length));
   }

@@ -90,7 +90,7 @@ class DatagramAccounting {
     UdpFlowCounters* counters = nullptr;
     std::unique_ptr<SequenceTracker> tracker;
     bool ended = false;
-    uint64_t last_ns = 0;  // when its last datagram arrived: the one silent longest makes room
+    uint64_t last_ns = 0;   // when its last datagram arrived: the one silent longest makes room
     uint64_t first_ns = 0;  // iperf2 layout: when its first datagram arrived (0: none yet)
   };
   bool on_iperf2(const unsigned char* data, std::size_t available, std::size_t length,

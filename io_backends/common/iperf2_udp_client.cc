@@ -17,8 +17,8 @@ namespace xttcp {
 
 namespace {
 
-constexpr int fin_tries = 10;           // iperf 2's client: 10 tries ...
-constexpr int fin_try_wait_ms = 250;    // ... a quarter second apart
+constexpr int fin_tries = 10;         // iperf 2's client: 10 tries ...
+constexpr int fin_try_wait_ms = 250;  // ... a quarter second apart
 constexpr char payload_fill = 'B';
 
 iperf2::UdpHead head_now(int64_t sequence) {
@@ -94,9 +94,9 @@ void end_iperf2_udp_streams(const TestSpec& spec, uint32_t datagram,
         if (p.fd < 0 || (p.revents & POLLIN) == 0) continue;
         unsigned char reply[512];
         const ssize_t got = ::recv(p.fd, reply, sizeof reply, MSG_DONTWAIT);
-        const auto report =
-            got > 0 ? iperf2::decode_server_report(reply, static_cast<std::size_t>(got))
-                    : std::nullopt;
+        const auto report = got > 0
+                                ? iperf2::decode_server_report(reply, static_cast<std::size_t>(got))
+                                : std::nullopt;
         if (!report) continue;  // not a report (or an ICMP error): wait on
         for (std::size_t i = 0; i < streams.size(); ++i)
           if (streams[i].fd == p.fd && !answered[i]) {
@@ -109,7 +109,8 @@ void end_iperf2_udp_streams(const TestSpec& spec, uint32_t datagram,
         break;
     }
   }
-  const auto missing = static_cast<std::size_t>(std::count(answered.begin(), answered.end(), false));
+  const auto missing =
+      static_cast<std::size_t>(std::count(answered.begin(), answered.end(), false));
   if (missing > 0)
     notes.push_back(fmt::format(
         "iperf2: {} of {} UDP streams got no server report after {} tries of their last "

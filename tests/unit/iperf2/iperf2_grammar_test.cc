@@ -71,7 +71,7 @@ TEST(Iperf2Grammar, UdpClientDefaultsAreIperf2s) {
   const TestSpec spec = iperf2_spec("-c 10.0.0.2 -u");
   EXPECT_EQ(spec.workload.protocol, Protocol::udp);
   EXPECT_EQ(spec.workload.udp_payload, UdpPayload::iperf2);
-  EXPECT_EQ(spec.workload.send_buffer, 1470u);         // -l for UDP over IPv4
+  EXPECT_EQ(spec.workload.send_buffer, 1470u);        // -l for UDP over IPv4
   EXPECT_EQ(spec.workload.rate_limit_bps, 1048576u);  // 1 Mbit/s (2^20) a stream
   EXPECT_FALSE(spec.iperf2.len_given);
   EXPECT_EQ(iperf2_spec("-c ::1 -V -u").workload.send_buffer, 1450u);  // over IPv6

@@ -54,8 +54,8 @@ TEST(Iperf2Udp, FirstDatagramsHeadAndHeader) {
   EXPECT_EQ(std::vector<unsigned char>(theirs.begin() + iperf2::udp_head_size,
                                        theirs.begin() + iperf2::udp_header_size),
             std::vector<unsigned char>(ours.begin() + iperf2::udp_head_size, ours.end()));
-  auto header = iperf2::decode(theirs.data() + iperf2::udp_head_size,
-                               theirs.size() - iperf2::udp_head_size);
+  auto header =
+      iperf2::decode(theirs.data() + iperf2::udp_head_size, theirs.size() - iperf2::udp_head_size);
   ASSERT_TRUE(header.has_value());
   EXPECT_EQ(header->flags, 0x48010098u);
   EXPECT_EQ(iperf2::declared_length(header->flags), iperf2::udp_header_size);
@@ -90,9 +90,9 @@ TEST(Iperf2Udp, ServerReportDecodesAndEncodesAs218s) {
   // Ours: the same head, flags and counts; the transit extension (its flag unset) left zero.
   std::vector<unsigned char> ours(iperf2::server_report_size);
   iperf2::encode_server_report(*report, ours.data());
-  EXPECT_EQ(std::vector<unsigned char>(ours.begin(), ours.begin() + iperf2::server_report_min_size),
-            std::vector<unsigned char>(theirs.begin(),
-                                       theirs.begin() + iperf2::server_report_min_size));
+  EXPECT_EQ(
+      std::vector<unsigned char>(ours.begin(), ours.begin() + iperf2::server_report_min_size),
+      std::vector<unsigned char>(theirs.begin(), theirs.begin() + iperf2::server_report_min_size));
   EXPECT_EQ(std::vector<unsigned char>(ours.end() - 12, ours.end()),
             std::vector<unsigned char>(theirs.end() - 12, theirs.end()));
   EXPECT_FALSE(iperf2::decode_server_report(theirs.data(), 40).has_value());
