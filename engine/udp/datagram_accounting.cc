@@ -44,6 +44,7 @@ DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
   UdpFlowCounters& retired = retired_record();
   Tracked& place = flows_[oldest];
   place.ended = false;  // the flow leaving was announced if it ended; the newcomer has not
+  place.first_ns = 0;
   index_.erase(place.flow_id);
   registry_->retire(*place.counters, retired);
   ++retired_count_;
