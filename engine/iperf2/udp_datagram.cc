@@ -2,27 +2,20 @@
 
 #include <cstring>
 
+#include "engine/iperf2/wire_words.hh"
+
 namespace xttcp::iperf2 {
 
 namespace {
 
-void put32(unsigned char* out, uint32_t value) {
-  out[0] = static_cast<unsigned char>(value >> 24);
-  out[1] = static_cast<unsigned char>(value >> 16);
-  out[2] = static_cast<unsigned char>(value >> 8);
-  out[3] = static_cast<unsigned char>(value);
-}
-
-uint32_t get32(const unsigned char* in) {
-  return uint32_t{in[0]} << 24 | uint32_t{in[1]} << 16 | uint32_t{in[2]} << 8 | uint32_t{in[3]};
-}
-
 // server_hdr after the head: v1 (flags, total_len1/2, stop_sec/usec, error_cnt, outorder_cnt,
 // datagrams, jitter1/2), the extension (15 words), extension2 (the counts' upper words).
-constexpr std::size_t at_flags = 16, at_bytes_hi = 20, at_bytes_lo = 24, at_stop_sec = 28,
-                      at_stop_usec = 32, at_lost = 36, at_out_of_order = 40, at_datagrams = 44,
-                      at_jitter_sec = 48, at_jitter_usec = 52, at_lost_hi = 116,
-                      at_out_of_order_hi = 120, at_datagrams_hi = 124;
+constexpr std::size_t report_at_flags = 16, report_at_bytes_hi = 20, report_at_bytes_lo = 24,
+                      report_at_stop_sec = 28, report_at_stop_usec = 32, report_at_lost = 36,
+                      report_at_out_of_order = 40, report_at_datagrams = 44,
+                      report_at_jitter_sec = 48, report_at_jitter_usec = 52,
+                      report_at_lost_hi = 116, report_at_out_of_order_hi = 120,
+                      report_at_datagrams_hi = 124;
 
 }  // namespace
 
@@ -59,38 +52,38 @@ void encode_udp_header(const ClientHeader& header, unsigned char* out) {
 
 void encode_server_report(const ServerReport& r, unsigned char* out) {
   std::memset(out, 0, server_report_size);
-  put32(out + at_flags, server_report_flags);
-  put32(out + at_bytes_hi, static_cast<uint32_t>(r.bytes >> 32));
-  put32(out + at_bytes_lo, static_cast<uint32_t>(r.bytes));
-  put32(out + at_stop_sec, r.stop_sec);
-  put32(out + at_stop_usec, r.stop_usec);
-  put32(out + at_lost, static_cast<uint32_t>(r.lost));
-  put32(out + at_out_of_order, static_cast<uint32_t>(r.out_of_order));
-  put32(out + at_datagrams, static_cast<uint32_t>(r.datagrams));
-  put32(out + at_jitter_sec, r.jitter_sec);
-  put32(out + at_jitter_usec, r.jitter_usec);
-  put32(out + at_lost_hi, static_cast<uint32_t>(r.lost >> 32));
-  put32(out + at_out_of_order_hi, static_cast<uint32_t>(r.out_of_order >> 32));
-  put32(out + at_datagrams_hi, static_cast<uint32_t>(r.datagrams >> 32));
+  put32(out + report_at_flags, server_report_flags);
+  put32(out + report_at_bytes_hi, static_cast<uint32_t>(r.bytes >> 32));
+  put32(out + report_at_bytes_lo, static_cast<uint32_t>(r.bytes));
+  put32(out + report_at_stop_sec, r.stop_sec);
+  put32(out + report_at_stop_usec, r.stop_usec);
+  put32(out + report_at_lost, static_cast<uint32_t>(r.lost));
+  put32(out + report_at_out_of_order, static_cast<uint32_t>(r.out_of_order));
+  put32(out + report_at_datagrams, static_cast<uint32_t>(r.datagrams));
+  put32(out + report_at_jitter_sec, r.jitter_sec);
+  put32(out + report_at_jitter_usec, r.jitter_usec);
+  put32(out + report_at_lost_hi, static_cast<uint32_t>(r.lost >> 32));
+  put32(out + report_at_out_of_order_hi, static_cast<uint32_t>(r.out_of_order >> 32));
+  put32(out + report_at_datagrams_hi, static_cast<uint32_t>(r.datagrams >> 32));
 }
 
 std::optional<ServerReport> decode_server_report(const unsigned char* in, std::size_t length) {
   if (length < server_report_min_size) return std::nullopt;
-  const uint32_t flags = get32(in + at_flags);
+  const uint32_t flags = get32(in + report_at_flags);
   if ((flags & flag_version1) == 0) return std::nullopt;
   ServerReport r;
-  r.bytes = uint64_t{get32(in + at_bytes_hi)} << 32 | get32(in + at_bytes_lo);
-  r.stop_sec = get32(in + at_stop_sec);
-  r.stop_usec = get32(in + at_stop_usec);
-  r.lost = get32(in + at_lost);
-  r.out_of_order = get32(in + at_out_of_order);
-  r.datagrams = get32(in + at_datagrams);
-  r.jitter_sec = get32(in + at_jitter_sec);
-  r.jitter_usec = get32(in + at_jitter_usec);
+  r.bytes = uint64_t{get32(in + report_at_bytes_hi)} << 32 | get32(in + report_at_bytes_lo);
+  r.stop_sec = get32(in + report_at_stop_sec);
+  r.stop_usec = get32(in + report_at_stop_usec);
+  r.lost = get32(in + report_at_lost);
+  r.out_of_order = get32(in + report_at_out_of_order);
+  r.datagrams = get32(in + report_at_datagrams);
+  r.jitter_sec = get32(in + report_at_jitter_sec);
+  r.jitter_usec = get32(in + report_at_jitter_usec);
   if ((flags & flag_seqno64) != 0 && length >= server_report_size) {
-    r.lost |= uint64_t{get32(in + at_lost_hi)} << 32;
-    r.out_of_order |= uint64_t{get32(in + at_out_of_order_hi)} << 32;
-    r.datagrams |= uint64_t{get32(in + at_datagrams_hi)} << 32;
+    r.lost |= uint64_t{get32(in + report_at_lost_hi)} << 32;
+    r.out_of_order |= uint64_t{get32(in + report_at_out_of_order_hi)} << 32;
+    r.datagrams |= uint64_t{get32(in + report_at_datagrams_hi)} << 32;
   }
   return r;
 }
