@@ -72,8 +72,9 @@ def udp_xttcp_client(xttcp, started):
     check(sent_line, f"no 'Sent N datagrams' line:\n{out}")
     reported = JITTER_LOSS.search(out)
     check(reported, f"no jitter/loss line in the server report:\n{out}")
-    sent_bytes = load_json(json_file)["summary"]["total_bytes"]
-    data_datagrams = sent_bytes // LENGTH
+    result = load_json(json_file)
+    sent_bytes = result["summary"]["total_bytes"]  # the measured window
+    data_datagrams = result["udp"]["run"]["sent"]    # the whole run, as the FIN numbers them
     # iperf -s: timestamp,src,sport,dst,dport,id,interval,bytes,bps,jitter,lost,total,%,ooo
     row = wait_csv_row(server)
     received, lost, total = int(row[7]), int(row[10]), int(row[11])
@@ -129,7 +130,9 @@ def udp_xttcp_server(xttcp, started):
     ours = JITTER_LOSS.search(server.stdout())
     check(ours.groups() == theirs.groups(),
           f"xttcp printed {ours.groups()}, iperf's server report {theirs.groups()}")
-    received = load_json(json_file)["summary"]["total_bytes"]
+    result = load_json(json_file)
+    check(result["udp"]["payload"] == "iperf2", f"udp.payload is {result['udp']['payload']}")
+    received = result["summary"]["total_bytes"]
     # The window starts at the first datagram's arrival: its bytes may fall on either side.
     check(within(received, total * LENGTH, 0.02),
           f"xttcp received {received} bytes, iperf sent {total * LENGTH}: more than 2 % apart")
