@@ -102,6 +102,16 @@ struct ZeroCopyStats {
   }
 };
 
+// The iperf2 dialect over UDP (docs/iperf2.md): one stream's figures as iperf 2's server reports
+// them in its report datagram. A client holds what the server sent back; a server what it sent.
+struct Iperf2UdpStream {
+  uint64_t bytes = 0;      // every datagram's payload, the FIN's included
+  double seconds = 0;      // at the server: the stream's first datagram to its FIN
+  uint64_t datagrams = 0;  // the FIN's number: data datagrams + the FIN
+  uint64_t lost = 0, out_of_order = 0;
+  double jitter_ms = 0;
+};
+
 // TCP_INFO of one of our own connections, read at the end of the run.
 struct ConnectionStats {
   std::string local, remote;
@@ -113,6 +123,7 @@ struct ConnectionStats {
   uint64_t delivery_rate_bps = 0;
   std::string congestion;  // TCP_CONGESTION read back at the end; "" where the OS does not say
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
+  std::optional<Iperf2UdpStream> iperf2_udp;  // the iperf2 dialect's UDP streams
 };
 
 struct IntervalSample {
