@@ -15,6 +15,7 @@ struct Iperf2Options {
   bool sum_only = false;       // --sum-only: the [SUM] lines alone
   bool hide_ips = false;       // --hide-ips: addresses printed as x.x.x.x
   bool compatibility = false;  // -C: no client header (for pre-2.0 servers)
+  bool len_given = false;      // -l given: a UDP client's header says its datagram size
   // -x: reports left out: C connection, D data, M multicast, S settings, V server.
   std::string exclude;
   bool excludes(char report) const { return exclude.find(report) != std::string::npos; }

@@ -102,6 +102,16 @@ struct ZeroCopyStats {
   }
 };
 
+// The iperf2 dialect over UDP (docs/iperf2.md): one stream's figures as iperf 2's server reports
+// them in its report datagram. A client holds what the server sent back; a server what it sent.
+struct Iperf2UdpStream {
+  uint64_t bytes = 0;      // every datagram's payload, the FIN's included
+  double seconds = 0;      // at the server: the stream's first datagram to its FIN
+  uint64_t datagrams = 0;  // the FIN's number: data datagrams + the FIN
+  uint64_t lost = 0, out_of_order = 0;
+  double jitter_ms = 0;
+};
+
 // TCP_INFO of one of our own connections, read at the end of the run.
 struct ConnectionStats {
   std::string local, remote;
@@ -113,6 +123,7 @@ struct ConnectionStats {
   uint64_t delivery_rate_bps = 0;
   std::string congestion;  // TCP_CONGESTION read back at the end; "" where the OS does not say
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
+  std::optional<Iperf2UdpStream> iperf2_udp;  // the iperf2 dialect's UDP streams
 };
 
 struct IntervalSample {
@@ -151,6 +162,9 @@ struct UdpResult {
   // Receiver: datagrams counted above but in no flow of `flows` (their flow left the receiver's
   // bounded flow table to make room: invented flow ids, or more flows than it tracks).
   uint64_t unattributed = 0;
+  // Receiver: what came from flows no sender of the test declared (docs/hostile-peers.md), in
+  // none of the counts above nor the test's bytes; their end markers ended nothing.
+  uint64_t foreign_datagrams = 0, foreign_bytes = 0, foreign_end_markers = 0;
   std::vector<UdpFlowResult> flows;
 };
 

@@ -18,6 +18,7 @@ const char* to_string(UdpPayload payload) {
     case UdpPayload::automatic: return "auto";
     case UdpPayload::native: return "native";
     case UdpPayload::compat: return "compat";
+    case UdpPayload::iperf2: return "iperf2";
   }
   return "?";
 }

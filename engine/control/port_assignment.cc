@@ -76,25 +76,28 @@ Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiv
 }
 
 Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
-                            const std::atomic<bool>& stop,
-                            const std::function<bool(const SocketAddress& peer)>& admit) {
+                            const std::atomic<bool>& stop, ControlPortHooks hooks) {
+  auto bound = local_address_of(listener.get());
+  const uint16_t port = bound ? bound->port() : 0;
+  ControlPortDoor door("-sp", std::move(hooks));
   uint32_t handed_out = 0;
   while (handed_out < threads) {
     if (stop.load()) return fail("-sp: stopped");
+    if (!door.listening(Clock::now())) {  // out of descriptors a moment ago: no spin
+      std::this_thread::sleep_for(std::chrono::milliseconds(door.wait_ms(Clock::now(), 100)));
+      continue;
+    }
     std::vector<SocketPoll> entries{SocketPoll{listener.get()}};
     if (poll_sockets(entries, 100) <= 0) continue;
-    SocketAddress peer;
-    auto accepted = accept_connection(listener.get(), &peer);
-    if (!accepted) return fail("-sp: cannot accept a sender: " + accepted.error().message);
-    if (!*accepted) continue;
-    if (admit && !admit(peer)) continue;  // not served here: closed at once, no port spent
+    std::optional<UniqueSocket> accepted = door.accept(listener.get(), port);
+    if (!accepted) continue;  // none pending, refused (closed at once, no port spent), resting
     const std::array<char, 4> bytes =
         windows_token::encode_assigned_port(uint32_t{first_port} + handed_out);
     size_t done = 0;
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (done < bytes.size()) {
       const SocketTransfer sent =
-          send_some((*accepted)->get(), bytes.data() + done, bytes.size() - done);
+          send_some(accepted->get(), bytes.data() + done, bytes.size() - done);
       if (sent.bytes > 0) {
         done += static_cast<size_t>(sent.bytes);
         continue;
@@ -102,7 +105,7 @@ Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t
       const SocketError kind = classify_socket_error(sent.error);
       if (kind == SocketError::interrupted) continue;
       if (kind != SocketError::would_block ||
-          wait_socket((*accepted)->get(), WaitFor::write, deadline) <= 0)
+          wait_socket(accepted->get(), WaitFor::write, deadline) <= 0)
         return fail("-sp: cannot send a data port: " + socket_error_text(sent.error));
     }
     ++handed_out;  // the connection closes here, as the original closes it

@@ -7,11 +7,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <vector>
 
 #include "base/status.hh"
+#include "engine/control/control_port_door.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 
@@ -27,11 +27,11 @@ Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiv
                                                      const std::atomic<bool>& cancel);
 
 // Receiver: hands out first_port, first_port + 1, ... to the next `threads` connections on
-// `listener`. Returns when all are handed out, or with an error when `stop` is set. `admit`
-// (--allow, --max-clients; empty: everyone) is asked about each connection first: one it
-// refuses is closed at once and gets no port.
+// `listener`. Returns when all are handed out, or with an error when `stop` is set. Its door
+// (control_port_door.hh): `hooks.admit` (--allow, --max-clients) is asked about each connection
+// first, one it refuses is closed at once, gets no port and is logged; out of descriptors, the
+// listener rests and tries again.
 Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
-                            const std::atomic<bool>& stop,
-                            const std::function<bool(const SocketAddress& peer)>& admit = {});
+                            const std::atomic<bool>& stop, ControlPortHooks hooks = {});
 
 }  // namespace xttcp

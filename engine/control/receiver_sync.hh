@@ -43,6 +43,7 @@ class ReceiverSync {
   struct Departure {
     bool left_running_test = false;  // a sender of the running test went away
     bool no_sender_left = false;     // ... and it was the last one
+    int peer = 0;                    // who left (set by the caller: its id)
   };
   // Forgets a parked peer so the '-L' start does not address it. A peer that had joined the
   // running test ('R' or 'L' answered) leaving means a sender went away mid-test, where a busy

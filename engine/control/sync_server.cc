@@ -253,7 +253,7 @@ bool SyncServer::process_input(Connection& connection) {
 bool SyncServer::handle_request(Connection& connection, int32_t request) {
   ReceiverSync::Outcome outcome;
   uint32_t cycle_s;
-  int native_senders = 0;
+  std::vector<int> native_senders;
   {
     std::lock_guard lock(mutex_);
     outcome = sync_.on_request(connection.id, request);
@@ -263,7 +263,8 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
       has_result_ = false;
       for (int id : sync_.participants()) {
         auto found = connections_.find(id);
-        if (found != connections_.end() && found->second->input.native()) ++native_senders;
+        if (found != connections_.end() && found->second->input.native())
+          native_senders.push_back(id);
       }
     }
   }
@@ -286,7 +287,8 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
 
 bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::string payload) {
   if (hello_frame) {
-    std::string hello = hooks_.native_hello ? hooks_.native_hello(payload) : std::string("{}");
+    std::string hello =
+        hooks_.native_hello ? hooks_.native_hello(connection.id, payload) : std::string("{}");
     if (hello.size() > sync_code::kMaxFrameBytes) {
       log("sync: the receiver's hello frame is over the size limit; sending {}", true);
       hello = "{}";
@@ -375,6 +377,7 @@ void SyncServer::close_connection(int id, std::string_view why, bool is_error) {
     std::lock_guard lock(mutex_);
     departure = sync_.on_peer_closed(id);
   }
+  departure.peer = id;
   if (!why.empty()) log("sync: " + std::string(why) + "; connection closed", is_error);
   connections_.erase(found);  // closes the socket
   if (hooks_.peer_closed) hooks_.peer_closed(departure);

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "base/status.hh"
 #include "engine/control/receiver_sync.hh"
@@ -41,11 +42,12 @@ struct SyncLimits {
 // Every hook is called on the server thread, must return promptly (replies wait for it) and
 // may be empty (nothing special to do). Hooks may call test_finished()/publish_result().
 struct SyncServerHooks {
-  // A native sender's hello frame arrived; returns the receiver's hello frame ("{}" if empty).
-  std::function<std::string(const std::string& sender_hello)> native_hello;
-  // Light on: the test starts now, for the negotiated cycle; `native_senders` of its senders
-  // said hello and owe their result at the end.
-  std::function<void(uint32_t cycle_s, int native_senders)> start;
+  // A native sender's hello frame arrived on connection `peer`; returns the receiver's hello
+  // frame ("{}" if empty).
+  std::function<std::string(int peer, const std::string& sender_hello)> native_hello;
+  // Light on: the test starts now, for the negotiated cycle; its senders on `native_senders`
+  // (connection ids) said hello and owe their result at the end.
+  std::function<void(uint32_t cycle_s, const std::vector<int>& native_senders)> start;
   // 'E' while running: the sender stopped, stop the test now.
   std::function<void()> early_exit;
   // A native sender's result frame: only from a sender of the test, after its 'E'.

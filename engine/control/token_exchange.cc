@@ -169,7 +169,8 @@ Expected<std::vector<UniqueSocket>> listen_token_ports(
 }
 
 Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop,
-                    const std::function<bool(const SocketAddress& peer)>& admit) {
+                    ControlPortHooks hooks) {
+  ControlPortDoor door("token sync", std::move(hooks));
   std::vector<TokenSlot> slots(listeners.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     auto bound = local_address_of(listeners[i].get());
@@ -179,32 +180,39 @@ Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>
   }
   for (;;) {
     if (stop.load()) return fail("token sync: stopped");
+    // Out of descriptors a moment ago: the listeners rest (no spin), the exchanges go on.
+    const bool listening = door.listening(Clock::now());
     std::vector<SocketPoll> entries;
     std::vector<TokenSlot*> polled;
+    size_t left = 0;
     for (TokenSlot& slot : slots) {
       if (slot.state == TokenSlot::State::listening) {
+        ++left;
+        if (!listening) continue;
         entries.push_back(SocketPoll{slot.listener.get()});
         polled.push_back(&slot);
       } else if (slot.state == TokenSlot::State::exchanging) {
+        ++left;
         entries.push_back(SocketPoll{slot.connection.get()});
         polled.push_back(&slot);
       }
     }
-    if (entries.empty()) return ok();  // every port has exchanged its token
-    if (poll_sockets(entries, kPollMs) < 0) continue;
+    if (left == 0) return ok();  // every port has exchanged its token
+    const int wait_ms = door.wait_ms(Clock::now(), kPollMs);
+    if (entries.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+      continue;
+    }
+    if (poll_sockets(entries, wait_ms) < 0) continue;
     for (size_t i = 0; i < entries.size(); ++i) {
       TokenSlot& slot = *polled[i];
       const SocketPoll& entry = entries[i];
       if (!entry.readable && !entry.hung_up) continue;
       if (slot.state == TokenSlot::State::listening) {
-        SocketAddress peer;
-        auto accepted = accept_connection(slot.listener.get(), &peer);
-        if (!accepted)
-          return fail(fmt::format("token sync: cannot accept on port {}: {}", slot.port,
-                                  accepted.error().message));
-        if (!*accepted) continue;
-        if (admit && !admit(peer)) continue;  // not served here: closed, the port still listens
-        slot.connection = std::move(**accepted);
+        // None pending, refused (closed, the port still listens) or out of descriptors.
+        std::optional<UniqueSocket> accepted = door.accept(slot.listener.get(), slot.port);
+        if (!accepted) continue;
+        slot.connection = std::move(*accepted);
         slot.listener.reset();  // one connection per port, as the original
         if (Status sent = send_token(slot); !sent) return sent;
         slot.state = TokenSlot::State::exchanging;

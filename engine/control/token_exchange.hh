@@ -6,11 +6,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <optional>
 #include <vector>
 
 #include "base/status.hh"
+#include "engine/control/control_port_door.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 
@@ -33,10 +33,11 @@ Expected<std::vector<UniqueSocket>> listen_token_ports(const std::vector<SocketA
 
 // Receiver: accepts exactly one connection per listener (then closes the listener, as the
 // original does), exchanges the tokens, and returns when every port has. Returns early with an
-// error when `stop` is set ("token sync: stopped") or a sender misbehaves. `admit` (--allow,
-// --max-clients; empty: everyone) is asked about each connection first: one it refuses is
-// closed at once and the port goes on listening for its sender.
+// error when `stop` is set ("token sync: stopped") or a sender misbehaves. Its door
+// (control_port_door.hh): `hooks.admit` (--allow, --max-clients) is asked about each connection
+// first, one it refuses is closed at once and logged and the port goes on listening for its
+// sender; out of descriptors, the listeners rest and try again.
 Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop,
-                    const std::function<bool(const SocketAddress& peer)>& admit = {});
+                    ControlPortHooks hooks = {});
 
 }  // namespace xttcp

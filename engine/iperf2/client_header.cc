@@ -2,20 +2,11 @@
 
 #include <cstring>
 
+#include "engine/iperf2/wire_words.hh"
+
 namespace xttcp::iperf2 {
 
 namespace {
-
-void put32(unsigned char* out, uint32_t value) {
-  out[0] = static_cast<unsigned char>(value >> 24);
-  out[1] = static_cast<unsigned char>(value >> 16);
-  out[2] = static_cast<unsigned char>(value >> 8);
-  out[3] = static_cast<unsigned char>(value);
-}
-
-uint32_t get32(const unsigned char* in) {
-  return uint32_t{in[0]} << 24 | uint32_t{in[1]} << 16 | uint32_t{in[2]} << 8 | uint32_t{in[3]};
-}
 
 // Word offsets: client_hdr_v1 (flags, numThreads, mPort, mBufLen, mWinBand, mAmount), then
 // client_hdrext (type, length, upper|lower flags, version_u, version_l, reserved|tos, lRate,

@@ -8,23 +8,13 @@
 
 #include "engine/report/iperf2_csv.hh"
 #include "engine/report/iperf2_streams.hh"
+#include "engine/report/iperf2_udp_report.hh"
 
 namespace xttcp {
 
 namespace {
 
 constexpr const char* dashes = "------------------------------------------------------------";
-
-std::string stream_id(uint32_t id) { return fmt::format("[{:3}]", id); }
-
-// "<id> 0.0000-1.0000 sec  <transfer>  <bandwidth>/sec"
-std::string figures(const std::string& id, double from, double to, double bytes, char format) {
-  const double seconds = to - from;
-  const double rate = seconds > 0 ? bytes / seconds : 0;
-  const char bytes_format = static_cast<char>(std::toupper(static_cast<unsigned char>(format)));
-  return fmt::format("{} {:.4f}-{:.4f} sec  {}  {}/sec", id, from, to,
-                     iperf2_amount(bytes, bytes_format), iperf2_amount(rate, format));
-}
 
 // -e, a client's stream: Write/Err  Rtry  Cwnd/RTT(var)  NetPwr (net power: bytes/s per us of RTT).
 std::string enhanced_columns(const Iperf2Stream& s, double seconds) {
@@ -47,7 +37,23 @@ std::string enhanced_sum(const std::vector<Iperf2Stream>& streams) {
   return fmt::format("  {}/0 {:10}", counted ? fmt::format("{}", calls) : "-", retries);
 }
 
+std::string stream_id(uint32_t id) { return iperf2_stream_id(id); }
+std::string figures(const std::string& id, double from, double to, double bytes, char format) {
+  return iperf2_figures(id, from, to, bytes, format);
+}
+
 }  // namespace
+
+std::string iperf2_stream_id(uint32_t id) { return fmt::format("[{:3}]", id); }
+
+std::string iperf2_figures(const std::string& id, double from, double to, double bytes,
+                           char format) {
+  const double seconds = to - from;
+  const double rate = seconds > 0 ? bytes / seconds : 0;
+  const char bytes_format = static_cast<char>(std::toupper(static_cast<unsigned char>(format)));
+  return fmt::format("{} {:.4f}-{:.4f} sec  {}  {}/sec", id, from, to,
+                     iperf2_amount(bytes, bytes_format), iperf2_amount(rate, format));
+}
 
 std::string iperf2_amount(double bytes, char format) {
   static constexpr const char* byte_units[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
@@ -74,7 +80,8 @@ std::string iperf2_amount(double bytes, char format) {
 
 std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
   if (spec.iperf2.csv || spec.iperf2.excludes('S')) return {};
-  const char* protocol = "TCP";  // the dialect refuses -u for now
+  const bool udp = spec.workload.protocol == Protocol::udp;
+  const char* protocol = udp ? "UDP" : "TCP";
   std::vector<std::string> lines{dashes};
   if (spec.role == Role::receiver) {
     lines.push_back(fmt::format("Server listening on {} port {}", protocol, spec.layout.base_port));
@@ -85,16 +92,24 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
                                 streams > 1 ? fmt::format(" ({} flows)", streams) : ""));
     if (spec.iperf2.enhanced)
       lines.push_back(fmt::format("Write buffer size: {} Byte", spec.workload.send_buffer));
+    // The gap between a stream's datagrams at its -b (iperf 2 adjusts it as it goes).
+    const double stream_bps = static_cast<double>(spec.workload.rate_limit_bps) /
+                              static_cast<double>(std::max<uint64_t>(streams, 1));
+    if (udp && stream_bps > 0)
+      lines.push_back(fmt::format(
+          "Sending {} byte datagrams, IPG target: {:.2f} us (kalman adjust)",
+          spec.workload.send_buffer, spec.workload.send_buffer * 8.0 / stream_bps * 1e6));
   }
   if (spec.io.socket_recv_buffer > 0)
     lines.push_back(
-        fmt::format("TCP window size: {} (requested)",
+        fmt::format("{}: {} (requested)", udp ? "UDP buffer size" : "TCP window size",
                     iperf2_amount(static_cast<double>(spec.io.socket_recv_buffer), 'A')));
   lines.push_back(dashes);
   return lines;
 }
 
 std::vector<std::string> iperf2_report_lines(const Result& r) {
+  if (r.spec.workload.protocol == Protocol::udp) return iperf2_udp_report_lines(r);
   if (r.spec.iperf2.csv) return iperf2_csv_lines(r);
   const Iperf2Options& o = r.spec.iperf2;
   const bool enhanced = o.enhanced && r.role == Role::sender;

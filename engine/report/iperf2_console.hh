@@ -24,5 +24,10 @@ std::vector<std::string> iperf2_report_lines(const Result& result);
 // iperf 2's number form (its byte_snprintf): `value` in bytes, shown as bytes or bits in
 // `format` (a A b B k K m M g G), three significant digits, "1.93 GBytes" / "16.4 Gbits".
 std::string iperf2_amount(double bytes, char format);
+// "[  1]" for stream 1.
+std::string iperf2_stream_id(uint32_t id);
+// "<id> 0.0000-1.0000 sec  <transfer>  <bandwidth>/sec": `bytes` from `from` to `to` seconds.
+std::string iperf2_figures(const std::string& id, double from, double to, double bytes,
+                           char format);
 
 }  // namespace xttcp

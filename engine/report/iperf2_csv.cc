@@ -30,8 +30,10 @@ std::string timestamp(const Result& r, double offset_s) {
   return fmt::format("{}.{:03}", whole, (at.time_since_epoch() % seconds{1}).count());
 }
 
-std::string row(const Result& r, const Iperf2Stream& s, int id, double from, double to,
-                uint64_t bytes) {
+}  // namespace
+
+std::string iperf2_csv_row(const Result& r, const Iperf2Stream& s, int id, double from, double to,
+                           uint64_t bytes) {
   const bool sending = r.role == Role::sender || r.spec.role == Role::sender;
   const Iperf2Endpoint& source = sending ? s.local : s.remote;
   const Iperf2Endpoint& destination = sending ? s.remote : s.local;
@@ -40,6 +42,13 @@ std::string row(const Result& r, const Iperf2Stream& s, int id, double from, dou
       seconds > 0 ? static_cast<uint64_t>(static_cast<double>(bytes) * 8 / seconds) : 0;
   return fmt::format("{},{},{},{},{},{},{:.1f}-{:.1f},{},{}", timestamp(r, to), source.host,
                      source.port, destination.host, destination.port, id, from, to, bytes, bps);
+}
+
+namespace {
+
+std::string row(const Result& r, const Iperf2Stream& s, int id, double from, double to,
+                uint64_t bytes) {
+  return iperf2_csv_row(r, s, id, from, to, bytes);
 }
 
 }  // namespace

@@ -13,4 +13,9 @@ namespace xttcp {
 
 std::vector<std::string> iperf2_csv_lines(const Result& result);
 
+struct Iperf2Stream;
+// One line's first nine fields: `bytes` of stream `s` (numbered `id`) from `from` to `to`.
+std::string iperf2_csv_row(const Result& result, const Iperf2Stream& s, int id, double from,
+                           double to, uint64_t bytes);
+
 }  // namespace xttcp

@@ -35,6 +35,7 @@ std::vector<Iperf2Stream> iperf2_streams(const Result& r) {
     s.bytes = c.bytes;
     if (one_thread_each) s.calls = r.threads[i].operations;
     s.tcp = c;
+    s.udp = c.iperf2_udp;
     streams.push_back(std::move(s));
   }
   return streams;
@@ -48,7 +49,8 @@ std::vector<Iperf2Interval> iperf2_intervals(const Result& r) {
     const double from = static_cast<double>(k) * step;
     const double to = std::min(from + step, r.duration_s);
     if (sample.seconds <= 0 || to <= from) continue;
-    out.push_back({from, to, sample.bytes});
+    out.push_back({from, to, sample.bytes, sample.datagrams, sample.lost,
+                   static_cast<double>(sample.jitter_ns) / 1e6});
   }
   return out;
 }

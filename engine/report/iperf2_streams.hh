@@ -21,13 +21,16 @@ struct Iperf2Stream {
   uint32_t id = 0;
   Iperf2Endpoint local, remote;
   uint64_t bytes = 0;
-  std::optional<uint64_t> calls;  // send calls (-e Write), when the data path counts them
-  ConnectionStats tcp;            // TCP_INFO at the end (-e Rtry, Cwnd, RTT)
+  std::optional<uint64_t> calls;       // send calls (-e Write), when the data path counts them
+  ConnectionStats tcp;                 // TCP_INFO at the end (-e Rtry, Cwnd, RTT)
+  std::optional<Iperf2UdpStream> udp;  // UDP: the server's report (its own, at a server)
 };
 
 struct Iperf2Interval {
   double from = 0, to = 0;
   uint64_t bytes = 0;
+  uint64_t datagrams = 0, lost = 0;  // UDP: sent (client) or received (server), and lost
+  double jitter_ms = 0;              // UDP server
 };
 
 std::vector<Iperf2Stream> iperf2_streams(const Result& result);

@@ -144,6 +144,11 @@ void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
   } else if (!receiver) {
     lines.push_back(fmt::format("datagrams sent\t:{} in the run ({} payload)", u.sent, u.payload));
   }
+  if (receiver && u.foreign_datagrams + u.foreign_end_markers > 0)
+    lines.push_back(fmt::format(
+        "foreign\t\t:{} datagram(s), {} bytes and {} end marker(s) from flows no sender of "
+        "this test set up (not counted above)",
+        u.foreign_datagrams, u.foreign_bytes, u.foreign_end_markers));
 }
 
 }  // namespace

@@ -55,7 +55,11 @@ ordered_json udp_json(const UdpResult& u) {
             {"duplicates", u.duplicates},
             {"reordered", u.reordered},
             {"jitter_ms", number(u.jitter_ms)},
-            {"unattributed", u.unattributed}}},
+            {"unattributed", u.unattributed},
+            {"foreign",
+             {{"datagrams", u.foreign_datagrams},
+              {"bytes", u.foreign_bytes},
+              {"end_markers", u.foreign_end_markers}}}}},
           {"flows", std::move(flows)}};
 }
 

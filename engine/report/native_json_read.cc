@@ -100,6 +100,11 @@ UdpResult read_udp(const ordered_json& u) {
     read(*run, "reordered", udp.reordered, p);
     read(*run, "jitter_ms", udp.jitter_ms, p);
     read(*run, "unattributed", udp.unattributed, p);
+    if (const auto* foreign = object_member(*run, "foreign", "udp.run")) {
+      read(*foreign, "datagrams", udp.foreign_datagrams, "udp.run.foreign");
+      read(*foreign, "bytes", udp.foreign_bytes, "udp.run.foreign");
+      read(*foreign, "end_markers", udp.foreign_end_markers, "udp.run.foreign");
+    }
   }
   if (const auto* flows = array_member(u, "flows")) {
     for (const auto& f : *flows) {

@@ -51,10 +51,11 @@ struct EnumNames<PlacementMode> {
 };
 template <>
 struct EnumNames<UdpPayload> {
-  static constexpr std::array<std::pair<UdpPayload, const char*>, 3> names{
+  static constexpr std::array<std::pair<UdpPayload, const char*>, 4> names{
       {{UdpPayload::automatic, "auto"},
        {UdpPayload::native, "native"},
-       {UdpPayload::compat, "compat"}}};
+       {UdpPayload::compat, "compat"},
+       {UdpPayload::iperf2, "iperf2"}}};
 };
 template <>
 struct EnumNames<Dialect> {

@@ -2,18 +2,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/control/sync_codes.hh"
+#include "engine/report/bounded_json.hh"
 #include "engine/report/native_json.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
 
-std::string hello_json(const TestSpec& spec) {
+std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> udp_flows) {
   nlohmann::ordered_json hello;
   hello["type"] = "hello";
   hello["tool"] = "xttcp";
   hello["version"] = XTTCP_VERSION;
   hello["spec"] = spec_to_json(spec);
+  if (udp_flows) hello["udp_flows"] = {{"base", udp_flows->base}, {"count", udp_flows->count}};
   return hello.dump();
+}
+
+std::optional<udp::DeclaredFlows> declared_udp_flows(const std::string& sender_hello) {
+  auto hello = parse_bounded_json(sender_hello, {sync_code::kMaxHelloBytes, 16}, "hello");
+  if (!hello || !hello->is_object()) return std::nullopt;
+  const auto flows = hello->find("udp_flows");
+  if (flows == hello->end() || !flows->is_object()) return std::nullopt;
+  const auto base = flows->find("base");
+  const auto count = flows->find("count");
+  if (base == flows->end() || count == flows->end() || !base->is_number_unsigned() ||
+      !count->is_number_unsigned())
+    return std::nullopt;
+  const uint64_t b = base->get<uint64_t>(), n = count->get<uint64_t>();
+  if (b > UINT32_MAX || !udp::valid_flow_base(static_cast<uint32_t>(b)) || n == 0 ||
+      n > limits::max_connections)
+    return std::nullopt;
+  return udp::DeclaredFlows{static_cast<uint32_t>(b), static_cast<uint32_t>(n)};
 }
 
 }  // namespace xttcp

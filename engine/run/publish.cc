@@ -21,97 +21,81 @@ void print_block(Log& log, std::string text) {
   if (!text.empty()) log.raw(text);
 }
 
-// NTttcp for Windows: its tables on the console, or with -xml its XML appended to the file
-// instead (the original then prints only the CPU note on the console). With -sam, one block per
-// sample (in XML wrapped in <samples>), and no block for the whole window, as the original.
-bool publish_windows_result(const Result& result, Log& log) {
-  const TestSpec& spec = result.spec;
-  const bool sampled = !result.samples.empty();
-  bool written = true;
-  if (spec.output.xml_file) {
-    if (sampled) {
-      for (const Result& sample : result.samples) print_block(log, windows_cpu_note(sample));
-    } else {
-      print_block(log, windows_cpu_note(result));
-    }
-    const std::string xml =
-        sampled ? render_windows_xml_samples(result.samples) : render_windows_xml(result);
-    if (Status status = append_file_atomically(*spec.output.xml_file, xml); !status) {
-      log.error(status.error().message);
-      written = false;
-    }
-  } else if (sampled) {
-    for (const Result& sample : result.samples) print_block(log, render_windows_console(sample));
+// Writes `content` to `path` (replacing it, or appending for NTttcp for Windows' -xml); false and
+// an error line if it could not.
+bool write_file(Log& log, const std::string& path, const std::string& content, bool append) {
+  Status status =
+      append ? append_file_atomically(path, content) : write_file_atomically(path, content);
+  if (!status) log.error(status.error().message);
+  return static_cast<bool>(status);
+}
+
+// NTttcp for Windows: its tables on the console, or with -xml only the CPU note (the XML goes to
+// the file instead). With -sam, one block per sample and no block for the whole window, as the
+// original.
+void print_windows_result(const Result& result, Log& log) {
+  const bool to_xml = result.spec.output.xml_file.has_value();
+  auto render = to_xml ? windows_cpu_note : render_windows_console;
+  if (result.samples.empty()) {
+    print_block(log, render(result));
   } else {
-    print_block(log, render_windows_console(result));
+    for (const Result& sample : result.samples) print_block(log, render(sample));
   }
-  if (spec.output.native_json_file) {
-    if (Status status =
-            write_file_atomically(*spec.output.native_json_file, render_native_json(result));
-        !status) {
-      log.error(status.error().message);
-      written = false;
-    }
-  }
-  return written;
 }
 
-// iperf 2's report on standard output; the native JSON with --json.
-bool publish_iperf2_result(const Result& result, Log& log) {
-  for (const std::string& line : iperf2_report_lines(result)) log.raw(line);
-  for (const std::string& note : result.notes) log.info(note);
-  if (result.spec.output.native_json_file) {
-    if (Status status =
-            write_file_atomically(*result.spec.output.native_json_file, render_native_json(result));
-        !status) {
-      log.error(status.error().message);
-      return false;
-    }
-  }
-  return true;
-}
-
-// --csv, in every dialect.
-bool publish_interval_csv(const Result& result, Log& log) {
-  if (!result.spec.output.csv_file) return true;
-  if (Status status =
-          write_file_atomically(*result.spec.output.csv_file, render_interval_csv(result));
-      !status) {
-    log.error(status.error().message);
-    return false;
-  }
-  return true;
-}
-
-bool publish_dialect_result(const Result& result, Log& log) {
-  if (result.spec.dialect == Dialect::windows) return publish_windows_result(result, log);
-  if (result.spec.dialect == Dialect::iperf2) return publish_iperf2_result(result, log);
-  for (const std::string& line : linux_summary_lines(result)) log.info(line);
-  for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
-  if (result.peer)
-    for (const std::string& line : peer_summary_lines(*result.peer)) log.info(line);
-  log.raw(linux_separator);
-
-  bool written = true;
-  auto write = [&](const std::optional<std::string>& path, const std::string& content) {
-    if (!path) return;
-    if (Status status = write_file_atomically(*path, content); !status) {
-      log.error(status.error().message);
-      written = false;
-    }
-  };
-  const TestSpec& spec = result.spec;
-  if (spec.output.xml_file) write(spec.output.xml_file, render_ntttcp_xml(result));
-  if (spec.output.json_file) write(spec.output.json_file, render_ntttcp_json(result));
-  if (spec.output.native_json_file) write(spec.output.native_json_file, render_native_json(result));
-  return written;
+// Under the original's name (--defaults ntttcp) the console holds one set of figures, as
+// NTTTCP-for-Linux prints: a second block repeating "throughput", "cycles/byte"... would give a
+// script that greps a label or keeps its last value the peer's figure. --json keeps both.
+bool console_shows_peer(const Result& result) {
+  return result.peer && result.spec.defaults != Defaults::ntttcp;
 }
 
 }  // namespace
 
+void print_result(const Result& result, Log& log) {
+  switch (result.spec.dialect) {
+    case Dialect::windows: print_windows_result(result, log); return;
+    case Dialect::iperf2:
+      for (const std::string& line : iperf2_report_lines(result)) log.raw(line);
+      for (const std::string& note : result.notes) log.info(note);
+      return;
+    case Dialect::linux:
+      for (const std::string& line : linux_summary_lines(result)) log.info(line);
+      for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
+      return;
+  }
+}
+
+bool finish_result(const Result& result, Log& log) {
+  const TestSpec& spec = result.spec;
+  bool written = true;
+  auto write = [&](const std::optional<std::string>& path, auto render, bool append = false) {
+    if (path) written = write_file(log, *path, render(), append) && written;
+  };
+  if (spec.dialect == Dialect::linux) {
+    if (console_shows_peer(result))
+      for (const std::string& line : peer_summary_lines(*result.peer)) log.info(line);
+    log.raw(linux_separator);
+    write(spec.output.xml_file, [&] { return render_ntttcp_xml(result); });
+    write(spec.output.json_file, [&] { return render_ntttcp_json(result); });
+  } else if (spec.dialect == Dialect::windows) {
+    // -xml appends, as the original does; with -sam the samples within <samples>.
+    write(
+        spec.output.xml_file,
+        [&] {
+          return result.samples.empty() ? render_windows_xml(result)
+                                        : render_windows_xml_samples(result.samples);
+        },
+        true);
+  }
+  write(spec.output.native_json_file, [&] { return render_native_json(result); });
+  write(spec.output.csv_file, [&] { return render_interval_csv(result); });  // every dialect
+  return written;
+}
+
 bool publish_result(const Result& result, Log& log) {
-  const bool dialect_written = publish_dialect_result(result, log);
-  return publish_interval_csv(result, log) && dialect_written;
+  print_result(result, log);
+  return finish_result(result, log);
 }
 
 }  // namespace xttcp

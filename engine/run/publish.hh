@@ -7,11 +7,18 @@ namespace xttcp {
 
 class Log;
 
-// Prints the NTttcp summary (and the peer's block when present) and writes -x, -j and --json.
+// Prints the NTttcp summary (and the peer's block when present) and writes -x, -j, --json and
+// --csv.
 // A run asked in the NTttcp-for-Windows dialect prints its console tables instead, or with -xml
 // appends its XML to that file (-sam: one block per sample, in XML within <samples>), and writes
 // --json (the whole window with every sample).
 // Returns false if a result file could not be written (an error line was logged).
 bool publish_result(const Result& result, Log& log);
+
+// publish_result in two steps, for a receiver that hands its result to its sender: the console
+// figures of this end first (a framework may kill the receiver the moment its sender returns:
+// LISA does), then, once the peer's result is in, its block, the closing separator and the files.
+void print_result(const Result& result, Log& log);
+bool finish_result(const Result& result, Log& log);
 
 }  // namespace xttcp

@@ -107,6 +107,17 @@ void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result&
   result.notes.push_back(line + ")");
 }
 
+// UDP: datagrams from flows no sender of the test declared are in none of its figures; say so.
+void note_foreign_datagrams(Result& result) {
+  if (!result.udp) return;
+  const UdpResult& u = *result.udp;
+  if (u.foreign_datagrams + u.foreign_end_markers == 0) return;
+  result.notes.push_back(fmt::format(
+      "UDP: {} datagram(s) ({} bytes) and {} end marker(s) came from flows no sender of this "
+      "test set up; they are not counted in its totals",
+      u.foreign_datagrams, u.foreign_bytes, u.foreign_end_markers));
+}
+
 // The test's result, with its first sender's result as the peer; `code` failed on a lost sender.
 void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
             const std::vector<udp::FlowRecord>& udp_at_start, std::vector<Result> early,
@@ -128,6 +139,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   note_refusals(r.spec, r.admission, result);
+  note_foreign_datagrams(result);
   // -N (-ns in the Windows dialect), TCP: no control connection tells a sender that died, so
   // its data stopping early does (a note in every copy of the result, and exit 1). A UDP sender
   // may well send a burst.
@@ -136,16 +148,19 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
       r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
   if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
+  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
+  // This end's figures are on the console before its sender can have them and leave: LISA
+  // kills the receiver the moment its sender returns, and parses what it printed.
+  if (env.print_results) print_result(result, env.log);
   r.control.publish(result);
   // A sender that went away owes nothing worth waiting for; Ctrl+C here waits for nobody.
   std::vector<Result> results = std::move(early);
   if (results.empty() && r.control.exchanges_results())
     results = r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5));
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
-  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
   if (env.intervals) env.intervals->end(result);
-  if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;
+  if (env.print_results && !finish_result(result, env.log)) code = exit_code::run_failed;
   if (window.cut_short && sender_gone && !interrupted) {
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
                               r.spec.workload.duration_s));
@@ -243,8 +258,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::usage;
   }
   PeerAdmission admission(std::move(*filter), spec.access.max_clients);
-  const auto control =
-      make_receiver_control({spec, plan, *locals, gate, env.clock, log, &admission});
+  udp::FlowAdmission flow_admission;  // UDP: which flows speak for a test
+  const auto control = make_receiver_control(
+      {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
@@ -254,6 +270,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                   std::move(flow_done), *locals);
   pool.set_notice_log(&log);
   pool.set_admission(&admission);
+  pool.set_flow_admission(&flow_admission);
   gate.count_with([&pool] { return pool.snapshot(); });
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);

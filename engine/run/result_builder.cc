@@ -39,7 +39,8 @@ UdpResult udp_window(const RunFacts& facts, const MeasuredWindow& window) {
   const TestSpec& spec = *facts.spec;
   UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
   if (spec.role == Role::sender)
-    udp.payload = spec.workload.udp_payload == UdpPayload::compat ||
+    udp.payload = spec.workload.udp_payload == UdpPayload::iperf2 ? "iperf2"
+                  : spec.workload.udp_payload == UdpPayload::compat ||
                           spec.workload.send_buffer < udp_native_header_bytes
                       ? "compat"
                       : "native";
@@ -163,6 +164,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
     const std::string sender_payload = udp.payload;
     udp::add_run_figures(udp, spec.role, facts.udp_run_flows, facts.udp_senders);
     if (spec.role == Role::sender) udp.payload = sender_payload;
+    if (spec.workload.udp_payload == UdpPayload::iperf2 && udp.payload == "native")
+      udp.payload = "iperf2";  // sequenced by iperf 2's heads (the iperf2 dialect's server)
     r.udp = std::move(udp);
   }
   if (spec.role == Role::sender && spec.workload.protocol == Protocol::tcp && rtt_count > 0)

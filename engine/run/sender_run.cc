@@ -193,9 +193,14 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                         spec.sender_connections(), plan.describe_cpus()));
 
   const std::atomic<bool> never{false};
+  // UDP: the flow ids the workers will use, declared to the receiver before they exist.
+  const uint32_t udp_flow_base = WorkerPool::pick_udp_flow_base();
+  std::optional<udp::DeclaredFlows> udp_flows;
+  if (spec.workload.protocol == Protocol::udp)
+    udp_flows = udp::DeclaredFlows{udp_flow_base, plan.flow_count};
   const auto control =
       make_sender_control({spec, plan, setup->receivers, setup->source,
-                           env.interrupted != nullptr ? *env.interrupted : never, log});
+                           env.interrupted != nullptr ? *env.interrupted : never, log, udp_flows});
   auto agreement = control->agree();
   if (!agreement) {
     log.error(agreement.error().message);
@@ -211,6 +216,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   WorkerPool pool(*setup->run.backend, spec, plan, setup->local, receiver, {},
                   count_mode(spec) ? count_end.on_flow_done() : std::function<void()>{},
                   setup->receivers);
+  if (udp_flows) pool.set_udp_flow_base(udp_flow_base);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
 
   // Ctrl+C must also end a blocking wait to start (a parked -M sender waits up to minutes).

@@ -24,10 +24,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     // A receiver has one socket per flow of its plan; each tracks a bounded number of flows.
     udp_flows_ = std::make_unique<udp::UdpFlowRegistry>(udp::flows_per_socket(plan.flow_count));
     udp_flows_->on_table_full = [this](std::string_view line) { notice(line, true); };
-    // Flow ids are base | slot with slots < 2^20 (limits::max_connections): 12 random bits
-    // keep the flows of concurrent senders (-M) apart at one receiver.
-    std::random_device random;
-    udp_flow_base = (1 + random() % 4095) << 20;
+    udp_flow_base = pick_udp_flow_base();
   }
   if (spec.rr.on) rr_histograms_ = std::make_unique<LatencyHistogram[]>(plan.flow_count);
   for (size_t i = 0; i < plan.workers.size(); ++i) {
@@ -53,6 +50,13 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
 }
 
 WorkerPool::~WorkerPool() { stop_and_join(); }
+
+uint32_t WorkerPool::pick_udp_flow_base() {
+  // Flow ids are base | slot with slots < 2^20 (limits::max_connections): 12 random bits keep
+  // the flows of concurrent senders (-M) apart at one receiver.
+  std::random_device random;
+  return (1 + random() % 4095) << udp::flow_slot_bits;
+}
 
 void WorkerPool::notice(std::string_view line, bool error) {
   std::lock_guard lock(notice_mutex_);

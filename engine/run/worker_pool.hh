@@ -42,6 +42,18 @@ class WorkerPool {
   void set_admission(PeerAdmission* admission) {
     for (WorkerContext& context : contexts_) context.admission = admission;
   }
+  // UDP senders: the base of the flow ids (base | slot) the workers put in their headers,
+  // picked before the pool to be declared in the hello (pick_udp_flow_base()); by default one
+  // is picked here. Before open_all().
+  static uint32_t pick_udp_flow_base();
+  void set_udp_flow_base(uint32_t base) {
+    for (WorkerContext& context : contexts_) context.udp_flow_base = base;
+  }
+  // UDP receivers: which flows are a test's (udp/flow_admission.hh). Before open_all();
+  // outlives the pool.
+  void set_flow_admission(const udp::FlowAdmission* admission) {
+    if (udp_flows_) udp_flows_->set_admission(admission);
+  }
 
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);

@@ -1,6 +1,7 @@
 #include "engine/udp/datagram_accounting.hh"
 
 #include <algorithm>
+#include <climits>
 #include <string>
 
 #include "engine/udp/datagram_header.hh"
@@ -43,6 +44,7 @@ DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
   UdpFlowCounters& retired = retired_record();
   Tracked& place = flows_[oldest];
   place.ended = false;  // the flow leaving was announced if it ended; the newcomer has not
+  place.first_ns = 0;
   index_.erase(place.flow_id);
   registry_->retire(*place.counters, retired);
   ++retired_count_;
@@ -56,9 +58,21 @@ DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
   return place;
 }
 
-UdpFlowCounters& DatagramAccounting::retired_record() {
-  if (retired_ == nullptr) retired_ = &registry_->add(slot_, retired_flow);
-  return *retired_;
+UdpFlowCounters& DatagramAccounting::retired_record() { return record(retired_, retired_flow); }
+
+UdpFlowCounters& DatagramAccounting::record(UdpFlowCounters*& cached, uint32_t flow_id) {
+  if (cached == nullptr) cached = &registry_->add(slot_, flow_id);
+  return *cached;
+}
+
+bool DatagramAccounting::admitted(uint32_t flow_id) {
+  const FlowAdmission* admission = registry_->admission();
+  if (admission == nullptr) return true;
+  if (const uint32_t generation = admission->generation(); generation != rules_generation_) {
+    rules_ = admission->rules();  // a test started: its senders' declarations
+    rules_generation_ = generation;
+  }
+  return !rules_.declared || (is_sender_flow_id(flow_id) && rules_.admits(flow_id));
 }
 
 void DatagramAccounting::announce() {
@@ -68,9 +82,27 @@ void DatagramAccounting::announce() {
 
 // A marker of a flow whose data was native raises its expected count; one whose data had no
 // header (compat) only ends it: its datagrams are counted together with every compat sender's.
+// Without declarations (the Windows dialect's count mode) a marker ends a flow only if the flow
+// brought this socket data, or names the count this receiver was given (-n): a flow whose data
+// was all lost (an MTU black hole) still ends, lost whole, while a marker under an invented id
+// alone ends nothing.
+bool DatagramAccounting::ends_a_flow(const EndMarker& marker) const {
+  if (rules_.declared) return true;  // admitted: a flow its sender declared, data lost or not
+  if (compat_end_after_ > 0 && marker.sent == compat_end_after_) return true;
+  if (marker.compat_data) return compat_ != nullptr;
+  const auto known = index_.find(marker.flow_id);
+  return known != index_.end() &&
+         flows_[known->second].counters->datagrams.load(std::memory_order_relaxed) > 0;
+}
+
 void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t available) {
   EndMarker marker;
   if (!decode_end_marker(data, available, marker)) return;  // cut short: not ours to read
+  if (!admitted(marker.flow_id) || !ends_a_flow(marker)) {  // a flow nobody of the test set up
+    count_datagram(record(foreign_markers_, foreign_markers_flow),
+                   static_cast<uint32_t>(end_marker_size));
+    return;
+  }
   if (marker.compat_data) {
     if (compat_end_after_ > 0) {  // one compat flow here, perhaps ended by its count already
       if (!compat_ended_) {
@@ -87,7 +119,8 @@ void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t av
     flow_ended();
     return;
   }
-  if (!is_flow(marker.flow_id) || marker.flow_id == compat_flow) return;  // never a sender's
+  if (!is_sender_flow_id(marker.flow_id) || marker.flow_id == compat_flow)
+    return;  // not a sender's
   Tracked& flow = tracked(marker.flow_id);
   flow.tracker->on_end(marker.sent);
   if (flow.ended) return;
@@ -95,15 +128,71 @@ void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t av
   flow_ended();
 }
 
+void DatagramAccounting::count_unsequenced(std::size_t length) {
+  if (!compat_) compat_ = std::make_unique<SequenceTracker>(registry_->add(slot_, compat_flow));
+  compat_->on_compat_datagram(static_cast<uint32_t>(length));
+}
+
+// iperf 2 numbers a flow's datagrams from 1 and ends it with the negated next number (the FIN,
+// counted as a datagram, as iperf 2's server counts it): number n is the tracker's n - 1. A
+// repeated FIN is answered again and counted no more.
+bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t available,
+                                   std::size_t length, uint64_t now_ns) {
+  iperf2::UdpHead head;
+  if (!iperf2::decode_head(data, available, head) || head.sequence == 0 ||
+      head.sequence == INT64_MIN) {
+    count_unsequenced(length);
+    return true;
+  }
+  Tracked& flow = tracked(source_flow_);
+  if (flow.first_ns == 0) {
+    flow.first_ns = now_ns;
+    if (on_flow_start_ != nullptr && *on_flow_start_) (*on_flow_start_)();
+  }
+  flow.last_ns = now_ns;
+  const bool is_fin = head.sequence < 0;
+  const auto number = static_cast<uint64_t>(is_fin ? -head.sequence : head.sequence);
+  if (!flow.ended) {
+    const uint64_t send_ns =
+        uint64_t{head.tv_sec} * 1'000'000'000u + uint64_t{head.tv_usec} * 1000u;
+    flow.tracker->on_datagram(static_cast<uint32_t>(number - 1), send_ns, now_ns,
+                              static_cast<uint32_t>(length));
+  }
+  if (!is_fin) return true;
+  const bool first = !flow.ended;
+  if (first) {
+    flow.ended = true;
+    flow_ended();
+  }
+  const UdpFlowSnapshot counts = read(*flow.counters);
+  const uint64_t seconds_ns = now_ns - flow.first_ns;
+  iperf2::ServerReport report;
+  report.bytes = counts.bytes;
+  report.stop_sec = static_cast<uint32_t>(seconds_ns / 1'000'000'000u);
+  report.stop_usec = static_cast<uint32_t>(seconds_ns % 1'000'000'000u / 1000u);
+  report.datagrams = counts.expected;
+  report.lost = counts.lost();
+  report.out_of_order = counts.reordered;
+  report.jitter_sec = static_cast<uint32_t>(counts.jitter_ns / 1'000'000'000u);
+  report.jitter_usec = static_cast<uint32_t>(counts.jitter_ns % 1'000'000'000u / 1000u);
+  fin_ = Iperf2Fin{report, source_flow_, first};
+  return true;
+}
+
 bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t available,
                                      std::size_t length, uint64_t now_ns) {
+  if (layout_ == DatagramLayout::iperf2) return on_iperf2(data, available, length, now_ns);
   DatagramHeader header;
   if (decode(data, available, header)) {
     if (has_end_flag(data)) {
       on_end_marker(data, available);
       return false;
     }
-    if (!is_flow(header.flow_id) || header.flow_id == compat_flow) {  // ids a sender never uses
+    if (!admitted(header.flow_id)) {  // not the test's: counted apart, no data of its
+      count_datagram(record(foreign_, foreign_flow), static_cast<uint32_t>(length));
+      return false;
+    }
+    if (!is_sender_flow_id(header.flow_id) || header.flow_id == compat_flow) {  // never a sender's
       count_datagram(retired_record(), static_cast<uint32_t>(length));
       return true;
     }
@@ -113,8 +202,7 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
                               static_cast<uint32_t>(length));
     return true;
   }
-  if (!compat_) compat_ = std::make_unique<SequenceTracker>(registry_->add(slot_, compat_flow));
-  compat_->on_compat_datagram(static_cast<uint32_t>(length));
+  count_unsequenced(length);
   if (compat_end_after_ > 0 && !compat_ended_ && ++compat_seen_ >= compat_end_after_) {
     compat_ended_ = true;
     flow_ended();

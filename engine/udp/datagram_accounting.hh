@@ -6,6 +6,12 @@
 // every backend's UDP receiver feeds it, one datagram at a time (io_backends/common/udp_accounting
 // splits UDP_GRO trains first).
 //
+// When the test's senders declared their flows (flow_admission.hh), a datagram of any other
+// flow is foreign: counted in the slot's foreign record only (no table place, no tracker), not
+// data for the caller; an end marker of such a flow ends nothing. Without declarations, a
+// marker ends only a flow that brought this socket data or that names the receiver's own count
+// (-n): a marker under an invented id alone ends nothing. Such markers are counted as foreign.
+//
 // Count mode's end markers (end_marker.hh) are not data: the first one of each flow raises the
 // flow's expected count to what it sent and ends the flow; repeats of it are ignored. The
 // receiver calls announce_ended() once it has counted the bytes received with the marker: that
@@ -18,27 +24,55 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "engine/iperf2/udp_datagram.hh"
 #include "engine/udp/flow_registry.hh"
 #include "engine/udp/sequence_tracker.hh"
 
 namespace xttcp::udp {
 
+struct EndMarker;  // end_marker.hh
+// What heads the datagrams of a run, chosen once: xttcp's header (datagram_header.hh; NTttcp's
+// payload without one), or iperf 2's (engine/iperf2/udp_datagram.hh, the iperf2 dialect). iperf 2
+// names no flow: the receiver says whose datagrams come (set_source), by their source port.
+enum class DatagramLayout { native, iperf2 };
+
+// The iperf2 layout: a FIN arrived; `report` goes back to its source, `first` for its first FIN
+// (a client repeats it until a report arrives).
+struct Iperf2Fin {
+  iperf2::ServerReport report;
+  uint32_t flow_id = 0;
+  bool first = false;
+};
+
 class DatagramAccounting {
  public:
   // `on_flow_end` may be null or empty; it must outlive this object.
+  // iperf2 layout: `on_flow_start` (the receiver's WorkerContext::on_accept) is called for each
+  // flow's first datagram, as a TCP stream's accept; may be null or empty.
   DatagramAccounting(UdpFlowRegistry& registry, uint32_t slot,
-                     const std::function<void()>* on_flow_end = nullptr)
+                     const std::function<void()>* on_flow_end = nullptr,
+                     DatagramLayout layout = DatagramLayout::native,
+                     const std::function<void()>* on_flow_start = nullptr)
       : registry_(&registry),
         slot_(slot),
         on_flow_end_(on_flow_end),
+        on_flow_start_(on_flow_start),
+        layout_(layout),
         limit_(registry.flows_per_socket()) {}
+
+  // The iperf2 layout: the flow of the datagrams passed next (their source port).
+  void set_source(uint32_t flow_id) { source_flow_ = flow_id; }
+  // The iperf2 layout: the FIN of the last datagrams passed, once (nullopt: none).
+  std::optional<Iperf2Fin> take_fin() { return std::exchange(fin_, std::nullopt); }
 
   // One datagram of `length` bytes received at `now_ns` (the sender's clock need not agree), of
   // which `available` bytes are in `data` (fewer when read with MSG_TRUNC). Returns false for an
-  // end marker, which the caller must not count as data either.
+  // end marker or a foreign datagram, which the caller must not count as data either.
   bool on_datagram(const unsigned char* data, std::size_t available, std::size_t length,
                    uint64_t now_ns);
   // Native flows tracked now (compat payload is no flow).
@@ -49,7 +83,8 @@ class DatagramAccounting {
   uint32_t flows_ended() const { return ended_; }
   // Count mode: the flow of NTttcp's payload on this socket (one sender thread per port) also
   // ends at its `datagrams`-th datagram, as a real NTttcp sender sends no end marker; ended
-  // either way, it ends once. 0 (the default): only markers end it.
+  // either way, it ends once. 0 (the default): only markers end it. Also the count a marker of
+  // a flow that brought no data must name to end it (ends_a_flow).
   void end_compat_after(uint64_t datagrams) { compat_end_after_ = datagrams; }
   // Calls `on_flow_end` once for each flow ended since the last call (after the caller counted
   // the bytes of what it received so far).
@@ -63,23 +98,39 @@ class DatagramAccounting {
     UdpFlowCounters* counters = nullptr;
     std::unique_ptr<SequenceTracker> tracker;
     bool ended = false;
-    uint64_t last_ns = 0;  // when its last datagram arrived: the one silent longest makes room
+    uint64_t last_ns = 0;   // when its last datagram arrived: the one silent longest makes room
+    uint64_t first_ns = 0;  // iperf2 layout: when its first datagram arrived (0: none yet)
   };
+  bool on_iperf2(const unsigned char* data, std::size_t available, std::size_t length,
+                 uint64_t now_ns);
+  void count_unsequenced(std::size_t length);
   Tracked& tracked(uint32_t flow_id);
   Tracked& make_room(uint32_t flow_id);
   UdpFlowCounters& retired_record();
+  UdpFlowCounters& record(UdpFlowCounters*& cached, uint32_t flow_id);
+  // Whether `flow_id` is the test's (always, without declarations).
+  bool admitted(uint32_t flow_id);
   void on_end_marker(const unsigned char* data, std::size_t available);
+  bool ends_a_flow(const EndMarker& marker) const;
   void flow_ended() { ++ended_; }
   void announce();
 
   UdpFlowRegistry* registry_;
   uint32_t slot_;
   const std::function<void()>* on_flow_end_;
+  const std::function<void()>* on_flow_start_;
+  DatagramLayout layout_;
+  uint32_t source_flow_ = 0;
+  std::optional<Iperf2Fin> fin_;
   uint32_t limit_;                                // flows tracked at most
   std::vector<Tracked> flows_;                    // a last-hit cache, then the index
   std::unordered_map<uint32_t, uint32_t> index_;  // flow id -> place in flows_
   uint32_t last_ = 0;
   UdpFlowCounters* retired_ = nullptr;  // this slot's retired_flow record, once needed
+  UdpFlowCounters* foreign_ = nullptr;  // its foreign_flow record, once needed
+  UdpFlowCounters* foreign_markers_ = nullptr;
+  FlowRules rules_;  // the declarations as of rules_generation_
+  uint32_t rules_generation_ = 0;
   uint64_t retired_count_ = 0;
   bool told_full_ = false;
   std::unique_ptr<SequenceTracker> compat_;

@@ -38,6 +38,7 @@ std::vector<FlowRecord> UdpFlowRegistry::snapshot() const {
 UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows) {
   UdpFlowSnapshot total{};
   for (const FlowRecord& f : flows) {
+    if (is_foreign_record(f.flow_id)) continue;
     const UdpFlowSnapshot& c = f.counters;
     total.datagrams += c.datagrams;
     total.bytes += c.bytes;
@@ -49,6 +50,19 @@ UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows) {
     total.jitter_ns = std::max(total.jitter_ns, c.jitter_ns);
   }
   return total;
+}
+
+ForeignCounts foreign_counts(const std::vector<FlowRecord>& flows) {
+  ForeignCounts foreign;
+  for (const FlowRecord& f : flows) {
+    if (f.flow_id == foreign_flow) {
+      foreign.datagrams += f.counters.datagrams;
+      foreign.bytes += f.counters.bytes;
+    } else if (f.flow_id == foreign_markers_flow) {
+      foreign.end_markers += f.counters.datagrams;
+    }
+  }
+  return foreign;
 }
 
 std::vector<FlowRecord> delta(const std::vector<FlowRecord>& later,

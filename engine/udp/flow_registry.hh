@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/udp/flow_admission.hh"
 #include "engine/udp/sequence_tracker.hh"
 
 namespace xttcp::udp {
@@ -26,6 +27,16 @@ inline constexpr uint32_t compat_flow = 0xffffffffu;
 // only that flow's own figures are no longer listed.
 inline constexpr uint32_t retired_flow = 0xfffffffeu;
 inline bool is_flow(uint32_t flow_id) { return flow_id != retired_flow; }
+// Datagrams of flows no sender of the test declared (flow_admission.hh), per slot: counted
+// here (datagrams, bytes), never in the test's totals. Their end markers, which end nothing,
+// are counted in foreign_markers_flow's `datagrams`.
+inline constexpr uint32_t foreign_flow = 0xfffffffdu;
+inline constexpr uint32_t foreign_markers_flow = 0xfffffffcu;
+inline bool is_foreign_record(uint32_t flow_id) {
+  return flow_id == foreign_flow || flow_id == foreign_markers_flow;
+}
+// Ids a sender may put in a header: below the records above.
+inline bool is_sender_flow_id(uint32_t flow_id) { return flow_id < foreign_markers_flow; }
 
 // The flows one receiving socket may track: `total` shared out over `sockets`, at least 64 (a
 // sender's -n flows of one port, several senders with -M) and at most 1024 each.
@@ -59,6 +70,9 @@ class UdpFlowRegistry {
 
   // A receiving socket's bound on the flows it tracks (flows_per_socket()).
   uint32_t flows_per_socket() const { return flows_per_socket_; }
+  // Receivers: which flows are a test's (null: every flow). Set before the workers start.
+  void set_admission(const FlowAdmission* admission) { admission_ = admission; }
+  const FlowAdmission* admission() const { return admission_; }
   // Receivers: called once per socket the first time its table is full (the engine's
   // rate-limited notice). Set before the workers start; may be empty.
   std::function<void(std::string_view line)> on_table_full;
@@ -70,15 +84,21 @@ class UdpFlowRegistry {
     std::unique_ptr<UdpFlowCounters> counters;
   };
   uint32_t flows_per_socket_;
+  const FlowAdmission* admission_ = nullptr;
   mutable std::mutex mutex_;
   std::list<Entry> entries_;  // a retired flow leaves from the middle
   std::unordered_map<const UdpFlowCounters*, std::list<Entry>::iterator> where_;
   uint64_t next_serial_ = 1;
 };
 
-// Sums of several flows (the records of untracked flows included): counts add up, jitter is
-// the largest of them (the worst flow).
+// Sums of several flows (the records of untracked flows included, foreign ones not: they are
+// no test's): counts add up, jitter is the largest of them (the worst flow).
 UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows);
+// What the foreign records hold: datagrams and bytes of undeclared flows, and their end markers.
+struct ForeignCounts {
+  uint64_t datagrams = 0, bytes = 0, end_markers = 0;
+};
+ForeignCounts foreign_counts(const std::vector<FlowRecord>& flows);
 // later − earlier per (slot, flow_id); a flow absent from `earlier` starts from zero. A flow
 // of `earlier` absent from `later` was retired: its counts then are taken off its slot's
 // retired_flow record, which holds them now.

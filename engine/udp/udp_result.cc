@@ -24,6 +24,7 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   udp.sent = udp.received = udp.lost = udp.duplicates = udp.reordered = 0;
   udp.jitter_ms = 0;
   udp.unattributed = 0;
+  udp.foreign_datagrams = udp.foreign_bytes = udp.foreign_end_markers = 0;
   if (role != Role::receiver) {
     for (const FlowRecord& f : run_flows) {
       UdpFlowResult flow;
@@ -38,8 +39,13 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   uint64_t reported_sent = 0;
   for (const UdpFlowResult& s : senders) reported_sent += s.sent;
   const bool exact = !senders.empty();
+  const ForeignCounts foreign = foreign_counts(run_flows);
+  udp.foreign_datagrams = foreign.datagrams;
+  udp.foreign_bytes = foreign.bytes;
+  udp.foreign_end_markers = foreign.end_markers;
   bool any_native = false, any_compat = false;
   for (const FlowRecord& f : run_flows) {
+    if (is_foreign_record(f.flow_id)) continue;  // no test's: counted apart above
     const UdpFlowSnapshot& c = f.counters;
     if (f.flow_id == retired_flow) {  // whole in the totals, listed under no flow
       any_native = any_native || c.unique > 0;

@@ -18,9 +18,12 @@ class UdpSocketAccounting {
  public:
   // `on_flow_end` (count mode: WorkerContext::on_flow_done) is called once per flow whose end
   // marker arrived, by announce_ended(); may be null or empty, must outlive this object.
+  // `layout` and `on_flow_start`: udp::DatagramAccounting's.
   UdpSocketAccounting(udp::UdpFlowRegistry& registry, uint32_t slot,
-                      const std::function<void()>* on_flow_end = nullptr)
-      : datagrams_(registry, slot, on_flow_end) {}
+                      const std::function<void()>* on_flow_end = nullptr,
+                      udp::DatagramLayout layout = udp::DatagramLayout::native,
+                      const std::function<void()>* on_flow_start = nullptr)
+      : datagrams_(registry, slot, on_flow_end, layout, on_flow_start) {}
 
   // A received buffer of `length` bytes (`in_buffer` of them present in `data`, fewer when read
   // with MSG_TRUNC) holding datagrams of `segment` bytes (the last may be shorter); segment =
@@ -34,6 +37,9 @@ class UdpSocketAccounting {
   void announce_ended() { datagrams_.announce_ended(); }
   // Count mode: see DatagramAccounting::end_compat_after.
   void end_compat_after(uint64_t datagrams) { datagrams_.end_compat_after(datagrams); }
+  // The iperf2 layout (io_backends/common/iperf2_udp_server.hh).
+  void set_source(uint32_t flow_id) { datagrams_.set_source(flow_id); }
+  std::optional<udp::Iperf2Fin> take_fin() { return datagrams_.take_fin(); }
 
  private:
   udp::DatagramAccounting datagrams_;

@@ -97,8 +97,11 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     UdpReceiverSocket socket;
     socket.fd = std::move(*fd);
     socket.slot = flow.slot;
-    socket.accounting =
-        std::make_unique<UdpSocketAccounting>(*context.udp_flows, flow.slot, &context.on_flow_done);
+    socket.accounting = std::make_unique<UdpSocketAccounting>(
+        *context.udp_flows, flow.slot, &context.on_flow_done,
+        spec.workload.udp_payload == UdpPayload::iperf2 ? udp::DatagramLayout::iperf2
+                                                        : udp::DatagramLayout::native,
+        &context.on_accept);
     socket.accounting->end_compat_after(compat_datagrams_per_flow(spec));
     out.sockets.push_back(std::move(socket));
   }

@@ -22,8 +22,8 @@ struct UdpSenderFlow {
   SocketAddress remote;   // where its datagrams go (named in every send with -uc)
   bool connected = true;  // false with -uc: sendto/sendmmsg with the address
   uint32_t slot = 0;
-  uint32_t flow_id = 0;  // context.udp_flow_base | slot, in every native header
-  uint32_t next_sequence = 0;
+  uint32_t flow_id = 0;        // context.udp_flow_base | slot, in every native header
+  uint64_t next_sequence = 0;  // datagrams sent (native headers carry its low 32 bits)
   udp::UdpFlowCounters* counters = nullptr;
   bool closed = false;
   // Count mode (-n): data datagrams still to send (no budget: never reaches 0), then the end

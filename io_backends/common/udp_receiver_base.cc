@@ -15,6 +15,8 @@ Status UdpReceiverBase::open_sockets(bool blocking) {
   sockets_ = std::move(opened->sockets);
   // GRO trains must be read whole to see every header; otherwise the header is enough.
   skip_copy_ = spec.io.skip_rx_copy;
+  iperf2_ = spec.workload.udp_payload == UdpPayload::iperf2;
+  filter_ = filters_datagrams(context_);
   for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   watch_coalescing_ = skip_copy_ && !spec.io.udp_receive_coalescing;
   return ok();

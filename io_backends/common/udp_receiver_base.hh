@@ -26,10 +26,11 @@ class UdpReceiverBase {
   // with --skip-rx-copy and no GRO, header-only reads.
   Status open_sockets(bool blocking);
   // A datagram arrived on `socket`: the first one starts -N's clock.
+  // The iperf2 layout starts each flow instead (udp::DatagramAccounting's on_flow_start).
   void on_data(Socket& socket) {
     if (socket.seen_data) return;
     socket.seen_data = true;
-    if (context_.on_accept) context_.on_accept();
+    if (!iperf2_ && context_.on_accept) context_.on_accept();
   }
   // --skip-rx-copy: GRO only pays when it coalesces. Large datagrams it leaves alone would be
   // copied whole for nothing: after a run of them, the socket drops GRO and reads headers only.
@@ -46,6 +47,8 @@ class UdpReceiverBase {
   std::vector<Socket> sockets_;
   bool gro_ = false;
   bool skip_copy_ = false;  // --skip-rx-copy
+  bool iperf2_ = false;     // the iperf2 dialect: every source read, every FIN answered
+  bool filter_ = false;     // --allow: every datagram's source checked
   WorkerReport report_;
 
  private:

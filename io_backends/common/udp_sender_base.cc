@@ -10,7 +10,9 @@ namespace xttcp {
 Expected<std::vector<UdpSenderFlow>> UdpSenderBook::open_sockets(bool blocking) {
   const TestSpec& spec = *context_.spec;
   datagram_ = spec.workload.send_buffer;
-  native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  iperf2_ = spec.workload.udp_payload == UdpPayload::iperf2;
+  native_ =
+      !iperf2_ && spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   auto sockets = open_udp_sender_flows(context_, blocking, report_.notes);
   if (!sockets) return sockets.error();
   gso_segments_ = sockets->gso_segments;

@@ -12,6 +12,7 @@
 
 #include "engine/backend/data_worker.hh"
 #include "engine/udp/flow_registry.hh"
+#include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_flows.hh"
 
 namespace xttcp {
@@ -32,7 +33,8 @@ class UdpSenderBook {
 
   const WorkerContext& context_;
   uint32_t datagram_ = 0;      // bytes per datagram
-  bool native_ = true;         // xttcp's header in every datagram, else NTTTCP's 'B's
+  bool native_ = true;         // xttcp's header in every datagram, else NTTTCP's 'B's ...
+  bool iperf2_ = false;        // ... or iperf 2's head and client header (the iperf2 dialect)
   uint32_t gso_segments_ = 0;  // > 0: GSO sends of that many datagrams
   uint64_t budget_ = 0;        // count mode: datagrams per flow (N); 0 = timed
   uint32_t ending_ = 0;        // count mode: flows sending their end markers
@@ -74,6 +76,14 @@ class UdpSenderBase : protected UdpSenderBook {
       ConnectionStats stats;
       stats.bytes = read(context_.counters[flow.slot]).bytes;
       report_.connection_stats.push_back(std::move(stats));
+    }
+    if (iperf2_) {  // the test is over: each stream's FIN, and the server's report back
+      std::vector<Iperf2UdpStreamEnd> ends;
+      for (std::size_t i = 0; i < flows_.size(); ++i)
+        ends.push_back({flows_[i].fd.get(),
+                        flows_[i].counters->datagrams.load(std::memory_order_relaxed),
+                        &report_.connection_stats[i]});
+      end_iperf2_udp_streams(*context_.spec, datagram_, ends, report_.notes);
     }
     return report_;
   }

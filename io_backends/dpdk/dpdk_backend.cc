@@ -37,6 +37,10 @@ class DpdkBackend final : public Backend {
   Status check(const TestSpec& spec) const override {
     if (spec.workload.protocol != Protocol::udp)
       return fail("--backend dpdk: UDP only (add -u); TCP stays on the kernel's stack");
+    if (spec.workload.udp_payload == UdpPayload::iperf2)  // io_backends/common/iperf2_udp_*
+      return fail(
+          "the iperf2 dialect: the dpdk backend does not write or read iperf 2's datagram head "
+          "(Linux epoll and io_uring do)");
     if (!spec.dpdk.peer_mac.empty())
       if (auto mac = frame::parse_mac(spec.dpdk.peer_mac); !mac)
         return fail("--peer-mac: " + mac.error().message);

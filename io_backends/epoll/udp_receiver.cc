@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engine/stats/call_timer.hh"
+#include "io_backends/common/iperf2_udp_server.hh"
 #include "io_backends/common/udp_socket.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 
@@ -46,7 +47,7 @@ Status EpollUdpReceiver::open() {
     messages_[i].msg_hdr.msg_iov = &iovecs_[i];
     messages_[i].msg_hdr.msg_iovlen = 1;
   }
-  if (filters_datagrams(context_)) sources_.assign(batch, SocketAddress{});
+  if (filter_ || iperf2_) sources_.assign(batch, SocketAddress{});
   return ok();
 }
 
@@ -83,7 +84,11 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       const std::size_t length = messages_[i].msg_len;
       const unsigned char* data = buffers_.data() + static_cast<std::size_t>(i) * buffer_size_;
       msghdr& h = messages_[i].msg_hdr;
-      if (!sources_.empty() && !context_.admission->admit_datagram(sources_[i])) continue;
+      if (filter_ && !context_.admission->admit_datagram(sources_[i])) continue;
+      if (iperf2_) {
+        sources_[i].length = h.msg_namelen;
+        socket.accounting->set_source(iperf2_flow_of(sources_[i]));
+      }
       ReceiveInfo info;
       for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(&h, c))
         read_receive_cmsg(*c, info);
@@ -94,6 +99,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       bytes += data_bytes;
       any_data = any_data || data_bytes > 0 || length == 0;
       gives_up_gro(socket, length, segment);  // the next recvmmsg reads headers only
+      if (iperf2_) answer_iperf2_fin(*socket.accounting, socket.fd.get(), sources_[i], report_);
     }
     if (any_data) context_.counters[socket.slot].add(bytes);
     socket.accounting->announce_ended();  // count mode: after the bytes before the marker

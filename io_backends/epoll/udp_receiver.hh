@@ -32,7 +32,7 @@ class EpollUdpReceiver final : public DataWorker, private UdpReceiverBase {
   std::vector<mmsghdr> messages_;
   std::vector<iovec> iovecs_;
   std::vector<unsigned char> control_;  // one cmsg slot per message (UDP_GRO)
-  std::vector<SocketAddress> sources_;  // --allow only: each message's source, checked
+  std::vector<SocketAddress> sources_;  // --allow or iperf2: each message's source
 };
 
 }  // namespace xttcp

@@ -10,6 +10,7 @@
 
 #include "engine/stats/call_timer.hh"
 #include "engine/udp/datagram_header.hh"
+#include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
 
@@ -53,6 +54,8 @@ Status EpollUdpSender::open() {
   if (native_) {
     for (uint32_t i = 0; i < batch_; ++i)
       udp::encode(udp::DatagramHeader{}, buffer_.data() + static_cast<std::size_t>(i) * datagram_);
+  } else if (iperf2_) {
+    write_iperf2_udp_headers(*context_.spec, buffer_.data(), datagram_, batch_);
   }
   return ok();
 }
@@ -60,12 +63,15 @@ Status EpollUdpSender::open() {
 // Flow id and sequence of each datagram in the batch; one clock read for the batch (they leave
 // back to back).
 void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
-  stamp_datagrams(buffer_.data(), datagram_, count, flow.flow_id, flow.next_sequence,
-                  monotonic_ns());
+  if (native_)
+    stamp_datagrams(buffer_.data(), datagram_, count, flow.flow_id,
+                    static_cast<uint32_t>(flow.next_sequence), monotonic_ns());
+  else if (iperf2_)
+    stamp_iperf2_datagrams(buffer_.data(), datagram_, count, flow.next_sequence);
 }
 
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
-  if (native_) stamp(flow, count);
+  stamp(flow, count);
   ssize_t sent;                                    // datagrams
   const CallTimer timer(context_.latency_period);  // -lm: one sendmsg/sendmmsg is one call
   const uint64_t started = timer.stamp();
@@ -88,7 +94,7 @@ uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
   if (sent > 0) {
     timer.record(context_.counters[flow.slot], started);
     count_sent(flow, static_cast<uint64_t>(sent));
-    flow.next_sequence += static_cast<uint32_t>(sent);
+    flow.next_sequence += static_cast<uint64_t>(sent);
     if (flow.left == 0) begin_end_markers(flow, ending_);  // count mode: the data is done
     return static_cast<uint32_t>(sent);
   }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "io_backends/common/iperf2_udp_server.hh"
 #include "io_backends/common/udp_socket.hh"
 #include "io_backends/uring/user_data.hh"
 
@@ -30,7 +31,8 @@ Status UringUdpReceiver::open() {
   template_ = msghdr{};
   template_.msg_controllen = control_bytes;
   // --allow: every datagram's source comes with it (io_uring_recvmsg_out names it) and is checked.
-  if (filters_datagrams(context_)) template_.msg_namelen = sizeof(sockaddr_storage);
+  // The iperf2 dialect: the source names the flow and gets the FIN's report.
+  if (filter_ || iperf2_) template_.msg_namelen = sizeof(sockaddr_storage);
   unsigned sq_entries = 64;
   while (sq_entries < sockets_.size() * 2 && sq_entries < 32768) sq_entries *= 2;
   if (Status ring = ring_.init(sq_entries, ring_buffers * 4, caps_, spec.uring.sqpoll); !ring)
@@ -48,13 +50,13 @@ Status UringUdpReceiver::open() {
   return header_buffers_.register_with(ring_.get(), header_group);
 }
 
-// --allow: the datagram's source, as the kernel wrote it before the payload.
-bool UringUdpReceiver::admitted_source(io_uring_recvmsg_out& out) const {
+// The datagram's source, as the kernel wrote it before the payload (--allow, iperf2).
+SocketAddress UringUdpReceiver::source_of(io_uring_recvmsg_out& out) {
   SocketAddress source;
   const std::size_t length = std::min<std::size_t>(out.namelen, sizeof source.storage);
   std::memcpy(&source.storage, io_uring_recvmsg_name(&out), length);
   source.length = static_cast<socklen_t>(length);
-  return context_.admission->admit_datagram(source);
+  return source;
 }
 
 void UringUdpReceiver::cancel_receive(uint32_t index) {
@@ -97,8 +99,11 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
     if (cqe.res > 0) {
       msghdr h = template_;
       io_uring_recvmsg_out* out = io_uring_recvmsg_validate(buffer, cqe.res, &h);
-      if (out != nullptr && template_.msg_namelen > 0 && !admitted_source(*out)) out = nullptr;
+      SocketAddress source;
+      if (out != nullptr && template_.msg_namelen > 0) source = source_of(*out);
+      if (out != nullptr && filter_ && !context_.admission->admit_datagram(source)) out = nullptr;
       if (out != nullptr) {
+        if (iperf2_) socket.accounting->set_source(iperf2_flow_of(source));
         const auto* payload = static_cast<const unsigned char*>(io_uring_recvmsg_payload(out, &h));
         const std::size_t in_buffer = io_uring_recvmsg_payload_length(out, cqe.res, &h);
         const std::size_t length = out->payloadlen;
@@ -112,6 +117,7 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
             socket.accounting->on_buffer(payload, in_buffer, length, segment,
                                          info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
         if (data_bytes > 0 || length == 0) context_.counters[socket.slot].add(data_bytes);
+        if (iperf2_) answer_iperf2_fin(*socket.accounting, socket.fd.get(), source, report_);
         socket.accounting->announce_ended();  // count mode: after the bytes before the marker
         // Header-only from now on: end the receive on full buffers; it is re-armed on headers.
         if (gives_up_gro(socket, length, segment) && socket.armed) cancel_receive(index);

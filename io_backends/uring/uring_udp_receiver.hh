@@ -27,7 +27,7 @@ class UringUdpReceiver final : public DataWorker, private UdpReceiverBase {
  private:
   void arm(uint32_t index);
   void cancel_receive(uint32_t index);  // its completion without F_MORE re-arms it
-  bool admitted_source(io_uring_recvmsg_out& out) const;  // --allow
+  static SocketAddress source_of(io_uring_recvmsg_out& out);
   void on_completion(const io_uring_cqe& cqe);
   void reap();
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/udp/datagram_header.hh"
+#include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
 #include "io_backends/uring/user_data.hh"
@@ -36,6 +37,9 @@ Status UringUdpSender::open() {
           : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
   if (!buffer_) return fail("cannot allocate the UDP send buffers");
+  if (iperf2_)
+    write_iperf2_udp_headers(spec, buffer_.data(), datagram_,
+                             static_cast<uint32_t>(buffer_.size() / datagram_));
   const unsigned entries = ring_entries_for(flows_.size() * depth_ + 8);
   return ring_.init(entries, entries * 2, caps_, spec.uring.sqpoll);
 }
@@ -59,9 +63,12 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
   for (uint32_t send = 0; send < sends; ++send) {
     io_uring_sqe* sqe = io_uring_get_sqe(ring);  // room was made above
     unsigned char* data = region(index, send);
-    const uint32_t first = flow.chain_first + send * per_send;
+    const uint64_t first = flow.chain_first + uint64_t{send} * per_send;
     const uint32_t count = std::min(per_send, datagrams - send * per_send);
-    if (native_) stamp_datagrams(data, datagram_, count, flow.flow_id, first, now);
+    if (native_)
+      stamp_datagrams(data, datagram_, count, flow.flow_id, static_cast<uint32_t>(first), now);
+    else if (iperf2_)
+      stamp_iperf2_datagrams(data, datagram_, count, first);
     io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(count) * datagram_, 0);
     if (send + 1 < sends) sqe->flags |= IOSQE_IO_LINK;
     sqe->user_data = uring::pack(index, uring::Op::send);

@@ -22,7 +22,7 @@ namespace xttcp {
 
 struct UringUdpFlow : UdpSenderFlow {
   uint32_t in_flight = 0;    // sends of the current chain not completed yet
-  uint32_t chain_first = 0;  // sequence of the chain's first datagram
+  uint64_t chain_first = 0;  // sequence of the chain's first datagram
   uint32_t chain_sent = 0;   // datagrams of the chain the kernel took so far
   bool refused = false;      // the chain met ECONNREFUSED
 };

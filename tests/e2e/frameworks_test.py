@@ -2,14 +2,28 @@
 """The command lines and files of the frameworks that drive NTttcp (reference/consumers.md):
 LISA's unquoted interrupt string, the sender-only options NTTTCP-for-Linux's own tests pass to
 the receiver too, the -V sender's per-connection lines they grep, and a Windows XML file that
-VirtualClient reads as numbers even where a counter is absent (DPCs on Linux).
+VirtualClient reads as numbers even where a counter is absent (DPCs on Linux). Then each
+consumer's own patterns (as published in their sources) over xttcp's real output, invoked under
+the original's name as they install it: LISA's console regexes (Linux and Windows), the
+NTTTCP-for-Linux functional tests' regexes, VirtualClient's typed reading of both XML files and
+PerfKitBenchmarker's reading of xml.txt. docs/compatibility.md lists what each case checks.
 Usage: frameworks_test.py XTTCP [CASE...]"""
+import decimal
+import os
 import re
 import shlex
 import sys
+import xml.etree.ElementTree as ET
 
-from xttcp_e2e import (Process, check, free_port_block, load_xml, run_cases,
+from xttcp_e2e import (Process, check, free_port_block, load_json, load_xml, run_cases,
                        scratch_dir, wait_listening, wait_udp_bound)
+
+
+def under_name(xttcp, name):
+    """A symlink called `name` (ntttcp, NTttcp.exe) to the binary, as the frameworks install it."""
+    link = os.path.join(scratch_dir(), name)
+    os.symlink(os.path.abspath(xttcp), link)
+    return link
 
 
 def shell_process(xttcp, line, name):
@@ -130,12 +144,268 @@ def windows_xml_numbers(xttcp, started):
                 check(False, f"{path}: <{element.tag} {element.attrib}> holds {element.text!r}")
 
 
+# ---- the consumers' own patterns over xttcp's real output ---------------------------------
+
+# LISA, lisa/tools/ntttcp.py: Ntttcp.output_pattern (read with .match from the first "Totals:")
+# and throughput_pattern (get_throughput: the first match).
+LISA_LINUX = re.compile(
+    r"(([\w\W]*?)connections created in "
+    r"(?P<connections_created_time>.+) microseconds)?([\w\W]*?)Totals:([\w\W]*?)"
+    r"throughput.*:(?P<throughput>.+)(?P<unit>Mbps|Gbps)(([\w\W]*?)"
+    r"retrans segs.*:(?P<retrans_segs>.+))?"
+    r"([\w\W]*?)tx_packets.*:(?P<tx_packets>.+)"
+    r"([\w\W]*?)rx_packets.*:(?P<rx_packets>.+)"
+    r"(([\w\W]*?)pkts/interrupt.*:(?P<pkts_interrupt>.+))?"
+    r"([\w\W]*?)cycles/byte.*:(?P<cycles_per_byte>.+)",
+    re.MULTILINE)
+LISA_THROUGHPUT = re.compile(r" \t throughput\t:(.+)")
+# LISA's WindowsNtttcp: a "TOTAL <MB/s>" line first, else the Bytes(MEG) table's 4th column.
+LISA_WINDOWS_TOTAL = re.compile(r"(?im)^\s*TOTAL\s+(?P<throughput>[0-9]+(?:\.[0-9]+)?)\s*$")
+LISA_WINDOWS_TABLE = re.compile(
+    r"(?is)Bytes\(MEG\).*?Throughput\(MB/s\).*?"
+    r"=+\s+=+\s+=+\s+=+\s*\n"
+    r"\s*[0-9]+(?:\.[0-9]+)?\s+"
+    r"[0-9]+(?:\.[0-9]+)?\s+"
+    r"[0-9]+(?:\.[0-9]+)?\s+"
+    r"(?P<throughput>[0-9]+(?:\.[0-9]+)?)")
+
+# The labels NTTTCP-for-Linux prints once per run; a second one (a peer's block) would give a
+# script that keeps the last match the other end's figure.
+ONCE = ("test duration\t:", "total bytes\t:", "\t throughput\t:", "\t cycles/byte\t:",
+        "cpu busy (all)\t:", "\t tx_packets\t:", "\t rx_packets\t:")
+
+
+def lisa_read(out, who):
+    """LISA's create_ntttcp_result: every group it reads must convert with Decimal."""
+    m = LISA_LINUX.match(out)
+    check(m is not None, f"{who}: LISA's output_pattern does not match")
+    for group in ("throughput", "tx_packets", "rx_packets", "cycles_per_byte", "retrans_segs",
+                  "pkts_interrupt", "connections_created_time"):
+        text = m.group(group)
+        if text is None:
+            continue
+        try:
+            decimal.Decimal(text)
+        except decimal.InvalidOperation:
+            check(False, f"{who}: LISA reads {group} as {text!r}, not a number")
+    check(LISA_THROUGHPUT.findall(out), f"{who}: LISA's get_throughput finds nothing")
+    return m
+
+
+def lisa_parsers(xttcp, started, udp):
+    # perf_ntttcp: both ends as "ntttcp", receiver awaited on "threads created", the sender run
+    # to its end, then the receiver killed at once (Kill.by_name, SIGKILL) and both parsed.
+    ntttcp = under_name(xttcp, "ntttcp")
+    base = free_port_block(2)
+    dev = "Hypervisor callback interrupts"
+    size, proto = ("1k", " -u ") if udp else ("64k", "")
+    receiver = shell_process(
+        ntttcp, f" -r127.0.0.1  -P 2 -t 1 -W 1 -C 1 -b {size} --show-nic-packets lo {proto} -e "
+        f" --show-dev-interrupts {dev}  -p {base}", "LISA receiver")
+    started.append(receiver)
+    receiver.wait_output("threads created")
+    sender = shell_process(
+        ntttcp, f" -s127.0.0.1 -P 2 -n 1 -t 1 -W 1 -C 1 -b {size} --show-nic-packets lo {proto} "
+        f" --show-dev-interrupts {dev}  -a 127.0.0.1  -p {base}", "LISA sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "LISA's sender line failed")
+    receiver.kill()
+    results = {}
+    for process in (receiver, sender):
+        out = process.stdout()
+        results[process.name] = lisa_read(out, process.name)
+        for label in ONCE:
+            check(out.count(label) == 1,
+                  f"{process.name}: {label.strip()!r} printed {out.count(label)} times, not once")
+    check(results["LISA sender"].group("connections_created_time") is not None,
+          "sender: LISA finds no connections-created time")
+    # The sender's lines of LISA's sample output, in its order (warm-up and cool-down given).
+    lines = [line.split("INFO: ", 1)[-1] for line in sender.stdout().splitlines()
+             if "INFO: " in line]
+    expected = ["Test cycle time negotiated is: 3 seconds", "threads created",
+                "connections created in", "Network activity progressing...",
+                "Test warmup completed.", "Test run completed.",
+                "Test cooldown is in progress...", "Test cycle finished.",
+                "receiver exited from current test", "connections tested", "#####  Totals:  #####"]
+    found = [next((i for i, line in enumerate(lines) if want in line), -1) for want in expected]
+    check(-1 not in found and found == sorted(found),
+          f"sender: LISA's sample lines missing or out of order: {list(zip(expected, found))}")
+    check((results["LISA sender"].group("retrans_segs") is None) == udp,
+          "retrans segs: present for UDP or absent for TCP")
+
+
+def functional_test_parsers(xttcp, started):
+    # NTTTCP-for-Linux's test/ntttcp_output.py regexes, over the options of test/functional_test.py
+    # (-e -V and -b on the receiver; -W/-C, --show-* and the three files on the sender).
+    ntttcp = under_name(xttcp, "ntttcp")
+    base = free_port_block(3)
+    work = scratch_dir()
+    dev = "Hypervisor callback interrupts"
+    common = f"-t 1 -Q -P 3 -p {base} -W 1 -C 1 --show-tcp-retrans --show-nic-packets lo " \
+             f"--show-dev-interrupts {dev}"
+    receiver = shell_process(ntttcp, f"-r127.0.0.1 {common} -e -V -b 1470", "receiver")
+    started.append(receiver)
+    receiver.wait_output("threads created")
+    sender = shell_process(
+        ntttcp, f"-s127.0.0.1 {common} -n 2 -l 2 -V -x {work}/s.xml -j {work}/s.json "
+        f"-O {work}/s.log", "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    r, s = receiver.stdout(), sender.stdout()
+    check(re.findall(r"\*\*\*\s+use epoll()", r), "receiver: no '*** use epoll()'")
+    check(re.findall(r"receiver socket buffer \(bytes\):\s+(\d+)", r) == ["1470"],
+          "receiver: socket buffer line is not 1470")
+    check(re.findall(r"(\d+) connections created in (\d+) microseconds", s)[0][0] == "12",
+          "sender: 'connections created' does not count 3 x 2 x 2")
+    check(re.findall(r"(\d+) connections tested", s) == ["12"], "sender: 'connections tested'")
+    check(re.findall(r"INFO: test duration\s+:(\d+)", s) == ["1"], "sender: test duration")
+    for line in ("Network activity progressing...", "Test warmup completed.",
+                 "Test cooldown is in progress...", "Test cycle finished."):
+        check(re.search(r"(\d+:\d+:\d+) INFO: " + re.escape(line), s), f"sender: no {line!r}")
+    check(re.findall(r"INFO:\s+throughput\s+:(\d+\.\d+)(\w+)", s), "sender: throughput")
+    check(re.findall(r"retrans_segments/sec\s+:(\d+\.\d+)", s), "sender: retrans_segments/sec")
+    check(re.findall(r"\s+tx_packets\s:(\d+)", s) and re.findall(r"\s+rx_packets\s:(\d+)", s),
+          "sender: tx/rx packets")
+    total = re.findall(r"total\s+:(\d+)", s)
+    per_sec = re.findall(r"interrupts/sec\s+:(\d+\.\d+)", s)
+    check(total and per_sec, "sender: interrupt total and rate")
+    xml_text = open(f"{work}/s.xml").read()
+    check(re.findall(r"<throughput metric=\"MB\/s\">(\d+)\.(\d+)", xml_text), "XML: MB/s")
+    check(re.findall(r'<total_interrupts metric="count">(\d+)</total_interrupts>', xml_text) ==
+          [total[0]], "XML: total_interrupts differs from the console's")
+    xml_rate = re.findall(r'<interrupts metric="count/sec">(\d+\.\d+)</interrupts>', xml_text)
+    check(xml_rate and abs(float(xml_rate[0]) - float(per_sec[0])) < 0.01, "XML: interrupts/s")
+    ET.fromstring(xml_text)
+    json_text = open(f"{work}/s.json").read()
+    check(re.findall(r"\"throughputs\" : \[[\s\S]*\{[\s\S]*\"metric\" : \"MB\/s\"\,[\s\S]*"
+                     r"\"value\" : \"(\d+\.\d+)\"", json_text), "JSON: MB/s throughput")
+    doc = load_json(f"{work}/s.json")["ntttcps"]
+    check(doc["interruptTotal"]["value"] == total[0], "JSON: interruptTotal differs")
+    check(re.findall(r"INFO:\s+throughput\s+:(\d+\.\d+)(\w+)", open(f"{work}/s.log").read()),
+          "-O log: no throughput line")
+
+
+# VirtualClient's NTttcpMetricsParser deserializes either XML file into typed fields: these
+# must be integers (C# int/long), every metric element and total_buffers a double.
+VC_INTEGERS = ("packets_sent", "packets_received", "packets_retransmitted", "errors",
+               "num_processors", "bufferCount", "bufferLen", "io")
+VC_PARAMETER_INTEGERS = ("send_socket_buff", "recv_socket_buff", "port",
+                         "wait_timeout_milliseconds", "run_time", "warmup_time",
+                         "cooldown_time", "dash_n_timeout", "max_active_threads")
+VC_DOUBLES = ("total_bytes", "realtime", "avg_bytes_per_compl", "threads_avg_bytes_per_compl",
+              "avg_frame_size", "throughput", "total_buffers", "avg_packets_per_interrupt",
+              "interrupts", "dpcs", "avg_packets_per_dpc", "cycles", "cycles_per_byte",
+              "cpu_cores", "cpu", "cpu_busy_all", "idle", "iowait", "softirq", "system", "user",
+              "cpu_speed", "tcp_average_rtt")
+
+
+def virtualclient_reads(path, root):
+    tree = load_xml(path, root)
+    for element in tree:
+        if element.tag in VC_INTEGERS:
+            check(re.fullmatch(r"-?\d+", element.text or ""),
+                  f"{path}: <{element.tag}> is {element.text!r}, VirtualClient reads an integer")
+        elif element.tag in VC_DOUBLES:
+            try:
+                float(element.text)
+            except (TypeError, ValueError):
+                check(False, f"{path}: <{element.tag}> is {element.text!r}, not a number")
+    for element in tree.find("parameters"):
+        if element.tag in VC_PARAMETER_INTEGERS:
+            check(re.fullmatch(r"-?\d+", element.text or ""),
+                  f"{path}: <parameters><{element.tag}> is {element.text!r}, not an integer")
+    check(tree.find("throughput[@metric='mbps']") is not None, f"{path}: no mbps throughput")
+
+
+def virtualclient_linux(xttcp, started):
+    # VirtualClient's Linux line (short phases): the same options on both ends.
+    ntttcp = under_name(xttcp, "ntttcp")
+    base = free_port_block(2)
+    work = scratch_dir()
+    common = f"-V -m 2,*,127.0.0.1 -W 1 -C 1 -t 1 -b 4K -p {base} --show-tcp-retrans"
+    receiver = shell_process(ntttcp, f"-r {common} -x {work}/r.xml", "receiver")
+    started.append(receiver)
+    receiver.wait_output("threads created")
+    sender = shell_process(ntttcp, f"-s {common} -x {work}/s.xml", "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    virtualclient_reads(f"{work}/r.xml", "ntttcpr")
+    virtualclient_reads(f"{work}/s.xml", "ntttcps")
+
+
+def windows_pair(program, started, common, cwd=None, receiver_extra="", sender_extra="",
+                 receiver_map="127.0.0.1"):
+    base = free_port_block(2)
+    receiver = shell_process(program, f"-r -m 2,*,{receiver_map} -p {base} {common} "
+                             f"{receiver_extra}", "receiver")
+    started.append(receiver)
+    wait_listening(base + 1)
+    sender = shell_process(program, f"-s -m 2,*,127.0.0.1 -p {base} {common} {sender_extra}",
+                           "sender")
+    started.append(sender)
+    check(sender.wait(40) == 0, "sender failed")
+    check(receiver.wait(40) == 0, "receiver failed")
+    return receiver, sender
+
+
+def lisa_windows_table(xttcp, started):
+    # LISA's WindowsNtttcp line (-p made free here; LISA's sender takes the default 5001).
+    receiver, sender = windows_pair(under_name(xttcp, "ntttcp.exe"), started,
+                                    "-t 1 -l 65536")
+    for process in (receiver, sender):
+        out = process.stdout()
+        check(LISA_WINDOWS_TOTAL.search(out) is None,
+              f"{process.name}: a 'TOTAL' line LISA would read as MB/s")
+        m = LISA_WINDOWS_TABLE.search(out)
+        check(m is not None and float(m.group("throughput")) > 0,
+              f"{process.name}: LISA finds no MB/s in the Bytes(MEG) table")
+
+
+def pkb_and_virtualclient_windows(xttcp, started):
+    # PerfKitBenchmarker: -xml with no file (xml.txt in the working directory), -rb/-sb -1, the
+    # receiver on 0.0.0.0. Then VirtualClient's Windows line, -nic on the sender only.
+    ntttcp = under_name(xttcp, "NTttcp.exe")
+    rdir, sdir = scratch_dir(), scratch_dir()
+    base = free_port_block(2)
+    receiver = Process(["sh", "-c", f"exec {shlex.quote(ntttcp)} -xml -t 1 -p {base} -r "
+                        f"-m '2,*,0.0.0.0' -rb -1 -sb -1"], "PKB receiver", cwd=rdir)
+    started.append(receiver)
+    wait_listening(base + 1)
+    sender = Process(["sh", "-c", f"exec {shlex.quote(ntttcp)} -xml -t 1 -p {base} -s "
+                      f"-m '2,*,127.0.0.1' -rb -1 -sb -1"], "PKB sender", cwd=sdir)
+    started.append(sender)
+    check(sender.wait(40) == 0, "PKB sender failed")
+    check(receiver.wait(40) == 0, "PKB receiver failed")
+    sent = ET.fromstring(open(f"{sdir}/xml.txt").read())
+    received = ET.fromstring(open(f"{rdir}/xml.txt").read())
+    check(float(sent.find('./throughput[@metric="mbps"]').text) > 0, "PKB: sender mbps")
+    threads = sent.findall("./thread")
+    check(len(threads) == 2 and all(float(t.find('./throughput[@metric="mbps"]').text) >= 0
+                                    for t in threads), "PKB: per-thread mbps")
+    check(any(e.tag == "throughput" and e.attrib["metric"] == "mbps" for e in received),
+          "PKB: receiver mbps")
+    work = scratch_dir()
+    windows_pair(ntttcp, started, "-wu 1 -cd 1 -t 1 -l 4K",
+                 receiver_extra=f"-xml {work}/r.xml",
+                 sender_extra=f"-xml {work}/s.xml -nic 127.0.0.1")
+    virtualclient_reads(f"{work}/r.xml", "ntttcpr")
+    virtualclient_reads(f"{work}/s.xml", "ntttcps")
+
+
 CASES = {
     "lisa-stray-words": lisa_stray_words,
     "sender-options-on-receiver": sender_options_on_receiver,
     "tcp-connection-lines": lambda xttcp, started: connection_lines(xttcp, started, False),
     "udp-stream-lines": lambda xttcp, started: connection_lines(xttcp, started, True),
     "windows-xml-numbers": windows_xml_numbers,
+    "lisa-parsers-tcp": lambda xttcp, started: lisa_parsers(xttcp, started, False),
+    "lisa-parsers-udp": lambda xttcp, started: lisa_parsers(xttcp, started, True),
+    "functional-test-parsers": functional_test_parsers,
+    "virtualclient-linux": virtualclient_linux,
+    "lisa-windows-table": lisa_windows_table,
+    "pkb-and-virtualclient-windows": pkb_and_virtualclient_windows,
 }
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The iperf2 dialect against Debian's iperf 2.1.8 (/usr/bin/iperf) on loopback, both ways:
 xttcp invoked as `iperf` (a link) as the client of a real `iperf -s`, and as the server of a real
-`iperf -c`. TCP with -P 4: the two ends' byte totals agree within 2 %. (The dialect refuses -u
-for now: docs/iperf2.md.) With -y C on both ends, each stream's bytes agree. Cases:
+`iperf -c`. TCP with -P 4: the two ends' byte totals agree within 2 %. (UDP:
+iperf2_udp_peer_test.py.) With -y C on both ends, each stream's bytes agree. Cases:
 tcp-xttcp-client, tcp-xttcp-server, csv-xttcp-server.
 Exits 77 when /usr/bin/iperf is missing (scripts/install-deps.sh installs the iperf package)."""
 import os

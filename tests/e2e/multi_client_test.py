@@ -18,7 +18,7 @@ def body(started):
     first = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "first sender")
     started.append(first)
     deadline = time.monotonic() + 15
-    while "waiting for the last sender" not in first.stdout():
+    while "INFO: waiting for the last client to join the test" not in first.stdout():
         check(time.monotonic() < deadline, "first sender never parked")
         check(first.proc.poll() is None, "first sender ended early")
         time.sleep(0.05)

@@ -1,8 +1,10 @@
 // UDP datagrams on a receiving socket (epoll, io_uring; dpdk and iocp feed the same
 // udp::DatagramAccounting): UDP_GRO trains split, the native header and count mode's end
-// markers decoded, each flow's sequence tracked. Checks the counters stay consistent.
+// markers decoded, each flow's sequence tracked; or, in the iperf2 layout, iperf 2's heads, each
+// FIN answered with a report. Checks the counters stay consistent.
 //
-// Input: byte 0 = count mode for NTttcp's payload (end_compat_after: 0 = off, else 1-255
+// Input: byte 0 = the layout (bit 7: iperf2, its flows the sources 0-3 by each record's length)
+// and count mode for NTttcp's payload (bits 0-6, end_compat_after: 0 = off, else 1-127
 // datagrams). Then records: length (2 bytes, big-endian: the buffer's size as received),
 // segment (2 bytes: UDP_GRO's segment size, 0 = one datagram), then the buffer's bytes (fewer
 // at the end of the input: read with MSG_TRUNC). tests/fuzz/make_corpus.py writes datagrams a
@@ -22,8 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   xttcp::udp::UdpFlowRegistry registry{8};  // a small table: flows leave it often
   uint64_t flows_ended = 0;
   const std::function<void()> on_flow_end = [&flows_ended] { ++flows_ended; };
-  xttcp::UdpSocketAccounting socket(registry, 7, &on_flow_end);
-  if (data[0] != 0) socket.end_compat_after(data[0]);
+  uint64_t flows_started = 0;
+  const std::function<void()> on_flow_start = [&flows_started] { ++flows_started; };
+  const bool iperf2 = (data[0] & 0x80) != 0;
+  xttcp::UdpSocketAccounting socket(
+      registry, 7, &on_flow_end,
+      iperf2 ? xttcp::udp::DatagramLayout::iperf2 : xttcp::udp::DatagramLayout::native,
+      &on_flow_start);
+  if ((data[0] & 0x7f) != 0) socket.end_compat_after(data[0] & 0x7f);
 
   uint64_t now_ns = 1'000'000'000;
   uint64_t datagrams = 0;
@@ -35,14 +43,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t present = length < size - at ? length : size - at;
     const size_t one = segment == 0 || segment > length ? length : segment;
     datagrams += one == 0 ? 1 : (length + one - 1) / one;
+    if (iperf2) socket.set_source(static_cast<uint32_t>(length & 3));
     const size_t data_bytes = socket.on_buffer(data + at, present, length, segment, now_ns);
     FUZZ_CHECK(data_bytes <= length);
+    if (const auto fin = socket.take_fin()) {
+      FUZZ_CHECK(iperf2);
+      FUZZ_CHECK(fin->report.lost <= fin->report.datagrams);
+    }
     socket.announce_ended();
     at += present;
     now_ns += 10'000 + (length & 0xff) * 997;  // arrivals spread unevenly (jitter)
   }
 
   FUZZ_CHECK(socket.flows() <= datagrams);
+  FUZZ_CHECK(flows_started <= datagrams);
   FUZZ_CHECK(socket.flows() <= registry.flows_per_socket());  // invented ids are bounded
   const auto flows = registry.snapshot();
   FUZZ_CHECK(flows.size() <= datagrams);

@@ -1,8 +1,8 @@
 // The iperf2 dialect: iperf 2.1.8's command line (its `iperf --help`, docs/iperf2.md) read
 // getopt-style into the spec, with iperf 2's defaults (port 5001, 10 s, one stream, 128 KB
 // buffers). What xttcp does not do is refused in
-// one line naming the option. TCP only for now: -u is refused. Rows only record; the rules between
-// options run at the end, so option order never matters.
+// one line naming the option. Rows only record; the rules between options run at the end, so
+// option order never matters.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hh"
+#include "engine/iperf2/udp_datagram.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/iperf2_grammar.hh"
 #include "topology/placement.hh"
@@ -179,6 +180,10 @@ Status set_daemon(Iperf2Parse& p, const std::string&) {
 Status set_single_client(Iperf2Parse&, const std::string&) {
   return ok();  // xttcp's server serves one test at a time anyway
 }
+Status set_udp(Iperf2Parse& p, const std::string&) {
+  p.udp = true;
+  return ok();
+}
 Status set_compatibility(Iperf2Parse& p, const std::string&) {
   p.spec.iperf2.compatibility = true;
   return ok();
@@ -244,6 +249,7 @@ constexpr OptionRow rows[] = {
     {'p', "port", Arg::required, set_port},
     {'b', "bandwidth", Arg::required, set_bandwidth},
     {0, "fq-rate", Arg::required, set_fq_rate},
+    {'u', "udp", Arg::none, set_udp},
     {'e', "enhanced", Arg::none, set_enhanced},
     {0, "enhancedreports", Arg::none, set_enhanced},
     {'B', "bind", Arg::required, set_bind},
@@ -272,9 +278,6 @@ constexpr const char* one_way =
     "xttcp's iperf2 dialect tests one direction: run xttcp as the "
     "client at the other end instead";
 constexpr iperf2_cli::RefusedRow refused[] = {
-    {'u', "udp", Arg::none,
-     "iperf 2's UDP datagram header is not written or read yet: TCP only "
-     "(docs/iperf2.md)"},
     {'d', "dualtest", Arg::none, one_way},
     {'r', "tradeoff", Arg::none, one_way},
     {'R', "reverse", Arg::none, one_way},
@@ -293,7 +296,7 @@ constexpr iperf2_cli::RefusedRow refused[] = {
     {'H', "ssm-host", Arg::required, "multicast is not served"},
     {'o', "output", Arg::required, "xttcp prints the report on standard output (redirect it)"},
     {'z', "realtime", Arg::none, "xttcp does not change its scheduling class"},
-    {'U', "single_udp", Arg::none, "UDP is not served yet (see -u)"},
+    {'U', "single_udp", Arg::none, "xttcp's UDP server threads are its own (--threads)"},
     {'X', "peer-detect", Arg::none, "xttcp does not exchange versions with an iperf 2 peer"},
     {0, "permit-key", Arg::required, "permit keys are not served"},
     {0, "permit-key-timeout", Arg::required, "permit keys are not served"},
@@ -318,7 +321,8 @@ constexpr iperf2_cli::RefusedRow refused[] = {
     {0, "local-only", Arg::none, "xttcp does not set SO_DONTROUTE"},
     {0, "near-congestion", Arg::optional, "write delays by RTT are not served"},
     {0, "no-connect-sync", Arg::none, "xttcp starts every stream once all are connected"},
-    {0, "no-udp-fin", Arg::none, "UDP is not served yet (see -u)"},
+    {0, "no-udp-fin", Arg::none,
+     "xttcp's UDP client always ends with iperf 2's FIN and waits for the server's report"},
     {0, "tcp-quickack", Arg::none, "xttcp does not set TCP_QUICKACK"},
     {0, "tcp-write-prefetch", Arg::required, "xttcp does not set TCP_NOTSENT_LOWAT"},
     {0, "tcp-write-times", Arg::none,
@@ -327,6 +331,29 @@ constexpr iperf2_cli::RefusedRow refused[] = {
     {0, "txdelay-time", Arg::required, "delayed starts are not served"},
     {0, "txstart-time", Arg::required, "scheduled starts are not served"},
 };
+
+constexpr uint64_t udp_default_rate_bps = 1024 * 1024;  // iperf 2's -u without -b
+
+// -u: iperf 2's UDP (engine/iperf2/udp_datagram.hh) at both ends, its datagram size (-l, by
+// default 1470 bytes, 1450 over IPv6) and what does not go with it.
+Status apply_udp(Iperf2Parse& p) {
+  TestSpec& spec = p.spec;
+  spec.workload.protocol = Protocol::udp;
+  spec.workload.udp_payload = UdpPayload::iperf2;
+  const uint32_t largest = spec.layout.ipv6 ? 65535 - 8 : limits::max_udp_send_size;
+  const uint32_t len = p.len.value_or(spec.layout.ipv6 ? 1450 : 1470);
+  if (len < iperf2::udp_head_size || len > largest)
+    return fail(fmt::format("-l: with -u a datagram holds {} to {} bytes (iperf 2's head is {})",
+                            iperf2::udp_head_size, largest, iperf2::udp_head_size));
+  spec.workload.send_buffer = spec.workload.recv_buffer = len;
+  spec.iperf2.len_given = p.len.has_value();
+  if (spec.iperf2.enhanced)
+    return fail("-e: the enhanced UDP columns (Write/Err, PPS) are not printed by xttcp (drop -e)");
+  if (spec.iperf2.compatibility)
+    return fail("-C: xttcp's UDP always sends iperf 2's header (drop -C)");
+  if (spec.io.no_delay) return fail("-N: TCP_NODELAY is for TCP only (drop -N or -u)");
+  return ok();
+}
 
 // The rules between options, once the whole line is read.
 Expected<Command> finish(Iperf2Parse& p) {
@@ -337,8 +364,12 @@ Expected<Command> finish(Iperf2Parse& p) {
   if (p.server && p.client)
     return fail("-s and -c cannot be used together (a run is either server or client)");
   if (!p.server && !p.client) return fail("-s or -c HOST is needed (see 'iperf --help')");
-  const uint32_t len = p.len.value_or(128u * 1024);
-  spec.workload.send_buffer = spec.workload.recv_buffer = len;
+  if (p.udp) {
+    if (Status udp = apply_udp(p); !udp) return udp.error();
+  } else {
+    const uint32_t len = p.len.value_or(128u * 1024);
+    spec.workload.send_buffer = spec.workload.recv_buffer = len;
+  }
   spec.layout.ports = 1;
   spec.layout.conns_per_thread = 1;
   if (p.server) {
@@ -367,7 +398,8 @@ Expected<Command> finish(Iperf2Parse& p) {
     spec.control.no_sync = true;  // iperf 2 has no control connection: the streams are the test
     // iperf 2's -b and --fq-rate are per stream; xttcp's over every stream.
     const uint64_t streams = spec.layout.threads_per_port;
-    spec.workload.rate_limit_bps = p.rate_bps.value_or(0) * streams;
+    // UDP is paced at 1 Mbit/s (2^20 bits/s) a stream unless -b says otherwise.
+    spec.workload.rate_limit_bps = p.rate_bps.value_or(p.udp ? udp_default_rate_bps : 0) * streams;
     spec.workload.fq_rate_limit_bps = p.fq_rate_bps.value_or(0) * streams;
   }
   if (spec.layout.ipv6 && spec.role == Role::receiver && spec.layout.address.empty())

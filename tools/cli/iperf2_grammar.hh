@@ -29,6 +29,7 @@ struct Iperf2Parse {
   std::optional<uint64_t> rate_bps;     // -b, per stream
   std::optional<uint64_t> fq_rate_bps;  // --fq-rate, per stream
   std::optional<std::string> bind;      // -B
+  bool udp = false;                     // -u
 };
 
 // One option xttcp runs: its error lines read "-P: <the rule>".

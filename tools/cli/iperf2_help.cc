@@ -10,15 +10,17 @@ std::string iperf2_dialect_help() {
        iperf [-h|--help] [-v|--version]
 
 Client/Server:
-  -b, --bandwidth #[kmgKMG]  rate of each stream in bits/sec (default: as fast as it goes)
-  -e, --enhanced             enhanced reports (more TCP and UDP columns)
+  -b, --bandwidth #[kmgKMG]  rate of each stream in bits/sec (default: as fast as it goes;
+                             UDP 1 Mbit/sec)
+  -e, --enhanced             enhanced reports (more TCP columns)
   -f, --format [aAbBkKmMgG]  report units: a adaptive bits (default), A adaptive bytes,
                              k/m/g bits, K/M/G bytes
       --hide-ips             print addresses as x.x.x.x
   -i, --interval #           seconds between interval reports (default none)
-  -l, --len #[kmKM]          buffer length (default 128K)
+  -l, --len #[kmKM]          buffer length (default 128K; UDP 1470, 1450 over IPv6)
   -p, --port #               port to listen on or connect to (default 5001)
       --sum-only             print the [SUM] reports only
+  -u, --udp                  UDP, with iperf 2's datagram header (loss, jitter, server report)
   -w, --window #[KM]         socket buffer size (SO_SNDBUF and SO_RCVBUF)
   -B, --bind <host>          address to bind (server) or to send from (client)
   -C, --compatibility        send no iperf 2 header (for servers before 2.0)
@@ -40,7 +42,7 @@ Reports:
 xttcp's own:
   --backend NAME, --json FILE, --placement MODE, --nic IF, --threads N, --pin, --dialect D
 
-Refused with the reason: -u (UDP: not yet), -d -r -R --full-duplex -L (one direction per run), -n, -F, -I, -M,
+Refused with the reason: -d -r -R --full-duplex -L (one direction per run), -n, -F, -I, -M,
 -m, -Z, -S, -T, -H, -o, -z, -U, -X, --bounceback*, --isochronous, --trip-times, and the other
 iperf 2.1.8 options docs/iperf2.md lists.
 )";

@@ -104,7 +104,7 @@ Status check_ports(const ParseState& state, const std::vector<OptionUse>& uses) 
 Status check_rates(ParseState& state) {
   TestSpec& spec = state.spec();
   if (spec.workload.rate_limit_bps != 0 && spec.workload.fq_rate_limit_bps != 0) {
-    state.note("--fq-rate-limit is ignored because -B is given");
+    state.note("ignore '--fq-rate-limit' as '-B' is specified");  // the original's words
     spec.workload.fq_rate_limit_bps = 0;
   }
   if (spec.workload.fq_rate_limit_bps != 0) {
@@ -124,13 +124,15 @@ Status check_rates(ParseState& state) {
                       "byte/s per connection",
                       spec.workload.fq_rate_limit_bps, connections));
     state.note(
-        fmt::format("--fq-rate-limit: each of {} connections paced to {} bytes/s; the "
-                    "bandwidth may be limited",
+        fmt::format("Warning! '--fq-rate-limit' is specified and the network bandwidth may be "
+                    "limited (each of {} connections paced to {} bytes/s)",
                     connections, per_socket));
   }
   if (spec.workload.rate_limit_bps != 0)
-    state.note(fmt::format("-B: bandwidth limited to {} over all sender threads",
-                           format_bps(static_cast<double>(spec.workload.rate_limit_bps))));
+    state.note(fmt::format(
+        "Warning! '-B' is specified and the network bandwidth may be limited ({} over all "
+        "sender threads)",
+        format_bps(static_cast<double>(spec.workload.rate_limit_bps))));
   return ok();
 }
 

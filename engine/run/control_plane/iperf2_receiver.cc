@@ -1,6 +1,7 @@
 // The iperf2 dialect's server: iperf 2 has no control connection, so a test is its streams. The
-// first stream's connection starts the test; it ends once every stream accepted has been closed
-// by its client in order (an iperf 2 client closes each stream after -t).
+// first stream's connection (UDP: its first datagram) starts the test; it ends once every stream
+// accepted has been closed by its client (an iperf 2 client closes each TCP stream after -t, and
+// ends each UDP stream with a FIN datagram).
 #include <atomic>
 
 #include "engine/report/log.hh"

@@ -21,6 +21,7 @@
 #include "engine/run/phase_clock.hh"
 #include "engine/run/start_gate.hh"
 #include "engine/spec.hh"
+#include "engine/udp/flow_admission.hh"
 #include "base/status.hh"
 
 namespace xttcp {
@@ -38,6 +39,9 @@ struct ReceiverControlContext {
   Log& log;
   // Who is served (--allow, --max-clients); null = everyone. Outlives the control plane.
   PeerAdmission* admission = nullptr;
+  // UDP: where a control plane that knows its senders' flows declares them when a test
+  // starts (udp/flow_admission.hh); null = it never does. Outlives the control plane.
+  udp::FlowAdmission* flow_admission = nullptr;
 };
 
 class ReceiverControl {

@@ -17,6 +17,7 @@
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/stop_reason.hh"
+#include "engine/udp/flow_admission.hh"
 #include "engine/spec.hh"
 #include "base/status.hh"
 
@@ -34,6 +35,8 @@ struct SenderControlContext {
   const std::optional<SocketAddress>& source;  // -a
   const std::atomic<bool>& interrupted;        // Ctrl+C: every wait gives up
   Log& log;
+  // UDP: the flows this sender will send, declared in the native hello (hello.hh).
+  std::optional<udp::DeclaredFlows> udp_flows = std::nullopt;
 };
 
 // What the sender and the receiver agreed on before the data connections.

@@ -4,6 +4,9 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
 
 #include "engine/control/sync_server.hh"
 #include "engine/report/log.hh"
@@ -95,9 +98,17 @@ class SyncReceiver final : public ReceiverControl {
   Status open() override {
     const TestSpec& spec = context_.spec;
     SyncServerHooks hooks;
-    hooks.native_hello = [&spec](const std::string&) { return hello_json(spec); };
-    hooks.start = [this](uint32_t cycle_s, int native_senders) {
-      peers_.expect(native_senders);
+    udp::FlowAdmission* flows =
+        spec.workload.protocol == Protocol::udp ? context_.flow_admission : nullptr;
+    // Until a test's senders declare their flows, no native datagram is a test's.
+    if (flows != nullptr) flows->require_declarations();
+    hooks.native_hello = [this, &spec, flows](int peer, const std::string& sender_hello) {
+      if (flows != nullptr) declared_[peer] = declared_udp_flows(sender_hello);
+      return hello_json(spec);
+    };
+    hooks.start = [this, flows](uint32_t cycle_s, const std::vector<int>& native_senders) {
+      if (flows != nullptr) flows->declare(flows_of(native_senders));
+      peers_.expect(static_cast<int>(native_senders.size()));
       context_.gate.open(cycle_s);
     };
     hooks.early_exit = [this] {
@@ -113,6 +124,7 @@ class SyncReceiver final : public ReceiverControl {
       peers_.add(std::move(*result));
     };
     hooks.peer_closed = [this](ReceiverSync::Departure departure) {
+      declared_.erase(departure.peer);
       if (!departure.left_running_test) return;
       if (watch_.well_inside())
         context_.clock.cancel(StopCause::sender_left,
@@ -165,7 +177,21 @@ class SyncReceiver final : public ReceiverControl {
   }
 
  private:
+  // The UDP flows the test's native senders declared; nullopt when one declared none (then
+  // every flow is the test's).
+  std::optional<std::vector<udp::DeclaredFlows>> flows_of(const std::vector<int>& senders) const {
+    std::vector<udp::DeclaredFlows> flows;
+    for (int id : senders) {
+      auto found = declared_.find(id);
+      if (found == declared_.end() || !found->second) return std::nullopt;
+      flows.push_back(*found->second);
+    }
+    return flows;
+  }
+
   ReceiverControlContext context_;
+  // By sync connection, while it is open (sync thread only): what its hello declared.
+  std::unordered_map<int, std::optional<udp::DeclaredFlows>> declared_;
   PeerResults peers_;
   WindowWatch watch_;
   std::unique_ptr<SyncServer> server_;

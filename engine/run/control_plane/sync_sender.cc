@@ -42,7 +42,8 @@ class SyncSender final : public SenderControl {
     if (!native) return native.error();
     agreement_.native = *native;
     if (agreement_.native) {
-      if (Status sent = sync->send_frame(hello_json(spec)); !sent) return sent.error();
+      if (Status sent = sync->send_frame(hello_json(spec, context_.udp_flows)); !sent)
+        return sent.error();
       auto peer_hello = sync->read_frame(timeout_, sync_code::kMaxHelloBytes);
       if (!peer_hello) return peer_hello.error();
       log.debug("receiver is xttcp: results will be exchanged at the end");
@@ -85,8 +86,8 @@ class SyncSender final : public SenderControl {
     if (*reply == sync_code::kPleaseWait) {
       // -M: parked until the -L sender arrives; bounded by --wait-timeout (default 10 minutes).
       const uint32_t wait_s = spec.control.wait_timeout_s > 0 ? spec.control.wait_timeout_s : 600;
-      context_.log.info(
-          fmt::format("receiver is waiting for the last sender (-L); waiting up to {} s", wait_s));
+      context_.log.info(fmt::format(
+          "waiting for the last client to join the test (the -L sender; up to {} s)", wait_s));
       reply = sync_->read_int(seconds(wait_s));
       if (!reply) return reply.error();
     }
@@ -112,7 +113,17 @@ class SyncSender final : public SenderControl {
     receiver_lost_ = receiver_lost;
     if (receiver_lost || (!agreement_.native && elapsed_s >= agreement_.cycle_s)) return ok();
     auto state = sync_->exchange(sync_code::kEarlyExit, timeout_);
-    if (state) return ok();
+    if (state) {
+      // The original's words for the receiver's "finished" answer, when it would have asked:
+      // its measured time (without warm-up and cool-down) is below the cycle. LISA's sample
+      // output shows the line after "Test cycle finished.".
+      const Workload& work = context_.spec.workload;
+      const bool original_asks =
+          work.warmup_s + work.cooldown_s > 0 || elapsed_s < agreement_.cycle_s;
+      if (*state == sync_code::kStateFinished && original_asks)
+        context_.log.info("receiver exited from current test");
+      return ok();
+    }
     // NTTTCP-for-Linux closes its sync connection as soon as its own window ends; only a native
     // peer, which still owes us its result, must be there (unless Ctrl+C stopped both ends, as
     // it does to a continuous -t 0 run).

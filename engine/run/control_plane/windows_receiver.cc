@@ -79,20 +79,23 @@ class WindowsReceiver final : public ReceiverControl {
   void serve() {
     const TestSpec& spec = context_.spec;
     // --allow / --max-clients: the -sp and token ports are control connections, as the sync
-    // port is in the Linux dialect.
-    std::function<bool(const SocketAddress&)> admit;
+    // port is in the Linux dialect; what a peer makes them say is rate-limited by their door.
+    ControlPortHooks hooks;
     if (PeerAdmission* admission = context_.admission; admission != nullptr && !admission->open())
-      admit = [admission](const SocketAddress& peer) {
+      hooks.admit = [admission](const SocketAddress& peer) {
         return admission->admit_connection(peer, PeerAdmission::Door::control);
       };
+    hooks.log = [this](std::string_view line, bool is_error) {
+      is_error ? context_.log.error(line) : context_.log.info(line);
+    };
     if (port_listener_.valid()) {
       Status served =
           serve_assigned_ports(std::move(port_listener_), windows_token::first_data_port(spec),
-                               spec.layout.ports, stop_, admit);
+                               spec.layout.ports, stop_, hooks);
       if (!served) return give_up(served);
     }
     if (token_listeners_.empty()) return;
-    Status exchanged = serve_tokens(std::move(token_listeners_), stop_, admit);
+    Status exchanged = serve_tokens(std::move(token_listeners_), stop_, std::move(hooks));
     if (!exchanged) return give_up(exchanged);
     context_.gate.open(spec.cycle_s());
   }

@@ -245,7 +245,9 @@ TEST(LinuxDialectFlags, FqRateLimitIsIgnoredWithBandwidthLimit) {
   Command command = parse_ok("-s x --fq-rate-limit 1g -B 2g");
   EXPECT_EQ(command.spec.workload.fq_rate_limit_bps, 0u);
   EXPECT_EQ(command.spec.workload.rate_limit_bps, 2'000'000'000u);
-  EXPECT_TRUE(has_note(command, "--fq-rate-limit is ignored because -B is given"));
+  EXPECT_TRUE(has_note(command, "ignore '--fq-rate-limit' as '-B' is specified"));
+  EXPECT_TRUE(
+      has_note(command, "Warning! '-B' is specified and the network bandwidth may be limited"));
 }
 
 TEST(LinuxDialectFlags, Timeline) {

@@ -61,13 +61,14 @@ class Recorder {
 
 SyncServerHooks recording_hooks(Recorder& recorder) {
   SyncServerHooks hooks;
-  hooks.native_hello = [&recorder](const std::string& sender_hello) {
+  hooks.native_hello = [&recorder](int, const std::string& sender_hello) {
     recorder.add("hello " + sender_hello);
     return std::string(R"({"role":"receiver"})");
   };
-  hooks.start = [&recorder](uint32_t cycle_s, int native_senders) {
-    recorder.add("start " + std::to_string(cycle_s) +
-                 (native_senders > 0 ? " native " + std::to_string(native_senders) : ""));
+  hooks.start = [&recorder](uint32_t cycle_s, const std::vector<int>& native_senders) {
+    recorder.add(
+        "start " + std::to_string(cycle_s) +
+        (!native_senders.empty() ? " native " + std::to_string(native_senders.size()) : ""));
   };
   hooks.early_exit = [&recorder] { recorder.add("early_exit"); };
   hooks.peer_result = [&recorder](const std::string& result) { recorder.add("result " + result); };

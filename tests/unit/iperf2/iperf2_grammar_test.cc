@@ -67,6 +67,38 @@ TEST(Iperf2Grammar, RatePerStream) {
   EXPECT_TRUE(iperf2_spec("-c ::1 -V").layout.ipv6);
 }
 
+TEST(Iperf2Grammar, UdpClientDefaultsAreIperf2s) {
+  const TestSpec spec = iperf2_spec("-c 10.0.0.2 -u");
+  EXPECT_EQ(spec.workload.protocol, Protocol::udp);
+  EXPECT_EQ(spec.workload.udp_payload, UdpPayload::iperf2);
+  EXPECT_EQ(spec.workload.send_buffer, 1470u);        // -l for UDP over IPv4
+  EXPECT_EQ(spec.workload.rate_limit_bps, 1048576u);  // 1 Mbit/s (2^20) a stream
+  EXPECT_FALSE(spec.iperf2.len_given);
+  EXPECT_EQ(iperf2_spec("-c ::1 -V -u").workload.send_buffer, 1450u);  // over IPv6
+}
+
+TEST(Iperf2Grammar, UdpRateAndLength) {
+  const TestSpec spec = iperf2_spec("-c h -u -b 10m -P 2 -l 200");
+  EXPECT_EQ(spec.workload.rate_limit_bps, 20000000u);  // -b per stream
+  EXPECT_EQ(spec.workload.send_buffer, 200u);
+  EXPECT_TRUE(spec.iperf2.len_given);
+  const TestSpec server = iperf2_spec("-s -u");
+  EXPECT_EQ(server.role, Role::receiver);
+  EXPECT_EQ(server.workload.protocol, Protocol::udp);
+  EXPECT_EQ(server.workload.udp_payload, UdpPayload::iperf2);
+}
+
+TEST(Iperf2Grammar, UdpRefusals) {
+  EXPECT_EQ(iperf2_error("-c h -u -l 10"),
+            "-l: with -u a datagram holds 16 to 65507 bytes (iperf 2's head is 16)");
+  EXPECT_EQ(iperf2_error("-c h -u -e"),
+            "-e: the enhanced UDP columns (Write/Err, PPS) are not printed by xttcp (drop -e)");
+  EXPECT_EQ(iperf2_error("-c h -u -C"), "-C: xttcp's UDP always sends iperf 2's header (drop -C)");
+  EXPECT_EQ(iperf2_error("-c h -u -N"), "-N: TCP_NODELAY is for TCP only (drop -N or -u)");
+  EXPECT_EQ(iperf2_error("-s -u -b 1m"),
+            "-b: xttcp's server reads as fast as it can (give -b to the client)");
+}
+
 TEST(Iperf2Grammar, SuffixesLowerDecimalUpperBinary) {
   EXPECT_EQ(iperf2_spec("-c h -l 8K").workload.send_buffer, 8192u);
   EXPECT_EQ(iperf2_spec("-c h -l 8k").workload.send_buffer, 8000u);
@@ -170,9 +202,6 @@ TEST(Iperf2Grammar, UnservedIperf2OptionsAreRefusedWithTheReason) {
       iperf2_error("-c h -R"),
       "-R: not served: xttcp's iperf2 dialect tests one direction: run xttcp as the client at "
       "the other end instead");
-  EXPECT_EQ(iperf2_error("-c h -u"),
-            "-u: not served: iperf 2's UDP datagram header is not written or read yet: TCP only "
-            "(docs/iperf2.md)");
   EXPECT_EQ(iperf2_error("-c h -n 1G"),
             "-n: not served: xttcp's iperf2 tests are timed (-t), not counted in bytes");
   EXPECT_EQ(iperf2_error("-c h -Z bbr"),

@@ -95,6 +95,22 @@ TEST(UdpReport, UnattributedDatagramsAreSaidGolden) {
   EXPECT_EQ(parsed->udp->unattributed, 39000u);
 }
 
+// Datagrams and end markers of flows no sender of the test set up: in none of the figures, a
+// console line of their own, counts in the JSON that read back.
+TEST(UdpReport, ForeignDatagramsAreSaidApartGolden) {
+  Result r = udp_receiver();
+  r.udp->foreign_datagrams = 23000;
+  r.udp->foreign_bytes = 1495000;
+  r.udp->foreign_end_markers = 5;
+  expect_golden("udp-receiver-foreign.txt", join_lines(xttcp_extra_lines(r)));
+  Expected<Result> parsed = parse_native_json(render_native_json(r));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_TRUE(parsed->udp);
+  EXPECT_EQ(parsed->udp->foreign_datagrams, 23000u);
+  EXPECT_EQ(parsed->udp->foreign_bytes, 1495000u);
+  EXPECT_EQ(parsed->udp->foreign_end_markers, 5u);
+}
+
 TEST(UdpReport, TcpResultsHaveNoUdpObject) {
   const std::string text = render_native_json(test::sample_receiver());
   EXPECT_EQ(text.find("\"udp\""), std::string::npos);

@@ -150,6 +150,7 @@ TEST(EndMarkerReceiver, TheEngineHearsOfAnEndOnlyWhenTheReceiverAnnouncesIt) {
   // A receiver counts a batch's bytes after accounting its datagrams: the engine, which may end
   // the run at once, must not hear of the marker before those bytes are counted.
   Receiver r;
+  r.accounting.end_compat_after(1);  // count mode, -n 1: data-less flows may end (lost whole)
   std::array<unsigned char, end_marker_size> bytes{};
   encode_end_marker({1, 1, false, 0}, bytes.data());
   r.accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), 0);
@@ -178,6 +179,9 @@ TEST(EndMarkerReceiver, TheSentCountMakesTailLossVisible) {
 
 TEST(EndMarkerReceiver, AFlowWhoseDataWasAllLostIsLostWhole) {
   Receiver r;
+  r.accounting.end_compat_after(10);  // the receiver's -n: a marker naming it ends the flow
+  r.marker(8, 7);                     // no data, another count: someone else's, ends nothing
+  EXPECT_EQ(r.ended, 0);
   r.marker(9, 10);
   EXPECT_EQ(r.ended, 1);
   EXPECT_EQ(r.flow(9).unique, 0u);
@@ -238,6 +242,7 @@ TEST(EndMarkerReceiver, CompatFlowEndedByItsMarkerIsNotEndedAgainByItsCount) {
 TEST(EndMarkerReceiver, WithoutACallbackMarkersStillEndFlows) {
   UdpFlowRegistry registry;
   DatagramAccounting accounting(registry, 0);
+  accounting.end_compat_after(1);  // count mode, -n 1: the marker names it
   std::array<unsigned char, end_marker_size> bytes{};
   encode_end_marker({3, 1, false, 0}, bytes.data());
   EXPECT_FALSE(accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), 0));

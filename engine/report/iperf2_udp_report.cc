@@ -1,0 +1,164 @@
+#include "engine/report/iperf2_udp_report.hh"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/report/iperf2_console.hh"
+#include "engine/report/iperf2_csv.hh"
+#include "engine/report/iperf2_streams.hh"
+
+namespace xttcp {
+
+namespace {
+
+constexpr const char* bandwidth_header = "[ ID] Interval       Transfer     Bandwidth";
+constexpr const char* jitter_header =
+    "[ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams";
+
+double percent(uint64_t lost, uint64_t total) {
+  return total > 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
+}
+
+// "  0.012 ms 0/1314 (0%)" after a stream's figures.
+std::string jitter_loss(double jitter_ms, uint64_t lost, uint64_t total) {
+  return fmt::format("  {:6.3f} ms {}/{} ({:.2g}%)", jitter_ms, lost, total, percent(lost, total));
+}
+
+std::string server_line(const std::string& id, const Iperf2UdpStream& u, char format) {
+  return iperf2_figures(id, 0, u.seconds, static_cast<double>(u.bytes), format) +
+         jitter_loss(u.jitter_ms, u.lost, u.datagrams);
+}
+
+std::string out_of_order(const std::string& id, double seconds, uint64_t count) {
+  return fmt::format("{} {:.4f}-{:.4f} sec  {} datagrams received out-of-order", id, 0.0, seconds,
+                     count);
+}
+
+std::vector<std::string> connection_lines(const Result& r,
+                                          const std::vector<Iperf2Stream>& streams) {
+  std::vector<std::string> out;
+  if (r.spec.iperf2.excludes('C')) return out;
+  for (const Iperf2Stream& s : streams)
+    out.push_back(fmt::format("{} local {} port {} connected with {} port {}",
+                              iperf2_stream_id(s.id), s.local.host, s.local.port, s.remote.host,
+                              s.remote.port));
+  return out;
+}
+
+std::vector<std::string> client_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+  const Iperf2Options& o = r.spec.iperf2;
+  std::vector<std::string> out = connection_lines(r, streams);
+  if (o.excludes('D')) return out;
+  const bool several = streams.size() > 1;
+  const uint64_t datagram = std::max<uint64_t>(r.spec.workload.send_buffer, 1);
+  out.push_back(bandwidth_header);
+  if (o.intervals)
+    for (const Iperf2Interval& i : iperf2_intervals(r))
+      out.push_back(iperf2_figures(several ? "[SUM]" : iperf2_stream_id(1), i.from, i.to,
+                                   static_cast<double>(i.bytes), o.format));
+  uint64_t sent_total = 0;
+  for (const Iperf2Stream& s : streams) {
+    // Sent: the data datagrams and the FIN, the total the server counts.
+    const uint64_t sent = s.bytes / datagram + 1;
+    sent_total += sent;
+    if (o.sum_only && several) continue;
+    out.push_back(iperf2_figures(iperf2_stream_id(s.id), 0, r.duration_s,
+                                 static_cast<double>(s.bytes), o.format));
+    out.push_back(fmt::format("{} Sent {} datagrams", iperf2_stream_id(s.id), sent));
+  }
+  if (several) {
+    out.push_back(
+        iperf2_figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format));
+    out.push_back(fmt::format("[SUM] Sent {} datagrams", sent_total));
+  }
+  for (const Iperf2Stream& s : streams) {
+    if (!s.udp) continue;
+    const std::string id = iperf2_stream_id(s.id);
+    out.push_back(id + " Server Report:");
+    out.push_back(jitter_header);
+    out.push_back(server_line(id, *s.udp, o.format));
+    if (s.udp->out_of_order > 0)
+      out.push_back(out_of_order(id, s.udp->seconds, s.udp->out_of_order));
+  }
+  return out;
+}
+
+std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+  const Iperf2Options& o = r.spec.iperf2;
+  std::vector<std::string> out = connection_lines(r, streams);
+  if (o.excludes('D')) return out;
+  const bool several = streams.size() > 1;
+  out.push_back(jitter_header);
+  if (o.intervals)
+    for (const Iperf2Interval& i : iperf2_intervals(r)) {
+      const std::string id = several ? "[SUM]" : iperf2_stream_id(1);
+      out.push_back(iperf2_figures(id, i.from, i.to, static_cast<double>(i.bytes), o.format) +
+                    (several ? fmt::format("   {}/{} ({:.2g}%)", i.lost, i.datagrams + i.lost,
+                                           percent(i.lost, i.datagrams + i.lost))
+                             : jitter_loss(i.jitter_ms, i.lost, i.datagrams + i.lost)));
+    }
+  Iperf2UdpStream sum;
+  for (const Iperf2Stream& s : streams) {
+    if (!s.udp) continue;
+    sum.bytes += s.udp->bytes;
+    sum.seconds = std::max(sum.seconds, s.udp->seconds);
+    sum.datagrams += s.udp->datagrams;
+    sum.lost += s.udp->lost;
+    if (o.sum_only && several) continue;
+    const std::string id = iperf2_stream_id(s.id);
+    out.push_back(server_line(id, *s.udp, o.format));
+    if (s.udp->out_of_order > 0)
+      out.push_back(out_of_order(id, s.udp->seconds, s.udp->out_of_order));
+  }
+  if (several)
+    out.push_back(
+        iperf2_figures("[SUM]", 0, sum.seconds, static_cast<double>(sum.bytes), o.format) +
+        fmt::format("   {}/{} ({:.2g}%)", sum.lost, sum.datagrams,
+                    percent(sum.lost, sum.datagrams)));
+  return out;
+}
+
+// -y C: iperf 2.1.8's UDP rows add jitter (ms), lost, total, loss % and out-of-order. A
+// client's interval rows carry its sent datagrams; its whole-test row -1 for the total, as
+// 2.1.8 prints it (the server's report is not printed in CSV).
+std::string udp_fields(double jitter_ms, int64_t lost, int64_t total, uint64_t out_of_order) {
+  const double loss =
+      total != 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
+  return fmt::format(",{:.3f},{},{},{:.3f},{}", jitter_ms, lost, total, loss, out_of_order);
+}
+
+std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+  std::vector<std::string> out;
+  if (streams.empty()) return out;
+  const bool client = r.role == Role::sender || r.spec.role == Role::sender;
+  const int interval_id = streams.size() > 1 ? -1 : 1;
+  if (r.spec.iperf2.intervals)
+    for (const Iperf2Interval& i : iperf2_intervals(r)) {
+      const auto total = static_cast<int64_t>(client ? i.datagrams : i.datagrams + i.lost);
+      out.push_back(iperf2_csv_row(r, streams.front(), interval_id, i.from, i.to, i.bytes) +
+                    udp_fields(client ? 0 : i.jitter_ms, client ? 0 : static_cast<int64_t>(i.lost),
+                               total, 0));
+    }
+  for (const Iperf2Stream& s : streams) {
+    if (client) {
+      out.push_back(iperf2_csv_row(r, s, static_cast<int>(s.id), 0, r.duration_s, s.bytes) +
+                    udp_fields(0, 0, -1, 0));
+    } else if (s.udp) {
+      out.push_back(iperf2_csv_row(r, s, static_cast<int>(s.id), 0, s.udp->seconds, s.udp->bytes) +
+                    udp_fields(s.udp->jitter_ms, static_cast<int64_t>(s.udp->lost),
+                               static_cast<int64_t>(s.udp->datagrams), s.udp->out_of_order));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> iperf2_udp_report_lines(const Result& r) {
+  const std::vector<Iperf2Stream> streams = iperf2_streams(r);
+  if (r.spec.iperf2.csv) return csv_lines(r, streams);
+  return r.role == Role::sender ? client_lines(r, streams) : server_lines(r, streams);
+}
+
+}  // namespace xttcp

@@ -1,0 +1,139 @@
+// Once a test's senders declared their flows, datagrams of any other flow id speak for nobody:
+// they are no data for the caller (so not in the test's bytes), sit in the slot's foreign
+// record (not in the sums, nor the run figures), take no place in the flow table, and their
+// end markers end nothing. Without declarations every flow counts, as before, but a marker
+// ends only a flow that brought data.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <functional>
+#include <random>
+
+#include "engine/run/hello.hh"
+#include "engine/udp/datagram_accounting.hh"
+#include "engine/udp/datagram_header.hh"
+#include "engine/udp/end_marker.hh"
+#include "engine/udp/flow_admission.hh"
+#include "engine/udp/flow_registry.hh"
+#include "engine/udp/udp_result.hh"
+
+namespace xttcp::udp {
+namespace {
+
+constexpr uint32_t declared_base = 7u << flow_slot_bits;
+
+struct AdmittingSocket {
+  AdmittingSocket() { registry.set_admission(&admission); }
+  bool datagram(uint32_t flow, uint32_t sequence, uint64_t at_ns = 1) {
+    std::array<unsigned char, 100> bytes{};
+    encode({flow, sequence, at_ns}, bytes.data());
+    const bool data = accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), at_ns);
+    accounting.announce_ended();
+    return data;
+  }
+  void end_marker(uint32_t flow, uint64_t sent) {
+    std::array<unsigned char, end_marker_size> bytes{};
+    encode_end_marker({flow, sent, false, 1}, bytes.data());
+    EXPECT_FALSE(accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), 1));
+    accounting.announce_ended();
+  }
+
+  FlowAdmission admission;
+  UdpFlowRegistry registry{64};
+  int ended = 0;
+  std::function<void()> on_end = [this] { ++ended; };
+  DatagramAccounting accounting{registry, 0, &on_end};
+};
+
+TEST(FlowAdmission, UndeclaredFlowsAreForeignOnceTheTestsSendersDeclaredTheirs) {
+  AdmittingSocket s;
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 2}});
+  EXPECT_TRUE(s.datagram(declared_base | 0, 0));
+  EXPECT_TRUE(s.datagram(declared_base | 1, 0));
+  EXPECT_TRUE(s.datagram(declared_base | 1, 1));
+  std::mt19937 random(17);
+  for (int i = 0; i < 5000; ++i)  // invented ids, another declared_base, a slot past the count
+    EXPECT_FALSE(s.datagram(0x40000000 | (random() & 0x3fffffff), random()));
+  EXPECT_FALSE(s.datagram((8u << flow_slot_bits) | 0, 0));
+  EXPECT_FALSE(s.datagram(declared_base | 2, 0));
+  EXPECT_FALSE(s.datagram(retired_flow, 0));
+  EXPECT_EQ(s.accounting.flows(), 2u);  // no table place for them
+  EXPECT_EQ(s.accounting.flows_retired(), 0u);
+  const auto flows = s.registry.snapshot();
+  EXPECT_EQ(sum(flows).datagrams, 3u);
+  const ForeignCounts foreign = foreign_counts(flows);
+  EXPECT_EQ(foreign.datagrams, 5003u);
+  EXPECT_EQ(foreign.bytes, 5003u * 100);
+  UdpResult udp;
+  add_run_figures(udp, Role::receiver, flows,
+                  {{declared_base | 0, true, 1}, {declared_base | 1, true, 2}});
+  EXPECT_EQ(udp.received, 3u);
+  EXPECT_EQ(udp.sent, 3u);
+  EXPECT_EQ(udp.lost, 0u);
+  EXPECT_EQ(udp.unattributed, 0u);
+  EXPECT_EQ(udp.foreign_datagrams, 5003u);
+  EXPECT_EQ(udp.flows.size(), 2u);
+}
+
+TEST(FlowAdmission, OnlyADeclaredFlowsEndMarkerEndsIt) {
+  AdmittingSocket s;
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 1}});
+  s.end_marker(0x40000001, 10);  // someone else's marker, 5 times as a sender sends them
+  for (int i = 0; i < 4; ++i) s.end_marker(declared_base | 3, 10);
+  EXPECT_EQ(s.ended, 0);
+  EXPECT_EQ(s.accounting.flows_ended(), 0u);
+  EXPECT_EQ(foreign_counts(s.registry.snapshot()).end_markers, 5u);
+  s.end_marker(declared_base | 0, 10);
+  EXPECT_EQ(s.ended, 1);
+}
+
+TEST(FlowAdmission, BeforeAnyTestNothingNativeIsATestsAndEachTestHasItsOwnSenders) {
+  AdmittingSocket s;
+  s.admission.require_declarations();
+  EXPECT_FALSE(s.datagram(declared_base | 0, 0));
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 1}});
+  EXPECT_TRUE(s.datagram(declared_base | 0, 1));
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base + (1u << flow_slot_bits), 1}});
+  EXPECT_FALSE(s.datagram(declared_base | 0, 2));  // the last test's sender, late
+}
+
+TEST(FlowAdmission, WithoutDeclarationsEveryFlowCounts) {
+  AdmittingSocket s;  // -N, the Windows dialect, a sender that declared nothing
+  EXPECT_TRUE(s.datagram(0x40000001, 0));
+  s.admission.declare(std::nullopt);
+  EXPECT_TRUE(s.datagram(0x40000002, 0));
+  s.end_marker(0x40000002, 1);
+  EXPECT_EQ(s.ended, 1);
+  EXPECT_EQ(foreign_counts(s.registry.snapshot()).datagrams, 0u);
+}
+
+TEST(FlowAdmission, WithoutDeclarationsAMarkerEndsOnlyAFlowThatBroughtData) {
+  AdmittingSocket s;  // the Windows dialect's count mode: no sender declares its flows
+  for (int i = 0; i < 5; ++i) s.end_marker(0x40000003, 10);  // an invented id, no data
+  EXPECT_EQ(s.ended, 0);
+  EXPECT_EQ(s.accounting.flows(), 0u);  // and no table place
+  EXPECT_EQ(foreign_counts(s.registry.snapshot()).end_markers, 5u);
+  EXPECT_TRUE(s.datagram(0x40000004, 0));
+  s.end_marker(0x40000004, 10);
+  EXPECT_EQ(s.ended, 1);
+}
+
+TEST(FlowAdmission, AHelloDeclaresItsFlowsWithinBounds) {
+  TestSpec spec;
+  const std::string hello = hello_json(spec, DeclaredFlows{declared_base, 4});
+  EXPECT_EQ(declared_udp_flows(hello), (DeclaredFlows{declared_base, 4}));
+  EXPECT_EQ(declared_udp_flows(hello_json(spec)), std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":5,"count":1}})"), std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":0,"count":1}})"), std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":0}})"), std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":2000000}})"), std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":-1,"count":1}})"), std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":3}})"),
+            (DeclaredFlows{declared_base, 3}));
+  EXPECT_EQ(declared_udp_flows("{\"a\":" + std::string(100, '[') + std::string(100, ']') + "}"),
+            std::nullopt);
+  EXPECT_EQ(declared_udp_flows("not json"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace xttcp::udp
