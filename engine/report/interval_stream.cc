@@ -21,8 +21,7 @@ namespace xttcp {
 namespace {
 
 std::string iso_utc(std::chrono::system_clock::time_point t) {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z",
-                     fmt::gmtime(std::chrono::system_clock::to_time_t(t)));
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(t)));
 }
 
 // A finite number as JSON (a window of 0 s has no rate: 0).
@@ -103,12 +102,12 @@ void IntervalStream::interval(Role role, std::chrono::system_clock::time_point w
   std::string line = fmt::format(
       "{{\"type\":\"interval\",\"role\":{},\"window_start\":{},\"start_s\":{},\"seconds\":{},"
       "\"bytes\":{},\"throughput_bps\":{}",
-      json_string(to_string(role)), json_string(iso_utc(window_start)), number(s.start_s), number(s.seconds),
-      s.bytes, number(bps));
+      json_string(to_string(role)), json_string(iso_utc(window_start)), number(s.start_s),
+      number(s.seconds), s.bytes, number(bps));
   if (udp)
-    line += fmt::format(",\"datagrams\":{},\"lost\":{},\"reordered\":{},\"jitter_ms\":{}",
-                        s.datagrams, s.lost, s.reordered,
-                        number(static_cast<double>(s.jitter_ns) / 1e6));
+    line +=
+        fmt::format(",\"datagrams\":{},\"lost\":{},\"reordered\":{},\"jitter_ms\":{}", s.datagrams,
+                    s.lost, s.reordered, number(static_cast<double>(s.jitter_ns) / 1e6));
   write_line(line + "}\n");
 }
 
@@ -117,8 +116,9 @@ void IntervalStream::end(const Result& r) {
   write_line(fmt::format(
       "{{\"type\":\"end\",\"role\":{},\"window_start\":{},\"duration_s\":{},\"total_bytes\":{},"
       "\"throughput_bps\":{},\"cut_short\":{},\"cause\":{},\"dropped_lines\":{}}}\n",
-      json_string(to_string(r.role)), json_string(r.start_time), number(r.duration_s), r.total_bytes,
-      number(bps), r.cut_short ? "true" : "false", json_string(to_string(r.stop.cause)), dropped_));
+      json_string(to_string(r.role)), json_string(r.start_time), number(r.duration_s),
+      r.total_bytes, number(bps), r.cut_short ? "true" : "false",
+      json_string(to_string(r.stop.cause)), dropped_));
 }
 
 }  // namespace xttcp

@@ -28,9 +28,8 @@ Result udp_intervals() {
 // What the stream writes for `r`: every interval, then its end.
 std::string streamed(const Result& r) {
   const auto path = std::filesystem::temp_directory_path() /
-                    ("xttcp-interval-stream-" + std::to_string(::testing::UnitTest::GetInstance()
-                                                                   ->random_seed()) +
-                     ".ndjson");
+                    ("xttcp-interval-stream-" +
+                     std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".ndjson");
   {
     auto stream = IntervalStream::open(path.string());
     EXPECT_TRUE(stream) << (stream ? "" : stream.error().message);
