@@ -62,6 +62,35 @@ int print_backends(const TestSpec& options) {
   return exit_code::success;
 }
 
+// `xttcp NAME ARGS...`: parse ARGS with the subcommand's grammar (a usage error exits 2), run it.
+template <class Request>
+int run_parsed(const std::vector<std::string>& args,
+               Expected<Request> (*parse)(const std::vector<std::string>&),
+               int (*run)(const Request&)) {
+  auto request = parse(args);
+  if (!request) return usage_error(request.error().message);
+  return run(*request);
+}
+
+struct Subcommand {
+  const char* name;
+  std::string (*help)();
+  int (*run)(const std::vector<std::string>& args);
+};
+
+const Subcommand subcommands[] = {
+    {"compare", compare_help,
+     [](const std::vector<std::string>& a) {
+       return run_parsed(a, parse_compare_args, run_compare);
+     }},
+    {"compare-paths", paths_help,
+     [](const std::vector<std::string>& a) { return run_parsed(a, parse_paths_args, run_paths); }},
+    {"report", report_help,
+     [](const std::vector<std::string>& a) {
+       return run_parsed(a, parse_report_args, run_report);
+     }},
+};
+
 }  // namespace
 }  // namespace xttcp
 
@@ -73,36 +102,17 @@ int main(int argc, char** argv) {
   auto dialect = choose_dialect(program, args);
   if (!dialect) return usage_error(dialect.error().message);
   add_implied_defaults(program, args);  // as ntttcp: the original's work (--defaults ntttcp)
-  if (!args.empty() && args.front() == "compare") {  // its own grammar, the same in both dialects
-    args.erase(args.begin());
-    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-      std::fputs(compare_help().c_str(), stdout);
-      return exit_code::success;
-    }
-    auto request = parse_compare_args(args);
-    if (!request) return usage_error(request.error().message);
-    return run_compare(*request);
-  }
-  if (!args.empty() && args.front() == "compare-paths") {  // its own grammar too
-    args.erase(args.begin());
-    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-      std::fputs(paths_help().c_str(), stdout);
-      return exit_code::success;
-    }
-    auto request = parse_paths_args(args);
-    if (!request) return usage_error(request.error().message);
-    return run_paths(*request);
-  }
-  if (!args.empty() && args.front() == "report") {  // its own grammar too
-    args.erase(args.begin());
-    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-      std::fputs(report_help().c_str(), stdout);
-      return exit_code::success;
-    }
-    auto request = parse_report_args(args);
-    if (!request) return usage_error(request.error().message);
-    return run_report(*request);
-  }
+  // The subcommands, each with its own grammar, the same in every dialect.
+  if (!args.empty())
+    for (const Subcommand& sub : subcommands)
+      if (args.front() == sub.name) {
+        args.erase(args.begin());
+        if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+          std::fputs(sub.help().c_str(), stdout);
+          return exit_code::success;
+        }
+        return sub.run(args);
+      }
   const bool windows = *dialect == CliDialect::windows;
   const bool iperf2 = *dialect == CliDialect::iperf2;
   auto command = windows  ? parse_windows_dialect(args)

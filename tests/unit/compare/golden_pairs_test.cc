@@ -2,12 +2,12 @@
 // regression, clear improvement, noise, an environment change, single runs, another workload.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "engine/report/native_runs.hh"
+#include "tests/unit/golden_file.hh"
 #include "tools/compare/compare_report.hh"
 #include "tools/compare/comparison.hh"
 #include "tools/compare/differences.hh"
@@ -134,30 +134,6 @@ TEST(Verdicts, SystemWideMetricsAreJudgedOnlyWhenAsked) {
   EXPECT_EQ(compare_runs({calm}, {busy}, all).overall, Verdict::regression);
 }
 
-}  // namespace
-}  // namespace xttcp
-
-namespace xttcp {
-namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(GOLDEN_DIR) + "/compare/" + name;
-  if (const char* update = std::getenv("XTTCP_UPDATE_GOLDEN");
-      update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  EXPECT_EQ(read_text(path), actual)
-      << "differs from " << path << " (XTTCP_UPDATE_GOLDEN=1 rewrites it)";
-}
-
 // Both renderings of the clear regression: the table a person reads, and the JSON a pipeline
 // (and `xttcp report`, which plots each run's value) reads.
 TEST(GoldenPairs, RenderedRegression) {
@@ -165,8 +141,8 @@ TEST(GoldenPairs, RenderedRegression) {
   report.base = {"base.json", 3};
   report.changed = {"regression.json", 3};
   report.comparison = compare("base.json", "regression.json");
-  expect_golden("regression.table.txt", render_compare_table(report));
-  expect_golden("regression.compare.json", render_compare_json(report));
+  test::expect_golden_in("compare", "regression.table.txt", render_compare_table(report));
+  test::expect_golden_in("compare", "regression.compare.json", render_compare_json(report));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/report/native_json.hh"
+#include "tests/unit/golden_file.hh"
 
 namespace xttcp {
 namespace {
@@ -100,22 +101,8 @@ Result device_result() {
   return r;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(GOLDEN_DIR) + "/dpdk/" + name;
-  if (const char* update = std::getenv("XTTCP_UPDATE_GOLDEN");
-      update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  EXPECT_EQ(read_text(path), actual)
-      << "differs from " << path << " (XTTCP_UPDATE_GOLDEN=1 rewrites it)";
+  test::expect_golden_in("dpdk", name, actual);
 }
 
 TEST(DeviceWindow, NoteGolden) {

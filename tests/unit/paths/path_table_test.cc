@@ -8,23 +8,14 @@
 #include <memory>
 #include <sstream>
 
+#include "tests/unit/golden_file.hh"
 #include "tools/paths/path_table.hh"
 
 namespace xttcp {
 namespace {
 
 void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(GOLDEN_DIR) + "/paths/" + name;
-  const char* update = std::getenv("XTTCP_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path << " (XTTCP_UPDATE_GOLDEN=1 creates it)";
-  std::ostringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(expected.str(), actual) << "differs from " << path;
+  test::expect_golden_in("paths", name, actual);
 }
 
 // A TCP stream sender of `bytes` in 2 s using `cpu_s` of CPU, whose receiver used `peer_cpu_s`.

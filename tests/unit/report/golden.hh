@@ -11,22 +11,13 @@
 #include <string>
 #include <vector>
 
-#ifndef GOLDEN_DIR
-#error "GOLDEN_DIR must point at tests/golden"
-#endif
+#include "tests/unit/golden_file.hh"
+
 #ifndef SAMPLES_DIR
 #error "SAMPLES_DIR must point at the reference samples (<source root>/../shared/reference/samples)"
 #endif
 
 namespace xttcp::test {
-
-inline std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 inline std::string join_lines(const std::vector<std::string>& lines) {
   std::string text;
@@ -49,16 +40,7 @@ inline std::vector<std::string> split_lines(const std::string& text) {
 
 // Byte-for-byte comparison with tests/golden/report/<name>; XTTCP_UPDATE_GOLDEN=1 rewrites it.
 inline void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(GOLDEN_DIR) + "/report/" + name;
-  const char* update = std::getenv("XTTCP_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::optional<std::string> expected = read_text(path);
-  ASSERT_TRUE(expected.has_value())
-      << "missing golden file " << path << " (run with XTTCP_UPDATE_GOLDEN=1 to create it)";
-  EXPECT_EQ(*expected, actual) << "differs from " << path;
+  expect_golden_in("report", name, actual);
 }
 
 // The real NTTTCP-for-Linux and NTttcp-for-Windows outputs, kept in the shared reference beside
