@@ -3,13 +3,41 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace xttcp {
+
+namespace {
+
+// The largest of a "min default max" sysctl the sender's host recorded (0: not recorded).
+uint64_t sysctl_max(const Result& r, std::string_view name) {
+  for (const auto& [key, value] : r.host.sysctls) {
+    if (key != name) continue;
+    const size_t last = value.find_last_of(' ');
+    const std::string tail = last == std::string::npos ? value : value.substr(last + 1);
+    return std::strtoull(tail.c_str(), nullptr, 10);
+  }
+  return 0;
+}
+
+}  // namespace
+
+uint64_t in_flight_bound(const Result& sender) {
+  const uint64_t per_connection =
+      sysctl_max(sender, "net.ipv4.tcp_wmem") + sysctl_max(sender, "net.ipv4.tcp_rmem");
+  return per_connection * sender.connections_tested;
+}
 
 std::optional<std::string> count_mismatch(const Result& sender, const Result& receiver) {
   if (sender.spec.workload.protocol != Protocol::tcp || sender.total_bytes == 0)
     return std::nullopt;
   if (receiver.total_bytes * 2 >= sender.total_bytes) return std::nullopt;
+  // Many connections behind a slow receiver hold much in their buffers at the window's edge
+  // (10,000 connections under a sanitizer: 44 % counted); what they can hold is no mismatch.
+  // Nothing counted at all always is.
+  if (receiver.total_bytes > 0 && sender.total_bytes - receiver.total_bytes <= in_flight_bound(sender))
+    return std::nullopt;
   return fmt::format(
       "the receiver counted {} bytes, {:.1f} % of the {} this sender sent: the "
       "bytes did not reach it",

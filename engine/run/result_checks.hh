@@ -9,10 +9,16 @@
 
 namespace xttcp {
 
-// Sender, TCP: an xttcp receiver that counted less than half of what we sent (the bytes went
-// nowhere: a listener that stopped accepting, another peer). The two windows differ only by
-// what is in flight at their edges; with -M the receiver counts more, never less.
+// Sender, TCP: an xttcp receiver that counted nothing, or less than half of what we sent and
+// less by more than the connections can hold in flight (the bytes went nowhere: a listener that
+// stopped accepting, another peer). The two windows differ only by what is in flight at their
+// edges; with -M the receiver counts more, never less.
 std::optional<std::string> count_mismatch(const Result& sender, const Result& receiver);
+
+// What the sender's connections can hold that its receiver has not read: each one's send and
+// receive buffers at the kernel's limits (tcp_wmem[2] + tcp_rmem[2], as its host recorded
+// them); 0 where they were not recorded.
+uint64_t in_flight_bound(const Result& sender);
 
 // Receiver: no data in the last part of the window (more than 1 s, a fifth of it, and four
 // times the longest gap between data before it, so sparse -B pacing is no alarm): the sender
