@@ -71,7 +71,7 @@ Expected<std::unique_ptr<IntervalStream>> IntervalStream::open(const std::string
   std::FILE* file = fdopen(fd, "w");
   if (file == nullptr) ::close(fd);
 #else
-  std::FILE* file = std::fopen(path.c_str(), "w");
+  std::FILE* file = std::fopen(path.c_str(), "wb");  // "\n", not "\r\n": NDJSON on every OS
 #endif
   if (file == nullptr)
     return fail("--json-stream: cannot write " + path + ": " + std::strerror(errno));

@@ -36,7 +36,8 @@ std::optional<std::string> count_mismatch(const Result& sender, const Result& re
   // Many connections behind a slow receiver hold much in their buffers at the window's edge
   // (10,000 connections under a sanitizer: 44 % counted); what they can hold is no mismatch.
   // Nothing counted at all always is.
-  if (receiver.total_bytes > 0 && sender.total_bytes - receiver.total_bytes <= in_flight_bound(sender))
+  if (receiver.total_bytes > 0 &&
+      sender.total_bytes - receiver.total_bytes <= in_flight_bound(sender))
     return std::nullopt;
   return fmt::format(
       "the receiver counted {} bytes, {:.1f} % of the {} this sender sent: the "
