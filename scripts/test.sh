@@ -53,13 +53,23 @@ if [[ $windows == yes ]] && ! scripts/install-deps.sh --windows; then
 fi
 
 # configure DIR OPTIONS...: configure once, reconfigure after.
+# meson setup, quiet unless it fails: then its last lines (meson says why on stdout) and exit 1.
 configure() {
   local dir=$1
   shift
+  local said
   if [[ -d $dir ]]; then
-    meson setup --reconfigure "$dir" "$@" >/dev/null
+    said=$(meson setup --reconfigure "$dir" "$@" 2>&1) || {
+      tail -n 20 <<<"$said" >&2
+      echo "test.sh: meson setup $dir failed (above)" >&2
+      exit 1
+    }
   else
-    meson setup "$dir" "$@" >/dev/null
+    said=$(meson setup "$dir" "$@" 2>&1) || {
+      tail -n 20 <<<"$said" >&2
+      echo "test.sh: meson setup $dir failed (above)" >&2
+      exit 1
+    }
   fi
 }
 
@@ -108,7 +118,7 @@ if ((sanitize)); then
   # slot holding stale bytes is "an invalid vptr" now and then (seen once in e2e-scale, never
   # again in 3 reruns; google/sanitizers#1526 is the same false positive on fmt).
   configure build-asan -Dwerror=true --buildtype=debug -Db_sanitize=address,undefined \
-    -Dbench=disabled -Dunity=on -Dcpp_args=-g1,-fno-sanitize=vptr
+    -Dbench=disabled -Dunity=on "-Dcpp_args=-g1 -fno-sanitize=vptr"
   rm -f build-asan/build-status
 fi
 if ((fuzz)); then
