@@ -24,7 +24,7 @@ const std::vector<MetricDefinition>& metric_definitions() {
       {"throughput_gbps", "throughput", "Gbit/s", Better::higher},
       {"packets_per_s", "packets", "pkt/s", Better::higher},
       {"cycles_per_byte", "cycles/byte", "cycles", Better::lower, true},
-      {"cpu_s_per_gb", "CPU-s/GB", "s", Better::lower},
+      {"cpu_s_per_gb", "CPU-s/GB", "s", Better::lower, true},
       {"retransmits_per_gb", "retransmits/GB", "segs", Better::lower, true},
       {"udp_loss_pct", "UDP loss", "%", Better::lower},
       {"latency_average_us", "call latency avg", "us", Better::lower},

@@ -16,9 +16,10 @@ struct MetricDefinition {
   const char* label;  // table label
   const char* unit;
   Better better;
-  // Counted from the whole host (every process, every connection): anything else running moves
-  // it, so by default it is shown with its verdict but not judged in the overall one.
-  bool system_wide = false;
+  // Moved by whatever else runs on the host: counted from the whole host (cycles/byte,
+  // retransmits), or CPU time, which contention for caches and cores stretches. By default it is
+  // shown with its verdict but not judged in the overall one (compare --judge-all).
+  bool host_sensitive = false;
 };
 
 // Every metric xttcp knows, in table order.

@@ -86,6 +86,10 @@ class Timeline::Run {
       }
       if (stage_ == Stage::warmup) {
         t_.log_.info("Test warmup completed.");
+        if (now > measure_begin_) {
+          measure_end_ += now - measure_begin_;
+          cycle_end_ += now - measure_begin_;
+        }
         close_sample(now, false);
         open_window(now);
       } else if (stage_ == Stage::measure) {
@@ -218,7 +222,10 @@ class Timeline::Run {
   const bool continuous_;
   const bool sampling_;
   const bool udp_run_;
-  const SteadyClock::time_point start_, measure_begin_, measure_end_, cycle_end_;
+  const SteadyClock::time_point start_, measure_begin_;
+  // Both move later by as much as the window opened late (a loaded machine woke this thread
+  // after the warm-up's edge): the window keeps its full length, as the original's does.
+  SteadyClock::time_point measure_end_, cycle_end_;
   const SteadyClock::duration interval_;
   MeasuredWindow window_;
   Stage stage_ = Stage::warmup;

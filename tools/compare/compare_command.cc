@@ -81,14 +81,14 @@ Expected<CompareRequest> parse_compare_args(const std::vector<std::string>& args
       auto file = value("--json");
       if (!file) return file.error();
       request.json_file = *file;
-    } else if (word == "--judge-system-wide") {
-      request.options.judge_system_wide = true;
+    } else if (word == "--judge-all" || word == "--judge-system-wide") {  // the older name
+      request.options.judge_all = true;
     } else if (word == "--allow-different-workload") {
       request.allow_different_workload = true;
     } else if (word.starts_with("-") && word != "-") {
       return fail(
           fmt::format("compare: unknown option '{}' (options: --threshold PCT, --alpha P, "
-                      "--json FILE, --allow-different-workload, --judge-system-wide)",
+                      "--json FILE, --allow-different-workload, --judge-all)",
                       word));
     } else {
       files.push_back(word);
@@ -104,11 +104,12 @@ Expected<CompareRequest> parse_compare_args(const std::vector<std::string>& args
 
 std::string compare_help() {
   return "xttcp compare BASE.json NEW.json [--threshold PCT] [--alpha P] [--json FILE|-]\n"
-         "              [--allow-different-workload] [--judge-system-wide]\n"
+         "              [--allow-different-workload] [--judge-all]\n"
          "  Compares two result files (--json output; one run or --repeat N runs each): every\n"
          "  metric's change, its significance with repeats (Welch's t-test), a verdict against\n"
-         "  --threshold (default 5 %), and what differs in the environment. System-wide\n"
-         "  metrics (cycles/byte, retransmits/GB) are judged only with --judge-system-wide.\n"
+         "  --threshold (default 5 %), and what differs in the environment. Metrics that\n"
+         "  other load on the host moves (cycles/byte, CPU-s/GB, retransmits/GB) are judged\n"
+         "  only with --judge-all.\n"
          "  Exit: 0 no regression, 3 regression, 2 usage error or inputs that cannot be "
          "compared.\n";
 }

@@ -87,8 +87,8 @@ std::string render_compare_table(const CompareReport& r) {
   for (const MetricComparison& m : c.metrics)
     if (!m.judged) {
       out +=
-          "(not judged: system-wide figures, moved by anything else on the host; "
-          "--judge-system-wide counts them)\n";
+          "(not judged: figures that anything else running on the host moves; "
+          "--judge-all counts them)\n";
       break;
     }
   if (!r.workload.empty()) {

@@ -56,7 +56,7 @@ Comparison compare_runs(const std::vector<Result>& base, const std::vector<Resul
       m.change_pct = (m.changed.mean - m.base.mean) / std::fabs(m.base.mean) * 100;
     m.test = welch_t_test(b->second, c->second);
     m.verdict = judge(m, options);
-    m.judged = !def.system_wide || options.judge_system_wide;
+    m.judged = !def.host_sensitive || options.judge_all;
     regressed = regressed || (m.judged && m.verdict == Verdict::regression);
     improved = improved || (m.judged && m.verdict == Verdict::improvement);
     out.metrics.push_back(m);

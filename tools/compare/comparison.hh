@@ -17,9 +17,10 @@ namespace xttcp {
 struct CompareOptions {
   double threshold_pct = 5;  // --threshold: a change smaller than this is no change
   double alpha = 0.05;       // --alpha: significance level of the test
-  // --judge-system-wide: system-wide metrics (cycles/byte, retransmits/GB) count in the overall
-  // verdict too; by default they are shown, but another process's load must not fail a check.
-  bool judge_system_wide = false;
+  // --judge-all: the host-sensitive metrics (cycles/byte, CPU-s/GB, retransmits/GB) count in the
+  // overall verdict too; by default they are shown, but another process's load must not fail a
+  // check.
+  bool judge_all = false;
 };
 
 enum class Verdict {

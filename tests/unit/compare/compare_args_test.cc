@@ -24,13 +24,13 @@ TEST(CompareArgs, Defaults) {
 
 TEST(CompareArgs, Options) {
   auto r = parse_compare_args({"--threshold", "2.5", "a", "--json", "-", "b", "--alpha", "0.01",
-                               "--allow-different-workload", "--judge-system-wide"});
+                               "--allow-different-workload", "--judge-all"});
   ASSERT_TRUE(r);
   EXPECT_DOUBLE_EQ(r->options.threshold_pct, 2.5);
   EXPECT_DOUBLE_EQ(r->options.alpha, 0.01);
   EXPECT_EQ(*r->json_file, "-");
   EXPECT_TRUE(r->allow_different_workload);
-  EXPECT_TRUE(r->options.judge_system_wide);
+  EXPECT_TRUE(r->options.judge_all);
 }
 
 TEST(CompareArgs, BadLines) {

@@ -119,18 +119,22 @@ TEST(Verdicts, ZeroBase) {
             Verdict::same);
 }
 
-TEST(Verdicts, SystemWideMetricsAreJudgedOnlyWhenAsked) {
+TEST(Verdicts, HostSensitiveMetricsAreJudgedOnlyWhenAsked) {
   Result calm, busy;
   calm.total_bytes = busy.total_bytes = 1'000'000'000;
   calm.duration_s = busy.duration_s = 1;
   calm.cpu.cycles_per_byte = 1.0;
   busy.cpu.cycles_per_byte = 1.5;  // another process loaded the host
+  calm.cpu.process_system_s = 0.10;
+  busy.cpu.process_system_s = 0.12;  // ... and stretched this one's CPU time
   const Comparison by_default = compare_runs({calm}, {busy}, CompareOptions{});
-  EXPECT_EQ(metric(by_default, "cycles_per_byte").verdict, Verdict::regression);
-  EXPECT_FALSE(metric(by_default, "cycles_per_byte").judged);
+  for (const char* key : {"cycles_per_byte", "cpu_s_per_gb"}) {
+    EXPECT_EQ(metric(by_default, key).verdict, Verdict::regression) << key;
+    EXPECT_FALSE(metric(by_default, key).judged) << key;
+  }
   EXPECT_EQ(by_default.overall, Verdict::same);
   CompareOptions all;
-  all.judge_system_wide = true;
+  all.judge_all = true;
   EXPECT_EQ(compare_runs({calm}, {busy}, all).overall, Verdict::regression);
 }
 

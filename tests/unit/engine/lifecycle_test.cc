@@ -108,6 +108,21 @@ TEST(Lifecycle, IntervalSamplesTileTheMeasuredWindowExactly) {
   EXPECT_NE(run.output().find("Test warmup completed."), std::string::npos);
 }
 
+// A loaded machine wakes the control thread after the warm-up's edge: the window still lasts its
+// full duration (it is never shorter than -t, as the original's is not). Started 1.5 s in the
+// past with 1 s of warm-up, the window opens 0.5 s late.
+TEST(Lifecycle, AWindowOpenedLateKeepsItsFullLength) {
+  NullRun run(0.25);
+  WorkerPool& pool = *run.pool;
+  ASSERT_TRUE(pool.open_all(10s).has_value());
+  pool.release();
+  const MeasuredWindow window = run.timeline->run({1, 1, 2}, SteadyClock::now() - 1500ms);
+  pool.stop_and_join();
+  ASSERT_TRUE(window.measured);
+  EXPECT_FALSE(window.cut_short);
+  EXPECT_GE(window.seconds, 1.0);
+}
+
 // -sam 2 over a 3 s window after 1 s of warm-up: ceil(3 / 2) = 2 samples (the last one shorter),
 // each with its own edge snapshots; together they are exactly the window.
 TEST(Lifecycle, SamplesSplitTheWindowAndTileItExactly) {
