@@ -126,6 +126,35 @@ struct ConnectionStats {
   std::optional<Iperf2UdpStream> iperf2_udp;  // the iperf2 dialect's UDP streams
 };
 
+// TCP_INFO of one connection at one instant, as the kernel keeps it (cumulative counts).
+struct TcpSample {
+  uint32_t rtt_us = 0, rttvar_us = 0;
+  uint32_t snd_cwnd = 0;  // segments
+  uint32_t total_retrans = 0;
+  uint64_t delivery_rate_bps = 0, pacing_rate_bps = 0;  // bits per second
+  uint64_t bytes_acked = 0, bytes_received = 0;
+  // Time (µs) the connection had data to send, and of it: limited by the peer's receive
+  // window, and by our send buffer (Linux 4.10+; 0 where the OS does not say).
+  uint64_t busy_us = 0, rwnd_limited_us = 0, sndbuf_limited_us = 0;
+};
+
+// One connection over one interval (docs/native-json.md: intervals[].connections): gauges as read
+// at the interval's end, counts as the change over it.
+struct ConnectionInterval {
+  uint32_t id = 0;     // Result::watched_connections[].id
+  uint64_t bytes = 0;  // acknowledged (sender) or received (receiver) by TCP in the interval
+  uint32_t rtt_us = 0, rttvar_us = 0, snd_cwnd = 0;
+  uint32_t retransmits = 0;
+  uint64_t delivery_rate_bps = 0, pacing_rate_bps = 0;
+  uint64_t busy_us = 0, rwnd_limited_us = 0, sndbuf_limited_us = 0;
+};
+
+// A connection whose TCP_INFO was read at every interval: its id in the intervals, and who.
+struct WatchedConnection {
+  uint32_t id = 0;
+  std::string local, remote;
+};
+
 struct IntervalSample {
   double start_s = 0;  // from the start of the measured window (negative during warm-up)
   double seconds = 0;
@@ -133,6 +162,8 @@ struct IntervalSample {
   // UDP runs (docs/udp.md): datagrams sent (sender) or received (receiver) in the interval, and
   // the receiver's sequence accounting over it.
   uint64_t datagrams = 0, lost = 0, reordered = 0, jitter_ns = 0;
+  // TCP: every watched connection open at the interval's end (docs/native-json.md).
+  std::vector<ConnectionInterval> connections;
 };
 
 // One UDP flow of the whole run (docs/udp.md). flow = the sender's flow id.
@@ -230,6 +261,10 @@ struct Result {
   std::vector<ThreadResult> threads;
   std::vector<IntervalSample> intervals;
   std::vector<ConnectionStats> connections;
+  // TCP: the connections whose TCP_INFO the intervals hold (at most limits::watched_connections
+  // open at once), and how many more were open and left out.
+  std::vector<WatchedConnection> watched_connections;
+  uint64_t connections_not_watched = 0;
 
   CpuSplit cpu;
   TcpRetransmits tcp;

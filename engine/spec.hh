@@ -38,6 +38,9 @@ inline constexpr uint64_t max_connections = 1u << 20;  // xttcp's own bound on -
 inline constexpr uint64_t max_buffer_bytes = 1ull << 30;
 // --max-clients: far above any real test, small enough that the list of hosts stays cheap.
 inline constexpr uint64_t max_clients = 4096;
+// Connections whose TCP_INFO is read at every interval (intervals[].connections): xttcp's
+// default test has 64; more would grow the result file by every interval of every connection.
+inline constexpr uint32_t watched_connections = 64;
 }  // namespace limits
 
 namespace defaults {

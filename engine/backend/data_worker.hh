@@ -18,6 +18,7 @@
 #include "engine/plan.hh"
 #include "engine/result.hh"
 #include "engine/spec.hh"
+#include "engine/stats/connection_watch.hh"
 #include "engine/stats/counters.hh"
 #include "engine/stats/latency_histogram.hh"
 
@@ -86,7 +87,23 @@ struct WorkerContext {
   // close it at once, count nothing) and, with --allow, each datagram's source. Null or open()
   // = everyone (then no source address need be read). Engine-owned.
   PeerAdmission* admission = nullptr;
+  // TCP streams: the connections whose TCP_INFO the engine reads at every interval. A worker
+  // adds each connection it opens or accepts (watch_connection) and removes it before closing
+  // its socket (unwatch_connection). Engine-owned; null = not wanted.
+  ConnectionWatch* connection_watch = nullptr;
 };
+
+// A TCP connection just opened as `socket`: its watch id (keep it for unwatch_connection).
+// Control path.
+inline uint32_t watch_connection(const WorkerContext& context, NativeSocket socket) {
+  return context.connection_watch ? context.connection_watch->add(socket)
+                                  : ConnectionWatch::not_watched;
+}
+// Before closing a watched connection's socket. Control path.
+inline void unwatch_connection(const WorkerContext& context, uint32_t& id) {
+  if (context.connection_watch) context.connection_watch->remove(id);
+  id = ConnectionWatch::not_watched;
+}
 
 // True when `context` wants every datagram's source checked (--allow on a UDP receiver).
 inline bool filters_datagrams(const WorkerContext& context) {

@@ -124,6 +124,24 @@ double bit_rate(uint64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
 }
 
+// Per interval, each watched connection's TCP_INFO: gauges at the interval's end, counts over it.
+ordered_json interval_connections_json(const std::vector<ConnectionInterval>& connections) {
+  ordered_json out = ordered_json::array();
+  for (const ConnectionInterval& c : connections)
+    out.push_back({{"id", c.id},
+                   {"bytes", c.bytes},
+                   {"rtt_us", c.rtt_us},
+                   {"rttvar_us", c.rttvar_us},
+                   {"snd_cwnd", c.snd_cwnd},
+                   {"retransmits", c.retransmits},
+                   {"delivery_rate_bps", c.delivery_rate_bps},
+                   {"pacing_rate_bps", c.pacing_rate_bps},
+                   {"busy_us", c.busy_us},
+                   {"rwnd_limited_us", c.rwnd_limited_us},
+                   {"sndbuf_limited_us", c.sndbuf_limited_us}});
+  return out;
+}
+
 ordered_json threads_json(const Result& r) {
   ordered_json threads = ordered_json::array();
   // NTttcp for Windows: each thread's -m host (sender: where it connected; receiver: where it
@@ -285,9 +303,17 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
       interval["reordered"] = i.reordered;
       interval["jitter_ms"] = number(static_cast<double>(i.jitter_ns) / 1e6);
     }
+    if (!i.connections.empty()) interval["connections"] = interval_connections_json(i.connections);
     intervals.push_back(std::move(interval));
   }
   doc["intervals"] = std::move(intervals);
+  if (!r.watched_connections.empty() || r.connections_not_watched > 0) {
+    ordered_json watched = ordered_json::array();
+    for (const WatchedConnection& w : r.watched_connections)
+      watched.push_back({{"id", w.id}, {"local", w.local}, {"remote", w.remote}});
+    doc["watched_connections"] = std::move(watched);
+    doc["connections_not_watched"] = r.connections_not_watched;
+  }
   if (!r.samples.empty()) {
     ordered_json samples = ordered_json::array();
     for (size_t i = 0; i < r.samples.size(); ++i) samples.push_back(sample_json(r.samples[i], i));
@@ -344,6 +370,11 @@ std::string render_native_json(const Result& r) {
 
 std::string render_peer_frame(const Result& r) {
   ordered_json doc = native_document(r, false, peer_frame_connections);
+  // Each connection's TCP_INFO per interval stays in this end's own --json: it is megabytes per
+  // minute, and the exchange between peers is bounded (sync_code::kMaxFrameBytes).
+  for (auto& interval : doc["intervals"]) interval.erase("connections");
+  doc.erase("watched_connections");
+  doc.erase("connections_not_watched");
   if (r.connections.size() > peer_frame_connections)
     doc["notes"].push_back(
         fmt::format("connections: the first {} of {} (the rest stayed with the "

@@ -344,9 +344,37 @@ Result read_result(const ordered_json& j, bool with_peer) {
       if (!(jitter_ms >= 0 && jitter_ms <= 1.8e13))
         bad("intervals[].jitter_ms", "expected milliseconds from 0 to 1.8e13");
       sample.jitter_ns = static_cast<uint64_t>(jitter_ms * 1e6 + 0.5);
-      r.intervals.push_back(sample);
+      if (const auto* connections = array_member(i, "connections")) {
+        for (const auto& c : *connections) {
+          ConnectionInterval ci;
+          const std::string p = "intervals[].connections[]";
+          read(c, "id", ci.id, p);
+          read(c, "bytes", ci.bytes, p);
+          read(c, "rtt_us", ci.rtt_us, p);
+          read(c, "rttvar_us", ci.rttvar_us, p);
+          read(c, "snd_cwnd", ci.snd_cwnd, p);
+          read(c, "retransmits", ci.retransmits, p);
+          read(c, "delivery_rate_bps", ci.delivery_rate_bps, p);
+          read(c, "pacing_rate_bps", ci.pacing_rate_bps, p);
+          read(c, "busy_us", ci.busy_us, p);
+          read(c, "rwnd_limited_us", ci.rwnd_limited_us, p);
+          read(c, "sndbuf_limited_us", ci.sndbuf_limited_us, p);
+          sample.connections.push_back(ci);
+        }
+      }
+      r.intervals.push_back(std::move(sample));
     }
   }
+  if (const auto* watched = array_member(j, "watched_connections")) {
+    for (const auto& w : *watched) {
+      WatchedConnection who;
+      read(w, "id", who.id, "watched_connections[]");
+      read(w, "local", who.local, "watched_connections[]");
+      read(w, "remote", who.remote, "watched_connections[]");
+      r.watched_connections.push_back(std::move(who));
+    }
+  }
+  read(j, "connections_not_watched", r.connections_not_watched, "");
   if (const auto* connections = array_member(j, "connections")) {
     for (const auto& c : *connections) {
       ConnectionStats cs;

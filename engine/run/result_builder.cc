@@ -1,6 +1,7 @@
 #include "engine/run/result_builder.hh"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -127,6 +128,16 @@ void add_environment(Result& r) {
     r.host.nic = read_nic_identity(address);
 }
 
+// Who the intervals' connections are: those that appear in at least one measured interval.
+void add_watched_connections(const MeasuredWindow& window, Result& r) {
+  std::set<uint32_t> ids;
+  for (const IntervalSample& interval : window.intervals)
+    for (const ConnectionInterval& c : interval.connections) ids.insert(c.id);
+  for (const WatchedConnection& who : window.watched)
+    if (ids.contains(who.id)) r.watched_connections.push_back(who);
+  r.connections_not_watched = window.not_watched;
+}
+
 }  // namespace
 
 Result build_result(const RunFacts& facts, const MeasuredWindow& window,
@@ -135,6 +146,7 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   Result r = run_identity(facts);
   add_window_figures(facts, window, r);
   r.intervals = window.intervals;
+  add_watched_connections(window, r);
   r.stop = window.stop;
   r.cut_short = window.cut_short;
 

@@ -114,6 +114,7 @@ class Timeline::Run {
   // is kept, and the next one begins.
   void close_sample(SteadyClock::time_point now, bool print) {
     const uint64_t bytes = t_.pool_.total_bytes();
+    std::optional<std::vector<ConnectionWatch::Reading>> readings = read_connections();
     const double length = Seconds(now - sample_start_).count();
     std::vector<udp::FlowRecord> flows;
     if (udp_run_) flows = t_.pool_.udp_snapshot();
@@ -129,6 +130,7 @@ class Timeline::Run {
           sample.reordered = d.reordered;
           sample.jitter_ns = d.jitter_ns;
         }
+        if (readings) sample.connections = interval_figures(readings_, *readings, t_.pool_.role());
         window_.intervals.push_back(sample);
         if (t_.stream_) t_.stream_->interval(t_.stream_role_, window_.started_at, sample, udp_run_);
       }
@@ -136,6 +138,22 @@ class Timeline::Run {
     sample_start_ = now;
     sample_bytes_ = bytes;
     if (udp_run_) sample_udp_ = std::move(flows);
+    if (readings) readings_ = std::move(*readings);
+  }
+
+  // TCP: every watched connection's TCP_INFO now (nullopt: no watch); the addresses of the
+  // ones not seen before go into the window's list.
+  std::optional<std::vector<ConnectionWatch::Reading>> read_connections() {
+    ConnectionWatch* watch = t_.pool_.connection_watch();
+    if (watch == nullptr) return std::nullopt;
+    std::vector<ConnectionWatch::Reading> readings = watch->read(t_.next_new_connection_);
+    for (ConnectionWatch::Reading& r : readings)
+      if (r.who) {
+        window_.watched.push_back(std::move(*r.who));
+        r.who.reset();
+        t_.next_new_connection_ = r.id + 1;
+      }
+    return readings;
   }
 
   // -sam: the next sample begins samples_begun x sample_s after the window's start (the last
@@ -179,6 +197,7 @@ class Timeline::Run {
     // Counts taken before the workers were released: no round trip was timed by then.
     if (!from_earlier) window_.rr_begin = t_.pool_.rr_snapshot();
     window_.udp_begin = t_.pool_.udp_snapshot();
+    if (auto readings = read_connections()) readings_ = std::move(*readings);
     window_.system_begin = t_.probe_.take();
     window_.device_begin = t_.pool_.device_snapshot();
     window_.started_at = std::chrono::system_clock::now();
@@ -209,6 +228,8 @@ class Timeline::Run {
     window_.seconds = Seconds(now - window_start_).count();
     window_.cut_short = cut_short;
     window_.measured = true;
+    if (const ConnectionWatch* watch = t_.pool_.connection_watch())
+      window_.not_watched = watch->not_watched_count() - not_watched_before_;
     if (sampling_)  // the window's end is the last sample's
       end_sample(now, {window_.end, window_.udp_end, window_.system_end, window_.device_end},
                  cut_short);
@@ -234,6 +255,10 @@ class Timeline::Run {
   SteadyClock::time_point sample_start_;
   uint64_t sample_bytes_;
   std::vector<udp::FlowRecord> sample_udp_;
+  // TCP: the watched connections as read at the current sample's start.
+  std::vector<ConnectionWatch::Reading> readings_;
+  const uint64_t not_watched_before_ =
+      t_.pool_.connection_watch() ? t_.pool_.connection_watch()->not_watched_count() : 0;
   // -sam: the sample being measured, from sample_open_.
   MeasuredWindow current_sample_;
   SteadyClock::time_point sample_open_;

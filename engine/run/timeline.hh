@@ -41,6 +41,10 @@ struct MeasuredWindow {
   SystemSnapshot system_begin, system_end;
   std::optional<DeviceSnapshot> device_begin, device_end;  // a backend's own device (dpdk)
   std::vector<IntervalSample> intervals;
+  // TCP: who the intervals' connections are (those read in the window), and how many connections
+  // opened in the run while the watch was full.
+  std::vector<WatchedConnection> watched;
+  uint64_t not_watched = 0;
   std::chrono::system_clock::time_point started_at;
   // -sam: the window split at every sample_s seconds from its start, in order, each with its own
   // snapshots (one sample's end is the next one's begin); empty without -sam. A sample has no
@@ -89,6 +93,7 @@ class Timeline {
   Log& log_;
   double interval_s_;
   std::function<std::optional<StopReason>()> watch_;
+  uint32_t next_new_connection_ = 0;  // ConnectionWatch ids below it were seen (they only grow)
   IntervalStream* stream_ = nullptr;
   Role stream_role_ = Role::receiver;
   std::optional<std::vector<CounterSnapshot>> begin_from_;

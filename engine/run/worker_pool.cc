@@ -27,6 +27,8 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     udp_flow_base = pick_udp_flow_base();
   }
   if (spec.rr.on) rr_histograms_ = std::make_unique<LatencyHistogram[]>(plan.flow_count);
+  if (spec.workload.protocol == Protocol::tcp && !spec.rr.on)
+    connection_watch_ = std::make_unique<ConnectionWatch>(limits::watched_connections);
   for (size_t i = 0; i < plan.workers.size(); ++i) {
     WorkerContext& context = contexts_[i];
     context.spec = &spec_;
@@ -45,6 +47,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     if (spec.io.time_each_call) context.latency_period = &latency_period_;
     context.opened = &opened_lists_[i];
     context.rr_histograms = rr_histograms_.get();
+    context.connection_watch = connection_watch_.get();
   }
   reports_.resize(plan.workers.size());
 }

@@ -63,6 +63,7 @@ class WorkerPool {
   std::vector<WorkerReport> stop_and_join();
 
   uint32_t worker_count() const { return static_cast<uint32_t>(contexts_.size()); }
+  Role role() const { return spec_.role; }
   // Per-slot counters, read without stopping the workers. With -lm each snapshot also ends the
   // current latency period (its calls are in the snapshot) and begins the next, so the snapshot
   // that ends a window holds exactly the calls timed since the one that began it.
@@ -76,6 +77,8 @@ class WorkerPool {
   // UDP: what the workers' sockets use (GRO on a receiver, datagrams per GSO send on a sender).
   bool udp_gro() const { return udp_flows_ && udp_flows_->gro.load(); }
   uint32_t udp_gso_segments() const { return udp_flows_ ? udp_flows_->gso_segments.load() : 0; }
+  // TCP streams: the connections whose TCP_INFO is read at every interval; null otherwise.
+  ConnectionWatch* connection_watch() const { return connection_watch_.get(); }
   // Sender connections still open (backends that count them; see WorkerContext).
   int64_t open_connections() const { return open_connections_.load(); }
   // The backend's own device counters (dpdk), for the phase edges; nullopt for kernel backends.
@@ -96,6 +99,7 @@ class WorkerPool {
   std::unique_ptr<FlowCounter[]> counters_;
   std::unique_ptr<udp::UdpFlowRegistry> udp_flows_;    // UDP runs only
   std::unique_ptr<LatencyHistogram[]> rr_histograms_;  // --rr only, one per flow slot
+  std::unique_ptr<ConnectionWatch> connection_watch_;  // TCP streams only
   std::vector<WorkerContext> contexts_;
   std::vector<std::thread> threads_;
   std::vector<WorkerReport> reports_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "engine/net/os_socket.hh"
 #include "engine/result.hh"
@@ -15,6 +16,10 @@ namespace xttcp {
 // delivery_rate_bps is in bits per second (the kernel reports bytes per second). bytes is left
 // for the caller, who counts them.
 ConnectionStats read_tcp_info(NativeSocket fd);
+// The cumulative TCP_INFO figures an interval needs, read at every interval (no address or
+// congestion lookups); nullopt when the socket gives none (closed, not TCP, or the OS refuses).
+std::optional<TcpSample> read_tcp_sample(NativeSocket fd);
+
 // The same, with the bytes the application counted on that connection.
 inline ConnectionStats read_tcp_info(NativeSocket fd, uint64_t bytes) {
   ConnectionStats stats = read_tcp_info(fd);

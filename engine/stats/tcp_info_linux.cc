@@ -56,4 +56,35 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
   return stats;
 }
 
+std::optional<TcpSample> read_tcp_sample(NativeSocket fd) {
+  tcp_info info{};
+  socklen_t length = sizeof info;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return std::nullopt;
+  auto reported = [length](std::size_t offset, std::size_t size) {
+    return offset + size <= static_cast<std::size_t>(length);
+  };
+  TcpSample sample;
+  sample.rtt_us = info.tcpi_rtt;
+  sample.rttvar_us = info.tcpi_rttvar;
+  sample.snd_cwnd = info.tcpi_snd_cwnd;
+  if (reported(offsetof(tcp_info, tcpi_total_retrans), sizeof info.tcpi_total_retrans))
+    sample.total_retrans = info.tcpi_total_retrans;
+  if (reported(offsetof(tcp_info, tcpi_pacing_rate), sizeof info.tcpi_pacing_rate) &&
+      info.tcpi_pacing_rate != ~uint64_t{0})
+    sample.pacing_rate_bps = info.tcpi_pacing_rate * 8;  // ~0: unlimited, no pacing
+  if (reported(offsetof(tcp_info, tcpi_bytes_received), sizeof info.tcpi_bytes_received)) {
+    // Acknowledged sequence space: the SYN (or SYN-ACK) took one number, which is no data.
+    sample.bytes_acked = info.tcpi_bytes_acked > 0 ? info.tcpi_bytes_acked - 1 : 0;
+    sample.bytes_received = info.tcpi_bytes_received;
+  }
+  if (reported(offsetof(tcp_info, tcpi_delivery_rate), sizeof info.tcpi_delivery_rate))
+    sample.delivery_rate_bps = info.tcpi_delivery_rate * 8;
+  if (reported(offsetof(tcp_info, tcpi_sndbuf_limited), sizeof info.tcpi_sndbuf_limited)) {
+    sample.busy_us = info.tcpi_busy_time;
+    sample.rwnd_limited_us = info.tcpi_rwnd_limited;
+    sample.sndbuf_limited_us = info.tcpi_sndbuf_limited;
+  }
+  return sample;
+}
+
 }  // namespace xttcp

@@ -57,4 +57,23 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
   return stats;
 }
 
+std::optional<TcpSample> read_tcp_sample(NativeSocket fd) {
+  DWORD version = 0;
+  TcpInfoV0 info{};
+  DWORD returned = 0;
+  if (WSAIoctl(fd, kSioTcpInfo, &version, sizeof version, &info, sizeof info, &returned, nullptr,
+               nullptr) != 0 ||
+      returned < sizeof info)
+    return std::nullopt;
+  TcpSample sample;
+  sample.rtt_us = info.rtt_us;
+  sample.bytes_acked = info.bytes_out;  // sent, not acknowledged: Windows keeps no such count
+  sample.bytes_received = info.bytes_in;
+  if (info.mss > 0) {
+    sample.snd_cwnd = info.cwnd / info.mss;
+    sample.total_retrans = (info.bytes_retrans + info.mss - 1) / info.mss;
+  }
+  return sample;
+}
+
 }  // namespace xttcp

@@ -45,7 +45,8 @@ bool TcpReceiverBook::accept_failed(TcpListener& listener, int err) {
   return shortage;
 }
 
-void TcpReceiverBook::connection_ended(const TcpReceiveConnection& c, int err) {
+void TcpReceiverBook::connection_ended(TcpReceiveConnection& c, int err) {
+  unwatch_connection(context_, c.watch_id);  // the caller closes it next
   if (err == 0 || err == ECONNRESET) {
     ++report_.closed_by_peer;
     if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode

@@ -32,8 +32,9 @@ struct TcpListener {
 struct TcpReceiveConnection {
   UniqueFd fd;  // reset when the connection ends; its slot may then be reused
   uint32_t slot = 0;
-  uint64_t bytes = 0;  // for its ConnectionStats
-  RateMark mark;       // --receive-mark
+  uint64_t bytes = 0;                                // for its ConnectionStats
+  RateMark mark;                                     // --receive-mark
+  uint32_t watch_id = ConnectionWatch::not_watched;  // unwatched before fd is reset
 };
 
 // The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
@@ -59,7 +60,7 @@ class TcpReceiverBook {
   }
   // The connection ended: EOF or reset by the peer (err 0 or ECONNRESET; an EOF is count mode's
   // end of a flow), or an error. Counts it and keeps its TCP_INFO; the caller closes it.
-  void connection_ended(const TcpReceiveConnection& connection, int err);
+  void connection_ended(TcpReceiveConnection& connection, int err);
   // The connection's TCP_INFO and bytes, into the report.
   void keep_stats(const TcpReceiveConnection& connection);
 
@@ -78,6 +79,9 @@ template <class Listener, class Connection>
 class TcpReceiverBase : protected TcpReceiverBook {
  protected:
   using TcpReceiverBook::TcpReceiverBook;
+  ~TcpReceiverBase() {  // before the members close the sockets
+    for (Connection& c : connections_) unwatch_connection(context_, c.watch_id);
+  }
 
   // open(): one listener per flow of the worker.
   Status open_listeners(bool blocking) {
@@ -105,6 +109,7 @@ class TcpReceiverBase : protected TcpReceiverBook {
     Connection& c = connections_[index];
     c = Connection{};
     c.fd.reset(fd);
+    c.watch_id = watch_connection(context_, fd);
     acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     c.slot = listener.slot;
     ++report_.connections;

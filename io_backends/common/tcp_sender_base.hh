@@ -23,6 +23,7 @@ struct TcpSendConnection {
   uint64_t left = UINT64_MAX;  // count mode: bytes still to send (a timed run never gets there)
   bool closed = false;
   ZeroCopyStats zerocopy;
+  uint32_t watch_id = ConnectionWatch::not_watched;  // unwatched before fd closes
 };
 
 // The worker-wide zero-copy note: --zerocopy=auto gave up on zero-copy sends.
@@ -60,6 +61,9 @@ template <class Connection>
 class TcpSenderBase : protected TcpSenderBook {
  protected:
   using TcpSenderBook::TcpSenderBook;
+  ~TcpSenderBase() {  // before the members close the sockets
+    for (Connection& c : connections_) unwatch_connection(context_, c.watch_id);
+  }
 
   // open(): connects every flow and keeps it as a connection, counted as open.
   Status open_connections(bool blocking) {
@@ -70,6 +74,7 @@ class TcpSenderBase : protected TcpSenderBook {
     for (size_t i = 0; i < sockets->size(); ++i) {
       Connection& c = connections_.emplace_back();
       c.fd = std::move((*sockets)[i]);
+      c.watch_id = watch_connection(context_, c.fd.get());
       c.slot = context_.plan->flows[i].slot;
       if (budget > 0) c.left = budget;
     }

@@ -141,6 +141,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     accepted(l);
     const uint32_t slot_index = add_connection(l, cqe.res);
     if (stopping_) {
+      unwatch_connection(context_, connections_[slot_index].watch_id);
       connections_[slot_index].fd.reset();
       free_.push_back(slot_index);
     } else {

@@ -57,6 +57,9 @@ def make_pages(xttcp, out):
     check(page.count("<svg") >= 3, f"the real run's page has {page.count('<svg')} plots, want >= 3")
     check("Throughput per interval" in page and "CPU split" in page,
           "the real run's page lacks its interval or CPU plot")
+    check("<h3>TCP_INFO per interval</h3>" in page and "Jain&#x27;s fairness index over the "
+          "connections, per interval" in page,
+          "the real run's page lacks its connections' TCP_INFO over time")
     check_self_contained(page, "real run")
 
     pair_page = os.path.join(out, "pair.html")

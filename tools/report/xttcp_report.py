@@ -193,6 +193,53 @@ def plot_tcp(run):
     return svg(fig)
 
 
+def plot_tcp_over_time(run):
+    """Each watched connection's TCP_INFO per interval: its throughput (the per-flow view of a
+    regression), RTT, congestion window and retransmits; and how much of the time the connections
+    were held back by the peer's window or the send buffer."""
+    intervals = [iv for iv in run.get("intervals") or [] if iv.get("connections")]
+    if not intervals:
+        return None, None
+    series = {}  # id -> list of (interval end, connection figures)
+    for iv in intervals:
+        end = iv["start_s"] + iv["seconds"]
+        for c in iv["connections"]:
+            series.setdefault(c["id"], []).append((end, iv["seconds"], c))
+    fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex=True)
+    (rate, rtt), (cwnd, retrans) = axes
+    colours = plt.cm.viridis([i / max(1, len(series) - 1) for i in range(len(series))])
+    for colour, (ident, points) in zip(colours, sorted(series.items())):
+        xs = [p[0] for p in points]
+        style = {"color": colour, "linewidth": 0.9, "alpha": 0.8}
+        rate.plot(xs, [c["bytes"] * 8 / s / 1e9 if s else 0 for _, s, c in points], **style)
+        rtt.plot(xs, [c["rtt_us"] for _, _, c in points], **style)
+        cwnd.plot(xs, [c["snd_cwnd"] for _, _, c in points], **style)
+        retrans.plot(xs, [c["retransmits"] for _, _, c in points], **style)
+    for ax, title in ((rate, "Gbit/s per connection"), (rtt, "RTT (µs)"),
+                      (cwnd, "congestion window (segments)"),
+                      (retrans, "retransmitted segments per interval")):
+        ax.set_title(title)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    for ax in axes[1]:
+        ax.set_xlabel("seconds into the measured window")
+    busy = sum(c["busy_us"] for iv in intervals for c in iv["connections"])
+    text = None
+    if busy:
+        rwnd = sum(c["rwnd_limited_us"] for iv in intervals for c in iv["connections"])
+        sndbuf = sum(c["sndbuf_limited_us"] for iv in intervals for c in iv["connections"])
+        text = (f"Of the time the connections had data to send, {100 * rwnd / busy:.1f} % was "
+                f"limited by the receiver's window and {100 * sndbuf / busy:.1f} % by the send "
+                f"buffer.")
+    fairness = [jain_index([c["bytes"] for c in iv["connections"]]) for iv in intervals]
+    fairness = [f for f in fairness if f is not None]
+    if fairness:
+        text = (text + " " if text else "") + (
+            f"Jain's fairness index over the connections, per interval: "
+            f"{min(fairness):.3f} to {max(fairness):.3f}.")
+    return svg(fig), text
+
+
 def compare(program, base, new, threshold):
     command = [program, "compare", base, new, "--json", "-", "--allow-different-workload"]
     if threshold is not None:
@@ -295,6 +342,13 @@ def file_section(path, runs):
             parts.append(f"<p>Jain's fairness index over threads: {fairness:.3f} (1 = equal)</p>")
         parts.append(flows)
     parts.append(plot_cpu(last))
+    over_time, summary = plot_tcp_over_time(last)
+    if over_time:
+        parts.append("<h3>TCP_INFO per interval" + (" (last run)" if len(runs) > 1 else "") +
+                     "</h3>")
+        if summary:
+            parts.append(f"<p>{html.escape(summary)}</p>")
+        parts.append(over_time)
     tcp = plot_tcp(last)
     if tcp:
         parts.append("<h3>TCP_INFO at the end of the run</h3>" + tcp)

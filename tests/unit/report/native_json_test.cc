@@ -124,6 +124,21 @@ Result full_sender() {
   connection.rtt_us = 183;
   connection.zerocopy = ZeroCopyStats{1000, 990, 985, true};
   r.connections.push_back(connection);
+  // TCP_INFO per interval of the one watched connection (and one more left out).
+  r.watched_connections = {{0, connection.local, connection.remote}};
+  r.connections_not_watched = 1;
+  for (size_t k = 0; k < r.intervals.size(); ++k) {
+    ConnectionInterval c;
+    c.bytes = r.intervals[k].bytes - 1000;
+    c.rtt_us = 180 + static_cast<uint32_t>(k);
+    c.rttvar_us = 20;
+    c.snd_cwnd = 300;
+    c.retransmits = k == 1 ? 3 : 0;
+    c.delivery_rate_bps = 39'000'000'000;
+    c.busy_us = 500'000;
+    c.sndbuf_limited_us = 120'000;
+    r.intervals[k].connections.push_back(c);
+  }
   r.peer = std::make_shared<const Result>(test::sample_receiver());
   r.cut_short = true;  // Ctrl+C: the figures are partial, and say so
   r.stop = {StopCause::interrupted, "interrupted by signal"};
@@ -212,11 +227,19 @@ TEST(NativeJson, ThePeerFrameIsCompactAndCarriesAtMostSoManyConnections) {
   ASSERT_FALSE(got->notes.empty());
   EXPECT_NE(got->notes.back().find("the first 1024 of 1524"), std::string::npos)
       << got->notes.back();
-  // Few connections: the whole result, as in the file.
+  // Few connections: the whole result, as in the file, but for TCP_INFO per interval (megabytes
+  // per minute), which stays in each end's own file.
   Result few = full_sender();
   few.peer.reset();
   Expected<Result> all = parse_peer_result(render_peer_frame(few), Role::sender);
   ASSERT_TRUE(all) << all.error().message;
+  ASSERT_FALSE(few.intervals.empty());
+  EXPECT_FALSE(few.intervals[0].connections.empty());
+  for (const IntervalSample& interval : all->intervals) EXPECT_TRUE(interval.connections.empty());
+  EXPECT_TRUE(all->watched_connections.empty());
+  for (IntervalSample& interval : few.intervals) interval.connections.clear();
+  few.watched_connections.clear();
+  few.connections_not_watched = 0;
   expect_same(few, *all);
 }
 

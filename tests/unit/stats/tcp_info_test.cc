@@ -101,6 +101,16 @@ void check_loopback(int family) {
   ConnectionStats receiver = read_tcp_info(server.fd);
   EXPECT_EQ(receiver.local, fmt::format("{}:{}", host, server_port));
   EXPECT_EQ(receiver.remote, fmt::format("{}:{}", host, client_port));
+
+  // The interval figures' source: what TCP itself counted on each end.
+  const std::optional<TcpSample> got = read_tcp_sample(server.fd);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->bytes_received, sizeof buffer);
+  const std::optional<TcpSample> sent = read_tcp_sample(client.fd);
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_LE(sent->bytes_acked, sizeof buffer);  // the last ACK may still be on its way
+  EXPECT_GT(sent->snd_cwnd, 0u);
+  EXPECT_GT(sent->busy_us + sent->bytes_acked, 0u);
 }
 
 TEST(ReadTcpInfo, Ipv4Loopback) { check_loopback(AF_INET); }
@@ -114,6 +124,8 @@ TEST(ReadTcpInfo, NotASocketGivesEmptyRecord) {
   EXPECT_EQ(stats.rtt_us, 0u);
   EXPECT_EQ(stats.snd_cwnd, 0u);
 }
+
+TEST(ReadTcpSample, NotASocketGivesNothing) { EXPECT_FALSE(read_tcp_sample(-1).has_value()); }
 
 TEST(ReadTcpInfo, UnconnectedSocketHasNoRemote) {
   Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
