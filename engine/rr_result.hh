@@ -1,10 +1,12 @@
 // --rr results (docs/rr.md): transactions and their round-trip times over the measured window.
-// Times are nanoseconds of CLOCK_MONOTONIC (engine/stats/call_clock.hh); percentiles come from
-// the log-linear histogram (engine/stats/latency_histogram.hh), within 1/256 of the true value.
+// Times are nanoseconds (of the TSC or CLOCK_MONOTONIC: engine/stats/rr_clock.hh); percentiles come
+// from the log-linear histogram (engine/stats/latency_histogram.hh), within 1/256 of the true
+// value.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,7 @@ struct RrResult {
   uint32_t depth = 1;
   uint32_t request_bytes = 0, response_bytes = 0;
   uint32_t delay_us = 0;      // --rr-delay-us of the responder
+  std::string clock;          // requester: what timed the round trips (RrClock::description)
   uint64_t transactions = 0;  // requester: completed; responder: answered
   double transactions_per_s = 0;
   double cpu_us_per_transaction = 0;  // this process's CPU time (user + system) / transactions

@@ -112,6 +112,7 @@ ordered_json rr_json(const RrResult& rr) {
                     {"transactions_per_s", number(rr.transactions_per_s)},
                     {"cpu_us_per_transaction", number(rr.cpu_us_per_transaction)},
                     {"lost", rr.lost}};
+  if (!rr.clock.empty()) j["clock"] = rr.clock;
   if (rr.latency.count > 0) {
     j["latency"] = rr_latency_json(rr.latency);
     j["histogram"] = {{"sub_bucket_bits", rr.sub_bucket_bits}, {"buckets", std::move(buckets)}};

@@ -225,6 +225,7 @@ RrResult read_rr(const ordered_json& j) {
   read(j, "transactions_per_s", rr.transactions_per_s, p);
   read(j, "cpu_us_per_transaction", rr.cpu_us_per_transaction, p);
   read(j, "lost", rr.lost, p);
+  read(j, "clock", rr.clock, p);
   if (const auto* l = object_member(j, "latency", p))
     rr.latency = read_rr_latency(*l, p + ".latency");
   if (const auto* h = object_member(j, "histogram", p)) {

@@ -5,6 +5,7 @@
 #include "engine/backend/data_worker.hh"
 #include "engine/plan.hh"
 #include "engine/run/timeline.hh"
+#include "engine/stats/rr_clock.hh"
 
 namespace xttcp {
 
@@ -31,6 +32,7 @@ void fill_rr(Result& r, const Plan& plan, const MeasuredWindow& window,
       spec.role == Role::sender ? spec.workload.send_buffer : spec.workload.recv_buffer;
   rr.response_bytes = spec.rr.response_bytes(rr.request_bytes);
   rr.delay_us = spec.rr.delay_us;
+  if (spec.role == Role::sender) rr.clock = RrClock::get().description();
   rr.transactions = r.total_operations;  // one operation per transaction (docs/rr.md)
   const double seconds = window.seconds;
   if (seconds > 0) rr.transactions_per_s = static_cast<double>(rr.transactions) / seconds;

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "engine/report/log.hh"
+#include "engine/stats/rr_clock.hh"
 
 #include "topology/topology.hh"
 
@@ -26,7 +27,10 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     udp_flows_->on_table_full = [this](std::string_view line) { notice(line, true); };
     udp_flow_base = pick_udp_flow_base();
   }
-  if (spec.rr.on) rr_histograms_ = std::make_unique<LatencyHistogram[]>(plan.flow_count);
+  if (spec.rr.on) {
+    rr_histograms_ = std::make_unique<LatencyHistogram[]>(plan.flow_count);
+    RrClock::get();  // chosen and calibrated now (20 ms), before any worker stamps with it
+  }
   if (spec.workload.protocol == Protocol::tcp && !spec.rr.on)
     connection_watch_ = std::make_unique<ConnectionWatch>(limits::watched_connections);
   for (size_t i = 0; i < plan.workers.size(); ++i) {

@@ -65,16 +65,16 @@ T grown(T now, T before) {
 
 }  // namespace
 
-std::vector<ConnectionInterval> interval_figures(const std::vector<ConnectionWatch::Reading>& before,
-                                                 const std::vector<ConnectionWatch::Reading>& now,
-                                                 Role role) {
+std::vector<ConnectionInterval> interval_figures(
+    const std::vector<ConnectionWatch::Reading>& before,
+    const std::vector<ConnectionWatch::Reading>& now, Role role) {
   std::vector<ConnectionInterval> out;
   out.reserve(now.size());
   auto earlier = before.begin();  // both in id order
   for (const ConnectionWatch::Reading& r : now) {
     while (earlier != before.end() && earlier->id < r.id) ++earlier;
-    const TcpSample from = earlier != before.end() && earlier->id == r.id ? earlier->sample
-                                                                          : TcpSample{};
+    const TcpSample from =
+        earlier != before.end() && earlier->id == r.id ? earlier->sample : TcpSample{};
     const TcpSample& to = r.sample;
     ConnectionInterval c;
     c.id = r.id;

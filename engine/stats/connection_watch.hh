@@ -48,7 +48,7 @@ class ConnectionWatch {
   };
   const uint32_t capacity_;
   mutable std::mutex mutex_;
-  std::vector<Entry> open_;  // at most capacity_, in id order
+  std::vector<Entry> open_;      // at most capacity_, in id order
   std::vector<Reading> closed_;  // removed since the last read(); at most capacity_
   uint32_t next_id_ = 0;
   uint64_t not_watched_ = 0;
@@ -57,8 +57,8 @@ class ConnectionWatch {
 // The interval figures of each connection from two readings: `now`'s gauges, and its counts'
 // change since `before` (a connection absent from `before` opened within the interval: from 0).
 // A count that went backwards (it cannot, unless the OS reset it) gives 0.
-std::vector<ConnectionInterval> interval_figures(const std::vector<ConnectionWatch::Reading>& before,
-                                                 const std::vector<ConnectionWatch::Reading>& now,
-                                                 Role role);
+std::vector<ConnectionInterval> interval_figures(
+    const std::vector<ConnectionWatch::Reading>& before,
+    const std::vector<ConnectionWatch::Reading>& now, Role role);
 
 }  // namespace xttcp

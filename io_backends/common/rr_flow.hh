@@ -1,5 +1,5 @@
 // --rr (docs/rr.md) on any kernel-socket backend: what a request/response flow keeps, apart
-// from how its I/O is issued. Times are call_clock_ticks() (CLOCK_MONOTONIC ns on Linux).
+// from how its I/O is issued. Times are RrClock ticks (engine/stats/rr_clock.hh).
 //   TCP: responses come back in order, so the requester keeps its requests' send times in a
 //        FIFO and counts response bytes into whole responses (any size from 1 byte).
 //   UDP: a datagram can be lost, so every request carries its send time in its first 8 bytes

@@ -8,7 +8,6 @@
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
 
-#include "engine/stats/call_clock.hh"
 #include "io_backends/common/rr_flow.hh"
 #include "io_backends/dpdk/flow_endpoints.hh"
 #include "io_backends/dpdk/neighbour_answer.hh"
@@ -89,7 +88,7 @@ void DpdkRrRequester::refill(Flow& flow, uint64_t now, const std::atomic<bool>& 
     std::memcpy(data, flow.frame.data(), length);
     m->data_len = length;
     m->pkt_len = length;
-    write_rr_stamp(data + stamp_at_, call_clock_ticks());
+    write_rr_stamp(data + stamp_at_, clock_.now());
     const uint16_t sum = htons(frame::udp_checksum(data));
     std::memcpy(data + checksum_at_, &sum, 2);
     while (rte_eth_tx_burst(port_->id, queue_, &m, 1) == 0) {
@@ -109,7 +108,7 @@ void DpdkRrRequester::refill(Flow& flow, uint64_t now, const std::atomic<bool>& 
 }
 
 void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::atomic<bool>& stop) {
-  const uint64_t now = call_clock_ticks();
+  const uint64_t now = clock_.now();
   uint64_t frame_bytes = 0;
   for (uint16_t i = 0; i < count; ++i) {
     rte_mbuf* m = mbufs[i];
@@ -130,7 +129,7 @@ void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::ato
     const uint64_t stamp = read_rr_stamp(view->payload);
     rte_pktmbuf_free(m);
     if (stamp < flow.epoch || stamp > now) continue;  // given up as lost, or not ours
-    context_.rr_histograms[flow.slot].record(now - stamp);
+    context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
     context_.counters[flow.slot].add(uint64_t{request_} + response_);
     if (flow.in_flight > 0) --flow.in_flight;
     refill(flow, now, stop);
@@ -142,7 +141,7 @@ void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::ato
 
 void DpdkRrRequester::check_loss(uint64_t now, const std::atomic<bool>& stop) {
   for (Flow& flow : flows_) {
-    if (now - flow.last_progress < rr_udp_loss_pause_ns) continue;
+    if (now - flow.last_progress < loss_pause_ticks_) continue;
     report_.rr_lost += flow.in_flight;
     flow.in_flight = 0;
     flow.epoch = now;
@@ -154,7 +153,7 @@ void DpdkRrRequester::run(const std::atomic<bool>& stop) {
   stats_start_ = read_stats(port_->id);
   stats_taken_ = true;
   port_->pollers.fetch_add(1);
-  for (Flow& flow : flows_) refill(flow, call_clock_ticks(), stop);
+  for (Flow& flow : flows_) refill(flow, clock_.now(), stop);
   rte_mbuf* mbufs[burst];
   uint32_t idle = 0;
   while (!stop.load(std::memory_order_relaxed)) {
@@ -163,7 +162,7 @@ void DpdkRrRequester::run(const std::atomic<bool>& stop) {
       on_frames(mbufs, n, stop);
       idle = 0;
     } else if (++idle % 1024 == 0) {  // a clock read per 1024 empty polls is enough for 200 ms
-      check_loss(call_clock_ticks(), stop);
+      check_loss(clock_.now(), stop);
     }
   }
   port_->pollers.fetch_sub(1);

@@ -1,6 +1,6 @@
 // dpdk --rr requester (UDP, docs/rr.md): one TX/RX queue pair, every flow keeps --rr-depth
 // requests in flight, each request one frame built from the flow's template with its send time
-// (call_clock_ticks(): CLOCK_MONOTONIC, the kernel paths' clock) in the payload's first 8
+// (RrClock ticks, the kernel paths' clock: engine/stats/rr_clock.hh) in the payload's first 8
 // bytes, as the kernel requesters send it; a response is matched to its flow by its destination
 // port and timed from the stamp it carries back. So it talks to a kernel responder or a dpdk one.
 // Polls its RX queue; answers ARP/ND for its own address (a kernel responder resolves it).
@@ -13,6 +13,8 @@
 #include <rte_ethdev.h>
 
 #include "engine/backend/data_worker.hh"
+#include "engine/stats/rr_clock.hh"
+#include "io_backends/common/rr_flow.hh"
 #include "io_backends/dpdk/runtime.hh"
 
 namespace xttcp::dpdk {
@@ -50,6 +52,9 @@ class DpdkRrRequester final : public DataWorker {
   uint64_t tx_full_ = 0, alloc_failed_ = 0, other_frames_ = 0, neighbours_answered_ = 0;
   rte_eth_stats stats_start_{};
   bool stats_taken_ = false;
+  // Round trips: stamped in this clock's ticks, recorded in ns (engine/stats/rr_clock.hh).
+  const RrClock& clock_ = RrClock::get();
+  const uint64_t loss_pause_ticks_ = clock_.from_ns(rr_udp_loss_pause_ns);
   WorkerReport report_;
 };
 

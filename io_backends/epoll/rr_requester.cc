@@ -12,7 +12,6 @@
 #include <cstring>
 
 #include "engine/net/socket_setup.hh"
-#include "engine/stats/call_clock.hh"
 #include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/rr_sockets.hh"
 #include "io_backends/epoll/epoll_wait.hh"
@@ -123,9 +122,9 @@ void EpollRrRequester::tcp_received(Flow& flow, uint64_t n) {
   LatencyHistogram& histogram = context_.rr_histograms[flow.slot];
   FlowCounter& counter = context_.counters[flow.slot];
   const uint64_t transaction_bytes = uint64_t{request_} + response_;
-  const uint64_t now = call_clock_ticks();
+  const uint64_t now = clock_.now();
   for (; done > 0 && flow.stamps.size() > 0; --done) {
-    histogram.record(now - flow.stamps.pop());
+    histogram.record(clock_.to_ns(now - flow.stamps.pop()));
     counter.add(transaction_bytes);
     flow.stamps.push(now);  // the next request leaves now
     flow.unsent += request_;
@@ -149,7 +148,7 @@ void EpollRrRequester::tcp_read(Flow& flow) {
 }
 
 void EpollRrRequester::tcp_start(Flow& flow) {
-  const uint64_t start = call_clock_ticks();
+  const uint64_t start = clock_.now();
   for (uint32_t i = 0; i < depth_; ++i) flow.stamps.push(start);
   flow.unsent = uint64_t{request_} * depth_;
   tcp_flush(flow);
@@ -173,7 +172,7 @@ void EpollRrRequester::tcp_loop(const std::atomic<bool>& stop) {
 
 void EpollRrRequester::udp_refill(Flow& flow, uint64_t now) {
   while (flow.in_flight < depth_) {
-    write_rr_stamp(out_.data(), call_clock_ticks());
+    write_rr_stamp(out_.data(), clock_.now());
     const ssize_t n = ::send(flow.fd.get(), out_.data(), request_, 0);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -188,17 +187,17 @@ void EpollRrRequester::udp_refill(Flow& flow, uint64_t now) {
 
 void EpollRrRequester::udp_received(Flow& flow, size_t n) {
   if (n < rr_limits::udp_min_bytes) return;
-  const uint64_t now = call_clock_ticks();
+  const uint64_t now = clock_.now();
   const uint64_t stamp = read_rr_stamp(in_.data());
   if (stamp < flow.epoch || stamp > now) return;  // given up as lost, or not ours
-  context_.rr_histograms[flow.slot].record(now - stamp);
+  context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
   context_.counters[flow.slot].add(uint64_t{request_} + response_);
   if (flow.in_flight > 0) --flow.in_flight;
   udp_refill(flow, now);
 }
 
 void EpollRrRequester::udp_check_loss(Flow& flow, uint64_t now) {
-  if (flow.closed || now - flow.last_progress < rr_udp_loss_pause_ns) return;
+  if (flow.closed || now - flow.last_progress < loss_pause_ticks_) return;
   report_.rr_lost += flow.in_flight;
   flow.in_flight = 0;
   flow.epoch = now;
@@ -220,7 +219,7 @@ void EpollRrRequester::udp_read(Flow& flow) {
 }
 
 void EpollRrRequester::udp_loop(const std::atomic<bool>& stop) {
-  for (Flow& flow : flows_) udp_refill(flow, call_clock_ticks());
+  for (Flow& flow : flows_) udp_refill(flow, clock_.now());
   epoll_event events[epoll_batch];
   while (!stop.load(std::memory_order_relaxed)) {
     const int n = epoll_wait(epoll_.get(), events, epoll_batch, epoll_wait_ms);
@@ -228,7 +227,7 @@ void EpollRrRequester::udp_loop(const std::atomic<bool>& stop) {
       Flow& flow = flows_[events[i].data.u32];
       if (!flow.closed) udp_read(flow);
     }
-    const uint64_t now = call_clock_ticks();
+    const uint64_t now = clock_.now();
     for (Flow& flow : flows_) udp_check_loss(flow, now);
   }
 }
@@ -239,7 +238,7 @@ void EpollRrRequester::single_flow_loop(const std::atomic<bool>& stop) {
   Flow& flow = flows_[0];
   const bool udp = context_.spec->workload.protocol == Protocol::udp;
   if (udp)
-    udp_refill(flow, call_clock_ticks());
+    udp_refill(flow, clock_.now());
   else
     tcp_start(flow);
   while (!stop.load(std::memory_order_relaxed) && !flow.closed) {
@@ -261,7 +260,7 @@ void EpollRrRequester::single_flow_loop(const std::atomic<bool>& stop) {
       fail_flow(flow, "recv", errno);
     }
     // Only after a wait that ended empty: a response refills the flow itself.
-    if (n <= 0 && udp) udp_check_loss(flow, call_clock_ticks());
+    if (n <= 0 && udp) udp_check_loss(flow, clock_.now());
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
+#include "engine/stats/rr_clock.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/rr_flow.hh"
 
@@ -58,6 +59,9 @@ class EpollRrRequester final : public DataWorker {
   UniqueFd epoll_;
   std::vector<Flow> flows_;
   IoBuffer out_, in_;
+  // Round trips: stamped in this clock's ticks, recorded in ns (engine/stats/rr_clock.hh).
+  const RrClock& clock_ = RrClock::get();
+  const uint64_t loss_pause_ticks_ = clock_.from_ns(rr_udp_loss_pause_ns);
   WorkerReport report_;
 };
 

@@ -10,7 +10,6 @@
 #include <cstring>
 
 #include "engine/net/socket_setup.hh"
-#include "engine/stats/call_clock.hh"
 #include "io_backends/common/connect_flows.hh"
 #include "io_backends/common/rr_sockets.hh"
 #include "io_backends/uring/user_data.hh"
@@ -103,7 +102,7 @@ void UringRrRequester::udp_refill(uint32_t index, uint64_t now) {
     // A slot is reused only once its request was answered or given up (200 ms later).
     unsigned char* datagram = flow.requests.data() + std::size_t{flow.next_request} * request_;
     flow.next_request = (flow.next_request + 1) % depth_;
-    write_rr_stamp(datagram, call_clock_ticks());
+    write_rr_stamp(datagram, clock_.now());
     io_uring_prep_send(sqe, flow.fd.get(), datagram, request_, 0);
     sqe->user_data = uring::pack(index, uring::Op::send);
     ++flow.sends_armed;
@@ -120,13 +119,13 @@ void UringRrRequester::on_recv(uint32_t index, int res) {
     if (res == -ECANCELED) return;
     return fail_flow(flow, "recv", res == 0 ? 0 : -res);
   }
-  const uint64_t now = call_clock_ticks();
+  const uint64_t now = clock_.now();
   const uint64_t transaction_bytes = uint64_t{request_} + response_;
   if (udp_) {
     const uint64_t stamp =
         static_cast<size_t>(res) >= rr_limits::udp_min_bytes ? read_rr_stamp(flow.in.data()) : 0;
     if (stamp >= flow.epoch && stamp != 0 && stamp <= now) {
-      context_.rr_histograms[flow.slot].record(now - stamp);
+      context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
       context_.counters[flow.slot].add(transaction_bytes);
       if (flow.in_flight > 0) --flow.in_flight;
       udp_refill(index, now);
@@ -134,7 +133,7 @@ void UringRrRequester::on_recv(uint32_t index, int res) {
   } else {
     for (uint64_t done = flow.responses.add(static_cast<uint64_t>(res));
          done > 0 && flow.stamps.size() > 0; --done) {
-      context_.rr_histograms[flow.slot].record(now - flow.stamps.pop());
+      context_.rr_histograms[flow.slot].record(clock_.to_ns(now - flow.stamps.pop()));
       context_.counters[flow.slot].add(transaction_bytes);
       flow.stamps.push(now);
       flow.unsent += request_;
@@ -169,7 +168,7 @@ void UringRrRequester::on_completion(const io_uring_cqe& cqe) {
 }
 
 void UringRrRequester::run(const std::atomic<bool>& stop) {
-  const uint64_t start = call_clock_ticks();
+  const uint64_t start = clock_.now();
   for (uint32_t i = 0; i < flows_.size(); ++i) {
     if (udp_) {
       udp_refill(i, start);
@@ -188,10 +187,10 @@ void UringRrRequester::run(const std::atomic<bool>& stop) {
     }
     ring_.reap([&](io_uring_cqe& done) { on_completion(done); });
     if (!udp_) continue;
-    const uint64_t now = call_clock_ticks();
+    const uint64_t now = clock_.now();
     for (uint32_t i = 0; i < flows_.size(); ++i) {
       Flow& flow = flows_[i];
-      if (flow.closed || now - flow.last_progress < rr_udp_loss_pause_ns) continue;
+      if (flow.closed || now - flow.last_progress < loss_pause_ticks_) continue;
       report_.rr_lost += flow.in_flight;
       flow.in_flight = 0;
       flow.epoch = now;

@@ -8,6 +8,7 @@
 
 #include "base/unique_fd.hh"
 #include "engine/backend/data_worker.hh"
+#include "engine/stats/rr_clock.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/rr_flow.hh"
 #include "io_backends/uring/probe.hh"
@@ -58,6 +59,9 @@ class UringRrRequester final : public DataWorker {
   uint32_t armed_ = 0;
   std::vector<Flow> flows_;
   IoBuffer out_;  // TCP requests: bytes of 'A'
+  // Round trips: stamped in this clock's ticks, recorded in ns (engine/stats/rr_clock.hh).
+  const RrClock& clock_ = RrClock::get();
+  const uint64_t loss_pause_ticks_ = clock_.from_ns(rr_udp_loss_pause_ns);
   WorkerReport report_;
 };
 

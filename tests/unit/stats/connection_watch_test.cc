@@ -10,8 +10,8 @@
 namespace xttcp {
 namespace {
 
-ConnectionWatch::Reading reading(uint32_t id, uint64_t acked, uint64_t received,
-                                 uint32_t retrans, uint64_t busy_us, uint32_t rtt_us) {
+ConnectionWatch::Reading reading(uint32_t id, uint64_t acked, uint64_t received, uint32_t retrans,
+                                 uint64_t busy_us, uint32_t rtt_us) {
   TcpSample s;
   s.bytes_acked = acked;
   s.bytes_received = received;
