@@ -22,7 +22,8 @@ RrClock RrClock::choose(const std::string& clocksource, uint64_t calibration_ns)
 #ifdef _WIN32
   (void)clocksource;
   (void)calibration_ns;
-  clock.ns_per_tick_q32_ = static_cast<uint64_t>(std::llround(call_clock_ns_per_tick() * 4294967296.0));
+  clock.ns_per_tick_q32_ =
+      static_cast<uint64_t>(std::llround(call_clock_ns_per_tick() * 4294967296.0));
   clock.description_ = "QueryPerformanceCounter";
 #elif defined(__x86_64__)
   if (clocksource != "tsc") {

@@ -37,8 +37,7 @@ class RrClock {
   uint64_t from_ns(uint64_t ns) const {
     return ns_per_tick_q32_ == 0
                ? ns
-               : static_cast<uint64_t>((static_cast<RrClockWide>(ns) << 32) /
-                                       ns_per_tick_q32_);
+               : static_cast<uint64_t>((static_cast<RrClockWide>(ns) << 32) / ns_per_tick_q32_);
   }
   bool tsc() const { return tsc_; }
   // What the clock is, for the result: "TSC, 2596.1 MHz measured against CLOCK_MONOTONIC" or

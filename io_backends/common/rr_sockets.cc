@@ -18,7 +18,8 @@ namespace {
 constexpr int listen_backlog = 1024;
 }
 
-Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& context) {
+Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& context,
+                                                       std::vector<std::string>& notes) {
   const TestSpec& spec = *context.spec;
   ConnectOptions options;
   options.bind_to_device = !spec.layout.source_address.empty();
@@ -34,6 +35,8 @@ Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& cont
     auto fd = open_udp_sender(remote, options, true);
     if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
+    if (Status polled = apply_busy_poll(fd->get(), spec); !polled) return polled.error();
+    if (out.empty() && spec.io.busy_poll_us > 0) notes.push_back(tcp_tuning_note(fd->get(), spec));
     record_opened(context, fd->get(), remote, true);
     out.push_back(std::move(*fd));
   }
@@ -46,6 +49,7 @@ Expected<std::vector<UniqueFd>> open_rr_udp_responders(const WorkerContext& cont
     auto fd = open_udp_receiver(flow_address(context, flow));
     if (!fd) return fd.error();
     if (Status sized = apply_socket_buffers(fd->get(), *context.spec); !sized) return sized.error();
+    if (Status polled = apply_busy_poll(fd->get(), *context.spec); !polled) return polled.error();
     out.push_back(std::move(*fd));
   }
   return out;
@@ -65,7 +69,7 @@ Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& conte
 
 Expected<std::vector<UniqueFd>> open_rr_requesters(const WorkerContext& context, bool udp,
                                                    std::vector<std::string>& notes) {
-  if (udp) return open_rr_udp_requesters(context);
+  if (udp) return open_rr_udp_requesters(context, notes);
   return connect_flows(context, notes);
 }
 

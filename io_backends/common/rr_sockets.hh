@@ -11,9 +11,11 @@
 
 namespace xttcp {
 
-// One connected UDP socket per flow, in the order of context.plan->flows (-a / -f applied).
-Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& context);
-// One bound UDP socket per flow of the worker.
+// One connected UDP socket per flow, in the order of context.plan->flows (-a / -f applied;
+// --busy-poll too, with what the first socket got in `notes`).
+Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& context,
+                                                       std::vector<std::string>& notes);
+// One bound UDP socket per flow of the worker (--busy-poll applied).
 Expected<std::vector<UniqueFd>> open_rr_udp_responders(const WorkerContext& context);
 // One TCP listener per flow of the worker.
 Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& context);

@@ -71,6 +71,10 @@ Status apply_tcp_tuning(int fd, const TestSpec& spec) {
   return ok();
 }
 
+Status apply_busy_poll(int fd, const TestSpec& spec) {
+  return spec.io.busy_poll_us > 0 ? set_busy_poll(fd, spec.io.busy_poll_us) : ok();
+}
+
 std::string congestion_of(int fd) {
   char name[32] = {};
   socklen_t length = sizeof name - 1;

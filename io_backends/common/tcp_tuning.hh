@@ -20,6 +20,10 @@ namespace xttcp {
 // tcp_available_congestion_control)".
 Status apply_tcp_tuning(int fd, const TestSpec& spec);
 
+// --busy-poll alone, for UDP sockets (their notes come from tcp_tuning_note too: --congestion is
+// TCP's and refused for UDP).
+Status apply_busy_poll(int fd, const TestSpec& spec);
+
 // What the socket got, for the worker's notes ("" when nothing was asked), e.g.
 // "--congestion bbr: TCP_CONGESTION is bbr; --busy-poll 50: SO_BUSY_POLL 50 us, SO_PREFER_BUSY_POLL
 // on".

@@ -5,6 +5,8 @@
 
 #include <liburing.h>
 
+#include <cstdint>
+
 // sqe->ioprio of SEND_ZC: the notification's res reports whether the kernel copied. Linux 6.2.
 #ifndef IORING_SEND_ZC_REPORT_USAGE
 #define IORING_SEND_ZC_REPORT_USAGE (1U << 3)
@@ -52,6 +54,17 @@ inline constexpr unsigned pbuf_ring_mmap = 1;  // IOU_PBUF_RING_MMAP
 inline constexpr unsigned pbuf_ring_inc = 2;   // IOU_PBUF_RING_INC
 // io_uring_register(2) opcode for a zero-copy receive interface queue. Linux 6.15.
 inline constexpr unsigned register_zcrx_ifq = 32;  // IORING_REGISTER_ZCRX_IFQ
+// io_uring_register(2) opcode for NAPI busy poll settings (Linux 6.9), and its argument: the
+// busy poll time in µs and whether to prefer busy polling; the rest 0 (on 6.13+ that is the
+// register operation with dynamic NAPI id tracking).
+inline constexpr unsigned register_napi = 27;  // IORING_REGISTER_NAPI
+struct Napi {
+  uint32_t busy_poll_to = 0;
+  uint8_t prefer_busy_poll = 0;
+  uint8_t rest[3] = {};
+  uint64_t resv = 0;
+};
+static_assert(sizeof(Napi) == 16);
 // Opcodes past liburing 2.3's enum. RECV_ZC: Linux 6.15.
 inline constexpr unsigned op_recv_zc = 58;  // IORING_OP_RECV_ZC
 }  // namespace xttcp::uring_compat

@@ -1,5 +1,10 @@
 #include "io_backends/uring/ring.hh"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -38,6 +43,21 @@ Status Ring::init(unsigned sq_entries, unsigned cq_entries, const UringCapabilit
     return fail(std::string(sqpoll ? "--sqpoll: " : "") + "io_uring_setup: " + std::strerror(-r));
   valid_ = true;
   return ok();
+}
+
+std::string Ring::register_napi(uint32_t busy_poll_us) {
+  uring_compat::Napi napi;
+  napi.busy_poll_to = busy_poll_us;
+  napi.prefer_busy_poll = 1;
+  const int r = static_cast<int>(
+      syscall(__NR_io_uring_register, ring_.ring_fd, uring_compat::register_napi, &napi, 1));
+  if (r < 0)
+    return fmt::format(
+        "--busy-poll {}: io_uring NAPI busy poll not available ({}{})", busy_poll_us,
+        std::strerror(errno),
+        errno == EINVAL ? ": the kernel predates IORING_REGISTER_NAPI, Linux 6.9" : "");
+  return fmt::format("--busy-poll {}: io_uring NAPI busy poll {} us per wait, preferred",
+                     busy_poll_us, busy_poll_us);
 }
 
 io_uring_sqe* Ring::sqe_slow() {

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 #include "base/status.hh"
 #include "engine/backend/data_worker.hh"
@@ -27,6 +28,10 @@ class Ring {
   Status init(unsigned sq_entries, unsigned cq_entries, const UringCapabilities& caps, bool sqpoll);
 
   io_uring* get() { return &ring_; }
+  // --busy-poll on io_uring: the ring's waits busy-poll the NAPI queues of its sockets for up to
+  // `busy_poll_us` before sleeping (IORING_REGISTER_NAPI, Linux 6.9). Returns the note that says
+  // what the kernel did ("io_uring NAPI busy poll: 50 us, preferred" or why not). Control path.
+  std::string register_napi(uint32_t busy_poll_us);
   bool valid() const { return valid_; }
 
   // A free SQE; when the submission queue is full, submits what is queued first. nullptr only

@@ -37,6 +37,7 @@ Status UringRrRequester::open() {
                                spec.uring.sqpoll);
       !ring)
     return ring.error();
+  if (spec.io.busy_poll_us > 0) report_.notes.push_back(ring_.register_napi(spec.io.busy_poll_us));
   const std::size_t in_size =
       udp_ ? response_ : std::min<uint64_t>(uint64_t{response_} * depth_, max_requester_buffer);
   for (size_t i = 0; i < sockets.size(); ++i) {

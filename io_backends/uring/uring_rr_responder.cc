@@ -35,6 +35,7 @@ Status UringRrResponder::open() {
   const unsigned entries = ring_entries_for(max_connections_in_ring);
   if (Status ring = ring_.init(entries, 2 * entries, caps_, spec.uring.sqpoll); !ring)
     return ring.error();
+  if (spec.io.busy_poll_us > 0) report_.notes.push_back(ring_.register_napi(spec.io.busy_poll_us));
   endpoints_.resize(sockets->size());
   for (size_t i = 0; i < sockets->size(); ++i) {
     Endpoint& e = endpoints_[i];

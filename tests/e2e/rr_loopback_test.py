@@ -5,6 +5,7 @@ histogram holds exactly the window's round trips, the responder's transaction co
 the requester's, and a responder that holds every answer (--rr-delay-us) moves p50 to at least
 that delay. A backend without --rr (null) refuses it with one line (exit 2)."""
 import os
+import re
 import subprocess
 import sys
 
@@ -24,10 +25,12 @@ def kernel_keeps_time_with_tsc():
         return False
 
 
-def rr_pair(xttcp, started, backend, udp, depth=1, delay_us=0):
+def rr_pair(xttcp, started, backend, udp, depth=1, delay_us=0, busy_poll_us=0):
     base = free_port_block(2)
     d = scratch_dir()
     common = ["--rr", "--backend", backend, "-P", "1", "-p", str(base), "-t", "2"]
+    if busy_poll_us:
+        common.append(f"--busy-poll={busy_poll_us}")
     if udp:
         common.append("-u")
     receiver = Process([xttcp, "-r", "127.0.0.1", *common, "--rr-delay-us", str(delay_us),
@@ -67,7 +70,27 @@ def rr_pair(xttcp, started, backend, udp, depth=1, delay_us=0):
     if delay_us:
         check(latency["p50_ns"] >= delay_us * 1000,
               f"p50 {latency['p50_ns']} ns with answers held {delay_us} us")
+    if busy_poll_us:
+        check_busy_poll(s, r, backend, busy_poll_us)
     return rr
+
+
+def kernel_at_least(major, minor):
+    found = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    return found is not None and (int(found[1]), int(found[2])) >= (major, minor)
+
+
+def check_busy_poll(requester, responder, backend, us):
+    """--busy-poll reached the sockets (SO_BUSY_POLL, read back) and, on io_uring, the ring
+    (IORING_REGISTER_NAPI from Linux 6.9; before, a note says why not)."""
+    notes = requester["notes"]
+    check(any(f"SO_BUSY_POLL {us} us" in n for n in notes),
+          f"{backend}: the requester's notes do not say its sockets busy-poll: {notes}")
+    if backend == "io_uring":
+        for role, result in (("requester", requester), ("responder", responder)):
+            napi = [n for n in result["notes"] if "io_uring NAPI busy poll" in n]
+            want = f"io_uring NAPI busy poll {us} us" if kernel_at_least(6, 9) else "not available"
+            check(napi and want in napi[0], f"{backend} {role}: NAPI note {napi}, want {want!r}")
 
 
 def refused(xttcp, backend):
@@ -90,6 +113,8 @@ CASES = {
     "udp-depth": lambda x, s: each_backend(x, s, udp=True, depth=8),
     "tcp-delay": lambda x, s: each_backend(x, s, udp=False, delay_us=DELAY_US),
     "udp-delay": lambda x, s: each_backend(x, s, udp=True, delay_us=DELAY_US),
+    "tcp-busy-poll": lambda x, s: each_backend(x, s, udp=False, busy_poll_us=50),
+    "udp-busy-poll": lambda x, s: each_backend(x, s, udp=True, busy_poll_us=50),
     "refused": lambda x, s: refused(x, "null"),
 }
 

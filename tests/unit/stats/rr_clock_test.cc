@@ -10,7 +10,8 @@ TEST(RrClock, MonotonicWhenTheKernelDoesNotKeepTimeWithTheTsc) {
   const RrClock clock = RrClock::choose("kvm-clock", 1'000'000);
 #ifndef _WIN32
   EXPECT_FALSE(clock.tsc());
-  EXPECT_EQ(clock.description(), "CLOCK_MONOTONIC (the kernel's clocksource is kvm-clock, not tsc)");
+  EXPECT_EQ(clock.description(),
+            "CLOCK_MONOTONIC (the kernel's clocksource is kvm-clock, not tsc)");
   EXPECT_EQ(clock.to_ns(12345), 12345u) << "CLOCK_MONOTONIC ticks are ns";
   EXPECT_EQ(clock.from_ns(12345), 12345u);
 #endif
