@@ -208,6 +208,19 @@ struct PlacementResult {
   std::string why;
 };
 
+// A sender's source ports as chosen for the receiver's RSS (docs/topology.md): whether they
+// were spread over its RX queues on purpose, why (or why not), and the prediction.
+struct SourcePortSpread {
+  bool spread = false;
+  std::string why;        // one sentence
+  std::string nic;        // the receiver's NIC (or file) the description came from
+  std::string flow_type;  // "tcp4", "udp6", ...
+  uint32_t queues = 0;    // the receiver's RX queues
+  std::vector<uint32_t> flows_per_queue;  // predicted, one entry per queue
+  std::vector<uint32_t> flow_queues;      // predicted RX queue per connection, slot order
+  std::vector<uint16_t> flow_ports;       // the source port per connection, slot order
+};
+
 struct Result {
   // What was run.
   TestSpec spec;
@@ -264,6 +277,7 @@ struct Result {
   std::optional<IoLatency> latency;
 
   PlacementResult placement;  // --placement as applied (with cpu_mapping: where workers ran)
+  std::optional<SourcePortSpread> source_ports;  // a sender's, when the run chose its ports
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

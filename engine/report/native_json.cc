@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -257,6 +258,21 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
   if (!r.placement.asked.empty())  // a run's own result always has it
     doc["placement"] = {
         {"asked", r.placement.asked}, {"used", r.placement.used}, {"why", r.placement.why}};
+  if (r.source_ports) {
+    const SourcePortSpread& sp = *r.source_ports;
+    const auto first = [max_connections](const auto& per_flow) {
+      return std::vector(per_flow.begin(),
+                         per_flow.begin() + std::min(per_flow.size(), max_connections));
+    };
+    doc["source_ports"] = {{"spread", sp.spread},
+                           {"why", sp.why},
+                           {"nic", sp.nic},
+                           {"flow_type", sp.flow_type},
+                           {"queues", sp.queues},
+                           {"predicted_flows_per_queue", sp.flows_per_queue},
+                           {"flow_queues", first(sp.flow_queues)},
+                           {"flow_ports", first(sp.flow_ports)}};
+  }
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
   doc["spec"] = spec_to_json(r.spec);

@@ -31,6 +31,36 @@ IoLatency read_latency(const Json& j, const std::string& path) {
   return latency;
 }
 
+// An array of at most `max` unsigned numbers, each fitting T.
+template <class T>
+std::vector<T> read_numbers(const ordered_json& parent, const char* key, std::size_t max,
+                            const std::string& path) {
+  std::vector<T> out;
+  const ordered_json* list = member(parent, key);
+  if (list == nullptr) return out;
+  if (!list->is_array() || list->size() > max) bad(path + "." + key, "expected a bounded array");
+  for (const ordered_json& value : *list) {
+    if (!value.is_number_unsigned() || value.get<uint64_t>() > std::numeric_limits<T>::max())
+      bad(path + "." + key, "expected non-negative integers in range");
+    out.push_back(static_cast<T>(value.get<uint64_t>()));
+  }
+  return out;
+}
+
+SourcePortSpread read_spread(const ordered_json& j) {
+  SourcePortSpread spread;
+  const std::string p = "source_ports";
+  read(j, "spread", spread.spread, p);
+  read(j, "why", spread.why, p);
+  read(j, "nic", spread.nic, p);
+  read(j, "flow_type", spread.flow_type, p);
+  read(j, "queues", spread.queues, p);
+  spread.flows_per_queue = read_numbers<uint32_t>(j, "predicted_flows_per_queue", 4096, p);
+  spread.flow_queues = read_numbers<uint32_t>(j, "flow_queues", limits::max_connections, p);
+  spread.flow_ports = read_numbers<uint16_t>(j, "flow_ports", limits::max_connections, p);
+  return spread;
+}
+
 Role role_from(const std::string& text, const std::string& path) {
   if (text == "receiver") return Role::receiver;
   if (text == "sender") return Role::sender;
@@ -324,6 +354,7 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*placement, "used", r.placement.used, "placement");
     read(*placement, "why", r.placement.why, "placement");
   }
+  if (const auto* ports = object_member(j, "source_ports", "")) r.source_ports = read_spread(*ports);
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
