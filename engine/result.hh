@@ -212,10 +212,10 @@ struct PlacementResult {
 // were spread over its RX queues on purpose, why (or why not), and the prediction.
 struct SourcePortSpread {
   bool spread = false;
-  std::string why;        // one sentence
-  std::string nic;        // the receiver's NIC (or file) the description came from
-  std::string flow_type;  // "tcp4", "udp6", ...
-  uint32_t queues = 0;    // the receiver's RX queues
+  std::string why;                        // one sentence
+  std::string nic;                        // the receiver's NIC (or file) the description came from
+  std::string flow_type;                  // "tcp4", "udp6", ...
+  uint32_t queues = 0;                    // the receiver's RX queues
   std::vector<uint32_t> flows_per_queue;  // predicted, one entry per queue
   std::vector<uint32_t> flow_queues;      // predicted RX queue per connection, slot order
   std::vector<uint16_t> flow_ports;       // the source port per connection, slot order

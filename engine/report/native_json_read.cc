@@ -354,7 +354,8 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*placement, "used", r.placement.used, "placement");
     read(*placement, "why", r.placement.why, "placement");
   }
-  if (const auto* ports = object_member(j, "source_ports", "")) r.source_ports = read_spread(*ports);
+  if (const auto* ports = object_member(j, "source_ports", ""))
+    r.source_ports = read_spread(*ports);
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);

@@ -21,8 +21,8 @@ Expected<RssDescription> ReceiverRss::describe(const SocketAddress& reached_at) 
   if (file_) {
     rss = *file_;
   } else {
-    Expected<std::string> nic = spec_.placement.nic.empty() ? interface_toward(reached_at.host())
-                                                            : spec_.placement.nic;
+    Expected<std::string> nic =
+        spec_.placement.nic.empty() ? interface_toward(reached_at.host()) : spec_.placement.nic;
     if (!nic) return nic.error();
     auto info = discover_nic(*nic);
     if (!info) return info.error();

@@ -115,8 +115,8 @@ Expected<RssDescription> rss_from_json(const nlohmann::ordered_json& object) {
   if (!queue_count) return queue_count.error();
   rss.queues = *queue_count;
   if (!table->is_array() || table->size() > rss_limits::max_table)
-    return fail(fmt::format("rss.indirection: not an array of at most {} queues",
-                            rss_limits::max_table));
+    return fail(
+        fmt::format("rss.indirection: not an array of at most {} queues", rss_limits::max_table));
   for (const auto& entry : *table) {
     auto queue = small_count(entry, "rss.indirection", rss_limits::max_queues);
     if (!queue) return queue.error();
@@ -164,8 +164,7 @@ Expected<PeerRss> read_peer_rss(const std::string& receiver_hello) {
       if (!why->is_string() || why->get_ref<const std::string&>().size() > 512)
         return fail("rss.not_available: not a string of at most 512 characters");
       std::string text;
-      for (char c : why->get_ref<const std::string&>())
-        text += (c < 0x20 || c > 0x7e) ? '?' : c;
+      for (char c : why->get_ref<const std::string&>()) text += (c < 0x20 || c > 0x7e) ? '?' : c;
       out.why_none = "the receiver has no RSS description: " + text;
       return out;
     }

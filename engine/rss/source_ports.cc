@@ -23,12 +23,12 @@ std::uint32_t port_share(const RssDescription& rss, bool ipv6, std::uint16_t por
 
 }  // namespace
 
-Expected<SourcePortChoice> choose_source_ports(const RssDescription& rss,
-                                               const SourcePortRequest& request,
-                                               const std::function<bool(std::uint16_t)>& port_free) {
+Expected<SourcePortChoice> choose_source_ports(
+    const RssDescription& rss, const SourcePortRequest& request,
+    const std::function<bool(std::uint16_t)>& port_free) {
   if (request.first_port == 0 || request.last_port < request.first_port)
-    return fail(fmt::format("source ports {}..{}: not a range", request.first_port,
-                            request.last_port));
+    return fail(
+        fmt::format("source ports {}..{}: not a range", request.first_port, request.last_port));
   const std::uint32_t range = std::uint32_t{request.last_port} - request.first_port + 1;
   const std::size_t flows = request.destination_ports.size();
   if (flows > range)
@@ -90,8 +90,7 @@ Expected<SourcePortChoice> choose_source_ports(const RssDescription& rss,
     }
     const auto port = static_cast<std::uint16_t>(request.first_port + found);
     (*taken)[port] = true;
-    const auto queue =
-        static_cast<std::uint32_t>(rss_queue(base ^ share[found], rss.indirection));
+    const auto queue = static_cast<std::uint32_t>(rss_queue(base ^ share[found], rss.indirection));
     choice.ports.push_back(port);
     choice.queues.push_back(queue);
     ++choice.flows_per_queue[queue];

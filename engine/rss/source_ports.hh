@@ -15,18 +15,18 @@ namespace xttcp {
 
 struct SourcePortRequest {
   bool ipv6 = false;
-  std::array<std::uint8_t, 16> sender{};    // the source address as the receiver sees it
-  std::array<std::uint8_t, 16> receiver{};  // the destination address
+  std::array<std::uint8_t, 16> sender{};         // the source address as the receiver sees it
+  std::array<std::uint8_t, 16> receiver{};       // the destination address
   std::vector<std::uint16_t> destination_ports;  // one per flow
   std::uint16_t first_port = 32768, last_port = 60999;  // candidates (the ephemeral range)
   std::uint32_t start = 0;  // where the scan of candidates begins (offset into the range)
 };
 
 struct SourcePortChoice {
-  std::vector<std::uint16_t> ports;   // per flow
-  std::vector<std::uint32_t> queues;  // per flow: the RX queue its port hashes to
+  std::vector<std::uint16_t> ports;            // per flow
+  std::vector<std::uint32_t> queues;           // per flow: the RX queue its port hashes to
   std::vector<std::uint32_t> flows_per_queue;  // rss.queues entries
-  std::uint32_t off_target = 0;  // flows for which no free port reached the queue wanted
+  std::uint32_t off_target = 0;    // flows for which no free port reached the queue wanted
   std::uint32_t ports_in_use = 0;  // candidates on the wanted queue that port_free refused
 };
 

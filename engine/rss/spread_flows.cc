@@ -18,8 +18,7 @@ std::array<std::uint8_t, 16> address_bytes(const SocketAddress& address) {
   if (address.family() == AF_INET)
     std::memcpy(bytes.data(), &reinterpret_cast<const sockaddr_in*>(address.get())->sin_addr, 4);
   else if (address.family() == AF_INET6)
-    std::memcpy(bytes.data(), &reinterpret_cast<const sockaddr_in6*>(address.get())->sin6_addr,
-                16);
+    std::memcpy(bytes.data(), &reinterpret_cast<const sockaddr_in6*>(address.get())->sin6_addr, 16);
   return bytes;
 }
 
@@ -64,9 +63,10 @@ SourcePortSpread spread_source_ports(const SpreadInputs& in, Plan& plan) {
       fields_given = true;
     }
   if (!hashes_ports(fields)) {
-    out.why = fmt::format("the receiver's NIC hashes {} on '{}': a source port does not move a "
-                          "flow",
-                          out.flow_type, fields);
+    out.why = fmt::format(
+        "the receiver's NIC hashes {} on '{}': a source port does not move a "
+        "flow",
+        out.flow_type, fields);
     return out;
   }
 
@@ -110,9 +110,9 @@ SourcePortSpread spread_source_ports(const SpreadInputs& in, Plan& plan) {
       fields_given ? "as the receiver reported" : "assumed, the receiver reported none",
       flows.size(), rss.queues,
       rss.port_queues.empty() ? "" : ", each onto the queue its receiver worker's CPU takes",
-      chosen->off_target > 0 ? fmt::format("; {} flows off their queue (no free port reached it)",
-                                           chosen->off_target)
-                             : "",
+      chosen->off_target > 0
+          ? fmt::format("; {} flows off their queue (no free port reached it)", chosen->off_target)
+          : "",
       chosen->ports_in_use > 0
           ? fmt::format("; {} ports in use were passed over", chosen->ports_in_use)
           : "");

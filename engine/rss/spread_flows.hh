@@ -16,7 +16,7 @@ namespace xttcp {
 
 struct SpreadInputs {
   const TestSpec& spec;
-  bool native_peer = false;               // the receiver answered xttcp's hello
+  bool native_peer = false;                // the receiver answered xttcp's hello
   const std::optional<PeerRss>& peer_rss;  // what its hello said about RSS
   std::optional<SocketAddress> local;      // the control connection's local address
   const SocketAddress& receiver;           // the receiver's address (flows to hosts[0])

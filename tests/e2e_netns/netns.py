@@ -142,8 +142,9 @@ def require_root_and_ip():
 class VethPair:
     """Namespaces a and b joined by one veth pair; netem (optional) on one side's egress."""
 
-    def __init__(self, netem=None, netem_side="b"):
+    def __init__(self, netem=None, netem_side="b", queues=None):
         self.number = next(_pair_numbers)
+        self.queues = queues  # RX and TX queues of each veth end (numrxqueues); None: one
         pid = os.getpid()
         self.namespaces = {s: f"{NAME_PREFIX}{s}-{pid}-{self.number}" for s in "ab"}
         # Interface names are at most 15 characters: "xv" + PID (<= 7 digits) + side + number.
@@ -177,9 +178,11 @@ class VethPair:
             self.created.append(self.namespaces[side])
         # Both ends are created directly inside their namespaces: nothing is left in the root
         # namespace even if a later step fails.
+        queues = [] if self.queues is None else ["numrxqueues", str(self.queues),
+                                                 "numtxqueues", str(self.queues)]
         code, err = _ip("link", "add", "name", self.links["a"], "netns", self.namespaces["a"],
-                        "type", "veth", "peer", "name", self.links["b"],
-                        "netns", self.namespaces["b"])
+                        *queues, "type", "veth", "peer", "name", self.links["b"],
+                        "netns", self.namespaces["b"], *queues)
         if code != 0:
             raise SkipTest(f"cannot create a veth pair (ip link add type veth: {err})")
         for side in "ab":

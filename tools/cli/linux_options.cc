@@ -346,9 +346,8 @@ const OptionDef table[] = {
   {'p', "", required, "PORT", for_any, compatible,
    "first receiver port; the sync port is PORT - 1", "5001", bind::parsed<&Layout::base_port, port_number>},
   {'f', "", optional, "PORT", sender_side | ignored_on_receiver, compatible,
-   "pin source ports starting at PORT (values up to 1024 become 25001); auto: chosen so the "
-   "receiver's RSS spreads the flows over its RX queues (docs/topology.md)",
-   "auto (an xttcp receiver's RSS, else the kernel's); bare -f = 25001", set_source_port},
+   "source ports from PORT (up to 1024 become 25001); auto: spread by the receiver's RSS",
+   "auto; bare -f = 25001", set_source_port},
   {'b', "", required, "SIZE", for_any, compatible,
    "send()/recv() buffer length in bytes, k/m/g = 1024-based",
    "65536 receiver, 131072 sender", set_buffer},

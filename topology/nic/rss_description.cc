@@ -23,13 +23,14 @@ Status check_fields(const std::string& type, const std::string& fields) {
   int count = 0;
   while (words >> word) {
     ++count;
-    static constexpr const char* kWords[] = {"l2-dst", "vlan",     "l3-proto", "src-ip", "dst-ip",
-                                             "src-port", "dst-port", "none",   "discard"};
+    static constexpr const char* kWords[] = {"l2-dst",   "vlan",     "l3-proto", "src-ip", "dst-ip",
+                                             "src-port", "dst-port", "none",     "discard"};
     if (std::none_of(std::begin(kWords), std::end(kWords),
                      [&](const char* known) { return word == known; }))
-      return fail(fmt::format("rss.hash_fields.{}: unknown field (known: src-ip dst-ip "
-                              "src-port dst-port l2-dst vlan l3-proto none discard)",
-                              type));
+      return fail(
+          fmt::format("rss.hash_fields.{}: unknown field (known: src-ip dst-ip "
+                      "src-port dst-port l2-dst vlan l3-proto none discard)",
+                      type));
   }
   if (count == 0) return fail(fmt::format("rss.hash_fields.{}: empty", type));
   return ok();
@@ -39,14 +40,14 @@ Status check_fields(const std::string& type, const std::string& fields) {
 
 Status check_rss_description(const RssDescription& rss) {
   if (rss.nic.size() > rss_limits::max_name)
-    return fail(fmt::format("rss.nic: {} characters; at most {}", rss.nic.size(),
-                            rss_limits::max_name));
+    return fail(
+        fmt::format("rss.nic: {} characters; at most {}", rss.nic.size(), rss_limits::max_name));
   if (rss.hash_function != "toeplitz" && rss.hash_function != "xor" &&
       rss.hash_function != "crc32" && rss.hash_function != "unknown")
     return fail("rss.hash_function: not one of toeplitz, xor, crc32, unknown");
   if (rss.key.empty() || rss.key.size() > rss_limits::max_key_bytes)
-    return fail(fmt::format("rss.key: {} bytes; 1 to {}", rss.key.size(),
-                            rss_limits::max_key_bytes));
+    return fail(
+        fmt::format("rss.key: {} bytes; 1 to {}", rss.key.size(), rss_limits::max_key_bytes));
   if (rss.queues == 0 || rss.queues > rss_limits::max_queues)
     return fail(fmt::format("rss.queues: {}; 1 to {}", rss.queues, rss_limits::max_queues));
   if (rss.indirection.empty() || rss.indirection.size() > rss_limits::max_table)

@@ -15,20 +15,20 @@
 namespace xttcp {
 
 namespace rss_limits {
-inline constexpr std::size_t max_key_bytes = 52;    // the longest key a driver uses (ice, i40e)
-inline constexpr std::size_t max_table = 4096;      // indirection table entries
-inline constexpr std::uint32_t max_queues = 4096;   // RX queues
-inline constexpr std::size_t max_port_queues = 512; // one per data port (-P is at most 512)
-inline constexpr std::size_t max_name = 64;         // interface names, reasons: short text
-inline constexpr std::size_t max_fields_text = 80;  // "src-ip dst-ip src-port dst-port" and kin
+inline constexpr std::size_t max_key_bytes = 52;     // the longest key a driver uses (ice, i40e)
+inline constexpr std::size_t max_table = 4096;       // indirection table entries
+inline constexpr std::uint32_t max_queues = 4096;    // RX queues
+inline constexpr std::size_t max_port_queues = 512;  // one per data port (-P is at most 512)
+inline constexpr std::size_t max_name = 64;          // interface names, reasons: short text
+inline constexpr std::size_t max_fields_text = 80;   // "src-ip dst-ip src-port dst-port" and kin
 }  // namespace rss_limits
 
 struct RssDescription {
-  std::string nic;                      // where it came from: "eth0", "file rss.json"
+  std::string nic;                         // where it came from: "eth0", "file rss.json"
   std::string hash_function = "toeplitz";  // "toeplitz", "xor", "crc32" or "unknown"
-  std::vector<std::uint8_t> key;        // 1..52 bytes
+  std::vector<std::uint8_t> key;           // 1..52 bytes
   std::vector<std::uint32_t> indirection;  // 1..4096 entries, each < queues
-  std::uint32_t queues = 0;             // RX queues, 1..4096
+  std::uint32_t queues = 0;                // RX queues, 1..4096
   // Per flow type ("tcp4", "udp4", "tcp6", "udp6"): the fields hashed, describe_hash_fields'
   // words ("src-ip dst-ip src-port dst-port"). A type not listed was not reported.
   std::vector<std::pair<std::string, std::string>> hash_fields;

@@ -94,15 +94,16 @@ TEST(SourcePorts, BoundedWhenNoPortIsFree) {
       choose_source_ports(described(4), request(2, 60990), [](std::uint16_t) { return false; });
   ASSERT_FALSE(choice);
   EXPECT_EQ(choice.error().message, "no free source port in 60990..60999 for flow 0");
-  auto too_many = choose_source_ports(described(4), request(11, 60990),
-                                      [](std::uint16_t) { return true; });
+  auto too_many =
+      choose_source_ports(described(4), request(11, 60990), [](std::uint16_t) { return true; });
   ASSERT_FALSE(too_many);
 }
 
 TEST(RssJson, RoundTrips) {
   RssDescription rss = described(4, 16);
   rss.port_queues = {{5001, 2}};
-  const std::string hello = nlohmann::ordered_json{{"type", "hello"}, {"rss", rss_to_json(rss)}}.dump();
+  const std::string hello =
+      nlohmann::ordered_json{{"type", "hello"}, {"rss", rss_to_json(rss)}}.dump();
   auto read = read_peer_rss(hello);
   ASSERT_TRUE(read) << read.error().message;
   ASSERT_TRUE(read->rss);
@@ -143,10 +144,12 @@ TEST(RssJson, HostileFieldsAreRefusedInOneLine) {
   for (int i = 0; i < 4097; ++i) big += i ? ",0" : "0";
   EXPECT_EQ(refusal(R"({"key":")" + key40 + R"(","queues":1,"indirection":)" + big + "]}"),
             "rss.indirection: not an array of at most 4096 queues");
-  EXPECT_EQ(refusal(R"({"key":")" + key40 + R"(","queues":1,"indirection":[0],)"
+  EXPECT_EQ(refusal(R"({"key":")" + key40 +
+                    R"(","queues":1,"indirection":[0],)"
                     R"("hash_fields":{"tcp4":"src-ip\n"}})"),
             "rss.hash_fields.tcp4: not printable text");
-  EXPECT_EQ(refusal(R"({"key":")" + key40 + R"(","queues":1,"indirection":[0],)"
+  EXPECT_EQ(refusal(R"({"key":")" + key40 +
+                    R"(","queues":1,"indirection":[0],)"
                     R"("port_queues":[[70000,0]]})"),
             "rss.port_queues port: not a whole number 0 to 65535");
   EXPECT_EQ(refusal(R"({"queues":1,"indirection":[0]})"), "rss: needs key, queues and indirection");
