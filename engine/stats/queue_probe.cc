@@ -29,7 +29,9 @@ std::string watched_nic(const TestSpec& spec) {
   return *nic;
 }
 
-std::uint64_t delta(std::uint64_t begin, std::uint64_t end) { return end >= begin ? end - begin : 0; }
+std::uint64_t delta(std::uint64_t begin, std::uint64_t end) {
+  return end >= begin ? end - begin : 0;
+}
 
 std::optional<std::uint64_t> delta(const std::optional<std::uint64_t>& begin,
                                    const std::optional<std::uint64_t>& end) {
@@ -46,8 +48,7 @@ std::optional<double> imbalance(const std::vector<std::uint64_t>& figures) {
     most = std::max(most, figure);
   }
   if (sum == 0) return std::nullopt;
-  return static_cast<double>(most) * static_cast<double>(figures.size()) /
-         static_cast<double>(sum);
+  return static_cast<double>(most) * static_cast<double>(figures.size()) / static_cast<double>(sum);
 }
 
 // Packets when every queue counts them, else bytes.
@@ -96,7 +97,9 @@ std::optional<QueueSnapshot> QueueProbe::take() const {
   } else {
     snapshot.queues = map_queue_stats(*stats);
     if (snapshot.queues.empty())
-      snapshot.queues_why = "not available: no per-queue counter among the driver's statistics";
+      snapshot.queues_why =
+          "not available: no per-queue packet or byte counter among the driver's statistics "
+          "(ETHTOOL_GSTATS; virtio_net since Linux 6.10 gives them through netlink qstats only)";
   }
   if (!irqs_why_.empty()) {
     snapshot.irqs_why = irqs_why_;

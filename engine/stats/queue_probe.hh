@@ -24,7 +24,7 @@ struct QueueSnapshot {
   std::string nic, driver;
   std::vector<NicIrq> queue_irqs;  // the NIC's queue IRQs (rx, tx, combined), found once
   std::map<int, QueueCounters> queues;
-  std::string queues_why;           // why `queues` is empty
+  std::string queues_why;                          // why `queues` is empty
   std::map<int, std::vector<std::uint64_t>> irqs;  // by IRQ number: its per-CPU counts
   std::string irqs_why;
   std::optional<NetSoftirqs> softirqs;

@@ -239,6 +239,21 @@ class VethPair:
                            f"{reason}")
         self.netem, self.netem_side = netem, side
 
+    def set_feature(self, side, feature, on):
+        """Turns an offload of side's veth on or off: "gro" (ETHTOOL_SGRO) or "tso"
+        (ETHTOOL_STSO), by the ioctl itself (Debian's base image has no ethtool program)."""
+        code = ("import ctypes,fcntl,socket,struct,sys\n"
+                "v=ctypes.create_string_buffer(struct.pack('II',int(sys.argv[2]),int(sys.argv[3])))\n"
+                "s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\n"
+                "fcntl.ioctl(s.fileno(),0x8946,struct.pack('16sP',sys.argv[1].encode(),"
+                "ctypes.addressof(v))+bytes(16))\n")
+        number = {"gro": 0x2C, "tso": 0x1F}[feature]
+        done = subprocess.run(self.exec_args(side, [sys.executable, "-c", code, self.links[side],
+                                                    str(number), str(int(on))]),
+                              capture_output=True, text=True, timeout=20)
+        if done.returncode != 0:
+            raise Failure(f"cannot set {feature} on {self.links[side]}: {done.stderr.strip()}")
+
     # --- use ---
     def ipv4(self, side):
         return ADDRESSES[side]["ipv4"]

@@ -29,21 +29,35 @@ std::optional<int> queue_in(std::string_view name, std::string_view prefix,
 struct Pattern {
   std::string_view prefix, suffix;
   Field field;
+  bool fallback = false;  // counts only where no other name gave the figure
 };
 
 constexpr Pattern kPatterns[] = {
-    {"rx_queue_", "_packets", Field::rx_packets},   {"rx_queue_", "_bytes", Field::rx_bytes},
-    {"tx_queue_", "_packets", Field::tx_packets},   {"tx_queue_", "_bytes", Field::tx_bytes},
-    {"rx_queue_", "_xdp_packets", Field::rx_packets}, {"rx_queue_", "_xdp_bytes", Field::rx_bytes},
-    {"queue_", "_rx_cnt", Field::rx_packets},       {"queue_", "_rx_bytes", Field::rx_bytes},
-    {"queue_", "_tx_cnt", Field::tx_packets},       {"queue_", "_tx_bytes", Field::tx_bytes},
-    {"rx", "_packets", Field::rx_packets},          {"rx", "_bytes", Field::rx_bytes},
-    {"tx", "_packets", Field::tx_packets},          {"tx", "_bytes", Field::tx_bytes},
-    {"rx-", "_packets", Field::rx_packets},         {"rx-", "_bytes", Field::rx_bytes},
-    {"tx-", "_packets", Field::tx_packets},         {"tx-", "_bytes", Field::tx_bytes},
-    {"rx-", ".packets", Field::rx_packets},         {"rx-", ".bytes", Field::rx_bytes},
-    {"tx-", ".packets", Field::tx_packets},         {"tx-", ".bytes", Field::tx_bytes},
-    {"rx_bytes[", "]", Field::rx_bytes},            {"tx_bytes[", "]", Field::tx_bytes},
+    {"rx_queue_", "_packets", Field::rx_packets},
+    {"rx_queue_", "_bytes", Field::rx_bytes},
+    {"tx_queue_", "_packets", Field::tx_packets},
+    {"tx_queue_", "_bytes", Field::tx_bytes},
+    // veth's NAPI path; virtio_net has the same names for its XDP share, next to the totals.
+    {"rx_queue_", "_xdp_packets", Field::rx_packets, true},
+    {"rx_queue_", "_xdp_bytes", Field::rx_bytes, true},
+    {"queue_", "_rx_cnt", Field::rx_packets},
+    {"queue_", "_rx_bytes", Field::rx_bytes},
+    {"queue_", "_tx_cnt", Field::tx_packets},
+    {"queue_", "_tx_bytes", Field::tx_bytes},
+    {"rx", "_packets", Field::rx_packets},
+    {"rx", "_bytes", Field::rx_bytes},
+    {"tx", "_packets", Field::tx_packets},
+    {"tx", "_bytes", Field::tx_bytes},
+    {"rx-", "_packets", Field::rx_packets},
+    {"rx-", "_bytes", Field::rx_bytes},
+    {"tx-", "_packets", Field::tx_packets},
+    {"tx-", "_bytes", Field::tx_bytes},
+    {"rx-", ".packets", Field::rx_packets},
+    {"rx-", ".bytes", Field::rx_bytes},
+    {"tx-", ".packets", Field::tx_packets},
+    {"tx-", ".bytes", Field::tx_bytes},
+    {"rx_bytes[", "]", Field::rx_bytes},
+    {"tx_bytes[", "]", Field::tx_bytes},
 };
 
 std::optional<std::uint64_t>& slot(QueueCounters& counters, Field field) {
@@ -61,15 +75,18 @@ std::optional<std::uint64_t>& slot(QueueCounters& counters, Field field) {
 std::map<int, QueueCounters> map_queue_stats(
     const std::vector<std::pair<std::string, std::uint64_t>>& stats) {
   std::map<int, QueueCounters> queues;
-  for (const auto& [name, value] : stats) {
-    for (const Pattern& pattern : kPatterns) {
-      // queue_in() takes digits only between the two, so "rx_queue_0_xdp_packets" never reads
-      // as "rx_queue_" N "_packets" and "rx0_xdp_drop" matches nothing.
-      const std::optional<int> queue = queue_in(name, pattern.prefix, pattern.suffix);
-      if (!queue) continue;
-      std::optional<std::uint64_t>& field = slot(queues[*queue], pattern.field);
-      field = field.value_or(0) + value;
-      break;
+  for (const bool fallback : {false, true}) {
+    for (const auto& [name, value] : stats) {
+      for (const Pattern& pattern : kPatterns) {
+        if (pattern.fallback != fallback) continue;
+        // queue_in() takes digits only between the two, so "rx_queue_0_xdp_packets" never
+        // reads as "rx_queue_" N "_packets" and "rx0_xdp_drops" matches nothing.
+        const std::optional<int> queue = queue_in(name, pattern.prefix, pattern.suffix);
+        if (!queue || *queue > 65535) continue;
+        std::optional<std::uint64_t>& field = slot(queues[*queue], pattern.field);
+        if (!field) field = value;
+        break;
+      }
     }
   }
   return queues;
