@@ -193,8 +193,8 @@ Expected<NetSoftirqs> parse_proc_softirqs(std::string_view text) {
     uint64_t count = 0;
     while (counts.size() < cpus && words >> count) counts.push_back(count);
     if (counts.size() < cpus)
-      return fail(fmt::format("/proc/softirqs: {} has {} counts for {} CPUs", name,
-                              counts.size(), cpus));
+      return fail(
+          fmt::format("/proc/softirqs: {} has {} counts for {} CPUs", name, counts.size(), cpus));
   }
   if (!rx || !tx) return fail("/proc/softirqs: no NET_RX and NET_TX lines");
   return out;

@@ -30,7 +30,7 @@ struct SystemSnapshot {
   std::optional<TransportCounters> transport;
   std::optional<uint64_t> dpcs;                     // Windows only
   double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
-  std::optional<QueueSnapshot> queues;  // the watched NIC's queues (queue_probe.hh)
+  std::optional<QueueSnapshot> queues;              // the watched NIC's queues (queue_probe.hh)
   std::chrono::steady_clock::time_point at;
   // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their
   // counters stay 0. The caller decides whether to print them.
@@ -59,7 +59,6 @@ class SystemProbe {
 // that went backwards gives 0; one missing at either edge stays nullopt ("NA" on the console).
 void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end, double seconds,
                          uint64_t total_bytes, const HostInfo& host, Result& result);
-
 
 // Hostname, a `uname -a` style line, kernel release, CPU model, cores (cpuN lines of stat, at
 // least 1) and MHz (first "cpu MHz" of cpuinfo). Unreadable parts stay empty or 0. Windows: the
