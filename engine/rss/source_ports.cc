@@ -82,6 +82,8 @@ Expected<SourcePortChoice> choose_source_ports(
         fallback = index;
     }
     if (found < 0) {
+      // No free port is left on that queue: later flows need not scan for it again.
+      if (wanted >= 0) reachable[static_cast<std::size_t>(wanted)] = false;
       if (fallback < 0)
         return fail(fmt::format("no free source port in {}..{} for flow {}", request.first_port,
                                 request.last_port, choice.ports.size()));

@@ -99,6 +99,18 @@ TEST(SourcePorts, BoundedWhenNoPortIsFree) {
   ASSERT_FALSE(too_many);
 }
 
+TEST(SourcePorts, ARangeTooSmallForEvenStillGivesEveryFlowAPort) {
+  // 10 candidates for 10 flows: queues run out of ports, the rest take whatever is left.
+  auto choice =
+      choose_source_ports(described(4), request(10, 60990), [](std::uint16_t) { return true; });
+  ASSERT_TRUE(choice) << choice.error().message;
+  std::set<std::uint16_t> distinct(choice->ports.begin(), choice->ports.end());
+  EXPECT_EQ(distinct.size(), 10u);
+  std::uint32_t total = 0;
+  for (std::uint32_t count : choice->flows_per_queue) total += count;
+  EXPECT_EQ(total, 10u);
+}
+
 TEST(RssJson, RoundTrips) {
   RssDescription rss = described(4, 16);
   rss.port_queues = {{5001, 2}};
