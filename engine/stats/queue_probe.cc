@@ -99,7 +99,7 @@ std::optional<QueueSnapshot> QueueProbe::take() const {
     if (snapshot.queues.empty())
       snapshot.queues_why =
           "not available: no per-queue packet or byte counter among the driver's statistics "
-          "(ETHTOOL_GSTATS; virtio_net since Linux 6.10 gives them through netlink qstats only)";
+          "(ETHTOOL_GSTATS; recent virtio_net gives them through netlink qstats only)";
   }
   if (!irqs_why_.empty()) {
     snapshot.irqs_why = irqs_why_;
