@@ -239,6 +239,44 @@ struct PlacementResult {
   std::string why;
 };
 
+// A sender's source ports as chosen for the receiver's RSS (docs/topology.md): whether they
+// were spread over its RX queues on purpose, why (or why not), and the prediction.
+struct SourcePortSpread {
+  bool spread = false;
+  std::string why;                        // one sentence
+  std::string nic;                        // the receiver's NIC (or file) the description came from
+  std::string flow_type;                  // "tcp4", "udp6", ...
+  uint32_t queues = 0;                    // the receiver's RX queues
+  std::vector<uint32_t> flows_per_queue;  // predicted, one entry per queue
+  std::vector<uint32_t> flow_queues;      // predicted RX queue per connection, slot order
+  std::vector<uint16_t> flow_ports;       // the source port per connection, slot order
+};
+
+// Per-queue truth over the measured window (docs/topology.md): the NIC's own per-queue counters
+// (ETHTOOL_GSTATS), its queue interrupts per CPU (/proc/interrupts) and the NET_RX/NET_TX
+// softirqs per CPU (/proc/softirqs), each a delta between the window's edges.
+struct QueueDelta {
+  uint32_t queue = 0;
+  std::optional<uint64_t> rx_packets, rx_bytes, tx_packets, tx_bytes;  // what the driver counts
+};
+struct QueueIrqDelta {
+  int irq = 0;
+  std::string kind;  // "rx", "tx", "combined"
+  int queue = 0;
+  std::vector<uint64_t> per_cpu;
+};
+struct QueueWindow {
+  std::string nic, driver;
+  std::vector<QueueDelta> queues;
+  std::string queues_unavailable;  // why `queues` is empty ("" when read)
+  std::vector<QueueIrqDelta> irqs;
+  std::string irqs_unavailable;
+  std::vector<uint64_t> net_rx_softirqs, net_tx_softirqs;  // per CPU
+  std::string softirqs_unavailable;
+  // max / mean over the queues of RX (TX) packets, else bytes; nullopt when nothing was counted
+  std::optional<double> rx_imbalance, tx_imbalance;
+};
+
 struct Result {
   // What was run.
   TestSpec spec;
@@ -299,6 +337,8 @@ struct Result {
   std::optional<IoLatency> latency;
 
   PlacementResult placement;  // --placement as applied (with cpu_mapping: where workers ran)
+  std::optional<SourcePortSpread> source_ports;  // a sender's, when the run chose its ports
+  std::optional<QueueWindow> queue_window;       // when the run watched a NIC's queues
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

@@ -287,8 +287,11 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
 
 bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::string payload) {
   if (hello_frame) {
-    std::string hello =
-        hooks_.native_hello ? hooks_.native_hello(connection.id, payload) : std::string("{}");
+    std::optional<SocketAddress> reached_at;
+    if (auto local = local_address_of(connection.fd.get())) reached_at = *local;
+    std::string hello = hooks_.native_hello
+                            ? hooks_.native_hello(connection.id, payload, reached_at)
+                            : std::string("{}");
     if (hello.size() > sync_code::kMaxFrameBytes) {
       log("sync: the receiver's hello frame is over the size limit; sending {}", true);
       hello = "{}";

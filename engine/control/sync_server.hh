@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,9 +43,12 @@ struct SyncLimits {
 // Every hook is called on the server thread, must return promptly (replies wait for it) and
 // may be empty (nothing special to do). Hooks may call test_finished()/publish_result().
 struct SyncServerHooks {
-  // A native sender's hello frame arrived on connection `peer`; returns the receiver's hello
-  // frame ("{}" if empty).
-  std::function<std::string(int peer, const std::string& sender_hello)> native_hello;
+  // A native sender's hello frame arrived on connection `peer`, which came to the local address
+  // `reached_at` (unset when the socket cannot say); returns the receiver's hello frame ("{}" if
+  // empty).
+  std::function<std::string(int peer, const std::string& sender_hello,
+                            const std::optional<SocketAddress>& reached_at)>
+      native_hello;
   // Light on: the test starts now, for the negotiated cycle; its senders on `native_senders`
   // (connection ids) said hello and owe their result at the end.
   std::function<void(uint32_t cycle_s, const std::vector<int>& native_senders)> start;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "base/status.hh"
 #include "engine/net/address.hh"
@@ -69,6 +70,15 @@ Status bind_source_address(NativeSocket socket, const SocketAddress& source);
 // SO_REUSEADDR would let a second listener take the port), IPV6_V6ONLY for IPv6. Error: the
 // reason alone ("address already in use").
 Status bind_listener(NativeSocket socket, const SocketAddress& address);
+
+// Whether `source` (address and port) can be bound by a new TCP or UDP socket now, without
+// SO_REUSEADDR: a port held by a listener, a connection or one in TIME_WAIT is not free. The
+// probe socket is closed again; a sender choosing its source ports asks before it binds them.
+bool source_port_free(const SocketAddress& source, bool udp);
+
+// The range the kernel takes ephemeral ports from (Linux: net.ipv4.ip_local_port_range;
+// Windows: the dynamic range's default, 49152..65535).
+std::pair<uint16_t, uint16_t> ephemeral_port_range();
 
 // SO_ERROR: the outcome of a finished non-blocking connect (0 = connected).
 int pending_socket_error(NativeSocket socket);

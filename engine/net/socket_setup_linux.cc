@@ -7,9 +7,11 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -176,6 +178,25 @@ int pending_socket_error(NativeSocket fd) {
   socklen_t length = sizeof err;
   if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &length) != 0) err = errno;
   return err;
+}
+
+bool source_port_free(const SocketAddress& source, bool udp) {
+  const int fd = socket(source.family(), (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const bool bound = bind(fd, source.get(), source.length) == 0;
+  close(fd);
+  return bound;
+}
+
+std::pair<uint16_t, uint16_t> ephemeral_port_range() {
+  std::pair<uint16_t, uint16_t> range{32768, 60999};  // the kernel's default
+  if (FILE* file = std::fopen("/proc/sys/net/ipv4/ip_local_port_range", "r")) {
+    unsigned low = 0, high = 0;
+    if (std::fscanf(file, "%u %u", &low, &high) == 2 && low > 0 && low <= high && high <= 65535)
+      range = {static_cast<uint16_t>(low), static_cast<uint16_t>(high)};
+    std::fclose(file);
+  }
+  return range;
 }
 
 }  // namespace xttcp

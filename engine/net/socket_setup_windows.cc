@@ -119,4 +119,15 @@ int pending_socket_error(NativeSocket socket) {
   return error;
 }
 
+bool source_port_free(const SocketAddress& source, bool udp) {
+  const SOCKET s =
+      socket(source.family(), udp ? SOCK_DGRAM : SOCK_STREAM, udp ? IPPROTO_UDP : IPPROTO_TCP);
+  if (s == INVALID_SOCKET) return false;
+  const bool bound = bind(s, source.get(), source.length) == 0;
+  closesocket(s);
+  return bound;
+}
+
+std::pair<uint16_t, uint16_t> ephemeral_port_range() { return {49152, 65535}; }
+
 }  // namespace xttcp

@@ -1,4 +1,5 @@
 #include "engine/report/linux_console.hh"
+#include "engine/report/queue_console.hh"
 
 #include <fmt/format.h>
 
@@ -177,6 +178,13 @@ std::vector<std::string> xttcp_extra_lines(const Result& r) {
   }
   append_udp_lines(lines, r);
   for (std::string& line : rr_console_lines(r)) lines.push_back(std::move(line));
+  if (r.spec.output.verbose) {  // -V: the NIC's queues over the window, the ports chosen
+    if (r.source_ports)
+      for (std::string& line : source_port_lines(*r.source_ports)) lines.push_back(std::move(line));
+    if (r.queue_window)
+      for (std::string& line : queue_window_lines(*r.queue_window))
+        lines.push_back(std::move(line));
+  }
   for (const std::string& note : r.notes) lines.push_back(note);
   return lines;
 }

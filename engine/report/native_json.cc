@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -258,6 +259,32 @@ void add_host_environment(const HostInfo& h, ordered_json& host) {
                    {"mtu", h.nic->mtu}};
 }
 
+// A figure the driver did not count is null; an unavailable part is [] with its reason.
+ordered_json queue_window_json(const QueueWindow& w) {
+  ordered_json queues = ordered_json::array();
+  for (const QueueDelta& q : w.queues)
+    queues.push_back({{"queue", q.queue},
+                      {"rx_packets", optional_value(q.rx_packets)},
+                      {"rx_bytes", optional_value(q.rx_bytes)},
+                      {"tx_packets", optional_value(q.tx_packets)},
+                      {"tx_bytes", optional_value(q.tx_bytes)}});
+  ordered_json irqs = ordered_json::array();
+  for (const QueueIrqDelta& irq : w.irqs)
+    irqs.push_back(
+        {{"irq", irq.irq}, {"kind", irq.kind}, {"queue", irq.queue}, {"per_cpu", irq.per_cpu}});
+  return {{"nic", w.nic},
+          {"driver", w.driver},
+          {"queues", std::move(queues)},
+          {"queues_unavailable", w.queues_unavailable},
+          {"rx_imbalance", w.rx_imbalance ? number(*w.rx_imbalance) : ordered_json()},
+          {"tx_imbalance", w.tx_imbalance ? number(*w.tx_imbalance) : ordered_json()},
+          {"irqs", std::move(irqs)},
+          {"irqs_unavailable", w.irqs_unavailable},
+          {"net_rx_softirqs", w.net_rx_softirqs},
+          {"net_tx_softirqs", w.net_tx_softirqs},
+          {"softirqs_unavailable", w.softirqs_unavailable}};
+}
+
 // max_connections: how many of r.connections to write (the peer frame's bound).
 ordered_json native_document(const Result& r, bool with_peer, size_t max_connections = SIZE_MAX) {
   ordered_json doc;
@@ -276,6 +303,22 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
   if (!r.placement.asked.empty())  // a run's own result always has it
     doc["placement"] = {
         {"asked", r.placement.asked}, {"used", r.placement.used}, {"why", r.placement.why}};
+  if (r.source_ports) {
+    const SourcePortSpread& sp = *r.source_ports;
+    const auto first = [max_connections](const auto& per_flow) {
+      return std::vector(per_flow.begin(),
+                         per_flow.begin() + std::min(per_flow.size(), max_connections));
+    };
+    doc["source_ports"] = {{"spread", sp.spread},
+                           {"why", sp.why},
+                           {"nic", sp.nic},
+                           {"flow_type", sp.flow_type},
+                           {"queues", sp.queues},
+                           {"predicted_flows_per_queue", sp.flows_per_queue},
+                           {"flow_queues", first(sp.flow_queues)},
+                           {"flow_ports", first(sp.flow_ports)}};
+  }
+  if (r.queue_window) doc["queue_window"] = queue_window_json(*r.queue_window);
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
   doc["spec"] = spec_to_json(r.spec);

@@ -31,6 +31,77 @@ IoLatency read_latency(const Json& j, const std::string& path) {
   return latency;
 }
 
+// An array of at most `max` unsigned numbers, each fitting T.
+template <class T>
+std::vector<T> read_numbers(const ordered_json& parent, const char* key, std::size_t max,
+                            const std::string& path) {
+  std::vector<T> out;
+  const ordered_json* list = member(parent, key);
+  if (list == nullptr) return out;
+  if (!list->is_array() || list->size() > max) bad(path + "." + key, "expected a bounded array");
+  for (const ordered_json& value : *list) {
+    if (!value.is_number_unsigned() || value.get<uint64_t>() > std::numeric_limits<T>::max())
+      bad(path + "." + key, "expected non-negative integers in range");
+    out.push_back(static_cast<T>(value.get<uint64_t>()));
+  }
+  return out;
+}
+
+SourcePortSpread read_spread(const ordered_json& j) {
+  SourcePortSpread spread;
+  const std::string p = "source_ports";
+  read(j, "spread", spread.spread, p);
+  read(j, "why", spread.why, p);
+  read(j, "nic", spread.nic, p);
+  read(j, "flow_type", spread.flow_type, p);
+  read(j, "queues", spread.queues, p);
+  spread.flows_per_queue = read_numbers<uint32_t>(j, "predicted_flows_per_queue", 4096, p);
+  spread.flow_queues = read_numbers<uint32_t>(j, "flow_queues", limits::max_connections, p);
+  spread.flow_ports = read_numbers<uint16_t>(j, "flow_ports", limits::max_connections, p);
+  return spread;
+}
+
+QueueWindow read_queue_window(const ordered_json& j) {
+  QueueWindow w;
+  const std::string p = "queue_window";
+  read(j, "nic", w.nic, p);
+  read(j, "driver", w.driver, p);
+  read(j, "queues_unavailable", w.queues_unavailable, p);
+  read(j, "irqs_unavailable", w.irqs_unavailable, p);
+  read(j, "softirqs_unavailable", w.softirqs_unavailable, p);
+  read(j, "rx_imbalance", w.rx_imbalance, p);
+  read(j, "tx_imbalance", w.tx_imbalance, p);
+  constexpr std::size_t kMaxQueues = 4096, kMaxCpus = 8192;
+  if (const auto* queues = array_member(j, "queues")) {
+    if (queues->size() > kMaxQueues) bad(p + ".queues", "more than 4096 queues");
+    for (const auto& q : *queues) {
+      QueueDelta row;
+      const std::string qp = p + ".queues[]";
+      read(q, "queue", row.queue, qp);
+      read(q, "rx_packets", row.rx_packets, qp);
+      read(q, "rx_bytes", row.rx_bytes, qp);
+      read(q, "tx_packets", row.tx_packets, qp);
+      read(q, "tx_bytes", row.tx_bytes, qp);
+      w.queues.push_back(row);
+    }
+  }
+  if (const auto* irqs = array_member(j, "irqs")) {
+    if (irqs->size() > 2 * kMaxQueues) bad(p + ".irqs", "more than 8192 IRQs");
+    for (const auto& i : *irqs) {
+      QueueIrqDelta row;
+      const std::string ip = p + ".irqs[]";
+      read(i, "irq", row.irq, ip);
+      read(i, "kind", row.kind, ip);
+      read(i, "queue", row.queue, ip);
+      row.per_cpu = read_numbers<uint64_t>(i, "per_cpu", kMaxCpus, ip);
+      w.irqs.push_back(std::move(row));
+    }
+  }
+  w.net_rx_softirqs = read_numbers<uint64_t>(j, "net_rx_softirqs", kMaxCpus, p);
+  w.net_tx_softirqs = read_numbers<uint64_t>(j, "net_tx_softirqs", kMaxCpus, p);
+  return w;
+}
+
 Role role_from(const std::string& text, const std::string& path) {
   if (text == "receiver") return Role::receiver;
   if (text == "sender") return Role::sender;
@@ -325,6 +396,10 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*placement, "used", r.placement.used, "placement");
     read(*placement, "why", r.placement.why, "placement");
   }
+  if (const auto* ports = object_member(j, "source_ports", ""))
+    r.source_ports = read_spread(*ports);
+  if (const auto* queues = object_member(j, "queue_window", ""))
+    r.queue_window = read_queue_window(*queues);
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);

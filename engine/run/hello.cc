@@ -9,13 +9,15 @@
 
 namespace xttcp {
 
-std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> udp_flows) {
+std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> udp_flows,
+                       std::optional<nlohmann::ordered_json> rss) {
   nlohmann::ordered_json hello;
   hello["type"] = "hello";
   hello["tool"] = "xttcp";
   hello["version"] = XTTCP_VERSION;
   hello["spec"] = spec_to_json(spec);
   if (udp_flows) hello["udp_flows"] = {{"base", udp_flows->base}, {"count", udp_flows->count}};
+  if (rss) hello["rss"] = std::move(*rss);
   return hello.dump();
 }
 

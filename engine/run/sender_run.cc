@@ -9,6 +9,7 @@
 #include "engine/report/interval_stream.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
+#include "engine/rss/spread_flows.hh"
 #include "engine/run/control_plane/sender_control.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
@@ -134,9 +135,10 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
 
 // Our result and, from an xttcp receiver, its result; printed and written. `code` so far.
 int report(const RunFacts& facts, const MeasuredWindow& window,
-           const std::vector<WorkerReport>& reports, SenderControl& control, bool receiver_lost,
-           RunEnv& env, int code) {
+           const std::vector<WorkerReport>& reports, const SourcePortSpread& source_ports,
+           SenderControl& control, bool receiver_lost, RunEnv& env, int code) {
   Result result = build_result(facts, window, reports);
+  result.source_ports = source_ports;
   if (auto peer = control.exchange_results(result); !peer) {
     env.log.error(peer.error().message);
     code = exit_code::run_failed;
@@ -188,7 +190,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return setup_failure;
   }
   int code = exit_code::success;
-  const Plan& plan = setup->run.plan;
+  const Plan& plan = setup->run.plan;  // source ports are settled after agree() (spread_flows)
   log.debug(fmt::format("{} worker thread(s) run {} connection(s): {}", plan.workers.size(),
                         spec.sender_connections(), plan.describe_cpus()));
 
@@ -207,6 +209,11 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
   spec = settle_udp_payload(spec, agreement->native, log);
+  const SourcePortSpread source_ports =
+      spread_source_ports({spec, agreement->native, agreement->peer_rss, agreement->control_local,
+                           setup->receivers.front(), setup->local},
+                          setup->run.plan);
+  log.debug("source ports: " + source_ports.why);
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
@@ -258,7 +265,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                        {},
                        pool.udp_gro(),
                        pool.udp_gso_segments()};
-  return report(facts, window, reports, *control, receiver_lost, env, code);
+  return report(facts, window, reports, source_ports, *control, receiver_lost, env, code);
 }
 
 }  // namespace xttcp

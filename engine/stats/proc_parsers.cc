@@ -1,6 +1,7 @@
 #include "engine/stats/proc_parsers.hh"
 
 #include <charconv>
+#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -167,6 +168,36 @@ std::string parse_cpu_model(std::string_view cpuinfo) {
     return false;
   });
   return model;
+}
+
+Expected<NetSoftirqs> parse_proc_softirqs(std::string_view text) {
+  std::istringstream lines{std::string(text)};
+  std::string line;
+  std::size_t cpus = 0;
+  if (std::getline(lines, line)) {
+    std::istringstream header(line);
+    std::string word;
+    while (header >> word)
+      if (word.rfind("CPU", 0) == 0) ++cpus;
+  }
+  if (cpus == 0) return fail("/proc/softirqs: no 'CPU0 ...' header");
+  NetSoftirqs out;
+  bool rx = false, tx = false;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string name;
+    words >> name;
+    if (name != "NET_RX:" && name != "NET_TX:") continue;
+    std::vector<uint64_t>& counts = name == "NET_RX:" ? out.net_rx : out.net_tx;
+    (name == "NET_RX:" ? rx : tx) = true;
+    uint64_t count = 0;
+    while (counts.size() < cpus && words >> count) counts.push_back(count);
+    if (counts.size() < cpus)
+      return fail(
+          fmt::format("/proc/softirqs: {} has {} counts for {} CPUs", name, counts.size(), cpus));
+  }
+  if (!rx || !tx) return fail("/proc/softirqs: no NET_RX and NET_TX lines");
+  return out;
 }
 
 }  // namespace xttcp

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.hh"
 
@@ -33,6 +34,13 @@ Expected<std::map<std::string, uint64_t>> parse_snmp_section(std::string_view te
 // `pattern` (case-sensitive), add up every space-separated token made only of digits. That counts
 // per-CPU columns but skips "24:" and "0-edge". An empty pattern counts nothing.
 uint64_t sum_interrupts(std::string_view proc_interrupts, std::string_view pattern);
+
+// NET_RX and NET_TX of /proc/softirqs, one count per CPU column of its header.
+struct NetSoftirqs {
+  std::vector<uint64_t> net_rx, net_tx;
+};
+// Fails without the "CPU0 ..." header or the NET_RX/NET_TX lines, or with a short line.
+Expected<NetSoftirqs> parse_proc_softirqs(std::string_view text);
 
 // The first "cpu MHz" of /proc/cpuinfo (current frequency of CPU0, as NTTTCP-for-Linux reads it);
 // 0 when there is none (some ARM kernels).

@@ -79,6 +79,10 @@ void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end,
   } else {
     result.dpcs.reset();
   }
+  if (begin.queues && end.queues)
+    result.queue_window = queue_window(*begin.queues, *end.queues);
+  else
+    result.queue_window.reset();
 }
 
 }  // namespace xttcp

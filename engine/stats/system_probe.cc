@@ -12,6 +12,7 @@ SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::strin
       sys_root_(std::move(sys_root)),
       nic_(spec.output.show_nic_packets),
       interrupt_pattern_(spec.output.show_dev_interrupts),
-      udp_(spec.workload.protocol == Protocol::udp) {}
+      udp_(spec.workload.protocol == Protocol::udp),
+      queues_(spec, proc_root_) {}
 
 }  // namespace xttcp

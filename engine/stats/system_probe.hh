@@ -14,6 +14,7 @@
 #include "engine/result.hh"
 #include "engine/spec.hh"
 #include "engine/stats/proc_parsers.hh"
+#include "engine/stats/queue_probe.hh"
 
 namespace xttcp {
 
@@ -29,6 +30,7 @@ struct SystemSnapshot {
   std::optional<TransportCounters> transport;
   std::optional<uint64_t> dpcs;                     // Windows only
   double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
+  std::optional<QueueSnapshot> queues;              // the watched NIC's queues (queue_probe.hh)
   std::chrono::steady_clock::time_point at;
   // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their
   // counters stay 0. The caller decides whether to print them.
@@ -47,11 +49,13 @@ class SystemProbe {
   std::string nic_;                // "" = not probed
   std::string interrupt_pattern_;  // "" = not probed
   bool udp_ = false;               // transport: UDP datagrams rather than TCP segments (Linux)
+  QueueProbe queues_;
 };
 
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
 // NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,
-// result.nic, result.interrupts, result.transport and result.dpcs from two snapshots. A counter
+// result.nic, result.interrupts, result.transport, result.dpcs and result.queue_window from two
+// snapshots. A counter
 // that went backwards gives 0; one missing at either edge stays nullopt ("NA" on the console).
 void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end, double seconds,
                          uint64_t total_bytes, const HostInfo& host, Result& result);

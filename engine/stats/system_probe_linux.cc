@@ -135,6 +135,7 @@ SystemSnapshot SystemProbe::take() const {
   SystemSnapshot snapshot;
   try {
     snapshot.at = std::chrono::steady_clock::now();
+    snapshot.queues = queues_.take();
 
     rusage usage{};
     if (::getrusage(RUSAGE_SELF, &usage) == 0) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/backend/data_worker.hh"
+#include "engine/net/socket_io.hh"
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_flows.hh"
@@ -75,6 +76,9 @@ class UdpSenderBase : protected UdpSenderBook {
     for (const Flow& flow : flows_) {
       ConnectionStats stats;
       stats.bytes = read(context_.counters[flow.slot]).bytes;
+      // Its 4-tuple, as for TCP: the source port is what RSS-spread chose (engine/rss/).
+      if (auto local = local_address_of(flow.fd.get())) stats.local = local->to_string();
+      stats.remote = flow.remote.to_string();
       report_.connection_stats.push_back(std::move(stats));
     }
     if (iperf2_) {  // the test is over: each stream's FIN, and the server's report back

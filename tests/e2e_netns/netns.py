@@ -142,8 +142,9 @@ def require_root_and_ip():
 class VethPair:
     """Namespaces a and b joined by one veth pair; netem (optional) on one side's egress."""
 
-    def __init__(self, netem=None, netem_side="b"):
+    def __init__(self, netem=None, netem_side="b", queues=None):
         self.number = next(_pair_numbers)
+        self.queues = queues  # RX and TX queues of each veth end (numrxqueues); None: one
         pid = os.getpid()
         self.namespaces = {s: f"{NAME_PREFIX}{s}-{pid}-{self.number}" for s in "ab"}
         # Interface names are at most 15 characters: "xv" + PID (<= 7 digits) + side + number.
@@ -177,9 +178,11 @@ class VethPair:
             self.created.append(self.namespaces[side])
         # Both ends are created directly inside their namespaces: nothing is left in the root
         # namespace even if a later step fails.
+        queues = [] if self.queues is None else ["numrxqueues", str(self.queues),
+                                                 "numtxqueues", str(self.queues)]
         code, err = _ip("link", "add", "name", self.links["a"], "netns", self.namespaces["a"],
-                        "type", "veth", "peer", "name", self.links["b"],
-                        "netns", self.namespaces["b"])
+                        *queues, "type", "veth", "peer", "name", self.links["b"],
+                        "netns", self.namespaces["b"], *queues)
         if code != 0:
             raise SkipTest(f"cannot create a veth pair (ip link add type veth: {err})")
         for side in "ab":
@@ -235,6 +238,21 @@ class VethPair:
             raise SkipTest(f"netem unavailable (sch_netem missing?): '{' '.join(tc[4:])}': "
                            f"{reason}")
         self.netem, self.netem_side = netem, side
+
+    def set_feature(self, side, feature, on):
+        """Turns an offload of side's veth on or off: "gro" (ETHTOOL_SGRO) or "tso"
+        (ETHTOOL_STSO), by the ioctl itself (Debian's base image has no ethtool program)."""
+        code = ("import ctypes,fcntl,socket,struct,sys\n"
+                "v=ctypes.create_string_buffer(struct.pack('II',int(sys.argv[2]),int(sys.argv[3])))\n"
+                "s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\n"
+                "fcntl.ioctl(s.fileno(),0x8946,struct.pack('16sP',sys.argv[1].encode(),"
+                "ctypes.addressof(v))+bytes(16))\n")
+        number = {"gro": 0x2C, "tso": 0x1F}[feature]
+        done = subprocess.run(self.exec_args(side, [sys.executable, "-c", code, self.links[side],
+                                                    str(number), str(int(on))]),
+                              capture_output=True, text=True, timeout=20)
+        if done.returncode != 0:
+            raise Failure(f"cannot set {feature} on {self.links[side]}: {done.stderr.strip()}")
 
     # --- use ---
     def ipv4(self, side):

@@ -128,6 +128,10 @@ Expected<uint16_t> port_number(const std::string& text) {
 
 Status set_source_port(ParseState& state, const Value& value) {
   uint16_t port = defaults::source_base_port;
+  if (value && *value == "auto") {  // the default, said explicitly: ports chosen for the RSS
+    state.spec().layout.source_base_port = 0;
+    return ok();
+  }
   if (value) {
     auto given = parse_count(*value, UINT64_MAX);
     if (!given) return given.error();
@@ -342,8 +346,8 @@ const OptionDef table[] = {
   {'p', "", required, "PORT", for_any, compatible,
    "first receiver port; the sync port is PORT - 1", "5001", bind::parsed<&Layout::base_port, port_number>},
   {'f', "", optional, "PORT", sender_side | ignored_on_receiver, compatible,
-   "pin source ports starting at PORT (values up to 1024 become 25001)",
-   "ports chosen by the kernel; bare -f = 25001", set_source_port},
+   "source ports from PORT (up to 1024 become 25001); auto: spread by the receiver's RSS",
+   "auto; bare -f = 25001", set_source_port},
   {'b', "", required, "SIZE", for_any, compatible,
    "send()/recv() buffer length in bytes, k/m/g = 1024-based",
    "65536 receiver, 131072 sender", set_buffer},

@@ -2,7 +2,9 @@
 // Linux: ethtool ioctls, sysfs and procfs directly (never the ethtool program's output).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.hh"
@@ -22,6 +24,11 @@ std::vector<std::string> device_interfaces();
 // packet sent), or the one holding `address` when it is local. Error: "no route to 10.9.9.9:
 // Network is unreachable", "cannot resolve 'x': ...".
 Expected<std::string> interface_toward(const std::string& address);
+
+// The driver's own counters (ETHTOOL_GSTRINGS + ETHTOOL_GSTATS), by name, in its order.
+// Error: "not available: the driver does not report statistics (ETHTOOL_GSTATS)".
+Expected<std::vector<std::pair<std::string, std::uint64_t>>> read_nic_statistics(
+    const std::string& ifname);
 
 // net.core.{r,w}mem_max, tcp_{r,w}mem and whether irqbalance runs (a process named so).
 TuningFacts read_tuning_facts();

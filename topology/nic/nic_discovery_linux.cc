@@ -304,6 +304,41 @@ Expected<T> not_available(Expected<T> value) {
 
 }  // namespace
 
+Expected<std::vector<std::pair<std::string, std::uint64_t>>> read_nic_statistics(
+    const std::string& ifname) {
+  const Ethtool ethtool(ifname);
+  const char* what = "statistics (ETHTOOL_GSTATS)";
+  // How many (ETHTOOL_GSSET_INFO), then the names and the values: each a header and an array,
+  // in one 8-byte aligned buffer.
+  std::vector<std::uint64_t> info((sizeof(ethtool_sset_info) + sizeof(std::uint32_t) + 7) / 8);
+  auto* sset = reinterpret_cast<ethtool_sset_info*>(info.data());
+  sset->cmd = ETHTOOL_GSSET_INFO;
+  sset->sset_mask = 1ULL << ETH_SS_STATS;
+  if (Status s = ethtool.call(sset, what); !s) return s.error();
+  const std::uint32_t count = (sset->sset_mask & (1ULL << ETH_SS_STATS)) ? sset->data[0] : 0;
+  if (count == 0) return fail(fmt::format("not available: the driver does not report {}", what));
+  if (count > 1u << 16)
+    return fail(fmt::format("not available: {} counters is more than xttcp reads", count));
+  std::vector<std::uint64_t> names((sizeof(ethtool_gstrings) + count * ETH_GSTRING_LEN + 7) / 8);
+  auto* strings = reinterpret_cast<ethtool_gstrings*>(names.data());
+  strings->cmd = ETHTOOL_GSTRINGS;
+  strings->string_set = ETH_SS_STATS;
+  strings->len = count;
+  if (Status s = ethtool.call(strings, what); !s) return s.error();
+  std::vector<std::uint64_t> values((sizeof(ethtool_stats) + 7) / 8 + count);
+  auto* stats = reinterpret_cast<ethtool_stats*>(values.data());
+  stats->cmd = ETHTOOL_GSTATS;
+  stats->n_stats = count;
+  if (Status s = ethtool.call(stats, what); !s) return s.error();
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  const std::uint32_t taken = std::min(count, std::min(strings->len, stats->n_stats));
+  for (std::uint32_t i = 0; i < taken; ++i) {
+    const char* name = reinterpret_cast<const char*>(strings->data) + i * ETH_GSTRING_LEN;
+    out.emplace_back(std::string(name, strnlen(name, ETH_GSTRING_LEN)), stats->data[i]);
+  }
+  return out;
+}
+
 Expected<NicInfo> discover_nic(const std::string& ifname) {
   const std::string net_dir = "/sys/class/net/" + ifname;
   if (ifname.empty() || ifname.find('/') != std::string::npos || !fs::exists(net_dir))

@@ -25,4 +25,9 @@ TuningFacts read_tuning_facts() {
   return facts;
 }
 
+Expected<std::vector<std::pair<std::string, std::uint64_t>>> read_nic_statistics(
+    const std::string&) {
+  return fail("not available: per-queue counters are read on Linux only (ETHTOOL_GSTATS)");
+}
+
 }  // namespace xttcp

@@ -16,6 +16,7 @@
 #include "engine/net/address.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
+#include "engine/rss/rss_json.hh"
 #include "engine/stop_reason.hh"
 #include "engine/udp/flow_admission.hh"
 #include "engine/spec.hh"
@@ -43,6 +44,10 @@ struct SenderControlContext {
 struct Agreement {
   uint32_t cycle_s = 0;  // W + t + C as negotiated (the receiver may lengthen it)
   bool native = false;   // the receiver is xttcp: results are exchanged at the end
+  // A native receiver's RSS, from its hello, and the control connection's local address: what
+  // the sender chooses its source ports by (engine/rss/spread_flows.hh).
+  std::optional<PeerRss> peer_rss;
+  std::optional<SocketAddress> control_local;
 };
 
 class SenderControl {

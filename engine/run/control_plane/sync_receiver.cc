@@ -13,6 +13,8 @@
 #include "engine/report/native_json.hh"
 #include "engine/run/control_plane/receiver_control.hh"
 #include "engine/run/control_plane/receivers.hh"
+#include "engine/rss/receiver_rss.hh"
+#include "engine/rss/rss_json.hh"
 #include "engine/run/hello.hh"
 
 namespace xttcp {
@@ -93,7 +95,8 @@ class WindowWatch {
 
 class SyncReceiver final : public ReceiverControl {
  public:
-  explicit SyncReceiver(const ReceiverControlContext& context) : context_(context) {}
+  explicit SyncReceiver(const ReceiverControlContext& context)
+      : context_(context), rss_(context.spec, context.plan) {}
 
   Status open() override {
     const TestSpec& spec = context_.spec;
@@ -102,9 +105,13 @@ class SyncReceiver final : public ReceiverControl {
         spec.workload.protocol == Protocol::udp ? context_.flow_admission : nullptr;
     // Until a test's senders declare their flows, no native datagram is a test's.
     if (flows != nullptr) flows->require_declarations();
-    hooks.native_hello = [this, &spec, flows](int peer, const std::string& sender_hello) {
+    if (Status loaded = rss_.load(); !loaded) return loaded;
+    hooks.native_hello = [this, &spec, flows](int peer, const std::string& sender_hello,
+                                              const std::optional<SocketAddress>& reached_at) {
       if (flows != nullptr) declared_[peer] = declared_udp_flows(sender_hello);
-      return hello_json(spec);
+      return hello_json(spec, std::nullopt,
+                        reached_at ? rss_.hello_part(*reached_at)
+                                   : rss_to_json(fail("the sync connection's address is unknown")));
     };
     hooks.start = [this, flows](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
@@ -190,6 +197,7 @@ class SyncReceiver final : public ReceiverControl {
   }
 
   ReceiverControlContext context_;
+  ReceiverRss rss_;  // the hello's RSS description, on the sync thread
   // By sync connection, while it is open (sync thread only): what its hello declared.
   std::unordered_map<int, std::optional<udp::DeclaredFlows>> declared_;
   PeerResults peers_;

@@ -46,6 +46,11 @@ class SyncSender final : public SenderControl {
         return sent.error();
       auto peer_hello = sync->read_frame(timeout_, sync_code::kMaxHelloBytes);
       if (!peer_hello) return peer_hello.error();
+      // A receiver whose hello breaks the rules is not one to run a test with.
+      auto rss = read_peer_rss(*peer_hello);
+      if (!rss) return fail("sync: the receiver's hello is refused: " + rss.error().message);
+      agreement_.peer_rss = std::move(*rss);
+      if (local) agreement_.control_local = *local;
       log.debug("receiver is xttcp: results will be exchanged at the end");
     }
 

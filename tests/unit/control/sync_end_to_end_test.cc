@@ -61,7 +61,8 @@ class Recorder {
 
 SyncServerHooks recording_hooks(Recorder& recorder) {
   SyncServerHooks hooks;
-  hooks.native_hello = [&recorder](int, const std::string& sender_hello) {
+  hooks.native_hello = [&recorder](int, const std::string& sender_hello,
+                                   const std::optional<SocketAddress>&) {
     recorder.add("hello " + sender_hello);
     return std::string(R"({"role":"receiver"})");
   };

@@ -1,4 +1,5 @@
 #include "engine/report/native_json.hh"
+#include "engine/report/linux_console.hh"
 
 #include <gtest/gtest.h>
 
@@ -406,6 +407,51 @@ TEST(NativeJson, PlacementIsWrittenWhenARunRecordedItAndReadBack) {
   EXPECT_EQ(parsed->placement.asked, "avoid-irq");
   EXPECT_EQ(parsed->placement.used, "spread");
   EXPECT_EQ(parsed->placement.why, r.placement.why);
+}
+
+// issue 14: the source ports chosen for the receiver's RSS and the NIC's queues over the window.
+Result sender_with_queues() {
+  Result r = full_sender();
+  SourcePortSpread spread;
+  spread.spread = true;
+  spread.why = "source ports chosen by the Toeplitz hash of eth1's key and 128-entry table";
+  spread.nic = "eth1";
+  spread.flow_type = "tcp4";
+  spread.queues = 4;
+  spread.flows_per_queue = {1, 1, 0, 0};
+  spread.flow_queues = {0, 1};
+  spread.flow_ports = {47191, 47209};
+  r.source_ports = spread;
+  QueueWindow w;
+  w.nic = "eth1";
+  w.driver = "ena";
+  w.queues = {{0, 90000, 135000000, 4100, 270600}, {1, 30000, 45000000, 4000, 264000}};
+  w.rx_imbalance = 1.5;
+  w.tx_imbalance = 1.0125;
+  w.irqs = {{40, "combined", 0, {12, 3400}}, {41, "combined", 1, {1100, 7}}};
+  w.net_rx_softirqs = {1300, 3500};
+  w.net_tx_softirqs = {20, 30};
+  r.queue_window = w;
+  return r;
+}
+
+TEST(NativeJson, SourcePortsAndQueueWindowGoldenAndReadBack) {
+  const Result r = sender_with_queues();
+  const std::string text = render_native_json(r);
+  test::expect_golden("native-sender-queues.json", text);
+  Expected<Result> parsed = parse_native_json(text);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_TRUE(parsed->source_ports && parsed->queue_window);
+  EXPECT_EQ(parsed->source_ports->flow_ports, r.source_ports->flow_ports);
+  EXPECT_EQ(parsed->queue_window->queues[1].rx_bytes, 45000000u);
+  EXPECT_EQ(parsed->queue_window->irqs[0].per_cpu, r.queue_window->irqs[0].per_cpu);
+  EXPECT_EQ(text, render_native_json(*parsed));
+
+  Result verbose = r;
+  verbose.spec.output.verbose = true;
+  std::string console;
+  for (const std::string& line : xttcp_extra_lines(verbose)) console += line + "\n";
+  test::expect_golden("console-queues-verbose.txt", console);
 }
 
 TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {

@@ -1,0 +1,64 @@
+#include "engine/report/queue_console.hh"
+
+#include <fmt/format.h>
+
+namespace xttcp {
+
+namespace {
+
+std::string figure(const std::optional<uint64_t>& value) {
+  return value ? std::to_string(*value) : "-";
+}
+
+std::string ratio(const std::optional<double>& value) {
+  return value ? fmt::format("{:.2f}", *value) : "n/a";
+}
+
+std::string joined(const std::vector<uint64_t>& counts) {
+  std::string out;
+  for (std::size_t cpu = 0; cpu < counts.size(); ++cpu)
+    out += fmt::format("{}cpu{} {}", cpu == 0 ? "" : ", ", cpu, counts[cpu]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> queue_window_lines(const QueueWindow& w) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("queues of {}{}\t: imbalance (max/mean) rx {}, tx {}", w.nic,
+                              w.driver.empty() ? "" : " (" + w.driver + ")", ratio(w.rx_imbalance),
+                              ratio(w.tx_imbalance)));
+  if (w.queues.empty()) {
+    lines.push_back("\t " + w.queues_unavailable);
+  } else {
+    lines.push_back("\t queue\trx_packets\trx_bytes\ttx_packets\ttx_bytes");
+    for (const QueueDelta& q : w.queues)
+      lines.push_back(fmt::format("\t {}\t{}\t{}\t{}\t{}", q.queue, figure(q.rx_packets),
+                                  figure(q.rx_bytes), figure(q.tx_packets), figure(q.tx_bytes)));
+  }
+  if (w.irqs.empty()) {
+    lines.push_back("queue IRQs\t: " + w.irqs_unavailable);
+  } else {
+    for (const QueueIrqDelta& irq : w.irqs)
+      lines.push_back(fmt::format("queue IRQ {}\t: {} {}: {}", irq.irq, irq.kind, irq.queue,
+                                  joined(irq.per_cpu)));
+  }
+  if (w.net_rx_softirqs.empty()) {
+    lines.push_back("softirqs\t: " + w.softirqs_unavailable);
+  } else {
+    lines.push_back("NET_RX softirqs\t: " + joined(w.net_rx_softirqs));
+    lines.push_back("NET_TX softirqs\t: " + joined(w.net_tx_softirqs));
+  }
+  return lines;
+}
+
+std::vector<std::string> source_port_lines(const SourcePortSpread& spread) {
+  if (!spread.spread) return {"source ports\t: the kernel's: " + spread.why};
+  std::string counts;
+  for (std::size_t q = 0; q < spread.flows_per_queue.size(); ++q)
+    counts += fmt::format("{}{}", q == 0 ? "" : " ", spread.flows_per_queue[q]);
+  return {fmt::format("source ports\t: spread over the {} RX queues of {}, flows per queue: {}",
+                      spread.queues, spread.nic, counts)};
+}
+
+}  // namespace xttcp

@@ -1,0 +1,15 @@
+// -V's console lines for the NIC's queues over the window (Result::queue_window) and the source
+// ports chosen for the receiver's RSS (Result::source_ports); docs/topology.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/result.hh"
+
+namespace xttcp {
+
+std::vector<std::string> queue_window_lines(const QueueWindow& window);
+std::vector<std::string> source_port_lines(const SourcePortSpread& spread);
+
+}  // namespace xttcp

@@ -1,0 +1,170 @@
+#include "engine/stats/queue_probe.hh"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "topology/nic/nic_discovery.hh"
+
+namespace xttcp {
+
+namespace {
+
+Expected<std::string> read_proc(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail(fmt::format("not available: cannot read {}", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string watched_nic(const TestSpec& spec) {
+  if (!spec.placement.nic.empty()) return spec.placement.nic;
+  const std::string& address = spec.layout.address;
+  if (address.empty() || address == "*") return "";
+  Expected<std::string> nic = interface_toward(address);
+  if (!nic || *nic == "lo") return "";
+  return *nic;
+}
+
+std::uint64_t delta(std::uint64_t begin, std::uint64_t end) {
+  return end >= begin ? end - begin : 0;
+}
+
+std::optional<std::uint64_t> delta(const std::optional<std::uint64_t>& begin,
+                                   const std::optional<std::uint64_t>& end) {
+  if (!begin || !end) return std::nullopt;
+  return delta(*begin, *end);
+}
+
+// max / mean of the figures; nullopt when there are none or all are 0.
+std::optional<double> imbalance(const std::vector<std::uint64_t>& figures) {
+  if (figures.empty()) return std::nullopt;
+  std::uint64_t sum = 0, most = 0;
+  for (std::uint64_t figure : figures) {
+    sum += figure;
+    most = std::max(most, figure);
+  }
+  if (sum == 0) return std::nullopt;
+  return static_cast<double>(most) * static_cast<double>(figures.size()) / static_cast<double>(sum);
+}
+
+// Packets when every queue counts them, else bytes.
+std::optional<double> direction_imbalance(const std::vector<QueueDelta>& queues, bool rx) {
+  std::vector<std::uint64_t> packets, bytes;
+  for (const QueueDelta& q : queues) {
+    const auto& p = rx ? q.rx_packets : q.tx_packets;
+    const auto& b = rx ? q.rx_bytes : q.tx_bytes;
+    if (p) packets.push_back(*p);
+    if (b) bytes.push_back(*b);
+  }
+  if (!packets.empty() && packets.size() == queues.size()) return imbalance(packets);
+  if (!bytes.empty() && bytes.size() == queues.size()) return imbalance(bytes);
+  return std::nullopt;
+}
+
+}  // namespace
+
+QueueProbe::QueueProbe(const TestSpec& spec, std::string proc_root)
+    : proc_root_(std::move(proc_root)), nic_(watched_nic(spec)) {
+  if (nic_.empty()) return;
+  Expected<NicInfo> info = discover_nic(nic_);
+  if (!info) {
+    irqs_why_ = info.error().message;
+    return;
+  }
+  if (info->driver) driver_ = info->driver->name;
+  if (!info->irqs) {
+    irqs_why_ = info->irqs.error().message;
+    return;
+  }
+  for (const NicIrq& irq : *info->irqs)
+    if (irq.kind != QueueKind::other) irqs_.push_back(irq);
+  if (irqs_.empty()) irqs_why_ = "not available: no queue IRQ among the NIC's";
+}
+
+std::optional<QueueSnapshot> QueueProbe::take() const {
+  if (nic_.empty()) return std::nullopt;
+  QueueSnapshot snapshot;
+  snapshot.nic = nic_;
+  snapshot.driver = driver_;
+  snapshot.queue_irqs = irqs_;
+  auto stats = read_nic_statistics(nic_);
+  if (!stats) {
+    snapshot.queues_why = stats.error().message;
+  } else {
+    snapshot.queues = map_queue_stats(*stats);
+    if (snapshot.queues.empty())
+      snapshot.queues_why =
+          "not available: no per-queue packet or byte counter among the driver's statistics "
+          "(ETHTOOL_GSTATS; recent virtio_net gives them through netlink qstats only)";
+  }
+  if (!irqs_why_.empty()) {
+    snapshot.irqs_why = irqs_why_;
+  } else if (auto text = read_proc(proc_root_ + "/interrupts"); !text) {
+    snapshot.irqs_why = text.error().message;
+  } else if (auto lines = parse_proc_interrupts(*text); !lines) {
+    snapshot.irqs_why = lines.error().message;
+  } else {
+    for (const InterruptLine& line : *lines)
+      if (std::any_of(irqs_.begin(), irqs_.end(),
+                      [&](const NicIrq& irq) { return irq.irq == line.irq; }))
+        snapshot.irqs[line.irq] = line.per_cpu;
+  }
+  if (auto text = read_proc(proc_root_ + "/softirqs"); !text) {
+    snapshot.softirqs_why = text.error().message;
+  } else if (auto counts = parse_proc_softirqs(*text); !counts) {
+    snapshot.softirqs_why = counts.error().message;
+  } else {
+    snapshot.softirqs = std::move(*counts);
+  }
+  return snapshot;
+}
+
+QueueWindow queue_window(const QueueSnapshot& begin, const QueueSnapshot& end) {
+  QueueWindow w;
+  w.nic = end.nic;
+  w.driver = end.driver;
+  const std::vector<NicIrq>& irqs = end.queue_irqs;
+  w.queues_unavailable = !end.queues_why.empty() ? end.queues_why : begin.queues_why;
+  for (const auto& [queue, last] : end.queues) {
+    const auto first = begin.queues.find(queue);
+    if (first == begin.queues.end()) continue;
+    w.queues.push_back({static_cast<std::uint32_t>(queue),
+                        delta(first->second.rx_packets, last.rx_packets),
+                        delta(first->second.rx_bytes, last.rx_bytes),
+                        delta(first->second.tx_packets, last.tx_packets),
+                        delta(first->second.tx_bytes, last.tx_bytes)});
+  }
+  w.rx_imbalance = direction_imbalance(w.queues, true);
+  w.tx_imbalance = direction_imbalance(w.queues, false);
+
+  w.irqs_unavailable = !end.irqs_why.empty() ? end.irqs_why : begin.irqs_why;
+  for (const NicIrq& irq : irqs) {
+    const auto first = begin.irqs.find(irq.irq);
+    const auto last = end.irqs.find(irq.irq);
+    if (first == begin.irqs.end() || last == end.irqs.end()) continue;
+    QueueIrqDelta row{irq.irq, queue_kind_name(irq.kind), irq.queue, {}};
+    for (std::size_t cpu = 0; cpu < last->second.size(); ++cpu)
+      row.per_cpu.push_back(
+          delta(cpu < first->second.size() ? first->second[cpu] : 0, last->second[cpu]));
+    w.irqs.push_back(std::move(row));
+  }
+
+  w.softirqs_unavailable = !end.softirqs_why.empty() ? end.softirqs_why : begin.softirqs_why;
+  if (begin.softirqs && end.softirqs) {
+    auto per_cpu = [](const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+      std::vector<std::uint64_t> out;
+      for (std::size_t cpu = 0; cpu < b.size(); ++cpu)
+        out.push_back(delta(cpu < a.size() ? a[cpu] : 0, b[cpu]));
+      return out;
+    };
+    w.net_rx_softirqs = per_cpu(begin.softirqs->net_rx, end.softirqs->net_rx);
+    w.net_tx_softirqs = per_cpu(begin.softirqs->net_tx, end.softirqs->net_tx);
+  }
+  return w;
+}
+
+}  // namespace xttcp
