@@ -49,7 +49,7 @@ std::vector<Iperf2Interval> iperf2_intervals(const Result& r) {
     const double from = static_cast<double>(k) * step;
     const double to = std::min(from + step, r.duration_s);
     if (sample.seconds <= 0 || to <= from) continue;
-    out.push_back({from, to, sample.bytes, sample.datagrams, sample.lost,
+    out.push_back({from, to, sample.bytes, sample.operations, sample.datagrams, sample.lost,
                    static_cast<double>(sample.jitter_ns) / 1e6});
   }
   return out;

@@ -29,6 +29,7 @@ struct Iperf2Stream {
 struct Iperf2Interval {
   double from = 0, to = 0;
   uint64_t bytes = 0;
+  uint64_t operations = 0;           // send/receive calls (-e Write)
   uint64_t datagrams = 0, lost = 0;  // UDP: sent (client) or received (server), and lost
   double jitter_ms = 0;              // UDP server
 };

@@ -112,7 +112,8 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
                        WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
                        const SystemProbe& probe, RunEnv& env) {
   Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
-  timeline.set_stream(env.intervals, spec.role);
+  timeline.add_sink(env.intervals, spec.role);
+  timeline.add_sink(env.live_report, spec.role);
   timeline.begin_from(pool.snapshot());
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
