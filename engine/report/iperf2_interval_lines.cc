@@ -66,7 +66,9 @@ std::string iperf2_interval_line(const TestSpec& spec, Role role, bool several,
   // -e, a client: the writes of the interval, with no error count (xttcp's data path stops at a
   // failed send). Retries, cwnd and RTT are read once, at the end: iperf 2 built without TCP
   // stats prints an interval so ("%d/%d").
-  if (o.enhanced && role == Role::sender) return figures + fmt::format("  {}/0", i.operations);
+  // A finished test's intervals read back from a result file have no counts of calls: none shown.
+  if (o.enhanced && role == Role::sender && (i.operations > 0 || i.bytes == 0))
+    return figures + fmt::format("  {}/0", i.operations);
   return figures;
 }
 

@@ -29,9 +29,12 @@ void Iperf2LiveReport::interval(Role role, std::chrono::system_clock::time_point
   // The end on the grid, but a shorter last interval keeps its length (a client's -t that is
   // not a multiple of -i; a server's test that ends when its client closes).
   const double length = sample.seconds < 0.9 * step ? sample.seconds : step;
-  const Iperf2Interval i{from,         from + length,
-                         sample.bytes, sample.operations,
-                         sample.datagrams, sample.lost,
+  const Iperf2Interval i{from,
+                         from + length,
+                         sample.bytes,
+                         sample.operations,
+                         sample.datagrams,
+                         sample.lost,
                          static_cast<double>(sample.jitter_ns) / 1e6};
   log_.raw(iperf2_interval_line(spec_, role, streams > 1, i));
 }
