@@ -112,7 +112,7 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
 std::vector<std::string> iperf2_report_lines(const Result& r, bool intervals_printed) {
   if (r.spec.workload.protocol == Protocol::udp)
     return iperf2_udp_report_lines(r, intervals_printed);
-  if (r.spec.iperf2.csv) return iperf2_csv_lines(r);
+  if (r.spec.iperf2.csv) return iperf2_csv_lines(r, intervals_printed);
   const Iperf2Options& o = r.spec.iperf2;
   const bool enhanced = o.enhanced && r.role == Role::sender;
   std::vector<std::string> out;

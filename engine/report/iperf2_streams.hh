@@ -35,6 +35,8 @@ struct Iperf2Interval {
 };
 
 std::vector<Iperf2Stream> iperf2_streams(const Result& result);
+// "127.0.0.1:5001" / "[::1]:5001" as host and port; `hide`: the host as x.x.x.x (--hide-ips).
+Iperf2Endpoint iperf2_endpoint(const std::string& text, bool hide);
 // The window's interval samples at k x interval_s, the last ending with the window.
 std::vector<Iperf2Interval> iperf2_intervals(const Result& result);
 

@@ -119,17 +119,16 @@ std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2S
 // client's interval rows carry its sent datagrams; its whole-test row -1 for the total, as
 // 2.1.8 prints it (the server's report is not printed in CSV).
 std::string udp_fields(double jitter_ms, int64_t lost, int64_t total, uint64_t out_of_order) {
-  const double loss =
-      total != 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
-  return fmt::format(",{:.3f},{},{},{:.3f},{}", jitter_ms, lost, total, loss, out_of_order);
+  return iperf2_csv_udp_fields(jitter_ms, lost, total, out_of_order);
 }
 
-std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stream>& streams,
+                                   bool intervals_printed) {
   std::vector<std::string> out;
   if (streams.empty()) return out;
   const bool client = r.role == Role::sender || r.spec.role == Role::sender;
   const int interval_id = streams.size() > 1 ? -1 : 1;
-  if (r.spec.iperf2.intervals)
+  if (r.spec.iperf2.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r)) {
       const auto total = static_cast<int64_t>(client ? i.datagrams : i.datagrams + i.lost);
       out.push_back(iperf2_csv_row(r, streams.front(), interval_id, i.from, i.to, i.bytes) +
@@ -153,7 +152,7 @@ std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stre
 
 std::vector<std::string> iperf2_udp_report_lines(const Result& r, bool intervals_printed) {
   const std::vector<Iperf2Stream> streams = iperf2_streams(r);
-  if (r.spec.iperf2.csv) return csv_lines(r, streams);
+  if (r.spec.iperf2.csv) return csv_lines(r, streams, intervals_printed);
   return r.role == Role::sender ? client_lines(r, streams, intervals_printed)
                                 : server_lines(r, streams, intervals_printed);
 }

@@ -6,6 +6,8 @@
 
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/report/interval_sink.hh"
 #include "engine/report/interval_stream.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
@@ -100,6 +102,16 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
       std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - connect_start)
           .count()));
   return true;
+}
+
+// Every connection's ends, for the live report (the iperf2 dialect's -y C interval rows).
+std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
+  std::vector<StreamEnds> ends;
+  for (const OpenedConnection& c : pool.opened_connections()) {
+    auto local = local_address_of(static_cast<NativeSocket>(c.socket));
+    ends.push_back({local ? local->to_string() : std::string(), c.remote.to_string()});
+  }
+  return ends;
 }
 
 // The window, from `start`: the instant the receiver said go, as its own window starts when it
@@ -219,6 +231,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                   setup->receivers);
   if (udp_flows) pool.set_udp_flow_base(udp_flow_base);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
+  if (env.live_report) env.live_report->connected(stream_ends(pool));
 
   // Ctrl+C must also end a blocking wait to start (a parked -M sender waits up to minutes).
   const CancelHook unblock = env.clock.add_cancel_hook([&control, &env] {

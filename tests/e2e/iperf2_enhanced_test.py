@@ -5,7 +5,7 @@ server) is read while the test still runs (its peer's -t is 30 s; the test then 
 with Ctrl+C). Enhanced: xttcp -c -e against `iperf -s -e` and `iperf -c -e` against xttcp -s
 (TCP -P 2; UDP -e at both ends, paced with -b): one regex per kind of line parses both tools'
 lines, and the two ends' byte totals agree within 2 %. Cases: live-xttcp-client,
-live-xttcp-server, tcp-enhanced, udp-enhanced.
+live-csv-xttcp-client, live-xttcp-server, tcp-enhanced, udp-enhanced.
 Exits 77 when /usr/bin/iperf is missing (scripts/install-deps.sh installs the iperf package)."""
 import os
 import re
@@ -75,6 +75,24 @@ def live_xttcp_client(xttcp, started):
     client.wait_output("[  1] 0.0000-1.0000 sec")
     check(client.proc.poll() is None, "the first interval line came only once the test ended")
     check(TCP_CLIENT.search(client.stdout()), f"the interval line does not parse:\n{client.stdout()}")
+    stop(client)
+    stop(server)
+
+
+def live_csv_xttcp_client(xttcp, started):
+    """-y C: a client's interval rows come live too, from its stream's own ends."""
+    need_iperf()
+    port = free_port_block(1)
+    server = Process([IPERF, "-s", "-p", str(port)], "iperf -s")
+    started.append(server)
+    wait_listening(port)
+    client = Process([as_iperf(xttcp), "-c", "127.0.0.1", "-p", str(port), "-t", "30", "-i", "1",
+                      "-y", "C"], "xttcp as iperf -c -t 30 -i 1 -y C")
+    started.append(client)
+    client.wait_output(",0.0-1.0,")
+    check(client.proc.poll() is None, "the first interval row came only once the test ended")
+    check(re.search(rf"^\d{{14}},127\.0\.0\.1,\d+,127\.0\.0\.1,{port},1,0\.0-1\.0,\d+,\d+$",
+                    client.stdout(), re.M), f"the interval row is not iperf 2's:\n{client.stdout()}")
     stop(client)
     stop(server)
 
@@ -189,6 +207,7 @@ def udp_enhanced(xttcp, started):
 
 CASES = {
     "live-xttcp-client": live_xttcp_client,
+    "live-csv-xttcp-client": live_csv_xttcp_client,
     "live-xttcp-server": live_xttcp_server,
     "tcp-enhanced": tcp_enhanced,
     "udp-enhanced": udp_enhanced,

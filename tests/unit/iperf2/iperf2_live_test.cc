@@ -84,11 +84,25 @@ TEST(Iperf2Live, ServerSumsSeveralStreamsAndStartsEachTestAfresh) {
   test::expect_golden("iperf2-live-udp-server-enhanced.txt", console.text());
 }
 
-TEST(Iperf2Live, OnlyTheConsoleWithIntervals) {
+TEST(Iperf2Live, ClientCsvRowsFromItsStreamsEnds) {
+  const TestSpec spec = live_spec("-c 127.0.0.1 -t 2 -i 1 -P 2 -y C");
+  LiveConsole console;
+  Iperf2LiveReport live(spec, console.log());
+  live.connected({{"127.0.0.1:52356", "127.0.0.1:5001"}, {"127.0.0.1:52366", "127.0.0.1:5001"}});
+  // 2026-12-02T07:05:51Z
+  const std::chrono::system_clock::time_point start{std::chrono::seconds(1796195151)};
+  live.interval(Role::sender, start, sample(0, 1.0001, 2281762490, 0), false);
+  live.interval(Role::sender, start, sample(1.0001, 0.9999, 2781337413, 0), false);
+  test::expect_golden("iperf2-live-client-P2.csv", console.text());
+}
+
+TEST(Iperf2Live, WhenItPrints) {
   EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-c h -i 1")));
   EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-s -i 2")));
+  EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-c h -i 1 -y C")));
   EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-c h")));
-  EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-c h -i 1 -y C")));
+  // A server learns its streams' addresses at the end: its rows come with the report.
+  EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-s -i 1 -y C")));
   EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-c h -i 1 -x D")));
 }
 
