@@ -1,7 +1,5 @@
 #include "engine/report/iperf2_live.hh"
 
-#include <algorithm>
-
 #include "engine/report/iperf2_csv.hh"
 #include "engine/report/iperf2_interval_lines.hh"
 #include "engine/report/log.hh"
