@@ -126,9 +126,12 @@ class Timeline::Run {
         IntervalSample sample{Seconds(sample_start_ - window_start_).count(), length,
                               bytes - sample_bytes_};
         sample.operations = operations - sample_operations_;
-        sample.streams =
-            udp_run_ ? static_cast<uint32_t>(flows.size())
-                     : static_cast<uint32_t>(std::max<int64_t>(t_.pool_.open_connections(), 0));
+        if (t_.count_streams_)
+          sample.streams = t_.count_streams_();
+        else if (udp_run_)
+          sample.streams = static_cast<uint32_t>(flows.size());
+        else
+          sample.streams = static_cast<uint32_t>(std::max<int64_t>(t_.pool_.open_connections(), 0));
         if (udp_run_) {
           const udp::UdpFlowSnapshot d = udp::sum(udp::delta(flows, sample_udp_));
           sample.datagrams = d.datagrams;

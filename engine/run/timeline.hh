@@ -72,6 +72,10 @@ class Timeline {
     sink_role_ = role;
   }
 
+  // The streams of the test, for each interval sample (IntervalSample::streams); without it, a
+  // TCP sample counts the connections open, a UDP one the flows seen.
+  void count_streams(std::function<uint32_t()> streams) { count_streams_ = std::move(streams); }
+
   // A window opened at the start (no warm-up) begins from these counts, taken at the start's
   // instant by whoever saw it (count mode (-n): before the workers were released, so it holds
   // every buffer, and the clock's finish() then ends the window normally, not cut short; a
@@ -95,6 +99,7 @@ class Timeline {
   double interval_s_;
   std::function<std::optional<StopReason>()> watch_;
   uint32_t next_new_connection_ = 0;  // ConnectionWatch ids below it were seen (they only grow)
+  std::function<uint32_t()> count_streams_;
   std::vector<IntervalSink*> sinks_;
   Role sink_role_ = Role::receiver;
   std::optional<std::vector<CounterSnapshot>> begin_from_;

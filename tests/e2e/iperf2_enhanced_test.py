@@ -2,7 +2,7 @@
 """The iperf2 dialect's live interval lines and enhanced (-e) columns against Debian's iperf 2.1.8
 (/usr/bin/iperf) on loopback. Live: the first -i line of an xttcp client (and of an xttcp
 server) is read while the test still runs (its peer's -t is 30 s; the test then stops it by PID
-with Ctrl+C). Enhanced: xttcp -c -e against `iperf -s -e` and `iperf -c -e` against xttcp -s
+with Ctrl+C); the server's, of two streams, are [SUM] lines. Enhanced: xttcp -c -e against `iperf -s -e` and `iperf -c -e` against xttcp -s
 (TCP -P 2; UDP -e at both ends, paced with -b): one regex per kind of line parses both tools'
 lines, and the two ends' byte totals agree within 2 %. Cases: live-xttcp-client,
 live-csv-xttcp-client, live-xttcp-server, tcp-enhanced, udp-enhanced.
@@ -103,12 +103,14 @@ def live_xttcp_server(xttcp, started):
     server = Process([as_iperf(xttcp), "-s", "-p", str(port), "-i", "1"], "xttcp as iperf -s -i 1")
     started.append(server)
     wait_listening(port)
-    client = Process([IPERF, "-c", "127.0.0.1", "-p", str(port), "-t", "30"], "iperf -c -t 30")
+    client = Process([IPERF, "-c", "127.0.0.1", "-p", str(port), "-t", "30", "-P", "2"],
+                     "iperf -c -t 30 -P 2")
     started.append(client)
-    server.wait_output("[  1] 0.0000-1.0000 sec")
+    # Two streams: the server's interval lines are their [SUM].
+    server.wait_output("[SUM] 0.0000-1.0000 sec")
     check(client.proc.poll() is None, "the first interval line came only once the test ended")
-    stop(client)  # iperf 2's client ends its test on Ctrl+C and closes its stream
-    server.wait_output("[  1] 0.0000-", timeout=30)
+    stop(client)  # iperf 2's client ends its test on Ctrl+C and closes its streams
+    server.wait_output("[  2] 0.0000-", timeout=30)
     stop(server)
 
 
