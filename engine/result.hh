@@ -164,6 +164,10 @@ struct IntervalSample {
   uint64_t datagrams = 0, lost = 0, reordered = 0, jitter_ns = 0;
   // TCP: every watched connection open at the interval's end (docs/native-json.md).
   std::vector<ConnectionInterval> connections;
+  // Live reports only (not kept in result files): the send/receive calls of the interval, and
+  // the streams at its end (TCP: connections open; UDP: flows seen).
+  uint64_t operations = 0;
+  uint32_t streams = 0;
 };
 
 // One UDP flow of the whole run (docs/udp.md). flow = the sender's flow id.

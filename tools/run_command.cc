@@ -10,6 +10,7 @@
 
 #include "engine/report/interval_stream.hh"
 #include "engine/report/iperf2_console.hh"
+#include "engine/report/iperf2_live.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/result_file.hh"
@@ -118,6 +119,8 @@ int run(TestSpec spec, std::vector<std::string> notes) {
     stream = std::move(*opened);
     env.intervals = stream.get();
   }
+  Iperf2LiveReport live_report(spec, **log);
+  if (Iperf2LiveReport::prints(spec)) env.live_report = &live_report;
   int code = exit_code::run_failed;
   switch (spec.role) {
     case Role::sender:

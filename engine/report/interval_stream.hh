@@ -12,22 +12,23 @@
 #include <string>
 
 #include "base/status.hh"
+#include "engine/report/interval_sink.hh"
 #include "engine/result.hh"
 
 namespace xttcp {
 
-class IntervalStream {
+class IntervalStream final : public IntervalSink {
  public:
   // `path` "-" is standard output. Error: "--json-stream: cannot write PATH: REASON".
   static Expected<std::unique_ptr<IntervalStream>> open(const std::string& path);
-  ~IntervalStream();
+  ~IntervalStream() override;
   IntervalStream(const IntervalStream&) = delete;
   IntervalStream& operator=(const IntervalStream&) = delete;
 
   // {"type":"interval","role":...,"window_start":ISO,"start_s":...,"seconds":...,"bytes":...,
   //  "throughput_bps":...} (+ "datagrams","lost","reordered","jitter_ms" for UDP).
   void interval(Role role, std::chrono::system_clock::time_point window_start,
-                const IntervalSample& sample, bool udp);
+                const IntervalSample& sample, bool udp) override;
   // {"type":"end","role":...,"window_start":...,"duration_s":...,"total_bytes":...,
   //  "throughput_bps":...,"cut_short":...,"cause":...,"dropped_lines":N}
   void end(const Result& result);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "engine/report/iperf2_csv.hh"
+#include "engine/report/iperf2_interval_lines.hh"
 #include "engine/report/iperf2_streams.hh"
 #include "engine/report/iperf2_udp_report.hh"
 
@@ -108,9 +109,10 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
   return lines;
 }
 
-std::vector<std::string> iperf2_report_lines(const Result& r) {
-  if (r.spec.workload.protocol == Protocol::udp) return iperf2_udp_report_lines(r);
-  if (r.spec.iperf2.csv) return iperf2_csv_lines(r);
+std::vector<std::string> iperf2_report_lines(const Result& r, bool intervals_printed) {
+  if (r.spec.workload.protocol == Protocol::udp)
+    return iperf2_udp_report_lines(r, intervals_printed);
+  if (r.spec.iperf2.csv) return iperf2_csv_lines(r, intervals_printed);
   const Iperf2Options& o = r.spec.iperf2;
   const bool enhanced = o.enhanced && r.role == Role::sender;
   std::vector<std::string> out;
@@ -120,17 +122,11 @@ std::vector<std::string> iperf2_report_lines(const Result& r) {
       out.push_back(fmt::format("{} local {} port {} connected with {} port {}", stream_id(s.id),
                                 s.local.host, s.local.port, s.remote.host, s.remote.port));
   if (o.excludes('D')) return out;
-  out.push_back(enhanced
-                    ? "[ ID] Interval            Transfer    Bandwidth       Write/Err  Rtry     "
-                      "Cwnd/RTT(var)        NetPwr"
-                    : "[ ID] Interval       Transfer     Bandwidth");
+  out.push_back(iperf2_data_header(r.spec, r.role));
   const bool several = streams.size() > 1;
-  // Intervals are measured over every stream together: one stream's are its own, several
-  // streams' are their [SUM].
-  if (o.intervals)
+  if (o.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r))
-      out.push_back(figures(several ? "[SUM]" : stream_id(1), i.from, i.to,
-                            static_cast<double>(i.bytes), o.format));
+      out.push_back(iperf2_interval_line(r.spec, r.role, several, i));
   if (!o.sum_only || !several)
     for (const Iperf2Stream& s : streams)
       out.push_back(

@@ -18,8 +18,9 @@ namespace xttcp {
 // connecting to HOST, TCP port 5001" between dashed lines); empty with -y C or -x S.
 std::vector<std::string> iperf2_banner_lines(const TestSpec& spec);
 
-// The report of a finished test: every line, each without its "\n".
-std::vector<std::string> iperf2_report_lines(const Result& result);
+// The report of a finished test: every line, each without its "\n". `intervals_printed`: the
+// console's interval lines were printed live (iperf2_live.hh) and are left out here.
+std::vector<std::string> iperf2_report_lines(const Result& result, bool intervals_printed = false);
 
 // iperf 2's number form (its byte_snprintf): `value` in bytes, shown as bytes or bits in
 // `format` (a A b B k K m M g G), three significant digits, "1.93 GBytes" / "16.4 Gbits".

@@ -25,23 +25,42 @@ std::string timestamp(const Result& r, double offset_s) {
   const auto at =
       time_point_cast<milliseconds>(date + hours{hour} + minutes{minute} + seconds{second}) +
       milliseconds(static_cast<int64_t>(offset_s * 1000));
-  const std::string whole = fmt::format("{:%Y%m%d%H%M%S}", time_point_cast<seconds>(at));
-  if (!r.spec.iperf2.enhanced) return whole;
-  return fmt::format("{}.{:03}", whole, (at.time_since_epoch() % seconds{1}).count());
+  return iperf2_csv_timestamp(at, r.spec.iperf2.enhanced);
 }
 
 }  // namespace
+
+std::string iperf2_csv_timestamp(std::chrono::system_clock::time_point at_, bool enhanced) {
+  using namespace std::chrono;
+  const auto at = time_point_cast<milliseconds>(at_);
+  const std::string whole = fmt::format("{:%Y%m%d%H%M%S}", time_point_cast<seconds>(at));
+  if (!enhanced) return whole;
+  return fmt::format("{}.{:03}", whole, (at.time_since_epoch() % seconds{1}).count());
+}
+
+std::string iperf2_csv_fields(const std::string& timestamp, const Iperf2Endpoint& source,
+                              const Iperf2Endpoint& destination, int id, double from, double to,
+                              uint64_t bytes) {
+  const double seconds = to - from;
+  const auto bps =
+      seconds > 0 ? static_cast<uint64_t>(static_cast<double>(bytes) * 8 / seconds) : 0;
+  return fmt::format("{},{},{},{},{},{},{:.1f}-{:.1f},{},{}", timestamp, source.host, source.port,
+                     destination.host, destination.port, id, from, to, bytes, bps);
+}
+
+std::string iperf2_csv_udp_fields(double jitter_ms, int64_t lost, int64_t total,
+                                  uint64_t out_of_order) {
+  const double loss =
+      total != 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
+  return fmt::format(",{:.3f},{},{},{:.3f},{}", jitter_ms, lost, total, loss, out_of_order);
+}
 
 std::string iperf2_csv_row(const Result& r, const Iperf2Stream& s, int id, double from, double to,
                            uint64_t bytes) {
   const bool sending = r.role == Role::sender || r.spec.role == Role::sender;
   const Iperf2Endpoint& source = sending ? s.local : s.remote;
   const Iperf2Endpoint& destination = sending ? s.remote : s.local;
-  const double seconds = to - from;
-  const auto bps =
-      seconds > 0 ? static_cast<uint64_t>(static_cast<double>(bytes) * 8 / seconds) : 0;
-  return fmt::format("{},{},{},{},{},{},{:.1f}-{:.1f},{},{}", timestamp(r, to), source.host,
-                     source.port, destination.host, destination.port, id, from, to, bytes, bps);
+  return iperf2_csv_fields(timestamp(r, to), source, destination, id, from, to, bytes);
 }
 
 namespace {
@@ -53,13 +72,13 @@ std::string row(const Result& r, const Iperf2Stream& s, int id, double from, dou
 
 }  // namespace
 
-std::vector<std::string> iperf2_csv_lines(const Result& r) {
+std::vector<std::string> iperf2_csv_lines(const Result& r, bool intervals_printed) {
   std::vector<std::string> out;
   const std::vector<Iperf2Stream> streams = iperf2_streams(r);
   if (streams.empty()) return out;
   // Intervals are measured over every stream together: one stream's are its own; with several,
   // each interval is one row of the sum, id -1 as iperf 2 numbers its sum.
-  if (r.spec.iperf2.intervals) {
+  if (r.spec.iperf2.intervals && !intervals_printed) {
     const int id = streams.size() > 1 ? -1 : 1;
     for (const Iperf2Interval& i : iperf2_intervals(r))
       out.push_back(row(r, streams.front(), id, i.from, i.to, i.bytes));

@@ -4,10 +4,7 @@
 
 namespace xttcp {
 
-namespace {
-
-// "127.0.0.1:5001" / "[::1]:5001" -> host and port.
-Iperf2Endpoint split_endpoint(const std::string& text, bool hide) {
+Iperf2Endpoint iperf2_endpoint(const std::string& text, bool hide) {
   Iperf2Endpoint e{text, "0"};
   const std::size_t colon = text.rfind(':');
   if (colon != std::string::npos) {
@@ -20,8 +17,6 @@ Iperf2Endpoint split_endpoint(const std::string& text, bool hide) {
   return e;
 }
 
-}  // namespace
-
 std::vector<Iperf2Stream> iperf2_streams(const Result& r) {
   std::vector<Iperf2Stream> streams;
   // A sender runs one thread per stream (-P), so thread i's calls are stream i's.
@@ -30,8 +25,8 @@ std::vector<Iperf2Stream> iperf2_streams(const Result& r) {
     const ConnectionStats& c = r.connections[i];
     Iperf2Stream s;
     s.id = static_cast<uint32_t>(i + 1);
-    s.local = split_endpoint(c.local, r.spec.iperf2.hide_ips);
-    s.remote = split_endpoint(c.remote, r.spec.iperf2.hide_ips);
+    s.local = iperf2_endpoint(c.local, r.spec.iperf2.hide_ips);
+    s.remote = iperf2_endpoint(c.remote, r.spec.iperf2.hide_ips);
     s.bytes = c.bytes;
     if (one_thread_each) s.calls = r.threads[i].operations;
     s.tcp = c;
@@ -49,7 +44,7 @@ std::vector<Iperf2Interval> iperf2_intervals(const Result& r) {
     const double from = static_cast<double>(k) * step;
     const double to = std::min(from + step, r.duration_s);
     if (sample.seconds <= 0 || to <= from) continue;
-    out.push_back({from, to, sample.bytes, sample.datagrams, sample.lost,
+    out.push_back({from, to, sample.bytes, sample.operations, sample.datagrams, sample.lost,
                    static_cast<double>(sample.jitter_ns) / 1e6});
   }
   return out;

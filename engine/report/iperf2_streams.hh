@@ -29,11 +29,14 @@ struct Iperf2Stream {
 struct Iperf2Interval {
   double from = 0, to = 0;
   uint64_t bytes = 0;
+  uint64_t operations = 0;           // send/receive calls (-e Write)
   uint64_t datagrams = 0, lost = 0;  // UDP: sent (client) or received (server), and lost
   double jitter_ms = 0;              // UDP server
 };
 
 std::vector<Iperf2Stream> iperf2_streams(const Result& result);
+// "127.0.0.1:5001" / "[::1]:5001" as host and port; `hide`: the host as x.x.x.x (--hide-ips).
+Iperf2Endpoint iperf2_endpoint(const std::string& text, bool hide);
 // The window's interval samples at k x interval_s, the last ending with the window.
 std::vector<Iperf2Interval> iperf2_intervals(const Result& result);
 

@@ -6,28 +6,22 @@
 
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/iperf2_csv.hh"
+#include "engine/report/iperf2_interval_lines.hh"
 #include "engine/report/iperf2_streams.hh"
 
 namespace xttcp {
 
 namespace {
 
-constexpr const char* bandwidth_header = "[ ID] Interval       Transfer     Bandwidth";
-constexpr const char* jitter_header =
-    "[ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams";
-
 double percent(uint64_t lost, uint64_t total) {
   return total > 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
 }
 
-// "  0.012 ms 0/1314 (0%)" after a stream's figures.
-std::string jitter_loss(double jitter_ms, uint64_t lost, uint64_t total) {
-  return fmt::format("  {:6.3f} ms {}/{} ({:.2g}%)", jitter_ms, lost, total, percent(lost, total));
-}
-
-std::string server_line(const std::string& id, const Iperf2UdpStream& u, char format) {
-  return iperf2_figures(id, 0, u.seconds, static_cast<double>(u.bytes), format) +
-         jitter_loss(u.jitter_ms, u.lost, u.datagrams);
+// A stream's line of its server's report: "  0.012 ms 0/1314 (0%)" after its figures (with -e,
+// the enhanced columns too).
+std::string server_line(const std::string& id, const Iperf2UdpStream& u, const Iperf2Options& o) {
+  return iperf2_figures(id, 0, u.seconds, static_cast<double>(u.bytes), o.format) +
+         iperf2_udp_server_columns(o.enhanced, u.jitter_ms, u.lost, u.datagrams, u.seconds);
 }
 
 std::string out_of_order(const std::string& id, double seconds, uint64_t count) {
@@ -46,17 +40,21 @@ std::vector<std::string> connection_lines(const Result& r,
   return out;
 }
 
-std::vector<std::string> client_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+std::vector<std::string> client_lines(const Result& r, const std::vector<Iperf2Stream>& streams,
+                                      bool intervals_printed) {
   const Iperf2Options& o = r.spec.iperf2;
   std::vector<std::string> out = connection_lines(r, streams);
   if (o.excludes('D')) return out;
   const bool several = streams.size() > 1;
   const uint64_t datagram = std::max<uint64_t>(r.spec.workload.send_buffer, 1);
-  out.push_back(bandwidth_header);
-  if (o.intervals)
+  out.push_back(iperf2_data_header(r.spec, Role::sender));
+  if (o.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r))
-      out.push_back(iperf2_figures(several ? "[SUM]" : iperf2_stream_id(1), i.from, i.to,
-                                   static_cast<double>(i.bytes), o.format));
+      out.push_back(iperf2_interval_line(r.spec, Role::sender, several, i));
+  // -e Write: the data datagrams (the FIN is not a write of the test).
+  auto enhanced = [&](uint64_t bytes) {
+    return o.enhanced ? iperf2_udp_client_enhanced(bytes / datagram, r.duration_s) : "";
+  };
   uint64_t sent_total = 0;
   for (const Iperf2Stream& s : streams) {
     // Sent: the data datagrams and the FIN, the total the server counts.
@@ -64,40 +62,38 @@ std::vector<std::string> client_lines(const Result& r, const std::vector<Iperf2S
     sent_total += sent;
     if (o.sum_only && several) continue;
     out.push_back(iperf2_figures(iperf2_stream_id(s.id), 0, r.duration_s,
-                                 static_cast<double>(s.bytes), o.format));
+                                 static_cast<double>(s.bytes), o.format) +
+                  enhanced(s.bytes));
     out.push_back(fmt::format("{} Sent {} datagrams", iperf2_stream_id(s.id), sent));
   }
   if (several) {
     out.push_back(
-        iperf2_figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format));
+        iperf2_figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format) +
+        enhanced(r.total_bytes));
     out.push_back(fmt::format("[SUM] Sent {} datagrams", sent_total));
   }
   for (const Iperf2Stream& s : streams) {
     if (!s.udp) continue;
     const std::string id = iperf2_stream_id(s.id);
     out.push_back(id + " Server Report:");
-    out.push_back(jitter_header);
-    out.push_back(server_line(id, *s.udp, o.format));
+    out.push_back(iperf2_data_header(r.spec, Role::receiver));
+    out.push_back(server_line(id, *s.udp, o));
     if (s.udp->out_of_order > 0)
       out.push_back(out_of_order(id, s.udp->seconds, s.udp->out_of_order));
   }
   return out;
 }
 
-std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2Stream>& streams,
+                                      bool intervals_printed) {
   const Iperf2Options& o = r.spec.iperf2;
   std::vector<std::string> out = connection_lines(r, streams);
   if (o.excludes('D')) return out;
   const bool several = streams.size() > 1;
-  out.push_back(jitter_header);
-  if (o.intervals)
-    for (const Iperf2Interval& i : iperf2_intervals(r)) {
-      const std::string id = several ? "[SUM]" : iperf2_stream_id(1);
-      out.push_back(iperf2_figures(id, i.from, i.to, static_cast<double>(i.bytes), o.format) +
-                    (several ? fmt::format("   {}/{} ({:.2g}%)", i.lost, i.datagrams + i.lost,
-                                           percent(i.lost, i.datagrams + i.lost))
-                             : jitter_loss(i.jitter_ms, i.lost, i.datagrams + i.lost)));
-    }
+  out.push_back(iperf2_data_header(r.spec, Role::receiver));
+  if (o.intervals && !intervals_printed)
+    for (const Iperf2Interval& i : iperf2_intervals(r))
+      out.push_back(iperf2_interval_line(r.spec, Role::receiver, several, i));
   Iperf2UdpStream sum;
   for (const Iperf2Stream& s : streams) {
     if (!s.udp) continue;
@@ -107,7 +103,7 @@ std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2S
     sum.lost += s.udp->lost;
     if (o.sum_only && several) continue;
     const std::string id = iperf2_stream_id(s.id);
-    out.push_back(server_line(id, *s.udp, o.format));
+    out.push_back(server_line(id, *s.udp, o));
     if (s.udp->out_of_order > 0)
       out.push_back(out_of_order(id, s.udp->seconds, s.udp->out_of_order));
   }
@@ -123,17 +119,16 @@ std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2S
 // client's interval rows carry its sent datagrams; its whole-test row -1 for the total, as
 // 2.1.8 prints it (the server's report is not printed in CSV).
 std::string udp_fields(double jitter_ms, int64_t lost, int64_t total, uint64_t out_of_order) {
-  const double loss =
-      total != 0 ? 100.0 * static_cast<double>(lost) / static_cast<double>(total) : 0;
-  return fmt::format(",{:.3f},{},{},{:.3f},{}", jitter_ms, lost, total, loss, out_of_order);
+  return iperf2_csv_udp_fields(jitter_ms, lost, total, out_of_order);
 }
 
-std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stream>& streams) {
+std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stream>& streams,
+                                   bool intervals_printed) {
   std::vector<std::string> out;
   if (streams.empty()) return out;
   const bool client = r.role == Role::sender || r.spec.role == Role::sender;
   const int interval_id = streams.size() > 1 ? -1 : 1;
-  if (r.spec.iperf2.intervals)
+  if (r.spec.iperf2.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r)) {
       const auto total = static_cast<int64_t>(client ? i.datagrams : i.datagrams + i.lost);
       out.push_back(iperf2_csv_row(r, streams.front(), interval_id, i.from, i.to, i.bytes) +
@@ -155,10 +150,11 @@ std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stre
 
 }  // namespace
 
-std::vector<std::string> iperf2_udp_report_lines(const Result& r) {
+std::vector<std::string> iperf2_udp_report_lines(const Result& r, bool intervals_printed) {
   const std::vector<Iperf2Stream> streams = iperf2_streams(r);
-  if (r.spec.iperf2.csv) return csv_lines(r, streams);
-  return r.role == Role::sender ? client_lines(r, streams) : server_lines(r, streams);
+  if (r.spec.iperf2.csv) return csv_lines(r, streams, intervals_printed);
+  return r.role == Role::sender ? client_lines(r, streams, intervals_printed)
+                                : server_lines(r, streams, intervals_printed);
 }
 
 }  // namespace xttcp

@@ -13,6 +13,8 @@
 
 namespace xttcp {
 
-std::vector<std::string> iperf2_udp_report_lines(const Result& result);
+// `intervals_printed`: the console's interval lines were printed live and are left out.
+std::vector<std::string> iperf2_udp_report_lines(const Result& result,
+                                                 bool intervals_printed = false);
 
 }  // namespace xttcp

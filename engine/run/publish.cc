@@ -2,6 +2,7 @@
 
 #include "engine/report/interval_csv.hh"
 #include "engine/report/iperf2_console.hh"
+#include "engine/report/iperf2_live.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
@@ -56,7 +57,9 @@ void print_result(const Result& result, Log& log) {
   switch (result.spec.dialect) {
     case Dialect::windows: print_windows_result(result, log); return;
     case Dialect::iperf2:
-      for (const std::string& line : iperf2_report_lines(result)) log.raw(line);
+      for (const std::string& line :
+           iperf2_report_lines(result, Iperf2LiveReport::prints(result.spec)))
+        log.raw(line);
       for (const std::string& note : result.notes) log.info(note);
       return;
     case Dialect::linux:

@@ -290,7 +290,10 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                           pool, *control,      gate, probe,
                           host, before_release};
   Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
-  timeline.set_stream(env.intervals, spec.role);
+  timeline.add_sink(env.intervals, spec.role);
+  timeline.add_sink(env.live_report, spec.role);
+  if (control->streams() && spec.workload.protocol == Protocol::tcp)
+    timeline.count_streams([&control] { return control->streams().value_or(0); });
   while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
   }
   control->stop();

@@ -14,6 +14,7 @@
 
 namespace xttcp {
 
+class IntervalSink;
 class IntervalStream;
 class Log;
 
@@ -33,6 +34,8 @@ struct RunEnv {
   std::optional<Result>* result_out = nullptr;
   // --json-stream: every measured interval as it ends, and each test's end (nullptr: none).
   IntervalStream* intervals = nullptr;
+  // The dialect's interval lines as each interval ends (the iperf2 dialect's -i; nullptr: none).
+  IntervalSink* live_report = nullptr;
 };
 
 inline bool user_interrupted(const RunEnv& env) {

@@ -6,6 +6,8 @@
 
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/report/interval_sink.hh"
 #include "engine/report/interval_stream.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
@@ -103,6 +105,16 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
   return true;
 }
 
+// Every connection's ends, for the live report (the iperf2 dialect's -y C interval rows).
+std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
+  std::vector<StreamEnds> ends;
+  for (const OpenedConnection& c : pool.opened_connections()) {
+    auto local = local_address_of(static_cast<NativeSocket>(c.socket));
+    ends.push_back({local ? local->to_string() : std::string(), c.remote.to_string()});
+  }
+  return ends;
+}
+
 // The window, from `start`: the instant the receiver said go, as its own window starts when it
 // says so (NTTTCP: the sender's clock starts on reading 'R'). It begins from the counters taken
 // before the workers are released, so a slow start on a loaded host is the same dead time in
@@ -113,7 +125,8 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
                        WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
                        const SystemProbe& probe, RunEnv& env) {
   Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
-  timeline.set_stream(env.intervals, spec.role);
+  timeline.add_sink(env.intervals, spec.role);
+  timeline.add_sink(env.live_report, spec.role);
   timeline.begin_from(pool.snapshot());
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
@@ -225,6 +238,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                   setup->receivers);
   if (udp_flows) pool.set_udp_flow_base(udp_flow_base);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
+  if (env.live_report) env.live_report->connected(stream_ends(pool));
 
   // Ctrl+C must also end a blocking wait to start (a parked -M sender waits up to minutes).
   const CancelHook unblock = env.clock.add_cancel_hook([&control, &env] {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/report/interval_stream.hh"
+#include "engine/report/interval_sink.hh"
 #include "engine/report/log.hh"
 
 namespace xttcp {
@@ -45,6 +45,7 @@ class Timeline::Run {
         window_start_(measure_begin_),
         sample_start_(start),
         sample_bytes_(timeline.pool_.total_bytes()),
+        sample_operations_(timeline.pool_.total_operations()),
         sample_udp_(timeline.pool_.udp_snapshot()),
         sample_open_(start) {}
 
@@ -115,6 +116,7 @@ class Timeline::Run {
   void close_sample(SteadyClock::time_point now, bool print) {
     const uint64_t bytes = t_.pool_.total_bytes();
     std::optional<std::vector<ConnectionWatch::Reading>> readings = read_connections();
+    const uint64_t operations = t_.pool_.total_operations();
     const double length = Seconds(now - sample_start_).count();
     std::vector<udp::FlowRecord> flows;
     if (udp_run_) flows = t_.pool_.udp_snapshot();
@@ -123,6 +125,13 @@ class Timeline::Run {
       if (stage_ == Stage::measure) {
         IntervalSample sample{Seconds(sample_start_ - window_start_).count(), length,
                               bytes - sample_bytes_};
+        sample.operations = operations - sample_operations_;
+        if (t_.count_streams_)
+          sample.streams = t_.count_streams_();
+        else if (udp_run_)
+          sample.streams = static_cast<uint32_t>(flows.size());
+        else
+          sample.streams = static_cast<uint32_t>(std::max<int64_t>(t_.pool_.open_connections(), 0));
         if (udp_run_) {
           const udp::UdpFlowSnapshot d = udp::sum(udp::delta(flows, sample_udp_));
           sample.datagrams = d.datagrams;
@@ -132,11 +141,13 @@ class Timeline::Run {
         }
         if (readings) sample.connections = interval_figures(readings_, *readings, t_.pool_.role());
         window_.intervals.push_back(sample);
-        if (t_.stream_) t_.stream_->interval(t_.stream_role_, window_.started_at, sample, udp_run_);
+        for (IntervalSink* sink : t_.sinks_)
+          sink->interval(t_.sink_role_, window_.started_at, sample, udp_run_);
       }
     }
     sample_start_ = now;
     sample_bytes_ = bytes;
+    sample_operations_ = operations;
     if (udp_run_) sample_udp_ = std::move(flows);
     if (readings) readings_ = std::move(*readings);
   }
@@ -210,7 +221,11 @@ class Timeline::Run {
     window_start_ = now;
     sample_start_ = now;
     sample_bytes_ = 0;
-    for (const CounterSnapshot& flow : window_.begin) sample_bytes_ += flow.bytes;
+    sample_operations_ = 0;
+    for (const CounterSnapshot& flow : window_.begin) {
+      sample_bytes_ += flow.bytes;
+      sample_operations_ += flow.operations;
+    }
     stage_ = Stage::measure;
     if (sampling_) {  // the window's begin is the first sample's
       begin_sample(now,
@@ -254,6 +269,7 @@ class Timeline::Run {
   // The current interval sample: from sample_start_, counting from sample_bytes_.
   SteadyClock::time_point sample_start_;
   uint64_t sample_bytes_;
+  uint64_t sample_operations_;  // send/receive calls, as sample_bytes_
   std::vector<udp::FlowRecord> sample_udp_;
   // TCP: the watched connections as read at the current sample's start.
   std::vector<ConnectionWatch::Reading> readings_;

@@ -19,7 +19,7 @@
 
 namespace xttcp {
 
-class IntervalStream;
+class IntervalSink;
 class Log;
 
 struct Phases {
@@ -65,11 +65,16 @@ class Timeline {
   // is gone), or nothing. The clock is then cancelled with that reason.
   void set_watch(std::function<std::optional<StopReason>()> watch) { watch_ = std::move(watch); }
 
-  // --json-stream: each measured interval, as it ends, for `role` (nullptr: none).
-  void set_stream(IntervalStream* stream, Role role) {
-    stream_ = stream;
-    stream_role_ = role;
+  // Each measured interval, as it ends, for `role`, to each sink added (--json-stream, the
+  // iperf2 dialect's live lines); nullptr is no sink.
+  void add_sink(IntervalSink* sink, Role role) {
+    if (sink != nullptr) sinks_.push_back(sink);
+    sink_role_ = role;
   }
+
+  // The streams of the test, for each interval sample (IntervalSample::streams); without it, a
+  // TCP sample counts the connections open, a UDP one the flows seen.
+  void count_streams(std::function<uint32_t()> streams) { count_streams_ = std::move(streams); }
 
   // A window opened at the start (no warm-up) begins from these counts, taken at the start's
   // instant by whoever saw it (count mode (-n): before the workers were released, so it holds
@@ -94,8 +99,9 @@ class Timeline {
   double interval_s_;
   std::function<std::optional<StopReason>()> watch_;
   uint32_t next_new_connection_ = 0;  // ConnectionWatch ids below it were seen (they only grow)
-  IntervalStream* stream_ = nullptr;
-  Role stream_role_ = Role::receiver;
+  std::function<uint32_t()> count_streams_;
+  std::vector<IntervalSink*> sinks_;
+  Role sink_role_ = Role::receiver;
   std::optional<std::vector<CounterSnapshot>> begin_from_;
   std::optional<SteadyClock::time_point> begin_since_;
 };

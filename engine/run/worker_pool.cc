@@ -166,6 +166,13 @@ uint64_t WorkerPool::total_bytes() const {
   return sum;
 }
 
+uint64_t WorkerPool::total_operations() const {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < plan_.flow_count; ++i)
+    sum += counters_[i].operations.load(std::memory_order_relaxed);
+  return sum;
+}
+
 std::vector<HistogramCounts> WorkerPool::rr_snapshot() const {
   std::vector<HistogramCounts> out;
   if (!rr_histograms_) return out;

@@ -69,6 +69,7 @@ class WorkerPool {
   // that ends a window holds exactly the calls timed since the one that began it.
   std::vector<CounterSnapshot> snapshot() const;
   uint64_t total_bytes() const;
+  uint64_t total_operations() const;  // send/receive calls of every flow
   // --rr: every flow's round-trip histogram so far, by slot (empty without --rr).
   std::vector<HistogramCounts> rr_snapshot() const;
   // UDP runs: every flow's datagram counters so far (empty for TCP).

@@ -39,10 +39,10 @@ class IocpBackend final : public Backend {
       return fail(
           "--source-addresses: the iocp backend binds every connection to one source "
           "address (give one, or -a)");
-    if (spec.dialect == Dialect::iperf2)  // io_backends/common/iperf2_stream_start (Linux)
+    if (spec.dialect == Dialect::iperf2 && spec.workload.protocol == Protocol::udp)
       return fail(
-          "the iperf2 dialect: the iocp backend does not write or acknowledge iperf 2's "
-          "stream header yet (Linux epoll and io_uring do)");
+          "the iperf2 dialect's UDP (-u): the iocp backend does not write or read iperf 2's "
+          "datagram heads yet (Linux epoll and io_uring do; TCP works)");
     return ok();
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "io_backends/iocp/io_request.hh"
+#include "io_backends/iocp/iperf2_stream_start.hh"
 #include "io_backends/iocp/outstanding.hh"
 #include "io_backends/iocp/winsock_error.hh"
 
@@ -171,6 +172,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& list
     record_error(where + set.error().message);
     return;
   }
+  acknowledge_iperf2_stream(*context_.spec, socket.get());  // the iperf2 dialect's server
   auto skips = port_.associate(socket.get(), connection_key);
   if (!skips) {
     record_error(where + skips.error().message);

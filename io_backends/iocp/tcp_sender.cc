@@ -6,6 +6,7 @@
 
 #include "engine/count_mode.hh"
 #include "io_backends/iocp/io_request.hh"
+#include "io_backends/iocp/iperf2_stream_start.hh"
 #include "io_backends/iocp/outstanding.hh"
 #include "io_backends/iocp/tcp_connect.hh"
 #include "io_backends/iocp/winsock_error.hh"
@@ -82,6 +83,12 @@ Status TcpSender::open() {
     return connected;
   }
 
+  std::vector<SOCKET> sockets;
+  for (const auto& connection : flows_) sockets.push_back(connection->socket.get());
+  if (Status started = start_iperf2_streams(spec, sockets, report_.notes); !started) {
+    flows_.clear();
+    return started;
+  }
   for (std::size_t i = 0; i < flows_.size(); ++i)
     record_opened(context_, flows_[i]->socket.get(), flow_address(context_, flows[i]), false);
   for (auto& connection : flows_) {

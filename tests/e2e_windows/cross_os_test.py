@@ -6,7 +6,8 @@ UDP: the sender sends exactly N datagrams per thread and the receiver ends on it
 native payload with -ns towards Wine, NTttcp's payload after the token handshake from Wine),
 the sender started before its receiver (-ns and TCP count mode: refused connects are retried),
 -m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each thread's bytes on
-its own host's ports), and -sam with -na (each end's samples add up to its window). Each case
+its own host's ports), -sam with -na (each end's samples add up to its window), and the iperf2
+dialect's TCP against Debian's iperf 2.1.8 (/usr/bin/iperf) both ways. Each case
 checks that both ends succeed, that the bytes one sent and the other received agree within what
 socket buffers hold at the window edges, that each end's native JSON parses and, with native
 sync, that both ends carry the other's result. Performance counters under Wine may be zero or
@@ -302,6 +303,70 @@ def typographic_dash(xttcp_exe, started):
           "xttcp.exe did not name the en dash (its command line was not read as UTF-16?)")
 
 
+IPERF = "/usr/bin/iperf"
+
+
+def need_iperf():
+    if not os.access(IPERF, os.X_OK):
+        raise SkipTest(f"{IPERF} is missing (apt-get install iperf; scripts/install-deps.sh does)")
+
+
+def iperf_csv_bytes(text):
+    """The bytes of iperf 2's -y C stream rows (field 8), one per stream."""
+    rows = [line.split(",") for line in text.splitlines() if len(line.split(",")) >= 9]
+    return [int(r[7]) for r in rows]
+
+
+def iperf2_wine_to_iperf(xttcp_exe, started):
+    """xttcp.exe (iocp) in the iperf2 dialect sends to Debian's iperf -s: its header and the
+    acknowledgement go both ways (iperf 2 sees two streams; no reset at the close)."""
+    need_iperf()
+    port = free_port_block(1)
+    server = Process([IPERF, "-s", "-p", str(port), "-y", "C"], "iperf -s -y C")
+    started.append(server)
+    wait_listening(port)
+    json_file = os.path.join(scratch_dir(), "wine-client.json")
+    client = Process(wine_command(xttcp_exe) + ["--dialect", "iperf2", "-c", "127.0.0.1", "-p",
+                                                str(port), "-t", "2", "-P", "2", "--json",
+                                                json_file], "xttcp.exe -c")
+    started.append(client)
+    check(client.wait(120) == 0, f"xttcp.exe -c failed: {client.stderr()}")
+    check("no acknowledgement" not in client.stderr(), "iperf -s acknowledged no header")
+    deadline = time.monotonic() + 30
+    while len(iperf_csv_bytes(server.stdout())) < 2:
+        check(time.monotonic() < deadline, f"iperf -s printed no two streams:\n{server.stdout()}")
+        time.sleep(0.05)
+    server.signal(2)
+    server.wait(20)
+    check("reset" not in server.stdout() + server.stderr(), f"iperf -s saw a reset:\n{server.stderr()}")
+    received = sum(iperf_csv_bytes(server.stdout()))
+    sent = summary(json_file, "xttcp.exe")["summary"]["total_bytes"]
+    check(agree(sent, received), f"xttcp.exe sent {sent} bytes, iperf -s received {received}")
+
+
+def iperf2_iperf_to_wine(xttcp_exe, started):
+    """Debian's iperf -c sends to xttcp.exe -s (iocp): it reads the acknowledgement xttcp.exe
+    writes on each stream, and the test ends when both streams closed."""
+    need_iperf()
+    port = free_port_block(1)
+    json_file = os.path.join(scratch_dir(), "wine-server.json")
+    server = Process(wine_command(xttcp_exe) + ["--dialect", "iperf2", "-s", "-p", str(port),
+                                                "--json", json_file], "xttcp.exe -s")
+    started.append(server)
+    wait_listening(port, timeout=60)
+    client = Process([IPERF, "-c", "127.0.0.1", "-p", str(port), "-t", "2", "-P", "2", "-y", "C"],
+                     "iperf -c -y C")
+    started.append(client)
+    check(client.wait(60) == 0, f"iperf -c failed: {client.stdout()}")
+    check("reset" not in client.stdout(), f"iperf -c saw a reset:\n{client.stdout()}")
+    server.wait_output("[SUM] 0.0000-", timeout=60)
+    server.signal(2)
+    server.wait(60)
+    sent = sum(iperf_csv_bytes(client.stdout())[:2])
+    received = summary(json_file, "xttcp.exe")["summary"]["total_bytes"]
+    check(agree(sent, received), f"iperf -c sent {sent} bytes, xttcp.exe received {received}")
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -331,6 +396,8 @@ CASES = {
     "samples-linux-to-wine": lambda x, s: samples_pair(x, s, "receiver"),
     "samples-wine-to-linux": lambda x, s: samples_pair(x, s, "sender"),
     "typographic-dash": typographic_dash,
+    "iperf2-wine-to-iperf": iperf2_wine_to_iperf,
+    "iperf2-iperf-to-wine": iperf2_iperf_to_wine,
 }
 
 sys.exit(run_cases(CASES))

@@ -347,8 +347,6 @@ Status apply_udp(Iperf2Parse& p) {
                             iperf2::udp_head_size, largest, iperf2::udp_head_size));
   spec.workload.send_buffer = spec.workload.recv_buffer = len;
   spec.iperf2.len_given = p.len.has_value();
-  if (spec.iperf2.enhanced)
-    return fail("-e: the enhanced UDP columns (Write/Err, PPS) are not printed by xttcp (drop -e)");
   if (spec.iperf2.compatibility)
     return fail("-C: xttcp's UDP always sends iperf 2's header (drop -C)");
   if (spec.io.no_delay) return fail("-N: TCP_NODELAY is for TCP only (drop -N or -u)");
@@ -380,10 +378,10 @@ Expected<Command> finish(Iperf2Parse& p) {
     if (p.rate_bps)
       return fail("-b: xttcp's server reads as fast as it can (give -b to the client)");
     if (p.fq_rate_bps) return fail("--fq-rate: give it to the client");
-    if (spec.iperf2.enhanced)
+    if (spec.iperf2.enhanced && !p.udp)
       return fail(
-          "-e: the server's enhanced columns (reads by size) are not counted by xttcp "
-          "(give -e to the client)");
+          "-e: a TCP server's enhanced column (Reads=Dist, reads by size) is not counted by "
+          "xttcp (give -e to the client, or use -u)");
     spec.role = Role::receiver;
     spec.layout.address = p.bind.value_or("");
     spec.layout.threads_per_port = 1;

@@ -36,13 +36,15 @@ class Iperf2Receiver final : public ReceiverControl {
       SteadyClock::time_point, std::optional<SteadyClock::time_point>) override {
     return std::nullopt;
   }
-  void test_finished() override {}
+  void test_finished() override { test_base_.store(accepted_.load()); }
+  std::optional<uint32_t> streams() const override { return accepted_.load() - test_base_.load(); }
   void stop() override {}
 
  private:
   ReceiverControlContext context_;
   std::atomic<uint32_t> accepted_{0};
   std::atomic<uint32_t> closed_{0};
+  std::atomic<uint32_t> test_base_{0};  // streams accepted before the test under way
 };
 
 }  // namespace

@@ -66,6 +66,9 @@ class ReceiverControl {
       SteadyClock::time_point start, std::optional<SteadyClock::time_point> measure_end) = 0;
   // Mandatory. The test's window and cool-down are over; a sender may now hand in its result.
   virtual void test_finished() = 0;
+  // The streams the test under way has had so far, when the control plane counts them (the
+  // iperf2 dialect's server: its live lines show one stream's id or [SUM]); nullopt otherwise.
+  virtual std::optional<uint32_t> streams() const { return std::nullopt; }
   // NULL if no sender hands in a result (the default: none).
   virtual bool exchanges_results() const { return false; }
   // NULL if no sender hands in a result (the default: none). The results the test's senders

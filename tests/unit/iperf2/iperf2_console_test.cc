@@ -88,9 +88,28 @@ TEST(Iperf2Console, SumOnlyFormatAndHiddenAddresses) {
 }
 
 TEST(Iperf2Console, EnhancedClientGolden) {
-  const Result r = four_stream_client("-e");
+  Result r = four_stream_client("-e");
+  // The calls of each interval (-e Write/Err), as the run counts them.
+  for (std::size_t k = 0; k < r.intervals.size(); ++k) r.intervals[k].operations = 10500 + k;
   expect_golden("iperf2-client-P4-enhanced.txt",
                 join_lines(iperf2_banner_lines(r.spec)) + join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Console, EnhancedIntervalsWithoutCallCountsShowNone) {
+  // Intervals read back from a result file carry no calls: no "0/0" column is made up.
+  const std::vector<std::string> lines = iperf2_report_lines(four_stream_client("-e"));
+  ASSERT_GT(lines.size(), 5u);
+  EXPECT_EQ(lines[5], "[SUM] 0.0000-1.0000 sec  1.30 GBytes  11.2 Gbits/sec");
+}
+
+TEST(Iperf2Console, IntervalsPrintedLiveAreLeftOut) {
+  const Result r = four_stream_client("");
+  const std::vector<std::string> all = iperf2_report_lines(r);
+  const std::vector<std::string> rest = iperf2_report_lines(r, true);
+  EXPECT_EQ(all.size(), rest.size() + 3);  // the three interval lines
+  for (const std::string& line : rest)
+    EXPECT_EQ(line.find("[SUM] 0.0000-1.0000"), std::string::npos);
+  EXPECT_EQ(rest.back(), all.back());
 }
 
 TEST(Iperf2Csv, ClientWithIntervalsGolden) {

@@ -91,8 +91,6 @@ TEST(Iperf2Grammar, UdpRateAndLength) {
 TEST(Iperf2Grammar, UdpRefusals) {
   EXPECT_EQ(iperf2_error("-c h -u -l 10"),
             "-l: with -u a datagram holds 16 to 65507 bytes (iperf 2's head is 16)");
-  EXPECT_EQ(iperf2_error("-c h -u -e"),
-            "-e: the enhanced UDP columns (Write/Err, PPS) are not printed by xttcp (drop -e)");
   EXPECT_EQ(iperf2_error("-c h -u -C"), "-C: xttcp's UDP always sends iperf 2's header (drop -C)");
   EXPECT_EQ(iperf2_error("-c h -u -N"), "-N: TCP_NODELAY is for TCP only (drop -N or -u)");
   EXPECT_EQ(iperf2_error("-s -u -b 1m"),
@@ -187,8 +185,11 @@ TEST(Iperf2Grammar, ServerRefusesClientOptions) {
   EXPECT_EQ(iperf2_error("-s -P 2"),
             "-P: the client says how many streams it sends (give -P to the client)");
   EXPECT_EQ(iperf2_error("-s -e"),
-            "-e: the server's enhanced columns (reads by size) are not counted by xttcp (give -e "
-            "to the client)");
+            "-e: a TCP server's enhanced column (Reads=Dist, reads by size) is not counted by "
+            "xttcp (give -e to the client, or use -u)");
+  // UDP's enhanced columns are printed at both ends.
+  EXPECT_TRUE(iperf2_spec("-s -u -e").iperf2.enhanced);
+  EXPECT_TRUE(iperf2_spec("-c h -u -e").iperf2.enhanced);
   EXPECT_EQ(iperf2_error("-s -b 1m"),
             "-b: xttcp's server reads as fast as it can (give -b to the client)");
 }

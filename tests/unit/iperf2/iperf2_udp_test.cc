@@ -237,6 +237,28 @@ TEST(Iperf2UdpConsole, ServerWithIntervalsGolden) {
                 join_lines(iperf2_banner_lines(r.spec)) + join_lines(iperf2_report_lines(r)));
 }
 
+// -e: the client's Write/Err and PPS; the server's Jitter, Lost/Total, latency as iperf 2 prints
+// it when it has none (-/-/-/-) and PPS. Layout from Debian's iperf 2.1.8 -u -e on loopback.
+TEST(Iperf2UdpConsole, EnhancedGoldens) {
+  const Result client = udp_client("-e -i 1");
+  expect_golden("iperf2-udp-client-enhanced.txt", join_lines(iperf2_banner_lines(client.spec)) +
+                                                      join_lines(iperf2_report_lines(client)));
+  const Result server = udp_server("-e -i 1");
+  expect_golden("iperf2-udp-server-enhanced.txt", join_lines(iperf2_banner_lines(server.spec)) +
+                                                      join_lines(iperf2_report_lines(server)));
+}
+
+TEST(Iperf2UdpConsole, EnhancedServerLineAsIperf218Prints) {
+  const Result server = udp_server("-e");
+  // iperf 2.1.8: "[  1] 0.0000-3.0013 sec  3.58 MBytes  10.0 Mbits/sec   0.001 ms 0/2554 (0%)
+  // 0.006/0.001/0.077/0.003 ms 851 pps ..."; xttcp has no latency figures.
+  const std::vector<std::string> lines = iperf2_report_lines(server);
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines[lines.size() - 2],
+            "[  1] 0.0000-2.0019 sec   257 KBytes  1.05 Mbits/sec   0.012 ms 3/1314 (0.23%) "
+            "-/-/-/- ms 655 pps");
+}
+
 TEST(Iperf2UdpConsole, CsvGoldens) {
   expect_golden("iperf2-udp-client-intervals.csv",
                 join_lines(iperf2_report_lines(udp_client("-i 1 -y C"))));

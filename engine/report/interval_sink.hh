@@ -1,0 +1,29 @@
+// What receives each measured interval as it ends, on the control thread (engine/run/timeline.hh):
+// --json-stream's NDJSON lines (interval_stream.hh) and the iperf2 dialect's live interval lines
+// (iperf2_live.hh). Called once per interval, never from a data path.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "engine/result.hh"
+
+namespace xttcp {
+
+// One stream's ends, "127.0.0.1:40000" / "[::1]:5001".
+struct StreamEnds {
+  std::string local, remote;
+};
+
+class IntervalSink {
+ public:
+  virtual ~IntervalSink() = default;
+  // A sender's streams, once every one connected (before its window opens).
+  virtual void connected(const std::vector<StreamEnds>& streams) { (void)streams; }
+  // `sample` ended; `window_start` is the measured window's wall-clock start.
+  virtual void interval(Role role, std::chrono::system_clock::time_point window_start,
+                        const IntervalSample& sample, bool udp) = 0;
+};
+
+}  // namespace xttcp
