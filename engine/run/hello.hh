@@ -1,5 +1,6 @@
 // The native hello frame both xttcp peers send: who they are and their full effective spec; a
-// UDP sender adds the flows it will send ("udp_flows": base and count, udp/flow_admission.hh),
+// UDP sender adds the flows it will send ("udp_flows": base, count and token,
+// udp/flow_admission.hh),
 // so the receiver can tell them from datagrams nobody of the test sent.
 #pragma once
 
