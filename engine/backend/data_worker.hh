@@ -68,8 +68,11 @@ struct WorkerContext {
   std::atomic<int64_t>* open_connections = nullptr;
   // UDP runs: the per-flow datagram counters (engine-owned). A sender numbers its flows
   // udp_flow_base | slot in the native header; the base tells concurrent senders (-M) apart.
+  // Every native datagram and end marker also carries udp_flow_token, which the receiver
+  // checks against the sender's declaration (udp/flow_admission.hh).
   udp::UdpFlowRegistry* udp_flows = nullptr;
   uint32_t udp_flow_base = 0;
+  uint16_t udp_flow_token = 0;
   // How many workers this role runs (plan.workers.size()): a backend that shares one device
   // between them (dpdk: one queue each) needs to know.
   uint32_t worker_count = 1;

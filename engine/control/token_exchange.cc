@@ -1,5 +1,7 @@
 #include "engine/control/token_exchange.hh"
 
+#include <array>
+#include <cstddef>
 #include <thread>
 
 #include <fmt/format.h>
@@ -15,10 +17,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kPollMs = 50;
 
+// A receiver waits this long after a sender's token for its flow declaration (an NTttcp
+// sender closes at once: none comes).
+constexpr auto kDeclarationWait = std::chrono::seconds(2);
+
 // One port's exchange. Sender: connecting -> exchanging -> done (back to waiting after a
-// refused connect). Receiver: listening -> exchanging -> done.
+// refused connect). Receiver: listening -> exchanging -> (declaring, UDP) -> done.
 struct TokenSlot {
-  enum class State { waiting, connecting, listening, exchanging, done };
+  enum class State { waiting, connecting, listening, exchanging, declaring, done };
   uint16_t port = 0;
   SocketAddress remote;  // sender: where the token goes (port set)
   State state = State::waiting;
@@ -26,6 +32,12 @@ struct TokenSlot {
   UniqueSocket connection;
   Clock::time_point retry_at{};
   std::string last_error;  // sender: why the last connect failed
+  // UDP: the sender's flow, sent after the tokens (windows_token.hh); the receiver's bytes of it
+  // so far, until when it waits, and what it read.
+  std::optional<windows_token::FlowDeclaration> flow;
+  std::array<char, windows_token::flow_declaration_size> declaration{};
+  std::size_t declaration_bytes = 0;
+  Clock::time_point declare_by{};
 };
 
 // Sends our token on a fresh connection: one byte into an empty send buffer always fits.
@@ -56,6 +68,32 @@ Expected<bool> receive_token(TokenSlot& slot, const char* peer) {
                           socket_error_text(got.error)));
 }
 
+// Sender, once the receiver's token came: the flow declaration, into an empty send buffer. One
+// that does not go out whole is no declaration to the receiver: its flows then all count.
+void send_declaration(TokenSlot& slot) {
+  if (!slot.flow) return;
+  const auto bytes = windows_token::encode_flow_declaration(*slot.flow);
+  (void)send_some(slot.connection.get(), bytes.data(), bytes.size());
+}
+
+// Receiver: reads what there is of the declaration. true = over (whole, or none comes: the
+// sender closed, failed or waited too long).
+bool read_declaration(TokenSlot& slot, Clock::time_point now) {
+  char* into = slot.declaration.data() + slot.declaration_bytes;
+  const SocketTransfer got =
+      receive_some(slot.connection.get(), into, slot.declaration.size() - slot.declaration_bytes);
+  if (got.bytes > 0) {
+    slot.declaration_bytes += static_cast<std::size_t>(got.bytes);
+    if (slot.declaration_bytes < slot.declaration.size()) return now >= slot.declare_by;
+    slot.flow = windows_token::decode_flow_declaration(slot.declaration);
+    return true;
+  }
+  if (got.bytes == 0) return true;
+  const SocketError kind = classify_socket_error(got.error);
+  return (kind != SocketError::would_block && kind != SocketError::interrupted) ||
+         now >= slot.declare_by;
+}
+
 Status start_connect(TokenSlot& slot, const std::optional<SocketAddress>& source) {
   ConnectOptions options;
   if (source) {
@@ -73,12 +111,13 @@ Status start_connect(TokenSlot& slot, const std::optional<SocketAddress>& source
 
 Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
                                  const std::optional<SocketAddress>& source,
-                                 std::chrono::milliseconds timeout,
-                                 const std::atomic<bool>& cancel) {
+                                 std::chrono::milliseconds timeout, const std::atomic<bool>& cancel,
+                                 const std::vector<windows_token::FlowDeclaration>& flows) {
   std::vector<TokenSlot> slots(endpoints.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     slots[i].remote = endpoints[i];
     slots[i].port = endpoints[i].port();
+    if (i < flows.size()) slots[i].flow = flows[i];
   }
   const auto deadline = Clock::now() + timeout;
   for (;;) {
@@ -148,6 +187,7 @@ Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
         auto got = receive_token(slot, "receiver");
         if (!got) return got.error();
         if (*got) {
+          send_declaration(slot);
           slot.connection.reset();
           slot.state = TokenSlot::State::done;
         }
@@ -169,7 +209,8 @@ Expected<std::vector<UniqueSocket>> listen_token_ports(
 }
 
 Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>& stop,
-                    ControlPortHooks hooks) {
+                    ControlPortHooks hooks,
+                    std::vector<std::optional<windows_token::FlowDeclaration>>* flows) {
   ControlPortDoor door("token sync", std::move(hooks));
   std::vector<TokenSlot> slots(listeners.size());
   for (size_t i = 0; i < slots.size(); ++i) {
@@ -180,8 +221,9 @@ Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>
   }
   for (;;) {
     if (stop.load()) return fail("token sync: stopped");
+    const auto now = Clock::now();
     // Out of descriptors a moment ago: the listeners rest (no spin), the exchanges go on.
-    const bool listening = door.listening(Clock::now());
+    const bool listening = door.listening(now);
     std::vector<SocketPoll> entries;
     std::vector<TokenSlot*> polled;
     size_t left = 0;
@@ -191,13 +233,21 @@ Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>
         if (!listening) continue;
         entries.push_back(SocketPoll{slot.listener.get()});
         polled.push_back(&slot);
-      } else if (slot.state == TokenSlot::State::exchanging) {
+      } else if (slot.state == TokenSlot::State::declaring && now >= slot.declare_by) {
+        slot.connection.reset();  // no declaration: this thread's sender declared nothing
+        slot.state = TokenSlot::State::done;
+      } else if (slot.state == TokenSlot::State::exchanging ||
+                 slot.state == TokenSlot::State::declaring) {
         ++left;
         entries.push_back(SocketPoll{slot.connection.get()});
         polled.push_back(&slot);
       }
     }
-    if (left == 0) return ok();  // every port has exchanged its token
+    if (left == 0) {  // every port has exchanged its token
+      if (flows != nullptr)
+        for (TokenSlot& slot : slots) flows->push_back(slot.flow);
+      return ok();
+    }
     const int wait_ms = door.wait_ms(Clock::now(), kPollMs);
     if (entries.empty()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
@@ -216,10 +266,18 @@ Status serve_tokens(std::vector<UniqueSocket> listeners, const std::atomic<bool>
         slot.listener.reset();  // one connection per port, as the original
         if (Status sent = send_token(slot); !sent) return sent;
         slot.state = TokenSlot::State::exchanging;
+      } else if (slot.state == TokenSlot::State::declaring) {
+        if (read_declaration(slot, Clock::now())) {
+          slot.connection.reset();
+          slot.state = TokenSlot::State::done;
+        }
       } else {
         auto got = receive_token(slot, "sender");
         if (!got) return got.error();
-        if (*got) {
+        if (*got && flows != nullptr) {  // UDP: its flow declaration may follow
+          slot.state = TokenSlot::State::declaring;
+          slot.declare_by = Clock::now() + kDeclarationWait;
+        } else if (*got) {
           slot.connection.reset();
           slot.state = TokenSlot::State::done;
         }

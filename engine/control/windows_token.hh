@@ -5,13 +5,16 @@
 
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "base/status.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/plan.hh"
 #include "engine/spec.hh"
+#include "engine/udp/flow_admission.hh"
 
 namespace xttcp::windows_token {
 
@@ -42,6 +45,9 @@ struct TokenTarget {
 // one flow per thread). The CLI has checked the ports fit below 65536.
 std::vector<TokenTarget> token_targets(const Plan& plan);
 
+// Every thread's flow slot, in thread order (as token_targets).
+std::vector<uint32_t> token_slots(const Plan& plan);
+
 // How many threads address each of plan.hosts (-sp: what each receiver hands out).
 std::vector<uint32_t> threads_per_host(const Plan& plan);
 
@@ -54,5 +60,26 @@ uint32_t decode_assigned_port(const std::array<char, 4>& bytes);
 // expects (base + 1 .. base + threads, in any order). Error:
 // "-sp: the receiver handed out port 7000; expected ports 5002..5005".
 Status check_assigned_ports(std::vector<uint32_t> assigned, uint16_t base_port, uint32_t threads);
+
+// UDP: after the token exchange, an xttcp sender declares the thread's flow on the token
+// connection (its flow id and the token its datagrams carry, udp/flow_admission.hh), so the
+// receiver can tell its datagrams from a spray. 10 bytes, big-endian: "XTFD", flow id (u32),
+// token (u16). The sender sends it only once it has read the receiver's token: NTttcp for
+// Windows reads one byte and closes, so it never looks at what follows; an NTttcp sender
+// closes after the tokens without one, and its threads' flows all count, as before.
+inline constexpr std::size_t flow_declaration_size = 10;
+struct FlowDeclaration {
+  uint32_t flow_id = 0;
+  uint16_t token = 0;
+  bool operator==(const FlowDeclaration&) const = default;
+};
+std::array<char, flow_declaration_size> encode_flow_declaration(const FlowDeclaration& flow);
+// nullopt: not a declaration (another magic, or a flow id no sender uses).
+std::optional<FlowDeclaration> decode_flow_declaration(
+    const std::array<char, flow_declaration_size>& bytes);
+// The receiver's test flows from what each thread's token connection declared: nullopt (every
+// flow counts) when one of them declared nothing.
+std::optional<std::vector<udp::DeclaredFlows>> declared_flows(
+    const std::vector<std::optional<FlowDeclaration>>& threads);
 
 }  // namespace xttcp::windows_token

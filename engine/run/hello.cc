@@ -16,7 +16,9 @@ std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> u
   hello["tool"] = "xttcp";
   hello["version"] = XTTCP_VERSION;
   hello["spec"] = spec_to_json(spec);
-  if (udp_flows) hello["udp_flows"] = {{"base", udp_flows->base}, {"count", udp_flows->count}};
+  if (udp_flows)
+    hello["udp_flows"] = {
+        {"base", udp_flows->base}, {"count", udp_flows->count}, {"token", udp_flows->token}};
   if (rss) hello["rss"] = std::move(*rss);
   return hello.dump();
 }
@@ -35,7 +37,15 @@ std::optional<udp::DeclaredFlows> declared_udp_flows(const std::string& sender_h
   if (b > UINT32_MAX || !udp::valid_flow_base(static_cast<uint32_t>(b)) || n == 0 ||
       n > limits::max_connections)
     return std::nullopt;
-  return udp::DeclaredFlows{static_cast<uint32_t>(b), static_cast<uint32_t>(n)};
+  // No token: a sender older than tokens, whose datagrams carry 0 where the token goes.
+  uint64_t t = 0;
+  if (const auto token = flows->find("token"); token != flows->end()) {
+    if (!token->is_number_unsigned()) return std::nullopt;
+    t = token->get<uint64_t>();
+    if (t > UINT16_MAX) return std::nullopt;
+  }
+  return udp::DeclaredFlows{static_cast<uint32_t>(b), static_cast<uint32_t>(n),
+                            static_cast<uint16_t>(t)};
 }
 
 }  // namespace xttcp

@@ -1,7 +1,7 @@
 // The native hello frame both xttcp peers send: who they are and their full effective spec; a
-// UDP sender adds the flows it will send ("udp_flows": base and count, udp/flow_admission.hh),
-// so the receiver can tell them from datagrams nobody of the test sent; a receiver adds its NIC's
-// RSS ("rss"), by which the sender chooses its source ports (engine/rss/).
+// UDP sender adds the flows it will send ("udp_flows": base, count and token,
+// udp/flow_admission.hh), so the receiver can tell them from datagrams nobody of the test sent; a
+// receiver adds its NIC's RSS ("rss"), by which the sender chooses its source ports (engine/rss/).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -210,9 +210,10 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   const std::atomic<bool> never{false};
   // UDP: the flow ids the workers will use, declared to the receiver before they exist.
   const uint32_t udp_flow_base = WorkerPool::pick_udp_flow_base();
+  const uint16_t udp_flow_token = WorkerPool::pick_udp_flow_token();
   std::optional<udp::DeclaredFlows> udp_flows;
   if (spec.workload.protocol == Protocol::udp)
-    udp_flows = udp::DeclaredFlows{udp_flow_base, plan.flow_count};
+    udp_flows = udp::DeclaredFlows{udp_flow_base, plan.flow_count, udp_flow_token};
   const auto control =
       make_sender_control({spec, plan, setup->receivers, setup->source,
                            env.interrupted != nullptr ? *env.interrupted : never, log, udp_flows});
@@ -236,7 +237,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   WorkerPool pool(*setup->run.backend, spec, plan, setup->local, receiver, {},
                   count_mode(spec) ? count_end.on_flow_done() : std::function<void()>{},
                   setup->receivers);
-  if (udp_flows) pool.set_udp_flow_base(udp_flow_base);
+  if (udp_flows) pool.set_udp_flow_ids(udp_flow_base, udp_flow_token);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
   if (env.live_report) env.live_report->connected(stream_ends(pool));
 

@@ -21,11 +21,13 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
   contexts_.resize(plan.workers.size());
   opened_lists_.resize(plan.workers.size());
   uint32_t udp_flow_base = 0;
+  uint16_t udp_flow_token = 0;
   if (spec.workload.protocol == Protocol::udp) {
     // A receiver has one socket per flow of its plan; each tracks a bounded number of flows.
     udp_flows_ = std::make_unique<udp::UdpFlowRegistry>(udp::flows_per_socket(plan.flow_count));
     udp_flows_->on_table_full = [this](std::string_view line) { notice(line, true); };
     udp_flow_base = pick_udp_flow_base();
+    udp_flow_token = pick_udp_flow_token();
   }
   if (spec.rr.on) {
     rr_histograms_ = std::make_unique<LatencyHistogram[]>(plan.flow_count);
@@ -47,6 +49,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.open_connections = &open_connections_;
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;
+    context.udp_flow_token = udp_flow_token;
     context.worker_count = static_cast<uint32_t>(plan.workers.size());
     if (spec.io.time_each_call) context.latency_period = &latency_period_;
     context.opened = &opened_lists_[i];
@@ -63,6 +66,12 @@ uint32_t WorkerPool::pick_udp_flow_base() {
   // the flows of concurrent senders (-M) apart at one receiver.
   std::random_device random;
   return (1 + random() % 4095) << udp::flow_slot_bits;
+}
+
+uint16_t WorkerPool::pick_udp_flow_token() {
+  // Never 0, which stands for "no token" (a sender older than tokens).
+  std::random_device random;
+  return static_cast<uint16_t>(1 + random() % 65535);
 }
 
 void WorkerPool::notice(std::string_view line, bool error) {

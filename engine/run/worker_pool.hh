@@ -42,12 +42,16 @@ class WorkerPool {
   void set_admission(PeerAdmission* admission) {
     for (WorkerContext& context : contexts_) context.admission = admission;
   }
-  // UDP senders: the base of the flow ids (base | slot) the workers put in their headers,
-  // picked before the pool to be declared in the hello (pick_udp_flow_base()); by default one
-  // is picked here. Before open_all().
+  // UDP senders: the base of the flow ids (base | slot) and the token the workers put in their
+  // headers, picked before the pool to be declared in the hello (pick_udp_flow_base(),
+  // pick_udp_flow_token()); by default both are picked here. Before open_all().
   static uint32_t pick_udp_flow_base();
-  void set_udp_flow_base(uint32_t base) {
-    for (WorkerContext& context : contexts_) context.udp_flow_base = base;
+  static uint16_t pick_udp_flow_token();
+  void set_udp_flow_ids(uint32_t base, uint16_t token) {
+    for (WorkerContext& context : contexts_) {
+      context.udp_flow_base = base;
+      context.udp_flow_token = token;
+    }
   }
   // UDP receivers: which flows are a test's (udp/flow_admission.hh). Before open_all();
   // outlives the pool.

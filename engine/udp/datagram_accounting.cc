@@ -65,14 +65,14 @@ UdpFlowCounters& DatagramAccounting::record(UdpFlowCounters*& cached, uint32_t f
   return *cached;
 }
 
-bool DatagramAccounting::admitted(uint32_t flow_id) {
+bool DatagramAccounting::admitted(uint32_t flow_id, uint16_t token) {
   const FlowAdmission* admission = registry_->admission();
   if (admission == nullptr) return true;
   if (const uint32_t generation = admission->generation(); generation != rules_generation_) {
     rules_ = admission->rules();  // a test started: its senders' declarations
     rules_generation_ = generation;
   }
-  return !rules_.declared || (is_sender_flow_id(flow_id) && rules_.admits(flow_id));
+  return !rules_.declared || (is_sender_flow_id(flow_id) && rules_.admits(flow_id, token));
 }
 
 void DatagramAccounting::announce() {
@@ -98,7 +98,8 @@ bool DatagramAccounting::ends_a_flow(const EndMarker& marker) const {
 void DatagramAccounting::on_end_marker(const unsigned char* data, std::size_t available) {
   EndMarker marker;
   if (!decode_end_marker(data, available, marker)) return;  // cut short: not ours to read
-  if (!admitted(marker.flow_id) || !ends_a_flow(marker)) {  // a flow nobody of the test set up
+  if (!admitted(marker.flow_id, marker.token) ||
+      !ends_a_flow(marker)) {  // a flow nobody of the test set up
     count_datagram(record(foreign_markers_, foreign_markers_flow),
                    static_cast<uint32_t>(end_marker_size));
     return;
@@ -188,7 +189,7 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
       on_end_marker(data, available);
       return false;
     }
-    if (!admitted(header.flow_id)) {  // not the test's: counted apart, no data of its
+    if (!admitted(header.flow_id, header.token)) {  // not the test's: counted apart, no data of its
       count_datagram(record(foreign_, foreign_flow), static_cast<uint32_t>(length));
       return false;
     }

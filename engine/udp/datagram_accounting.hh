@@ -7,9 +7,10 @@
 // splits UDP_GRO trains first).
 //
 // When the test's senders declared their flows (flow_admission.hh), a datagram of any other
-// flow is foreign: counted in the slot's foreign record only (no table place, no tracker), not
-// data for the caller; an end marker of such a flow ends nothing. Without declarations, a
-// marker ends only a flow that brought this socket data or that names the receiver's own count
+// flow, or without its flow's token, is foreign: counted in the slot's foreign record only (no
+// table place, no tracker), not data for the caller; an end marker of such a flow ends nothing.
+// Without declarations, a marker ends only a flow that brought this socket data or that names the
+// receiver's own count
 // (-n): a marker under an invented id alone ends nothing. Such markers are counted as foreign.
 //
 // Count mode's end markers (end_marker.hh) are not data: the first one of each flow raises the
@@ -108,8 +109,8 @@ class DatagramAccounting {
   Tracked& make_room(uint32_t flow_id);
   UdpFlowCounters& retired_record();
   UdpFlowCounters& record(UdpFlowCounters*& cached, uint32_t flow_id);
-  // Whether `flow_id` is the test's (always, without declarations).
-  bool admitted(uint32_t flow_id);
+  // Whether `flow_id` with `token` is the test's (always, without declarations).
+  bool admitted(uint32_t flow_id, uint16_t token);
   void on_end_marker(const unsigned char* data, std::size_t available);
   bool ends_a_flow(const EndMarker& marker) const;
   void flow_ended() { ++ended_; }

@@ -6,7 +6,7 @@ namespace {
 constexpr std::size_t magic_offset = 0;
 constexpr std::size_t version_offset = 4;
 constexpr std::size_t flags_offset = header_flags_offset;
-constexpr std::size_t reserved_offset = 6;
+constexpr std::size_t token_offset = 6;
 constexpr std::size_t flow_id_offset = 8;
 constexpr std::size_t sequence_offset = 12;
 constexpr std::size_t send_time_offset = 16;
@@ -40,8 +40,8 @@ void encode(const DatagramHeader& header, unsigned char* out) {
   store_be32(out + magic_offset, header_magic);
   out[version_offset] = header_version;
   out[flags_offset] = 0;
-  out[reserved_offset] = 0;
-  out[reserved_offset + 1] = 0;
+  out[token_offset] = static_cast<unsigned char>(header.token >> 8);
+  out[token_offset + 1] = static_cast<unsigned char>(header.token);
   store_be32(out + flow_id_offset, header.flow_id);
   stamp(out, header.sequence, header.send_time_ns);
 }
@@ -53,6 +53,7 @@ bool decode(const unsigned char* in, std::size_t length, DatagramHeader& out) {
   out.flow_id = load_be32(in + flow_id_offset);
   out.sequence = load_be32(in + sequence_offset);
   out.send_time_ns = load_be64(in + send_time_offset);
+  out.token = static_cast<uint16_t>(in[token_offset] << 8 | in[token_offset + 1]);
   return true;
 }
 

@@ -13,7 +13,9 @@ namespace xttcp::udp {
 //   offset  4  version       u8   1
 //   offset  5  flags         u8   0 in data datagrams (ignored by decode); count mode's end
 //                                 markers set end_of_flow (engine/udp/end_marker.hh)
-//   offset  6  reserved      u16  0 (ignored by decode)
+//   offset  6  token         u16  the sender's flow token (0: none), declared with its flows in
+//                                 its hello (flow_admission.hh); an xttcp older than tokens
+//                                 writes 0 here and ignores it
 //   offset  8  flow_id       u32
 //   offset 12  sequence      u32  numbered from 0 per flow, wraps at 2^32
 //   offset 16  send_time_ns  u64  sender's clock; only differences matter (jitter)
@@ -28,11 +30,12 @@ struct DatagramHeader {
   uint32_t flow_id = 0;
   uint32_t sequence = 0;
   uint64_t send_time_ns = 0;
+  uint16_t token = 0;
 
   bool operator==(const DatagramHeader&) const = default;
 };
 
-// Writes exactly header_size bytes to `out` (magic, version, zero flags and reserved included).
+// Writes exactly header_size bytes to `out` (magic, version and zero flags included).
 void encode(const DatagramHeader& header, unsigned char* out);
 
 // Reads a header from the first bytes of a datagram of `length` bytes. Returns false, leaving

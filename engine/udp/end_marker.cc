@@ -22,7 +22,8 @@ constexpr std::array<uint64_t, end_marker_repeats> delays_ms{0, 2, 10, 30, 100};
 }  // namespace
 
 void encode_end_marker(const EndMarker& marker, unsigned char* out) {
-  encode(DatagramHeader{marker.flow_id, static_cast<uint32_t>(marker.sent), marker.send_time_ns},
+  encode(DatagramHeader{marker.flow_id, static_cast<uint32_t>(marker.sent), marker.send_time_ns,
+                        marker.token},
          out);
   out[header_flags_offset] =
       static_cast<unsigned char>(flag_end_of_flow | (marker.compat_data ? flag_compat_data : 0));
@@ -36,6 +37,7 @@ bool decode_end_marker(const unsigned char* in, std::size_t length, EndMarker& o
   out.sent = load_sent_be64(in + sent_offset);
   out.compat_data = (in[header_flags_offset] & flag_compat_data) != 0;
   out.send_time_ns = header.send_time_ns;
+  out.token = header.token;
   return true;
 }
 

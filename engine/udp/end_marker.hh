@@ -29,6 +29,7 @@ struct EndMarker {
   uint64_t sent = 0;         // data datagrams the flow sent (N)
   bool compat_data = false;  // the flow's data had no native header (NTttcp's payload)
   uint64_t send_time_ns = 0;
+  uint16_t token = 0;  // the flow's token, as in its data (datagram_header.hh)
 
   bool operator==(const EndMarker&) const = default;
 };

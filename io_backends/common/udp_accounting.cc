@@ -34,9 +34,9 @@ void read_receive_cmsg(const cmsghdr& message, ReceiveInfo& info) {
 }
 
 void stamp_datagrams(unsigned char* data, uint32_t datagram, uint32_t count, uint32_t flow_id,
-                     uint32_t first_sequence, uint64_t now_ns) {
+                     uint16_t token, uint32_t first_sequence, uint64_t now_ns) {
   for (uint32_t i = 0; i < count; ++i)
-    udp::encode(udp::DatagramHeader{flow_id, first_sequence + i, now_ns},
+    udp::encode(udp::DatagramHeader{flow_id, first_sequence + i, now_ns, token},
                 data + static_cast<std::size_t>(i) * datagram);
 }
 

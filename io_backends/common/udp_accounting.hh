@@ -46,9 +46,9 @@ class UdpSocketAccounting {
 };
 
 // Writes xttcp's header at the start of `count` datagrams of `datagram` bytes laid out back to
-// back from `data`: flow id, sequence first_sequence + i, one send time for the batch.
+// back from `data`: flow id and token, sequence first_sequence + i, one send time for the batch.
 void stamp_datagrams(unsigned char* data, uint32_t datagram, uint32_t count, uint32_t flow_id,
-                     uint32_t first_sequence, uint64_t now_ns);
+                     uint16_t token, uint32_t first_sequence, uint64_t now_ns);
 
 uint64_t monotonic_ns();
 

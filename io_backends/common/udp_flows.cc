@@ -56,6 +56,7 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
     flow.connected = !unconnected;
     flow.slot = plan.slot;
     flow.flow_id = context.udp_flow_base | plan.slot;
+    flow.token = context.udp_flow_token;
     flow.counters = &context.udp_flows->add(plan.slot, flow.flow_id);
     out.flows.push_back(std::move(flow));
   }
@@ -65,7 +66,7 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
 int send_due_end_marker(UdpSenderFlow& flow, uint64_t sent, bool compat_data, uint64_t now_ns) {
   if (!flow.end.due(now_ns)) return 0;
   unsigned char marker[udp::end_marker_size];
-  udp::encode_end_marker({flow.flow_id, sent, compat_data, now_ns}, marker);
+  udp::encode_end_marker({flow.flow_id, sent, compat_data, now_ns, flow.token}, marker);
   const int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
   const ssize_t n = flow.connected ? ::send(flow.fd.get(), marker, sizeof marker, flags)
                                    : ::sendto(flow.fd.get(), marker, sizeof marker, flags,

@@ -23,6 +23,7 @@ struct UdpSenderFlow {
   bool connected = true;  // false with -uc: sendto/sendmmsg with the address
   uint32_t slot = 0;
   uint32_t flow_id = 0;        // context.udp_flow_base | slot, in every native header
+  uint16_t token = 0;          // context.udp_flow_token, in every native header
   uint64_t next_sequence = 0;  // datagrams sent (native headers carry its low 32 bits)
   udp::UdpFlowCounters* counters = nullptr;
   bool closed = false;

@@ -96,7 +96,8 @@ Status DpdkUdpSender::open() {
     endpoints.destination_port = plan.port;
     flow.frame = frame::build_udp_frame(endpoints, datagram_, compat_fill);
     if (native_)
-      udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0}, flow.frame.data() + header_at_);
+      udp::encode(udp::DatagramHeader{flow.flow_id, 0, 0, context_.udp_flow_token},
+                  flow.frame.data() + header_at_);
     uint8_t* l3 = flow.frame.data() + frame::ethernet_bytes;
     if (ip_by_nic) reinterpret_cast<rte_ipv4_hdr*>(l3)->hdr_checksum = 0;
     if (udp_by_nic) {

@@ -64,7 +64,7 @@ Status EpollUdpSender::open() {
 // back to back).
 void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
   if (native_)
-    stamp_datagrams(buffer_.data(), datagram_, count, flow.flow_id,
+    stamp_datagrams(buffer_.data(), datagram_, count, flow.flow_id, flow.token,
                     static_cast<uint32_t>(flow.next_sequence), monotonic_ns());
   else if (iperf2_)
     stamp_iperf2_datagrams(buffer_.data(), datagram_, count, flow.next_sequence);

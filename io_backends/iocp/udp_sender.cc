@@ -66,7 +66,9 @@ Status UdpSender::open() {
       SendRequest& request = flow->requests[i];
       request.flow = flow.get();
       request.datagram = flow->buffers.get() + std::size_t{i} * datagram_;
-      if (native_) udp::encode(udp::DatagramHeader{flow->flow_id, 0, 0}, request.datagram);
+      if (native_)
+        udp::encode(udp::DatagramHeader{flow->flow_id, 0, 0, context_.udp_flow_token},
+                    request.datagram);
     }
     flows_.push_back(std::move(flow));
   }
@@ -105,7 +107,8 @@ bool UdpSender::on_send_error(Flow& flow, int error) {
 // A synchronous send on the overlapped socket: no completion packet comes for it.
 void UdpSender::send_end_marker(Flow& flow) {
   unsigned char marker[udp::end_marker_size];
-  udp::encode_end_marker({flow.flow_id, budget_, !native_, steady_ns()}, marker);
+  udp::encode_end_marker({flow.flow_id, budget_, !native_, steady_ns(), context_.udp_flow_token},
+                         marker);
   const char* bytes = reinterpret_cast<const char*>(marker);
   const int length = static_cast<int>(sizeof marker);
   const int rc = unconnected_ ? sendto(flow.socket.get(), bytes, length, 0, flow.remote.get(),

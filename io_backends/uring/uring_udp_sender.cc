@@ -66,7 +66,8 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
     const uint64_t first = flow.chain_first + uint64_t{send} * per_send;
     const uint32_t count = std::min(per_send, datagrams - send * per_send);
     if (native_)
-      stamp_datagrams(data, datagram_, count, flow.flow_id, static_cast<uint32_t>(first), now);
+      stamp_datagrams(data, datagram_, count, flow.flow_id, flow.token,
+                      static_cast<uint32_t>(first), now);
     else if (iperf2_)
       stamp_iperf2_datagrams(data, datagram_, count, first);
     io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(count) * datagram_, 0);

@@ -342,6 +342,53 @@ def udp_flow_spray(xttcp, started):
         check(receiver.wait(15) == 0, f"{backend}: the receiver did not end cleanly")
 
 
+def spray_every_base(base, sender):
+    """Datagrams with xttcp's header under every flow base (slot 0, the real sender's only
+    slot here) and no token (0, which no sender draws), until `sender` ends, at most SPRAYED;
+    returns how many were sent. The base alone is 12 bits: about one in 4095 of these names the
+    real sender's flow id."""
+    spray = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sent = 0
+    while sent < SPRAYED and sender.proc.poll() is None:
+        flow = (1 + sent % 4095) << 20
+        header = struct.pack("!IBBHIIQ", UDP_MAGIC, 1, 0, 0, flow, sent, sent)
+        try:
+            spray.sendto(header + b"x" * 41, ("127.0.0.1", base))  # 65 B: no 1 KiB multiple
+            sent += 1
+        except BlockingIOError:
+            pass
+        if sent % 200 == 0:
+            time.sleep(0.005)  # spread over the test, not all before its window
+    spray.close()
+    return sent
+
+
+def udp_base_spray(xttcp, started):
+    """Datagrams under every flow base, so some name the real sender's declared flow id, but
+    without its token (docs/hostile-peers.md): before, those counted as the real sender's
+    (its received, its window's bytes); now all are foreign, reported apart, and the real
+    sender's figures are exact."""
+    for backend in socket_backends(xttcp):
+        base = free_port_block(1)
+        out = scratch_dir()
+        receiver = start_receiver(xttcp, started, base,
+                                  ["-u", "-H", "-t", "1", "--backend", backend])
+        wait_udp_bound(base)
+        sprayed = []
+        doc = udp_test(xttcp, started, base, backend, os.path.join(out, "1.json"),
+                       during=lambda sender: sprayed.append(spray_every_base(base, sender)))
+        run = doc["peer"]["udp"]["run"]
+        foreign = run.get("foreign", {})
+        print(f"{backend}: {sprayed[0]} datagrams over every base, {foreign.get('datagrams')} "
+              f"reported foreign")
+        check(sprayed[0] >= 4095, f"{backend}: only {sprayed[0]} sprayed, not every base once")
+        check(0 < foreign.get("datagrams", 0) <= sprayed[0],
+              f"{backend}: the spray of {sprayed[0]} is not reported apart: {run}")
+        exact_figures(backend, doc)
+        receiver.signal(signal.SIGINT)
+        check(receiver.wait(15) == 0, f"{backend}: the receiver did not end cleanly")
+
+
 def exact_figures(backend, doc):
     """The receiver's figures in a sender's result are the real sender's alone: its flows, its
     datagrams, and window bytes that are whole 1 KiB datagrams (the spray's are 65 B)."""
@@ -393,6 +440,41 @@ def udp_count_end_markers(xttcp, started):
           f"{r['summary']['total_bytes']} B in {r['summary']['duration_s']} s")
     check(run.get("foreign", {}).get("end_markers") == 5,
           f"the invented end markers were not counted apart: {run}")
+
+
+def udp_windows_spray(xttcp, started):
+    """The Windows dialect has no hello: an xttcp sender declares each thread's flow on its
+    token connection after the tokens (docs/hostile-peers.md). Invented flow ids sprayed during
+    the test are foreign there too (before: counted in the receiver's figures), and the
+    receiver's flows are the sender's, its window whole 1 KiB datagrams."""
+    base = free_port_block(2)
+    out = scratch_dir()
+    common = ["-m", "2,*,127.0.0.1", "-u", "-p", str(base), "-t", "2", "-l", "1k"]
+    receiver = Process([xttcp, "--dialect", "windows", "-r", *common, "--json", f"{out}/r.json"],
+                       "Windows-dialect UDP receiver")
+    started.append(receiver)
+    wait_listening(base + 1000)
+    wait_udp_bound(base)
+    sender = Process([xttcp, "--dialect", "windows", "-s", *common, "-thr", "6000",
+                      "--udp-payload", "native",
+                      "--json", f"{out}/s.json"], "Windows-dialect UDP sender")
+    started.append(sender)
+    receiver.wait_output("Network activity progressing", timeout=30)  # the tokens are done
+    sprayed = spray_invented_flows(base, sender)
+    check(sender.wait(60) == 0, "the Windows-dialect sender failed")
+    check(receiver.wait(60) == 0, "the Windows-dialect receiver failed")
+    r, s = load_json(f"{out}/r.json"), load_json(f"{out}/s.json")
+    run = r["udp"]["run"]
+    print(f"{sprayed} invented datagrams during the test; receiver: {run}")
+    check(0 < run.get("foreign", {}).get("datagrams", 0) <= sprayed,
+          f"the spray of {sprayed} is not reported apart: {run}")
+    check(run["unattributed"] == 0, f"datagrams left unattributed: {run}")
+    mine = {f["flow"] for f in s["udp"]["flows"]}
+    check({f["flow"] for f in r["udp"]["flows"]} == mine,
+          f"the receiver's flows {[f['flow'] for f in r['udp']['flows']]} are not the "
+          f"sender's {sorted(mine)}")
+    total = r["summary"]["total_bytes"]
+    check(total > 0 and total % 1024 == 0, f"the receiver's window holds other bytes: {total} B")
 
 
 def windows_control_descriptors(xttcp, started):
@@ -460,8 +542,10 @@ CASES = {
     "floods": floods,
     "idle-connections": idle_connections,
     "udp-flow-spray": udp_flow_spray,
+    "udp-base-spray": udp_base_spray,
     "windows-control-descriptors": windows_control_descriptors,
     "udp-count-end-markers": udp_count_end_markers,
+    "udp-windows-spray": udp_windows_spray,
 }
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ what each end sends the other (an AF_PACKET socket on lo), and writes every targ
 between two network namespaces made here (ARP, neighbour discovery, UDP over IPv4 and IPv6).
 
 Usage (as root): tests/fuzz/make_corpus.py PATH_TO_XTTCP [CORPUS_DIR]
+         tests/fuzz/make_corpus.py --declared [CORPUS_DIR]   (udp_datagram's declared-flow
+         seeds again, from its count-native.bin; no root, no capture)
 CORPUS_DIR defaults to tests/fuzz/corpus; files are named after what they hold, so running it
 again replaces them. The seeds are committed: CI does not run this.
 """
@@ -281,12 +283,12 @@ def udp_seeds(xttcp, corpus):
         frames, base, files = run_pair(xttcp, receiver, sender, 2,
                                        lambda base: time.sleep(0.5))  # UDP: nothing to poll
         datagrams = udp_datagrams(frames, {base, base + 1})
-        seed = bytearray([0])  # markers end the flows (no end_compat_after)
+        seed = bytearray([0, 0])  # markers end the flows (no end_compat_after), no admission
         for d in datagrams:
             seed += struct.pack("!HH", len(d), 0) + d
         write(corpus, "udp_datagram", f"count-{payload}.bin", bytes(seed))
         # The same datagrams as UDP_GRO trains: up to 8 of one flow's equal-sized datagrams.
-        gro = bytearray([12 if payload == "compat" else 0])  # compat: end after 12 (-n)
+        gro = bytearray([12 if payload == "compat" else 0, 0])  # compat: end after 12 (-n)
         trains = []
         for d in datagrams:
             first = trains[-1][0] if trains else None
@@ -300,6 +302,37 @@ def udp_seeds(xttcp, corpus):
         write(corpus, "udp_datagram", f"gro-{payload}.bin", bytes(gro))
         write(corpus, "native_json", f"udp-count-{payload}-receiver.json", files[0])
         write(corpus, "native_json", f"udp-count-{payload}-sender.json", files[1])
+    declared_flow_seeds(corpus)
+
+
+def declared_flow_seeds(corpus):
+    """The native count-mode datagrams again, at a receiver that admits only declared flows
+    (flow_admission.hh): their own base and token declared, a wrong token, nothing declared yet,
+    a sender that declared nothing, and a second test whose senders no longer include theirs."""
+    with open(os.path.join(corpus, "udp_datagram", "count-native.bin"), "rb") as f:
+        seed = f.read()
+    records, at = [], 2
+    while at + 4 <= len(seed):
+        length = struct.unpack("!H", seed[at:at + 2])[0]
+        records.append(seed[at:at + 4 + length])
+        at += 4 + length
+    first = next(r[4:] for r in records if r[4:8] == b"XTUD")
+    flow_id, token = struct.unpack("!I", first[8:12])[0], struct.unpack("!H", first[6:8])[0]
+    base = flow_id >> 20
+    own = struct.pack("!HHH", base, 2, token)
+    other = struct.pack("!HHH", base ^ 0x5a5, 1, token ^ 0x5a5a)
+    body = b"".join(records)
+    half = b"".join(records[:len(records) // 2])
+    rest = b"".join(records[len(records) // 2:])
+    next_test = struct.pack("!HH", 0xffff, 0xffff)
+    for name, head in (("declared-own", bytes([0, 0x81]) + own),
+                       ("declared-wrong-token",
+                        bytes([0, 0x81]) + struct.pack("!HHH", base, 2, token ^ 0x5a5a)),
+                       ("declared-none-yet", bytes([0, 0x80])),
+                       ("declared-nothing", bytes([0, 0xc0]))):
+        write(corpus, "udp_datagram", f"{name}.bin", head + body)
+    write(corpus, "udp_datagram", "declared-next-test.bin",
+          bytes([0, 0x82]) + own + other + half + next_test + rest)
 
 
 def windows_seeds(xttcp, corpus):
@@ -405,6 +438,9 @@ def capture_frames(interface):
 
 
 def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "--declared":  # from the seeds already written
+        declared_flow_seeds(sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "corpus"))
+        return
     if len(sys.argv) >= 3 and sys.argv[1] == "--frames":
         capture_frames(sys.argv[2])
         return

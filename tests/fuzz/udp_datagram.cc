@@ -1,20 +1,30 @@
 // UDP datagrams on a receiving socket (epoll, io_uring; dpdk and iocp feed the same
 // udp::DatagramAccounting): UDP_GRO trains split, the native header and count mode's end
-// markers decoded, each flow's sequence tracked; or, in the iperf2 layout, iperf 2's heads, each
-// FIN answered with a report. Checks the counters stay consistent.
+// markers decoded, each flow's sequence tracked, the test's declared flows admitted (and every
+// other flow, or a declared one without its token, kept out as foreign); or, in the iperf2
+// layout, iperf 2's heads, each FIN answered with a report. Checks the counters stay consistent
+// and that a lone datagram is data exactly when the declarations admit it.
 //
 // Input: byte 0 = the layout (bit 7: iperf2, its flows the sources 0-3 by each record's length)
 // and count mode for NTttcp's payload (bits 0-6, end_compat_after: 0 = off, else 1-127
-// datagrams). Then records: length (2 bytes, big-endian: the buffer's size as received),
-// segment (2 bytes: UDP_GRO's segment size, 0 = one datagram), then the buffer's bytes (fewer
-// at the end of the input: read with MSG_TRUNC). tests/fuzz/make_corpus.py writes datagrams a
-// real xttcp sender sent in this form.
+// datagrams). Byte 1 = the declarations (udp/flow_admission.hh): bit 7 set: the receiver
+// admits flows (a sync receiver), bit 6 set: a sender of the test declared nothing, else bits
+// 0-2 = how many declarations follow, 6 bytes each (big-endian): base (its low 12 bits; 0
+// taken as 1), count (0 taken as 1), token. Then records: length (2 bytes, big-endian: the
+// buffer's size as received), segment (2 bytes: UDP_GRO's segment size, 0 = one datagram),
+// then the buffer's bytes (fewer at the end of the input: read with MSG_TRUNC). A record of
+// length and segment 0xffff is no buffer: the next test starts, its senders the declarations
+// but the first. tests/fuzz/make_corpus.py writes datagrams a real xttcp sender sent in this
+// form.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <set>
-#include <utility>
+#include <optional>
+#include <vector>
 
+#include "engine/udp/datagram_header.hh"
+#include "engine/udp/end_marker.hh"
+#include "engine/udp/flow_admission.hh"
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "tests/fuzz/fuzz_check.hh"
@@ -33,19 +43,53 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       &on_flow_start);
   if ((data[0] & 0x7f) != 0) socket.end_compat_after(data[0] & 0x7f);
 
+  size_t at = 1;
+  const uint8_t admission_byte = at < size ? data[at++] : 0;
+  namespace udp = xttcp::udp;
+  udp::FlowAdmission admission;
+  std::optional<std::vector<udp::DeclaredFlows>> declared;  // nullopt: every flow counts
+  if ((admission_byte & 0x80) != 0) {
+    registry.set_admission(&admission);
+    if ((admission_byte & 0x40) == 0) {
+      declared.emplace();
+      for (int n = admission_byte & 7; n > 0 && size - at >= 6; --n, at += 6) {
+        const uint32_t base = (data[at] << 8 | data[at + 1]) & 0xfff;
+        const uint32_t count = data[at + 2] << 8 | data[at + 3];
+        declared->push_back({(base == 0 ? 1 : base) << udp::flow_slot_bits, count == 0 ? 1 : count,
+                             static_cast<uint16_t>(data[at + 4] << 8 | data[at + 5])});
+      }
+    }
+    admission.declare(declared);
+  }
+  // What the test's declarations admit, as the accounting must see them.
+  const auto admitted = [&declared](const udp::DatagramHeader& header) {
+    if (!declared) return true;
+    return udp::is_sender_flow_id(header.flow_id) &&
+           udp::FlowRules{true, *declared}.admits(header.flow_id, header.token);
+  };
+
   uint64_t now_ns = 1'000'000'000;
   uint64_t datagrams = 0;
-  size_t at = 1;
   while (at < size) {
     size_t length = 0, segment = 0;
     for (int i = 0; i < 2 && at < size; ++i) length = length << 8 | data[at++];
     for (int i = 0; i < 2 && at < size; ++i) segment = segment << 8 | data[at++];
+    if (length == 0xffff && segment == 0xffff) {  // the next test: a sender of the last one left
+      if (declared && !declared->empty()) declared->erase(declared->begin());
+      if (declared) admission.declare(declared);
+      continue;
+    }
     const size_t present = length < size - at ? length : size - at;
     const size_t one = segment == 0 || segment > length ? length : segment;
     datagrams += one == 0 ? 1 : (length + one - 1) / one;
     if (iperf2) socket.set_source(static_cast<uint32_t>(length & 3));
     const size_t data_bytes = socket.on_buffer(data + at, present, length, segment, now_ns);
     FUZZ_CHECK(data_bytes <= length);
+    // A lone native datagram (no GRO train) with its header whole: data exactly when admitted.
+    udp::DatagramHeader header;
+    if (!iperf2 && one == length && udp::decode(data + at, present, header) &&
+        !udp::has_end_flag(data + at))
+      FUZZ_CHECK(data_bytes == (admitted(header) ? length : 0));
     if (const auto fin = socket.take_fin()) {
       FUZZ_CHECK(iperf2);
       FUZZ_CHECK(fin->report.lost <= fin->report.datagrams);
@@ -65,6 +109,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const xttcp::udp::UdpFlowSnapshot& c = flow.counters;
     FUZZ_CHECK(flow.slot == 7);
     counted += c.datagrams;
+    // Foreign datagrams took no place in the table and no tracker; without a FlowAdmission
+    // (-N, the Windows dialect) nothing is foreign but markers that end nothing.
+    if (xttcp::udp::is_foreign_record(flow.flow_id)) {
+      FUZZ_CHECK(c.unique == 0 && c.expected == 0);
+      if ((admission_byte & 0x80) == 0 || !declared)
+        FUZZ_CHECK(flow.flow_id == xttcp::udp::foreign_markers_flow);
+    }
     // Every datagram is a first arrival, a duplicate or NTttcp's payload.
     FUZZ_CHECK(c.datagrams == c.unique + c.duplicates + c.compat_datagrams);
     FUZZ_CHECK(c.reordered <= c.unique);

@@ -95,8 +95,15 @@ class WindowsReceiver final : public ReceiverControl {
       if (!served) return give_up(served);
     }
     if (token_listeners_.empty()) return;
-    Status exchanged = serve_tokens(std::move(token_listeners_), stop_, std::move(hooks));
+    // UDP: each thread's sender may declare its flow after the tokens (an xttcp sender does);
+    // then only those flows are the test's, as with a sync receiver's native hello.
+    udp::FlowAdmission* admission =
+        spec.workload.protocol == Protocol::udp ? context_.flow_admission : nullptr;
+    std::vector<std::optional<windows_token::FlowDeclaration>> flows;
+    Status exchanged = serve_tokens(std::move(token_listeners_), stop_, std::move(hooks),
+                                    admission != nullptr ? &flows : nullptr);
     if (!exchanged) return give_up(exchanged);
+    if (admission != nullptr) admission->declare(windows_token::declared_flows(flows));
     context_.gate.open(spec.cycle_s());
   }
   void give_up(const Status& why) {

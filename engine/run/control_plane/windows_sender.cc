@@ -43,7 +43,13 @@ class WindowsSender final : public SenderControl {
     context_.log.debug(fmt::format("token sync on ports {}..{} ({} host(s))",
                                    endpoints.front().port(), endpoints.back().port(),
                                    context_.receivers.size()));
-    return exchange_tokens_as_sender(endpoints, context_.source, timeout_, context_.interrupted);
+    // UDP: each thread declares its flow after its token, so the receiver counts only those.
+    std::vector<windows_token::FlowDeclaration> flows;
+    if (const auto& udp = context_.udp_flows)
+      for (const uint32_t slot : windows_token::token_slots(context_.plan))
+        flows.push_back({udp->base | slot, udp->token});
+    return exchange_tokens_as_sender(endpoints, context_.source, timeout_, context_.interrupted,
+                                     flows);
   }
 
   Status stopped(double, bool) override { return ok(); }

@@ -44,6 +44,7 @@ TEST(WindowsToken, TokenTargetsAreEachThreadsHostAndDataPortPlus1000) {
   EXPECT_EQ(windows_token::token_targets(*plan),
             (std::vector<Target>{{0, 6001}, {1, 6002}, {1, 6003}}));
   EXPECT_EQ(windows_token::threads_per_host(*plan), (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(windows_token::token_slots(*plan).size(), 3u);  // one flow per thread
   EXPECT_EQ(windows_token::token, 'X');
 }
 
@@ -71,6 +72,31 @@ TEST(WindowsToken, AssignedPortsMustBeTheExpectedDataPorts) {
   const Status base = windows_token::check_assigned_ports({5001}, 5001, 1);
   ASSERT_FALSE(base);
   EXPECT_EQ(base.error().message, "-sp: the receiver handed out port 5001; expected port 5002");
+}
+
+TEST(WindowsToken, AFlowDeclarationIs10BytesAfterXTFD) {
+  using windows_token::FlowDeclaration;
+  const auto bytes = windows_token::encode_flow_declaration({0x12300004, 0xBEEF});
+  EXPECT_EQ(std::string(bytes.data(), bytes.size()),
+            std::string("XTFD\x12\x30\x00\x04\xBE\xEF", 10));
+  EXPECT_EQ(windows_token::decode_flow_declaration(bytes), (FlowDeclaration{0x12300004, 0xBEEF}));
+  auto other = bytes;
+  other[0] = 'X';  // 'X' 'X' ...: a peer's stray token bytes are no declaration
+  other[1] = 'X';
+  EXPECT_EQ(windows_token::decode_flow_declaration(other), std::nullopt);
+  const auto no_base = windows_token::encode_flow_declaration({0x00000004, 1});
+  EXPECT_EQ(windows_token::decode_flow_declaration(no_base), std::nullopt);
+}
+
+TEST(WindowsToken, DeclaredFlowsAreOnePerSenderOrNoneWhenAThreadDeclaredNothing) {
+  using windows_token::FlowDeclaration;
+  const auto flows =
+      windows_token::declared_flows({FlowDeclaration{0x12300001, 7}, FlowDeclaration{0x12300000, 7},
+                                     FlowDeclaration{0x45600000, 9}});
+  ASSERT_TRUE(flows.has_value());
+  EXPECT_EQ(*flows, (std::vector<udp::DeclaredFlows>{{0x12300000, 2, 7}, {0x45600000, 1, 9}}));
+  EXPECT_EQ(windows_token::declared_flows({FlowDeclaration{0x12300001, 7}, std::nullopt}),
+            std::nullopt);  // an NTttcp sender's thread: every flow counts
 }
 
 }  // namespace

@@ -81,15 +81,30 @@ TEST(DatagramHeader, RejectsWrongVersion) {
   }
 }
 
-TEST(DatagramHeader, IgnoresFlagsAndReserved) {
+TEST(DatagramHeader, IgnoresFlagsReadsToken) {
   std::array<unsigned char, header_size> bytes{};
   encode(known, bytes.data());
+  EXPECT_EQ(bytes[6], 0);  // no token: what an xttcp older than tokens writes
+  EXPECT_EQ(bytes[7], 0);
   bytes[5] = 0x80;
   bytes[6] = 0x12;
   bytes[7] = 0x34;
   DatagramHeader decoded;
   ASSERT_TRUE(decode(bytes.data(), bytes.size(), decoded));
-  EXPECT_EQ(decoded, known);
+  DatagramHeader expected = known;
+  expected.token = 0x1234;
+  EXPECT_EQ(decoded, expected);
+}
+
+TEST(DatagramHeader, TokenRoundTripsAtOffset6) {
+  std::array<unsigned char, header_size> bytes{};
+  encode(DatagramHeader{1, 2, 3, 0xBEEF}, bytes.data());
+  EXPECT_EQ(bytes[6], 0xBE);
+  EXPECT_EQ(bytes[7], 0xEF);
+  stamp(bytes.data(), 9, 10);  // the hot path keeps it
+  DatagramHeader decoded;
+  ASSERT_TRUE(decode(bytes.data(), bytes.size(), decoded));
+  EXPECT_EQ(decoded, (DatagramHeader{1, 9, 10, 0xBEEF}));
 }
 
 TEST(DatagramHeader, NtttcpPayloadNeverDecodes) {

@@ -24,16 +24,16 @@ constexpr uint32_t declared_base = 7u << flow_slot_bits;
 
 struct AdmittingSocket {
   AdmittingSocket() { registry.set_admission(&admission); }
-  bool datagram(uint32_t flow, uint32_t sequence, uint64_t at_ns = 1) {
+  bool datagram(uint32_t flow, uint32_t sequence, uint64_t at_ns = 1, uint16_t token = 0) {
     std::array<unsigned char, 100> bytes{};
-    encode({flow, sequence, at_ns}, bytes.data());
+    encode({flow, sequence, at_ns, token}, bytes.data());
     const bool data = accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), at_ns);
     accounting.announce_ended();
     return data;
   }
-  void end_marker(uint32_t flow, uint64_t sent) {
+  void end_marker(uint32_t flow, uint64_t sent, uint16_t token = 0) {
     std::array<unsigned char, end_marker_size> bytes{};
-    encode_end_marker({flow, sent, false, 1}, bytes.data());
+    encode_end_marker({flow, sent, false, 1, token}, bytes.data());
     EXPECT_FALSE(accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), 1));
     accounting.announce_ended();
   }
@@ -87,6 +87,46 @@ TEST(FlowAdmission, OnlyADeclaredFlowsEndMarkerEndsIt) {
   EXPECT_EQ(s.ended, 1);
 }
 
+// A spray over every base reaches the declared flow ids; without the sender's token it is
+// foreign all the same, and its markers end nothing.
+TEST(FlowAdmission, ADeclaredFlowIdWithoutItsTokenIsForeign) {
+  constexpr uint16_t token = 0xBEEF;
+  AdmittingSocket s;
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 2, token}});
+  EXPECT_TRUE(s.datagram(declared_base | 0, 0, 1, token));
+  for (uint32_t base = 1; base < 4096; ++base)  // every base, token 0 and another
+    for (const uint16_t guess : {uint16_t{0}, uint16_t{0xBEEE}}) {
+      EXPECT_FALSE(s.datagram((base << flow_slot_bits) | 0, 1, 1, guess));
+      EXPECT_FALSE(s.datagram((base << flow_slot_bits) | 1, 1, 1, guess));
+    }
+  for (int i = 0; i < 5; ++i) s.end_marker(declared_base | 0, 1, 0);
+  EXPECT_EQ(s.ended, 0);
+  EXPECT_EQ(s.accounting.flows(), 1u);
+  const auto flows = s.registry.snapshot();
+  EXPECT_EQ(sum(flows).datagrams, 1u);
+  EXPECT_EQ(foreign_counts(flows).datagrams, 4095u * 4);
+  EXPECT_EQ(foreign_counts(flows).end_markers, 5u);
+  s.end_marker(declared_base | 0, 1, token);
+  EXPECT_EQ(s.ended, 1);
+}
+
+TEST(FlowAdmission, TwoSendersOfOneBaseKeepTheirOwnTokens) {
+  AdmittingSocket s;  // -M: two senders drew one base (1 in 4095)
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 1, 5}, {declared_base, 1, 6}});
+  EXPECT_TRUE(s.datagram(declared_base, 0, 1, 5));
+  EXPECT_TRUE(s.datagram(declared_base, 1, 1, 6));
+  EXPECT_FALSE(s.datagram(declared_base, 2, 1, 7));
+}
+
+TEST(FlowAdmission, ASenderOlderThanTokensIsAdmittedWithToken0) {
+  AdmittingSocket s;  // its hello declares no token; its datagrams carry 0 there
+  const auto old = declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":1}})");
+  ASSERT_TRUE(old.has_value());
+  s.admission.declare(std::vector<DeclaredFlows>{*old});
+  EXPECT_TRUE(s.datagram(declared_base, 0));
+  EXPECT_FALSE(s.datagram(declared_base, 1, 1, 9));
+}
+
 TEST(FlowAdmission, BeforeAnyTestNothingNativeIsATestsAndEachTestHasItsOwnSenders) {
   AdmittingSocket s;
   s.admission.require_declarations();
@@ -120,8 +160,14 @@ TEST(FlowAdmission, WithoutDeclarationsAMarkerEndsOnlyAFlowThatBroughtData) {
 
 TEST(FlowAdmission, AHelloDeclaresItsFlowsWithinBounds) {
   TestSpec spec;
-  const std::string hello = hello_json(spec, DeclaredFlows{declared_base, 4});
-  EXPECT_EQ(declared_udp_flows(hello), (DeclaredFlows{declared_base, 4}));
+  const std::string hello = hello_json(spec, DeclaredFlows{declared_base, 4, 0xABCD});
+  EXPECT_EQ(declared_udp_flows(hello), (DeclaredFlows{declared_base, 4, 0xABCD}));
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":3,"token":65536}})"),
+            std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":3,"token":"x"}})"),
+            std::nullopt);
+  EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":7340032,"count":3,"token":65535}})"),
+            (DeclaredFlows{declared_base, 3, 65535}));
   EXPECT_EQ(declared_udp_flows(hello_json(spec)), std::nullopt);
   EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":5,"count":1}})"), std::nullopt);
   EXPECT_EQ(declared_udp_flows(R"({"udp_flows":{"base":0,"count":1}})"), std::nullopt);
