@@ -19,6 +19,11 @@ struct NicIdentity {
   std::string interface_name;  // not "interface": a macro of the Windows headers
   std::string driver, driver_version, firmware, bus;  // ethtool's driver info; "" = not told
   uint32_t mtu = 0;
+  // What a driver update can change, one line each as topology/nic discovery read it ("" = the
+  // driver does not say): "rx 0 tx 0 combined 4 other 1", "rx 1024 tx 1024", "rx-usecs 0
+  // tx-usecs 0 rx-frames 0 tx-frames 0 adaptive-rx off adaptive-tx off", "tso on, gso on, gro
+  // on, lro off, rx-checksum on, tx-checksum on", "4 queue IRQs on CPUs 0-3".
+  std::string channels, rings, coalescing, offloads, queue_irqs;
 };
 
 struct HostInfo {

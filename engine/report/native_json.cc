@@ -256,7 +256,12 @@ void add_host_environment(const HostInfo& h, ordered_json& host) {
                    {"driver_version", h.nic->driver_version},
                    {"firmware", h.nic->firmware},
                    {"bus", h.nic->bus},
-                   {"mtu", h.nic->mtu}};
+                   {"mtu", h.nic->mtu},
+                   {"channels", h.nic->channels},
+                   {"rings", h.nic->rings},
+                   {"coalescing", h.nic->coalescing},
+                   {"offloads", h.nic->offloads},
+                   {"queue_irqs", h.nic->queue_irqs}};
 }
 
 // A figure the driver did not count is null; an unavailable part is [] with its reason.

@@ -387,6 +387,11 @@ Result read_result(const ordered_json& j, bool with_peer) {
       read(*nic, "firmware", n.firmware, "host.nic");
       read(*nic, "bus", n.bus, "host.nic");
       read(*nic, "mtu", n.mtu, "host.nic");
+      read(*nic, "channels", n.channels, "host.nic");  // these five: absent before session 10
+      read(*nic, "rings", n.rings, "host.nic");
+      read(*nic, "coalescing", n.coalescing, "host.nic");
+      read(*nic, "offloads", n.offloads, "host.nic");
+      read(*nic, "queue_irqs", n.queue_irqs, "host.nic");
       r.host.nic = n;
     }
   }

@@ -10,11 +10,15 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "base/unique_fd.hh"
+#include "topology/nic/nic_discovery.hh"
 
 namespace xttcp {
 
@@ -92,6 +96,39 @@ void read_host_environment(HostInfo& host, const std::string& proc_root,
   }
 }
 
+// The parts of the NIC a driver update can change, one line each (NicIdentity); "" where the
+// driver does not say.
+void add_nic_settings(NicIdentity& nic) {
+  Expected<NicInfo> info = discover_nic(nic.interface_name);
+  if (!info) return;
+  const std::string on_off[] = {"off", "on"};
+  if (info->channels)
+    nic.channels = fmt::format("rx {} tx {} combined {} other {}", info->channels->rx,
+                               info->channels->tx, info->channels->combined, info->channels->other);
+  if (info->rings) nic.rings = fmt::format("rx {} tx {}", info->rings->rx, info->rings->tx);
+  if (const auto& c = info->coalescing; c)
+    nic.coalescing = fmt::format(
+        "rx-usecs {} tx-usecs {} rx-frames {} tx-frames {} adaptive-rx {} adaptive-tx {}",
+        c->rx_usecs, c->tx_usecs, c->rx_frames, c->tx_frames, on_off[c->adaptive_rx],
+        on_off[c->adaptive_tx]);
+  if (info->offloads)
+    for (const auto& [name, on] : info->offloads->features)
+      nic.offloads += fmt::format("{}{} {}", nic.offloads.empty() ? "" : ", ", name, on_off[on]);
+  if (info->irqs) {
+    std::set<int> cpus;
+    int queue_irqs = 0;
+    for (const NicIrq& irq : *info->irqs) {
+      if (irq.kind == QueueKind::other) continue;
+      ++queue_irqs;
+      if (irq.effective_affinity)
+        cpus.insert(irq.effective_affinity->begin(), irq.effective_affinity->end());
+    }
+    std::string list;
+    for (int cpu : cpus) list += fmt::format("{}{}", list.empty() ? "" : ",", cpu);
+    nic.queue_irqs = fmt::format("{} queue IRQs on CPUs {}", queue_irqs, list.empty() ? "-" : list);
+  }
+}
+
 std::optional<NicIdentity> read_nic_identity(const std::string& local_ip,
                                              const std::string& sys_root) {
   try {
@@ -105,6 +142,7 @@ std::optional<NicIdentity> read_nic_identity(const std::string& local_ip,
     std::error_code error;  // the sysfs link names the driver where ethtool does not answer
     if (nic.driver.empty())
       nic.driver = std::filesystem::read_symlink(dir + "/device/driver", error).filename().string();
+    add_nic_settings(nic);
     return nic;
   } catch (const std::exception&) {
     return std::nullopt;

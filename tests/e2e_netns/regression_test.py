@@ -65,6 +65,8 @@ def case_rate_halved(xttcp, started):
     nic = load_json(files["base"])["runs"][0]["host"].get("nic", {})
     check(nic.get("interface") == links["b"] and nic.get("driver") == "veth" and nic.get("mtu"),
           f"the sender's interface is {links['b']} (veth), the result says {nic}")
+    check("tso " in nic.get("offloads", "") and "gro " in nic.get("offloads", ""),
+          f"the sender's environment lacks its interface's offloads: {nic}")
     code, table = compare(xttcp, files["base"], files["again"])
     print(table)
     check(code == 0, f"the same rate twice was called a regression (exit {code})")

@@ -117,6 +117,34 @@ Expected<NicRings> read_rings(const Ethtool& ethtool) {
   return NicRings{r.rx_pending, r.tx_pending, r.rx_max_pending, r.tx_max_pending};
 }
 
+// Each through its own legacy get ioctl (every driver answers them; ETHTOOL_GFEATURES would need
+// the kernel's feature names first). A feature the driver does not answer is left out.
+Expected<NicOffloads> read_offloads(const Ethtool& ethtool) {
+  struct Query {
+    const char* name;
+    uint32_t cmd;
+    uint32_t mask;  // ETHTOOL_GFLAGS answers bits; the others 0 or 1
+  };
+  static constexpr Query queries[] = {
+      {"tso", ETHTOOL_GTSO, 1},
+      {"gso", ETHTOOL_GGSO, 1},
+      {"gro", ETHTOOL_GGRO, 1},
+      {"lro", ETHTOOL_GFLAGS, ETH_FLAG_LRO},
+      {"rx-checksum", ETHTOOL_GRXCSUM, 1},
+      {"tx-checksum", ETHTOOL_GTXCSUM, 1},
+  };
+  NicOffloads offloads;
+  for (const Query& q : queries) {
+    ethtool_value value{};
+    value.cmd = q.cmd;
+    if (ethtool.call(&value, q.name))
+      offloads.features.emplace_back(q.name, (value.data & q.mask) != 0);
+  }
+  if (offloads.features.empty())
+    return fail("not available: the driver answers none of the offload queries");
+  return offloads;
+}
+
 Expected<NicCoalescing> read_coalescing(const Ethtool& ethtool) {
   ethtool_coalesce c{};
   c.cmd = ETHTOOL_GCOALESCE;
@@ -374,6 +402,7 @@ Expected<NicInfo> discover_nic(const std::string& ifname) {
   nic.channels = read_channels(ethtool);
   nic.rings = read_rings(ethtool);
   nic.coalescing = read_coalescing(ethtool);
+  nic.offloads = read_offloads(ethtool);
   nic.rss = read_rss(ethtool);
   nic.hash_fields = read_hash_fields(ethtool);
   nic.irqs = read_irqs(nic, net_dir, pci_dir);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.hh"
@@ -34,6 +35,11 @@ struct NicCoalescing {  // ETHTOOL_GCOALESCE
   bool adaptive_rx = false, adaptive_tx = false;
 };
 
+// The offloads a driver update can change, on (true) or off (legacy ethtool get ioctls).
+struct NicOffloads {
+  std::vector<std::pair<std::string, bool>> features;  // "tso", "gso", "gro", "lro", "rx-checksum",
+                                                       // "tx-checksum", in that order
+};
 struct NicRss {                            // ETHTOOL_GRSSH
   std::vector<std::uint32_t> indirection;  // RX queue per table entry
   std::vector<std::uint8_t> key;
@@ -78,6 +84,7 @@ struct NicInfo {
   Expected<NicChannels> channels = fail("not read");
   Expected<NicRings> rings = fail("not read");
   Expected<NicCoalescing> coalescing = fail("not read");
+  Expected<NicOffloads> offloads = fail("not read");
   Expected<NicRss> rss = fail("not read");
   std::vector<NicHashFields> hash_fields;
   Expected<std::vector<NicIrq>> irqs = fail("not read");
