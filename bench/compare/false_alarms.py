@@ -24,22 +24,8 @@ import sys
 import tempfile
 import time
 
-
-def free_port_block(count):
-    for base in range(47001, 60000, 50):
-        sockets = []
-        try:
-            for port in range(base - 1, base + count):
-                s = socket.socket()
-                sockets.append(s)
-                s.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            pass
-        finally:
-            for s in sockets:
-                s.close()
-    raise SystemExit("no free ports")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loopback_peers import cpu_model, free_port  # noqa: E402
 
 
 def wait_listening(port, process, timeout_s=30):
@@ -52,14 +38,6 @@ def wait_listening(port, process, timeout_s=30):
                 return
         time.sleep(0.05)
     raise SystemExit(f"the receiver did not listen on {port} within {timeout_s} s")
-
-
-def cpu_model():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor()
 
 
 def compare(xttcp, base, new, *extra):
@@ -83,7 +61,7 @@ def main():
     parser.add_argument("--json")
     args = parser.parse_args()
 
-    port = free_port_block(2)
+    port = free_port(2)
     work = tempfile.mkdtemp(prefix="xttcp-false-alarms-")
     # The receiver's -t takes part in the negotiated cycle: it must match the sender's.
     receiver = subprocess.Popen([args.xttcp, "-r", "127.0.0.1", "-p", str(port), "-P", "1",
