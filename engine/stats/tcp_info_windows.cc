@@ -32,6 +32,18 @@ std::string address_text(NativeSocket socket, int(WSAAPI* get)(SOCKET, sockaddr*
   return address.to_string();
 }
 
+// SIO_TCP_INFO version 0; nullopt where the OS refuses it (Wine, Windows before 10 1703).
+std::optional<TcpInfoV0> query_tcp_info(NativeSocket fd) {
+  DWORD version = 0;
+  TcpInfoV0 info{};
+  DWORD returned = 0;
+  if (WSAIoctl(fd, kSioTcpInfo, &version, sizeof version, &info, sizeof info, &returned, nullptr,
+               nullptr) != 0 ||
+      returned < sizeof info)
+    return std::nullopt;
+  return info;
+}
+
 }  // namespace
 
 ConnectionStats read_tcp_info(NativeSocket fd) {
@@ -39,13 +51,9 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
   stats.local = address_text(fd, ::getsockname);
   stats.remote = address_text(fd, ::getpeername);
 
-  DWORD version = 0;
-  TcpInfoV0 info{};
-  DWORD returned = 0;
-  if (WSAIoctl(fd, kSioTcpInfo, &version, sizeof version, &info, sizeof info, &returned, nullptr,
-               nullptr) != 0 ||
-      returned < sizeof info)
-    return stats;
+  const std::optional<TcpInfoV0> queried = query_tcp_info(fd);
+  if (!queried) return stats;
+  const TcpInfoV0& info = *queried;
   stats.rtt_us = info.rtt_us;
   // Windows counts the window and retransmits in bytes; the model (Linux) in segments of MSS.
   // No path MTU and no delivery rate here: they stay 0 (not reported).
@@ -58,13 +66,9 @@ ConnectionStats read_tcp_info(NativeSocket fd) {
 }
 
 std::optional<TcpSample> read_tcp_sample(NativeSocket fd) {
-  DWORD version = 0;
-  TcpInfoV0 info{};
-  DWORD returned = 0;
-  if (WSAIoctl(fd, kSioTcpInfo, &version, sizeof version, &info, sizeof info, &returned, nullptr,
-               nullptr) != 0 ||
-      returned < sizeof info)
-    return std::nullopt;
+  const std::optional<TcpInfoV0> queried = query_tcp_info(fd);
+  if (!queried) return std::nullopt;
+  const TcpInfoV0& info = *queried;
   TcpSample sample;
   sample.rtt_us = info.rtt_us;
   sample.bytes_acked = info.bytes_out;  // sent, not acknowledged: Windows keeps no such count
