@@ -51,6 +51,9 @@ TEST(NativeRuns, TheEnvironmentRoundTrips) {
   r.host.build = "release io_uring=true dpdk=false hwloc=true";
   r.host.sysctls = {{"net.core.rmem_max", "212992"}, {"net.ipv4.tcp_congestion_control", "bbr"}};
   r.host.nic = NicIdentity{"eth0", "ena", "2.13.3g", "", "0000:00:05.0", 9001};
+  r.host.nic->offloads = "tso on, gso on, gro on, lro off, rx-checksum on, tx-checksum on";
+  r.host.nic->channels = "rx 0 tx 0 combined 8 other 1";
+  r.host.nic->queue_irqs = "8 queue IRQs on CPUs 0,2,4,6";
   auto back = parse_native_runs(render_native_runs(RunSet{{r}, 0}));
   ASSERT_TRUE(back) << back.error().message;
   const HostInfo& h = back->runs.at(0).host;
@@ -58,6 +61,10 @@ TEST(NativeRuns, TheEnvironmentRoundTrips) {
   EXPECT_EQ(h.smt, "on");
   EXPECT_EQ(h.dmi_product, "c7gn.16xlarge");
   EXPECT_EQ(h.build, r.host.build);
+  ASSERT_TRUE(h.nic.has_value());
+  EXPECT_EQ(h.nic->offloads, r.host.nic->offloads);
+  EXPECT_EQ(h.nic->channels, r.host.nic->channels);
+  EXPECT_EQ(h.nic->queue_irqs, r.host.nic->queue_irqs);
   EXPECT_EQ(h.sysctls, r.host.sysctls);
   ASSERT_TRUE(h.nic);
   EXPECT_EQ(h.nic->driver, "ena");

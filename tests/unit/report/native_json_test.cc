@@ -140,6 +140,13 @@ Result full_sender() {
     c.sndbuf_limited_us = 120'000;
     r.intervals[k].connections.push_back(c);
   }
+  r.host.nic = NicIdentity{"eth0", "ena", "2.13.3g", "", "0000:00:05.0", 9001};
+  r.host.nic->channels = "rx 0 tx 0 combined 8 other 1";
+  r.host.nic->rings = "rx 1024 tx 1024";
+  r.host.nic->coalescing =
+      "rx-usecs 0 tx-usecs 64 rx-frames 0 tx-frames 0 adaptive-rx on adaptive-tx off";
+  r.host.nic->offloads = "tso on, gso on, gro on, lro off, rx-checksum on, tx-checksum on";
+  r.host.nic->queue_irqs = "8 queue IRQs on CPUs 0,2,4,6";
   r.peer = std::make_shared<const Result>(test::sample_receiver());
   r.cut_short = true;  // Ctrl+C: the figures are partial, and say so
   r.stop = {StopCause::interrupted, "interrupted by signal"};

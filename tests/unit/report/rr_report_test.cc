@@ -30,6 +30,7 @@ Result rr_requester() {
   }
   RrResult rr;
   rr.depth = 2;
+  rr.clock = "TSC, 2596.1 MHz measured against CLOCK_MONOTONIC over 20 ms";
   rr.request_bytes = 64;
   rr.response_bytes = 256;
   rr.transactions = 2000;
