@@ -46,7 +46,7 @@ Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& cont
 Expected<std::vector<UniqueFd>> open_rr_udp_responders(const WorkerContext& context) {
   std::vector<UniqueFd> out;
   for (const FlowPlan& flow : context.plan->flows) {
-    auto fd = open_udp_receiver(flow_address(context, flow));
+    auto fd = open_udp_receiver(flow_address(context, flow), UdpReceiveTimes::none);
     if (!fd) return fd.error();
     if (Status sized = apply_socket_buffers(fd->get(), *context.spec); !sized) return sized.error();
     if (Status polled = apply_busy_poll(fd->get(), *context.spec); !polled) return polled.error();

@@ -16,8 +16,11 @@ namespace xttcp {
 // `connected` false (-uc) it stays unconnected and each send names `remote` (sendto).
 Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOptions& options,
                                    bool connected = true);
+// Whether a UDP receiver wants the kernel's receive time of each datagram (SO_TIMESTAMPNS).
+enum class UdpReceiveTimes { kernel, none };
 // A non-blocking UDP socket bound to `local` (SO_REUSEADDR), or "port N: <reason>".
-Expected<UniqueFd> open_udp_receiver(const SocketAddress& local);
+Expected<UniqueFd> open_udp_receiver(const SocketAddress& local,
+                                     UdpReceiveTimes times = UdpReceiveTimes::kernel);
 
 // UDP_SEGMENT (Linux 4.18): each send of up to 64 x segment bytes leaves as datagrams of
 // `segment` bytes. False when the kernel refuses it.
