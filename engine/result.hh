@@ -1,6 +1,7 @@
 // Result: the one model every renderer reads (console, XML, JSON, native JSON).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -117,6 +118,22 @@ struct Iperf2UdpStream {
   double jitter_ms = 0;
 };
 
+// A TCP receiver's receives of one stream by size, as iperf 2's server counts its reads for -e's
+// Reads=Dist: how many, and how many fell in each of 8 bins of -l/8 bytes (bin k holds the sizes
+// k x w + 1 .. (k + 1) x w; a size past the last bin is counted in `reads` only).
+inline constexpr std::size_t read_size_bins = 8;
+struct ReadSizes {
+  uint64_t reads = 0;
+  std::array<uint64_t, read_size_bins> bins{};
+
+  ReadSizes& operator+=(const ReadSizes& other) {
+    reads += other.reads;
+    for (std::size_t k = 0; k < read_size_bins; ++k) bins[k] += other.bins[k];
+    return *this;
+  }
+  bool operator==(const ReadSizes&) const = default;
+};
+
 // TCP_INFO of one of our own connections, read at the end of the run.
 struct ConnectionStats {
   std::string local, remote;
@@ -129,12 +146,19 @@ struct ConnectionStats {
   std::string congestion;  // TCP_CONGESTION read back at the end; "" where the OS does not say
   ZeroCopyStats zerocopy;  // this connection's zero-copy sends (sender, --zerocopy)
   std::optional<Iperf2UdpStream> iperf2_udp;  // the iperf2 dialect's UDP streams
+  // Not in result files: which stream of the test this is, as its per-stream interval figures
+  // name it (StreamInterval::key): a sender's flow slot, a TCP receiver's connection watch id, a
+  // UDP receiver's flow id; nullopt = none (a TCP receiver's connection nobody watched).
+  std::optional<uint64_t> stream;
+  // Not in result files: a TCP receiver's reads by size (io.count_reads), the whole connection.
+  std::optional<ReadSizes> read_sizes;
 };
 
 // TCP_INFO of one connection at one instant, as the kernel keeps it (cumulative counts).
 struct TcpSample {
   uint32_t rtt_us = 0, rttvar_us = 0;
   uint32_t snd_cwnd = 0;  // segments
+  uint32_t snd_mss = 0;   // bytes per segment
   uint32_t total_retrans = 0;
   uint64_t delivery_rate_bps = 0, pacing_rate_bps = 0;  // bits per second
   uint64_t bytes_acked = 0, bytes_received = 0;
@@ -149,6 +173,7 @@ struct ConnectionInterval {
   uint32_t id = 0;     // Result::watched_connections[].id
   uint64_t bytes = 0;  // acknowledged (sender) or received (receiver) by TCP in the interval
   uint32_t rtt_us = 0, rttvar_us = 0, snd_cwnd = 0;
+  uint32_t snd_mss = 0;  // not in result files (the iperf2 dialect's -e Cwnd is cwnd x mss)
   uint32_t retransmits = 0;
   uint64_t delivery_rate_bps = 0, pacing_rate_bps = 0;
   uint64_t busy_us = 0, rwnd_limited_us = 0, sndbuf_limited_us = 0;
@@ -158,6 +183,19 @@ struct ConnectionInterval {
 struct WatchedConnection {
   uint32_t id = 0;
   std::string local, remote;
+};
+
+// One stream's share of an interval (the iperf2 dialect's per-stream interval lines): a sender's
+// flow, a TCP receiver's connection (with io.count_reads) or a UDP receiver's flow.
+struct StreamInterval {
+  uint64_t key = 0;  // the stream, as ConnectionStats::stream names it
+  uint64_t bytes = 0;
+  // Sender: its send calls. TCP receiver: its receives (as read_sizes->reads).
+  uint64_t operations = 0;
+  // UDP: datagrams sent (sender) or received (receiver), and the receiver's sequence accounting.
+  uint64_t datagrams = 0, lost = 0, reordered = 0, jitter_ns = 0;
+  std::optional<ConnectionInterval> tcp;  // TCP: its TCP_INFO figures, when it is watched
+  std::optional<ReadSizes> read_sizes;    // TCP receiver with io.count_reads
 };
 
 struct IntervalSample {
@@ -173,6 +211,10 @@ struct IntervalSample {
   // the streams at its end (TCP: connections open; UDP: flows seen).
   uint64_t operations = 0;
   uint32_t streams = 0;
+  // Live reports only: each stream's share of the interval (StreamInterval), in the order the
+  // streams began, when the run asks for it (the iperf2 dialect); empty otherwise. A Result keeps
+  // it for at most limits::watched_connections streams.
+  std::vector<StreamInterval> per_stream;
 };
 
 // One UDP flow of the whole run (docs/udp.md). flow = the sender's flow id.

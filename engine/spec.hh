@@ -155,6 +155,10 @@ struct IoOptions {
   std::string congestion;     // --congestion: TCP_CONGESTION; "" = the system's
   uint32_t busy_poll_us = 0;  // --busy-poll: SO_BUSY_POLL microseconds; 0 = off
   bool receive_mark = true;   // --receive-mark: SO_RCVLOWAT following the rate
+  // A TCP receiver counts each connection's receives, their bytes and sizes, for per-stream
+  // figures (the iperf2 dialect's server with -i or -e: its per-stream lines and Reads=Dist).
+  // Off, its data path does none of it.
+  bool count_reads = false;
 };
 
 // How the two ends agree on the test: the control connection and its timeouts.

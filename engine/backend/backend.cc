@@ -25,6 +25,7 @@ std::string describe_capabilities(uint32_t caps) {
       {cap_udp_send_offload, "udp-send-offload"},
       {cap_udp_receive_coalescing, "udp-receive-coalescing"},
       {cap_peer_filter, "peer-filter"},
+      {cap_count_reads, "count-reads"},
   };
   std::string out;
   for (auto [bit, name] : names) {

@@ -44,6 +44,7 @@ enum Capability : uint32_t {
                                     // into datagrams of the size asked
   cap_udp_receive_coalescing = 1u << 16,  // io.udp_receive_coalescing (-uro, receiver): UDP_GRO
   cap_peer_filter = 1u << 17,  // a receiver asks WorkerContext::admission about every peer
+  cap_count_reads = 1u << 18,  // io.count_reads (TCP receiver): each connection's reads by size
 };
 // "tcp,udp,zerocopy-tx", or "-" for none ('xttcp backends').
 std::string describe_capabilities(uint32_t caps);

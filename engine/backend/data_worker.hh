@@ -38,6 +38,7 @@ struct OpenedConnection {
   int64_t socket = -1;  // the OS's number for it: the fd (a SOCKET handle on Windows)
   SocketAddress remote;
   bool udp = false;
+  uint32_t slot = 0;  // its FlowPlan::slot
 };
 
 // What a worker needs from the engine. Owned by the engine; outlives the worker.
@@ -96,10 +97,13 @@ struct WorkerContext {
   ConnectionWatch* connection_watch = nullptr;
 };
 
-// A TCP connection just opened as `socket`: its watch id (keep it for unwatch_connection).
-// Control path.
-inline uint32_t watch_connection(const WorkerContext& context, NativeSocket socket) {
-  return context.connection_watch ? context.connection_watch->add(socket)
+// A TCP connection just opened as `socket`, counting into flow `slot`: its watch id (keep it for
+// unwatch_connection). With io.count_reads, `*tally` is where a receiver counts its receives
+// (ReadSizeBinning; valid until unwatch_connection), else null. Control path.
+inline uint32_t watch_connection(const WorkerContext& context, NativeSocket socket, uint32_t slot,
+                                 StreamTally** tally = nullptr) {
+  if (tally != nullptr) *tally = nullptr;
+  return context.connection_watch ? context.connection_watch->add(socket, slot, tally)
                                   : ConnectionWatch::not_watched;
 }
 // Before closing a watched connection's socket. Control path.
@@ -119,13 +123,14 @@ inline bool admit_data_connection(const WorkerContext& context, const SocketAddr
          context.admission->admit_connection(peer, PeerAdmission::Door::data);
 }
 
-// Appends `socket`, connected to `remote`, to context.opened (if wanted). Control path.
+// Appends `socket` of flow `slot`, connected to `remote`, to context.opened (if wanted).
+// Control path.
 inline void record_opened(const WorkerContext& context, NativeSocket socket,
-                          const SocketAddress& remote, bool udp) {
+                          const SocketAddress& remote, bool udp, uint32_t slot) {
   if (context.opened == nullptr) return;
   auto local = local_address_of(socket);
   context.opened->push_back(OpenedConnection{local ? local->port() : uint16_t{0},
-                                             static_cast<int64_t>(socket), remote, udp});
+                                             static_cast<int64_t>(socket), remote, udp, slot});
 }
 
 // Where `flow` connects (sender) or listens (receiver): its host with its port. Control path.

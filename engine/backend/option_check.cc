@@ -44,6 +44,12 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
                     backend.name()));
   if (lacks(cap_udp_receive_coalescing) && io.udp_receive_coalescing && !sender)
     return refuse("-uro", "does not do UDP receive coalescing");
+  // The iperf2 dialect asks for it: a TCP server's -e (Reads=Dist) or -i (each stream's lines).
+  if (lacks(cap_count_reads) && io.count_reads && !sender &&
+      spec.workload.protocol == Protocol::tcp)
+    return refuse("-e/-i",
+                  "does not count each connection's reads (a TCP server's per-stream "
+                  "figures)");
   if (lacks(cap_peer_filter) && spec.access.restricted() && !sender)
     return fail(fmt::format("{}: the {} backend cannot turn peers away (epoll and io_uring can)",
                             spec.access.allow.empty() ? "--max-clients" : "--allow",

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,17 @@ struct StreamEnds {
 class IntervalSink {
  public:
   virtual ~IntervalSink() = default;
-  // A sender's streams, once every one connected (before its window opens).
+  // Whether the samples should carry each stream's share (IntervalSample::per_stream). Asked
+  // once, when the sink is added.
+  virtual bool wants_streams() const { return false; }
+  // A sender's streams, once every one connected (before its window opens), in flow-slot order.
   virtual void connected(const std::vector<StreamEnds>& streams) { (void)streams; }
+  // A receiver's TCP stream seen for the first time, before the interval that first carries it:
+  // `key` as StreamInterval::key names it (with wants_streams()).
+  virtual void stream_began(uint64_t key, const StreamEnds& ends) {
+    (void)key;
+    (void)ends;
+  }
   // `sample` ended; `window_start` is the measured window's wall-clock start.
   virtual void interval(Role role, std::chrono::system_clock::time_point window_start,
                         const IntervalSample& sample, bool udp) = 0;

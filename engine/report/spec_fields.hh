@@ -172,6 +172,7 @@ void spec_fields(Spec& s, Visitor& v) {
   v("congestion", s.io.congestion);
   v("busy_poll_us", s.io.busy_poll_us);
   v("receive_mark", s.io.receive_mark);
+  v.when(s.io.count_reads, "count_reads", s.io.count_reads);
   v("sqpoll", s.uring.sqpoll);
   v("udp_payload", s.workload.udp_payload);
   v("udp_gso", s.io.udp_gso);

@@ -4,6 +4,8 @@
 // receiver is xttcp).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
 #include "engine/net/socket_io.hh"
@@ -105,10 +107,15 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
   return true;
 }
 
-// Every connection's ends, for the live report (the iperf2 dialect's -y C interval rows).
+// Every connection's ends in flow-slot order, for the live report (the iperf2 dialect's -y C
+// interval rows).
 std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
+  std::vector<OpenedConnection> opened = pool.opened_connections();
+  std::stable_sort(
+      opened.begin(), opened.end(),
+      [](const OpenedConnection& a, const OpenedConnection& b) { return a.slot < b.slot; });
   std::vector<StreamEnds> ends;
-  for (const OpenedConnection& c : pool.opened_connections()) {
+  for (const OpenedConnection& c : opened) {
     auto local = local_address_of(static_cast<NativeSocket>(c.socket));
     ends.push_back({local ? local->to_string() : std::string(), c.remote.to_string()});
   }

@@ -4,6 +4,7 @@
 
 #include "engine/report/interval_sink.hh"
 #include "engine/report/log.hh"
+#include "engine/run/stream_figures.hh"
 
 namespace xttcp {
 
@@ -46,6 +47,8 @@ class Timeline::Run {
         sample_start_(start),
         sample_bytes_(timeline.pool_.total_bytes()),
         sample_operations_(timeline.pool_.total_operations()),
+        sample_flows_(timeline.per_stream_ ? timeline.pool_.flow_counts()
+                                           : std::vector<CounterSnapshot>{}),
         sample_udp_(timeline.pool_.udp_snapshot()),
         sample_open_(start) {}
 
@@ -114,9 +117,13 @@ class Timeline::Run {
   // The interval sample ends at `now` (printed as a real-time line if `print`); in the window it
   // is kept, and the next one begins.
   void close_sample(SteadyClock::time_point now, bool print) {
-    const uint64_t bytes = t_.pool_.total_bytes();
+    // Per stream: every slot's counts, and the sums from them (the [SUM] is its streams' sum).
+    std::vector<CounterSnapshot> slots;
+    if (t_.per_stream_) slots = t_.pool_.flow_counts();
+    const uint64_t bytes = t_.per_stream_ ? sum_bytes(slots) : t_.pool_.total_bytes();
     std::optional<std::vector<ConnectionWatch::Reading>> readings = read_connections();
-    const uint64_t operations = t_.pool_.total_operations();
+    const uint64_t operations =
+        t_.per_stream_ ? sum_operations(slots) : t_.pool_.total_operations();
     const double length = Seconds(now - sample_start_).count();
     std::vector<udp::FlowRecord> flows;
     if (udp_run_) flows = t_.pool_.udp_snapshot();
@@ -132,15 +139,25 @@ class Timeline::Run {
           sample.streams = static_cast<uint32_t>(flows.size());
         else
           sample.streams = static_cast<uint32_t>(std::max<int64_t>(t_.pool_.open_connections(), 0));
+        std::vector<udp::FlowRecord> udp_delta;
         if (udp_run_) {
-          const udp::UdpFlowSnapshot d = udp::sum(udp::delta(flows, sample_udp_));
+          udp_delta = udp::delta(flows, sample_udp_);
+          const udp::UdpFlowSnapshot d = udp::sum(udp_delta);
           sample.datagrams = d.datagrams;
           sample.lost = d.lost();
           sample.reordered = d.reordered;
           sample.jitter_ns = d.jitter_ns;
         }
         if (readings) sample.connections = interval_figures(readings_, *readings, t_.pool_.role());
+        if (t_.per_stream_)
+          sample.per_stream = stream_figures(
+              {t_.pool_.role(), udp_run_, &sample_flows_, &slots, &udp_delta, &readings_,
+               readings ? &*readings : nullptr, &sample.connections, t_.pool_.counts_reads()});
         window_.intervals.push_back(sample);
+        // Each stream's share is for the sinks; the result keeps it for as many streams as it
+        // keeps connections' figures (limits::watched_connections), not for thousands.
+        if (sample.per_stream.size() > limits::watched_connections)
+          window_.intervals.back().per_stream.clear();
         for (IntervalSink* sink : t_.sinks_)
           sink->interval(t_.sink_role_, window_.started_at, sample, udp_run_);
       }
@@ -148,8 +165,19 @@ class Timeline::Run {
     sample_start_ = now;
     sample_bytes_ = bytes;
     sample_operations_ = operations;
+    if (t_.per_stream_) sample_flows_ = std::move(slots);
     if (udp_run_) sample_udp_ = std::move(flows);
     if (readings) readings_ = std::move(*readings);
+  }
+  static uint64_t sum_bytes(const std::vector<CounterSnapshot>& slots) {
+    uint64_t sum = 0;
+    for (const CounterSnapshot& s : slots) sum += s.bytes;
+    return sum;
+  }
+  static uint64_t sum_operations(const std::vector<CounterSnapshot>& slots) {
+    uint64_t sum = 0;
+    for (const CounterSnapshot& s : slots) sum += s.operations;
+    return sum;
   }
 
   // TCP: every watched connection's TCP_INFO now (nullopt: no watch); the addresses of the
@@ -160,6 +188,9 @@ class Timeline::Run {
     std::vector<ConnectionWatch::Reading> readings = watch->read(t_.next_new_connection_);
     for (ConnectionWatch::Reading& r : readings)
       if (r.who) {
+        if (t_.pool_.role() == Role::receiver)
+          for (IntervalSink* sink : t_.sinks_)
+            sink->stream_began(r.id, {r.who->local, r.who->remote});
         window_.watched.push_back(std::move(*r.who));
         r.who.reset();
         t_.next_new_connection_ = r.id + 1;
@@ -220,12 +251,9 @@ class Timeline::Run {
     t_.begin_since_.reset();
     window_start_ = now;
     sample_start_ = now;
-    sample_bytes_ = 0;
-    sample_operations_ = 0;
-    for (const CounterSnapshot& flow : window_.begin) {
-      sample_bytes_ += flow.bytes;
-      sample_operations_ += flow.operations;
-    }
+    sample_bytes_ = sum_bytes(window_.begin);
+    sample_operations_ = sum_operations(window_.begin);
+    if (t_.per_stream_) sample_flows_ = window_.begin;
     stage_ = Stage::measure;
     if (sampling_) {  // the window's begin is the first sample's
       begin_sample(now,
@@ -269,7 +297,8 @@ class Timeline::Run {
   // The current interval sample: from sample_start_, counting from sample_bytes_.
   SteadyClock::time_point sample_start_;
   uint64_t sample_bytes_;
-  uint64_t sample_operations_;  // send/receive calls, as sample_bytes_
+  uint64_t sample_operations_;                 // send/receive calls, as sample_bytes_
+  std::vector<CounterSnapshot> sample_flows_;  // per slot, when the sinks want streams
   std::vector<udp::FlowRecord> sample_udp_;
   // TCP: the watched connections as read at the current sample's start.
   std::vector<ConnectionWatch::Reading> readings_;
@@ -280,6 +309,14 @@ class Timeline::Run {
   SteadyClock::time_point sample_open_;
   int samples_begun_ = 0;
 };
+
+void Timeline::add_sink(IntervalSink* sink, Role role) {
+  if (sink != nullptr) {
+    sinks_.push_back(sink);
+    per_stream_ = per_stream_ || sink->wants_streams();
+  }
+  sink_role_ = role;
+}
 
 MeasuredWindow Timeline::run(const Phases& phases, SteadyClock::time_point start) {
   return Run(*this, phases, start).run();

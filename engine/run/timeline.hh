@@ -66,11 +66,9 @@ class Timeline {
   void set_watch(std::function<std::optional<StopReason>()> watch) { watch_ = std::move(watch); }
 
   // Each measured interval, as it ends, for `role`, to each sink added (--json-stream, the
-  // iperf2 dialect's live lines); nullptr is no sink.
-  void add_sink(IntervalSink* sink, Role role) {
-    if (sink != nullptr) sinks_.push_back(sink);
-    sink_role_ = role;
-  }
+  // iperf2 dialect's live lines); nullptr is no sink. A sink that wants each stream's share
+  // (IntervalSink::wants_streams) has the samples carry it (IntervalSample::per_stream).
+  void add_sink(IntervalSink* sink, Role role);
 
   // The streams of the test, for each interval sample (IntervalSample::streams); without it, a
   // TCP sample counts the connections open, a UDP one the flows seen.
@@ -102,6 +100,7 @@ class Timeline {
   std::function<uint32_t()> count_streams_;
   std::vector<IntervalSink*> sinks_;
   Role sink_role_ = Role::receiver;
+  bool per_stream_ = false;  // a sink wants IntervalSample::per_stream
   std::optional<std::vector<CounterSnapshot>> begin_from_;
   std::optional<SteadyClock::time_point> begin_since_;
 };

@@ -34,7 +34,8 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     RrClock::get();  // chosen and calibrated now (20 ms), before any worker stamps with it
   }
   if (spec.workload.protocol == Protocol::tcp && !spec.rr.on)
-    connection_watch_ = std::make_unique<ConnectionWatch>(limits::watched_connections);
+    connection_watch_ = std::make_unique<ConnectionWatch>(
+        limits::watched_connections, spec.io.count_reads && spec.role == Role::receiver);
   for (size_t i = 0; i < plan.workers.size(); ++i) {
     WorkerContext& context = contexts_[i];
     context.spec = &spec_;
@@ -165,6 +166,12 @@ std::vector<CounterSnapshot> WorkerPool::snapshot() const {
   for (uint32_t i = 0; i < plan_.flow_count; ++i)
     out[i].latency = read_latency(counters_[i], period);
   latency_period_.fetch_add(1);
+  return out;
+}
+
+std::vector<CounterSnapshot> WorkerPool::flow_counts() const {
+  std::vector<CounterSnapshot> out(plan_.flow_count);
+  for (uint32_t i = 0; i < plan_.flow_count; ++i) out[i] = read(counters_[i]);
   return out;
 }
 

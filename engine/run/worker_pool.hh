@@ -72,6 +72,8 @@ class WorkerPool {
   // current latency period (its calls are in the snapshot) and begins the next, so the snapshot
   // that ends a window holds exactly the calls timed since the one that began it.
   std::vector<CounterSnapshot> snapshot() const;
+  // Per-slot bytes and calls alone, read without stopping the workers; -lm's periods untouched.
+  std::vector<CounterSnapshot> flow_counts() const;
   uint64_t total_bytes() const;
   uint64_t total_operations() const;  // send/receive calls of every flow
   // --rr: every flow's round-trip histogram so far, by slot (empty without --rr).
@@ -90,6 +92,11 @@ class WorkerPool {
   std::optional<DeviceSnapshot> device_snapshot() const { return backend_.device_snapshot(); }
   // True when the backend counts its connections (some were counted once they opened).
   bool counts_connections() const { return counts_connections_; }
+  // A TCP receiver whose workers count each connection's receives (io.count_reads): the
+  // connection watch's readings carry them.
+  bool counts_reads() const {
+    return connection_watch_ && spec_.io.count_reads && spec_.role == Role::receiver;
+  }
   // Every connection the workers opened, worker by worker (sender; -V prints them). Empty
   // unless open_all() succeeded.
   std::vector<OpenedConnection> opened_connections() const;

@@ -6,7 +6,14 @@
 
 namespace xttcp {
 
-uint32_t ConnectionWatch::add(NativeSocket socket) {
+ConnectionWatch::ConnectionWatch(uint32_t capacity, bool tallies) : capacity_(capacity) {
+  if (!tallies) return;
+  tallies_ = std::make_unique<StreamTally[]>(capacity);
+  for (uint32_t i = capacity; i > 0; --i) free_tallies_.push_back(&tallies_[i - 1]);
+}
+
+uint32_t ConnectionWatch::add(NativeSocket socket, uint32_t slot, StreamTally** tally) {
+  if (tally != nullptr) *tally = nullptr;
   std::lock_guard lock(mutex_);
   if (open_.size() >= capacity_) {
     ++not_watched_;
@@ -14,7 +21,14 @@ uint32_t ConnectionWatch::add(NativeSocket socket) {
   }
   const ConnectionStats addresses = read_tcp_info(socket);  // a few calls, for 64 at most
   const uint32_t id = next_id_++;
-  open_.push_back(Entry{{id, addresses.local, addresses.remote}, socket});
+  StreamTally* own = nullptr;
+  if (!free_tallies_.empty()) {  // one per open entry: never short while open_ has room
+    own = free_tallies_.back();
+    free_tallies_.pop_back();
+    own->reset();
+  }
+  open_.push_back(Entry{{id, addresses.local, addresses.remote}, socket, slot, own});
+  if (tally != nullptr) *tally = own;
   return id;
 }
 
@@ -24,10 +38,14 @@ void ConnectionWatch::remove(uint32_t id) {
   auto it = std::lower_bound(open_.begin(), open_.end(), id,
                              [](const Entry& e, uint32_t wanted) { return e.who.id < wanted; });
   if (it == open_.end() || it->who.id != id) return;
-  if (std::optional<TcpSample> last = read_tcp_sample(it->socket)) {
+  std::optional<TcpSample> last = read_tcp_sample(it->socket);
+  // A tally's last counts are kept even when TCP_INFO can no longer be read.
+  if (last || it->tally != nullptr) {
     if (closed_.size() >= capacity_) closed_.erase(closed_.begin());  // no reader for a while
-    closed_.push_back(Reading{id, *last, it->who});
+    closed_.push_back(Reading{id, it->slot, last.value_or(TcpSample{}),
+                              it->tally ? it->tally->read() : StreamTally::Counts{}, it->who});
   }
+  if (it->tally != nullptr) free_tallies_.push_back(it->tally);
   open_.erase(it);
 }
 
@@ -37,8 +55,9 @@ std::vector<ConnectionWatch::Reading> ConnectionWatch::read(uint32_t new_from) {
   readings.reserve(open_.size() + closed_.size());
   for (const Entry& e : open_) {
     std::optional<TcpSample> sample = read_tcp_sample(e.socket);
-    if (!sample) continue;
-    readings.push_back(Reading{e.who.id, *sample, std::nullopt});
+    if (!sample && e.tally == nullptr) continue;  // a tally is read even without TCP_INFO
+    readings.push_back(Reading{e.who.id, e.slot, sample.value_or(TcpSample{}),
+                               e.tally ? e.tally->read() : StreamTally::Counts{}, std::nullopt});
     if (e.who.id >= new_from) readings.back().who = e.who;
   }
   for (Reading& r : closed_) {
@@ -83,6 +102,7 @@ std::vector<ConnectionInterval> interval_figures(
     c.rtt_us = to.rtt_us;
     c.rttvar_us = to.rttvar_us;
     c.snd_cwnd = to.snd_cwnd;
+    c.snd_mss = to.snd_mss;
     c.retransmits = grown(to.total_retrans, from.total_retrans);
     c.delivery_rate_bps = to.delivery_rate_bps;
     c.pacing_rate_bps = to.pacing_rate_bps;

@@ -3,15 +3,19 @@
 // it opens and remove it before they close it, and the reader reads under the same lock: a
 // socket is never read after its number was given back to the OS (and maybe to a new socket).
 // All of it is control path: a worker touches the watch at connect, accept and close only.
+// With tallies (io.count_reads), each watched connection also has a StreamTally its worker counts
+// its receives into, lock-free, and the reader reads with its TCP_INFO.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
 
 #include "engine/net/os_socket.hh"
 #include "engine/result.hh"
+#include "engine/stats/stream_tally.hh"
 
 namespace xttcp {
 
@@ -19,19 +23,23 @@ class ConnectionWatch {
  public:
   static constexpr uint32_t not_watched = UINT32_MAX;
 
-  // At most `capacity` connections open at once are watched; the others are counted.
-  explicit ConnectionWatch(uint32_t capacity) : capacity_(capacity) {}
+  // At most `capacity` connections open at once are watched; the others are counted. `tallies`:
+  // each watched connection has a StreamTally.
+  explicit ConnectionWatch(uint32_t capacity, bool tallies = false);
 
   // A connection opened: its id, never reused within this watch, or not_watched past the
-  // capacity. Reads its addresses once, here.
-  uint32_t add(NativeSocket socket);
+  // capacity. Reads its addresses once, here. `slot`: the flow slot it counts into. With
+  // tallies, `*tally` is set to the connection's (zeroed; stable until remove(id)), else null.
+  uint32_t add(NativeSocket socket, uint32_t slot = 0, StreamTally** tally = nullptr);
   // Before its socket is closed: the connection `id` (from add()) is read one last time, and
   // that reading is the next read()'s (so the interval it closed in keeps its last bytes).
   void remove(uint32_t id);
 
   struct Reading {
     uint32_t id;
+    uint32_t slot;  // add()'s
     TcpSample sample;
+    StreamTally::Counts tally;             // with tallies; else zero
     std::optional<WatchedConnection> who;  // for ids >= read()'s new_from only
   };
   // Control thread (one reader): TCP_INFO of every watched connection open now, and the last
@@ -45,8 +53,12 @@ class ConnectionWatch {
   struct Entry {
     WatchedConnection who;
     NativeSocket socket;
+    uint32_t slot;
+    StreamTally* tally;  // null without tallies
   };
   const uint32_t capacity_;
+  std::unique_ptr<StreamTally[]> tallies_;  // capacity_ of them, or none
+  std::vector<StreamTally*> free_tallies_;
   mutable std::mutex mutex_;
   std::vector<Entry> open_;      // at most capacity_, in id order
   std::vector<Reading> closed_;  // removed since the last read(); at most capacity_

@@ -67,6 +67,7 @@ std::optional<TcpSample> read_tcp_sample(NativeSocket fd) {
   sample.rtt_us = info.tcpi_rtt;
   sample.rttvar_us = info.tcpi_rttvar;
   sample.snd_cwnd = info.tcpi_snd_cwnd;
+  sample.snd_mss = info.tcpi_snd_mss;
   if (reported(offsetof(tcp_info, tcpi_total_retrans), sizeof info.tcpi_total_retrans))
     sample.total_retrans = info.tcpi_total_retrans;
   if (reported(offsetof(tcp_info, tcpi_pacing_rate), sizeof info.tcpi_pacing_rate) &&

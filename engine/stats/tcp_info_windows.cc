@@ -75,6 +75,7 @@ std::optional<TcpSample> read_tcp_sample(NativeSocket fd) {
   sample.bytes_received = info.bytes_in;
   if (info.mss > 0) {
     sample.snd_cwnd = info.cwnd / info.mss;
+    sample.snd_mss = info.mss;
     sample.total_retrans = (info.bytes_retrans + info.mss - 1) / info.mss;
   }
   return sample;

@@ -132,7 +132,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   }
   if (Status started = start_iperf2_streams(spec, sockets, notes); !started) return started.error();
   for (size_t i = 0; i < sockets.size(); ++i)
-    record_opened(context, sockets[i].get(), remote_of(i), false);
+    record_opened(context, sockets[i].get(), remote_of(i), false, context.plan->flows[i].slot);
   return sockets;
 }
 

@@ -65,6 +65,7 @@ void answer_iperf2_fin(UdpSocketAccounting& accounting, int fd, const SocketAddr
   stream.local = local_endpoint(fd, source);
   stream.remote = source.to_string();
   stream.bytes = fin->report.bytes;
+  stream.stream = iperf2_flow_of(source);  // its flow, as the interval figures name it
   stream.iperf2_udp = iperf2_stream_figures(fin->report);
   report.connection_stats.push_back(std::move(stream));
 }

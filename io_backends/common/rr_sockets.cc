@@ -37,7 +37,7 @@ Expected<std::vector<UniqueFd>> open_rr_udp_requesters(const WorkerContext& cont
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (Status polled = apply_busy_poll(fd->get(), spec); !polled) return polled.error();
     if (out.empty() && spec.io.busy_poll_us > 0) notes.push_back(tcp_tuning_note(fd->get(), spec));
-    record_opened(context, fd->get(), remote, true);
+    record_opened(context, fd->get(), remote, true, flow.slot);
     out.push_back(std::move(*fd));
   }
   return out;

@@ -46,19 +46,25 @@ bool TcpReceiverBook::accept_failed(TcpListener& listener, int err) {
 }
 
 void TcpReceiverBook::connection_ended(TcpReceiveConnection& c, int err) {
+  // -H serves test after test: keeping every one would grow for ever.
+  std::optional<ConnectionStats> stats;
+  if (!context_.spec->control.hold) stats = connection_stats(c);
   unwatch_connection(context_, c.watch_id);  // the caller closes it next
+  c.tally = nullptr;                         // given back with the watch
   if (err == 0 || err == ECONNRESET) {
     ++report_.closed_by_peer;
     if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
   } else {
     record_error(std::string("recv: ") + std::strerror(err));
   }
-  // -H serves test after test: keeping every one would grow for ever.
-  if (!context_.spec->control.hold) keep_stats(c);
+  if (stats) report_.connection_stats.push_back(std::move(*stats));
 }
 
-void TcpReceiverBook::keep_stats(const TcpReceiveConnection& c) {
-  report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+ConnectionStats TcpReceiverBook::connection_stats(const TcpReceiveConnection& c) const {
+  ConnectionStats stats = read_tcp_info(c.fd.get(), c.bytes);
+  if (c.watch_id != ConnectionWatch::not_watched) stats.stream = c.watch_id;
+  if (c.tally != nullptr) stats.read_sizes = c.tally->read().sizes;
+  return stats;
 }
 
 }  // namespace xttcp

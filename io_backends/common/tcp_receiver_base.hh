@@ -35,6 +35,8 @@ struct TcpReceiveConnection {
   uint64_t bytes = 0;                                // for its ConnectionStats
   RateMark mark;                                     // --receive-mark
   uint32_t watch_id = ConnectionWatch::not_watched;  // unwatched before fd is reset
+  // io.count_reads: where its receives are counted (ReadSizeBinning); null when not counted.
+  StreamTally* tally = nullptr;
 };
 
 // The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
@@ -61,8 +63,9 @@ class TcpReceiverBook {
   // The connection ended: EOF or reset by the peer (err 0 or ECONNRESET; an EOF is count mode's
   // end of a flow), or an error. Counts it and keeps its TCP_INFO; the caller closes it.
   void connection_ended(TcpReceiveConnection& connection, int err);
-  // The connection's TCP_INFO and bytes, into the report.
-  void keep_stats(const TcpReceiveConnection& connection);
+  // The connection's TCP_INFO, bytes and, when counted, its receives by size; before it leaves
+  // the watch.
+  ConnectionStats connection_stats(const TcpReceiveConnection& connection) const;
 
   // --receive-mark: whether this worker follows its connections' rates (not with -wa, which
   // sets its own mark), and when the next sweep of the marks is due (call_clock_ticks()).
@@ -109,9 +112,9 @@ class TcpReceiverBase : protected TcpReceiverBook {
     Connection& c = connections_[index];
     c = Connection{};
     c.fd.reset(fd);
-    c.watch_id = watch_connection(context_, fd);
-    acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     c.slot = listener.slot;
+    c.watch_id = watch_connection(context_, fd, c.slot, &c.tally);
+    acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     ++report_.connections;
     return index;
   }
@@ -150,7 +153,7 @@ class TcpReceiverBase : protected TcpReceiverBook {
   // finish(): TCP_INFO and bytes of every connection still open, and what the marks did.
   WorkerReport finish_report() {
     for (const Connection& c : connections_)
-      if (c.fd.valid()) keep_stats(c);
+      if (c.fd.valid()) report_.connection_stats.push_back(connection_stats(c));
     if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
     return report_;
   }

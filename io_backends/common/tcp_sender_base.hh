@@ -74,8 +74,8 @@ class TcpSenderBase : protected TcpSenderBook {
     for (size_t i = 0; i < sockets->size(); ++i) {
       Connection& c = connections_.emplace_back();
       c.fd = std::move((*sockets)[i]);
-      c.watch_id = watch_connection(context_, c.fd.get());
       c.slot = context_.plan->flows[i].slot;
+      c.watch_id = watch_connection(context_, c.fd.get(), c.slot);
       if (budget > 0) c.left = budget;
     }
     if (context_.open_connections)
@@ -95,6 +95,7 @@ class TcpSenderBase : protected TcpSenderBook {
       const Connection& c = connections_[i];
       ConnectionStats stats = sender_connection_stats(context_, i, c.fd.get());
       stats.bytes = read(context_.counters[c.slot]).bytes;
+      stats.stream = c.slot;
       stats.zerocopy = c.zerocopy;
       report_.connection_stats.push_back(std::move(stats));
     }

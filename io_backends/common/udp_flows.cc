@@ -49,7 +49,7 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
     } else if (out.gso_segments > 0 && !enable_udp_gso(fd->get(), spec.workload.send_buffer)) {
       return fail("UDP_SEGMENT worked on one socket and not on the next");
     }
-    record_opened(context, fd->get(), remote, true);
+    record_opened(context, fd->get(), remote, true, plan.slot);
     UdpSenderFlow flow;
     flow.fd = std::move(*fd);
     flow.remote = remote;

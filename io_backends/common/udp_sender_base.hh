@@ -76,6 +76,7 @@ class UdpSenderBase : protected UdpSenderBook {
     for (const Flow& flow : flows_) {
       ConnectionStats stats;
       stats.bytes = read(context_.counters[flow.slot]).bytes;
+      stats.stream = flow.slot;
       // Its 4-tuple, as for TCP: the source port is what RSS-spread chose (engine/rss/).
       if (auto local = local_address_of(flow.fd.get())) stats.local = local->to_string();
       stats.remote = flow.remote.to_string();

@@ -33,6 +33,8 @@ Status EpollReceiver::open() {
   // MSG_TRUNC on a TCP socket discards the bytes in the kernel and returns their count.
   if (spec.io.skip_rx_copy) recv_flags_ = MSG_TRUNC;
   verify_ = spec.workload.verify_data;  // the parser turned --skip-rx-copy off for -d
+  count_reads_ = spec.io.count_reads;
+  binning_ = ReadSizeBinning(spec.workload.recv_buffer);
   if (verify_) recv_flags_ = 0;
   follow_rates_ = spec.io.receive_mark && !spec.io.wait_all;  // -wa sets its own mark
   // -wa: a non-blocking receive returns what is there; SO_RCVLOWAT (set on each accepted
@@ -108,6 +110,7 @@ void EpollReceiver::close_connection(uint32_t index, int err) {
   free_.push_back(index);
 }
 
+template <bool CountReads>
 bool EpollReceiver::drain(uint32_t index) {
   Connection& c = connections_[index];
   FlowCounter& counter = context_.counters[c.slot];
@@ -122,6 +125,8 @@ bool EpollReceiver::drain(uint32_t index) {
       if (verify_) verify(c, data, static_cast<size_t>(n));
       counter.add(static_cast<uint64_t>(n));
       c.bytes += static_cast<uint64_t>(n);
+      if constexpr (CountReads)
+        if (c.tally != nullptr) binning_.count(*c.tally, static_cast<uint64_t>(n));
       continue;
     }
     if (n == 0) {
@@ -161,6 +166,14 @@ int EpollReceiver::resume_listeners(int timeout_ms) {
 }
 
 void EpollReceiver::run(const std::atomic<bool>& stop) {
+  if (count_reads_)
+    serve<true>(stop);
+  else
+    serve<false>(stop);
+}
+
+template <bool CountReads>
+void EpollReceiver::serve(const std::atomic<bool>& stop) {
   epoll_event events[epoll_batch];
   std::vector<uint32_t> still_ready;
   while (!stop.load(std::memory_order_relaxed)) {
@@ -187,7 +200,7 @@ void EpollReceiver::run(const std::atomic<bool>& stop) {
     for (uint32_t index : ready_) {
       connections_[index].queued = false;
       if (!connections_[index].fd.valid()) continue;
-      if (drain(index)) {
+      if (drain<CountReads>(index)) {
         connections_[index].queued = true;
         still_ready.push_back(index);
       }

@@ -32,7 +32,11 @@ class EpollReceiver final : public DataWorker,
   // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
   int resume_listeners(int timeout_ms);
   void close_connection(uint32_t index, int err);
+  // The loop, instantiated with and without counting each receive's size (io.count_reads).
+  template <bool CountReads>
+  void serve(const std::atomic<bool>& stop);
   // Reads until EAGAIN or a fairness budget; true if the connection may still have data.
+  template <bool CountReads>
   bool drain(uint32_t index);
   // -d: every byte of data[0, n) must be 'A'; counts an error naming the first that is not.
   void verify(const Connection& connection, const unsigned char* data, size_t n);
@@ -42,6 +46,8 @@ class EpollReceiver final : public DataWorker,
   IoBuffer buffer_;
   int recv_flags_ = 0;   // MSG_TRUNC with --skip-rx-copy; MSG_WAITALL with -wa
   bool verify_ = false;  // -d
+  bool count_reads_ = false;
+  ReadSizeBinning binning_{1};  // io.count_reads: by -l
 };
 
 }  // namespace xttcp

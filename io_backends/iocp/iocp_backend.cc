@@ -25,7 +25,8 @@ class IocpBackend final : public Backend {
   uint32_t capabilities() const override {
     return cap_tcp | cap_udp | cap_socket_buffers | cap_verify_data | cap_wait_all |
            cap_thread_rate | cap_udp_unconnected | cap_call_timing | cap_several_hosts |
-           cap_count_mode;  // count mode, TCP and UDP (end markers)
+           cap_count_mode |  // count mode, TCP and UDP (end markers)
+           cap_count_reads;
   }
   // The data path of Windows builds: --backend auto takes it for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }

@@ -33,6 +33,7 @@ Status TcpReceiver::open() {
   if (Status port = open_port(); !port) return port;
   if (spec.io.wait_all) receive_flags_ = MSG_WAITALL;
   options_ = socket_options_of(spec);
+  binning_ = ReadSizeBinning(spec.workload.recv_buffer);
 
   for (const FlowPlan& flow : context_.plan->flows) {
     const std::string where = "iocp: port " + std::to_string(flow.port) + ": ";
@@ -194,6 +195,11 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& list
   c.skips_port = *skips;
   c.local = local_name(socket.get());
   c.remote = peer_name(socket.get());
+  // Watched (its TCP_INFO read at every interval) for its tally only: io.count_reads.
+  if (context_.spec->io.count_reads) {
+    c.watch_id = watch_connection(context_, socket.get(), c.slot, &c.tally);
+    if (c.watch_id != ConnectionWatch::not_watched) c.stream = c.watch_id;
+  }
   c.socket = std::move(socket);
   const std::size_t length = context_.spec->workload.recv_buffer;
   c.buffers = std::make_unique<unsigned char[]>(length * outstanding_);
@@ -219,6 +225,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& list
 void TcpReceiver::consume(Connection& c, const unsigned char* data, DWORD bytes) {
   context_.counters[c.slot].add(bytes);
   c.bytes += bytes;
+  if (c.tally != nullptr) binning_.count(*c.tally, bytes);
   if (!context_.spec->workload.verify_data) return;
   const unsigned char* end = data + bytes;
   const unsigned char* wrong =
@@ -282,12 +289,22 @@ void TcpReceiver::record_stats(const Connection& c) {
   stats.local = c.local;
   stats.remote = c.remote;
   stats.bytes = c.bytes;
+  stats.stream = c.stream;
+  stats.read_sizes = c.read_sizes;
   report_.connection_stats.push_back(std::move(stats));
+}
+
+void TcpReceiver::leave_watch(Connection& c) {
+  if (c.watch_id == ConnectionWatch::not_watched) return;
+  if (c.tally != nullptr) c.read_sizes = c.tally->read().sizes;
+  unwatch_connection(context_, c.watch_id);
+  c.tally = nullptr;
 }
 
 void TcpReceiver::drop_reference(Connection& c) {
   if (--c.busy > 0 || c.open) return;
   // Count mode: the flow is done once every receive of its ended stream has completed.
+  leave_watch(c);  // before the flow is done: the engine may read it at once
   if (c.ended && !stopping_ && context_.on_flow_done) context_.on_flow_done();
   record_stats(c);
   free_.push_back(c.index);
@@ -310,6 +327,7 @@ void TcpReceiver::close_connection(Connection& c, int error) {
   else if (!is_cancellation(error))
     record_error(wsa_failure("iocp: " + c.remote + ": WSARecv", error));
   // Its other receives complete now, as cancelled (Wine: error 676); their memory stays until.
+  leave_watch(c);
   c.socket.reset();
 }
 
@@ -386,6 +404,7 @@ void TcpReceiver::shut_down() {
     if (!connection || !connection->socket.valid()) continue;
     CancelIoEx(connection->socket.handle(), nullptr);
     connection->open = false;
+    leave_watch(*connection);
     connection->socket.reset();
   }
   OVERLAPPED_ENTRY entries[completion_batch];

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ class TcpReceiver final : public IocpWorker {
     uint32_t busy = 0;   // requests pending or queued; freed when closed and 0
     uint64_t bytes = 0;
     std::string local, remote;
+    // io.count_reads: watched for its tally, where its receives are counted, until it goes
+    // (leave_watch: the tally's last counts are kept in read_sizes).
+    uint32_t watch_id = ConnectionWatch::not_watched;
+    StreamTally* tally = nullptr;
+    std::optional<uint64_t> stream;
+    std::optional<ReadSizes> read_sizes;
     std::unique_ptr<unsigned char[]> buffers;
     std::vector<ReceiveRequest> requests;  // never resized: the kernel holds their addresses
   };
@@ -80,6 +87,8 @@ class TcpReceiver final : public IocpWorker {
   void release_request(ReceiveRequest& request);
   void drop_reference(Connection& connection);
   void record_stats(const Connection& connection);
+  // Before its socket closes: out of the connection watch, its tally's counts kept.
+  void leave_watch(Connection& connection);
   void dispatch(const OVERLAPPED_ENTRY& entry);
   void post_queued();
   void shut_down();  // cancels everything and drains the port (bounded)
@@ -94,6 +103,7 @@ class TcpReceiver final : public IocpWorker {
   std::vector<ReceiveRequest*> swap_;
   DWORD receive_flags_ = 0;  // MSG_WAITALL with -wa
   SocketOptions options_;
+  ReadSizeBinning binning_{1};  // io.count_reads: by -b
 };
 
 }  // namespace xttcp::iocp

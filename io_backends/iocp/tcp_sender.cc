@@ -90,7 +90,8 @@ Status TcpSender::open() {
     return started;
   }
   for (std::size_t i = 0; i < flows_.size(); ++i)
-    record_opened(context_, flows_[i]->socket.get(), flow_address(context_, flows[i]), false);
+    record_opened(context_, flows_[i]->socket.get(), flow_address(context_, flows[i]), false,
+                  flows[i].slot);
   for (auto& connection : flows_) {
     connection->local = local_name(connection->socket.get());
     connection->remote = peer_name(connection->socket.get());

@@ -51,7 +51,7 @@ Status UdpSender::open() {
       return fail(where + last_wsa_failure("connect"));
     auto skips = port_.associate(socket->get(), 0);
     if (!skips) return fail(where + skips.error().message);
-    record_opened(context_, socket->get(), flow->remote, true);
+    record_opened(context_, socket->get(), flow->remote, true, plan.slot);
 
     flow->socket = std::move(*socket);
     flow->slot = plan.slot;

@@ -39,6 +39,7 @@ Status UringReceiver::open() {
   }
 
   follow_rates_ = spec.io.receive_mark;
+  binning_ = ReadSizeBinning(spec.workload.recv_buffer);
   if (Status opened = open_listeners(true); !opened) return opened;
 
   const uint32_t ring_buffers =
@@ -142,6 +143,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     const uint32_t slot_index = add_connection(l, cqe.res);
     if (stopping_) {
       unwatch_connection(context_, connections_[slot_index].watch_id);
+      connections_[slot_index].tally = nullptr;
       connections_[slot_index].fd.reset();
       free_.push_back(slot_index);
     } else {
@@ -171,7 +173,7 @@ void UringReceiver::resume_listeners() {
   });
 }
 
-template <UringRecvMode Mode>
+template <UringRecvMode Mode, bool CountReads>
 void UringReceiver::on_completion(const io_uring_cqe& cqe) {
   const uring::Op op = uring::op_of(cqe.user_data);
   const uint32_t index = uring::index_of(cqe.user_data);
@@ -204,6 +206,9 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
   if (res > 0) {
     context_.counters[c.slot].add(static_cast<uint64_t>(res));
     c.bytes += static_cast<uint64_t>(res);
+    // A bundle's completion filled several buffers: counted as receives of -l and the rest.
+    if constexpr (CountReads)
+      if (c.tally != nullptr) binning_.count(*c.tally, static_cast<uint64_t>(res));
     if (ended && !stopping_) arm_recv<Mode>(index);
     return;
   }
@@ -221,7 +226,7 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
   close_connection(index, -res);
 }
 
-template <UringRecvMode Mode>
+template <UringRecvMode Mode, bool CountReads>
 void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
   while (!stop.load(std::memory_order_relaxed)) {
@@ -232,16 +237,16 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
-    ring_.reap([&](io_uring_cqe& done) { on_completion<Mode>(done); });
+    ring_.reap([&](io_uring_cqe& done) { on_completion<Mode, CountReads>(done); });
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
     if (resting_ > 0) resume_listeners();  // the wait above lasts at most ~100 ms
   }
-  cancel_and_drain<Mode>();
+  cancel_and_drain<Mode, CountReads>();
 }
 
 // At stop: end every accept and recv still armed and count what they still bring, bounded by
 // ring_drain_budget, so no request outlives run() (nor writes into a buffer after it).
-template <UringRecvMode Mode>
+template <UringRecvMode Mode, bool CountReads>
 void UringReceiver::cancel_and_drain() {
   stopping_ = true;
   auto cancel = [&](uint64_t user_data) {
@@ -257,17 +262,25 @@ void UringReceiver::cancel_and_drain() {
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
     ring_.submit_and_wait(ring_drain_wait_ns);
-    ring_.reap([&](io_uring_cqe& done) { on_completion<Mode>(done); });
+    ring_.reap([&](io_uring_cqe& done) { on_completion<Mode, CountReads>(done); });
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
   }
 }
 
-void UringReceiver::run(const std::atomic<bool>& stop) {
+template <bool CountReads>
+void UringReceiver::run_mode(const std::atomic<bool>& stop) {
   switch (mode_) {
-    case UringRecvMode::multishot: receive_loop<UringRecvMode::multishot>(stop); break;
-    case UringRecvMode::single: receive_loop<UringRecvMode::single>(stop); break;
-    case UringRecvMode::truncate: receive_loop<UringRecvMode::truncate>(stop); break;
+    case UringRecvMode::multishot: receive_loop<UringRecvMode::multishot, CountReads>(stop); break;
+    case UringRecvMode::single: receive_loop<UringRecvMode::single, CountReads>(stop); break;
+    case UringRecvMode::truncate: receive_loop<UringRecvMode::truncate, CountReads>(stop); break;
   }
+}
+
+void UringReceiver::run(const std::atomic<bool>& stop) {
+  if (context_.spec->io.count_reads)
+    run_mode<true>(stop);
+  else
+    run_mode<false>(stop);
 }
 
 WorkerReport UringReceiver::finish() { return finish_report(); }

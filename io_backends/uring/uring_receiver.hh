@@ -42,9 +42,12 @@ class UringReceiver final : public DataWorker,
   using Listener = UringListener;
   using Connection = UringReceiveConnection;
 
-  template <UringRecvMode Mode>
+  template <bool CountReads>
+  void run_mode(const std::atomic<bool>& stop);
+  // Instantiated per mode, with and without counting each receive's size (io.count_reads).
+  template <UringRecvMode Mode, bool CountReads>
   void receive_loop(const std::atomic<bool>& stop);
-  template <UringRecvMode Mode>
+  template <UringRecvMode Mode, bool CountReads>
   void on_completion(const io_uring_cqe& cqe);
   bool admitted(int fd) const;  // --allow / --max-clients
   template <UringRecvMode Mode>
@@ -55,7 +58,7 @@ class UringReceiver final : public DataWorker,
   // Listeners whose rest is over get their accept again.
   void resume_listeners();
   void close_connection(uint32_t index, int err);
-  template <UringRecvMode Mode>
+  template <UringRecvMode Mode, bool CountReads>
   void cancel_and_drain();
 
   UringCapabilities caps_;
@@ -66,6 +69,7 @@ class UringReceiver final : public DataWorker,
   Ring ring_;             // declared after the buffers and sockets: torn down first
   uint32_t armed_ = 0;    // requests that will still complete (accepts and recvs)
   bool stopping_ = false;
+  ReadSizeBinning binning_{1};  // io.count_reads: by -l
 };
 
 }  // namespace xttcp

@@ -1,5 +1,6 @@
-// ConnectionWatch (the connections whose TCP_INFO the intervals hold) and interval_figures (the
-// per-interval figures from two readings): pure arithmetic, and the watch on real sockets.
+// ConnectionWatch (the connections whose TCP_INFO the intervals hold, and with tallies each one's
+// receives) and interval_figures (the per-interval figures from two readings): pure arithmetic,
+// and the watch on real sockets. ReadSizeBinning: iperf 2's bins of read sizes.
 #include "engine/stats/connection_watch.hh"
 
 #include <sys/socket.h>
@@ -19,7 +20,7 @@ ConnectionWatch::Reading reading(uint32_t id, uint64_t acked, uint64_t received,
   s.busy_us = busy_us;
   s.rtt_us = rtt_us;
   s.snd_cwnd = 10;
-  return {id, s, std::nullopt};
+  return {id, 0, s, {}, std::nullopt};
 }
 
 TEST(IntervalFigures, CountsAreChangesAndGaugesAreTheLatest) {
@@ -97,6 +98,85 @@ TEST(ConnectionWatch, OpenedAndClosedBetweenReads) {
   EXPECT_EQ(all[0].id, id);
   EXPECT_TRUE(all[0].who.has_value());
   EXPECT_TRUE(watch.read(0).empty());
+}
+
+// With tallies, each watched connection has its own, zeroed, read with its TCP_INFO and kept in
+// its last reading; one freed is zeroed again for the next connection.
+TEST(ConnectionWatch, TalliesAreReadWithTheConnections) {
+  Socket a, b;
+  ConnectionWatch watch(1, true);
+  const ReadSizeBinning binning(128 * 1024);
+  StreamTally* tally = nullptr;
+  const uint32_t id = watch.add(a.fd, 3, &tally);
+  ASSERT_NE(tally, nullptr);
+  binning.count(*tally, 1000);
+  binning.count(*tally, 131072);
+  std::vector<ConnectionWatch::Reading> all = watch.read(0);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].slot, 3u);
+  EXPECT_EQ(all[0].tally.bytes, 132072u);
+  EXPECT_EQ(all[0].tally.sizes.reads, 2u);
+  binning.count(*tally, 20000);
+  watch.remove(id);
+  all = watch.read(0);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].tally.sizes.reads, 3u) << "the last counts come with the last reading";
+  StreamTally* next = nullptr;
+  watch.add(b.fd, 0, &next);
+  EXPECT_EQ(next, tally) << "one tally a watched connection: the freed one serves again";
+  EXPECT_EQ(next->read().bytes, 0u);
+  EXPECT_EQ(watch.add(a.fd, 0, &next), ConnectionWatch::not_watched);
+  EXPECT_EQ(next, nullptr) << "not watched: not tallied";
+}
+
+TEST(ConnectionWatch, WithoutTalliesNoneIsGiven) {
+  Socket a;
+  ConnectionWatch watch(2);
+  StreamTally somewhere;
+  StreamTally* tally = &somewhere;
+  watch.add(a.fd, 0, &tally);
+  EXPECT_EQ(tally, nullptr);
+}
+
+// iperf 2's bins (its server's reporter: bin (n - 1) / (-l / 8), counted while below 8), as
+// Debian's iperf 2.1.8 -s -e shows them: "Read buffer size: 128 KByte (Dist bin width=16.0
+// KByte)", full 128 KB reads in the last bin.
+TEST(ReadSizeBinning, IperfsEightBinsOfAnEighthOfTheLength) {
+  const ReadSizeBinning binning(128 * 1024);
+  EXPECT_EQ(binning.width(), 16384u);
+  StreamTally tally;
+  for (uint64_t n : {1ull, 16384ull, 16385ull, 65536ull, 131071ull, 131072ull})
+    binning.count(tally, n);
+  ReadSizes expected;
+  expected.reads = 6;
+  expected.bins = {2, 1, 0, 1, 0, 0, 0, 2};
+  EXPECT_EQ(tally.read().sizes, expected);
+  EXPECT_EQ(tally.read().bytes, 1 + 16384 + 16385 + 65536 + 131071 + 131072u);
+}
+
+TEST(ReadSizeBinning, ALongerReceiveCountsAsReadsOfTheLength) {
+  // MSG_TRUNC and io_uring bundles take more than -l at once.
+  const ReadSizeBinning binning(1000);
+  StreamTally tally;
+  binning.count(tally, 2500);
+  ReadSizes expected;
+  expected.reads = 3;
+  expected.bins = {0, 0, 0, 1, 0, 0, 0, 2};  // 1000 twice (bins of 125 bytes: 7), 500 (3)
+  EXPECT_EQ(tally.read().sizes, expected);
+  EXPECT_EQ(tally.read().bytes, 2500u);
+}
+
+TEST(ReadSizeBinning, LengthsBelowEightStillHaveBins) {
+  // -l 10: bins one byte wide; a read past the eighth bin is counted, as iperf 2 counts it.
+  const ReadSizeBinning binning(10);
+  EXPECT_EQ(binning.width(), 1u);
+  StreamTally tally;
+  binning.count(tally, 10);
+  binning.count(tally, 3);
+  ReadSizes expected;
+  expected.reads = 2;
+  expected.bins[2] = 1;
+  EXPECT_EQ(tally.read().sizes, expected);
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ struct Options {
   bool skip_rx_copy = false;
   bool sqpoll = false;
   uint64_t rate_limit_bps = 0;
+  bool count_reads = false;  // io.count_reads, with a connection watch that has tallies
 };
 
 struct Outcome {
@@ -72,6 +73,7 @@ Outcome run_pair(const Options& options) {
   // (e2e-tcp-tuning checks the mark).
   receiver_spec.io.receive_mark = false;
   receiver_spec.uring.sqpoll = options.sqpoll;
+  receiver_spec.io.count_reads = options.count_reads;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
   sender_spec.layout.address = "127.0.0.1";
@@ -96,6 +98,8 @@ Outcome run_pair(const Options& options) {
   receiver_context.local = *resolve("127.0.0.1", 0, false);
   receiver_context.counters = receiver_counters.get();
   receiver_context.on_accept = [&accepts] { ++accepts; };
+  ConnectionWatch watch(limits::watched_connections, true);
+  if (options.count_reads) receiver_context.connection_watch = &watch;
   WorkerContext sender_context;
   sender_context.spec = &sender_spec;
   sender_context.plan = &sender_plan;
@@ -223,6 +227,34 @@ TEST_F(UringLoopback, ZeroCopySendsAreCountedWithTheirNotifications) {
   EXPECT_GT(sends, 0u);
   EXPECT_EQ(notifications, sends);  // the sender waits for the last ones in finish()
   EXPECT_GT(copied, 0u);            // loopback always copies
+}
+
+// io.count_reads: each connection's receives by size, in iperf 2's bins of -l/8 (a bundle's
+// completion counts as receives of -l and the rest): every receive in a bin, at least one per -l
+// bytes, and each connection named by its watch id.
+void expect_reads_counted(const Outcome& out) {
+  expect_consistent(out);
+  const uint64_t length = 16 * 1024;
+  for (const ConnectionStats& c : out.receiver.connection_stats) {
+    ASSERT_TRUE(c.read_sizes.has_value());
+    ASSERT_TRUE(c.stream.has_value());
+    const ReadSizes& r = *c.read_sizes;
+    EXPECT_EQ(std::accumulate(r.bins.begin(), r.bins.end(), uint64_t{0}), r.reads);
+    EXPECT_GE(r.reads, (c.bytes + length - 1) / length);
+    EXPECT_LE(r.reads, c.bytes);
+  }
+}
+
+TEST_F(UringLoopback, ReadSizesCountedInEveryMode) {
+  expect_reads_counted(run_pair({.count_reads = true}));
+  expect_reads_counted(run_pair({.disable = "multishot,defer_taskrun", .count_reads = true}));
+  expect_reads_counted(run_pair({.skip_rx_copy = true, .count_reads = true}));
+}
+
+TEST_F(UringLoopback, ReadSizesNotCountedUnlessAsked) {
+  const Outcome out = run_pair({});
+  for (const ConnectionStats& c : out.receiver.connection_stats)
+    EXPECT_FALSE(c.read_sizes.has_value());
 }
 
 TEST_F(UringLoopback, SqpollAndPacing) {
