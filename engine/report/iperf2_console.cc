@@ -20,13 +20,16 @@ constexpr const char* dashes = "------------------------------------------------
 // -e, a client's stream: Write/Err  Rtry  Cwnd/RTT(var)  NetPwr (net power: bytes/s per us of RTT).
 std::string enhanced_columns(const Iperf2Stream& s, double seconds) {
   const ConnectionStats& t = s.tcp;
-  const double rate = seconds > 0 ? static_cast<double>(s.bytes) / seconds : 0;
-  const std::string power = t.rtt_us > 0 ? fmt::format("{:.0f}", rate / t.rtt_us) : "-";
-  return fmt::format("  {}/0 {:10} {:8}K/{}({}) us  {}",
-                     s.calls ? fmt::format("{}", *s.calls) : "-", t.total_retrans,
-                     uint64_t{t.snd_cwnd} * t.snd_mss / 1024, t.rtt_us, t.rttvar_us, power);
+  ConnectionInterval end;  // TCP_INFO at the end: the whole test's retries
+  end.retransmits = t.total_retrans;
+  end.snd_cwnd = t.snd_cwnd;
+  end.snd_mss = t.snd_mss;
+  end.rtt_us = t.rtt_us;
+  end.rttvar_us = t.rttvar_us;
+  return iperf2_tcp_client_enhanced(s.calls, end, s.bytes, seconds);
 }
 
+// -e, a client's [SUM]: "%d/%d%10d", Write/Err and Rtry.
 std::string enhanced_sum(const std::vector<Iperf2Stream>& streams) {
   uint64_t calls = 0, retries = 0;
   bool counted = true;
@@ -35,7 +38,29 @@ std::string enhanced_sum(const std::vector<Iperf2Stream>& streams) {
     calls += s.calls.value_or(0);
     retries += s.tcp.total_retrans;
   }
-  return fmt::format("  {}/0 {:10}", counted ? fmt::format("{}", calls) : "-", retries);
+  return fmt::format("  {}/0{:10}", counted ? fmt::format("{}", calls) : "-", retries);
+}
+
+// -e, a server: each stream's reads by size, and the [SUM] of them (nothing where not counted).
+std::string reads_column(const Iperf2Stream& s) {
+  return s.tcp.read_sizes ? iperf2_reads_column(*s.tcp.read_sizes) : "";
+}
+std::string reads_sum(const std::vector<Iperf2Stream>& streams) {
+  ReadSizes sum;
+  bool counted = false;
+  for (const Iperf2Stream& s : streams)
+    if (s.tcp.read_sizes) {
+      sum += *s.tcp.read_sizes;
+      counted = true;
+    }
+  return counted ? iperf2_reads_column(sum) : "";
+}
+
+// A size in iperf 2's settings lines: "128 KByte", "183 Byte" (its byte_snprintf).
+std::string setting_size(double bytes) {
+  std::string text = iperf2_amount(bytes, 'A');
+  if (text.ends_with('s')) text.pop_back();
+  return text;
 }
 
 std::string stream_id(uint32_t id) { return iperf2_stream_id(id); }
@@ -86,6 +111,11 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec) {
   std::vector<std::string> lines{dashes};
   if (spec.role == Role::receiver) {
     lines.push_back(fmt::format("Server listening on {} port {}", protocol, spec.layout.base_port));
+    // -e: the read size and the width of Reads=Dist's bins (iperf 2's: -l / 8).
+    if (spec.iperf2.enhanced)
+      lines.push_back(fmt::format("Read buffer size: {} (Dist bin width={})",
+                                  setting_size(spec.workload.recv_buffer),
+                                  setting_size(spec.workload.recv_buffer / 8)));
   } else {
     const uint64_t streams = spec.sender_connections();
     lines.push_back(fmt::format("Client connecting to {}, {} port {}{}", spec.layout.address,
@@ -115,6 +145,7 @@ std::vector<std::string> iperf2_report_lines(const Result& r, bool intervals_pri
   if (r.spec.iperf2.csv) return iperf2_csv_lines(r, intervals_printed);
   const Iperf2Options& o = r.spec.iperf2;
   const bool enhanced = o.enhanced && r.role == Role::sender;
+  const bool reads = o.enhanced && r.role == Role::receiver;
   std::vector<std::string> out;
   const std::vector<Iperf2Stream> streams = iperf2_streams(r);
   if (!o.excludes('C'))
@@ -126,15 +157,16 @@ std::vector<std::string> iperf2_report_lines(const Result& r, bool intervals_pri
   const bool several = streams.size() > 1;
   if (o.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r))
-      out.push_back(iperf2_interval_line(r.spec, r.role, several, i));
+      for (std::string& line : iperf2_interval_lines(r.spec, r.role, several, i))
+        out.push_back(std::move(line));
   if (!o.sum_only || !several)
     for (const Iperf2Stream& s : streams)
       out.push_back(
           figures(stream_id(s.id), 0, r.duration_s, static_cast<double>(s.bytes), o.format) +
-          (enhanced ? enhanced_columns(s, r.duration_s) : ""));
+          (enhanced ? enhanced_columns(s, r.duration_s) : "") + (reads ? reads_column(s) : ""));
   if (several)
     out.push_back(figures("[SUM]", 0, r.duration_s, static_cast<double>(r.total_bytes), o.format) +
-                  (enhanced ? enhanced_sum(streams) : ""));
+                  (enhanced ? enhanced_sum(streams) : "") + (reads ? reads_sum(streams) : ""));
   return out;
 }
 

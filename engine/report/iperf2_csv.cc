@@ -76,13 +76,18 @@ std::vector<std::string> iperf2_csv_lines(const Result& r, bool intervals_printe
   std::vector<std::string> out;
   const std::vector<Iperf2Stream> streams = iperf2_streams(r);
   if (streams.empty()) return out;
-  // Intervals are measured over every stream together: one stream's are its own; with several,
-  // each interval is one row of the sum, id -1 as iperf 2 numbers its sum.
-  if (r.spec.iperf2.intervals && !intervals_printed) {
-    const int id = streams.size() > 1 ? -1 : 1;
-    for (const Iperf2Interval& i : iperf2_intervals(r))
-      out.push_back(row(r, streams.front(), id, i.from, i.to, i.bytes));
-  }
+  // Each stream's row of each interval, as iperf 2.1.8 writes them (no sum row); an interval
+  // without each stream's share is one row of the sum, id -1 as iperf 2 numbers its sum.
+  if (r.spec.iperf2.intervals && !intervals_printed)
+    for (const Iperf2Interval& i : iperf2_intervals(r)) {
+      if (i.streams.empty()) {
+        out.push_back(row(r, streams.front(), streams.size() > 1 ? -1 : 1, i.from, i.to, i.bytes));
+        continue;
+      }
+      for (const Iperf2StreamShare& share : i.streams)
+        if (const Iperf2Stream* s = iperf2_stream_by_id(streams, share.id))
+          out.push_back(row(r, *s, static_cast<int>(share.id), i.from, i.to, share.figures.bytes));
+    }
   if (!r.spec.iperf2.sum_only || streams.size() == 1)
     for (const Iperf2Stream& s : streams)
       out.push_back(row(r, s, static_cast<int>(s.id), 0, r.duration_s, s.bytes));

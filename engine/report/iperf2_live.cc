@@ -8,23 +8,52 @@ namespace xttcp {
 
 bool Iperf2LiveReport::prints(const TestSpec& spec) {
   if (spec.dialect != Dialect::iperf2 || !spec.iperf2.intervals) return false;
-  return spec.iperf2.csv ? spec.role == Role::sender : !spec.iperf2.excludes('D');
+  // A UDP server learns its streams' addresses at the end: its rows come with its report.
+  if (spec.iperf2.csv) return spec.role == Role::sender || spec.workload.protocol == Protocol::tcp;
+  return !spec.iperf2.excludes('D');
 }
 
-std::string Iperf2LiveReport::csv_row(std::chrono::system_clock::time_point window_start,
-                                      bool several, double from, double to,
-                                      const IntervalSample& sample, bool udp) const {
+void Iperf2LiveReport::connected(const std::vector<StreamEnds>& streams) {
+  // A client's streams in flow-slot order: the key of each (its slot) is its place.
+  ends_.clear();
+  for (std::size_t slot = 0; slot < streams.size(); ++slot) ends_[slot] = streams[slot];
+}
+
+std::vector<std::string> Iperf2LiveReport::csv_rows(
+    Role role, std::chrono::system_clock::time_point window_start, bool several,
+    const Iperf2Interval& i, bool udp) const {
   const bool hide = spec_.iperf2.hide_ips;
-  const StreamEnds first = streams_.empty() ? StreamEnds{} : streams_.front();
   const auto at = window_start + std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                                     std::chrono::duration<double>(to));
-  std::string row = iperf2_csv_fields(
-      iperf2_csv_timestamp(at, spec_.iperf2.enhanced), iperf2_endpoint(first.local, hide),
-      iperf2_endpoint(first.remote, hide), several ? -1 : 1, from, to, sample.bytes);
-  // A client's UDP row: its datagrams sent in the interval (as the report's rows,
-  // iperf2_udp_report).
-  if (udp) row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(sample.datagrams), 0);
-  return row;
+                                     std::chrono::duration<double>(i.to));
+  const std::string timestamp = iperf2_csv_timestamp(at, spec_.iperf2.enhanced);
+  // The source is the client on both ends, as iperf 2 writes it.
+  auto fields = [&](const StreamEnds& ends, int id, uint64_t bytes) {
+    const std::string& source = role == Role::sender ? ends.local : ends.remote;
+    const std::string& destination = role == Role::sender ? ends.remote : ends.local;
+    return iperf2_csv_fields(timestamp, iperf2_endpoint(source, hide),
+                             iperf2_endpoint(destination, hide), id, i.from, i.to, bytes);
+  };
+  std::vector<std::string> rows;
+  // iperf 2.1.8 writes each stream's row and no sum row; without each stream's share, one row
+  // of the sum (id -1), or of the one stream.
+  if (!i.streams.empty()) {
+    for (const Iperf2StreamShare& share : i.streams) {
+      const StreamInterval& s = share.figures;
+      const auto ends = ends_.find(s.key);
+      std::string row = fields(ends != ends_.end() ? ends->second : StreamEnds{},
+                               static_cast<int>(share.id), s.bytes);
+      // A client's UDP row: its datagrams sent in the interval (as the report's rows,
+      // iperf2_udp_report).
+      if (udp) row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(s.datagrams), 0);
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  }
+  const StreamEnds first = ends_.empty() ? StreamEnds{} : ends_.begin()->second;
+  std::string row = fields(first, several ? -1 : 1, i.bytes);
+  if (udp) row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(i.datagrams), 0);
+  rows.push_back(std::move(row));
+  return rows;
 }
 
 void Iperf2LiveReport::interval(Role role, std::chrono::system_clock::time_point window_start,
@@ -33,6 +62,7 @@ void Iperf2LiveReport::interval(Role role, std::chrono::system_clock::time_point
   if (count_ == 0 || window_start != window_) {  // a new test (a server serves one after another)
     window_ = window_start;
     count_ = 0;
+    numbers_ = Iperf2StreamNumbers{};
     if (!spec_.iperf2.csv) log_.raw(iperf2_data_header(spec_, role));
   }
   // On the -i grid, as iperf 2 prints it; the window's last interval may be shorter.
@@ -44,15 +74,11 @@ void Iperf2LiveReport::interval(Role role, std::chrono::system_clock::time_point
   // The end on the grid, but a shorter last interval keeps its length (a client's -t that is
   // not a multiple of -i; a server's test that ends when its client closes).
   const double length = sample.seconds < 0.9 * step ? sample.seconds : step;
-  const Iperf2Interval i{from,
-                         from + length,
-                         sample.bytes,
-                         sample.operations,
-                         sample.datagrams,
-                         sample.lost,
-                         static_cast<double>(sample.jitter_ns) / 1e6};
-  log_.raw(spec_.iperf2.csv ? csv_row(window_start, streams > 1, i.from, i.to, sample, udp)
-                            : iperf2_interval_line(spec_, role, streams > 1, i));
+  const Iperf2Interval i = iperf2_interval(sample, from, from + length, numbers_);
+  const std::vector<std::string> lines = spec_.iperf2.csv
+                                             ? csv_rows(role, window_start, streams > 1, i, udp)
+                                             : iperf2_interval_lines(spec_, role, streams > 1, i);
+  for (const std::string& line : lines) log_.raw(line);
 }
 
 }  // namespace xttcp

@@ -50,7 +50,8 @@ std::vector<std::string> client_lines(const Result& r, const std::vector<Iperf2S
   out.push_back(iperf2_data_header(r.spec, Role::sender));
   if (o.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r))
-      out.push_back(iperf2_interval_line(r.spec, Role::sender, several, i));
+      for (std::string& line : iperf2_interval_lines(r.spec, Role::sender, several, i))
+        out.push_back(std::move(line));
   // -e Write: the data datagrams (the FIN is not a write of the test).
   auto enhanced = [&](uint64_t bytes) {
     return o.enhanced ? iperf2_udp_client_enhanced(bytes / datagram, r.duration_s) : "";
@@ -93,7 +94,8 @@ std::vector<std::string> server_lines(const Result& r, const std::vector<Iperf2S
   out.push_back(iperf2_data_header(r.spec, Role::receiver));
   if (o.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r))
-      out.push_back(iperf2_interval_line(r.spec, Role::receiver, several, i));
+      for (std::string& line : iperf2_interval_lines(r.spec, Role::receiver, several, i))
+        out.push_back(std::move(line));
   Iperf2UdpStream sum;
   for (const Iperf2Stream& s : streams) {
     if (!s.udp) continue;
@@ -128,12 +130,30 @@ std::vector<std::string> csv_lines(const Result& r, const std::vector<Iperf2Stre
   if (streams.empty()) return out;
   const bool client = r.role == Role::sender || r.spec.role == Role::sender;
   const int interval_id = streams.size() > 1 ? -1 : 1;
+  // A row's UDP fields: a client's carry its datagrams sent, a server's its accounting.
+  auto figures = [client](double jitter_ms, uint64_t datagrams, uint64_t lost,
+                          uint64_t out_of_order) {
+    return client ? udp_fields(0, 0, static_cast<int64_t>(datagrams), 0)
+                  : udp_fields(jitter_ms, static_cast<int64_t>(lost),
+                               static_cast<int64_t>(datagrams + lost), out_of_order);
+  };
+  // Each stream's row of each interval, as iperf 2.1.8 writes them (no sum row); an interval
+  // without each stream's share is one row of the sum (id -1).
   if (r.spec.iperf2.intervals && !intervals_printed)
     for (const Iperf2Interval& i : iperf2_intervals(r)) {
-      const auto total = static_cast<int64_t>(client ? i.datagrams : i.datagrams + i.lost);
-      out.push_back(iperf2_csv_row(r, streams.front(), interval_id, i.from, i.to, i.bytes) +
-                    udp_fields(client ? 0 : i.jitter_ms, client ? 0 : static_cast<int64_t>(i.lost),
-                               total, 0));
+      if (i.streams.empty()) {
+        out.push_back(iperf2_csv_row(r, streams.front(), interval_id, i.from, i.to, i.bytes) +
+                      figures(i.jitter_ms, i.datagrams, i.lost, 0));
+        continue;
+      }
+      for (const Iperf2StreamShare& share : i.streams) {
+        const Iperf2Stream* s = iperf2_stream_by_id(streams, share.id);
+        if (s == nullptr) continue;
+        const StreamInterval& f = share.figures;
+        out.push_back(
+            iperf2_csv_row(r, *s, static_cast<int>(share.id), i.from, i.to, f.bytes) +
+            figures(static_cast<double>(f.jitter_ns) / 1e6, f.datagrams, f.lost, f.reordered));
+      }
     }
   for (const Iperf2Stream& s : streams) {
     if (client) {

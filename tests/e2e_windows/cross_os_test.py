@@ -19,6 +19,7 @@ WINEPREFIX and WINEDEBUG (set by scripts/test.sh), XTTCP_WINDOWS_BACKEND (defaul
 build's default, auto = iocp; 'null' while developing the control plane).
 """
 import os
+import re
 import shutil
 import sys
 import time
@@ -367,6 +368,42 @@ def iperf2_iperf_to_wine(xttcp_exe, started):
     check(agree(sent, received), f"iperf -c sent {sent} bytes, xttcp.exe received {received}")
 
 
+def iperf2_iperf_to_wine_enhanced(xttcp_exe, started):
+    """Debian's iperf -c -P 2 -i 1 to xttcp.exe -s -e -i 1 (iocp): the server counts each
+    connection's reads (io.count_reads) and prints each stream's interval lines with
+    Reads=Dist, iperf 2's form, and whole-test lines that add up to what it received."""
+    need_iperf()
+    port = free_port_block(1)
+    json_file = os.path.join(scratch_dir(), "wine-server.json")
+    server = Process(wine_command(xttcp_exe) + ["--dialect", "iperf2", "-s", "-e", "-i", "1",
+                                                "-p", str(port), "--json", json_file],
+                     "xttcp.exe -s -e -i 1")
+    started.append(server)
+    wait_listening(port, timeout=60)
+    client = Process([IPERF, "-c", "127.0.0.1", "-p", str(port), "-t", "3", "-P", "2", "-i", "1"],
+                     "iperf -c -P 2 -i 1")
+    started.append(client)
+    check(client.wait(60) == 0, f"iperf -c failed: {client.stdout()}")
+    server.wait_output("[SUM] 0.0000-", timeout=60)
+    server.signal(2)
+    server.wait(60)
+    reads = re.compile(r"^\[\s*(\d+|SUM)\] (\d+\.\d{4})-(\d+\.\d{4}) sec\s+[\d.]+ \w*Bytes\s+"
+                       r"[\d.]+ \w*bits/sec\s+(\d+)=(\d+(?::\d+){7})$", re.M)
+    lines = [m.groups() for m in reads.finditer(server.stdout())]
+    for stream in ("1", "2", "SUM"):
+        check(any(g[0] == stream and g[1] == "0.0000" and g[2] == "1.0000" for g in lines),
+              f"xttcp.exe printed no first interval line of stream {stream} with Reads=Dist:\n"
+              f"{server.stdout()}")
+    # iperf -c's [SUM] over the whole test: "[SUM] 0.0000-3.0012 sec  2.15 GBytes  ..."
+    units = {"Bytes": 1, "KBytes": 1 << 10, "MBytes": 1 << 20, "GBytes": 1 << 30}
+    sums = re.findall(r"^\[SUM\] 0\.0000-(\d+\.\d{4}) sec\s+([\d.]+) (\w*Bytes)", client.stdout(),
+                      re.M)
+    whole = [(float(amount) * units[unit]) for end, amount, unit in sums if float(end) > 1.5]
+    check(whole, f"iperf -c printed no [SUM] of the test:\n{client.stdout()}")
+    received = summary(json_file, "xttcp.exe")["summary"]["total_bytes"]
+    check(agree(whole[-1], received), f"iperf -c sent {whole[-1]:.0f} bytes, xttcp.exe received {received}")
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -398,6 +435,7 @@ CASES = {
     "typographic-dash": typographic_dash,
     "iperf2-wine-to-iperf": iperf2_wine_to_iperf,
     "iperf2-iperf-to-wine": iperf2_iperf_to_wine,
+    "iperf2-iperf-to-wine-enhanced": iperf2_iperf_to_wine_enhanced,
 }
 
 sys.exit(run_cases(CASES))

@@ -378,11 +378,10 @@ Expected<Command> finish(Iperf2Parse& p) {
     if (p.rate_bps)
       return fail("-b: xttcp's server reads as fast as it can (give -b to the client)");
     if (p.fq_rate_bps) return fail("--fq-rate: give it to the client");
-    if (spec.iperf2.enhanced && !p.udp)
-      return fail(
-          "-e: a TCP server's enhanced column (Reads=Dist, reads by size) is not counted by "
-          "xttcp (give -e to the client, or use -u)");
     spec.role = Role::receiver;
+    // Each stream's own interval lines (-i) and -e's Reads=Dist: the data path counts each
+    // connection's reads and their sizes, only then.
+    spec.io.count_reads = !p.udp && (spec.iperf2.enhanced || spec.iperf2.intervals);
     spec.layout.address = p.bind.value_or("");
     spec.layout.threads_per_port = 1;
     // A test lasts until its client closed every stream (engine/run/control_plane/iperf2_receiver).

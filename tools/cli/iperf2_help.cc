@@ -12,7 +12,7 @@ std::string iperf2_dialect_help() {
 Client/Server:
   -b, --bandwidth #[kmgKMG]  rate of each stream in bits/sec (default: as fast as it goes;
                              UDP 1 Mbit/sec)
-  -e, --enhanced             enhanced reports (more columns; not a TCP server's)
+  -e, --enhanced             enhanced reports (more columns)
   -f, --format [aAbBkKmMgG]  report units: a adaptive bits (default), A adaptive bytes,
                              k/m/g bits, K/M/G bytes
       --hide-ips             print addresses as x.x.x.x

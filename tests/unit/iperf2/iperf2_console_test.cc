@@ -2,6 +2,8 @@
 // form checked against lines Debian's iperf 2.1.8 printed on loopback.
 #include "engine/report/iperf2_console.hh"
 
+#include <array>
+
 #include <gtest/gtest.h>
 
 #include "tests/unit/cli/cli_test_util.hh"
@@ -110,6 +112,92 @@ TEST(Iperf2Console, IntervalsPrintedLiveAreLeftOut) {
   for (const std::string& line : rest)
     EXPECT_EQ(line.find("[SUM] 0.0000-1.0000"), std::string::npos);
   EXPECT_EQ(rest.back(), all.back());
+}
+
+// Each interval carries each stream's share (as the live report gets them): each stream's
+// lines, then the [SUM]; the streams in slot order although the run listed them by worker.
+Result two_stream_client_with_shares(const std::string& extra) {
+  Result r;
+  r.spec = iperf2_line("-c 127.0.0.1 -t 2 -P 2 -i 1 " + extra);
+  r.role = Role::sender;
+  r.duration_s = 2.0003;
+  r.start_time = "2026-12-02T00:15:40Z";
+  for (uint32_t slot : {1u, 0u}) {  // worker order, not slot order
+    ConnectionStats c;
+    c.local = "127.0.0.1:" + std::to_string(40000 + slot);
+    c.remote = "127.0.0.1:5001";
+    c.bytes = 1500000000 + slot * 100000000;
+    c.snd_cwnd = 30;
+    c.snd_mss = 32741;
+    c.rtt_us = 100;
+    c.stream = slot;
+    r.connections.push_back(c);
+    r.total_bytes += c.bytes;
+  }
+  for (uint32_t slot : {0u, 1u}) {
+    ThreadResult thread;
+    thread.index = slot;
+    thread.operations = (1500000000 + slot * 100000000) / 131072;
+    r.threads.push_back(thread);
+  }
+  for (int k = 0; k < 2; ++k) {
+    IntervalSample sample{k * 1.0001, 1.0001, 0};
+    for (uint64_t slot : {0u, 1u}) {
+      StreamInterval s;
+      s.key = slot;
+      s.bytes = 750000000 + slot * 50000000 + k * 1000;
+      s.operations = s.bytes / 131072;
+      ConnectionInterval tcp;
+      tcp.retransmits = static_cast<uint32_t>(slot * 3 + k);
+      tcp.snd_cwnd = 30 + static_cast<uint32_t>(k);
+      tcp.snd_mss = 32741;
+      tcp.rtt_us = 90 + static_cast<uint32_t>(slot * 10);
+      tcp.rttvar_us = 20;
+      s.tcp = tcp;
+      sample.bytes += s.bytes;
+      sample.operations += s.operations;
+      sample.per_stream.push_back(s);
+    }
+    r.intervals.push_back(sample);
+  }
+  return r;
+}
+
+TEST(Iperf2Console, EachStreamsIntervalLinesGolden) {
+  const Result r = two_stream_client_with_shares("-e");
+  expect_golden("iperf2-client-P2-streams-enhanced.txt", join_lines(iperf2_report_lines(r)));
+}
+
+TEST(Iperf2Csv, EachStreamsIntervalRowsGolden) {
+  // iperf 2.1.8 -y C -P 2 writes each stream's row and no sum row.
+  const Result r = two_stream_client_with_shares("-y C");
+  expect_golden("iperf2-client-P2-streams.csv", join_lines(iperf2_report_lines(r)));
+}
+
+// -s -e: the banner's read size and bin width, each stream's Reads=Dist and their [SUM], the
+// streams in the order they began (their watch ids) although they ended the other way round.
+TEST(Iperf2Console, EnhancedServerGolden) {
+  Result r;
+  r.spec = iperf2_line("-s -e");
+  r.duration_s = 2.0005;
+  const uint64_t bytes[] = {2684354560, 1621350000};
+  const std::array<uint64_t, 8> bins[] = {{98, 0, 0, 197, 201, 0, 0, 20302},
+                                          {65, 1, 0, 89, 113, 2, 2, 12253}};
+  for (uint32_t id : {1u, 0u}) {  // in the order they ended
+    ConnectionStats c;
+    c.local = "127.0.0.1:5001";
+    c.remote = "127.0.0.1:" + std::to_string(36054 + id);
+    c.bytes = bytes[id];
+    c.stream = id;
+    ReadSizes reads;
+    reads.bins = bins[id];
+    for (uint64_t b : reads.bins) reads.reads += b;
+    c.read_sizes = reads;
+    r.connections.push_back(c);
+    r.total_bytes += c.bytes;
+  }
+  expect_golden("iperf2-server-P2-enhanced.txt",
+                join_lines(iperf2_banner_lines(r.spec)) + join_lines(iperf2_report_lines(r)));
 }
 
 TEST(Iperf2Csv, ClientWithIntervalsGolden) {

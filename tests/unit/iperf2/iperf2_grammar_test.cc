@@ -184,10 +184,14 @@ TEST(Iperf2Grammar, ServerRefusesClientOptions) {
             "-t: xttcp's iperf2 server serves until Ctrl+C (give -t to the client)");
   EXPECT_EQ(iperf2_error("-s -P 2"),
             "-P: the client says how many streams it sends (give -P to the client)");
-  EXPECT_EQ(iperf2_error("-s -e"),
-            "-e: a TCP server's enhanced column (Reads=Dist, reads by size) is not counted by "
-            "xttcp (give -e to the client, or use -u)");
-  // UDP's enhanced columns are printed at both ends.
+  // The enhanced columns are printed at both ends; a TCP server's (Reads=Dist) and its streams'
+  // own interval lines ask its data path to count each connection's reads, and only they do.
+  EXPECT_TRUE(iperf2_spec("-s -e").iperf2.enhanced);
+  EXPECT_TRUE(iperf2_spec("-s -e").io.count_reads);
+  EXPECT_TRUE(iperf2_spec("-s -i 1").io.count_reads);
+  EXPECT_FALSE(iperf2_spec("-s").io.count_reads);
+  EXPECT_FALSE(iperf2_spec("-s -u -e -i 1").io.count_reads);
+  EXPECT_FALSE(iperf2_spec("-c h -e -i 1").io.count_reads);
   EXPECT_TRUE(iperf2_spec("-s -u -e").iperf2.enhanced);
   EXPECT_TRUE(iperf2_spec("-c h -u -e").iperf2.enhanced);
   EXPECT_EQ(iperf2_error("-s -b 1m"),
