@@ -87,7 +87,7 @@ TEST(IocpBackendTable, IocpIsFirstAvailableAndAutoTakesIt) {
   // The Windows options it honours; -uso and -uro are not among them.
   const uint32_t options = cap_socket_buffers | cap_verify_data | cap_wait_all | cap_thread_rate |
                            cap_udp_unconnected | cap_call_timing | cap_several_hosts |
-                           cap_count_mode;
+                           cap_count_mode | cap_count_reads;
   EXPECT_EQ((*found)->capabilities(), uint32_t{cap_tcp | cap_udp | options});
   TestSpec spec;
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {

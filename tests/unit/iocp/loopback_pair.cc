@@ -93,6 +93,7 @@ PairOutcome run_pair(const PairOptions& options) {
   receiver_spec.workload.verify_data = options.verify_data;
   receiver_spec.io.wait_all = options.wait_all;
   receiver_spec.io.time_each_call = options.latency;
+  receiver_spec.io.count_reads = options.count_reads;
   TestSpec sender_spec;
   sender_spec.role = Role::sender;
   sender_spec.workload.protocol = options.protocol;
@@ -125,6 +126,8 @@ PairOutcome run_pair(const PairOptions& options) {
   receiver_context.local = loopback(options.ipv6, 0);
   receiver_context.counters = receiver_counters.get();
   receiver_context.on_accept = [&accepts] { ++accepts; };
+  ConnectionWatch watch(limits::watched_connections, true);
+  if (options.count_reads) receiver_context.connection_watch = &watch;
   receiver_context.udp_flows = &receiver_registry;
   if (options.latency) receiver_context.latency_period = &latency_period;
   WorkerContext sender_context;

@@ -22,6 +22,7 @@ struct PairOptions {
   uint32_t buffer = 16 * 1024;  // -b (TCP) or the datagram size (UDP)
   bool wait_all = false;        // -wa on the receiver
   bool latency = false;         // -lm on both: every operation timed into latency period 1
+  bool count_reads = false;     // io.count_reads on the receiver, with a connection watch
 };
 
 struct PairOutcome {

@@ -102,6 +102,28 @@ TEST(IocpTcp, LatencyTimesEveryOperation) {
   EXPECT_EQ(plain.receiver_latency.calls, 0u);
 }
 
+// io.count_reads: each connection's completed receives by size, in iperf 2's 8 bins of -b/8
+// (the iperf2 dialect's server with -e); none counted unless asked.
+TEST(IocpTcp, ReadSizesCounted) {
+  PairOptions options;
+  options.connections = 3;
+  options.async_buffers = 4;
+  options.count_reads = true;
+  const PairOutcome out = run_pair(options);
+  expect_exact(options, out);
+  for (const ConnectionStats& c : out.receiver.connection_stats) {
+    ASSERT_TRUE(c.read_sizes.has_value()) << c.remote;
+    EXPECT_TRUE(c.stream.has_value());
+    uint64_t binned = 0;
+    for (uint64_t n : c.read_sizes->bins) binned += n;
+    EXPECT_EQ(binned, c.read_sizes->reads);
+    EXPECT_GE(c.read_sizes->reads, (c.bytes + options.buffer - 1) / options.buffer);
+  }
+  options.count_reads = false;
+  for (const ConnectionStats& c : run_pair(options).receiver.connection_stats)
+    EXPECT_FALSE(c.read_sizes.has_value());
+}
+
 TEST(IocpTcp, Ipv6Loopback) {
   if (!ipv6_loopback_works()) GTEST_SKIP() << "::1 cannot be bound here (no IPv6 loopback)";
   const PairOptions options{.ipv6 = true, .connections = 2, .async_buffers = 4};
