@@ -1,6 +1,7 @@
 // The hot-path counter and its readers: what one FlowCounter::add costs next to a locked
 // fetch_add, and what the engine pays to snapshot N flow counters (WorkerPool::snapshot, which
-// the timeline calls at every interval and phase edge).
+// the timeline calls at every interval and phase edge); and what a TCP receiver adds per receive
+// when it counts each connection's reads by size (io.count_reads: ReadSizeBinning::count).
 #include <benchmark/benchmark.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 
 #include "engine/plan.hh"
 #include "engine/stats/counters.hh"
+#include "engine/stats/stream_tally.hh"
 #include "engine/run/worker_pool.hh"
 #include "io_backends/null/null_backend.hh"
 
@@ -50,6 +52,26 @@ void BM_AtomicFetchAdd(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AtomicFetchAdd);
+
+// io.count_reads: one receive counted into its connection's tally (bytes, reads, a bin by size,
+// iperf 2's -l/8 wide), -l 128K; the sizes vary as a loaded receiver's do, a receive longer than
+// -l among them (MSG_TRUNC, io_uring bundles), so neither the bin nor the branch is predicted
+// for free. items = receives counted.
+void BM_ReadSizeBinningCount(benchmark::State& state) {
+  uint64_t length = bytes_per_send;
+  benchmark::DoNotOptimize(length);  // a run-time -l, as the worker's: no division folded away
+  const ReadSizeBinning binning(length);
+  StreamTally tally;
+  static constexpr uint64_t sizes[] = {131072, 65536, 1448, 131072, 300000, 98304, 131072, 20000};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    binning.count(tally, sizes[i++ & 7]);
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(tally.read());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReadSizeBinningCount);
 
 // WorkerPool::snapshot() over N flows (allocates the result vector each call, as the engine
 // does). No thread is started: the pool is only constructed. items = counters read.
