@@ -25,8 +25,9 @@ class IntervalSink {
   virtual bool wants_streams() const { return false; }
   // A sender's streams, once every one connected (before its window opens), in flow-slot order.
   virtual void connected(const std::vector<StreamEnds>& streams) { (void)streams; }
-  // A receiver's TCP stream seen for the first time, before the interval that first carries it:
-  // `key` as StreamInterval::key names it (with wants_streams()).
+  // A receiver's stream seen for the first time (TCP: a watched connection; UDP: a flow its
+  // worker named), before the interval that first carries it: `key` as StreamInterval::key
+  // names it (with wants_streams()).
   virtual void stream_began(uint64_t key, const StreamEnds& ends) {
     (void)key;
     (void)ends;

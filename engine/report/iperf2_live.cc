@@ -8,9 +8,7 @@ namespace xttcp {
 
 bool Iperf2LiveReport::prints(const TestSpec& spec) {
   if (spec.dialect != Dialect::iperf2 || !spec.iperf2.intervals) return false;
-  // A UDP server learns its streams' addresses at the end: its rows come with its report.
-  if (spec.iperf2.csv) return spec.role == Role::sender || spec.workload.protocol == Protocol::tcp;
-  return !spec.iperf2.excludes('D');
+  return spec.iperf2.csv || !spec.iperf2.excludes('D');
 }
 
 void Iperf2LiveReport::connected(const std::vector<StreamEnds>& streams) {
@@ -42,16 +40,25 @@ std::vector<std::string> Iperf2LiveReport::csv_rows(
       const auto ends = ends_.find(s.key);
       std::string row = fields(ends != ends_.end() ? ends->second : StreamEnds{},
                                static_cast<int>(share.id), s.bytes);
-      // A client's UDP row: its datagrams sent in the interval (as the report's rows,
-      // iperf2_udp_report).
-      if (udp) row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(s.datagrams), 0);
+      // A UDP row (as the report's rows, iperf2_udp_report): a client's datagrams sent in the
+      // interval; a server's jitter, loss, total and out-of-order.
+      if (udp && role == Role::sender)
+        row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(s.datagrams), 0);
+      else if (udp)
+        row += iperf2_csv_udp_fields(static_cast<double>(s.jitter_ns) / 1e6,
+                                     static_cast<int64_t>(s.lost),
+                                     static_cast<int64_t>(s.datagrams + s.lost), s.reordered);
       rows.push_back(std::move(row));
     }
     return rows;
   }
   const StreamEnds first = ends_.empty() ? StreamEnds{} : ends_.begin()->second;
   std::string row = fields(first, several ? -1 : 1, i.bytes);
-  if (udp) row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(i.datagrams), 0);
+  if (udp && role == Role::sender)
+    row += iperf2_csv_udp_fields(0, 0, static_cast<int64_t>(i.datagrams), 0);
+  else if (udp)
+    row += iperf2_csv_udp_fields(i.jitter_ms, static_cast<int64_t>(i.lost),
+                                 static_cast<int64_t>(i.datagrams + i.lost), 0);
   rows.push_back(std::move(row));
   return rows;
 }

@@ -1,8 +1,8 @@
 // The iperf2 dialect's interval lines as each -i interval ends (iperf 2 prints them so, and
 // scripts follow them live): the "[ ID] Interval ..." header before the first, then each
 // interval's lines (each stream's, then [SUM] with several), on the console (standard output);
-// with -y C the interval rows, one per stream (a UDP server's come with its report: it learns
-// its streams' addresses at the end). The report of the finished test then leaves them out
+// with -y C the interval rows, one per stream, each with its stream's ends (a server learns them
+// as each stream begins). The report of the finished test then leaves them out
 // (iperf2_report_lines(result, true)).
 #pragma once
 

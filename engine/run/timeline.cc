@@ -149,6 +149,7 @@ class Timeline::Run {
           sample.jitter_ns = d.jitter_ns;
         }
         if (readings) sample.connections = interval_figures(readings_, *readings, t_.pool_.role());
+        if (t_.per_stream_ && udp_run_) announce_udp_streams();
         if (t_.per_stream_)
           sample.per_stream = stream_figures(
               {t_.pool_.role(), udp_run_, &sample_flows_, &slots, &udp_delta, &readings_,
@@ -178,6 +179,16 @@ class Timeline::Run {
     uint64_t sum = 0;
     for (const CounterSnapshot& s : slots) sum += s.operations;
     return sum;
+  }
+
+  // A UDP receiver's streams its workers named since the last interval, to the sinks.
+  void announce_udp_streams() {
+    if (t_.pool_.role() != Role::receiver) return;
+    const std::vector<udp::FlowEnds> named = t_.pool_.udp_flow_ends();
+    for (; udp_streams_announced_ < named.size(); ++udp_streams_announced_) {
+      const udp::FlowEnds& f = named[udp_streams_announced_];
+      for (IntervalSink* sink : t_.sinks_) sink->stream_began(f.flow_id, {f.local, f.remote});
+    }
   }
 
   // TCP: every watched connection's TCP_INFO now (nullopt: no watch); the addresses of the
@@ -299,6 +310,7 @@ class Timeline::Run {
   uint64_t sample_bytes_;
   uint64_t sample_operations_;                 // send/receive calls, as sample_bytes_
   std::vector<CounterSnapshot> sample_flows_;  // per slot, when the sinks want streams
+  std::size_t udp_streams_announced_ = 0;      // of the pool's named UDP flows
   std::vector<udp::FlowRecord> sample_udp_;
   // TCP: the watched connections as read at the current sample's start.
   std::vector<ConnectionWatch::Reading> readings_;

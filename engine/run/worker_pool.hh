@@ -80,6 +80,10 @@ class WorkerPool {
   std::vector<HistogramCounts> rr_snapshot() const;
   // UDP runs: every flow's datagram counters so far (empty for TCP).
   std::vector<udp::FlowRecord> udp_snapshot() const;
+  // UDP receivers: the flows their workers named (the iperf2 dialect's streams), in order.
+  std::vector<udp::FlowEnds> udp_flow_ends() const {
+    return udp_flows_ ? udp_flows_->described() : std::vector<udp::FlowEnds>{};
+  }
   bool is_udp() const { return udp_flows_ != nullptr; }
   // UDP: what the workers' sockets use (GRO on a receiver, datagrams per GSO send on a sender).
   bool udp_gro() const { return udp_flows_ && udp_flows_->gro.load(); }

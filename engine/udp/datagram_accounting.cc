@@ -148,6 +148,7 @@ bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t availa
   Tracked& flow = tracked(source_flow_);
   if (flow.first_ns == 0) {
     flow.first_ns = now_ns;
+    began_ = source_flow_;
     if (on_flow_start_ != nullptr && *on_flow_start_) (*on_flow_start_)();
   }
   flow.last_ns = now_ns;

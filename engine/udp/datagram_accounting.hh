@@ -70,6 +70,9 @@ class DatagramAccounting {
   void set_source(uint32_t flow_id) { source_flow_ = flow_id; }
   // The iperf2 layout: the FIN of the last datagrams passed, once (nullopt: none).
   std::optional<Iperf2Fin> take_fin() { return std::exchange(fin_, std::nullopt); }
+  // The iperf2 layout: the flow whose first datagram was the last one passed, once (nullopt:
+  // none), so the receiver can name it (UdpFlowRegistry::describe).
+  std::optional<uint32_t> take_began() { return std::exchange(began_, std::nullopt); }
 
   // One datagram of `length` bytes received at `now_ns` (the sender's clock need not agree), of
   // which `available` bytes are in `data` (fewer when read with MSG_TRUNC). Returns false for an
@@ -123,6 +126,7 @@ class DatagramAccounting {
   DatagramLayout layout_;
   uint32_t source_flow_ = 0;
   std::optional<Iperf2Fin> fin_;
+  std::optional<uint32_t> began_;
   uint32_t limit_;                                // flows tracked at most
   std::vector<Tracked> flows_;                    // a last-hit cache, then the index
   std::unordered_map<uint32_t, uint32_t> index_;  // flow id -> place in flows_

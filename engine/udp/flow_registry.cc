@@ -27,6 +27,17 @@ void UdpFlowRegistry::retire(const UdpFlowCounters& flow, UdpFlowCounters& into)
   where_.erase(entry);
 }
 
+void UdpFlowRegistry::describe(FlowEnds ends) {
+  std::lock_guard lock(mutex_);
+  // Bounded as the flows a receiver tracks are: a sprayer of sources names no more than that.
+  if (described_.size() < std::size_t{flows_per_socket_} * 4) described_.push_back(std::move(ends));
+}
+
+std::vector<FlowEnds> UdpFlowRegistry::described() const {
+  std::lock_guard lock(mutex_);
+  return described_;
+}
+
 std::vector<FlowRecord> UdpFlowRegistry::snapshot() const {
   std::lock_guard lock(mutex_);
   std::vector<FlowRecord> out;

@@ -10,6 +10,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -42,6 +43,13 @@ inline bool is_sender_flow_id(uint32_t flow_id) { return flow_id < foreign_marke
 // sender's -n flows of one port, several senders with -M) and at most 1024 each.
 uint32_t flows_per_socket(uint32_t sockets, uint32_t total = 4096);
 
+// A flow's two ends as its receiver names them (the iperf2 dialect's server: its source and the
+// address it came to), "127.0.0.1:5001".
+struct FlowEnds {
+  uint32_t slot = 0, flow_id = 0;
+  std::string local, remote;
+};
+
 struct FlowRecord {
   uint32_t slot = 0;     // the worker's FlowPlan slot (receiver: its port; sender: its flow)
   uint32_t flow_id = 0;  // the sender's flow number from the header, or compat_flow
@@ -63,6 +71,10 @@ class UdpFlowRegistry {
   void retire(const UdpFlowCounters& flow, UdpFlowCounters& into);
   // Every flow registered so far, in registration order.
   std::vector<FlowRecord> snapshot() const;
+  // A receiver names flow `flow_id` of `slot` (control path: once per flow).
+  void describe(FlowEnds ends);
+  // Every flow named so far, in the order they were named (the list only grows).
+  std::vector<FlowEnds> described() const;
 
   // What the data path uses, set by the workers when they open (read after, from any thread).
   std::atomic<bool> gro{false};
@@ -88,6 +100,7 @@ class UdpFlowRegistry {
   mutable std::mutex mutex_;
   std::list<Entry> entries_;  // a retired flow leaves from the middle
   std::unordered_map<const UdpFlowCounters*, std::list<Entry>::iterator> where_;
+  std::vector<FlowEnds> described_;
   uint64_t next_serial_ = 1;
 };
 

@@ -7,6 +7,7 @@
 
 #include "base/unique_fd.hh"
 #include "engine/iperf2/udp_datagram.hh"
+#include "engine/udp/flow_registry.hh"
 
 namespace xttcp {
 
@@ -53,7 +54,9 @@ Iperf2UdpStream iperf2_stream_figures(const iperf2::ServerReport& r) {
 }
 
 void answer_iperf2_fin(UdpSocketAccounting& accounting, int fd, const SocketAddress& source,
-                       WorkerReport& report) {
+                       const WorkerContext& context, uint32_t slot, WorkerReport& report) {
+  if (const std::optional<uint32_t> began = accounting.take_began(); began && context.udp_flows)
+    context.udp_flows->describe({slot, *began, local_endpoint(fd, source), source.to_string()});
   const std::optional<udp::Iperf2Fin> fin = accounting.take_fin();
   if (!fin) return;
   unsigned char reply[iperf2::server_report_size];

@@ -21,7 +21,9 @@ Iperf2UdpStream iperf2_stream_figures(const iperf2::ServerReport& report);
 
 // After a datagram from `source` was accounted: if it was a FIN, sends the report back from
 // `fd`; a stream's first FIN also records the stream (endpoints and its figures) in `report`.
+// If it was a stream's first datagram, names the stream (its ends) in the context's flow
+// registry, for the live -y C rows (once per stream).
 void answer_iperf2_fin(UdpSocketAccounting& accounting, int fd, const SocketAddress& source,
-                       WorkerReport& report);
+                       const WorkerContext& context, uint32_t slot, WorkerReport& report);
 
 }  // namespace xttcp

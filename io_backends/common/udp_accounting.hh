@@ -40,6 +40,7 @@ class UdpSocketAccounting {
   // The iperf2 layout (io_backends/common/iperf2_udp_server.hh).
   void set_source(uint32_t flow_id) { datagrams_.set_source(flow_id); }
   std::optional<udp::Iperf2Fin> take_fin() { return datagrams_.take_fin(); }
+  std::optional<uint32_t> take_began() { return datagrams_.take_began(); }
 
  private:
   udp::DatagramAccounting datagrams_;

@@ -99,7 +99,9 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       bytes += data_bytes;
       any_data = any_data || data_bytes > 0 || length == 0;
       gives_up_gro(socket, length, segment);  // the next recvmmsg reads headers only
-      if (iperf2_) answer_iperf2_fin(*socket.accounting, socket.fd.get(), sources_[i], report_);
+      if (iperf2_)
+        answer_iperf2_fin(*socket.accounting, socket.fd.get(), sources_[i], context_, socket.slot,
+                          report_);
     }
     if (any_data) context_.counters[socket.slot].add(bytes);
     socket.accounting->announce_ended();  // count mode: after the bytes before the marker

@@ -117,7 +117,9 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
             socket.accounting->on_buffer(payload, in_buffer, length, segment,
                                          info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
         if (data_bytes > 0 || length == 0) context_.counters[socket.slot].add(data_bytes);
-        if (iperf2_) answer_iperf2_fin(*socket.accounting, socket.fd.get(), source, report_);
+        if (iperf2_)
+          answer_iperf2_fin(*socket.accounting, socket.fd.get(), source, context_, socket.slot,
+                            report_);
         socket.accounting->announce_ended();  // count mode: after the bytes before the marker
         // Header-only from now on: end the receive on full buffers; it is re-armed on headers.
         if (gives_up_gro(socket, length, segment) && socket.armed) cancel_receive(index);

@@ -3,13 +3,13 @@
 (/usr/bin/iperf) on loopback. Live: the first -i line of an xttcp client (and of an xttcp
 server) is read while the test still runs (its peer's -t is 30 s; the test then stops it by PID
 with Ctrl+C); the server's, of two streams, are each stream's and their [SUM]; a server's -y C
-rows, one per stream, too. Enhanced: xttcp -c -e against `iperf -s -e` and `iperf -c -e` against
+rows (TCP and UDP), one per stream, too. Enhanced: xttcp -c -e against `iperf -s -e` and `iperf -c -e` against
 xttcp -s -e (TCP -P 2; UDP -e at both ends, paced with -b): one regex per kind of line parses
 both tools' lines, and the two ends' byte totals agree within 2 %. Per stream: with -P 2 -i 1
 each stream has its own interval lines at both ends, TCP (a client's -e lines with Rtry and
 Cwnd/RTT, a server's with Reads=Dist) and UDP, parsed by the regex that parses iperf 2's.
 Cases: live-xttcp-client, live-csv-xttcp-client, live-xttcp-server, live-csv-xttcp-server,
-tcp-enhanced, udp-enhanced, tcp-per-stream, udp-per-stream.
+live-csv-xttcp-udp-server, tcp-enhanced, udp-enhanced, tcp-per-stream, udp-per-stream.
 Exits 77 when /usr/bin/iperf is missing (scripts/install-deps.sh installs the iperf package)."""
 import os
 import re
@@ -38,6 +38,10 @@ TCP_SERVER = re.compile(FIGURES + r"\s+(\d+)=(\d+(?::\d+){7})$", re.M)
 # A -y C row of TCP: timestamp, source (the client) and destination, id, interval, bytes, bits/s.
 CSV_ROW = re.compile(r"^(\d{14}(?:\.\d{3})?),([\d.]+),(\d+),([\d.]+),(\d+),(-?\d+),"
                      r"(\d+\.\d)-(\d+\.\d),(\d+),(\d+)$", re.M)
+# A -y C row of UDP: the TCP row's fields, then jitter (ms), lost, total, loss % and out-of-order.
+CSV_UDP_ROW = re.compile(r"^(\d{14}(?:\.\d{3})?),([\d.]+),(\d+),([\d.]+),(\d+),(-?\d+),"
+                         r"(\d+\.\d)-(\d+\.\d),(\d+),(\d+),([\d.]+),(-?\d+),(-?\d+),(-?[\d.]+),(\d+)$",
+                         re.M)
 UNITS = {"Bytes": 1, "KBytes": 1024, "MBytes": 1024 ** 2, "GBytes": 1024 ** 3, "TBytes": 1024 ** 4}
 
 
@@ -277,6 +281,37 @@ def live_csv_xttcp_server(xttcp, started):
     stop(server)
 
 
+def live_csv_xttcp_udp_server(xttcp, started):
+    """-u -y C: a UDP server's interval rows come live too, one per stream, with its jitter, loss
+    and total; the source is the client's stream, as iperf 2.1.8 -s -u -y C writes it."""
+    need_iperf()
+    port = free_port_block(1)
+    server = Process([as_iperf(xttcp), "-s", "-u", "-p", str(port), "-i", "1", "-y", "C"],
+                     "xttcp as iperf -s -u -i 1 -y C")
+    started.append(server)
+    wait_udp_bound(port)
+    client = Process([IPERF, "-c", "127.0.0.1", "-u", "-b", "10m", "-p", str(port), "-t", "30",
+                      "-P", "2", "-i", "1", "-y", "C"], "iperf -c -u -t 30 -P 2 -i 1 -y C")
+    started.append(client)
+    client.wait_output(",0.0-1.0,")
+    deadline = time.monotonic() + 20
+    while len([m for m in CSV_UDP_ROW.finditer(server.stdout()) if m.group(7) == "0.0"]) < 2:
+        check(client.proc.poll() is None, f"the server's first rows came only once the test ended:\n"
+                                          f"{server.stdout()}")
+        check(time.monotonic() < deadline, f"no row of each stream from the server:\n{server.stdout()}")
+        time.sleep(0.05)
+    ours = [m for m in CSV_UDP_ROW.finditer(server.stdout()) if m.group(7) == "0.0"]
+    theirs = [m for m in CSV_UDP_ROW.finditer(client.stdout()) if m.group(7) == "0.0"]
+    check(sorted(m.group(6) for m in ours) == ["1", "2"], f"not one row per stream:\n{server.stdout()}")
+    check(len(theirs) >= 2, f"iperf -c -u -y C's rows do not parse as xttcp's do:\n{client.stdout()}")
+    check(sorted(m.group(3) for m in ours) == sorted(m.group(3) for m in theirs[:2]),
+          f"the server's rows do not name the client's streams as the source:\n{server.stdout()}\n"
+          f"{client.stdout()}")
+    check(all(int(m.group(13)) > 0 for m in ours), f"a row without its datagrams:\n{server.stdout()}")
+    stop(client)
+    stop(server)
+
+
 def tcp_per_stream(xttcp, started):
     """-P 2 -i 1 -e, xttcp -c against iperf -s -e -i 1 and iperf -c against xttcp -s -e -i 1:
     each stream's interval lines and their [SUM], a client's with Write/Err, Rtry and
@@ -373,6 +408,7 @@ CASES = {
     "live-csv-xttcp-client": live_csv_xttcp_client,
     "live-xttcp-server": live_xttcp_server,
     "live-csv-xttcp-server": live_csv_xttcp_server,
+    "live-csv-xttcp-udp-server": live_csv_xttcp_udp_server,
     "tcp-enhanced": tcp_enhanced,
     "udp-enhanced": udp_enhanced,
     "tcp-per-stream": tcp_per_stream,

@@ -242,15 +242,39 @@ TEST(Iperf2Live, ServerCsvRowsOfEachStream) {
   test::expect_golden("iperf2-live-server-P2.csv", console.text());
 }
 
+// -u -y C on a server: each stream's row with its jitter, loss, total and out-of-order, as
+// iperf 2.1.8 -s -u -y C -i 1 writes them.
+TEST(Iperf2Live, UdpServerCsvRowsOfEachStream) {
+  const TestSpec spec = live_spec("-s -u -i 1 -y C");
+  LiveConsole console;
+  Iperf2LiveReport live(spec, console.log());
+  live.stream_began(0x00a3c2f8, {"127.0.0.1:5001", "127.0.0.1:49912"});
+  live.stream_began(0x00a3d690, {"127.0.0.1:5001", "127.0.0.1:54928"});
+  StreamInterval a, b;
+  a.key = 0x00a3c2f8;
+  a.bytes = 135240;
+  a.datagrams = 92;
+  a.jitter_ns = 12000;
+  a.reordered = 1;
+  b.key = 0x00a3d690;
+  b.bytes = 133770;
+  b.datagrams = 91;
+  b.lost = 1;
+  b.jitter_ns = 8000;
+  IntervalSample sample = with_streams(0, 1.0001, {a, b});
+  const std::chrono::system_clock::time_point start{std::chrono::seconds(1796195151)};
+  live.interval(Role::receiver, start, sample, true);
+  test::expect_golden("iperf2-live-udp-server-P2.csv", console.text());
+}
+
 TEST(Iperf2Live, WhenItPrints) {
   EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-c h -i 1")));
   EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-s -i 2")));
   EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-c h -i 1 -y C")));
   EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-c h")));
-  // A TCP server learns each stream's addresses as it begins; a UDP server at its end, so its
-  // rows come with the report.
+  // A server learns each stream's addresses as it begins.
   EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-s -i 1 -y C")));
-  EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-s -u -i 1 -y C")));
+  EXPECT_TRUE(Iperf2LiveReport::prints(live_spec("-s -u -i 1 -y C")));
   EXPECT_FALSE(Iperf2LiveReport::prints(live_spec("-c h -i 1 -x D")));
 }
 

@@ -160,9 +160,14 @@ TEST(Iperf2Udp, SourcesAreFlows) {
   Datagrams d;
   d.accounting.set_source(1);
   d.send(1, 1000);
+  // Each stream's first datagram says so once, for the receiver to name it.
+  EXPECT_EQ(d.accounting.take_began(), std::optional<uint32_t>{1});
+  EXPECT_FALSE(d.accounting.take_began().has_value());
   d.accounting.set_source(2);
   d.send(1, 2000);
+  EXPECT_EQ(d.accounting.take_began(), std::optional<uint32_t>{2});
   d.send(2, 3000);
+  EXPECT_FALSE(d.accounting.take_began().has_value());
   EXPECT_EQ(d.flows_started, 2);
   EXPECT_EQ(d.accounting.flows(), 2u);
   d.send(-3, 4000);
@@ -170,6 +175,16 @@ TEST(Iperf2Udp, SourcesAreFlows) {
   ASSERT_TRUE(fin.has_value());
   EXPECT_EQ(fin->flow_id, 2u);
   EXPECT_EQ(fin->report.lost, 0u);
+}
+
+TEST(Iperf2Udp, TheRegistryKeepsTheNamedFlowsInOrder) {
+  udp::UdpFlowRegistry registry;
+  registry.describe({0, 7, "127.0.0.1:5001", "127.0.0.1:41418"});
+  registry.describe({0, 3, "127.0.0.1:5001", "127.0.0.1:58926"});
+  const std::vector<udp::FlowEnds> named = registry.described();
+  ASSERT_EQ(named.size(), 2u);
+  EXPECT_EQ(named[0].flow_id, 7u);
+  EXPECT_EQ(named[1].remote, "127.0.0.1:58926");
 }
 
 TestSpec udp_test_line(const std::string& line) {
