@@ -34,10 +34,6 @@ uint32_t stamped_words(uint32_t sequence, uint64_t time_ns) {
 
 }  // namespace
 
-DpdkUdpSender::~DpdkUdpSender() {
-  if (registered_) unregister_thread();
-}
-
 Status DpdkUdpSender::open() {
   const TestSpec& spec = *context_.spec;
   queue_ = static_cast<uint16_t>(context_.plan->index);
@@ -50,21 +46,16 @@ Status DpdkUdpSender::open() {
   ipv6_ = context_.remote.family() == AF_INET6;
   datagram_ = spec.workload.send_buffer;
   const std::size_t headers = frame::headers_size(ipv6_);
-  const uint32_t largest_frame =
-      std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
-  if (headers + datagram_ > largest_frame)
+  const uint32_t largest = largest_frame(*port_);
+  if (headers + datagram_ > largest)
     return fail(fmt::format(
         "-b {}: the dpdk backend sends one frame per datagram, in one mbuf: at most {} bytes "
         "over {} ({}, MTU {}, frames up to {} bytes; multi-segment frames are not supported)",
-        datagram_, largest_frame - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu,
-        largest_frame));
+        datagram_, largest - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu, largest));
   native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
   header_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
-  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
-      !placed.empty())
-    report_.notes.push_back(std::move(placed));
-  registered_ = register_thread();
+  seat_.take(report_.notes);
   port_->has_sender.store(true);
 
   auto shared = sending_endpoints(context_, *port_, report_.notes);
@@ -202,14 +193,8 @@ void DpdkUdpSender::send_loop(const std::atomic<bool>& stop, uint32_t burst_fram
 
 void DpdkUdpSender::run(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
-  stats_start_ = read_stats(port_->id);
-  stats_taken_ = true;
+  const auto polling = seat_.start_polling();
   if (flows_.empty()) return;
-  port_->pollers.fetch_add(1);
-  struct Leave {
-    Port* port;
-    ~Leave() { port->pollers.fetch_sub(1); }
-  } leave{port_};
   if (spec.workload.rate_limit_bps == 0) {
     send_loop<false>(stop, burst, 0.0);
     return;
@@ -224,23 +209,14 @@ void DpdkUdpSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport DpdkUdpSender::finish() {
-  if (stats_taken_ && context_.plan->index == 0) {
-    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
-    report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
-  }
-  if (tx_full_ > 0)
-    report_.notes.push_back(fmt::format(
-        "dpdk: TX queue {} was full {} times (the frames were retried)", queue_, tx_full_));
-  if (alloc_failed_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: the mbuf pool was empty {} times", alloc_failed_));
+  seat_.leave(report_);
+  note_count(report_.notes, tx_full_,
+             fmt::format("TX queue {} was full {{}} times (the frames were retried)", queue_));
+  note_count(report_.notes, alloc_failed_, "the mbuf pool was empty {} times");
   for (const Flow& flow : flows_) {
     ConnectionStats stats;
     stats.bytes = read(context_.counters[flow.slot]).bytes;
     report_.connection_stats.push_back(std::move(stats));
-  }
-  if (registered_) {
-    unregister_thread();
-    registered_ = false;
   }
   return report_;
 }

@@ -14,13 +14,14 @@
 #include "engine/backend/data_worker.hh"
 #include "engine/udp/sequence_tracker.hh"
 #include "io_backends/dpdk/runtime.hh"
+#include "io_backends/dpdk/worker_seat.hh"
 
 namespace xttcp::dpdk {
 
 class DpdkUdpSender final : public DataWorker {
  public:
-  DpdkUdpSender(const WorkerContext& context, Port& port) : context_(context), port_(&port) {}
-  ~DpdkUdpSender() override;
+  DpdkUdpSender(const WorkerContext& context, Port& port)
+      : context_(context), port_(&port), seat_(port, *context.plan) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
@@ -41,6 +42,7 @@ class DpdkUdpSender final : public DataWorker {
 
   WorkerContext context_;
   Port* port_;
+  WorkerSeat seat_;
   QueueCounters* queue_counters_ = nullptr;
   uint16_t queue_ = 0;
   uint32_t datagram_ = 0;
@@ -50,12 +52,9 @@ class DpdkUdpSender final : public DataWorker {
   std::size_t checksum_at_ = 0;  // the UDP checksum's
   uint64_t offload_flags_ = 0;   // mbuf ol_flags when the NIC computes checksums
   uint16_t l3_len_ = 0;
-  bool registered_ = false;
   std::vector<Flow> flows_;
   uint64_t tx_full_ = 0;  // retries of frames the queue did not take
   uint64_t alloc_failed_ = 0;
-  rte_eth_stats stats_start_{};
-  bool stats_taken_ = false;
   WorkerReport report_;
 };
 
