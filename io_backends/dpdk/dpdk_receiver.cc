@@ -8,6 +8,7 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "engine/count_mode.hh"
 #include "io_backends/dpdk/frame.hh"
 
 namespace xttcp::dpdk {
@@ -82,9 +83,12 @@ void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue
     }
     const uint32_t port_index = view->destination_port - base_port_;
     std::unique_ptr<UdpSocketAccounting>& accounting = accounting_[port_index];
-    if (!accounting)  // once per port: an allocation on the first datagram, like a new flow
+    if (!accounting) {  // once per port: an allocation on the first datagram, like a new flow
       accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, port_index,
                                                          &context_.on_flow_done);
+      // Count mode with NTttcp's payload (no end marker): a port's flow ends after N datagrams.
+      accounting->end_compat_after(compat_datagrams_per_flow(*context_.spec));
+    }
     const std::size_t data_bytes = accounting->on_buffer(
         view->payload, view->payload_length, view->payload_length, view->payload_length, now_ns);
     if (data_bytes > 0 || view->payload_length == 0)  // an end marker (count mode) is no data

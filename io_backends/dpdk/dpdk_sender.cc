@@ -13,6 +13,7 @@
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
+#include "engine/count_mode.hh"
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/dpdk/flow_endpoints.hh"
@@ -53,6 +54,7 @@ Status DpdkUdpSender::open() {
         "over {} ({}, MTU {}, frames up to {} bytes; multi-segment frames are not supported)",
         datagram_, largest - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu, largest));
   native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  budget_ = flow_send_datagrams(spec);
   header_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
   seat_.take(report_.notes);
@@ -101,6 +103,10 @@ Status DpdkUdpSender::open() {
       flow.checksum_sum = frame::udp_checksum_sum(flow.frame.data());
     }
     flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
+    if (budget_ > 0) {
+      flow.left = budget_;
+      flow.marker = frame::build_udp_frame(endpoints, udp::end_marker_size, 0);
+    }
     flows_.push_back(std::move(flow));
   }
   report_.connections = static_cast<uint32_t>(flows_.size());
@@ -166,8 +172,50 @@ uint16_t DpdkUdpSender::send_burst(Flow& flow, uint16_t count, const TscClock& c
     add_relaxed(queue_counters_->tx_frames, sent);
     add_relaxed(queue_counters_->tx_bytes, uint64_t{sent} * length);
     flow.next_sequence += sent;
+    flow.left -= sent;
+    if (flow.left == 0) {  // count mode: the data is done, the end markers follow
+      flow.end.begin(now);
+      ++ending_;
+    }
   }
   return sent;
+}
+
+bool DpdkUdpSender::send_end_marker(Flow& flow, uint64_t now_ns) {
+  rte_mbuf* m = rte_pktmbuf_alloc(port_->pool);
+  if (m == nullptr) {
+    ++alloc_failed_;
+    return false;
+  }
+  const auto length = static_cast<uint16_t>(flow.marker.size());
+  uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
+  std::memcpy(data, flow.marker.data(), length);
+  m->data_len = length;
+  m->pkt_len = length;
+  udp::encode_end_marker({flow.flow_id, budget_, !native_, now_ns, context_.udp_flow_token},
+                         data + header_at_);
+  const uint16_t sum = htons(frame::udp_checksum(data));
+  std::memcpy(data + checksum_at_, &sum, 2);
+  if (rte_eth_tx_burst(port_->id, queue_, &m, 1) != 1) {
+    rte_pktmbuf_free(m);
+    ++tx_full_;
+    return false;  // tried again on the next turn
+  }
+  add_relaxed(queue_counters_->tx_frames, 1);
+  add_relaxed(queue_counters_->tx_bytes, length);
+  return true;
+}
+
+void DpdkUdpSender::send_end_markers(const TscClock& clock) {
+  const uint64_t now = clock.now_ns();
+  for (Flow& flow : flows_) {
+    if (!flow.end.due(now) || !send_end_marker(flow, now)) continue;
+    flow.end.marker_sent();
+    if (flow.end.finished()) {
+      --ending_;
+      if (context_.on_flow_done) context_.on_flow_done();
+    }
+  }
 }
 
 template <bool Paced>
@@ -177,7 +225,9 @@ void DpdkUdpSender::send_loop(const std::atomic<bool>& stop, uint32_t burst_fram
   const auto count = static_cast<uint16_t>(burst_frames);
   double due = static_cast<double>(rte_rdtsc());
   while (!stop.load(std::memory_order_relaxed)) {
+    if (ending_ > 0) send_end_markers(clock);
     for (Flow& flow : flows_) {
+      if (flow.left == 0) continue;  // count mode: its N datagrams are out
       if constexpr (Paced) {
         // TSC pacing: wait (spinning, as a poll-mode sender does) until this burst is due.
         while (static_cast<double>(rte_rdtsc()) < due) {
@@ -185,7 +235,8 @@ void DpdkUdpSender::send_loop(const std::atomic<bool>& stop, uint32_t burst_fram
           rte_pause();
         }
       }
-      const uint16_t sent = send_burst(flow, count, clock, stop);
+      const auto size = static_cast<uint16_t>(std::min<uint64_t>(count, flow.left));
+      const uint16_t sent = send_burst(flow, size, clock, stop);
       if constexpr (Paced) due += static_cast<double>(sent) * datagram_ * ticks_per_byte;
     }
   }

@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 
 #include "engine/backend/data_worker.hh"
+#include "engine/udp/end_marker.hh"
 #include "engine/udp/sequence_tracker.hh"
 #include "io_backends/dpdk/runtime.hh"
 #include "io_backends/dpdk/worker_seat.hh"
@@ -34,11 +35,20 @@ class DpdkUdpSender final : public DataWorker {
     std::vector<uint8_t> frame;  // the whole frame, header encoded, sequence and time 0
     uint32_t checksum_sum = 0;   // UDP sum of `frame` before the per-frame fields (software)
     udp::UdpFlowCounters* counters = nullptr;
+    // Count mode (-n): datagrams left to send (UINT64_MAX in a timed run), then the end
+    // markers, each built whole (checksums in software) from `marker`.
+    uint64_t left = UINT64_MAX;
+    udp::EndMarkerSchedule end;
+    std::vector<uint8_t> marker;
   };
   template <bool Paced>
   void send_loop(const std::atomic<bool>& stop, uint32_t burst_frames, double ticks_per_byte);
   uint16_t send_burst(Flow& flow, uint16_t count, const TscClock& clock,
                       const std::atomic<bool>& stop);
+  // Count mode, once per turn: each ending flow's due end marker; a flow whose markers are all
+  // out is done (WorkerContext::on_flow_done).
+  void send_end_markers(const TscClock& clock);
+  bool send_end_marker(Flow& flow, uint64_t now_ns);
 
   WorkerContext context_;
   Port* port_;
@@ -55,6 +65,8 @@ class DpdkUdpSender final : public DataWorker {
   std::vector<Flow> flows_;
   uint64_t tx_full_ = 0;  // retries of frames the queue did not take
   uint64_t alloc_failed_ = 0;
+  uint64_t budget_ = 0;  // count mode: datagrams per flow (N); 0 = timed
+  uint32_t ending_ = 0;  // count mode: flows sending their end markers
   WorkerReport report_;
 };
 
