@@ -52,6 +52,19 @@ std::vector<std::string> queue_window_lines(const QueueWindow& w) {
   return lines;
 }
 
+std::vector<std::string> spread_check_lines(const SpreadCheck& check) {
+  if (!check.unavailable.empty())
+    return {"spread as predicted?\t: not known: " + check.unavailable};
+  std::string shares;
+  for (std::size_t q = 0; q < check.measured_share.size(); ++q)
+    shares += fmt::format("{}q{} {:.1f}/{:.1f}", q == 0 ? "" : ", ", q,
+                          100.0 * check.predicted_share[q], 100.0 * check.measured_share[q]);
+  return {fmt::format("spread as predicted?\t: % per RX queue, predicted/measured ({}): {}",
+                      check.measure, shares),
+          fmt::format("\t widest gap {:.1f} points, on queue {}", 100.0 * check.widest_gap,
+                      check.widest_queue)};
+}
+
 std::vector<std::string> source_port_lines(const SourcePortSpread& spread) {
   if (!spread.spread) return {"source ports\t: the kernel's: " + spread.why};
   std::string counts;

@@ -439,6 +439,13 @@ Result sender_with_queues() {
   w.net_rx_softirqs = {1300, 3500};
   w.net_tx_softirqs = {20, 30};
   r.queue_window = w;
+  SpreadCheck check;  // as check_spread() sets it from the peer's window
+  check.measure = "rx_packets";
+  check.predicted_share = {0.5, 0.5, 0, 0};
+  check.measured_share = {0.75, 0.25, 0, 0};
+  check.widest_queue = 0;
+  check.widest_gap = 0.25;
+  r.spread_check = check;
   return r;
 }
 
@@ -452,6 +459,9 @@ TEST(NativeJson, SourcePortsAndQueueWindowGoldenAndReadBack) {
   EXPECT_EQ(parsed->source_ports->flow_ports, r.source_ports->flow_ports);
   EXPECT_EQ(parsed->queue_window->queues[1].rx_bytes, 45000000u);
   EXPECT_EQ(parsed->queue_window->irqs[0].per_cpu, r.queue_window->irqs[0].per_cpu);
+  ASSERT_TRUE(parsed->spread_check);
+  EXPECT_EQ(parsed->spread_check->measured_share, r.spread_check->measured_share);
+  EXPECT_EQ(parsed->spread_check->widest_gap, 0.25);
   EXPECT_EQ(text, render_native_json(*parsed));
 
   Result verbose = r;
