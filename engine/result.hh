@@ -289,6 +289,7 @@ struct QueueIrqDelta {
 struct QueueWindow {
   std::string nic, driver;
   std::vector<QueueDelta> queues;
+  std::string queues_source;       // "ethtool", "netlink qstats" (docs/topology.md); "" unread
   std::string queues_unavailable;  // why `queues` is empty ("" when read)
   std::vector<QueueIrqDelta> irqs;
   std::string irqs_unavailable;

@@ -280,6 +280,7 @@ ordered_json queue_window_json(const QueueWindow& w) {
   return {{"nic", w.nic},
           {"driver", w.driver},
           {"queues", std::move(queues)},
+          {"queues_source", w.queues_source},
           {"queues_unavailable", w.queues_unavailable},
           {"rx_imbalance", w.rx_imbalance ? number(*w.rx_imbalance) : ordered_json()},
           {"tx_imbalance", w.tx_imbalance ? number(*w.tx_imbalance) : ordered_json()},

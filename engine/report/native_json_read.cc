@@ -88,6 +88,7 @@ QueueWindow read_queue_window(const ordered_json& j) {
   const std::string p = "queue_window";
   read(j, "nic", w.nic, p);
   read(j, "driver", w.driver, p);
+  read(j, "queues_source", w.queues_source, p);
   read(j, "queues_unavailable", w.queues_unavailable, p);
   read(j, "irqs_unavailable", w.irqs_unavailable, p);
   read(j, "softirqs_unavailable", w.softirqs_unavailable, p);

@@ -25,9 +25,10 @@ std::string joined(const std::vector<uint64_t>& counts) {
 
 std::vector<std::string> queue_window_lines(const QueueWindow& w) {
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("queues of {}{}\t: imbalance (max/mean) rx {}, tx {}", w.nic,
+  lines.push_back(fmt::format("queues of {}{}\t: imbalance (max/mean) rx {}, tx {}{}", w.nic,
                               w.driver.empty() ? "" : " (" + w.driver + ")", ratio(w.rx_imbalance),
-                              ratio(w.tx_imbalance)));
+                              ratio(w.tx_imbalance),
+                              w.queues_source.empty() ? "" : "; from " + w.queues_source));
   if (w.queues.empty()) {
     lines.push_back("\t " + w.queues_unavailable);
   } else {
