@@ -43,16 +43,15 @@ SpreadCheck check_spread(const SourcePortSpread& predicted, const QueueWindow* m
   }
   std::vector<uint64_t> counts = received_per_queue(*measured, check.measure);
   if (counts.empty()) {
-    check.unavailable = "the receiver's NIC counts no RX packets or bytes per queue" +
-                        (measured->queues_unavailable.empty()
-                             ? std::string()
-                             : ": " + measured->queues_unavailable);
+    check.unavailable =
+        "the receiver's NIC counts no RX packets or bytes per queue" +
+        (measured->queues_unavailable.empty() ? std::string()
+                                              : ": " + measured->queues_unavailable);
     return check;
   }
   if (counts.size() != predicted.flows_per_queue.size()) {
-    check.unavailable =
-        fmt::format("the receiver counted {} RX queue(s) and the prediction has {}",
-                    counts.size(), predicted.flows_per_queue.size());
+    check.unavailable = fmt::format("the receiver counted {} RX queue(s) and the prediction has {}",
+                                    counts.size(), predicted.flows_per_queue.size());
     return check;
   }
   if (std::accumulate(counts.begin(), counts.end(), uint64_t{0}) == 0) {
