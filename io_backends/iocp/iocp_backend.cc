@@ -35,6 +35,14 @@ class IocpBackend final : public Backend {
       return fail("--sqpoll: the iocp backend has no submission queue (io_uring only, Linux)");
     if (spec.io.zerocopy == ZeroCopy::on)
       return fail("--zerocopy: the iocp backend has no zero-copy sends (Linux epoll and io_uring)");
+    if (spec.io.busy_poll_us > 0)
+      return fail(
+          "--busy-poll: the iocp backend cannot busy-poll (SO_BUSY_POLL is Linux's; "
+          "Windows has no such socket option)");
+    if (!spec.io.congestion.empty())
+      return fail(
+          "--congestion: the iocp backend cannot choose a connection's congestion "
+          "control (Windows sets it for the whole system: netsh int tcp set supplemental)");
     if (spec.layout.source_addresses.size() > 1)
       return fail(
           "--source-addresses: the iocp backend binds every connection to one source "
