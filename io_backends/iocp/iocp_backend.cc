@@ -1,6 +1,8 @@
 #include "io_backends/iocp/iocp_backend.hh"
 
 #include "io_backends/iocp/iocp_port.hh"
+#include "io_backends/iocp/rr_requester.hh"
+#include "io_backends/iocp/rr_responder.hh"
 #include "io_backends/iocp/tcp_receiver.hh"
 #include "io_backends/iocp/tcp_sender.hh"
 #include "io_backends/iocp/udp_receiver.hh"
@@ -30,7 +32,6 @@ class IocpBackend final : public Backend {
   // The data path of Windows builds: --backend auto takes it for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {
-    if (spec.rr.on) return fail("--rr: the iocp backend has no request/response mode yet");
     if (spec.uring.sqpoll)
       return fail("--sqpoll: the iocp backend has no submission queue (io_uring only, Linux)");
     if (spec.io.zerocopy == ZeroCopy::on)
@@ -55,6 +56,10 @@ class IocpBackend final : public Backend {
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const bool sender = context.spec->role == Role::sender;
+    if (context.spec->rr.on) {  // TCP and UDP alike
+      if (sender) return std::unique_ptr<DataWorker>(std::make_unique<iocp::RrRequester>(context));
+      return std::unique_ptr<DataWorker>(std::make_unique<iocp::RrResponder>(context));
+    }
     if (context.spec->workload.protocol == Protocol::udp) {
       if (sender) return std::unique_ptr<DataWorker>(std::make_unique<iocp::UdpSender>(context));
       return std::unique_ptr<DataWorker>(std::make_unique<iocp::UdpReceiver>(context));

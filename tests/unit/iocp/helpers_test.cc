@@ -129,5 +129,23 @@ TEST(IocpBackendTable, RefusesWhatItCannotDo) {
   EXPECT_TRUE(accepts(**found, spec));
 }
 
+// --rr runs on iocp, TCP and UDP, both roles.
+TEST(IocpBackendTable, RunsRequestResponse) {
+  auto found = find_backend("iocp");
+  ASSERT_TRUE(found) << found.error().message;
+  TestSpec spec;
+  spec.rr.on = true;
+  for (Role role : {Role::sender, Role::receiver})
+    for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
+      spec.role = role;
+      spec.workload.protocol = protocol;
+      Status accepted = accepts(**found, spec);
+      EXPECT_TRUE(accepted) << (accepted ? "" : accepted.error().message);
+      auto chosen = choose_backend(spec);
+      ASSERT_TRUE(chosen) << chosen.error().message;
+      EXPECT_EQ(chosen->backend.name(), "iocp");
+    }
+}
+
 }  // namespace
 }  // namespace xttcp::iocp
