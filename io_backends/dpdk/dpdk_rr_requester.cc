@@ -56,6 +56,7 @@ Status DpdkRrRequester::open() {
     Flow flow;
     flow.slot = plan.slot;
     flow.frame = frame::build_udp_frame(e, request_, 0);
+    flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
     flows_.push_back(std::move(flow));
   }
   // Without -a the frames carry the responder's address: then there is no address to answer for.
@@ -70,7 +71,7 @@ Status DpdkRrRequester::open() {
 // Sends requests until `depth` are in flight; a full TX queue is retried until stop.
 void DpdkRrRequester::refill(Flow& flow, uint64_t now, const std::atomic<bool>& stop) {
   const uint16_t length = static_cast<uint16_t>(flow.frame.size());
-  while (flow.in_flight < depth_) {
+  while (flow.window.room()) {
     rte_mbuf* m = rte_pktmbuf_alloc(port_->pool);
     if (m == nullptr) {
       ++alloc_failed_;
@@ -94,9 +95,9 @@ void DpdkRrRequester::refill(Flow& flow, uint64_t now, const std::atomic<bool>& 
     QueueCounters& counters = port_->counters[queue_];
     add_relaxed(counters.tx_frames, 1);
     add_relaxed(counters.tx_bytes, length);
-    ++flow.in_flight;
+    flow.window.sent();
   }
-  flow.last_progress = now;
+  flow.window.refilled(now);
 }
 
 void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::atomic<bool>& stop) {
@@ -120,10 +121,9 @@ void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::ato
     Flow& flow = flows_[static_cast<uint32_t>(index)];
     const uint64_t stamp = read_rr_stamp(view->payload);
     rte_pktmbuf_free(m);
-    if (stamp < flow.epoch || stamp > now) continue;  // given up as lost, or not ours
+    if (!flow.window.answer(stamp, now)) continue;  // given up as lost, or not ours
     context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
     context_.counters[flow.slot].add(uint64_t{request_} + response_);
-    if (flow.in_flight > 0) --flow.in_flight;
     refill(flow, now, stop);
   }
   QueueCounters& counters = port_->counters[queue_];
@@ -133,10 +133,8 @@ void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::ato
 
 void DpdkRrRequester::check_loss(uint64_t now, const std::atomic<bool>& stop) {
   for (Flow& flow : flows_) {
-    if (now - flow.last_progress < loss_pause_ticks_) continue;
-    report_.rr_lost += flow.in_flight;
-    flow.in_flight = 0;
-    flow.epoch = now;
+    if (!flow.window.quiet(now)) continue;
+    report_.rr_lost += flow.window.give_up(now);
     refill(flow, now, stop);
   }
 }

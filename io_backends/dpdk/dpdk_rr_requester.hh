@@ -32,9 +32,7 @@ class DpdkRrRequester final : public DataWorker {
   struct Flow {
     uint32_t slot = 0;
     std::vector<uint8_t> frame;  // the request, stamp 0 and checksum unset
-    uint32_t in_flight = 0;
-    uint64_t epoch = 0;  // responses stamped before this were given up as lost
-    uint64_t last_progress = 0;
+    UdpRrWindow window;
   };
   void refill(Flow& flow, uint64_t now, const std::atomic<bool>& stop);
   void on_frames(rte_mbuf** mbufs, uint16_t count, const std::atomic<bool>& stop);
