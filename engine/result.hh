@@ -303,6 +303,18 @@ struct SourcePortSpread {
   std::vector<uint16_t> flow_ports;       // the source port per connection, slot order
 };
 
+// A sender's prediction (source_ports) set against what the receiver's NIC counted per RX queue
+// over the window (the receiver's queue_window), when the sender spread its flows on purpose
+// and its peer is xttcp (docs/topology.md). Shares are 0..1 per RX queue.
+struct SpreadCheck {
+  std::string unavailable;              // why there is nothing to compare; "" when compared
+  std::string measure;                  // what the measured shares count: rx_packets or rx_bytes
+  std::vector<double> predicted_share;  // flows predicted on the queue / flows
+  std::vector<double> measured_share;   // the queue's packets (bytes) / all queues'
+  uint32_t widest_queue = 0;            // the queue where the two differ most
+  double widest_gap = 0;                // |measured - predicted| there
+};
+
 // Per-queue truth over the measured window (docs/topology.md): the NIC's own per-queue counters
 // (ETHTOOL_GSTATS), its queue interrupts per CPU (/proc/interrupts) and the NET_RX/NET_TX
 // softirqs per CPU (/proc/softirqs), each a delta between the window's edges.
@@ -319,6 +331,7 @@ struct QueueIrqDelta {
 struct QueueWindow {
   std::string nic, driver;
   std::vector<QueueDelta> queues;
+  std::string queues_source;       // "ethtool", "netlink qstats" (docs/topology.md); "" unread
   std::string queues_unavailable;  // why `queues` is empty ("" when read)
   std::vector<QueueIrqDelta> irqs;
   std::string irqs_unavailable;
@@ -390,6 +403,7 @@ struct Result {
   PlacementResult placement;  // --placement as applied (with cpu_mapping: where workers ran)
   std::optional<SourcePortSpread> source_ports;  // a sender's, when the run chose its ports
   std::optional<QueueWindow> queue_window;       // when the run watched a NIC's queues
+  std::optional<SpreadCheck> spread_check;       // a sender's, when it spread its flows
 
   double throughput_bps() const {
     return duration_s > 0 ? static_cast<double>(total_bytes) * 8.0 / duration_s : 0.0;

@@ -104,6 +104,17 @@ Json nic_json(const NicInfo& nic, const Topology& topology, const TuningFacts& f
         Json{{"queue", fmt::format("{}-{}", queue_kind_name(q.kind), q.queue)},
              {q.kind == QueueKind::rx ? "rps_cpus" : "xps_cpus", or_reason(q.cpus)}});
   j["steering"] = steering;
+  j["queue_counters"] = or_reason(nic.queue_counters, [](const QueueStatsRead& read) {
+    auto figure = [](const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(); };
+    Json queues = Json::array();
+    for (const auto& [queue, c] : read.queues)
+      queues.push_back(Json{{"queue", queue},
+                            {"rx_packets", figure(c.rx_packets)},
+                            {"rx_bytes", figure(c.rx_bytes)},
+                            {"tx_packets", figure(c.tx_packets)},
+                            {"tx_bytes", figure(c.tx_bytes)}});
+    return Json{{"source", queue_stats_source_name(read.source)}, {"queues", queues}};
+  });
   j["warnings"] = nic_warnings(nic, topology, facts);
   return j;
 }

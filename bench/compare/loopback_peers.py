@@ -139,7 +139,8 @@ class Sample:
 
 
 VARIANT_SUFFIXES = "copy (--skip-rx-copy=off), mark / nomark (--receive-mark=on / off), " \
-    "cc=NAME (--congestion NAME), busy=US (--busy-poll US), rx=BACKEND (the receiver's backend)"
+    "cc=NAME (--congestion NAME), busy=US (--busy-poll US), rx=BACKEND (the receiver's backend), " \
+    "place=MODE@IF (the receiver's --placement MODE --nic IF, e.g. place=avoid-irq@eth0)"
 
 
 def variant_options(variant):
@@ -160,6 +161,9 @@ def variant_options(variant):
             both.append(f"--busy-poll={value}")
         elif key == "rx" and value:
             receiver += ["--backend", value]  # the later --backend wins
+        elif key == "place" and "@" in value:
+            mode, _, nic = value.partition("@")
+            receiver += ["--placement", mode, "--nic", nic]
         else:
             raise SystemExit(f"--backends: '{variant}': '{suffix}' is not one of {VARIANT_SUFFIXES}")
     return backend, both, receiver

@@ -280,6 +280,7 @@ ordered_json queue_window_json(const QueueWindow& w) {
   return {{"nic", w.nic},
           {"driver", w.driver},
           {"queues", std::move(queues)},
+          {"queues_source", w.queues_source},
           {"queues_unavailable", w.queues_unavailable},
           {"rx_imbalance", w.rx_imbalance ? number(*w.rx_imbalance) : ordered_json()},
           {"tx_imbalance", w.tx_imbalance ? number(*w.tx_imbalance) : ordered_json()},
@@ -324,6 +325,15 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
                            {"flow_ports", first(sp.flow_ports)}};
   }
   if (r.queue_window) doc["queue_window"] = queue_window_json(*r.queue_window);
+  if (r.spread_check) {
+    const SpreadCheck& c = *r.spread_check;
+    std::vector<ordered_json> predicted, measured;
+    for (const double share : c.predicted_share) predicted.push_back(number(share));
+    for (const double share : c.measured_share) measured.push_back(number(share));
+    doc["spread_check"] = {{"unavailable", c.unavailable},   {"measure", c.measure},
+                           {"predicted_share", predicted},   {"measured_share", measured},
+                           {"widest_queue", c.widest_queue}, {"widest_gap", number(c.widest_gap)}};
+  }
   doc["start_time"] = r.start_time;
   doc["negotiated_cycle_s"] = r.negotiated_cycle_s;
   doc["spec"] = spec_to_json(r.spec);

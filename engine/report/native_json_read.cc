@@ -61,11 +61,34 @@ SourcePortSpread read_spread(const ordered_json& j) {
   return spread;
 }
 
+SpreadCheck read_spread_check(const ordered_json& j) {
+  SpreadCheck c;
+  const std::string p = "spread_check";
+  read(j, "unavailable", c.unavailable, p);
+  read(j, "measure", c.measure, p);
+  read(j, "widest_queue", c.widest_queue, p);
+  read(j, "widest_gap", c.widest_gap, p);
+  for (const char* key : {"predicted_share", "measured_share"}) {
+    std::vector<double>& out =
+        std::string_view(key) == "predicted_share" ? c.predicted_share : c.measured_share;
+    const ordered_json* list = member(j, key);
+    if (list == nullptr) continue;
+    if (!list->is_array() || list->size() > 4096) bad(p + "." + key, "expected a bounded array");
+    for (const ordered_json& share : *list) {
+      if (!share.is_number() || share.get<double>() < 0 || share.get<double>() > 1)
+        bad(p + "." + key, "expected shares between 0 and 1");
+      out.push_back(share.get<double>());
+    }
+  }
+  return c;
+}
+
 QueueWindow read_queue_window(const ordered_json& j) {
   QueueWindow w;
   const std::string p = "queue_window";
   read(j, "nic", w.nic, p);
   read(j, "driver", w.driver, p);
+  read(j, "queues_source", w.queues_source, p);
   read(j, "queues_unavailable", w.queues_unavailable, p);
   read(j, "irqs_unavailable", w.irqs_unavailable, p);
   read(j, "softirqs_unavailable", w.softirqs_unavailable, p);
@@ -405,6 +428,8 @@ Result read_result(const ordered_json& j, bool with_peer) {
     r.source_ports = read_spread(*ports);
   if (const auto* queues = object_member(j, "queue_window", ""))
     r.queue_window = read_queue_window(*queues);
+  if (const auto* check = object_member(j, "spread_check", ""))
+    r.spread_check = read_spread_check(*check);
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);

@@ -25,9 +25,10 @@ std::string joined(const std::vector<uint64_t>& counts) {
 
 std::vector<std::string> queue_window_lines(const QueueWindow& w) {
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("queues of {}{}\t: imbalance (max/mean) rx {}, tx {}", w.nic,
+  lines.push_back(fmt::format("queues of {}{}\t: imbalance (max/mean) rx {}, tx {}{}", w.nic,
                               w.driver.empty() ? "" : " (" + w.driver + ")", ratio(w.rx_imbalance),
-                              ratio(w.tx_imbalance)));
+                              ratio(w.tx_imbalance),
+                              w.queues_source.empty() ? "" : "; from " + w.queues_source));
   if (w.queues.empty()) {
     lines.push_back("\t " + w.queues_unavailable);
   } else {
@@ -50,6 +51,19 @@ std::vector<std::string> queue_window_lines(const QueueWindow& w) {
     lines.push_back("NET_TX softirqs\t: " + joined(w.net_tx_softirqs));
   }
   return lines;
+}
+
+std::vector<std::string> spread_check_lines(const SpreadCheck& check) {
+  if (!check.unavailable.empty())
+    return {"spread as predicted?\t: not known: " + check.unavailable};
+  std::string shares;
+  for (std::size_t q = 0; q < check.measured_share.size(); ++q)
+    shares += fmt::format("{}q{} {:.1f}/{:.1f}", q == 0 ? "" : ", ", q,
+                          100.0 * check.predicted_share[q], 100.0 * check.measured_share[q]);
+  return {fmt::format("spread as predicted?\t: % per RX queue, predicted/measured ({}): {}",
+                      check.measure, shares),
+          fmt::format("\t widest gap {:.1f} points, on queue {}", 100.0 * check.widest_gap,
+                      check.widest_queue)};
 }
 
 std::vector<std::string> source_port_lines(const SourcePortSpread& spread) {

@@ -11,5 +11,7 @@ namespace xttcp {
 
 std::vector<std::string> queue_window_lines(const QueueWindow& window);
 std::vector<std::string> source_port_lines(const SourcePortSpread& spread);
+// -V: the sender's prediction against its receiver's per-queue counts (spread_check).
+std::vector<std::string> spread_check_lines(const SpreadCheck& check);
 
 }  // namespace xttcp

@@ -13,6 +13,7 @@
 #include "engine/report/interval_stream.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
+#include "engine/rss/spread_check.hh"
 #include "engine/rss/spread_flows.hh"
 #include "engine/run/control_plane/sender_control.hh"
 #include "engine/run/publish.hh"
@@ -165,6 +166,9 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   } else if (*peer) {
     result.peer = std::make_shared<const Result>(std::move(**peer));
   }
+  if (result.peer && source_ports.spread)
+    result.spread_check = check_spread(
+        source_ports, result.peer->queue_window ? &*result.peer->queue_window : nullptr);
   const std::optional<std::string> mismatch =
       result.peer ? count_mismatch(result, *result.peer) : std::nullopt;
   if (mismatch) result.notes.push_back(*mismatch);

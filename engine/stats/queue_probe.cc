@@ -73,9 +73,14 @@ QueueProbe::QueueProbe(const TestSpec& spec, std::string proc_root)
   Expected<NicInfo> info = discover_nic(nic_);
   if (!info) {
     irqs_why_ = info.error().message;
+    queues_why_ = info.error().message;
     return;
   }
   if (info->driver) driver_ = info->driver->name;
+  if (info->queue_counters)
+    source_ = info->queue_counters->source;
+  else
+    queues_why_ = info->queue_counters.error().message;
   if (!info->irqs) {
     irqs_why_ = info->irqs.error().message;
     return;
@@ -91,15 +96,13 @@ std::optional<QueueSnapshot> QueueProbe::take() const {
   snapshot.nic = nic_;
   snapshot.driver = driver_;
   snapshot.queue_irqs = irqs_;
-  auto stats = read_nic_statistics(nic_);
-  if (!stats) {
-    snapshot.queues_why = stats.error().message;
+  if (!source_) {
+    snapshot.queues_why = queues_why_;
+  } else if (auto queues = read_queue_counters(nic_, *source_); !queues) {
+    snapshot.queues_why = queues.error().message;
   } else {
-    snapshot.queues = map_queue_stats(*stats);
-    if (snapshot.queues.empty())
-      snapshot.queues_why =
-          "not available: no per-queue packet or byte counter among the driver's statistics "
-          "(ETHTOOL_GSTATS; recent virtio_net gives them through netlink qstats only)";
+    snapshot.queues = std::move(*queues);
+    snapshot.queues_source = queue_stats_source_name(*source_);
   }
   if (!irqs_why_.empty()) {
     snapshot.irqs_why = irqs_why_;
@@ -129,6 +132,7 @@ QueueWindow queue_window(const QueueSnapshot& begin, const QueueSnapshot& end) {
   w.driver = end.driver;
   const std::vector<NicIrq>& irqs = end.queue_irqs;
   w.queues_unavailable = !end.queues_why.empty() ? end.queues_why : begin.queues_why;
+  if (w.queues_unavailable.empty()) w.queues_source = end.queues_source;
   for (const auto& [queue, last] : end.queues) {
     const auto first = begin.queues.find(queue);
     if (first == begin.queues.end()) continue;

@@ -1,8 +1,9 @@
-// The NIC's queues over the measured window: per-queue counters (ETHTOOL_GSTATS, mapped by
-// topology/nic/queue_stats), its queue IRQs per CPU (/proc/interrupts) and NET_RX/NET_TX
-// softirqs per CPU (/proc/softirqs). Read on the control thread at the window's edges (with the
-// other system probes), never in a data loop. The NIC is --nic, else the interface toward the
-// sender's -s address or holding the receiver's -r address; loopback and "every address" watch
+// The NIC's queues over the measured window: per-queue counters (netlink qstats, else the
+// driver's ETHTOOL_GSTATS names mapped by topology/nic/queue_stats; the source is chosen once,
+// at discovery, so both edges read the same one), its queue IRQs per CPU (/proc/interrupts) and
+// NET_RX/NET_TX softirqs per CPU (/proc/softirqs). Read on the control thread at the window's edges
+// (with the other system probes), never in a data loop. The NIC is --nic, else the interface toward
+// the sender's -s address or holding the receiver's -r address; loopback and "every address" watch
 // none.
 #pragma once
 
@@ -24,6 +25,7 @@ struct QueueSnapshot {
   std::string nic, driver;
   std::vector<NicIrq> queue_irqs;  // the NIC's queue IRQs (rx, tx, combined), found once
   std::map<int, QueueCounters> queues;
+  std::string queues_source;                       // "ethtool", "netlink qstats"; "" with why
   std::string queues_why;                          // why `queues` is empty
   std::map<int, std::vector<std::uint64_t>> irqs;  // by IRQ number: its per-CPU counts
   std::string irqs_why;
@@ -42,6 +44,8 @@ class QueueProbe {
   std::string proc_root_;
   std::string nic_;  // "" = none watched
   std::string driver_;
+  std::optional<QueueStatsSource> source_;  // chosen at discovery; none: queues_why_ says why
+  std::string queues_why_;
   std::vector<NicIrq> irqs_;  // the NIC's queue IRQs (rx, tx, combined)
   std::string irqs_why_;
 };

@@ -22,9 +22,12 @@ RrClock RrClock::choose(const std::string& clocksource, uint64_t calibration_ns)
 #ifdef _WIN32
   (void)clocksource;
   (void)calibration_ns;
-  clock.ns_per_tick_q32_ =
-      static_cast<uint64_t>(std::llround(call_clock_ns_per_tick() * 4294967296.0));
-  clock.description_ = "QueryPerformanceCounter";
+  const double ns_per_tick = call_clock_ns_per_tick();
+  clock.ns_per_tick_q32_ = static_cast<uint64_t>(std::llround(ns_per_tick * 4294967296.0));
+  // Its rate (10 MHz on Windows 10 and later, and under Wine) is the round trips' resolution.
+  clock.description_ = ns_per_tick > 0
+                           ? fmt::format("QueryPerformanceCounter, {:.1f} MHz", 1e3 / ns_per_tick)
+                           : std::string("QueryPerformanceCounter");
 #elif defined(__x86_64__)
   if (clocksource != "tsc") {
     clock.description_ = fmt::format("CLOCK_MONOTONIC (the kernel's clocksource is {}, not tsc)",

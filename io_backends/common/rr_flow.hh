@@ -1,5 +1,6 @@
-// --rr (docs/rr.md) on any kernel-socket backend: what a request/response flow keeps, apart
-// from how its I/O is issued. Times are RrClock ticks (engine/stats/rr_clock.hh).
+// --rr (docs/rr.md) on every backend (header-only, pure: the Linux paths and iocp on Windows use
+// it alike): what a request/response flow keeps, apart from how its I/O is issued. Times are
+// RrClock ticks (engine/stats/rr_clock.hh).
 //   TCP: responses come back in order, so the requester keeps its requests' send times in a
 //        FIFO and counts response bytes into whole responses (any size from 1 byte).
 //   UDP: a datagram can be lost, so every request carries its send time in its first 8 bytes
@@ -73,5 +74,47 @@ inline uint32_t rr_response_bytes(const TestSpec& spec) {
 
 // A UDP request unanswered this long is taken as lost and its flow's window is refilled.
 inline constexpr uint64_t rr_udp_loss_pause_ns = 200'000'000;
+
+// A UDP requester flow's requests in flight, in RrClock ticks. A response answers one of them
+// when the stamp it carries back is one of ours (not 0, not in the future) and not older than
+// the last give-up; a flow that heard nothing for the loss pause gives its requests in flight up
+// as lost and opens a new epoch, so late answers to them are ignored rather than timed.
+class UdpRrWindow {
+ public:
+  UdpRrWindow() = default;
+  UdpRrWindow(uint32_t depth, uint64_t loss_pause_ticks)
+      : depth_(depth == 0 ? 1 : depth), loss_pause_(loss_pause_ticks) {}
+  uint32_t in_flight() const { return in_flight_; }
+  // Room for one more request (in flight < depth).
+  bool room() const { return in_flight_ < depth_; }
+  // A request left.
+  void sent() { ++in_flight_; }
+  // The flow was refilled at `now` (after an answer, a give-up or at the start): the loss pause
+  // runs from here.
+  void refilled(uint64_t now) { last_progress_ = now; }
+  // A response carrying `stamp` arrived at `now`: true when it answers a request in flight, which
+  // leaves the window; false for one given up as lost, or not ours.
+  bool answer(uint64_t stamp, uint64_t now) {
+    if (stamp == 0 || stamp < epoch_ || stamp > now) return false;
+    if (in_flight_ > 0) --in_flight_;
+    return true;
+  }
+  // The flow heard nothing for the loss pause by `now`.
+  bool quiet(uint64_t now) const { return now - last_progress_ >= loss_pause_; }
+  // Gives every request in flight up as lost at `now` and returns how many.
+  uint32_t give_up(uint64_t now) {
+    const uint32_t lost = in_flight_;
+    in_flight_ = 0;
+    epoch_ = now;
+    return lost;
+  }
+
+ private:
+  uint32_t depth_ = 1;
+  uint64_t loss_pause_ = 0;
+  uint32_t in_flight_ = 0;
+  uint64_t epoch_ = 0;          // answers stamped before this were given up as lost
+  uint64_t last_progress_ = 0;  // the last refill
+};
 
 }  // namespace xttcp

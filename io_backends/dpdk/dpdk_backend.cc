@@ -32,7 +32,7 @@ class DpdkBackend final : public Backend {
                   "--dpdk-args \"...\"' lists them"};
   }
   uint32_t capabilities() const override {
-    return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll;
+    return cap_udp | cap_raw_frames | cap_queue_binding | cap_busy_poll | cap_count_mode;
   }
   Status check(const TestSpec& spec) const override {
     if (spec.workload.protocol != Protocol::udp)

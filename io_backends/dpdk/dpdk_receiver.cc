@@ -8,25 +8,16 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "engine/count_mode.hh"
 #include "io_backends/dpdk/frame.hh"
 
 namespace xttcp::dpdk {
 
-DpdkUdpReceiver::~DpdkUdpReceiver() {
-  if (registered_) unregister_thread();
-}
-
 Status DpdkUdpReceiver::open() {
   const TestSpec& spec = *context_.spec;
-  const uint32_t index = context_.plan->index;
-  const uint32_t workers = std::max<uint32_t>(context_.worker_count, 1);
-  if (index >= port_->queues)
-    return fail(
-        fmt::format("--dpdk-port {}: {} queue(s): run at most {} receiver worker(s) "
-                    "(--threads)",
-                    port_->name, port_->queues, port_->queues));
-  for (uint32_t q = index; q < port_->queues; q += workers)
-    queues_.push_back(static_cast<uint16_t>(q));
+  auto queues = receive_queues(*port_, context_.plan->index, context_.worker_count, "receiver");
+  if (!queues) return queues.error();
+  queues_ = std::move(*queues);
   if (context_.local.family() == AF_INET)
     local_ip_ = ntohl(reinterpret_cast<const sockaddr_in*>(context_.local.get())->sin_addr.s_addr);
   if (context_.local.family() == AF_INET6) {
@@ -43,10 +34,7 @@ Status DpdkUdpReceiver::open() {
   for (const FlowPlan& flow : context_.plan->flows)
     if (flow.port >= base_port_ && uint32_t{flow.port} - base_port_ < spec.layout.ports)
       byte_slot_[flow.port - base_port_] = flow.slot;
-  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
-      !placed.empty())
-    report_.notes.push_back(std::move(placed));
-  registered_ = register_thread();
+  seat_.take(report_.notes);
   return ok();
 }
 
@@ -95,9 +83,12 @@ void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue
     }
     const uint32_t port_index = view->destination_port - base_port_;
     std::unique_ptr<UdpSocketAccounting>& accounting = accounting_[port_index];
-    if (!accounting)  // once per port: an allocation on the first datagram, like a new flow
+    if (!accounting) {  // once per port: an allocation on the first datagram, like a new flow
       accounting = std::make_unique<UdpSocketAccounting>(*context_.udp_flows, port_index,
                                                          &context_.on_flow_done);
+      // Count mode with NTttcp's payload (no end marker): a port's flow ends after N datagrams.
+      accounting->end_compat_after(compat_datagrams_per_flow(*context_.spec));
+    }
     const std::size_t data_bytes = accounting->on_buffer(
         view->payload, view->payload_length, view->payload_length, view->payload_length, now_ns);
     if (data_bytes > 0 || view->payload_length == 0)  // an end marker (count mode) is no data
@@ -116,10 +107,8 @@ void DpdkUdpReceiver::on_frames(rte_mbuf** mbufs, uint16_t count, uint16_t queue
 }
 
 void DpdkUdpReceiver::run(const std::atomic<bool>& stop) {
-  stats_taken_ = true;
-  stats_start_ = read_stats(port_->id);
+  const auto polling = seat_.start_polling();
   const TscClock clock;
-  port_->pollers.fetch_add(1);
   rte_mbuf* mbufs[burst];
   while (!stop.load(std::memory_order_relaxed)) {
     for (uint16_t queue : queues_) {
@@ -127,29 +116,17 @@ void DpdkUdpReceiver::run(const std::atomic<bool>& stop) {
       if (n > 0) on_frames(mbufs, n, queue, clock.now_ns());
     }
   }
-  port_->pollers.fetch_sub(1);
 }
 
 WorkerReport DpdkUdpReceiver::finish() {
   report_.connections = 0;
   for (const auto& accounting : accounting_)
     if (accounting) report_.connections += accounting->flows();
-  if (stats_taken_ && context_.plan->index == 0) {
-    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
-    report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
-  }
-  if (other_frames_ > 0)
-    report_.notes.push_back(fmt::format(
-        "dpdk: {} frame(s) ignored (not UDP to this address and ports)", other_frames_));
-  if (arp_answered_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: answered {} ARP request(s)", arp_answered_));
-  if (nd_answered_ > 0)
-    report_.notes.push_back(
-        fmt::format("dpdk: answered {} neighbour solicitation(s)", nd_answered_));
-  if (registered_) {
-    unregister_thread();
-    registered_ = false;
-  }
+  seat_.leave(report_);
+  note_count(report_.notes, other_frames_,
+             "{} frame(s) ignored (not UDP to this address and ports)");
+  note_count(report_.notes, arp_answered_, "answered {} ARP request(s)");
+  note_count(report_.notes, nd_answered_, "answered {} neighbour solicitation(s)");
   return report_;
 }
 

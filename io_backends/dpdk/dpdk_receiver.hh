@@ -14,13 +14,14 @@
 #include "engine/backend/data_worker.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/dpdk/runtime.hh"
+#include "io_backends/dpdk/worker_seat.hh"
 
 namespace xttcp::dpdk {
 
 class DpdkUdpReceiver final : public DataWorker {
  public:
-  DpdkUdpReceiver(const WorkerContext& context, Port& port) : context_(context), port_(&port) {}
-  ~DpdkUdpReceiver() override;
+  DpdkUdpReceiver(const WorkerContext& context, Port& port)
+      : context_(context), port_(&port), seat_(port, *context.plan) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
@@ -32,6 +33,7 @@ class DpdkUdpReceiver final : public DataWorker {
 
   WorkerContext context_;
   Port* port_;
+  WorkerSeat seat_;
   std::vector<uint16_t> queues_;
   bool ipv6_ = false;
   uint32_t local_ip_ = 0;  // host order; 0 = any (no filter, no ARP answers)
@@ -43,13 +45,10 @@ class DpdkUdpReceiver final : public DataWorker {
   // worker's first: a flow hashed to this worker's queue is still counted, once).
   std::vector<std::unique_ptr<UdpSocketAccounting>> accounting_;
   std::vector<uint32_t> byte_slot_;
-  bool registered_ = false;
   bool seen_data_ = false;
   uint64_t other_frames_ = 0;  // not IPv4/UDP to one of our ports
   uint64_t arp_answered_ = 0;
   uint64_t nd_answered_ = 0;
-  rte_eth_stats stats_start_{};
-  bool stats_taken_ = false;
   WorkerReport report_;
 };
 

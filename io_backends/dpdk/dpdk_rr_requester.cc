@@ -14,10 +14,6 @@
 
 namespace xttcp::dpdk {
 
-DpdkRrRequester::~DpdkRrRequester() {
-  if (registered_) unregister_thread();
-}
-
 Status DpdkRrRequester::open() {
   const TestSpec& spec = *context_.spec;
   // Responses land on whichever RX queue the port's RSS picks: one worker polls them all.
@@ -32,20 +28,16 @@ Status DpdkRrRequester::open() {
   response_ = rr_response_bytes(spec);
   depth_ = spec.rr.depth;
   const std::size_t headers = frame::headers_size(ipv6_);
-  const uint32_t largest_frame =
-      std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
+  const uint32_t largest = largest_frame(*port_);
   for (auto [option, size] : {std::pair{"-b", request_}, std::pair{"--response-size", response_}})
-    if (headers + size > largest_frame)
-      return fail(fmt::format(
-          "{} {}: the dpdk backend carries a datagram in one frame of at most "
-          "{} bytes ({}, MTU {}): at most {} bytes",
-          option, size, largest_frame, port_->name, port_->mtu, largest_frame - headers));
+    if (headers + size > largest)
+      return fail(
+          fmt::format("{} {}: the dpdk backend carries a datagram in one frame of at most "
+                      "{} bytes ({}, MTU {}): at most {} bytes",
+                      option, size, largest, port_->name, port_->mtu, largest - headers));
   stamp_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
-  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
-      !placed.empty())
-    report_.notes.push_back(std::move(placed));
-  registered_ = register_thread();
+  seat_.take(report_.notes);
   port_->has_sender.store(true);
   auto shared = sending_endpoints(context_, *port_, report_.notes);
   if (!shared) return shared.error();
@@ -64,6 +56,7 @@ Status DpdkRrRequester::open() {
     Flow flow;
     flow.slot = plan.slot;
     flow.frame = frame::build_udp_frame(e, request_, 0);
+    flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
     flows_.push_back(std::move(flow));
   }
   // Without -a the frames carry the responder's address: then there is no address to answer for.
@@ -78,7 +71,7 @@ Status DpdkRrRequester::open() {
 // Sends requests until `depth` are in flight; a full TX queue is retried until stop.
 void DpdkRrRequester::refill(Flow& flow, uint64_t now, const std::atomic<bool>& stop) {
   const uint16_t length = static_cast<uint16_t>(flow.frame.size());
-  while (flow.in_flight < depth_) {
+  while (flow.window.room()) {
     rte_mbuf* m = rte_pktmbuf_alloc(port_->pool);
     if (m == nullptr) {
       ++alloc_failed_;
@@ -102,9 +95,9 @@ void DpdkRrRequester::refill(Flow& flow, uint64_t now, const std::atomic<bool>& 
     QueueCounters& counters = port_->counters[queue_];
     add_relaxed(counters.tx_frames, 1);
     add_relaxed(counters.tx_bytes, length);
-    ++flow.in_flight;
+    flow.window.sent();
   }
-  flow.last_progress = now;
+  flow.window.refilled(now);
 }
 
 void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::atomic<bool>& stop) {
@@ -128,10 +121,9 @@ void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::ato
     Flow& flow = flows_[static_cast<uint32_t>(index)];
     const uint64_t stamp = read_rr_stamp(view->payload);
     rte_pktmbuf_free(m);
-    if (stamp < flow.epoch || stamp > now) continue;  // given up as lost, or not ours
+    if (!flow.window.answer(stamp, now)) continue;  // given up as lost, or not ours
     context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
     context_.counters[flow.slot].add(uint64_t{request_} + response_);
-    if (flow.in_flight > 0) --flow.in_flight;
     refill(flow, now, stop);
   }
   QueueCounters& counters = port_->counters[queue_];
@@ -141,18 +133,14 @@ void DpdkRrRequester::on_frames(rte_mbuf** mbufs, uint16_t count, const std::ato
 
 void DpdkRrRequester::check_loss(uint64_t now, const std::atomic<bool>& stop) {
   for (Flow& flow : flows_) {
-    if (now - flow.last_progress < loss_pause_ticks_) continue;
-    report_.rr_lost += flow.in_flight;
-    flow.in_flight = 0;
-    flow.epoch = now;
+    if (!flow.window.quiet(now)) continue;
+    report_.rr_lost += flow.window.give_up(now);
     refill(flow, now, stop);
   }
 }
 
 void DpdkRrRequester::run(const std::atomic<bool>& stop) {
-  stats_start_ = read_stats(port_->id);
-  stats_taken_ = true;
-  port_->pollers.fetch_add(1);
+  const auto polling = seat_.start_polling();
   for (Flow& flow : flows_) refill(flow, clock_.now(), stop);
   rte_mbuf* mbufs[burst];
   uint32_t idle = 0;
@@ -165,31 +153,17 @@ void DpdkRrRequester::run(const std::atomic<bool>& stop) {
       check_loss(clock_.now(), stop);
     }
   }
-  port_->pollers.fetch_sub(1);
 }
 
 WorkerReport DpdkRrRequester::finish() {
-  if (stats_taken_ && context_.plan->index == 0) {
-    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
-    report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
-  }
-  if (tx_full_ > 0)
-    report_.notes.push_back(
-        fmt::format("dpdk: TX queue {} was full {} times (the frames were "
-                    "retried)",
-                    queue_, tx_full_));
-  if (alloc_failed_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: the mbuf pool was empty {} times", alloc_failed_));
-  if (other_frames_ > 0)
-    report_.notes.push_back(fmt::format(
-        "dpdk: {} frame(s) ignored (not a response to one of this worker's flows)", other_frames_));
-  if (neighbours_answered_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: answered {} {}", neighbours_answered_,
-                                        ipv6_ ? "neighbour solicitation(s)" : "ARP request(s)"));
-  if (registered_) {
-    unregister_thread();
-    registered_ = false;
-  }
+  seat_.leave(report_);
+  note_count(report_.notes, tx_full_,
+             fmt::format("TX queue {} was full {{}} times (the frames were retried)", queue_));
+  note_count(report_.notes, alloc_failed_, "the mbuf pool was empty {} times");
+  note_count(report_.notes, other_frames_,
+             "{} frame(s) ignored (not a response to one of this worker's flows)");
+  note_count(report_.notes, neighbours_answered_,
+             ipv6_ ? "answered {} neighbour solicitation(s)" : "answered {} ARP request(s)");
   return report_;
 }
 

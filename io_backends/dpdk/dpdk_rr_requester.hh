@@ -16,13 +16,14 @@
 #include "engine/stats/rr_clock.hh"
 #include "io_backends/common/rr_flow.hh"
 #include "io_backends/dpdk/runtime.hh"
+#include "io_backends/dpdk/worker_seat.hh"
 
 namespace xttcp::dpdk {
 
 class DpdkRrRequester final : public DataWorker {
  public:
-  DpdkRrRequester(const WorkerContext& context, Port& port) : context_(context), port_(&port) {}
-  ~DpdkRrRequester() override;
+  DpdkRrRequester(const WorkerContext& context, Port& port)
+      : context_(context), port_(&port), seat_(port, *context.plan) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
@@ -31,9 +32,7 @@ class DpdkRrRequester final : public DataWorker {
   struct Flow {
     uint32_t slot = 0;
     std::vector<uint8_t> frame;  // the request, stamp 0 and checksum unset
-    uint32_t in_flight = 0;
-    uint64_t epoch = 0;  // responses stamped before this were given up as lost
-    uint64_t last_progress = 0;
+    UdpRrWindow window;
   };
   void refill(Flow& flow, uint64_t now, const std::atomic<bool>& stop);
   void on_frames(rte_mbuf** mbufs, uint16_t count, const std::atomic<bool>& stop);
@@ -41,6 +40,7 @@ class DpdkRrRequester final : public DataWorker {
 
   WorkerContext context_;
   Port* port_;
+  WorkerSeat seat_;
   uint16_t queue_ = 0;
   bool ipv6_ = false;
   uint32_t request_ = 0, response_ = 0, depth_ = 1;
@@ -48,10 +48,7 @@ class DpdkRrRequester final : public DataWorker {
   frame::UdpEndpoints endpoints_;  // this end's addresses, for ARP/ND answers
   std::vector<Flow> flows_;
   std::vector<int32_t> flow_of_port_;  // UDP port (our source) -> index in flows_, or -1
-  bool registered_ = false;
   uint64_t tx_full_ = 0, alloc_failed_ = 0, other_frames_ = 0, neighbours_answered_ = 0;
-  rte_eth_stats stats_start_{};
-  bool stats_taken_ = false;
   // Round trips: stamped in this clock's ticks, recorded in ns (engine/stats/rr_clock.hh).
   const RrClock& clock_ = RrClock::get();
   const uint64_t loss_pause_ticks_ = clock_.from_ns(rr_udp_loss_pause_ns);

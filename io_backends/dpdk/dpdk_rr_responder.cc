@@ -15,21 +15,11 @@
 
 namespace xttcp::dpdk {
 
-DpdkRrResponder::~DpdkRrResponder() {
-  if (registered_) unregister_thread();
-}
-
 Status DpdkRrResponder::open() {
   const TestSpec& spec = *context_.spec;
-  const uint32_t index = context_.plan->index;
-  const uint32_t workers = std::max<uint32_t>(context_.worker_count, 1);
-  if (index >= port_->queues)
-    return fail(
-        fmt::format("--dpdk-port {}: {} queue(s): run at most {} responder worker(s) "
-                    "(--threads)",
-                    port_->name, port_->queues, port_->queues));
-  for (uint32_t q = index; q < port_->queues; q += workers)
-    queues_.push_back(static_cast<uint16_t>(q));
+  auto queues = receive_queues(*port_, context_.plan->index, context_.worker_count, "responder");
+  if (!queues) return queues.error();
+  queues_ = std::move(*queues);
   if (context_.local.family() == AF_INET) {
     self_.source_ip =
         ntohl(reinterpret_cast<const sockaddr_in*>(context_.local.get())->sin_addr.s_addr);
@@ -39,13 +29,12 @@ Status DpdkRrResponder::open() {
                 &reinterpret_cast<const sockaddr_in6*>(context_.local.get())->sin6_addr, 16);
   }
   response_ = rr_response_bytes(spec);
-  const uint32_t largest_frame =
-      std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
-  if (frame::headers_size(self_.ipv6) + response_ > largest_frame)
+  const uint32_t largest = largest_frame(*port_);
+  if (frame::headers_size(self_.ipv6) + response_ > largest)
     return fail(
         fmt::format("--response-size {}: the dpdk backend answers in one frame of at "
                     "most {} bytes ({}, MTU {})",
-                    response_, largest_frame, port_->name, port_->mtu));
+                    response_, largest, port_->name, port_->mtu));
   port_->has_receiver.store(true);
   base_port_ = spec.layout.base_port;
   const uint32_t fallback = context_.plan->flows.empty() ? 0 : context_.plan->flows.front().slot;
@@ -53,10 +42,7 @@ Status DpdkRrResponder::open() {
   for (const FlowPlan& flow : context_.plan->flows)
     if (flow.port >= base_port_ && uint32_t{flow.port} - base_port_ < spec.layout.ports)
       slot_of_port_[flow.port - base_port_] = flow.slot;
-  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
-      !placed.empty())
-    report_.notes.push_back(std::move(placed));
-  registered_ = register_thread();
+  seat_.take(report_.notes);
   return ok();
 }
 
@@ -126,9 +112,7 @@ void DpdkRrResponder::serve(rte_mbuf** mbufs, uint16_t count, uint16_t queue,
 }
 
 void DpdkRrResponder::run(const std::atomic<bool>& stop) {
-  stats_taken_ = true;
-  stats_start_ = read_stats(port_->id);
-  port_->pollers.fetch_add(1);
+  const auto polling = seat_.start_polling();
   rte_mbuf* mbufs[burst];
   while (!stop.load(std::memory_order_relaxed)) {
     for (uint16_t queue : queues_) {
@@ -136,35 +120,17 @@ void DpdkRrResponder::run(const std::atomic<bool>& stop) {
       if (n > 0) serve(mbufs, n, queue, stop);
     }
   }
-  port_->pollers.fetch_sub(1);
 }
 
 WorkerReport DpdkRrResponder::finish() {
-  if (stats_taken_ && context_.plan->index == 0) {
-    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
-    report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
-  }
-  if (other_frames_ > 0)
-    report_.notes.push_back(fmt::format(
-        "dpdk: {} frame(s) ignored (not UDP to this address and ports)", other_frames_));
-  if (unanswerable_ > 0)
-    report_.notes.push_back(
-        fmt::format("dpdk: {} request(s) not answered (IPv4 options, or no "
-                    "room in the mbuf for the response)",
-                    unanswerable_));
-  if (neighbours_answered_ > 0)
-    report_.notes.push_back(
-        fmt::format("dpdk: answered {} {}", neighbours_answered_,
-                    self_.ipv6 ? "neighbour solicitation(s)" : "ARP request(s)"));
-  if (tx_full_ > 0)
-    report_.notes.push_back(
-        fmt::format("dpdk: a TX queue was full {} times (the answers were "
-                    "retried)",
-                    tx_full_));
-  if (registered_) {
-    unregister_thread();
-    registered_ = false;
-  }
+  seat_.leave(report_);
+  note_count(report_.notes, other_frames_,
+             "{} frame(s) ignored (not UDP to this address and ports)");
+  note_count(report_.notes, unanswerable_,
+             "{} request(s) not answered (IPv4 options, or no room in the mbuf for the response)");
+  note_count(report_.notes, neighbours_answered_,
+             self_.ipv6 ? "answered {} neighbour solicitation(s)" : "answered {} ARP request(s)");
+  note_count(report_.notes, tx_full_, "a TX queue was full {} times (the answers were retried)");
   return report_;
 }
 

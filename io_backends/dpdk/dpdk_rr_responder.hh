@@ -13,13 +13,14 @@
 
 #include "engine/backend/data_worker.hh"
 #include "io_backends/dpdk/runtime.hh"
+#include "io_backends/dpdk/worker_seat.hh"
 
 namespace xttcp::dpdk {
 
 class DpdkRrResponder final : public DataWorker {
  public:
-  DpdkRrResponder(const WorkerContext& context, Port& port) : context_(context), port_(&port) {}
-  ~DpdkRrResponder() override;
+  DpdkRrResponder(const WorkerContext& context, Port& port)
+      : context_(context), port_(&port), seat_(port, *context.plan) {}
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
   WorkerReport finish() override;
@@ -29,16 +30,14 @@ class DpdkRrResponder final : public DataWorker {
 
   WorkerContext context_;
   Port* port_;
+  WorkerSeat seat_;
   std::vector<uint16_t> queues_;
   frame::UdpEndpoints self_;  // this end's address (source_ip / source_ip6), for ARP/ND
   uint16_t base_port_ = 0;
   uint32_t response_ = 0;
   std::vector<uint32_t> slot_of_port_;  // per receiver port (index = port - base): its counter
-  bool registered_ = false;
   bool seen_data_ = false;
   uint64_t other_frames_ = 0, neighbours_answered_ = 0, unanswerable_ = 0, tx_full_ = 0;
-  rte_eth_stats stats_start_{};
-  bool stats_taken_ = false;
   WorkerReport report_;
 };
 

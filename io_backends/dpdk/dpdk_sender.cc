@@ -13,6 +13,7 @@
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
+#include "engine/count_mode.hh"
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/flow_registry.hh"
 #include "io_backends/dpdk/flow_endpoints.hh"
@@ -34,10 +35,6 @@ uint32_t stamped_words(uint32_t sequence, uint64_t time_ns) {
 
 }  // namespace
 
-DpdkUdpSender::~DpdkUdpSender() {
-  if (registered_) unregister_thread();
-}
-
 Status DpdkUdpSender::open() {
   const TestSpec& spec = *context_.spec;
   queue_ = static_cast<uint16_t>(context_.plan->index);
@@ -50,21 +47,17 @@ Status DpdkUdpSender::open() {
   ipv6_ = context_.remote.family() == AF_INET6;
   datagram_ = spec.workload.send_buffer;
   const std::size_t headers = frame::headers_size(ipv6_);
-  const uint32_t largest_frame =
-      std::min<uint32_t>(uint32_t{port_->mtu} + frame::ethernet_bytes, port_->frame_room);
-  if (headers + datagram_ > largest_frame)
+  const uint32_t largest = largest_frame(*port_);
+  if (headers + datagram_ > largest)
     return fail(fmt::format(
         "-b {}: the dpdk backend sends one frame per datagram, in one mbuf: at most {} bytes "
         "over {} ({}, MTU {}, frames up to {} bytes; multi-segment frames are not supported)",
-        datagram_, largest_frame - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu,
-        largest_frame));
+        datagram_, largest - headers, ipv6_ ? "IPv6" : "IPv4", port_->name, port_->mtu, largest));
   native_ = spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
+  budget_ = flow_send_datagrams(spec);
   header_at_ = headers;
   checksum_at_ = frame::udp_offset(ipv6_) + 6;
-  if (std::string placed = place_worker(*port_, context_.plan->index, context_.plan->cpu);
-      !placed.empty())
-    report_.notes.push_back(std::move(placed));
-  registered_ = register_thread();
+  seat_.take(report_.notes);
   port_->has_sender.store(true);
 
   auto shared = sending_endpoints(context_, *port_, report_.notes);
@@ -110,6 +103,10 @@ Status DpdkUdpSender::open() {
       flow.checksum_sum = frame::udp_checksum_sum(flow.frame.data());
     }
     flow.counters = &context_.udp_flows->add(plan.slot, flow.flow_id);
+    if (budget_ > 0) {
+      flow.left = budget_;
+      flow.marker = frame::build_udp_frame(endpoints, udp::end_marker_size, 0);
+    }
     flows_.push_back(std::move(flow));
   }
   report_.connections = static_cast<uint32_t>(flows_.size());
@@ -175,8 +172,50 @@ uint16_t DpdkUdpSender::send_burst(Flow& flow, uint16_t count, const TscClock& c
     add_relaxed(queue_counters_->tx_frames, sent);
     add_relaxed(queue_counters_->tx_bytes, uint64_t{sent} * length);
     flow.next_sequence += sent;
+    flow.left -= sent;
+    if (flow.left == 0) {  // count mode: the data is done, the end markers follow
+      flow.end.begin(now);
+      ++ending_;
+    }
   }
   return sent;
+}
+
+bool DpdkUdpSender::send_end_marker(Flow& flow, uint64_t now_ns) {
+  rte_mbuf* m = rte_pktmbuf_alloc(port_->pool);
+  if (m == nullptr) {
+    ++alloc_failed_;
+    return false;
+  }
+  const auto length = static_cast<uint16_t>(flow.marker.size());
+  uint8_t* data = rte_pktmbuf_mtod(m, uint8_t*);
+  std::memcpy(data, flow.marker.data(), length);
+  m->data_len = length;
+  m->pkt_len = length;
+  udp::encode_end_marker({flow.flow_id, budget_, !native_, now_ns, context_.udp_flow_token},
+                         data + header_at_);
+  const uint16_t sum = htons(frame::udp_checksum(data));
+  std::memcpy(data + checksum_at_, &sum, 2);
+  if (rte_eth_tx_burst(port_->id, queue_, &m, 1) != 1) {
+    rte_pktmbuf_free(m);
+    ++tx_full_;
+    return false;  // tried again on the next turn
+  }
+  add_relaxed(queue_counters_->tx_frames, 1);
+  add_relaxed(queue_counters_->tx_bytes, length);
+  return true;
+}
+
+void DpdkUdpSender::send_end_markers(const TscClock& clock) {
+  const uint64_t now = clock.now_ns();
+  for (Flow& flow : flows_) {
+    if (!flow.end.due(now) || !send_end_marker(flow, now)) continue;
+    flow.end.marker_sent();
+    if (flow.end.finished()) {
+      --ending_;
+      if (context_.on_flow_done) context_.on_flow_done();
+    }
+  }
 }
 
 template <bool Paced>
@@ -186,7 +225,9 @@ void DpdkUdpSender::send_loop(const std::atomic<bool>& stop, uint32_t burst_fram
   const auto count = static_cast<uint16_t>(burst_frames);
   double due = static_cast<double>(rte_rdtsc());
   while (!stop.load(std::memory_order_relaxed)) {
+    if (ending_ > 0) send_end_markers(clock);
     for (Flow& flow : flows_) {
+      if (flow.left == 0) continue;  // count mode: its N datagrams are out
       if constexpr (Paced) {
         // TSC pacing: wait (spinning, as a poll-mode sender does) until this burst is due.
         while (static_cast<double>(rte_rdtsc()) < due) {
@@ -194,7 +235,8 @@ void DpdkUdpSender::send_loop(const std::atomic<bool>& stop, uint32_t burst_fram
           rte_pause();
         }
       }
-      const uint16_t sent = send_burst(flow, count, clock, stop);
+      const auto size = static_cast<uint16_t>(std::min<uint64_t>(count, flow.left));
+      const uint16_t sent = send_burst(flow, size, clock, stop);
       if constexpr (Paced) due += static_cast<double>(sent) * datagram_ * ticks_per_byte;
     }
   }
@@ -202,14 +244,8 @@ void DpdkUdpSender::send_loop(const std::atomic<bool>& stop, uint32_t burst_fram
 
 void DpdkUdpSender::run(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
-  stats_start_ = read_stats(port_->id);
-  stats_taken_ = true;
+  const auto polling = seat_.start_polling();
   if (flows_.empty()) return;
-  port_->pollers.fetch_add(1);
-  struct Leave {
-    Port* port;
-    ~Leave() { port->pollers.fetch_sub(1); }
-  } leave{port_};
   if (spec.workload.rate_limit_bps == 0) {
     send_loop<false>(stop, burst, 0.0);
     return;
@@ -224,23 +260,14 @@ void DpdkUdpSender::run(const std::atomic<bool>& stop) {
 }
 
 WorkerReport DpdkUdpSender::finish() {
-  if (stats_taken_ && context_.plan->index == 0) {
-    report_.notes.insert(report_.notes.end(), port_->notes.begin(), port_->notes.end());
-    report_.notes.push_back(stats_note(*port_, stats_start_, read_stats(port_->id)));
-  }
-  if (tx_full_ > 0)
-    report_.notes.push_back(fmt::format(
-        "dpdk: TX queue {} was full {} times (the frames were retried)", queue_, tx_full_));
-  if (alloc_failed_ > 0)
-    report_.notes.push_back(fmt::format("dpdk: the mbuf pool was empty {} times", alloc_failed_));
+  seat_.leave(report_);
+  note_count(report_.notes, tx_full_,
+             fmt::format("TX queue {} was full {{}} times (the frames were retried)", queue_));
+  note_count(report_.notes, alloc_failed_, "the mbuf pool was empty {} times");
   for (const Flow& flow : flows_) {
     ConnectionStats stats;
     stats.bytes = read(context_.counters[flow.slot]).bytes;
     report_.connection_stats.push_back(std::move(stats));
-  }
-  if (registered_) {
-    unregister_thread();
-    registered_ = false;
   }
   return report_;
 }

@@ -58,6 +58,7 @@ Status EpollRrRequester::open() {
     flow.slot = context_.plan->flows[i].slot;
     flow.stamps = StampQueue(depth_);
     flow.responses = MessageCounter(response_);
+    flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
     flows_.push_back(std::move(flow));
   }
   if (flows_.size() == 1) {
@@ -171,7 +172,7 @@ void EpollRrRequester::tcp_loop(const std::atomic<bool>& stop) {
 // ---- UDP --------------------------------------------------------------------------------
 
 void EpollRrRequester::udp_refill(Flow& flow, uint64_t now) {
-  while (flow.in_flight < depth_) {
+  while (flow.window.room()) {
     write_rr_stamp(out_.data(), clock_.now());
     const ssize_t n = ::send(flow.fd.get(), out_.data(), request_, 0);
     if (n < 0) {
@@ -180,27 +181,24 @@ void EpollRrRequester::udp_refill(Flow& flow, uint64_t now) {
       if (errno != EAGAIN && errno != ECONNREFUSED) fail_flow(flow, "send", errno);
       break;
     }
-    ++flow.in_flight;
+    flow.window.sent();
   }
-  flow.last_progress = now;
+  flow.window.refilled(now);
 }
 
 void EpollRrRequester::udp_received(Flow& flow, size_t n) {
   if (n < rr_limits::udp_min_bytes) return;
   const uint64_t now = clock_.now();
   const uint64_t stamp = read_rr_stamp(in_.data());
-  if (stamp < flow.epoch || stamp > now) return;  // given up as lost, or not ours
+  if (!flow.window.answer(stamp, now)) return;  // given up as lost, or not ours
   context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
   context_.counters[flow.slot].add(uint64_t{request_} + response_);
-  if (flow.in_flight > 0) --flow.in_flight;
   udp_refill(flow, now);
 }
 
 void EpollRrRequester::udp_check_loss(Flow& flow, uint64_t now) {
-  if (flow.closed || now - flow.last_progress < loss_pause_ticks_) return;
-  report_.rr_lost += flow.in_flight;
-  flow.in_flight = 0;
-  flow.epoch = now;
+  if (flow.closed || !flow.window.quiet(now)) return;
+  report_.rr_lost += flow.window.give_up(now);
   udp_refill(flow, now);
 }
 

@@ -33,9 +33,7 @@ class EpollRrRequester final : public DataWorker {
     uint64_t unsent = 0;     // request bytes queued and not yet taken by send()
     bool wants_out = false;  // in the epoll set for EPOLLOUT too
     // UDP
-    uint32_t in_flight = 0;
-    uint64_t epoch = 0;          // responses to requests sent before this are stale
-    uint64_t last_progress = 0;  // the last response (or the last refill)
+    UdpRrWindow window;
   };
 
   void tcp_loop(const std::atomic<bool>& stop);

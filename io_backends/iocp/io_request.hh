@@ -35,9 +35,11 @@ inline StartResult started(bool succeeded, DWORD bytes, bool skips_port_on_succe
   return {Started::failed, 0, error};
 }
 
-// The Winsock error of a completion dequeued from the port; 0 = success.
+// The Winsock error of a completion dequeued from the port; 0 = success. `socket` may be closed
+// already (INVALID_SOCKET, at the end): then only whether the operation succeeded is known.
 inline int completion_error(SOCKET socket, OVERLAPPED* overlapped) {
   if (overlapped->Internal == 0) return 0;  // STATUS_SUCCESS
+  if (socket == INVALID_SOCKET) return WSA_OPERATION_ABORTED;
   DWORD bytes = 0, flags = 0;
   if (WSAGetOverlappedResult(socket, overlapped, &bytes, FALSE, &flags)) return 0;
   const int error = WSAGetLastError();

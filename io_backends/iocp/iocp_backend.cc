@@ -1,6 +1,8 @@
 #include "io_backends/iocp/iocp_backend.hh"
 
 #include "io_backends/iocp/iocp_port.hh"
+#include "io_backends/iocp/rr_requester.hh"
+#include "io_backends/iocp/rr_responder.hh"
 #include "io_backends/iocp/tcp_receiver.hh"
 #include "io_backends/iocp/tcp_sender.hh"
 #include "io_backends/iocp/udp_receiver.hh"
@@ -31,11 +33,18 @@ class IocpBackend final : public Backend {
   // The data path of Windows builds: --backend auto takes it for TCP and UDP alike.
   std::string auto_refusal(const TestSpec&) const override { return {}; }
   Status check(const TestSpec& spec) const override {
-    if (spec.rr.on) return fail("--rr: the iocp backend has no request/response mode yet");
     if (spec.uring.sqpoll)
       return fail("--sqpoll: the iocp backend has no submission queue (io_uring only, Linux)");
     if (spec.io.zerocopy == ZeroCopy::on)
       return fail("--zerocopy: the iocp backend has no zero-copy sends (Linux epoll and io_uring)");
+    if (spec.io.busy_poll_us > 0)
+      return fail(
+          "--busy-poll: the iocp backend cannot busy-poll (SO_BUSY_POLL is Linux's; "
+          "Windows has no such socket option)");
+    if (!spec.io.congestion.empty())
+      return fail(
+          "--congestion: the iocp backend cannot choose a connection's congestion "
+          "control (Windows sets it for the whole system: netsh int tcp set supplemental)");
     if (spec.layout.source_addresses.size() > 1)
       return fail(
           "--source-addresses: the iocp backend binds every connection to one source "
@@ -48,6 +57,10 @@ class IocpBackend final : public Backend {
   }
   Expected<std::unique_ptr<DataWorker>> make_worker(const WorkerContext& context) override {
     const bool sender = context.spec->role == Role::sender;
+    if (context.spec->rr.on) {  // TCP and UDP alike
+      if (sender) return std::unique_ptr<DataWorker>(std::make_unique<iocp::RrRequester>(context));
+      return std::unique_ptr<DataWorker>(std::make_unique<iocp::RrResponder>(context));
+    }
     if (context.spec->workload.protocol == Protocol::udp) {
       if (sender) return std::unique_ptr<DataWorker>(std::make_unique<iocp::UdpSender>(context));
       return std::unique_ptr<DataWorker>(std::make_unique<iocp::UdpReceiver>(context));

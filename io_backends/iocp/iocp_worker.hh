@@ -14,8 +14,12 @@
 
 namespace xttcp::iocp {
 
+class ListenerSet;
+
 class IocpWorker : public DataWorker {
  protected:
+  friend class ListenerSet;  // a part of the receiving workers: their port, pending_, report
+
   explicit IocpWorker(const WorkerContext& context)
       : context_(context), timer_(context.latency_period) {}
 

@@ -14,18 +14,22 @@ namespace xttcp::iocp {
 
 namespace {
 
-constexpr ULONG_PTR listener_key = 1;
-constexpr ULONG_PTR connection_key = 2;
-constexpr uint32_t accepts_per_listener = 2;  // a burst of connects is accepted back to back
+constexpr ULONG_PTR connection_key = 2;       // ListenerSet::key is 1
 constexpr unsigned char expected_byte = 'A';  // NTttcp's TCP payload (-d checks it)
 
 }  // namespace
+
+TcpReceiver::TcpReceiver(const WorkerContext& context)
+    : IocpWorker(context),
+      listeners_(*this, [this](OverlappedSocket socket, const ListenerSet::Listener& listener) {
+        start_connection(std::move(socket), listener);
+      }) {}
 
 TcpReceiver::~TcpReceiver() {
   shut_down();
   if (!leak_) return;
   for (auto& connection : connections_) static_cast<void>(connection.release());
-  for (auto& request : accepts_) static_cast<void>(request.release());
+  listeners_.leak();
 }
 
 Status TcpReceiver::open() {
@@ -35,140 +39,14 @@ Status TcpReceiver::open() {
   options_ = socket_options_of(spec);
   binning_ = ReadSizeBinning(spec.workload.recv_buffer);
 
-  for (const FlowPlan& flow : context_.plan->flows) {
-    const std::string where = "iocp: port " + std::to_string(flow.port) + ": ";
-    const SocketAddress address = flow_address(context_, flow);
-    auto socket = open_overlapped_socket(address.family(), SOCK_STREAM);
-    if (!socket) return fail(where + socket.error().message);
-    // Accepted sockets inherit the listener's buffer sizes (and its window scale with them).
-    if (Status set = apply_socket_options(socket->get(), options_, true); !set)
-      return fail(where + set.error().message);
-    if (Status bound = bind_socket(socket->get(), address); !bound)
-      return fail(where + bound.error().message);
-    if (listen(socket->get(), SOMAXCONN) != 0) return fail(where + last_wsa_failure("listen"));
-    auto skips = port_.associate(socket->get(), listener_key);
-    if (!skips) return fail(where + skips.error().message);
-    if (accept_ex_.call == nullptr) {
-      auto loaded = load_accept_ex(socket->get());
-      if (!loaded) return fail(where + loaded.error().message);
-      accept_ex_ = *loaded;
-    }
-    Listener listener;
-    listener.socket = std::move(*socket);
-    listener.slot = flow.slot;
-    listener.port = flow.port;
-    listener.skips_port = *skips;
-    listeners_.push_back(std::move(listener));
-  }
-  for (uint32_t i = 0; i < listeners_.size(); ++i) {
-    for (uint32_t k = 0; k < accepts_per_listener; ++k) {
-      accepts_.push_back(std::make_unique<AcceptRequest>());
-      accepts_.back()->listener = i;
-    }
-  }
   // Accepting starts now: a sender may connect as soon as open() returns.
-  for (auto& request : accepts_) post_accept(*request);
+  if (Status listening = listeners_.open(options_); !listening) return listening;
   report_.notes.push_back(outstanding_note(outstanding_, "receives", "connection"));
   return ok();
 }
 
-void TcpReceiver::post_accept(AcceptRequest& request) {
-  Listener& listener = listeners_[request.listener];
+void TcpReceiver::start_connection(OverlappedSocket socket, const ListenerSet::Listener& listener) {
   const std::string where = "iocp: port " + std::to_string(listener.port) + ": ";
-  for (int turn = 0; turn < inline_budget; ++turn) {
-    if (stopping_ || !listener.accepting) return;
-    if (listener.rest.resting()) {
-      listener.parked.push_back(&request);
-      return;
-    }
-    int code = 0;
-    auto socket = open_overlapped_socket(context_.local.family(), SOCK_STREAM, &code);
-    if (!socket) {
-      if (accept_shortage(code)) return rest_listener(request, code);
-      record_error(where + socket.error().message);
-      listener.accepting = false;
-      return;
-    }
-    request.accepted = std::move(*socket);
-    request.overlapped = OVERLAPPED{};
-    DWORD received = 0;
-    const BOOL done =
-        accept_ex_.call(listener.socket.get(), request.accepted.get(), request.addresses, 0,
-                        accept_address_room, accept_address_room, &received, &request.overlapped);
-    const StartResult start = started(done != FALSE, received, listener.skips_port);
-    if (start.state == Started::pending) {
-      ++pending_;
-      return;
-    }
-    if (start.state == Started::inline_) {
-      on_accept_completion(request, 0);
-      continue;
-    }
-    request.accepted.reset();
-    if (start.error == WSAECONNRESET) continue;  // that client gave up before we accepted it
-    if (accept_shortage(start.error)) return rest_listener(request, start.error);
-    record_error(wsa_failure(where + "AcceptEx", start.error));
-    if (accept_failure_ends_listener(start.error)) listener.accepting = false;
-    return;
-  }
-  queued_accepts_.push_back(&request);
-}
-
-// As the Linux listeners do (accept_failure.hh): no AcceptEx for a while instead of one failing
-// at once in a loop, one line when the shortage begins, and accepting again once it is due.
-void TcpReceiver::rest_listener(AcceptRequest& request, int code) {
-  Listener& listener = listeners_[request.listener];
-  std::string line;
-  listener.rest.on_shortage(wsa_failure("accept on port " + std::to_string(listener.port), code),
-                            ListenerRest::Clock::now(), line);
-  post_notice(context_, line, true);
-  listener.parked.push_back(&request);
-}
-
-void TcpReceiver::resume_rested_listeners() {
-  const auto now = ListenerRest::Clock::now();
-  for (Listener& listener : listeners_) {
-    if (!listener.rest.due(now)) continue;
-    listener.rest.resume();
-    std::vector<AcceptRequest*> parked;
-    parked.swap(listener.parked);
-    for (AcceptRequest* request : parked) post_accept(*request);
-  }
-}
-
-DWORD TcpReceiver::wait_ms() const {
-  const auto now = ListenerRest::Clock::now();
-  std::chrono::milliseconds wait(max_wait_ms);
-  for (const Listener& listener : listeners_) wait = listener.rest.wait_at_most(now, wait);
-  return static_cast<DWORD>(wait.count());
-}
-
-// The accept of `request` finished (error 0: its socket is connected). Does not repost.
-void TcpReceiver::on_accept_completion(AcceptRequest& request, int error) {
-  const Listener& listener = listeners_[request.listener];
-  OverlappedSocket accepted = std::move(request.accepted);
-  if (error != 0 || stopping_) {
-    if (error != 0 && !stopping_ && !is_cancellation(error) && error != WSAECONNRESET)
-      record_error(
-          wsa_failure("iocp: port " + std::to_string(listener.port) + ": AcceptEx", error));
-    return;  // `accepted` closes
-  }
-  post_notice(
-      context_,
-      listeners_[request.listener].rest.on_success(listener.port, ListenerRest::Clock::now()),
-      false);
-  start_connection(std::move(accepted), listener);
-}
-
-void TcpReceiver::start_connection(OverlappedSocket socket, const Listener& listener) {
-  const std::string where = "iocp: port " + std::to_string(listener.port) + ": ";
-  const SOCKET listening = listener.socket.get();
-  // Gives the accepted socket its listener's properties (getpeername, shutdown need it).
-  if (setsockopt(socket.get(), SOL_SOCKET, SO_UPDATE_ACCEPT_CONTEXT,
-                 reinterpret_cast<const char*>(&listening), sizeof listening) != 0) {
-    record_error(last_wsa_failure(where + "SO_UPDATE_ACCEPT_CONTEXT"));
-    return;
-  }
   if (Status set = apply_socket_options(socket.get(), options_, true); !set) {
     record_error(where + set.error().message);
     return;
@@ -346,30 +224,16 @@ void TcpReceiver::on_receive_completion(ReceiveRequest& request, DWORD bytes, in
 }
 
 void TcpReceiver::dispatch(const OVERLAPPED_ENTRY& entry) {
+  if (entry.lpCompletionKey == ListenerSet::key) return listeners_.on_completion(entry);
   --pending_;
-  if (entry.lpCompletionKey == listener_key) {
-    auto& request = *reinterpret_cast<AcceptRequest*>(entry.lpOverlapped);
-    const int error =
-        completion_error(listeners_[request.listener].socket.get(), entry.lpOverlapped);
-    on_accept_completion(request, error);
-    post_accept(request);
-    return;
-  }
   auto& request = *reinterpret_cast<ReceiveRequest*>(entry.lpOverlapped);
-  Connection& c = *request.connection;
-  // A failed connection's socket is gone: only whether the receive succeeded matters then.
-  const int error = c.socket.valid()
-                        ? completion_error(c.socket.get(), entry.lpOverlapped)
-                        : (entry.lpOverlapped->Internal == 0 ? 0 : WSA_OPERATION_ABORTED);
+  // A failed connection's socket is gone: then only whether the receive succeeded is known.
+  const int error = completion_error(request.connection->socket.get(), entry.lpOverlapped);
   on_receive_completion(request, entry.dwNumberOfBytesTransferred, error);
 }
 
 void TcpReceiver::post_queued() {
-  if (!queued_accepts_.empty()) {
-    std::vector<AcceptRequest*> accepts;
-    accepts.swap(queued_accepts_);
-    for (AcceptRequest* request : accepts) post_accept(*request);
-  }
+  listeners_.resume();  // rested listeners that are due, accepts past the inline budget
   swap_.clear();
   swap_.swap(queued_receives_);
   for (ReceiveRequest* request : swap_) post_receive(*request);
@@ -378,10 +242,10 @@ void TcpReceiver::post_queued() {
 void TcpReceiver::run(const std::atomic<bool>& stop) {
   OVERLAPPED_ENTRY entries[completion_batch];
   while (!stop.load(std::memory_order_relaxed)) {
-    resume_rested_listeners();
     post_queued();
-    const bool more = !queued_receives_.empty() || !queued_accepts_.empty();
-    const ULONG n = port_.wait(entries, completion_batch, more ? 0 : wait_ms());
+    const bool more = !queued_receives_.empty() || listeners_.has_queued();
+    const ULONG n =
+        port_.wait(entries, completion_batch, more ? 0 : listeners_.wait_ms(max_wait_ms));
     for (ULONG i = 0; i < n; ++i) dispatch(entries[i]);
   }
 }
@@ -392,14 +256,9 @@ void TcpReceiver::shut_down() {
   stopping_ = true;
   for (ReceiveRequest* request : queued_receives_) release_request(*request);
   queued_receives_.clear();
-  queued_accepts_.clear();
-  for (Listener& listener : listeners_) listener.parked.clear();
   if (!port_.valid()) return;
   // Closing a socket cancels its pending operations; their completions still come to the port.
-  for (Listener& listener : listeners_) {
-    CancelIoEx(listener.socket.handle(), nullptr);
-    listener.socket.reset();
-  }
+  listeners_.close();
   for (auto& connection : connections_) {
     if (!connection || !connection->socket.valid()) continue;
     CancelIoEx(connection->socket.handle(), nullptr);

@@ -1,7 +1,7 @@
 // iocp TCP receiver: one listening socket per port of its worker, AcceptEx kept outstanding on
-// each (any number of connections, like the epoll receiver), and on every accepted connection
-// N overlapped WSARecv of -b bytes, reposted as they complete. Counts every byte per port;
-// with -d checks that each one is 'A'.
+// each (ListenerSet: any number of connections, like the epoll receiver), and on every accepted
+// connection N overlapped WSARecv of -b bytes, reposted as they complete. Counts every byte per
+// port; with -d checks that each one is 'A'.
 #pragma once
 
 #include <memory>
@@ -9,16 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "io_backends/common/accept_failure.hh"
 #include "io_backends/iocp/iocp_worker.hh"
+#include "io_backends/iocp/listener_set.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
-#include "io_backends/iocp/winsock_extensions.hh"
 
 namespace xttcp::iocp {
 
 class TcpReceiver final : public IocpWorker {
  public:
-  explicit TcpReceiver(const WorkerContext& context) : IocpWorker(context) {}
+  explicit TcpReceiver(const WorkerContext& context);
   ~TcpReceiver() override;
   Status open() override;
   void run(const std::atomic<bool>& stop) override;
@@ -26,28 +25,8 @@ class TcpReceiver final : public IocpWorker {
 
  private:
   struct Connection;
-  struct AcceptRequest;
-  struct Listener {
-    OverlappedSocket socket;
-    uint32_t slot = 0;
-    uint16_t port = 0;
-    bool skips_port = false;  // synchronous successes complete inline
-    bool accepting = true;    // false after a lasting accept failure (not a shortage)
-    // Out of sockets or buffers (WSAEMFILE, WSAENOBUFS): no AcceptEx is started until
-    // rest.due(); the requests it could not start wait in `parked`.
-    ListenerRest rest;
-    std::vector<AcceptRequest*> parked;
-  };
-  // Room AcceptEx needs for each address: the largest sockaddr plus 16 bytes.
-  static constexpr DWORD accept_address_room = sizeof(sockaddr_storage) + 16;
-  struct AcceptRequest {
-    OVERLAPPED overlapped{};  // first: a completion hands back its address
-    uint32_t listener = 0;
-    OverlappedSocket accepted;
-    unsigned char addresses[2 * accept_address_room] = {};
-  };
   struct ReceiveRequest {
-    OVERLAPPED overlapped{};  // first
+    OVERLAPPED overlapped{};  // first: a completion hands back its address
     Connection* connection = nullptr;
     unsigned char* data = nullptr;
     bool busy = false;
@@ -73,13 +52,7 @@ class TcpReceiver final : public IocpWorker {
     std::vector<ReceiveRequest> requests;  // never resized: the kernel holds their addresses
   };
 
-  void post_accept(AcceptRequest& request);
-  // `request` could not start for want of sockets or buffers (`code`): its listener rests.
-  void rest_listener(AcceptRequest& request, int code);
-  void resume_rested_listeners();
-  DWORD wait_ms() const;  // max_wait_ms, or less to wake when a resting listener is due
-  void on_accept_completion(AcceptRequest& request, int error);
-  void start_connection(OverlappedSocket socket, const Listener& listener);
+  void start_connection(OverlappedSocket socket, const ListenerSet::Listener& listener);
   void post_receive(ReceiveRequest& request);
   void on_receive_completion(ReceiveRequest& request, DWORD bytes, int error);
   void consume(Connection& connection, const unsigned char* data, DWORD bytes);
@@ -93,13 +66,10 @@ class TcpReceiver final : public IocpWorker {
   void post_queued();
   void shut_down();  // cancels everything and drains the port (bounded)
 
-  AcceptExFunction accept_ex_;
-  std::vector<Listener> listeners_;
-  std::vector<std::unique_ptr<AcceptRequest>> accepts_;
+  ListenerSet listeners_;
   std::vector<std::unique_ptr<Connection>> connections_;
-  std::vector<uint32_t> free_;                  // reusable indexes in connections_
-  std::vector<AcceptRequest*> queued_accepts_;  // over the inline budget: start next turn
-  std::vector<ReceiveRequest*> queued_receives_;
+  std::vector<uint32_t> free_;                    // reusable indexes in connections_
+  std::vector<ReceiveRequest*> queued_receives_;  // over the inline budget: start next turn
   std::vector<ReceiveRequest*> swap_;
   DWORD receive_flags_ = 0;  // MSG_WAITALL with -wa
   SocketOptions options_;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "engine/count_mode.hh"
+#include "io_backends/iocp/flow_sockets.hh"
 #include "io_backends/iocp/io_request.hh"
 #include "io_backends/iocp/iperf2_stream_start.hh"
 #include "io_backends/iocp/outstanding.hh"
@@ -37,30 +38,17 @@ Status TcpSender::open() {
 
   ConnectExFunction connect_ex;
   const std::vector<FlowPlan>& flows = context_.plan->flows;
-  // One flow's socket: bound, on the port, ready for ConnectEx. Again after a refused connect.
+  // One flow's socket, ready for ConnectEx. Again after a refused connect.
   auto open_target = [&](std::size_t i) -> Expected<ConnectTarget> {
     const SocketAddress remote = flow_address(context_, flows[i]);
-    const std::string where = "iocp: connect to " + remote.to_string() + ": ";
-    auto socket = open_overlapped_socket(remote.family(), SOCK_STREAM);
-    if (!socket) return fail(where + socket.error().message);
-    if (Status set = apply_socket_options(socket->get(), options, true); !set)
-      return fail(where + set.error().message);
-    // ConnectEx needs a bound socket: -a's address and -f's port, else the wildcard, ephemeral.
-    SocketAddress source = context_.local;
+    SocketAddress source = context_.local;  // -a, else the wildcard
     source.set_port(flows[i].source_port);
-    if (Status bound = bind_socket(socket->get(), source); !bound)
-      return fail(where + bound.error().message);
-    auto skips = port_.associate(socket->get(), 0);
-    if (!skips) return fail(where + skips.error().message);
-    if (connect_ex.call == nullptr) {
-      auto loaded = load_connect_ex(socket->get());
-      if (!loaded) return fail(where + loaded.error().message);
-      connect_ex = *loaded;
-    }
-    const ConnectTarget target{socket->get(), *skips, remote};
+    auto opened = open_tcp_flow(port_, remote, source, options, connect_ex);
+    if (!opened) return opened.error();
+    const ConnectTarget target{opened->socket.get(), opened->skips_port, remote};
     Connection& connection = *flows_[i];
-    connection.socket = std::move(*socket);  // closes a refused one
-    connection.skips_port = *skips;
+    connection.socket = std::move(opened->socket);  // closes a refused one
+    connection.skips_port = opened->skips_port;
     return target;
   };
 

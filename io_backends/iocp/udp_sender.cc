@@ -5,6 +5,7 @@
 
 #include "engine/count_mode.hh"
 #include "engine/udp/datagram_header.hh"
+#include "io_backends/iocp/flow_sockets.hh"
 #include "io_backends/iocp/io_request.hh"
 #include "io_backends/iocp/outstanding.hh"
 #include "io_backends/iocp/winsock_error.hh"
@@ -35,29 +36,17 @@ Status UdpSender::open() {
   for (const FlowPlan& plan : context_.plan->flows) {
     auto flow = std::make_unique<Flow>();
     flow->remote = flow_address(context_, plan);
-    const std::string where = "iocp: UDP to " + flow->remote.to_string() + ": ";
-    auto socket = open_overlapped_socket(flow->remote.family(), SOCK_DGRAM);
-    if (!socket) return fail(where + socket.error().message);
-    if (Status set = apply_socket_options(socket->get(), options, false); !set)
-      return fail(where + set.error().message);
-    if (!context_.local.is_any() || plan.source_port != 0) {
-      SocketAddress source = context_.local;
-      source.set_port(plan.source_port);
-      if (Status bound = bind_socket(socket->get(), source); !bound)
-        return fail(where + bound.error().message);
-    }
-    // A connected UDP socket names its peer once; -uc names it on every send instead.
-    if (!unconnected_ && connect(socket->get(), flow->remote.get(), flow->remote.length) != 0)
-      return fail(where + last_wsa_failure("connect"));
-    auto skips = port_.associate(socket->get(), 0);
-    if (!skips) return fail(where + skips.error().message);
-    record_opened(context_, socket->get(), flow->remote, true, plan.slot);
+    SocketAddress source = context_.local;  // -a, else the wildcard (bound only if named)
+    source.set_port(plan.source_port);
+    auto opened = open_udp_flow(port_, flow->remote, source, options, unconnected_);
+    if (!opened) return opened.error();
+    record_opened(context_, opened->socket.get(), flow->remote, true, plan.slot);
 
-    flow->socket = std::move(*socket);
+    flow->socket = std::move(opened->socket);
     flow->slot = plan.slot;
     flow->flow_id = context_.udp_flow_base | plan.slot;
     flow->counters = &context_.udp_flows->add(plan.slot, flow->flow_id);
-    flow->skips_port = *skips;
+    flow->skips_port = opened->skips_port;
     flow->unposted = flow->uncounted = budget_;
     flow->buffers = std::make_unique<unsigned char[]>(std::size_t{datagram_} * outstanding_);
     std::memset(flow->buffers.get(), compat_fill, std::size_t{datagram_} * outstanding_);

@@ -53,6 +53,7 @@ Status UringRrRequester::open() {
     flow.stamps = StampQueue(depth_);
     flow.responses = MessageCounter(response_);
     if (udp_) flow.requests.assign(std::size_t{request_} * depth_, 'A');
+    flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
     flows_.push_back(std::move(flow));
   }
   if (context_.open_connections && !udp_)
@@ -97,7 +98,7 @@ void UringRrRequester::tcp_send(uint32_t index) {
 
 void UringRrRequester::udp_refill(uint32_t index, uint64_t now) {
   Flow& flow = flows_[index];
-  while (flow.in_flight < depth_ && !flow.closed && !stopping_) {
+  while (flow.window.room() && !flow.closed && !stopping_) {
     io_uring_sqe* sqe = ring_.sqe();
     if (sqe == nullptr) return fail_flow(flow, "io_uring", EBUSY);
     // A slot is reused only once its request was answered or given up (200 ms later).
@@ -108,9 +109,9 @@ void UringRrRequester::udp_refill(uint32_t index, uint64_t now) {
     sqe->user_data = uring::pack(index, uring::Op::send);
     ++flow.sends_armed;
     ++armed_;
-    ++flow.in_flight;
+    flow.window.sent();
   }
-  flow.last_progress = now;
+  flow.window.refilled(now);
 }
 
 void UringRrRequester::on_recv(uint32_t index, int res) {
@@ -125,10 +126,9 @@ void UringRrRequester::on_recv(uint32_t index, int res) {
   if (udp_) {
     const uint64_t stamp =
         static_cast<size_t>(res) >= rr_limits::udp_min_bytes ? read_rr_stamp(flow.in.data()) : 0;
-    if (stamp >= flow.epoch && stamp != 0 && stamp <= now) {
+    if (flow.window.answer(stamp, now)) {  // else given up as lost, or not ours
       context_.rr_histograms[flow.slot].record(clock_.to_ns(now - stamp));
       context_.counters[flow.slot].add(transaction_bytes);
-      if (flow.in_flight > 0) --flow.in_flight;
       udp_refill(index, now);
     }
   } else {
@@ -191,10 +191,8 @@ void UringRrRequester::run(const std::atomic<bool>& stop) {
     const uint64_t now = clock_.now();
     for (uint32_t i = 0; i < flows_.size(); ++i) {
       Flow& flow = flows_[i];
-      if (flow.closed || now - flow.last_progress < loss_pause_ticks_) continue;
-      report_.rr_lost += flow.in_flight;
-      flow.in_flight = 0;
-      flow.epoch = now;
+      if (flow.closed || !flow.window.quiet(now)) continue;
+      report_.rr_lost += flow.window.give_up(now);
       udp_refill(i, now);
     }
   }

@@ -39,8 +39,7 @@ class UringRrRequester final : public DataWorker {
     // UDP
     std::vector<unsigned char> requests;  // depth slots of one request each
     uint32_t next_request = 0;
-    uint32_t in_flight = 0;
-    uint64_t epoch = 0, last_progress = 0;
+    UdpRrWindow window;
   };
 
   void arm_recv(uint32_t index);

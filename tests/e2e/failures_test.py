@@ -12,6 +12,9 @@ from xttcp_e2e import (scratch_dir,
                        Process, check, free_port_block, load_xml, run_test, wait_listening,
                        xttcp_binary)
 
+# What a sender prints once its test runs (after the sync start): readiness, not a sleep.
+PROGRESS = "Network activity progressing"
+
 
 def port_in_use(xttcp, started):
     base = free_port_block(2)
@@ -55,7 +58,7 @@ def sender_killed(xttcp, started):
     wait_listening(base - 1)
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
     started.append(sender)
-    time.sleep(1.5)
+    sender.wait_output(PROGRESS)  # the test runs: killed inside its 5 s
     sender.signal(signal.SIGKILL)
     t0 = time.monotonic()
     check(receiver.wait(15) == 1, "receiver did not exit 1 after its sender died")
@@ -89,7 +92,7 @@ def busy_check_does_not_end_the_test(xttcp, started):
     wait_listening(base - 1)
     first = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
     started.append(first)
-    time.sleep(1.0)
+    first.wait_output(PROGRESS)  # its test runs: the second sender finds the receiver busy
     second = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "second sender")
     started.append(second)
     check(second.wait(15) == 1 and "busy" in second.stderr(), "second sender not told 'busy'")
@@ -110,7 +113,7 @@ def receiver_killed(xttcp, started):
     wait_listening(base - 1)
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
     started.append(sender)
-    time.sleep(1.5)
+    sender.wait_output(PROGRESS)  # the test runs: the receiver dies inside its 5 s
     receiver.signal(signal.SIGKILL)
     t0 = time.monotonic()
     check(sender.wait(15) == 1, "sender did not exit 1 after its receiver died")
@@ -126,7 +129,7 @@ def cancelled_in_warmup(xttcp, started):
     wait_listening(base - 1)
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common], "sender")
     started.append(sender)
-    time.sleep(1.0)
+    sender.wait_output(PROGRESS)  # the 3 s warm-up has begun
     sender.signal(signal.SIGINT)  # the sender tells the receiver ('E'), then stops
     check(sender.wait(15) == 1, "sender interrupted in warm-up should exit 1 (nothing measured)")
     check(receiver.wait(15) == 1, "receiver did not end after a warm-up cut short")

@@ -36,11 +36,8 @@ def pair(xttcp, started, receiver_extra=(), sender_extra=(), threads=1, seconds=
     receiver = Process(windows(xttcp, "-r", base, *receiver_extra, "--json", rjson,
                                threads=threads, seconds=seconds), "receiver")
     started.append(receiver)
-    if "-u" not in receiver_extra:
-        for port in range(base, base + threads):  # each worker listens on its own ports
-            wait_listening(port)
-    else:
-        time.sleep(0.5)
+    for port in range(base, base + threads):  # each worker listens (binds) on its own ports
+        (wait_udp_bound if "-u" in receiver_extra else wait_listening)(port)
     sender = Process(windows(xttcp, "-s", base, *sender_extra, "--json", sjson, threads=threads,
                              seconds=seconds), "sender")
     started.append(sender)

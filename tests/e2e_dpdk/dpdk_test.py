@@ -29,6 +29,10 @@ mbuf pool and a unique --file-prefix per process (xttcp adds xttcp-PID).
     rr-kernel-to-dpdk  --rr: a kernel requester (epoll) in namespace b against a dpdk responder
                  (net_af_packet in namespace a, the kernel-to-dpdk layout) holding every answer
                  --rr-delay-us: the requester's p50 is at least that delay
+    count-dpdk-to-kernel  count mode (NTttcp for Windows' -n, token handshake): a dpdk sender on
+                 net_af_packet sends exactly N datagrams per thread and its end markers; the
+                 kernel receiver ends on them, long before -t, with received + lost = N per flow
+    count-kernel-to-dpdk  the same from a kernel sender to a dpdk receiver (kernel-to-dpdk layout)
 
 kernel-to-dpdk layout: the receiver's address (10.215.0.1, fd00:215::1) lives on namespace a's
 lo, so the kernel there accepts the sync TCP connection but never answers ARP/ND for it on the
@@ -43,6 +47,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 from xttcp_e2e import (Failure, Process, SkipTest, check, free_port_block,  # noqa: E402
@@ -79,6 +84,13 @@ def run(started, args, name, timeout=TIMEOUT, expect=0):
     if expect is not None:
         check(code == expect, f"{name} exited {code}, expected {expect}:\n{p.describe()}")
     return p
+
+
+def exit_zero(*processes):
+    """Each process ends (within TIMEOUT) with exit code 0, else the test fails showing it."""
+    for p in processes:
+        code = p.wait(TIMEOUT)
+        check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
 
 
 def dpdk_notes(result):
@@ -224,9 +236,7 @@ def af_packet(xttcp, started, ipv6=False):
                                  f"{EAL} --vdev net_af_packet0,iface={net.links['b']}"],
                            "dpdk sender on af_packet")
         try:
-            for p in (sender, receiver):
-                code = p.wait(TIMEOUT)
-                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+            exit_zero(sender, receiver)
         finally:
             remove_runtime_dir(sender.pid)
         mac_a = sh(net, "a", ["cat", f"/sys/class/net/{net.links['a']}/address"]).strip()
@@ -327,9 +337,7 @@ def kernel_to_dpdk(xttcp, started, ipv6=False, pmd="af_packet"):
             sender = net.start("b", [xttcp, "-s", target, "-u", "-P", "1", "-n", "2"] + v6 +
                                ["-b", "1000", "-B", "100m", "-t", "2", "-Q", "--backend",
                                 "epoll", "--udp-gso", "off", "--json", s_json], "kernel sender")
-            for p in (sender, receiver):
-                code = p.wait(TIMEOUT)
-                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+            exit_zero(sender, receiver)
         finally:
             remove_runtime_dir(receiver.pid)
         r_result = load_json(r_json)
@@ -400,9 +408,7 @@ def rr_dpdk_to_kernel(xttcp, started, ipv6=False):
                                  f"{EAL} --vdev net_af_packet0,iface={net.links['b']}"],
                            "dpdk requester on af_packet")
         try:
-            for p in (sender, receiver):
-                code = p.wait(TIMEOUT)
-                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+            exit_zero(sender, receiver)
         finally:
             remove_runtime_dir(sender.pid)
         requester = load_json(s_json)
@@ -428,9 +434,7 @@ def rr_kernel_to_dpdk(xttcp, started):
             sender = net.start("b", [xttcp, "-s", RECEIVER4, "-u", "--rr", "-P", "1", "-n", "1",
                                      "-b", "64", "-t", "2", "-Q", "--backend", "epoll",
                                      "--json", s_json], "kernel requester")
-            for p in (sender, receiver):
-                code = p.wait(TIMEOUT)
-                check(code == 0, f"{p.name} exited {code}:\n{p.describe()}")
+            exit_zero(sender, receiver)
         finally:
             remove_runtime_dir(receiver.pid)
         responder = load_json(r_json)
@@ -441,6 +445,102 @@ def rr_kernel_to_dpdk(xttcp, started):
               f"the responder answered no ARP request: {responder['notes']}")
         print(f"kernel requester -> dpdk responder (answers held {RR_DELAY_US} us): "
               f"{rr['transactions']} transactions, p50 {rr['latency']['p50_ns'] / 1e3:.1f} us")
+
+
+COUNT_BUFFERS, COUNT_LENGTH, COUNT_THREADS = 3000, 1000, 2
+
+
+def windows_count(xttcp, role, target, base, *extra):
+    """NTttcp for Windows' line for a UDP count-mode run: -n N buffers of -l bytes per thread,
+    bounded by -t 60 (a run that waited for it fails the test's 60-second wait). A sender sends
+    xttcp's header (after the token handshake it would assume an NTttcp receiver and send 'B's,
+    which tell no loss): its end markers then carry each flow's count."""
+    sender = ["--udp-payload", "native"] if role == "-s" else []
+    return [xttcp, "--dialect", "windows", role, "-u", "-m", f"{COUNT_THREADS},*,{target}",
+            "-p", str(base), "-n", str(COUNT_BUFFERS), "-l", str(COUNT_LENGTH), "-t", "60",
+            *sender, *extra]
+
+
+def check_count_pair(r_result, s_result, began):
+    """Both ends of a count-mode run: exactly N x -l per thread sent, every flow's received +
+    lost = N (the end marker's count), the receiver's bytes only data, both ended by themselves."""
+    elapsed = time.monotonic() - began
+    check(elapsed < 30, f"count mode took {elapsed:.1f} s: it waited for -t instead of ending")
+    sent = s_result["udp"]["run"]["sent"]
+    check(sent == COUNT_BUFFERS * COUNT_THREADS, f"sender: {sent} datagrams, not N x threads")
+    check(s_result["summary"]["total_bytes"] == sent * COUNT_LENGTH,
+          f"sender: {s_result['summary']['total_bytes']} bytes for {sent} datagrams")
+    received = r_result["udp"]["run"]
+    check(0 < received["received"] <= sent, f"receiver: {received}")
+    check(r_result["summary"]["total_bytes"] == received["received"] * COUNT_LENGTH,
+          f"receiver: {r_result['summary']['total_bytes']} bytes for {received['received']} "
+          "datagrams (end markers counted as data?)")
+    flows = r_result["udp"]["flows"]
+    check(len(flows) == COUNT_THREADS, f"{COUNT_THREADS} flows expected: {flows}")
+    for flow in flows:
+        check(flow["payload"] == "native", f"flow {flow}: not xttcp's header")
+        check(flow["received"] + flow["lost"] == COUNT_BUFFERS,
+              f"flow {flow['flow']}: received {flow['received']} + lost {flow['lost']} != N; "
+              f"flows {flows}; receiver notes {r_result['notes']}")
+    return received
+
+
+def count_dpdk_to_kernel(xttcp, started):
+    with veth_pair() as net:
+        work = scratch_dir()
+        r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+        target, source = net.ipv4("a"), net.ipv4("b")
+        base = 5000
+        receiver = net.start("a", windows_count(xttcp, "-r", target, base, "--backend", "epoll",
+                                                "--json", r_json), "kernel receiver")
+        net.wait_listening(receiver, base + 1000)  # the token port: the receiver is up
+        began = time.monotonic()
+        sender = net.start("b", windows_count(xttcp, "-s", target, base, "-nic", source,
+                                              "--threads", "1", "--json", s_json, "--backend",
+                                              "dpdk", "--dpdk-args",
+                                              f"{EAL} --vdev net_af_packet0,iface={net.links['b']}"),
+                           "dpdk sender on af_packet")
+        try:
+            exit_zero(sender, receiver)
+        finally:
+            remove_runtime_dir(sender.pid)
+        s_result = load_json(s_json)
+        check(s_result["backend"] == "dpdk", f"backend {s_result['backend']}")
+        received = check_count_pair(load_json(r_json), s_result, began)
+        print(f"count mode, dpdk sender -> kernel receiver: {s_result['udp']['run']['sent']} "
+              f"sent, {received['received']} received, lost {received['lost']}, "
+              f"{time.monotonic() - began:.1f} s")
+
+
+def count_kernel_to_dpdk(xttcp, started):
+    with veth_pair() as net:
+        control_link(net)
+        work = scratch_dir()
+        r_json, s_json = os.path.join(work, "r.json"), os.path.join(work, "s.json")
+        base = 5000
+        receiver = net.start("a", windows_count(xttcp, "-r", RECEIVER4, base, "--threads", "1",
+                                                "--backend", "dpdk", "--json", r_json,
+                                                "--dpdk-args", f"{EAL} --vdev "
+                                                f"net_af_packet0,iface={net.links['a']}"),
+                             "dpdk receiver on af_packet", env=sanitizer_env())
+        try:
+            net.wait_listening(receiver, base + 1000, timeout=20)
+            began = time.monotonic()
+            # --udp-gso off: a raw-frame receiver would see a GSO packet as one oversized frame.
+            # -thr 4000 (KB/s a thread, ~8,000 datagrams/s in all): the af_packet ring the
+            # receiver polls holds a few hundred ms of it while a loaded machine holds its poller
+            # back, so the flows' datagrams and end markers are not all dropped there.
+            sender = net.start("b", windows_count(xttcp, "-s", RECEIVER4, base, "--backend",
+                                                  "epoll", "--udp-gso", "off", "-thr", "4000",
+                                                  "--json", s_json), "kernel sender")
+            exit_zero(sender, receiver)
+        finally:
+            remove_runtime_dir(receiver.pid)
+        r_result = load_json(r_json)
+        check(r_result["backend"] == "dpdk", f"backend {r_result['backend']}")
+        received = check_count_pair(r_result, load_json(s_json), began)
+        print(f"count mode, kernel sender -> dpdk receiver: {received['received']} received, "
+              f"lost {received['lost']}, {time.monotonic() - began:.1f} s")
 
 
 CASES = {
@@ -458,6 +558,8 @@ CASES = {
     "rr-dpdk-to-kernel": rr_dpdk_to_kernel,
     "rr-dpdk-to-kernel-v6": lambda x, s: rr_dpdk_to_kernel(x, s, ipv6=True),
     "rr-kernel-to-dpdk": rr_kernel_to_dpdk,
+    "count-dpdk-to-kernel": count_dpdk_to_kernel,
+    "count-kernel-to-dpdk": count_kernel_to_dpdk,
 }
 
 

@@ -38,6 +38,9 @@ def body(xttcp):
         check(w["nic"] == net.links["a"] and w["driver"] == "veth", f"nic {w['nic']} {w['driver']}")
         check([q["queue"] for q in w["queues"]] == [0, 1, 2, 3],
               f"queues {w['queues']} ({w['queues_unavailable']})")
+        # veth gives no netlink qstats (EOPNOTSUPP): its ETHTOOL_GSTATS names are read.
+        check(w["queues_source"] in ("ethtool", "netlink qstats"),
+              f"queues_source {w['queues_source']!r}")
         rx_bytes = sum(q["rx_bytes"] for q in w["queues"])
         rx_packets = sum(q["rx_packets"] for q in w["queues"])
         total = doc["summary"]["total_bytes"]

@@ -7,7 +7,10 @@ native payload with -ns towards Wine, NTttcp's payload after the token handshake
 the sender started before its receiver (-ns and TCP count mode: refused connects are retried),
 -m mappings towards two hosts (127.0.0.1 and 127.0.0.2, token handshake: each thread's bytes on
 its own host's ports), -sam with -na (each end's samples add up to its window), and the iperf2
-dialect's TCP against Debian's iperf 2.1.8 (/usr/bin/iperf) both ways. Each case
+dialect's TCP against Debian's iperf 2.1.8 (/usr/bin/iperf) both ways, and --rr
+request/response, TCP and UDP, between the Linux epoll requester or responder and xttcp.exe's iocp
+one (both directions: transactions on both ends, the requester's round-trip percentiles, the two
+ends' transaction counts in agreement, UDP's lost count). Each case
 checks that both ends succeed, that the bytes one sent and the other received agree within what
 socket buffers hold at the window edges, that each end's native JSON parses and, with native
 sync, that both ends carry the other's result. Performance counters under Wine may be zero or
@@ -404,6 +407,92 @@ def iperf2_iperf_to_wine_enhanced(xttcp_exe, started):
     check(agree(whole[-1], received), f"iperf -c sent {whole[-1]:.0f} bytes, xttcp.exe received {received}")
 
 
+# --rr (docs/rr.md): two flows (-P 2, one thread each), two transactions in flight on each, responses
+# of another size than the requests (the TCP ends cut the byte stream into both sizes). The Linux
+# end runs epoll, xttcp.exe its default, iocp.
+RR_FLOWS, RR_DEPTH, RR_REQUEST = 2, 2, 64
+RR_RESPONSE = {"tcp": 200, "udp": 100}
+RR_PERCENTILES = ["p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "p99_99_ns", "max_ns"]
+
+
+def rr_pair(xttcp_exe, started, protocol, windows_role):
+    """An --rr run over the native sync protocol, the responder started first (its sync port is
+    the readiness to wait for). Checks: both ends made transactions, the Windows end ran iocp,
+    the requester's rr block has its clock and ordered round-trip percentiles on every flow, and
+    the responder answered what the requester completed: exactly, over the whole run, within the
+    requests still in flight at the end (TCP: from each end's connection byte counts); within
+    those, the requests given up as lost and 5 % for the edges of two windows on two clocks
+    (the measured windows, both protocols; the stream cases' agree() allows the same 5 %)."""
+    linux = linux_xttcp()
+    wine = wine_command(xttcp_exe)
+    base = free_port_block(RR_FLOWS)
+    scratch = scratch_dir()
+    response = RR_RESPONSE[protocol]
+    common = ["--dialect", "linux", "--rr", "-P", str(RR_FLOWS), "-p", str(base), "-t", "3",
+              "-b", str(RR_REQUEST), "--response-size", str(response)]
+    if protocol == "udp":
+        common.append("-u")
+    linux_side = ["--backend", "epoll"]
+    responder_side, requester_side = ("windows", "linux") if windows_role == "responder" else \
+        ("linux", "windows")
+    prefix = {"windows": wine, "linux": [linux, *linux_side]}
+    files = {side: os.path.join(scratch, f"{side}.json") for side in ("windows", "linux")}
+    responder = Process(prefix[responder_side] + ["-r", "127.0.0.1", *common, "--json",
+                                                  files[responder_side], "--wait-timeout", "60"],
+                        f"{responder_side} rr responder")
+    started.append(responder)
+    wait_listening(SYNC_PORT(base), timeout=60)  # Wine's first start can take seconds
+    requester = Process(prefix[requester_side] + ["-s", "127.0.0.1", *common, "-n", "1",
+                                                  "--rr-depth", str(RR_DEPTH), "--json",
+                                                  files[requester_side]],
+                        f"{requester_side} rr requester")
+    started.append(requester)
+    check(requester.wait(90) == 0, f"{requester_side} requester failed:\n{requester.stderr()}")
+    check(responder.wait(90) == 0, f"{responder_side} responder failed:\n{responder.stderr()}")
+    s = summary(files[requester_side], f"{requester_side} requester")
+    r = summary(files[responder_side], f"{responder_side} responder")
+    windows_doc = s if requester_side == "windows" else r
+    check(windows_doc["backend"] == "iocp", f"xttcp.exe ran {windows_doc['backend']}, not iocp")
+    check(s["backend"] == "epoll" or r["backend"] == "epoll", "the Linux end did not run epoll")
+    rr, peer = s.get("rr"), r.get("rr")
+    check(isinstance(rr, dict) and isinstance(peer, dict), "a result has no rr block")
+    check(rr["transactions"] > 0, f"the {requester_side} requester completed nothing: {rr}")
+    check(peer["transactions"] > 0, f"the {responder_side} responder answered nothing: {peer}")
+    check(rr["request_bytes"] == peer["request_bytes"] == RR_REQUEST and
+          rr["response_bytes"] == peer["response_bytes"] == response and rr["depth"] == RR_DEPTH,
+          f"sizes or depth: requester {rr}, responder {peer}")
+    check(len(rr["flows"]) == RR_FLOWS and all(f["transactions"] > 0 for f in rr["flows"]),
+          f"a flow made no transactions: {rr['flows']}")
+    expected_clock = "QueryPerformanceCounter" if requester_side == "windows" else ("TSC", "CLOCK_")
+    check(rr["clock"].startswith(expected_clock), f"round trips timed with {rr['clock']!r}")
+    for who, latency in [("total", rr["latency"])] + [(f"flow {f['flow']}", f["latency"])
+                                                      for f in rr["flows"]]:
+        figures = [latency[k] for k in RR_PERCENTILES]
+        check(latency["count"] > 0 and 0 < figures[0] and figures == sorted(figures),
+              f"{who}: round-trip percentiles missing or not ordered: {latency}")
+    buckets = rr["histogram"]["buckets"]
+    check(sum(count for _, count in buckets) == rr["latency"]["count"],
+          "the histogram does not hold the window's round trips")
+    check(isinstance(rr.get("lost"), int) and rr["lost"] >= 0, f"no lost count: {rr}")
+    in_flight = RR_FLOWS * RR_DEPTH
+    slack = in_flight + rr["lost"] + 0.05 * max(rr["transactions"], peer["transactions"])
+    check(abs(peer["transactions"] - rr["transactions"]) <= slack,
+          f"{responder_side} answered {peer['transactions']} transactions in its window, "
+          f"{requester_side} completed {rr['transactions']} (more apart than {slack:.0f})")
+    check(s["peer"]["rr"]["transactions"] == peer["transactions"],
+          "the requester does not hold the responder's result")
+    if protocol == "tcp":  # whole run: every response answers a request the responder read
+        completed = sum(c["bytes"] for c in s["connections"]) // (RR_REQUEST + response)
+        requests = sum(c["bytes"] // RR_REQUEST for c in r["connections"])  # whole ones
+        check(len(s["connections"]) == RR_FLOWS and len(r["connections"]) == RR_FLOWS,
+              f"connections: requester {s['connections']}, responder {r['connections']}")
+        check(0 <= requests - completed <= in_flight,
+              f"over the run the {responder_side} responder read {requests} requests and the "
+              f"{requester_side} requester completed {completed} (in flight at most {in_flight})")
+    check("rr round trip" in requester.stdout() and "rr transactions" in responder.stdout(),
+          f"a console lacks the rr block:\n{requester.stdout()}\n{responder.stdout()}")
+
+
 SYNC_PORT = lambda base: base - 1  # noqa: E731
 FIRST_DATA_PORT = lambda base: base  # noqa: E731
 FIRST_TOKEN_PORT = lambda base: base + 1000  # noqa: E731
@@ -436,6 +525,10 @@ CASES = {
     "iperf2-wine-to-iperf": iperf2_wine_to_iperf,
     "iperf2-iperf-to-wine": iperf2_iperf_to_wine,
     "iperf2-iperf-to-wine-enhanced": iperf2_iperf_to_wine_enhanced,
+    "rr-tcp-linux-to-wine": lambda x, s: rr_pair(x, s, "tcp", "responder"),
+    "rr-tcp-wine-to-linux": lambda x, s: rr_pair(x, s, "tcp", "requester"),
+    "rr-udp-linux-to-wine": lambda x, s: rr_pair(x, s, "udp", "responder"),
+    "rr-udp-wine-to-linux": lambda x, s: rr_pair(x, s, "udp", "requester"),
 }
 
 sys.exit(run_cases(CASES))

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/status.hh"
 #include "topology/nic/nic_info.hh"
+#include "topology/nic/queue_stats.hh"
 
 namespace xttcp {
 
@@ -29,6 +31,20 @@ Expected<std::string> interface_toward(const std::string& address);
 // Error: "not available: the driver does not report statistics (ETHTOOL_GSTATS)".
 Expected<std::vector<std::pair<std::string, std::uint64_t>>> read_nic_statistics(
     const std::string& ifname);
+
+// Per-queue packets and bytes through the generic netlink netdev family's qstats-get dump
+// (netlink_qstats.hh): an AF_NETLINK socket with a 1 s receive timeout, at most 2 s in all.
+// Error "not available: ..." with the kernel's refusal (EOPNOTSUPP: the driver has none).
+Expected<std::map<int, QueueCounters>> read_qstats(const std::string& ifname);
+
+// The per-queue counters from `source`: read_qstats, or the driver's ETHTOOL_GSTATS names
+// mapped (map_queue_stats). Error when the source gives no queue, saying why.
+Expected<std::map<int, QueueCounters>> read_queue_counters(const std::string& ifname,
+                                                           QueueStatsSource source);
+
+// The source chosen (queue_stats.hh: qstats when the kernel answers it with a queue, else the
+// driver's names) and what it reads now. Error giving both sources' reasons.
+Expected<QueueStatsRead> read_queue_counters(const std::string& ifname);
 
 // net.core.{r,w}mem_max, tcp_{r,w}mem and whether irqbalance runs (a process named so).
 TuningFacts read_tuning_facts();

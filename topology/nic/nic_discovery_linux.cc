@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "base/unique_fd.hh"
+#include "topology/nic/netlink_qstats.hh"
 #include "topology/nic/nic_discovery.hh"
 #include "topology/nic/nic_parse.hh"
 #include "topology/topology.hh"
@@ -330,7 +332,103 @@ Expected<T> not_available(Expected<T> value) {
   return fail("not available: " + value.error().message);
 }
 
+// One generic netlink socket: requests out, one datagram at a time in, each checked to come from
+// the kernel (port 0) and to fit the buffer (MSG_TRUNC gives its real size).
+class GenlSocket {
+ public:
+  GenlSocket() : fd_(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC)) {
+    if (!fd_.valid()) return;
+    timeval timeout{1, 0};  // the kernel answers at once; never wait forever
+    ::setsockopt(fd_.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    ::setsockopt(fd_.get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    const int on = 1;  // the kernel checks a dump's filter attributes instead of ignoring them
+    ::setsockopt(fd_.get(), SOL_NETLINK, NETLINK_GET_STRICT_CHK, &on, sizeof on);
+  }
+  Status opened() const {
+    if (fd_.valid()) return ok();
+    return fail(fmt::format("not available: generic netlink: {}", std::strerror(errno)));
+  }
+  Status send(const std::vector<std::uint8_t>& request) const {
+    sockaddr_nl kernel{};
+    kernel.nl_family = AF_NETLINK;
+    if (::sendto(fd_.get(), request.data(), request.size(), 0,
+                 reinterpret_cast<const sockaddr*>(&kernel), sizeof kernel) < 0)
+      return fail(fmt::format("not available: generic netlink: {}", std::strerror(errno)));
+    return ok();
+  }
+  Expected<std::span<const std::uint8_t>> receive() {
+    sockaddr_nl from{};
+    socklen_t from_size = sizeof from;
+    const ssize_t got = ::recvfrom(fd_.get(), buffer_.data(), buffer_.size(), MSG_TRUNC,
+                                   reinterpret_cast<sockaddr*>(&from), &from_size);
+    if (got < 0)
+      return fail(fmt::format("not available: generic netlink: {}",
+                              errno == EAGAIN ? "no answer within 1 s" : std::strerror(errno)));
+    if (static_cast<std::size_t>(got) > buffer_.size())
+      return fail(fmt::format("not available: a generic netlink datagram of {} bytes, more than {}",
+                              got, buffer_.size()));
+    if (from.nl_family != AF_NETLINK || from.nl_pid != 0)
+      return fail("not available: a generic netlink datagram not from the kernel");
+    return std::span<const std::uint8_t>(buffer_.data(), static_cast<std::size_t>(got));
+  }
+
+ private:
+  UniqueFd fd_;
+  std::vector<std::uint8_t> buffer_ = std::vector<std::uint8_t>(netlink::kMaxDatagram);
+};
+
 }  // namespace
+
+Expected<std::map<int, QueueCounters>> read_qstats(const std::string& ifname) {
+  const unsigned index = ::if_nametoindex(ifname.c_str());
+  if (index == 0) return fail(fmt::format("not available: no index for {}", ifname));
+  GenlSocket socket;
+  if (Status s = socket.opened(); !s) return s.error();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  if (Status s = socket.send(netlink::family_request(1, "netdev")); !s) return s.error();
+  auto datagram = socket.receive();
+  if (!datagram) return datagram.error();
+  auto family = netlink::parse_family_reply(*datagram, 1);
+  if (!family) return family.error();
+  if (family->kernel_error != 0) return fail(netlink::qstats_refusal(family->kernel_error));
+  if (Status s = socket.send(netlink::qstats_request(2, family->id, index)); !s) return s.error();
+  netlink::QstatsDump dump;
+  for (std::size_t part = 0; !dump.done; ++part) {
+    if (part == netlink::kMaxDatagrams || std::chrono::steady_clock::now() > deadline)
+      return fail("not available: the netlink qstats dump did not end within bounds");
+    datagram = socket.receive();
+    if (!datagram) return datagram.error();
+    if (Status s = netlink::parse_qstats_datagram(*datagram, 2, family->id, index, dump); !s)
+      return s.error();
+  }
+  if (dump.kernel_error != 0) return fail(netlink::qstats_refusal(dump.kernel_error));
+  if (dump.queues.empty())
+    return fail("not available: netlink qstats answered with no queue (the driver counts none)");
+  return std::move(dump.queues);
+}
+
+Expected<std::map<int, QueueCounters>> read_queue_counters(const std::string& ifname,
+                                                           QueueStatsSource source) {
+  if (source == QueueStatsSource::netlink_qstats) return read_qstats(ifname);
+  auto stats = read_nic_statistics(ifname);
+  if (!stats) return stats.error();
+  std::map<int, QueueCounters> queues = map_queue_stats(*stats);
+  if (queues.empty())
+    return fail(
+        "not available: no per-queue packet or byte counter among the driver's statistics "
+        "(ETHTOOL_GSTATS)");
+  return queues;
+}
+
+Expected<QueueStatsRead> read_queue_counters(const std::string& ifname) {
+  auto qstats = read_qstats(ifname);
+  if (qstats) return QueueStatsRead{QueueStatsSource::netlink_qstats, std::move(*qstats)};
+  auto ethtool = read_queue_counters(ifname, QueueStatsSource::ethtool);
+  if (ethtool) return QueueStatsRead{QueueStatsSource::ethtool, std::move(*ethtool)};
+  std::string why = ethtool.error().message;
+  if (why.rfind("not available: ", 0) == 0) why.erase(0, 15);
+  return fail(fmt::format("{}; {}", qstats.error().message, why));
+}
 
 Expected<std::vector<std::pair<std::string, std::uint64_t>>> read_nic_statistics(
     const std::string& ifname) {
@@ -407,6 +505,7 @@ Expected<NicInfo> discover_nic(const std::string& ifname) {
   nic.hash_fields = read_hash_fields(ethtool);
   nic.irqs = read_irqs(nic, net_dir, pci_dir);
   nic.steering = read_steering(net_dir);
+  nic.queue_counters = read_queue_counters(ifname);
   return nic;
 }
 

@@ -30,4 +30,16 @@ Expected<std::vector<std::pair<std::string, std::uint64_t>>> read_nic_statistics
   return fail("not available: per-queue counters are read on Linux only (ETHTOOL_GSTATS)");
 }
 
+Expected<std::map<int, QueueCounters>> read_qstats(const std::string&) {
+  return fail("not available: netlink qstats is Linux's");
+}
+
+Expected<std::map<int, QueueCounters>> read_queue_counters(const std::string&, QueueStatsSource) {
+  return fail("not available: per-queue counters are read on Linux only");
+}
+
+Expected<QueueStatsRead> read_queue_counters(const std::string&) {
+  return fail("not available: per-queue counters are read on Linux only");
+}
+
 }  // namespace xttcp

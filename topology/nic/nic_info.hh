@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/status.hh"
+#include "topology/nic/queue_stats.hh"
 
 namespace xttcp {
 
@@ -89,6 +90,7 @@ struct NicInfo {
   std::vector<NicHashFields> hash_fields;
   Expected<std::vector<NicIrq>> irqs = fail("not read");
   std::vector<NicQueueSteering> steering;  // one per /sys/class/net/IF/queues entry
+  Expected<QueueStatsRead> queue_counters = fail("not read");  // since boot, its source chosen
 };
 
 // System-wide settings the warnings compare against (nic_discovery.hh reads them).

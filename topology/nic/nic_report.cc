@@ -239,6 +239,20 @@ std::string describe_nic(const NicInfo& nic, const Topology& topology, const Tun
         queue_kind_name(queue.kind), queue.queue,
         queue.cpus ? (queue.cpus->empty() ? std::string("off") : format_cpu_list(*queue.cpus))
                    : queue.cpus.error().message);
+  if (nic.queue_counters) {
+    auto figure = [](const std::optional<std::uint64_t>& v) {
+      return v ? std::to_string(*v) : std::string("-");
+    };
+    out += fmt::format("  queue counters since boot ({}):\n",
+                       queue_stats_source_name(nic.queue_counters->source));
+    out += fmt::format("  {:<6} {:>14} {:>18} {:>14} {:>18}\n", "queue", "rx_packets", "rx_bytes",
+                       "tx_packets", "tx_bytes");
+    for (const auto& [queue, c] : nic.queue_counters->queues)
+      out += fmt::format("  {:<6} {:>14} {:>18} {:>14} {:>18}\n", queue, figure(c.rx_packets),
+                         figure(c.rx_bytes), figure(c.tx_packets), figure(c.tx_bytes));
+  } else {
+    out += fmt::format("  queue counters: {}\n", nic.queue_counters.error().message);
+  }
   for (const std::string& warning : nic_warnings(nic, topology, facts))
     out += fmt::format("  WARNING: {}\n", warning);
   return out;

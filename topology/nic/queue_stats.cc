@@ -72,6 +72,10 @@ std::optional<std::uint64_t>& slot(QueueCounters& counters, Field field) {
 
 }  // namespace
 
+const char* queue_stats_source_name(QueueStatsSource source) {
+  return source == QueueStatsSource::netlink_qstats ? "netlink qstats" : "ethtool";
+}
+
 std::map<int, QueueCounters> map_queue_stats(
     const std::vector<std::pair<std::string, std::uint64_t>>& stats) {
   std::map<int, QueueCounters> queues;

@@ -16,6 +16,19 @@ struct QueueCounters {
   std::optional<std::uint64_t> rx_packets, rx_bytes, tx_packets, tx_bytes;
 };
 
+// Where per-queue counters come from. netlink qstats (netlink_qstats.hh) is preferred whenever
+// the kernel answers it with a queue: its rx-packets, rx-bytes, tx-packets and tx-bytes mean the
+// same for every driver (netdev.yaml defines them), while each driver names and scopes its
+// ETHTOOL_GSTATS counters its own way (veth's count its NAPI path only, gve's bytes only). The
+// driver's names are read where qstats is refused (veth, ena, gve, hv_netvsc, kernels before 6.9).
+enum class QueueStatsSource { ethtool, netlink_qstats };
+const char* queue_stats_source_name(QueueStatsSource source);  // "ethtool", "netlink qstats"
+
+struct QueueStatsRead {
+  QueueStatsSource source = QueueStatsSource::ethtool;
+  std::map<int, QueueCounters> queues;
+};
+
 // The drivers' names (docs/topology.md has the table):
 //   {rx,tx}_queue_N_{packets,bytes}      virtio_net, hv_netvsc, ixgbe, ice
 //   rx_queue_N_xdp_{packets,bytes}       veth (its NAPI path: GRO or XDP on)

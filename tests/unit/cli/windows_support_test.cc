@@ -259,8 +259,8 @@ TEST(WindowsOptionCheck, EachBackendRefusesWhatItCannotHonour) {
               "-lm: the io_uring backend does not time each send/recv call (use --backend epoll)");
   }
   if (backend_named("dpdk") != nullptr) {
-    EXPECT_EQ(refusal_by("dpdk", "-s -u -m 1,*,h -ns -n 10"),
-              "-n: the dpdk backend does not run count mode (use --backend epoll)");
+    EXPECT_EQ(refusal_by("dpdk", "-s -u -m 1,*,h -ns -n 10"), "ok");  // count mode, UDP
+    EXPECT_EQ(refusal_by("dpdk", "-r -u -m 1,*,h -ns -n 10"), "ok");
     EXPECT_EQ(refusal_by("dpdk", "-s -u -m 1,*,h -ns -t 5 -lm"),
               "-lm: the dpdk backend does not time each send/recv call (use --backend epoll)");
   }

@@ -113,6 +113,38 @@ TEST(IocpBackendTable, RefusesWhatItCannotDo) {
   refused = accepts(**found, spec);  // an option its capabilities lack
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message.rfind("-uso: ", 0), 0u);
+  spec.io.udp_send_offload = 0;
+  // Windows has no SO_BUSY_POLL, and no per-socket congestion control: refused, not ignored.
+  spec.io.busy_poll_us = 50;
+  refused = (*found)->check(spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message.rfind("--busy-poll: the iocp backend ", 0), 0u);
+  spec.io.busy_poll_us = 0;
+  spec.io.congestion = "bbr";
+  refused = (*found)->check(spec);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message.rfind("--congestion: the iocp backend ", 0), 0u);
+  EXPECT_EQ(refused.error().message.find('\n'), std::string::npos);
+  spec.io.congestion.clear();
+  EXPECT_TRUE(accepts(**found, spec));
+}
+
+// --rr runs on iocp, TCP and UDP, both roles.
+TEST(IocpBackendTable, RunsRequestResponse) {
+  auto found = find_backend("iocp");
+  ASSERT_TRUE(found) << found.error().message;
+  TestSpec spec;
+  spec.rr.on = true;
+  for (Role role : {Role::sender, Role::receiver})
+    for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
+      spec.role = role;
+      spec.workload.protocol = protocol;
+      Status accepted = accepts(**found, spec);
+      EXPECT_TRUE(accepted) << (accepted ? "" : accepted.error().message);
+      auto chosen = choose_backend(spec);
+      ASSERT_TRUE(chosen) << chosen.error().message;
+      EXPECT_EQ(chosen->backend.name(), "iocp");
+    }
 }
 
 }  // namespace

@@ -41,16 +41,6 @@ SocketAddress loopback(bool ipv6, uint16_t port) {
   return address ? *address : SocketAddress{};
 }
 
-// A hung worker thread cannot be joined: the test binary must end rather than wait forever.
-template <class T>
-T get_within(std::future<T>& future, std::chrono::seconds bound, const char* what) {
-  if (future.wait_for(bound) != std::future_status::ready) {
-    ADD_FAILURE() << what << " did not stop within " << bound.count() << " s";
-    std::abort();
-  }
-  return future.get();
-}
-
 }  // namespace
 
 Backend* iocp_backend() {

@@ -4,13 +4,29 @@
 // (bounded) and stops. Every wait has a timeout; nothing is asserted about speed.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <future>
 #include <vector>
 
 #include "engine/backend/backend.hh"
 #include "engine/udp/flow_registry.hh"
 
 namespace xttcp::iocp_test {
+
+// A worker thread's result within `bound`. A hung worker thread cannot be joined: the test binary
+// then ends (a failure) rather than wait forever.
+template <class T>
+T get_within(std::future<T>& future, std::chrono::seconds bound, const char* what) {
+  if (future.wait_for(bound) != std::future_status::ready) {
+    ADD_FAILURE() << what << " did not stop within " << bound.count() << " s";
+    std::abort();
+  }
+  return future.get();
+}
 
 struct PairOptions {
   Protocol protocol = Protocol::tcp;

@@ -432,6 +432,7 @@ Result sender_with_queues() {
   QueueWindow w;
   w.nic = "eth1";
   w.driver = "ena";
+  w.queues_source = "ethtool";
   w.queues = {{0, 90000, 135000000, 4100, 270600}, {1, 30000, 45000000, 4000, 264000}};
   w.rx_imbalance = 1.5;
   w.tx_imbalance = 1.0125;
@@ -439,6 +440,13 @@ Result sender_with_queues() {
   w.net_rx_softirqs = {1300, 3500};
   w.net_tx_softirqs = {20, 30};
   r.queue_window = w;
+  SpreadCheck check;  // as check_spread() sets it from the peer's window
+  check.measure = "rx_packets";
+  check.predicted_share = {0.5, 0.5, 0, 0};
+  check.measured_share = {0.75, 0.25, 0, 0};
+  check.widest_queue = 0;
+  check.widest_gap = 0.25;
+  r.spread_check = check;
   return r;
 }
 
@@ -451,7 +459,11 @@ TEST(NativeJson, SourcePortsAndQueueWindowGoldenAndReadBack) {
   ASSERT_TRUE(parsed->source_ports && parsed->queue_window);
   EXPECT_EQ(parsed->source_ports->flow_ports, r.source_ports->flow_ports);
   EXPECT_EQ(parsed->queue_window->queues[1].rx_bytes, 45000000u);
+  EXPECT_EQ(parsed->queue_window->queues_source, "ethtool");
   EXPECT_EQ(parsed->queue_window->irqs[0].per_cpu, r.queue_window->irqs[0].per_cpu);
+  ASSERT_TRUE(parsed->spread_check);
+  EXPECT_EQ(parsed->spread_check->measured_share, r.spread_check->measured_share);
+  EXPECT_EQ(parsed->spread_check->widest_gap, 0.25);
   EXPECT_EQ(text, render_native_json(*parsed));
 
   Result verbose = r;
