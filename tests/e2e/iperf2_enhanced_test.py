@@ -172,7 +172,7 @@ def tcp_enhanced(xttcp, started):
           f"xttcp's stream lines lack the -e columns:\n{client.stdout()}")
     check(len(interval_lines(TCP_CLIENT, client.stdout(), "SUM")) >= 3,
           f"no -e [SUM] interval lines:\n{client.stdout()}")
-    server.wait_output("[  2] 0.0000-3.", timeout=30)
+    wait_whole_test_lines(server, TCP_SERVER, {"1", "2"})
     stop(server)
     # iperf -s -e: "[  1] 0.0000-3.0039 sec  4.59 GBytes  13.1 Gbits/sec  55576=8930:..."
     theirs = whole_test_lines(TCP_SERVER, server.stdout(), {"1", "2"})
@@ -221,7 +221,7 @@ def udp_enhanced(xttcp, started):
     check(len(UDP_CLIENT.findall(client.stdout())) >= 4,
           f"xttcp's -e lines (3 intervals, the test) do not parse:\n{client.stdout()}")
     check(UDP_SERVER.search(client.stdout()), f"no enhanced server report:\n{client.stdout()}")
-    server.wait_output("[  1] 0.0000-3.", timeout=30)
+    wait_whole_test_lines(server, UDP_SERVER, {"1"})
     stop(server)
     theirs = whole_test_lines(UDP_SERVER, server.stdout(), {"1"})
     check("1" in theirs, f"iperf -s -u -e's line does not parse as xttcp's does:\n{server.stdout()}")
@@ -241,7 +241,7 @@ def udp_enhanced(xttcp, started):
     check(client.wait(60) == 0, f"iperf -c -u -e failed: {client.stdout()}")
     theirs = whole_test_lines(UDP_CLIENT, client.stdout(), {"1"})
     check("1" in theirs, f"iperf -c -u -e's line does not parse as xttcp's does:\n{client.stdout()}")
-    server.wait_output("[  1] 0.0000-3.", timeout=30)
+    wait_whole_test_lines(server, UDP_SERVER, {"1"})
     stop(server)
     ours = whole_test_lines(UDP_SERVER, server.stdout(), {"1"})
     check("1" in ours and len(UDP_SERVER.findall(server.stdout())) >= 4,

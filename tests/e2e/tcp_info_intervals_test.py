@@ -7,7 +7,7 @@ can be in flight; the sender's connections have an RTT and a congestion window; 
 import os
 import sys
 
-from xttcp_e2e import (Process, check, free_port_block, in_flight_bound, load_json, run_cases,
+from xttcp_e2e import (Process, check, counts_agree, free_port_block, load_json, run_cases,
                        scratch_dir, socket_backends, wait_listening, xttcp_binary)
 
 CONNECTIONS = 4  # -P 2 -n 2
@@ -28,7 +28,11 @@ def check_end(result, role):
         check(present == ids, f"{role}: interval {k} has connections {present}, not {ids}")
         tcp_bytes += sum(c["bytes"] for c in interval["connections"])
     app_bytes = sum(i["bytes"] for i in intervals)
-    check(abs(tcp_bytes - app_bytes) <= in_flight_bound(CONNECTIONS),
+    # The sums telescope to the window's two edges, where the sampler reads the application's
+    # count and then each connection's TCP_INFO: bytes in flight differ, and so does what moved
+    # while a loaded machine preempted the sampler between the two reads (165 MB of 7.3 GB, 2.3 %,
+    # with a sanitizer build beside it). A lost or doubled connection is 25 % off or more.
+    check(counts_agree(tcp_bytes, app_bytes, 0.10, CONNECTIONS),
           f"{role}: TCP counted {tcp_bytes} B over the intervals, the application {app_bytes} B")
     if role == "sender":
         last = intervals[-1]["connections"]
