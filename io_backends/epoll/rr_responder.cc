@@ -33,6 +33,7 @@ Status EpollRrResponder::open() {
   epoll_ = UniqueFd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
   const bool udp = spec.workload.protocol == Protocol::udp;
+  filter_ = filters_datagrams(context_);
   out_ = IoBuffer(
       udp ? response_ : std::max<size_t>(io_buffer, std::min<size_t>(response_, 1 << 20)), 'A');
   in_ = IoBuffer(std::max<size_t>(io_buffer, udp ? request_ : 0), 0);
@@ -71,12 +72,19 @@ void EpollRrResponder::set_events(uint32_t index, bool out) {
 
 void EpollRrResponder::accept_all(Endpoint& listener) {
   for (;;) {
-    const int fd = accept4(listener.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    SocketAddress peer;
+    peer.length = sizeof peer.storage;
+    const int fd =
+        accept4(listener.fd.get(), peer.get(), &peer.length, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno != EAGAIN && report_.errors++ == 0)
         report_.first_error = std::string("accept: ") + std::strerror(errno);
       return;
+    }
+    if (!admit_data_connection(context_, peer)) {  // --allow / --max-clients: counted there
+      ::close(fd);
+      continue;
     }
     const int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // answers leave at once
@@ -159,16 +167,18 @@ void EpollRrResponder::udp_serve(Endpoint& socket) {
   // Blocking: one datagram per call, so the loop sees stop after each wait.
   const int turn = blocking_ ? 1 : datagrams_per_turn;
   for (int i = 0; i < turn; ++i) {
-    sockaddr_storage from{};
-    socklen_t from_length = sizeof from;
-    const ssize_t n = ::recvfrom(socket.fd.get(), in_.data(), in_.size(), 0,
-                                 reinterpret_cast<sockaddr*>(&from), &from_length);
+    SocketAddress from;
+    from.length = sizeof from.storage;
+    const ssize_t n =
+        ::recvfrom(socket.fd.get(), in_.data(), in_.size(), 0, from.get(), &from.length);
     if (n < 0) {
       if (errno == EINTR || errno == ECONNREFUSED) continue;
       if (errno != EAGAIN && report_.errors++ == 0)
         report_.first_error = std::string("recvfrom: ") + std::strerror(errno);
       return;
     }
+    // --allow: a request from elsewhere gets no answer (counted by the admission).
+    if (filter_ && !context_.admission->admit_datagram(from)) continue;
     if (!socket.seen_data) {
       socket.seen_data = true;
       if (context_.on_accept) context_.on_accept();
@@ -177,8 +187,8 @@ void EpollRrResponder::udp_serve(Endpoint& socket) {
     std::memcpy(out_.data(), in_.data(),
                 std::min<size_t>({static_cast<size_t>(n), out_.size(), rr_limits::udp_min_bytes}));
     hold_response();
-    const ssize_t sent = ::sendto(socket.fd.get(), out_.data(), response_, 0,
-                                  reinterpret_cast<const sockaddr*>(&from), from_length);
+    const ssize_t sent =
+        ::sendto(socket.fd.get(), out_.data(), response_, 0, from.get(), from.length);
     if (sent < 0 && errno != EAGAIN && errno != ECONNREFUSED && report_.errors++ == 0)
       report_.first_error = std::string("sendto: ") + std::strerror(errno);
     if (sent > 0) counter.add(static_cast<uint64_t>(n) + response_);

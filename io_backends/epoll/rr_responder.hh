@@ -48,6 +48,7 @@ class EpollRrResponder final : public DataWorker {
   const WorkerContext& context_;
   uint32_t request_ = 0, response_ = 0;
   bool blocking_ = false;  // UDP, one socket: blocking recvfrom, no epoll_wait
+  bool filter_ = false;    // --allow: each request's source is checked
   UniqueFd epoll_;
   std::vector<Endpoint> endpoints_;
   std::vector<Connection> connections_;

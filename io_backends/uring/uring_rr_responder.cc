@@ -26,6 +26,7 @@ Status UringRrResponder::open() {
   request_ = rr_request_bytes(spec);
   response_ = rr_response_bytes(spec);
   udp_ = spec.workload.protocol == Protocol::udp;
+  filter_ = filters_datagrams(context_);
   out_ = IoBuffer(std::max<std::size_t>(connection_buffer,
                                         std::min<std::size_t>(response_, max_responder_buffer)),
                   'A');
@@ -67,8 +68,8 @@ void UringRrResponder::arm_endpoint(uint32_t index) {
   if (udp_) {
     e.in_iov = {e.in.data(), e.in.size()};
     e.in_msg = {};
-    e.in_msg.msg_name = &e.from;
-    e.in_msg.msg_namelen = sizeof e.from;
+    e.in_msg.msg_name = e.from.get();
+    e.in_msg.msg_namelen = sizeof e.from.storage;
     e.in_msg.msg_iov = &e.in_iov;
     e.in_msg.msg_iovlen = 1;
     io_uring_prep_recvmsg(sqe, e.fd.get(), &e.in_msg, 0);
@@ -125,6 +126,15 @@ void UringRrResponder::close_connection(uint32_t index, int err) {
   }
 }
 
+// The accept names no peer: asked of the socket, only when someone may be turned away.
+bool UringRrResponder::admitted(int fd) const {
+  if (context_.admission == nullptr || context_.admission->open()) return true;
+  SocketAddress peer;
+  peer.length = sizeof peer.storage;
+  if (getpeername(fd, peer.get(), &peer.length) != 0) return false;  // already gone
+  return admit_data_connection(context_, peer);
+}
+
 void UringRrResponder::on_accept(uint32_t index, int res) {
   Endpoint& listener = endpoints_[index];
   listener.armed = false;
@@ -133,6 +143,10 @@ void UringRrResponder::on_accept(uint32_t index, int res) {
       record_error(std::string("accept: ") + std::strerror(-res));
     if (res != -ECANCELED) arm_endpoint(index);
     return;
+  }
+  if (!admitted(res)) {  // --allow / --max-clients: counted there
+    ::close(res);
+    return arm_endpoint(index);
   }
   const int one = 1;
   setsockopt(res, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -183,6 +197,9 @@ void UringRrResponder::on_datagram(uint32_t index, int res) {
       record_error(std::string("recvmsg: ") + std::strerror(-res));
     return arm_endpoint(index);
   }
+  e.from.length = e.in_msg.msg_namelen;
+  // --allow: a request from elsewhere gets no answer (counted by the admission).
+  if (filter_ && !context_.admission->admit_datagram(e.from)) return arm_endpoint(index);
   if (!e.seen_data) {
     e.seen_data = true;
     if (context_.on_accept) context_.on_accept();
@@ -194,7 +211,7 @@ void UringRrResponder::on_datagram(uint32_t index, int res) {
   if (sqe == nullptr) return record_error("io_uring: the kernel takes no more submissions");
   e.out_iov = {e.out.data(), response_};
   e.out_msg = {};
-  e.out_msg.msg_name = &e.from;
+  e.out_msg.msg_name = e.from.get();
   e.out_msg.msg_namelen = e.in_msg.msg_namelen;
   e.out_msg.msg_iov = &e.out_iov;
   e.out_msg.msg_iovlen = 1;

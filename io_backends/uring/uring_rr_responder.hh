@@ -34,7 +34,7 @@ class UringRrResponder final : public DataWorker {
     bool seen_data = false;
     // UDP: the request and its answer, and where it came from.
     std::vector<unsigned char> in, out;
-    sockaddr_storage from{};
+    SocketAddress from;  // the request's source, where its answer goes
     iovec in_iov{}, out_iov{};
     msghdr in_msg{}, out_msg{};
   };
@@ -53,6 +53,7 @@ class UringRrResponder final : public DataWorker {
   void arm_recv(uint32_t index);
   void send_responses(uint32_t index);
   void on_completion(const io_uring_cqe& cqe);
+  bool admitted(int fd) const;  // --allow / --max-clients
   void on_accept(uint32_t index, int res);
   void on_recv(uint32_t index, int res);
   void on_datagram(uint32_t index, int res);
@@ -66,6 +67,7 @@ class UringRrResponder final : public DataWorker {
   Ring ring_;
   uint32_t request_ = 0, response_ = 0;
   bool udp_ = false, stopping_ = false;
+  bool filter_ = false;  // --allow: each request's source is checked
   uint32_t armed_ = 0;
   std::vector<Endpoint> endpoints_;
   std::vector<Connection> connections_;
