@@ -108,6 +108,47 @@ def datagrams_dropped(xttcp, started):
         check(doc["summary"]["total_bytes"] > 0, f"{backend}: the allowed sender's data was lost")
 
 
+def rr_refused(xttcp, started):
+    """--rr responders, TCP and UDP, each backend: a connection from outside is closed at once
+    and a request from outside gets no answer, both counted; a requester from inside is served."""
+    for backend in socket_backends(xttcp):
+        for udp in (False, True):
+            what = f"{backend} {'UDP' if udp else 'TCP'}"
+            base = free_port_block(1)
+            common = ["--rr", "-N", "-P", "1", "-p", str(base), "-t", "1", "--backend", backend,
+                      *(["-u"] if udp else [])]
+            r, out = receiver(xttcp, started, [*common, "--allow", INSIDE], f"{what} responder")
+            junk = None
+            if udp:
+                wait_udp_bound(base)
+                junk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                junk.bind((OUTSIDE, 0))
+                for _ in range(100):
+                    junk.sendto(b"x" * 64, ("127.0.0.1", base))
+            else:
+                wait_listening(base)
+                check(closed_at_once(base, OUTSIDE), f"{what}: a connection from outside was served")
+            s = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common, "-a", INSIDE, "-Q"],
+                        f"{what} requester")
+            started.append(s)
+            check(s.wait(60) == 0, f"{what}: the allowed requester failed:\n{s.stderr()}")
+            check(r.wait(60) == 0, f"{what}: responder failed:\n{r.stderr()}")
+            doc = load_json(out)
+            check(doc["rr"]["transactions"] > 0, f"{what}: the allowed requester was not answered")
+            if udp:
+                # Answers leave in the order requests came: the junk's would be here by now.
+                junk.setblocking(False)
+                try:
+                    answered = junk.recv(2048)
+                except BlockingIOError:
+                    answered = None
+                junk.close()
+                check(answered is None, f"{what}: a request from outside --allow was answered")
+                check(doc["access"]["refused_datagrams"] == 100, f"{what}: refusals {doc['access']}")
+            else:
+                check(doc["access"]["refused_data"] == 1, f"{what}: refusals {doc['access']}")
+
+
 def max_clients(xttcp, started):
     base = free_port_block(1)
     common = ["-N", "-P", "1", "-p", str(base), "-t", "2"]
@@ -254,6 +295,7 @@ def bad_values(xttcp, started):
 CASES = {"sync-refused-then-served": sync_refused_then_served,
          "data-refused-no-sync": data_refused_no_sync,
          "datagrams-dropped": datagrams_dropped,
+         "rr-refused": rr_refused,
          "max-clients": max_clients,
          "windows-control-ports": windows_control_ports,
          "windows-data-no-sync": windows_data_no_sync,

@@ -25,7 +25,9 @@ def body(started):
     got = all_totals(receiver.stdout())
     check(len(got) == 2, f"receiver reported {len(got)} tests, expected 2")
     for i in range(2):
-        check(counts_agree(got[i], sent[i], 0.03, 1),
+        # 5 %: two 1 s windows on two clocks, without warm-up; on a loaded machine 30 ms of
+        # scheduling delay at one edge is 3 % (CI failed this at 3 % with a build beside it).
+        check(counts_agree(got[i], sent[i], 0.05, 1),
               f"test {i + 1}: receiver {got[i]} vs sender {sent[i]}")
 
 

@@ -84,6 +84,17 @@ def wait_whole_test_lines(process, regex, ids, timeout=30):
         time.sleep(0.05)
 
 
+def wait_first_rows(process, regex, streams=2, timeout=30):
+    """Waits until `process` printed the first -y C interval row (0.0-...) of each of `streams`
+    streams: each stream's row is its own write, and one may come a while after the other."""
+    deadline = time.monotonic() + timeout
+    while len([m for m in regex.finditer(process.stdout()) if m.group(7) == "0.0"]) < streams:
+        check(process.proc.poll() is None, f"{process.name} exited before its first rows")
+        check(time.monotonic() < deadline,
+              f"{process.name} printed no first row of {streams} streams:\n{process.stdout()}")
+        time.sleep(0.05)
+
+
 def line_bytes(match):
     return float(match.group(4)) * UNITS[match.group(5)]
 
@@ -263,7 +274,7 @@ def live_csv_xttcp_server(xttcp, started):
     client = Process([IPERF, "-c", "127.0.0.1", "-p", str(port), "-t", "30", "-P", "2", "-i", "1",
                       "-y", "C"], "iperf -c -t 30 -P 2 -i 1 -y C")
     started.append(client)
-    client.wait_output(",0.0-1.0,")
+    wait_first_rows(client, CSV_ROW)
     deadline = time.monotonic() + 20
     while len([m for m in CSV_ROW.finditer(server.stdout()) if m.group(7) == "0.0"]) < 2:
         check(client.proc.poll() is None, f"the server's first rows came only once the test ended:\n"
@@ -293,7 +304,7 @@ def live_csv_xttcp_udp_server(xttcp, started):
     client = Process([IPERF, "-c", "127.0.0.1", "-u", "-b", "10m", "-p", str(port), "-t", "30",
                       "-P", "2", "-i", "1", "-y", "C"], "iperf -c -u -t 30 -P 2 -i 1 -y C")
     started.append(client)
-    client.wait_output(",0.0-1.0,")
+    wait_first_rows(client, CSV_UDP_ROW)
     deadline = time.monotonic() + 20
     while len([m for m in CSV_UDP_ROW.finditer(server.stdout()) if m.group(7) == "0.0"]) < 2:
         check(client.proc.poll() is None, f"the server's first rows came only once the test ended:\n"
