@@ -12,6 +12,7 @@
 #include "engine/rr_result.hh"
 #include "engine/spec.hh"
 #include "engine/stop_reason.hh"
+#include "topology/nic/rss_description.hh"
 
 namespace xttcp {
 
@@ -256,8 +257,29 @@ struct DeviceQueueResult {
   uint32_t queue = 0;
   uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;  // bytes without the FCS
 };
+// What a device the backend drives itself says of itself when it is set up (dpdk: the ethdev
+// API), each part as read or why not ("unavailable: <reason>", never invented): its NUMA node,
+// queues, and RSS in the shape a kernel NIC's takes (docs/topology.md). Backend-neutral: filled
+// by the backend, read by the engine without asking which backend it is.
+struct DeviceDescription {
+  std::optional<int> numa_node;  // nullopt: numa_unavailable says why
+  std::string numa_unavailable;
+  uint32_t rx_queues = 0, tx_queues = 0;          // configured
+  uint32_t max_rx_queues = 0, max_tx_queues = 0;  // the device's maximum
+  uint32_t reta_size = 0;                         // indirection table entries it reports; 0 none
+  uint32_t hash_key_size = 0;                     // RSS key bytes it reports; 0 none
+  std::vector<std::string> rss_offloads;          // flow types it can hash ("ipv4-udp", ...)
+  // The RSS: `rss.nic` the device, `rss.hash_function` ("unknown" when the device does not say),
+  // `rss.key` and `rss.indirection` (empty: the *_unavailable reason), `rss.queues` the RX queues,
+  // `rss.hash_fields` per flow type (tcp4, udp4, tcp6, udp6) as configured now.
+  RssDescription rss;
+  std::string key_unavailable, indirection_unavailable, hash_fields_unavailable;
+  std::vector<std::string> warnings;  // e.g. workers off the device's NUMA node
+};
+
 struct DeviceResult {
   std::string device, driver;
+  std::optional<DeviceDescription> description;  // when the backend described the device
   std::string direction;     // "tx" (sender) or "rx" (receiver): what the rates below count
   uint64_t frames = 0;       // that direction's frames in the window (the backend's own count)
   uint64_t frame_bytes = 0;  // their bytes without the FCS

@@ -184,6 +184,9 @@ std::vector<std::string> xttcp_extra_lines(const Result& r) {
     if (r.queue_window)
       for (std::string& line : queue_window_lines(*r.queue_window))
         lines.push_back(std::move(line));
+    if (r.device)
+      for (std::string& line : device_description_lines(*r.device))
+        lines.push_back(std::move(line));
     if (r.spread_check)
       for (std::string& line : spread_check_lines(*r.spread_check))
         lines.push_back(std::move(line));

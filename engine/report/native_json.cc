@@ -13,6 +13,7 @@
 #include "engine/plan.hh"
 #include "engine/report/json_fields.hh"
 #include "engine/report/spec_json.hh"
+#include "engine/rss/rss_json.hh"
 
 namespace xttcp {
 
@@ -64,6 +65,36 @@ ordered_json udp_json(const UdpResult& u) {
           {"flows", std::move(flows)}};
 }
 
+namespace {
+
+// What the device said of itself at setup (docs/topology.md): "" reasons when read.
+ordered_json device_description_json(const DeviceDescription& d) {
+  ordered_json fields = ordered_json::object();
+  for (const auto& [type, words] : d.rss.hash_fields) fields[type] = words;
+  return {{"numa_node", d.numa_node ? ordered_json(*d.numa_node) : ordered_json()},
+          {"numa_unavailable", d.numa_unavailable},
+          {"rx_queues", d.rx_queues},
+          {"tx_queues", d.tx_queues},
+          {"max_rx_queues", d.max_rx_queues},
+          {"max_tx_queues", d.max_tx_queues},
+          {"reta_size", d.reta_size},
+          {"hash_key_size", d.hash_key_size},
+          {"rss_offloads", d.rss_offloads},
+          {"rss",
+           {{"nic", d.rss.nic},
+            {"hash_function", d.rss.hash_function},
+            {"queues", d.rss.queues},
+            {"key", rss_key_hex(d.rss.key)},
+            {"key_unavailable", d.key_unavailable},
+            {"indirection", d.rss.indirection},
+            {"indirection_unavailable", d.indirection_unavailable},
+            {"hash_fields", std::move(fields)},
+            {"hash_fields_unavailable", d.hash_fields_unavailable}}},
+          {"warnings", d.warnings}};
+}
+
+}  // namespace
+
 // A backend's own device over the window (dpdk: the port): docs in io_backends/dpdk/README.md.
 ordered_json device_json(const DeviceResult& d) {
   ordered_json queues = ordered_json::array();
@@ -75,13 +106,16 @@ ordered_json device_json(const DeviceResult& d) {
                       {"rx_bytes", q.rx_bytes}});
   ordered_json counters = ordered_json::object();
   for (const auto& [name, value] : d.counters) counters[name] = value;
-  return {{"device", d.device},           {"driver", d.driver},
-          {"direction", d.direction},     {"frames", d.frames},
-          {"frame_bytes", d.frame_bytes}, {"mpps", number(d.mpps)},
-          {"l1_gbps", number(d.l1_gbps)}, {"l2_gbps", number(d.l2_gbps)},
-          {"l4_gbps", number(d.l4_gbps)}, {"cycles_per_frame", number(d.cycles_per_frame)},
-          {"tsc_hz", d.tsc_hz},           {"pollers", d.pollers},
-          {"queues", std::move(queues)},  {"counters", std::move(counters)}};
+  ordered_json out = {
+      {"device", d.device},           {"driver", d.driver},
+      {"direction", d.direction},     {"frames", d.frames},
+      {"frame_bytes", d.frame_bytes}, {"mpps", number(d.mpps)},
+      {"l1_gbps", number(d.l1_gbps)}, {"l2_gbps", number(d.l2_gbps)},
+      {"l4_gbps", number(d.l4_gbps)}, {"cycles_per_frame", number(d.cycles_per_frame)},
+      {"tsc_hz", d.tsc_hz},           {"pollers", d.pollers},
+      {"queues", std::move(queues)},  {"counters", std::move(counters)}};
+  if (d.description) out["description"] = device_description_json(*d.description);
+  return out;
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include "engine/report/bounded_json.hh"
 #include "engine/report/json_fields.hh"
 #include "engine/report/spec_json.hh"
+#include "engine/rss/rss_json.hh"
 
 namespace xttcp {
 
@@ -141,6 +142,61 @@ ZeroCopyStats read_zerocopy(const ordered_json& z, const std::string& where) {
   return stats;
 }
 
+// At most `max` strings of at most `max_chars` bytes each (flow type names, warnings).
+std::vector<std::string> read_words(const ordered_json& parent, const char* key, std::size_t max,
+                                    std::size_t max_chars, const std::string& path) {
+  std::vector<std::string> out;
+  const ordered_json* list = member(parent, key);
+  if (list == nullptr) return out;
+  if (!list->is_array() || list->size() > max) bad(path + "." + key, "expected a bounded array");
+  for (const ordered_json& value : *list) {
+    if (!value.is_string() || value.get_ref<const std::string&>().size() > max_chars)
+      bad(path + "." + key, "expected short strings");
+    out.push_back(value.get<std::string>());
+  }
+  return out;
+}
+
+DeviceDescription read_device_description(const ordered_json& j) {
+  DeviceDescription d;
+  const std::string p = "device.description";
+  read(j, "numa_node", d.numa_node, p);
+  read(j, "numa_unavailable", d.numa_unavailable, p);
+  read(j, "rx_queues", d.rx_queues, p);
+  read(j, "tx_queues", d.tx_queues, p);
+  read(j, "max_rx_queues", d.max_rx_queues, p);
+  read(j, "max_tx_queues", d.max_tx_queues, p);
+  read(j, "reta_size", d.reta_size, p);
+  read(j, "hash_key_size", d.hash_key_size, p);
+  d.rss_offloads = read_words(j, "rss_offloads", 64, 32, p);
+  d.warnings = read_words(j, "warnings", 16, 512, p);
+  if (const auto* rss = object_member(j, "rss", p)) {
+    const std::string rp = p + ".rss";
+    read(*rss, "nic", d.rss.nic, rp);
+    read(*rss, "hash_function", d.rss.hash_function, rp);
+    read(*rss, "queues", d.rss.queues, rp);
+    std::string key;
+    read(*rss, "key", key, rp);
+    if (!key.empty()) {
+      auto bytes = rss_key_from_hex(key);
+      if (!bytes) bad(rp + ".key", bytes.error().message.c_str());
+      d.rss.key = std::move(*bytes);
+    }
+    read(*rss, "key_unavailable", d.key_unavailable, rp);
+    d.rss.indirection = read_numbers<uint32_t>(*rss, "indirection", rss_limits::max_table, rp);
+    read(*rss, "indirection_unavailable", d.indirection_unavailable, rp);
+    if (const auto* fields = object_member(*rss, "hash_fields", rp)) {
+      if (fields->size() > 16) bad(rp + ".hash_fields", "more than 16 flow types");
+      for (const auto& [type, words] : fields->items()) {
+        if (!words.is_string()) bad(rp + ".hash_fields", "expected strings");
+        d.rss.hash_fields.emplace_back(type, words.get<std::string>());
+      }
+    }
+    read(*rss, "hash_fields_unavailable", d.hash_fields_unavailable, rp);
+  }
+  return d;
+}
+
 DeviceResult read_device(const ordered_json& d) {
   DeviceResult device;
   const std::string p = "device";
@@ -170,6 +226,8 @@ DeviceResult read_device(const ordered_json& d) {
   if (const auto* counters = object_member(d, "counters", p))
     for (const auto& [name, value] : counters->items())
       if (value.is_number_unsigned()) device.counters.emplace_back(name, value.get<uint64_t>());
+  if (const auto* description = object_member(d, "description", p))
+    device.description = read_device_description(*description);
   return device;
 }
 

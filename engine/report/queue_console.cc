@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/rss/rss_json.hh"
+
 namespace xttcp {
 
 namespace {
@@ -50,6 +52,39 @@ std::vector<std::string> queue_window_lines(const QueueWindow& w) {
     lines.push_back("NET_RX softirqs\t: " + joined(w.net_rx_softirqs));
     lines.push_back("NET_TX softirqs\t: " + joined(w.net_tx_softirqs));
   }
+  return lines;
+}
+
+std::vector<std::string> device_description_lines(const DeviceResult& device) {
+  if (!device.description) return {};
+  const DeviceDescription& d = *device.description;
+  std::vector<std::string> lines;
+  std::string offloads;
+  for (const std::string& type : d.rss_offloads) offloads += (offloads.empty() ? "" : " ") + type;
+  lines.push_back(fmt::format(
+      "device {} ({})\t: NUMA node {}; queues rx {} tx {} (max {}/{}); RETA size {}, key size "
+      "{}; RSS types {}",
+      device.device, device.driver, d.numa_node ? std::to_string(*d.numa_node) : d.numa_unavailable,
+      d.rx_queues, d.tx_queues, d.max_rx_queues, d.max_tx_queues, d.reta_size, d.hash_key_size,
+      offloads.empty() ? "none" : offloads));
+  std::string fields;
+  for (const auto& [type, words] : d.rss.hash_fields)
+    fields += fmt::format("{}{} {}", fields.empty() ? "" : ", ", type, words);
+  lines.push_back(fmt::format("\t RSS hash {}; hashed: {}", d.rss.hash_function,
+                              fields.empty() ? d.hash_fields_unavailable : fields));
+  lines.push_back(d.rss.key.empty() ? "\t RSS key: " + d.key_unavailable
+                                    : fmt::format("\t RSS key ({} bytes): {}", d.rss.key.size(),
+                                                  rss_key_hex(d.rss.key)));
+  if (d.rss.indirection.empty()) {
+    lines.push_back("\t indirection table: " + d.indirection_unavailable);
+  } else {
+    std::string table;
+    for (uint32_t queue : d.rss.indirection)
+      table += (table.empty() ? "" : " ") + std::to_string(queue);
+    lines.push_back(
+        fmt::format("\t indirection table ({} entries): {}", d.rss.indirection.size(), table));
+  }
+  for (const std::string& warning : d.warnings) lines.push_back("\t warning: " + warning);
   return lines;
 }
 

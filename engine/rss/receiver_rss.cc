@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "engine/rss/rss_json.hh"
 #include "topology/nic/nic_discovery.hh"
 
@@ -16,10 +18,30 @@ Status ReceiverRss::load() {
   return ok();
 }
 
+Expected<RssDescription> rss_description_of(const DeviceDescription& device) {
+  const RssDescription& rss = device.rss;
+  std::string missing;
+  const auto lacks = [&missing](const char* part, const std::string& why) {
+    missing += fmt::format("{}{} {}", missing.empty() ? "" : "; ", part, why);
+  };
+  if (rss.key.empty()) lacks("key", device.key_unavailable);
+  if (rss.indirection.empty()) lacks("indirection table", device.indirection_unavailable);
+  if (!missing.empty()) return fail(fmt::format("{}: {}", rss.nic, missing));
+  if (Status checked = check_rss_description(rss); !checked)
+    return fail(fmt::format("{}: its RSS is outside what xttcp handles: {}", rss.nic,
+                            checked.error().message));
+  return rss;
+}
+
 Expected<RssDescription> ReceiverRss::describe(const SocketAddress& reached_at) const {
   RssDescription rss;
+  std::optional<DeviceDescription> device = device_ ? device_() : std::nullopt;
   if (file_) {
     rss = *file_;
+  } else if (device) {
+    auto described = rss_description_of(*device);
+    if (!described) return described.error();
+    rss = std::move(*described);
   } else {
     Expected<std::string> nic =
         spec_.placement.nic.empty() ? interface_toward(reached_at.host()) : spec_.placement.nic;

@@ -70,6 +70,12 @@ const nlohmann::ordered_json* member(const nlohmann::ordered_json& object, const
 
 }  // namespace
 
+std::string rss_key_hex(const std::vector<std::uint8_t>& key) { return hex(key); }
+
+Expected<std::vector<std::uint8_t>> rss_key_from_hex(const std::string& text) {
+  return unhex(text);
+}
+
 nlohmann::ordered_json rss_to_json(const Expected<RssDescription>& rss) {
   if (!rss) return {{"not_available", rss.error().message}};
   nlohmann::ordered_json out;

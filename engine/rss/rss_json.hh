@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/status.hh"
 #include "topology/nic/rss_description.hh"
@@ -14,6 +15,11 @@ namespace xttcp {
 // {"nic", "hash_function", "key" (hex), "queues", "indirection", "hash_fields", "port_queues"};
 // without a description: {"not_available": why}.
 nlohmann::ordered_json rss_to_json(const Expected<RssDescription>& rss);
+
+// An RSS key as lowercase hex ("6d5a56da..."), and back: an even number of hex digits, at most
+// rss_limits::max_key_bytes bytes ("rss.key: ..." names what is wrong).
+std::string rss_key_hex(const std::vector<std::uint8_t>& key);
+Expected<std::vector<std::uint8_t>> rss_key_from_hex(const std::string& text);
 
 // A description from its JSON object: every member typed and within rss_limits, or one line
 // naming the member and the rule ("rss.key: 60 bytes; 1 to 52").

@@ -259,8 +259,13 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   }
   PeerAdmission admission(std::move(*filter), spec.access.max_clients);
   udp::FlowAdmission flow_admission;  // UDP: which flows speak for a test
+  // The backend's own device (dpdk: its port), if it drives one, describes the RSS the data meets.
+  const auto device = [&backend = *setup->backend]() -> std::optional<DeviceDescription> {
+    std::optional<DeviceSnapshot> snapshot = backend.device_snapshot();
+    return snapshot ? snapshot->description : std::nullopt;
+  };
   const auto control = make_receiver_control(
-      {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission});
+      {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission, device});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};

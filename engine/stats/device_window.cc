@@ -23,6 +23,7 @@ DeviceResult device_window(const DeviceSnapshot& begin, const DeviceSnapshot& en
   DeviceResult r;
   r.device = end.device;
   r.driver = end.driver;
+  r.description = end.description;
   r.direction = sender ? "tx" : "rx";
   r.tsc_hz = end.tsc_hz;
   r.pollers = end.pollers;

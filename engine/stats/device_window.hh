@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@ struct DeviceSnapshot {
   uint32_t pollers = 0;          // threads spinning on the device (each burns every cycle)
   std::vector<DeviceQueueCounters> queues;                 // the backend's own counts, per queue
   std::vector<std::pair<std::string, uint64_t>> counters;  // the device's own, by name
+  std::optional<DeviceDescription> description;            // as the device said at setup
 };
 
 // The rte_eth_stats-style counters every device result shows, moved or not.

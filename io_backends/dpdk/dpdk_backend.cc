@@ -95,6 +95,7 @@ class DpdkBackend final : public Backend {
                                  c.rx_bytes.load(std::memory_order_relaxed)});
     }
     snapshot.counters = dpdk::read_counters(port.id);
+    snapshot.description = port.description;
     snapshot.tsc = rte_rdtsc();
     return snapshot;
   }

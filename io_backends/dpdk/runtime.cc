@@ -19,6 +19,7 @@
 #include <rte_mbuf.h>
 
 #include "io_backends/common/udp_accounting.hh"
+#include "io_backends/dpdk/port_description.hh"
 #include "topology/topology.hh"
 
 namespace xttcp::dpdk {
@@ -48,6 +49,127 @@ bool has_option(const std::vector<std::string>& words, std::initializer_list<con
 }
 
 std::string dpdk_error(int code) { return rte_strerror(code < 0 ? -code : code); }
+
+// The flow types of rte_eth_dev_info's flow_type_rss_offloads, by testpmd's names.
+std::vector<std::string> rss_type_names(uint64_t bits) {
+  static constexpr struct {
+    uint64_t bit;
+    const char* name;
+  } kTypes[] = {{RTE_ETH_RSS_IPV4, "ipv4"},
+                {RTE_ETH_RSS_FRAG_IPV4, "ipv4-frag"},
+                {RTE_ETH_RSS_NONFRAG_IPV4_TCP, "ipv4-tcp"},
+                {RTE_ETH_RSS_NONFRAG_IPV4_UDP, "ipv4-udp"},
+                {RTE_ETH_RSS_NONFRAG_IPV4_SCTP, "ipv4-sctp"},
+                {RTE_ETH_RSS_NONFRAG_IPV4_OTHER, "ipv4-other"},
+                {RTE_ETH_RSS_IPV6, "ipv6"},
+                {RTE_ETH_RSS_FRAG_IPV6, "ipv6-frag"},
+                {RTE_ETH_RSS_NONFRAG_IPV6_TCP, "ipv6-tcp"},
+                {RTE_ETH_RSS_NONFRAG_IPV6_UDP, "ipv6-udp"},
+                {RTE_ETH_RSS_NONFRAG_IPV6_SCTP, "ipv6-sctp"},
+                {RTE_ETH_RSS_NONFRAG_IPV6_OTHER, "ipv6-other"},
+                {RTE_ETH_RSS_L2_PAYLOAD, "l2-payload"},
+                {RTE_ETH_RSS_IPV6_EX, "ipv6-ex"},
+                {RTE_ETH_RSS_IPV6_TCP_EX, "ipv6-tcp-ex"},
+                {RTE_ETH_RSS_IPV6_UDP_EX, "ipv6-udp-ex"},
+                {RTE_ETH_RSS_PORT, "port"},
+                {RTE_ETH_RSS_VXLAN, "vxlan"},
+                {RTE_ETH_RSS_GENEVE, "geneve"},
+                {RTE_ETH_RSS_NVGRE, "nvgre"},
+                {RTE_ETH_RSS_GTPU, "gtpu"},
+                {RTE_ETH_RSS_ETH, "eth"},
+                {RTE_ETH_RSS_S_VLAN, "s-vlan"},
+                {RTE_ETH_RSS_C_VLAN, "c-vlan"},
+                {RTE_ETH_RSS_ESP, "esp"},
+                {RTE_ETH_RSS_AH, "ah"},
+                {RTE_ETH_RSS_L2TPV3, "l2tpv3"},
+                {RTE_ETH_RSS_PFCP, "pfcp"},
+                {RTE_ETH_RSS_PPPOE, "pppoe"},
+                {RTE_ETH_RSS_ECPRI, "ecpri"},
+                {RTE_ETH_RSS_MPLS, "mpls"},
+                {RTE_ETH_RSS_IPV4_CHKSUM, "ipv4-chksum"},
+                {RTE_ETH_RSS_L4_CHKSUM, "l4-chksum"},
+                {RTE_ETH_RSS_L2TPV2, "l2tpv2"}};
+  std::vector<std::string> names;
+  uint64_t named = 0;
+  for (const auto& type : kTypes)
+    if (bits & type.bit) {
+      names.emplace_back(type.name);
+      named |= type.bit;
+    }
+  for (unsigned bit = 0; bit < 64; ++bit)  // selectors (L3_SRC_ONLY, ...) and newer types
+    if ((bits & ~named) & (uint64_t{1} << bit)) names.push_back(fmt::format("bit{}", bit));
+  return names;
+}
+
+// What the ethdev API says of a started port: each call may refuse (-ENOTSUP on virtual
+// devices), and then that part says why.
+DeviceDescription describe_port(const Port& port, const rte_eth_dev_info& info) {
+  DeviceDescription d;
+  if (port.socket >= 0)
+    d.numa_node = port.socket;
+  else
+    d.numa_unavailable = "unavailable: the port reports no NUMA node (SOCKET_ID_ANY)";
+  d.rx_queues = d.tx_queues = port.queues;
+  d.max_rx_queues = info.max_rx_queues;
+  d.max_tx_queues = info.max_tx_queues;
+  d.reta_size = info.reta_size;
+  d.hash_key_size = info.hash_key_size;
+  d.rss_offloads = rss_type_names(info.flow_type_rss_offloads);
+  d.rss.nic = port.name;
+  d.rss.queues = port.queues;
+  // DPDK 22.11's rte_eth_rss_conf names no hash algorithm (23.11 adds one): never assumed.
+  d.rss.hash_function = "unknown";
+
+  std::vector<uint8_t> key(std::max<std::size_t>(info.hash_key_size, rss_limits::max_key_bytes));
+  rte_eth_rss_conf conf{};
+  conf.rss_key = key.data();
+  conf.rss_key_len =
+      static_cast<uint8_t>(info.hash_key_size > 0 ? info.hash_key_size : rss_limits::max_key_bytes);
+  if (int rc = rte_eth_dev_rss_hash_conf_get(port.id, &conf); rc != 0) {
+    d.key_unavailable = d.hash_fields_unavailable =
+        fmt::format("unavailable: rte_eth_dev_rss_hash_conf_get: {}", dpdk_error(rc));
+  } else {
+    const uint64_t hf = conf.rss_hf;
+    d.rss.hash_fields = hash_fields_of(
+        {(hf & RTE_ETH_RSS_IPV4) != 0, (hf & RTE_ETH_RSS_NONFRAG_IPV4_TCP) != 0,
+         (hf & RTE_ETH_RSS_NONFRAG_IPV4_UDP) != 0, (hf & RTE_ETH_RSS_IPV6) != 0,
+         (hf & RTE_ETH_RSS_NONFRAG_IPV6_TCP) != 0, (hf & RTE_ETH_RSS_NONFRAG_IPV6_UDP) != 0});
+    if (info.hash_key_size == 0)
+      d.key_unavailable = "unavailable: the port reports no hash key size (hash_key_size 0)";
+    else if (info.hash_key_size > rss_limits::max_key_bytes)
+      d.key_unavailable = fmt::format("unavailable: a {}-byte key, longer than {}",
+                                      info.hash_key_size, rss_limits::max_key_bytes);
+    else
+      d.rss.key.assign(key.begin(), key.begin() + info.hash_key_size);
+  }
+
+  if (info.reta_size == 0) {
+    d.indirection_unavailable = "unavailable: the port reports no indirection table (reta_size 0)";
+  } else if (info.reta_size > rss_limits::max_table) {
+    d.indirection_unavailable =
+        fmt::format("unavailable: {} entries, more than {}", info.reta_size, rss_limits::max_table);
+  } else {
+    std::vector<RetaGroup> groups = reta_query_groups(info.reta_size);
+    std::vector<rte_eth_rss_reta_entry64> entries(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) entries[g].mask = groups[g].mask;
+    if (int rc = rte_eth_dev_rss_reta_query(port.id, entries.data(), info.reta_size); rc != 0) {
+      d.indirection_unavailable =
+          fmt::format("unavailable: rte_eth_dev_rss_reta_query: {}", dpdk_error(rc));
+    } else {
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        groups[g].mask = entries[g].mask;
+        std::copy(std::begin(entries[g].reta), std::end(entries[g].reta), groups[g].reta.begin());
+      }
+      auto table = flatten_reta(groups, info.reta_size, port.queues);
+      if (table)
+        d.rss.indirection = std::move(*table);
+      else
+        d.indirection_unavailable =
+            "unavailable: rte_eth_dev_rss_reta_query: " + table.error().message;
+    }
+  }
+  return d;
+}
 
 }  // namespace
 
@@ -256,12 +378,17 @@ Expected<std::unique_ptr<Port>> Runtime::start_port(uint16_t id, const PortReque
   rte_eth_macaddr_get(id, &mac);
   std::copy(mac.addr_bytes, mac.addr_bytes + 6, port->mac.begin());
   port->counters = std::make_unique<QueueCounters[]>(port->queues);
+  port->description = describe_port(*port, info);
   // Workers belong on the port's NUMA node (where its descriptors and mbufs live).
   const Topology topology = discover_topology();
-  std::vector<int> nodes;
+  std::vector<int> nodes;  // of the CPUs this process may run on (topology.hh)
   for (const CpuInfo& cpu : topology.cpus)
     if (std::find(nodes.begin(), nodes.end(), cpu.numa_node) == nodes.end())
       nodes.push_back(cpu.numa_node);
+  if (std::string warning = numa_warning(port->name, port->socket, nodes); !warning.empty()) {
+    port->description.warnings.push_back(warning);
+    port->notes.push_back("dpdk: warning: " + warning);
+  }
   if (nodes.size() > 1 && port->socket >= 0) {
     for (const CpuInfo& cpu : topology.cpus)
       if (cpu.numa_node == port->socket) port->local_cpus.push_back(cpu.os_index);

@@ -16,6 +16,7 @@
 
 #include "base/status.hh"
 #include "engine/net/address.hh"
+#include "engine/result.hh"
 #include "io_backends/dpdk/frame.hh"
 
 namespace xttcp::dpdk {
@@ -49,6 +50,10 @@ struct Port {
   bool ipv4_checksum_offload = false;  // tx_offload_capa had it: the NIC fills the header sum
   bool udp_checksum_offload = false;   // ... and the UDP sum (given the pseudo-header sum)
   std::vector<std::string> notes;      // what configuring it decided (MTU, NUMA), once
+  // What the ethdev API said of the port once it started (NUMA node, queues, RSS key and
+  // indirection table, each part or why not): port_description.hh. Written once, before any
+  // worker of the process reads it.
+  DeviceDescription description;
   // The CPUs of the port's NUMA node (topology/), when the host has several nodes and the port
   // knows its own; empty otherwise (placement is then left as planned).
   std::vector<int> local_cpus;

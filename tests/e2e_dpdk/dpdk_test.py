@@ -33,6 +33,13 @@ mbuf pool and a unique --file-prefix per process (xttcp adds xttcp-PID).
                  net_af_packet sends exactly N datagrams per thread and its end markers; the
                  kernel receiver ends on them, long before -t, with received + lost = N per flow
     count-kernel-to-dpdk  the same from a kernel sender to a dpdk receiver (kernel-to-dpdk layout)
+    describe-null  a sender with 2 workers on net_null: the native JSON's device.description has
+                 the port's NUMA node, 2 configured queue pairs, its 128-entry indirection table
+                 (each entry a configured queue) and why its key is unavailable (hash_key_size
+                 0); -V prints the same
+Every case that runs a dpdk port also checks its device.description: each RSS part is either
+read or says "unavailable: <reason>"; the ring and af_packet cases check what those PMDs give
+(no RETA, no key), and kernel-to-dpdk that the receiver's hello carried its port's reason.
 
 kernel-to-dpdk layout: the receiver's address (10.215.0.1, fd00:215::1) lives on namespace a's
 lo, so the kernel there accepts the sync TCP connection but never answers ARP/ND for it on the
@@ -99,6 +106,52 @@ def dpdk_notes(result):
 
 def stat(note, name):
     return int(note.split(name + " ", 1)[1].split(",")[0].split(" ")[0])
+
+
+def check_description(device, queues, name):
+    """device.description (what the port said at setup): the NUMA node or why not, the queues
+    configured, and every RSS part read or 'unavailable: <reason>'. Returns it."""
+    d = device.get("description")
+    check(d is not None, f"{name}: no device.description: {device}")
+    check((d["numa_node"] is None) == d["numa_unavailable"].startswith("unavailable: "),
+          f"{name}: numa_node {d['numa_node']!r} / {d['numa_unavailable']!r}")
+    check(d["rx_queues"] == d["tx_queues"] == queues, f"{name}: {queues} queue pairs expected: {d}")
+    check(d["max_rx_queues"] >= queues and d["max_tx_queues"] >= queues, f"{name}: maxima: {d}")
+    rss = d["rss"]
+    check(rss["nic"] == device["device"] and rss["queues"] == queues, f"{name}: rss: {rss}")
+    check(bool(rss["key"]) != rss["key_unavailable"].startswith("unavailable: "),
+          f"{name}: key {rss['key']!r} / {rss['key_unavailable']!r}")
+    if rss["key"]:
+        check(len(rss["key"]) == 2 * d["hash_key_size"], f"{name}: key size: {d}")
+    check(bool(rss["indirection"]) != rss["indirection_unavailable"].startswith("unavailable: "),
+          f"{name}: indirection / {rss['indirection_unavailable']!r}")
+    if rss["indirection"]:
+        check(len(rss["indirection"]) == d["reta_size"] and
+              all(0 <= q < queues for q in rss["indirection"]), f"{name}: indirection: {rss}")
+    check(bool(rss["hash_fields"]) != rss["hash_fields_unavailable"].startswith("unavailable: "),
+          f"{name}: hash fields: {rss}")
+    return d
+
+
+def describe_null(xttcp, started):
+    out = os.path.join(scratch_dir(), "s.json")
+    p = run(started, [xttcp, "-s", "10.9.9.9", "-a", "10.9.9.8", "-u", "-N", "-P", "1", "-n", "2",
+                      "--threads", "2", "-b", "64", "-t", "1", "-V", "--json", out,
+                      "--backend", "dpdk", "--dpdk-args", EAL + " --vdev net_null0",
+                      "--peer-mac", "02:00:00:00:00:02"], "dpdk sender on net_null, 2 workers")
+    device = load_json(out)["device"]
+    d = check_description(device, 2, "net_null")
+    # net_null (DPDK 22.11) keeps a 128-entry table and answers rte_eth_dev_rss_reta_query, but
+    # reports no key size, so its key is not read.
+    check(d["reta_size"] == 128 and len(d["rss"]["indirection"]) == 128,
+          f"net_null's table: {d}")
+    check(d["hash_key_size"] == 0 and "hash_key_size 0" in d["rss"]["key_unavailable"],
+          f"net_null's key: {d['rss']}")
+    check(d["rss_offloads"], f"net_null hashes some flow types: {d}")
+    lines = [l for l in p.stdout().splitlines() if "device net_null0 (net_null)\t:" in l]
+    check(lines and "queues rx 2 tx 2" in lines[0], f"-V prints no device line:\n{p.describe()}")
+    check("indirection table (128 entries):" in p.stdout(), f"-V: no table:\n{p.describe()}")
+    print(f"net_null: {lines[0]}; key {d['rss']['key_unavailable']}")
 
 
 def null_tx(xttcp, started):
@@ -170,6 +223,11 @@ def ring_local(xttcp, started, workers=1, ports=1, threads_per_port=1, size=512,
     check(device and peer_device and peer_device["direction"] == "rx",
           f"no device objects: {device} / {peer_device}")
     check(len(device["queues"]) == workers, f"one queue pair per worker: {device['queues']}")
+    for side in (device, peer_device):
+        d = check_description(side, workers, f"net_ring0 ({side['direction']})")
+        # net_ring (DPDK 22.11) has no RSS: no table, no key, no flow types.
+        check(d["reta_size"] == 0 and d["rss_offloads"] == [] and
+              "reta_size 0" in d["rss"]["indirection_unavailable"], f"net_ring's RSS: {d}")
     frame = (62 if ipv6 else 42) + size
     check(device["frame_bytes"] == device["frames"] * max(frame, 60), f"frame size: {device}")
     print(f"net_ring --local{' IPv6' if ipv6 else ''}, {workers} worker(s) a side, {size} B: "
@@ -363,6 +421,18 @@ def kernel_to_dpdk(xttcp, started, ipv6=False, pmd="af_packet"):
         device = r_result.get("device")
         check(device and device["direction"] == "rx" and device["frames"] > 0,
               f"device: {device}")
+        d = check_description(device, 1, f"net_{pmd}0")
+        # Its hello carried the port's RSS, or why the port has none (net_af_packet and
+        # net_af_xdp report no indirection table): not the kernel's lo, where the address lives.
+        why = load_json(s_json).get("source_ports", {}).get("why", "")
+        if d["rss"]["key"] and d["rss"]["indirection"]:
+            check(load_json(s_json)["source_ports"]["nic"] == device["device"],
+                  f"the sender did not use the port's RSS: {why}")
+        else:
+            check(f"{device['device']}: " in why and "unavailable" in why,
+                  f"the receiver's hello did not say why its port has no RSS: {why!r}")
+        print(f"{device['device']}: NUMA node {d['numa_node']}; RSS types {d['rss_offloads']}; "
+              f"the sender's source ports: {why}")
         print(f"kernel -> dpdk on {pmd}{' IPv6' if ipv6 else ''}: sent {sent}, received "
               f"{received['received']}, lost {received['lost']}; {answered[0]}; {neighbour.strip()}")
 
@@ -560,6 +630,7 @@ CASES = {
     "rr-kernel-to-dpdk": rr_kernel_to_dpdk,
     "count-dpdk-to-kernel": count_dpdk_to_kernel,
     "count-kernel-to-dpdk": count_kernel_to_dpdk,
+    "describe-null": describe_null,
 }
 
 

@@ -42,6 +42,10 @@ struct ReceiverControlContext {
   // UDP: where a control plane that knows its senders' flows declares them when a test
   // starts (udp/flow_admission.hh); null = it never does. Outlives the control plane.
   udp::FlowAdmission* flow_admission = nullptr;
+  // What the backend's own device (dpdk: its port) says of itself, asked when a native hello is
+  // answered (after the workers opened it): its RSS then describes where the data arrives. Empty
+  // function, or nullopt: the backend drives no device of its own (the kernel's NIC is asked).
+  std::function<std::optional<DeviceDescription>()> device = {};
 };
 
 class ReceiverControl {

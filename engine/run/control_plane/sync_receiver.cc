@@ -96,7 +96,7 @@ class WindowWatch {
 class SyncReceiver final : public ReceiverControl {
  public:
   explicit SyncReceiver(const ReceiverControlContext& context)
-      : context_(context), rss_(context.spec, context.plan) {}
+      : context_(context), rss_(context.spec, context.plan, context.device) {}
 
   Status open() override {
     const TestSpec& spec = context_.spec;
