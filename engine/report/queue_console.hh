@@ -1,5 +1,6 @@
-// -V's console lines for the NIC's queues over the window (Result::queue_window) and the source
-// ports chosen for the receiver's RSS (Result::source_ports); docs/topology.md.
+// -V's console lines for the NIC's queues over the window (Result::queue_window, with each CPU's
+// busy shares) and the source ports chosen for the receiver's RSS (Result::source_ports);
+// docs/topology.md.
 #pragma once
 
 #include <string>
