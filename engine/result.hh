@@ -338,8 +338,9 @@ struct SpreadCheck {
 };
 
 // Per-queue truth over the measured window (docs/topology.md): the NIC's own per-queue counters
-// (ETHTOOL_GSTATS), its queue interrupts per CPU (/proc/interrupts) and the NET_RX/NET_TX
-// softirqs per CPU (/proc/softirqs), each a delta between the window's edges.
+// (ETHTOOL_GSTATS), its queue interrupts per CPU (/proc/interrupts), the NET_RX/NET_TX
+// softirqs per CPU (/proc/softirqs) and each CPU's busy time (/proc/stat), each a delta between
+// the window's edges.
 struct QueueDelta {
   uint32_t queue = 0;
   std::optional<uint64_t> rx_packets, rx_bytes, tx_packets, tx_bytes;  // what the driver counts
@@ -350,6 +351,14 @@ struct QueueIrqDelta {
   int queue = 0;
   std::vector<uint64_t> per_cpu;
 };
+// One CPU's time over the window, from /proc/stat's "cpuN" line at both edges: each figure is a
+// share (0..1) of the ticks the CPU counted in the window. busy = user + system + irq + softirq +
+// steal = 1 - idle - iowait; user includes nice. ticks 0 (a window shorter than a tick): all 0.
+struct CpuBusy {
+  uint32_t cpu = 0;    // the kernel's CPU id (cpuN), not an index
+  uint64_t ticks = 0;  // USER_HZ ticks counted in the window (the shares' resolution)
+  double busy = 0, user = 0, system = 0, irq = 0, softirq = 0, steal = 0;
+};
 struct QueueWindow {
   std::string nic, driver;
   std::vector<QueueDelta> queues;
@@ -359,6 +368,10 @@ struct QueueWindow {
   std::string irqs_unavailable;
   std::vector<uint64_t> net_rx_softirqs, net_tx_softirqs;  // per CPU
   std::string softirqs_unavailable;
+  // Every CPU online at both edges, by id; a CPU that came or went in the window is left out.
+  std::vector<CpuBusy> cpus;
+  std::string cpus_unavailable;         // why `cpus` is empty ("" when read)
+  std::optional<uint32_t> busiest_cpu;  // the id of the CPU with the highest busy share
   // max / mean over the queues of RX (TX) packets, else bytes; nullopt when nothing was counted
   std::optional<double> rx_imbalance, tx_imbalance;
 };

@@ -311,6 +311,16 @@ ordered_json queue_window_json(const QueueWindow& w) {
   for (const QueueIrqDelta& irq : w.irqs)
     irqs.push_back(
         {{"irq", irq.irq}, {"kind", irq.kind}, {"queue", irq.queue}, {"per_cpu", irq.per_cpu}});
+  ordered_json cpus = ordered_json::array();
+  for (const CpuBusy& cpu : w.cpus)
+    cpus.push_back({{"cpu", cpu.cpu},
+                    {"ticks", cpu.ticks},
+                    {"busy", number(cpu.busy)},
+                    {"user", number(cpu.user)},
+                    {"system", number(cpu.system)},
+                    {"irq", number(cpu.irq)},
+                    {"softirq", number(cpu.softirq)},
+                    {"steal", number(cpu.steal)}});
   return {{"nic", w.nic},
           {"driver", w.driver},
           {"queues", std::move(queues)},
@@ -322,7 +332,10 @@ ordered_json queue_window_json(const QueueWindow& w) {
           {"irqs_unavailable", w.irqs_unavailable},
           {"net_rx_softirqs", w.net_rx_softirqs},
           {"net_tx_softirqs", w.net_tx_softirqs},
-          {"softirqs_unavailable", w.softirqs_unavailable}};
+          {"softirqs_unavailable", w.softirqs_unavailable},
+          {"cpus", std::move(cpus)},
+          {"cpus_unavailable", w.cpus_unavailable},
+          {"busiest_cpu", optional_value(w.busiest_cpu)}};
 }
 
 // max_connections: how many of r.connections to write (the peer frame's bound).

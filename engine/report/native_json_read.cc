@@ -123,6 +123,25 @@ QueueWindow read_queue_window(const ordered_json& j) {
   }
   w.net_rx_softirqs = read_numbers<uint64_t>(j, "net_rx_softirqs", kMaxCpus, p);
   w.net_tx_softirqs = read_numbers<uint64_t>(j, "net_tx_softirqs", kMaxCpus, p);
+  read(j, "cpus_unavailable", w.cpus_unavailable, p);
+  read(j, "busiest_cpu", w.busiest_cpu, p);
+  if (const auto* cpus = array_member(j, "cpus")) {
+    if (cpus->size() > kMaxCpus) bad(p + ".cpus", "more than 8192 CPUs");
+    for (const auto& c : *cpus) {
+      CpuBusy row;
+      const std::string cp = p + ".cpus[]";
+      read(c, "cpu", row.cpu, cp);
+      read(c, "ticks", row.ticks, cp);
+      for (auto [key, share] :
+           {std::pair{"busy", &row.busy}, std::pair{"user", &row.user},
+            std::pair{"system", &row.system}, std::pair{"irq", &row.irq},
+            std::pair{"softirq", &row.softirq}, std::pair{"steal", &row.steal}}) {
+        read(c, key, *share, cp);
+        if (!(*share >= 0 && *share <= 1)) bad(cp + "." + key, "expected a share between 0 and 1");
+      }
+      w.cpus.push_back(row);
+    }
+  }
   return w;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "engine/rss/rss_json.hh"
 
 namespace xttcp {
@@ -21,6 +23,31 @@ std::string joined(const std::vector<uint64_t>& counts) {
   for (std::size_t cpu = 0; cpu < counts.size(); ++cpu)
     out += fmt::format("{}cpu{} {}", cpu == 0 ? "" : ", ", cpu, counts[cpu]);
   return out;
+}
+
+std::string pct(double share) { return fmt::format("{:.1f}", 100.0 * share); }
+
+// The busiest CPU, then one row per CPU: shares of its ticks in percent.
+void append_cpu_lines(std::vector<std::string>& lines, const QueueWindow& w) {
+  if (w.cpus.empty()) {
+    lines.push_back("CPU busy\t: " + w.cpus_unavailable);
+    return;
+  }
+  const auto busiest = std::find_if(w.cpus.begin(), w.cpus.end(), [&](const CpuBusy& cpu) {
+    return w.busiest_cpu && cpu.cpu == *w.busiest_cpu;
+  });
+  if (busiest == w.cpus.end())
+    lines.push_back("CPU busy\t: no CPU was busy in the window");
+  else
+    lines.push_back(fmt::format(
+        "CPU busy\t: busiest cpu{} {}% (user {}%, system {}%, irq {}%, softirq {}%, steal {}%)",
+        busiest->cpu, pct(busiest->busy), pct(busiest->user), pct(busiest->system),
+        pct(busiest->irq), pct(busiest->softirq), pct(busiest->steal)));
+  lines.push_back("\t cpu\tbusy%\tuser%\tsystem%\tirq%\tsoftirq%\tsteal%\tticks");
+  for (const CpuBusy& cpu : w.cpus)
+    lines.push_back(fmt::format("\t {}\t{}\t{}\t{}\t{}\t{}\t{}\t{}", cpu.cpu, pct(cpu.busy),
+                                pct(cpu.user), pct(cpu.system), pct(cpu.irq), pct(cpu.softirq),
+                                pct(cpu.steal), cpu.ticks));
 }
 
 }  // namespace
@@ -52,6 +79,7 @@ std::vector<std::string> queue_window_lines(const QueueWindow& w) {
     lines.push_back("NET_RX softirqs\t: " + joined(w.net_rx_softirqs));
     lines.push_back("NET_TX softirqs\t: " + joined(w.net_tx_softirqs));
   }
+  append_cpu_lines(lines, w);
   return lines;
 }
 

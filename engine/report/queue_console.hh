@@ -1,6 +1,6 @@
-// -V's console lines for the NIC's queues over the window (Result::queue_window), the source
-// ports chosen for the receiver's RSS (Result::source_ports) and a backend's own device as it
-// described itself (Result::device); docs/topology.md.
+// -V's console lines for the NIC's queues over the window (Result::queue_window, with each CPU's
+// busy shares), the source ports chosen for the receiver's RSS (Result::source_ports) and a
+// backend's own device as it described itself (Result::device); docs/topology.md.
 #pragma once
 
 #include <string>

@@ -65,6 +65,42 @@ std::string_view value_after_colon(std::string_view line) {
   return colon == std::string_view::npos ? std::string_view{} : trim(line.substr(colon + 1));
 }
 
+// At most this much of a token an error message quotes.
+std::string_view shown(std::string_view token) { return token.substr(0, 40); }
+
+// "cpu" or "cpuN" when the line starts with it and a blank, else "".
+std::string_view cpu_line_name(std::string_view line) {
+  if (line.substr(0, 3) != "cpu") return {};
+  const std::size_t end = line.find_first_of(" \t");
+  return end == std::string_view::npos ? std::string_view{} : line.substr(0, end);
+}
+
+// The fields of a /proc/stat "cpu"/"cpuN" line after its name: at least user, nice, system and
+// idle, at most up to steal; what follows is not looked at, so a line of any length costs at most
+// eight fields. "" when read, else why.
+std::string read_cpu_fields(std::string_view name, std::string_view rest, CpuTicks& ticks) {
+  uint64_t* fields[] = {&ticks.user,   &ticks.nice, &ticks.system,  &ticks.idle,
+                        &ticks.iowait, &ticks.irq,  &ticks.softirq, &ticks.steal};
+  constexpr std::string_view blanks = " \t";
+  std::size_t parsed = 0, pos = 0;
+  while (parsed < std::size(fields)) {
+    const std::size_t start = rest.find_first_not_of(blanks, pos);
+    if (start == std::string_view::npos) break;
+    std::size_t end = rest.find_first_of(blanks, start);
+    if (end == std::string_view::npos) end = rest.size();
+    const std::string_view token = rest.substr(start, end - start);
+    if (!parse_u64(token, *fields[parsed]))
+      return fmt::format("/proc/stat: field {} of the '{}' line is not a number: '{}'", parsed + 1,
+                         name, shown(token));
+    ++parsed;
+    pos = end;
+  }
+  if (parsed < 4)
+    return fmt::format("/proc/stat: the '{}' line has fewer than 4 fields (user nice system idle)",
+                       name);
+  return {};
+}
+
 }  // namespace
 
 Expected<CpuTimes> parse_proc_stat(std::string_view text) {
@@ -72,34 +108,48 @@ Expected<CpuTimes> parse_proc_stat(std::string_view text) {
   bool found_aggregate = false;
   std::string error;
   for_each_line(text, [&](std::string_view line) {
-    if (line.substr(0, 3) != "cpu") return true;
-    std::vector<std::string_view> tokens = split(line, " \t");
-    if (tokens.empty()) return true;
-    if (tokens[0] == "cpu") {
+    const std::string_view name = cpu_line_name(line);
+    if (name == "cpu") {
       if (found_aggregate) return true;  // keep the first one
       found_aggregate = true;
-      uint64_t* fields[] = {&times.user,   &times.nice, &times.system,  &times.idle,
-                            &times.iowait, &times.irq,  &times.softirq, &times.steal};
-      std::size_t parsed = 0;
-      for (std::size_t i = 1; i < tokens.size() && parsed < std::size(fields); ++i, ++parsed) {
-        if (!parse_u64(tokens[i], *fields[parsed])) {
-          error = fmt::format("/proc/stat: field {} of the 'cpu' line is not a number: '{}'", i,
-                              tokens[i]);
-          return false;
-        }
-      }
-      if (parsed < 4) {
-        error = "/proc/stat: the 'cpu' line has fewer than 4 fields (user nice system idle)";
-        return false;
-      }
-    } else if (all_digits(tokens[0].substr(3))) {
-      ++times.cores;
+      error = read_cpu_fields(name, line.substr(name.size()), times);
+      return error.empty();
     }
+    if (name.size() > 3 && all_digits(name.substr(3))) ++times.cores;
     return true;
   });
   if (!error.empty()) return fail(error);
   if (!found_aggregate) return fail("/proc/stat: no aggregate 'cpu' line");
   return times;
+}
+
+Expected<std::vector<CpuLineTicks>> parse_proc_stat_cpus(std::string_view text) {
+  std::vector<CpuLineTicks> cpus;
+  std::vector<bool> seen;
+  std::string error;
+  for_each_line(text, [&](std::string_view line) {
+    const std::string_view name = cpu_line_name(line);
+    if (name.size() <= 3 || !all_digits(name.substr(3))) return true;
+    uint64_t id = 0;
+    if (!parse_u64(name.substr(3), id) || id >= max_proc_stat_cpus) {
+      error = fmt::format("/proc/stat: CPU id out of range (at most {}): '{}'",
+                          max_proc_stat_cpus - 1, shown(name));
+      return false;
+    }
+    if (seen.size() <= id) seen.resize(id + 1);
+    if (seen[id]) {
+      error = fmt::format("/proc/stat: '{}' is listed twice", name);
+      return false;
+    }
+    seen[id] = true;
+    CpuLineTicks cpu{static_cast<uint32_t>(id), {}};
+    error = read_cpu_fields(name, line.substr(name.size()), cpu.ticks);
+    if (!error.empty()) return false;
+    cpus.push_back(cpu);
+    return true;
+  });
+  if (!error.empty()) return fail(error);
+  return cpus;
 }
 
 Expected<std::map<std::string, uint64_t>> parse_snmp_section(std::string_view text,

@@ -2,6 +2,7 @@
 // and the probe decides where the text comes from.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -12,17 +13,36 @@
 
 namespace xttcp {
 
-// The aggregate "cpu" line of /proc/stat, in USER_HZ ticks.
-struct CpuTimes {
+// The fields of one "cpu" line of /proc/stat, in USER_HZ ticks. Kernels before 2.6 have only the
+// first four, before 2.6.11 no steal: what a line lacks stays 0. guest and guest_nice are already
+// inside user and nice, so they are not read.
+struct CpuTicks {
   uint64_t user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
-  uint32_t cores = 0;  // number of cpuN lines
 
   // NTTTCP-for-Linux's denominator: guest time is already inside user/nice, so it is left out.
   uint64_t total() const { return user + nice + system + idle + iowait + irq + softirq + steal; }
 };
 
+// The aggregate "cpu" line of /proc/stat.
+struct CpuTimes : CpuTicks {
+  uint32_t cores = 0;  // number of cpuN lines
+};
+
 // Fails when there is no aggregate "cpu" line with at least user, nice, system and idle.
 Expected<CpuTimes> parse_proc_stat(std::string_view text);
+
+// One "cpuN" line of /proc/stat: the CPU's id and its ticks. The kernel prints online CPUs only.
+struct CpuLineTicks {
+  uint32_t cpu = 0;
+  CpuTicks ticks;
+};
+// CPU ids are below this (the kernel's largest NR_CPUS).
+inline constexpr std::size_t max_proc_stat_cpus = 8192;
+// Every "cpuN" line, in the text's order, each read like the aggregate line (at least four fields;
+// fields past steal are not looked at, however long the line). Fails on a field that is not a
+// number, a CPU listed twice or an id of max_proc_stat_cpus or more (so there are at most that many
+// lines); lines that do not start with "cpu" followed by digits are not CPU lines and are skipped.
+Expected<std::vector<CpuLineTicks>> parse_proc_stat_cpus(std::string_view text);
 
 // One section of /proc/net/snmp ("Tcp") or /proc/net/netstat ("TcpExt"): a header line of names
 // followed by a line of values, both starting with "<section>:". `section` may end with ':'.

@@ -51,6 +51,44 @@ std::optional<double> imbalance(const std::vector<std::uint64_t>& figures) {
   return static_cast<double>(most) * static_cast<double>(figures.size()) / static_cast<double>(sum);
 }
 
+// Each CPU at both edges, by id, as shares of the ticks it counted in the window. Per field, a
+// counter that went backwards (idle and iowait can, on some kernels) counts 0, and the ticks are
+// the sum of the fields' deltas, so the shares add up to 1.
+std::vector<CpuBusy> cpu_busy(const std::vector<CpuLineTicks>& begin,
+                              const std::vector<CpuLineTicks>& end) {
+  std::map<std::uint32_t, const CpuTicks*> first;
+  for (const CpuLineTicks& cpu : begin) first.emplace(cpu.cpu, &cpu.ticks);
+  std::vector<CpuBusy> out;
+  for (const CpuLineTicks& cpu : end) {
+    const auto found = first.find(cpu.cpu);
+    if (found == first.end()) continue;
+    const CpuTicks& a = *found->second;
+    const CpuTicks& b = cpu.ticks;
+    const std::uint64_t user = delta(a.user, b.user) + delta(a.nice, b.nice);
+    const std::uint64_t system = delta(a.system, b.system), irq = delta(a.irq, b.irq);
+    const std::uint64_t softirq = delta(a.softirq, b.softirq), steal = delta(a.steal, b.steal);
+    const std::uint64_t busy = user + system + irq + softirq + steal;
+    const std::uint64_t ticks = busy + delta(a.idle, b.idle) + delta(a.iowait, b.iowait);
+    auto share = [&](std::uint64_t part) {
+      return ticks == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(ticks);
+    };
+    out.push_back({cpu.cpu, ticks, share(busy), share(user), share(system), share(irq),
+                   share(softirq), share(steal)});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const CpuBusy& x, const CpuBusy& y) { return x.cpu < y.cpu; });
+  return out;
+}
+
+// The CPU with the highest busy share (the lowest id among equals); nullopt when none was busy.
+std::optional<std::uint32_t> busiest(const std::vector<CpuBusy>& cpus) {
+  const CpuBusy* most = nullptr;
+  for (const CpuBusy& cpu : cpus)
+    if (cpu.busy > 0 && (most == nullptr || cpu.busy > most->busy)) most = &cpu;
+  if (most == nullptr) return std::nullopt;
+  return most->cpu;
+}
+
 // Packets when every queue counts them, else bytes.
 std::optional<double> direction_imbalance(const std::vector<QueueDelta>& queues, bool rx) {
   std::vector<std::uint64_t> packets, bytes;
@@ -123,6 +161,15 @@ std::optional<QueueSnapshot> QueueProbe::take() const {
   } else {
     snapshot.softirqs = std::move(*counts);
   }
+  if (auto text = read_proc(proc_root_ + "/stat"); !text) {
+    snapshot.cpus_why = text.error().message;
+  } else if (auto cpus = parse_proc_stat_cpus(*text); !cpus) {
+    snapshot.cpus_why = cpus.error().message;
+  } else if (cpus->empty()) {
+    snapshot.cpus_why = "not available: /proc/stat has no cpuN line";
+  } else {
+    snapshot.cpus = std::move(*cpus);
+  }
   return snapshot;
 }
 
@@ -167,6 +214,13 @@ QueueWindow queue_window(const QueueSnapshot& begin, const QueueSnapshot& end) {
     };
     w.net_rx_softirqs = per_cpu(begin.softirqs->net_rx, end.softirqs->net_rx);
     w.net_tx_softirqs = per_cpu(begin.softirqs->net_tx, end.softirqs->net_tx);
+  }
+
+  w.cpus_unavailable = !end.cpus_why.empty() ? end.cpus_why : begin.cpus_why;
+  if (begin.cpus && end.cpus) {
+    w.cpus = cpu_busy(*begin.cpus, *end.cpus);
+    w.busiest_cpu = busiest(w.cpus);
+    if (w.cpus.empty()) w.cpus_unavailable = "not available: no CPU was online at both edges";
   }
   return w;
 }

@@ -31,6 +31,8 @@ struct QueueSnapshot {
   std::string irqs_why;
   std::optional<NetSoftirqs> softirqs;
   std::string softirqs_why;
+  std::optional<std::vector<CpuLineTicks>> cpus;  // /proc/stat's cpuN lines
+  std::string cpus_why;
 };
 
 class QueueProbe {
@@ -51,7 +53,8 @@ class QueueProbe {
 };
 
 // The window from two snapshots: per-queue, per-IRQ and per-CPU deltas (a counter that went
-// backwards counts 0) and the imbalance figures. Pure.
+// backwards counts 0), each CPU's busy shares (by CPU id: one online at a single edge is left
+// out), the busiest CPU and the imbalance figures. Pure.
 QueueWindow queue_window(const QueueSnapshot& begin, const QueueSnapshot& end);
 
 }  // namespace xttcp

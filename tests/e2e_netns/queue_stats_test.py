@@ -3,7 +3,9 @@ ends have 4 queues each (numrxqueues 4). A veth counts per RX queue only on its 
 the receiving end has GRO on and the sending end TSO off (veth hands TSO packets to NAPI only
 with GRO forwarding on). The receiver's native result must carry queue_window with 4 queues
 whose RX bytes add up to the test's bytes in order of magnitude, an imbalance figure, NET_RX
-softirqs per CPU and the reason there are no queue IRQs (a veth has none); -V prints them.
+softirqs per CPU, the reason there are no queue IRQs (a veth has none) and each online CPU's
+busy shares (/proc/stat: shares in [0, 1] that add up, at least one CPU busy while the test ran,
+the busiest named); -V prints them.
 """
 import os
 import sys
@@ -11,6 +13,37 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 from netns import Interrupted, VethPair  # noqa: E402
 from xttcp_e2e import Failure, SkipTest, check, load_json, scratch_dir  # noqa: E402
+
+
+def online_cpus():
+    """The ids of /proc/stat's cpuN lines: the CPUs online now."""
+    with open("/proc/stat") as f:
+        return {int(line.split()[0][3:]) for line in f
+                if line.startswith("cpu") and line.split()[0][3:].isdigit()}
+
+
+def check_cpus(w):
+    cpus = w.get("cpus")
+    check(cpus and w["cpus_unavailable"] == "",
+          f"no CPUs in queue_window: {w.get('cpus_unavailable')!r}")
+    ids = [c["cpu"] for c in cpus]
+    # By the kernel's ids, in order, each once; nothing here takes a CPU offline.
+    check(ids == sorted(set(ids)) and set(ids) <= online_cpus(),
+          f"CPU ids {ids}, online now {sorted(online_cpus())}")
+    shares = ("busy", "user", "system", "irq", "softirq", "steal")
+    for c in cpus:
+        for key in shares:
+            check(0.0 <= c[key] <= 1.0, f"cpu{c['cpu']} {key} {c[key]} outside [0, 1]")
+        parts = c["user"] + c["system"] + c["irq"] + c["softirq"] + c["steal"]
+        check(abs(c["busy"] - parts) < 1e-9, f"cpu{c['cpu']}: busy {c['busy']} is not {parts}")
+        check(isinstance(c["ticks"], int) and c["ticks"] >= 0, f"cpu{c['cpu']} ticks {c['ticks']}")
+    # Two xttcp moved data for 2 s: some CPU was busy, and the busiest is named.
+    check(any(c["busy"] > 0 for c in cpus), f"no CPU busy over the window: {cpus}")
+    busiest = w["busiest_cpu"]
+    check(busiest in ids, f"busiest_cpu {busiest} is not among {ids}")
+    most = max(c["busy"] for c in cpus)
+    check(next(c for c in cpus if c["cpu"] == busiest)["busy"] == most,
+          f"busiest_cpu {busiest} is not the busiest: {cpus}")
 
 
 def body(xttcp):
@@ -58,12 +91,15 @@ def body(xttcp):
         cpus = os.cpu_count()
         check(len(w["net_rx_softirqs"]) == cpus and sum(w["net_rx_softirqs"]) > 0,
               f"NET_RX softirqs {w['net_rx_softirqs']} for {cpus} CPUs")
+        check_cpus(w)
         console = receiver.stdout()
         check(f"queues of {net.links['a']} (veth)" in console, "-V prints no queue lines")
         print("\n".join(line for line in console.splitlines()
                         if "queues of" in line or "\t 0\t" in line or "\t 1\t" in line
                         or "\t 2\t" in line or "\t 3\t" in line or "softirqs" in line
-                        or "queue IRQ" in line))
+                        or "queue IRQ" in line or "CPU busy" in line or "\t cpu\t" in line))
+        busiest = w["busiest_cpu"]
+        check(f"CPU busy\t: busiest cpu{busiest} " in console, "-V prints no CPU busy line")
 
 
 def main():

@@ -41,6 +41,11 @@ QueueSnapshot snapshot(uint64_t scale) {
   s.queues[1] = {300 * scale, 3000 * scale, 10 * scale, 100 * scale};
   s.irqs[40] = {5 * scale, 7 * scale};
   s.softirqs = NetSoftirqs{{2 * scale, 3 * scale}, {scale, scale}};
+  // cpu0 idles; cpu1 spends its time in softirq. Fields: user nice system idle iowait irq
+  // softirq steal.
+  s.cpus =
+      std::vector<CpuLineTicks>{{0, {10 * scale, 0, 5 * scale, 80 * scale, 5 * scale, 0, 0, 0}},
+                                {1, {scale, scale, 2 * scale, 0, 0, scale, 95 * scale, 0}}};
   return s;
 }
 
@@ -60,6 +65,80 @@ TEST(QueueWindow, DeltasAndImbalance) {
   EXPECT_EQ(w.irqs[0].per_cpu, (std::vector<uint64_t>{10, 14}));
   EXPECT_EQ(w.net_rx_softirqs, (std::vector<uint64_t>{4, 6}));
   EXPECT_EQ(w.net_tx_softirqs, (std::vector<uint64_t>{2, 2}));
+  ASSERT_EQ(w.cpus.size(), 2u);
+  EXPECT_EQ(w.cpus_unavailable, "");
+  EXPECT_EQ(w.cpus[0].cpu, 0u);
+  EXPECT_EQ(w.cpus[0].ticks, 200u);
+  EXPECT_DOUBLE_EQ(w.cpus[0].busy, 0.15);  // (user 20 + system 10) / 200; iowait is not busy
+  EXPECT_DOUBLE_EQ(w.cpus[0].user, 0.1);
+  EXPECT_DOUBLE_EQ(w.cpus[0].system, 0.05);
+  EXPECT_EQ(w.cpus[1].ticks, 200u);
+  EXPECT_DOUBLE_EQ(w.cpus[1].busy, 1.0);
+  EXPECT_DOUBLE_EQ(w.cpus[1].user, 0.02);  // user and nice
+  EXPECT_DOUBLE_EQ(w.cpus[1].softirq, 0.95);
+  EXPECT_DOUBLE_EQ(w.cpus[1].irq, 0.01);
+  EXPECT_EQ(w.busiest_cpu, std::optional<uint32_t>(1));
+}
+
+// A CPU taken offline in the window has no line at the end, one brought online none at the
+// start: each is left out, the others are matched by id, not by position.
+TEST(QueueWindow, CpusAreMatchedByIdAcrossHotPlug) {
+  QueueSnapshot begin, end;
+  begin.cpus = std::vector<CpuLineTicks>{{0, {0, 0, 0, 100, 0, 0, 0, 0}},
+                                         {1, {0, 0, 0, 100, 0, 0, 0, 0}},
+                                         {3, {10, 0, 0, 100, 0, 0, 0, 0}}};
+  end.cpus = std::vector<CpuLineTicks>{{0, {0, 0, 50, 150, 0, 0, 0, 0}},
+                                       {2, {900, 0, 0, 0, 0, 0, 0, 0}},
+                                       {3, {60, 0, 0, 100, 0, 0, 0, 0}}};
+  const QueueWindow w = queue_window(begin, end);
+  ASSERT_EQ(w.cpus.size(), 2u);
+  EXPECT_EQ(w.cpus[0].cpu, 0u);
+  EXPECT_DOUBLE_EQ(w.cpus[0].busy, 0.5);
+  EXPECT_DOUBLE_EQ(w.cpus[0].system, 0.5);
+  EXPECT_EQ(w.cpus[1].cpu, 3u);
+  EXPECT_EQ(w.cpus[1].ticks, 50u);
+  EXPECT_DOUBLE_EQ(w.cpus[1].busy, 1.0);
+  EXPECT_EQ(w.busiest_cpu, std::optional<uint32_t>(3));
+
+  QueueSnapshot other;
+  other.cpus = std::vector<CpuLineTicks>{{5, {1, 0, 0, 1, 0, 0, 0, 0}}};
+  const QueueWindow none = queue_window(begin, other);
+  EXPECT_TRUE(none.cpus.empty());
+  EXPECT_EQ(none.cpus_unavailable, "not available: no CPU was online at both edges");
+}
+
+// Shares are of the ticks the CPU counted: a counter that went backwards (idle, iowait on some
+// kernels) counts 0, so the shares still add up to 1; a window shorter than a tick gives 0s.
+TEST(QueueWindow, CpuCountersThatWentBackwardsAndWindowsWithoutTicks) {
+  QueueSnapshot begin, end;
+  begin.cpus =
+      std::vector<CpuLineTicks>{{0, {100, 0, 0, 500, 40, 0, 0, 0}}, {1, {7, 7, 7, 7, 7, 7, 7, 7}}};
+  end.cpus =
+      std::vector<CpuLineTicks>{{0, {130, 0, 0, 530, 30, 0, 0, 40}}, {1, {7, 7, 7, 7, 7, 7, 7, 7}}};
+  const QueueWindow w = queue_window(begin, end);
+  ASSERT_EQ(w.cpus.size(), 2u);
+  EXPECT_EQ(w.cpus[0].ticks, 100u);  // user 30 + idle 30 + steal 40; iowait went back: 0
+  EXPECT_DOUBLE_EQ(w.cpus[0].busy, 0.7);
+  EXPECT_DOUBLE_EQ(w.cpus[0].steal, 0.4);
+  EXPECT_DOUBLE_EQ(w.cpus[0].busy, w.cpus[0].user + w.cpus[0].system + w.cpus[0].irq +
+                                       w.cpus[0].softirq + w.cpus[0].steal);
+  EXPECT_EQ(w.cpus[1].ticks, 0u);
+  EXPECT_EQ(w.cpus[1].busy, 0.0);
+  EXPECT_EQ(w.busiest_cpu, std::optional<uint32_t>(0));
+
+  QueueSnapshot idle = end;
+  const QueueWindow still = queue_window(end, idle);
+  EXPECT_FALSE(still.busiest_cpu);  // nothing was busy
+}
+
+TEST(QueueWindow, WhyThereAreNoCpus) {
+  QueueSnapshot begin, end;
+  end.cpus_why = "not available: cannot read /proc/stat";
+  begin.cpus = std::vector<CpuLineTicks>{{0, {1, 0, 0, 1, 0, 0, 0, 0}}};
+  const QueueWindow w = queue_window(begin, end);
+  EXPECT_TRUE(w.cpus.empty());
+  EXPECT_EQ(w.cpus_unavailable, end.cpus_why);
+  EXPECT_FALSE(w.busiest_cpu);
 }
 
 TEST(QueueWindow, BytesWhenPacketsAreNotCountedAndReasonsCarried) {

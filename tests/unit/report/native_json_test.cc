@@ -439,6 +439,9 @@ Result sender_with_queues() {
   w.irqs = {{40, "combined", 0, {12, 3400}}, {41, "combined", 1, {1100, 7}}};
   w.net_rx_softirqs = {1300, 3500};
   w.net_tx_softirqs = {20, 30};
+  // cpu1 spends 90 % in softirq: the queues' IRQ CPU is the bottleneck (docs/topology.md).
+  w.cpus = {{0, 200, 0.25, 0.05, 0.1, 0, 0.1, 0}, {1, 200, 0.985, 0.02, 0.06, 0.005, 0.9, 0}};
+  w.busiest_cpu = 1;
   r.queue_window = w;
   SpreadCheck check;  // as check_spread() sets it from the peer's window
   check.measure = "rx_packets";
@@ -461,6 +464,18 @@ TEST(NativeJson, SourcePortsAndQueueWindowGoldenAndReadBack) {
   EXPECT_EQ(parsed->queue_window->queues[1].rx_bytes, 45000000u);
   EXPECT_EQ(parsed->queue_window->queues_source, "ethtool");
   EXPECT_EQ(parsed->queue_window->irqs[0].per_cpu, r.queue_window->irqs[0].per_cpu);
+  ASSERT_EQ(parsed->queue_window->cpus.size(), 2u);
+  const CpuBusy& cpu1 = parsed->queue_window->cpus[1];
+  EXPECT_EQ(cpu1.cpu, 1u);
+  EXPECT_EQ(cpu1.ticks, 200u);
+  EXPECT_EQ(cpu1.busy, 0.985);
+  EXPECT_EQ(cpu1.user, 0.02);
+  EXPECT_EQ(cpu1.system, 0.06);
+  EXPECT_EQ(cpu1.irq, 0.005);
+  EXPECT_EQ(cpu1.softirq, 0.9);
+  EXPECT_EQ(cpu1.steal, 0.0);
+  EXPECT_EQ(parsed->queue_window->busiest_cpu, std::optional<uint32_t>(1));
+  EXPECT_EQ(parsed->queue_window->cpus_unavailable, "");
   ASSERT_TRUE(parsed->spread_check);
   EXPECT_EQ(parsed->spread_check->measured_share, r.spread_check->measured_share);
   EXPECT_EQ(parsed->spread_check->widest_gap, 0.25);
@@ -471,6 +486,28 @@ TEST(NativeJson, SourcePortsAndQueueWindowGoldenAndReadBack) {
   std::string console;
   for (const std::string& line : xttcp_extra_lines(verbose)) console += line + "\n";
   test::expect_golden("console-queues-verbose.txt", console);
+}
+
+// A CPU's share outside 0..1, or more CPUs than the kernel can have, is refused by name.
+TEST(NativeJson, RejectsACpuShareOutOfRange) {
+  const std::string head = R"({"schema":"xttcp-result","schema_version":1,"queue_window":)";
+  for (const char* share : {"1.5", "-0.1"}) {
+    auto read =
+        parse_native_json(head + R"({"cpus":[{"cpu":0,"ticks":10,"softirq":)" + share + "}]}}");
+    ASSERT_FALSE(read) << share;
+    EXPECT_EQ(read.error().message,
+              "native result: queue_window.cpus[].softirq: expected a share between 0 and 1");
+  }
+  std::string many = head + R"({"cpus":[)";
+  for (int cpu = 0; cpu <= 8192; ++cpu)
+    many += (cpu ? R"(,{"cpu":)" : R"({"cpu":)") + std::to_string(cpu) + "}";
+  auto read = parse_native_json(many + "]}}");
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().message, "native result: queue_window.cpus: more than 8192 CPUs");
+  auto absent = parse_native_json(head + R"({"nic":"eth1"}})");
+  ASSERT_TRUE(absent) << absent.error().message;
+  EXPECT_TRUE(absent->queue_window->cpus.empty());  // a result written before the CPUs were
+  EXPECT_FALSE(absent->queue_window->busiest_cpu);
 }
 
 TEST(NativeJson, LinuxDialectHasNoWindowsKeys) {

@@ -52,6 +52,84 @@ TEST(ParseProcStat, RejectsTextWithoutAggregateLine) {
   EXPECT_FALSE(parse_proc_stat("cpu  1 2 x 4\n"));
 }
 
+TEST(ParseProcStatCpus, ReadsEveryCpuLineById) {
+  auto cpus = parse_proc_stat_cpus(fixture("proc_stat"));
+  ASSERT_TRUE(cpus) << cpus.error().message;
+  ASSERT_EQ(cpus->size(), 2u);
+  // cpu1 1109 0 409 35078 42 0 19 1 0 0
+  const CpuLineTicks& cpu1 = (*cpus)[1];
+  EXPECT_EQ(cpu1.cpu, 1u);
+  EXPECT_EQ(cpu1.ticks.user, 1109u);
+  EXPECT_EQ(cpu1.ticks.system, 409u);
+  EXPECT_EQ(cpu1.ticks.idle, 35078u);
+  EXPECT_EQ(cpu1.ticks.iowait, 42u);
+  EXPECT_EQ(cpu1.ticks.softirq, 19u);
+  EXPECT_EQ(cpu1.ticks.steal, 1u);
+  EXPECT_EQ((*cpus)[0].cpu, 0u);
+  EXPECT_EQ((*cpus)[0].ticks.user, 1131u);
+}
+
+// An offline CPU has no line: ids are the kernel's, not positions.
+TEST(ParseProcStatCpus, KeepsTheKernelsIdsWhenACpuIsOffline) {
+  auto cpus = parse_proc_stat_cpus("cpu  3 0 3 30\ncpu0 1 0 1 10\ncpu2 1 0 1 10\ncpu17 1 0 1 10\n");
+  ASSERT_TRUE(cpus) << cpus.error().message;
+  ASSERT_EQ(cpus->size(), 3u);
+  EXPECT_EQ((*cpus)[1].cpu, 2u);
+  EXPECT_EQ((*cpus)[2].cpu, 17u);
+}
+
+// Linux 2.4 printed user nice system idle only, 2.6.0 added iowait irq softirq, 2.6.11 steal.
+TEST(ParseProcStatCpus, OldKernelsFieldsThatAreMissingCountZero) {
+  auto cpus = parse_proc_stat_cpus("cpu  10 1 5 100\ncpu0 10 1 5 100\ncpu1 4 0 2 50 7 1 3\n");
+  ASSERT_TRUE(cpus) << cpus.error().message;
+  ASSERT_EQ(cpus->size(), 2u);
+  EXPECT_EQ((*cpus)[0].ticks.idle, 100u);
+  EXPECT_EQ((*cpus)[0].ticks.iowait, 0u);
+  EXPECT_EQ((*cpus)[0].ticks.steal, 0u);
+  EXPECT_EQ((*cpus)[1].ticks.iowait, 7u);
+  EXPECT_EQ((*cpus)[1].ticks.softirq, 3u);
+  EXPECT_EQ((*cpus)[1].ticks.steal, 0u);
+}
+
+// Lines that are not "cpu<digits> ..." are skipped; fields past steal are never looked at, so a
+// line of a million fields (or garbage after steal) costs eight.
+TEST(ParseProcStatCpus, SkipsOtherLinesAndReadsNoFurtherThanSteal) {
+  std::string text =
+      "cpu  1 1 1 1\ncpuX 1 2 3 4\ncpu 7\ncpufreq 9\nintr 1 2\n\n  \ncpu0 1 2 3 4 5 6 7 8";
+  for (int i = 0; i < 1000000; ++i) text += " 9";
+  text += " garbage\r\ncpu1 1 2 3 4 5 6 7 8 9 10 what\n";
+  auto cpus = parse_proc_stat_cpus(text);
+  ASSERT_TRUE(cpus) << cpus.error().message;
+  ASSERT_EQ(cpus->size(), 2u);
+  EXPECT_EQ((*cpus)[0].ticks.steal, 8u);
+  EXPECT_EQ((*cpus)[1].ticks.total(), 36u);
+  auto none = parse_proc_stat_cpus("intr 5\n");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+}
+
+TEST(ParseProcStatCpus, RefusesWhatItCannotRead) {
+  auto word = parse_proc_stat_cpus("cpu0 1 2 x 4\n");
+  ASSERT_FALSE(word);
+  EXPECT_EQ(word.error().message, "/proc/stat: field 3 of the 'cpu0' line is not a number: 'x'");
+  auto overlong = parse_proc_stat_cpus("cpu3 1 " + std::string(5000, '7') + " 3 4\n");
+  ASSERT_FALSE(overlong);  // past 2^64, quoted to 40 characters
+  EXPECT_EQ(overlong.error().message, "/proc/stat: field 2 of the 'cpu3' line is not a number: '" +
+                                          std::string(40, '7') + "'");
+  auto short_line = parse_proc_stat_cpus("cpu1 1 2 3\n");
+  ASSERT_FALSE(short_line);
+  EXPECT_EQ(short_line.error().message,
+            "/proc/stat: the 'cpu1' line has fewer than 4 fields (user nice system idle)");
+  auto twice = parse_proc_stat_cpus("cpu1 1 2 3 4\ncpu1 1 2 3 4\n");
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().message, "/proc/stat: 'cpu1' is listed twice");
+  auto far = parse_proc_stat_cpus("cpu8192 1 2 3 4\n");
+  ASSERT_FALSE(far);
+  EXPECT_EQ(far.error().message, "/proc/stat: CPU id out of range (at most 8191): 'cpu8192'");
+  EXPECT_FALSE(parse_proc_stat_cpus("cpu99999999999999999999999 1 2 3 4\n"));
+  EXPECT_TRUE(parse_proc_stat_cpus("cpu8191 1 2 3 4\n"));
+}
+
 TEST(ParseSnmpSection, ReadsTcpSectionOfSnmp) {
   auto tcp = parse_snmp_section(fixture("snmp"), "Tcp");
   ASSERT_TRUE(tcp) << tcp.error().message;
