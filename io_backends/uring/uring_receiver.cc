@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "engine/stats/call_clock.hh"
+#include "io_backends/uring/accepted_admission.hh"
 #include "io_backends/uring/compat.hh"
 #include "io_backends/uring/user_data.hh"
 
@@ -120,15 +121,6 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   if (!c.armed) free_.push_back(index);
 }
 
-// The multishot accept names no peer: asked of the socket, only when someone is turned away.
-bool UringReceiver::admitted(int fd) const {
-  if (context_.admission == nullptr || context_.admission->open()) return true;
-  SocketAddress peer;
-  peer.length = sizeof peer.storage;
-  if (getpeername(fd, peer.get(), &peer.length) != 0) return false;  // already gone
-  return admit_data_connection(context_, peer);
-}
-
 template <UringRecvMode Mode>
 void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
   Listener& l = listeners_[index];
@@ -136,7 +128,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     l.armed = false;
     --armed_;
   }
-  if (cqe.res >= 0 && !admitted(cqe.res)) {
+  if (cqe.res >= 0 && !admit_accepted(context_, cqe.res)) {
     ::close(cqe.res);  // --allow / --max-clients: counted by the admission
   } else if (cqe.res >= 0) {
     accepted(l);

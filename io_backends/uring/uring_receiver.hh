@@ -49,7 +49,6 @@ class UringReceiver final : public DataWorker,
   void receive_loop(const std::atomic<bool>& stop);
   template <UringRecvMode Mode, bool CountReads>
   void on_completion(const io_uring_cqe& cqe);
-  bool admitted(int fd) const;  // --allow / --max-clients
   template <UringRecvMode Mode>
   void on_accept(uint32_t listener, const io_uring_cqe& cqe);
   template <UringRecvMode Mode>

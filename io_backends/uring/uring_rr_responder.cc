@@ -11,6 +11,7 @@
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
 #include "io_backends/common/rr_sockets.hh"
+#include "io_backends/uring/accepted_admission.hh"
 #include "io_backends/uring/user_data.hh"
 
 namespace xttcp {
@@ -126,15 +127,6 @@ void UringRrResponder::close_connection(uint32_t index, int err) {
   }
 }
 
-// The accept names no peer: asked of the socket, only when someone may be turned away.
-bool UringRrResponder::admitted(int fd) const {
-  if (context_.admission == nullptr || context_.admission->open()) return true;
-  SocketAddress peer;
-  peer.length = sizeof peer.storage;
-  if (getpeername(fd, peer.get(), &peer.length) != 0) return false;  // already gone
-  return admit_data_connection(context_, peer);
-}
-
 void UringRrResponder::on_accept(uint32_t index, int res) {
   Endpoint& listener = endpoints_[index];
   listener.armed = false;
@@ -144,7 +136,7 @@ void UringRrResponder::on_accept(uint32_t index, int res) {
     if (res != -ECANCELED) arm_endpoint(index);
     return;
   }
-  if (!admitted(res)) {  // --allow / --max-clients: counted there
+  if (!admit_accepted(context_, res)) {  // --allow / --max-clients: counted there
     ::close(res);
     return arm_endpoint(index);
   }

@@ -53,7 +53,6 @@ class UringRrResponder final : public DataWorker {
   void arm_recv(uint32_t index);
   void send_responses(uint32_t index);
   void on_completion(const io_uring_cqe& cqe);
-  bool admitted(int fd) const;  // --allow / --max-clients
   void on_accept(uint32_t index, int res);
   void on_recv(uint32_t index, int res);
   void on_datagram(uint32_t index, int res);
