@@ -175,7 +175,6 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
 Next run_one_test(const Receiver& r, Timeline& timeline, RunEnv& env, int& code) {
   const TestSpec& spec = r.spec;
   if (user_interrupted(env)) return Next::done;
-  env.clock.reset();
   // -H: this test's flows are those active from here (before the gate: with -N the first
   // datagram opens it and must count).
   const std::vector<udp::FlowRecord> udp_at_start = r.pool.udp_snapshot();
@@ -300,6 +299,11 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   if (control->streams() && spec.workload.protocol == Protocol::tcp)
     timeline.count_streams([&control] { return control->streams().value_or(0); });
   while (run_one_test(receiver, timeline, env, code) == Next::another_test) {
+    // -H: the next test's clock and count-mode flows start afresh here, as the last one ends,
+    // not as the next begins: on a loaded host its workers can count a whole count-mode test
+    // (and finish the clock) before this thread gets there, and a reset then lost the finish.
+    env.clock.reset();
+    flows_done = 0;
   }
   control->stop();
   const std::vector<WorkerReport> held = pool.stop_and_join();  // -H: every test's workers
