@@ -62,7 +62,7 @@ Status RrRequester::open() {
       const SocketAddress remote = flow_address(context_, plans[i]);
       auto opened = open_udp_flow(port_, remote, source_of(i), options, false);
       if (!opened) return opened.error();
-      record_opened(context_, opened->socket.get(), remote, true);
+      record_opened(context_, opened->socket.get(), remote, true, plans[i].slot);
       flows_[i]->socket = std::move(opened->socket);
       flows_[i]->skips_port = opened->skips_port;
       flows_[i]->remote = remote.to_string();
@@ -96,7 +96,8 @@ Status RrRequester::open() {
     }
     for (std::size_t i = 0; i < plans.size(); ++i) {
       Flow& flow = *flows_[i];
-      record_opened(context_, flow.socket.get(), flow_address(context_, plans[i]), false);
+      record_opened(context_, flow.socket.get(), flow_address(context_, plans[i]), false,
+                    plans[i].slot);
       flow.local = local_name(flow.socket.get());
       flow.remote = peer_name(flow.socket.get());
     }
