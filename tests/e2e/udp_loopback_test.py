@@ -8,13 +8,12 @@
 2. xttcp to xttcp with sync, IPv4 and IPv6: the receiver's loss comes from the sender's count and
    adds up: sent = received + lost; both ends agree on the sent count."""
 import os
-import signal
 import socket
 import struct
 import time
 
 from xttcp_e2e import (scratch_dir, Process, check, free_port_block, load_json, run_test,
-                       wait_listening, wait_udp_bound, wait_udp_drained, xttcp_binary)
+                       wait_listening, wait_udp_bound, xttcp_binary)
 
 MAGIC = 0x58545544
 
@@ -27,9 +26,9 @@ def native(flow, seq, payload=200):
 def injected_disorder(xttcp, started):
     base = free_port_block(1)
     out = os.path.join(scratch_dir(), "r.json")
-    # -t 60 outlasts this Python sender on any machine; once the receiver has read every
-    # datagram, Ctrl+C ends it (exit 0, figures written, marked cut short).
-    receiver = Process([xttcp, "-r", "127.0.0.1", "-u", "-N", "-P", "1", "-p", str(base), "-t", "60",
+    # -t 10: the window (from the first datagram) must outlast this Python sender on a busy
+    # machine (3 s did not, under CI's parallel builds: 3,521 of 3,921 in; it needs ~0.1 s idle).
+    receiver = Process([xttcp, "-r", "127.0.0.1", "-u", "-N", "-P", "1", "-p", str(base), "-t", "10",
                         "-Q", "--json", out, "--wait-timeout", "20"], "udp receiver")
     started.append(receiver)
     wait_udp_bound(base)
@@ -52,10 +51,8 @@ def injected_disorder(xttcp, started):
             sock.send(native(flow, seq))
         sent += 1
         if sent % 200 == 0:
-            wait_udp_drained(base)  # loopback must not drop any by itself, however busy the host
+            time.sleep(0.002)  # gentle: loopback must not drop any by itself
     sock.close()
-    wait_udp_drained(base)
-    receiver.signal(signal.SIGINT)
     check(receiver.wait(30) == 0, "the UDP receiver failed")
     udp = load_json(out)["udp"]
     run = udp["run"]

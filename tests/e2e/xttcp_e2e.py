@@ -271,21 +271,6 @@ def wait_udp_bound(port, timeout=10.0):
     raise Failure(f"no UDP socket bound to port {port} after {timeout} s")
 
 
-def wait_udp_drained(port, timeout=30.0):
-    """Waits until the UDP socket bound to port has nothing queued to read (/proc/net/udp's
-    rx_queue): on loopback a datagram is queued or dropped by the time send() returns, so after
-    the last send this is the moment the receiver has read everything."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open("/proc/net/udp") as f:
-            queued = [int(line.split()[4].split(":")[1], 16) for line in f.readlines()[1:]
-                      if int(line.split()[1].split(":")[1], 16) == port]
-        if queued and all(q == 0 for q in queued):
-            return
-        time.sleep(0.02)
-    raise Failure(f"the UDP socket on port {port} still had datagrams to read after {timeout} s")
-
-
 TOTALS = {
     "duration": re.compile(r"test duration\s*:([\d.]+) seconds"),
     "bytes": re.compile(r"total bytes\s*:(\d+)"),
