@@ -11,7 +11,9 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/backend/data_worker.hh"
 #include "engine/spec.hh"
+#include "engine/stats/rr_clock.hh"
 
 namespace xttcp {
 
@@ -54,6 +56,26 @@ class MessageCounter {
   uint64_t size_ = 1;
   uint64_t partial_ = 0;
 };
+
+// TCP: `n` response bytes arrived on `flow` (any backend's flow with `responses`, `stamps`,
+// `unsent` and `slot`). Each response they complete ends its request's round trip, recorded and
+// counted, and owes the next request, which leaves now. The clock is read only if one completed.
+template <class Flow>
+void complete_tcp_responses(Flow& flow, uint64_t n, const WorkerContext& context,
+                            const RrClock& clock, uint32_t request, uint32_t response) {
+  uint64_t done = flow.responses.add(n);
+  if (done == 0) return;
+  LatencyHistogram& histogram = context.rr_histograms[flow.slot];
+  FlowCounter& counter = context.counters[flow.slot];
+  const uint64_t transaction_bytes = uint64_t{request} + response;
+  const uint64_t now = clock.now();
+  for (; done > 0 && flow.stamps.size() > 0; --done) {
+    histogram.record(clock.to_ns(now - flow.stamps.pop()));
+    counter.add(transaction_bytes);
+    flow.stamps.push(now);  // the next request leaves now
+    flow.unsent += request;
+  }
+}
 
 inline void write_rr_stamp(unsigned char* datagram, uint64_t stamp) {
   std::memcpy(datagram, &stamp, sizeof stamp);

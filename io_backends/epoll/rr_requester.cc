@@ -118,18 +118,7 @@ void EpollRrRequester::tcp_flush(Flow& flow) {
 }
 
 void EpollRrRequester::tcp_received(Flow& flow, uint64_t n) {
-  uint64_t done = flow.responses.add(n);
-  if (done == 0) return;
-  LatencyHistogram& histogram = context_.rr_histograms[flow.slot];
-  FlowCounter& counter = context_.counters[flow.slot];
-  const uint64_t transaction_bytes = uint64_t{request_} + response_;
-  const uint64_t now = clock_.now();
-  for (; done > 0 && flow.stamps.size() > 0; --done) {
-    histogram.record(clock_.to_ns(now - flow.stamps.pop()));
-    counter.add(transaction_bytes);
-    flow.stamps.push(now);  // the next request leaves now
-    flow.unsent += request_;
-  }
+  complete_tcp_responses(flow, n, context_, clock_, request_, response_);
   tcp_flush(flow);
 }
 

@@ -121,9 +121,9 @@ void UringRrRequester::on_recv(uint32_t index, int res) {
     if (res == -ECANCELED) return;
     return fail_flow(flow, "recv", res == 0 ? 0 : -res);
   }
-  const uint64_t now = clock_.now();
-  const uint64_t transaction_bytes = uint64_t{request_} + response_;
   if (udp_) {
+    const uint64_t now = clock_.now();
+    const uint64_t transaction_bytes = uint64_t{request_} + response_;
     const uint64_t stamp =
         static_cast<size_t>(res) >= rr_limits::udp_min_bytes ? read_rr_stamp(flow.in.data()) : 0;
     if (flow.window.answer(stamp, now)) {  // else given up as lost, or not ours
@@ -132,13 +132,7 @@ void UringRrRequester::on_recv(uint32_t index, int res) {
       udp_refill(index, now);
     }
   } else {
-    for (uint64_t done = flow.responses.add(static_cast<uint64_t>(res));
-         done > 0 && flow.stamps.size() > 0; --done) {
-      context_.rr_histograms[flow.slot].record(clock_.to_ns(now - flow.stamps.pop()));
-      context_.counters[flow.slot].add(transaction_bytes);
-      flow.stamps.push(now);
-      flow.unsent += request_;
-    }
+    complete_tcp_responses(flow, static_cast<uint64_t>(res), context_, clock_, request_, response_);
     tcp_send(index);
   }
   arm_recv(index);
