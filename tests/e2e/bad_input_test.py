@@ -53,6 +53,7 @@ BAD = [
     ["--rr", "--zerocopy", "-s", "127.0.0.1"],
     ["--rr", "--rr-delay-us", "200000"],      # above 100 ms
     ["--rr", "--backend", "null", "-s", "127.0.0.1"],  # refused in check()
+    ["--dialect", "iperf2", "-s", "-e", "--backend", "null"],  # Reads=Dist: counts no reads
     ["-P"],                                   # missing value
     ["--json"],                               # missing file
     ["-Z"],
