@@ -17,6 +17,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_version.h>
 
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/dpdk/port_description.hh"
@@ -101,6 +102,18 @@ std::vector<std::string> rss_type_names(uint64_t bits) {
   return names;
 }
 
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
+// The names rss_description.hh knows. DEFAULT is the PMD's own choice, which it does not name;
+// the symmetric variants hash differently from Toeplitz, so no prediction may assume one.
+const char* rss_algorithm_name(rte_eth_hash_function algorithm) {
+  switch (algorithm) {
+    case RTE_ETH_HASH_FUNCTION_TOEPLITZ: return "toeplitz";
+    case RTE_ETH_HASH_FUNCTION_SIMPLE_XOR: return "xor";
+    default: return "unknown";
+  }
+}
+#endif
+
 // What the ethdev API says of a started port: each call may refuse (-ENOTSUP on virtual
 // devices), and then that part says why.
 DeviceDescription describe_port(const Port& port, const rte_eth_dev_info& info) {
@@ -117,7 +130,8 @@ DeviceDescription describe_port(const Port& port, const rte_eth_dev_info& info) 
   d.rss_offloads = rss_type_names(info.flow_type_rss_offloads);
   d.rss.nic = port.name;
   d.rss.queues = port.queues;
-  // DPDK 22.11's rte_eth_rss_conf names no hash algorithm (23.11 adds one): never assumed.
+  // Before DPDK 23.11 rte_eth_rss_conf names no hash algorithm (Debian 12 has 22.11): never
+  // assumed; from 23.11 the port's answer below replaces it.
   d.rss.hash_function = "unknown";
 
   std::vector<uint8_t> key(std::max<std::size_t>(info.hash_key_size, rss_limits::max_key_bytes));
@@ -129,6 +143,9 @@ DeviceDescription describe_port(const Port& port, const rte_eth_dev_info& info) 
     d.key_unavailable = d.hash_fields_unavailable =
         fmt::format("unavailable: rte_eth_dev_rss_hash_conf_get: {}", dpdk_error(rc));
   } else {
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
+    d.rss.hash_function = rss_algorithm_name(conf.algorithm);
+#endif
     const uint64_t hf = conf.rss_hf;
     d.rss.hash_fields = hash_fields_of(
         {(hf & RTE_ETH_RSS_IPV4) != 0, (hf & RTE_ETH_RSS_NONFRAG_IPV4_TCP) != 0,
