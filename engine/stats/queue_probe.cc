@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/stats/per_cpu_counters.hh"
 #include "topology/nic/nic_discovery.hh"
 
 namespace xttcp {
@@ -25,7 +26,7 @@ std::string watched_nic(const TestSpec& spec) {
   const std::string& address = spec.layout.address;
   if (address.empty() || address == "*") return "";
   Expected<std::string> nic = interface_toward(address);
-  if (!nic || *nic == "lo") return "";
+  if (!nic || is_loopback_interface(*nic)) return "";
   return *nic;
 }
 
@@ -154,22 +155,14 @@ std::optional<QueueSnapshot> QueueProbe::take() const {
                       [&](const NicIrq& irq) { return irq.irq == line.irq; }))
         snapshot.irqs[line.irq] = line.per_cpu;
   }
-  if (auto text = read_proc(proc_root_ + "/softirqs"); !text) {
-    snapshot.softirqs_why = text.error().message;
-  } else if (auto counts = parse_proc_softirqs(*text); !counts) {
+  if (auto counts = read_net_softirqs(proc_root_); !counts)
     snapshot.softirqs_why = counts.error().message;
-  } else {
+  else
     snapshot.softirqs = std::move(*counts);
-  }
-  if (auto text = read_proc(proc_root_ + "/stat"); !text) {
-    snapshot.cpus_why = text.error().message;
-  } else if (auto cpus = parse_proc_stat_cpus(*text); !cpus) {
+  if (auto cpus = read_cpu_ticks(proc_root_); !cpus)
     snapshot.cpus_why = cpus.error().message;
-  } else if (cpus->empty()) {
-    snapshot.cpus_why = "not available: /proc/stat has no cpuN line";
-  } else {
+  else
     snapshot.cpus = std::move(*cpus);
-  }
   return snapshot;
 }
 

@@ -1,7 +1,8 @@
 // The NIC's queues over the measured window: per-queue counters (netlink qstats, else the
 // driver's ETHTOOL_GSTATS names mapped by topology/nic/queue_stats; the source is chosen once,
-// at discovery, so both edges read the same one), its queue IRQs per CPU (/proc/interrupts) and
-// NET_RX/NET_TX softirqs per CPU (/proc/softirqs). Read on the control thread at the window's edges
+// at discovery, so both edges read the same one), its queue IRQs per CPU (/proc/interrupts),
+// NET_RX/NET_TX softirqs and each CPU's time (per_cpu_counters.hh: /proc on Linux, the
+// per-processor times on Windows). Read on the control thread at the window's edges
 // (with the other system probes), never in a data loop. The NIC is --nic, else the interface toward
 // the sender's -s address or holding the receiver's -r address; loopback and "every address" watch
 // none.
@@ -31,7 +32,7 @@ struct QueueSnapshot {
   std::string irqs_why;
   std::optional<NetSoftirqs> softirqs;
   std::string softirqs_why;
-  std::optional<std::vector<CpuLineTicks>> cpus;  // /proc/stat's cpuN lines
+  std::optional<std::vector<CpuLineTicks>> cpus;  // read_cpu_ticks
   std::string cpus_why;
 };
 

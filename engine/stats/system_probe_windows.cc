@@ -7,6 +7,7 @@
 
 // After winsock2.h (system_probe.hh -> result.hh does not include it; os_socket.hh does).
 #include "engine/net/os_socket.hh"
+#include "engine/stats/processor_information_windows.hh"
 
 #include <iphlpapi.h>
 #include <netioapi.h>
@@ -20,28 +21,14 @@
 namespace xttcp {
 namespace {
 
-// NtQuerySystemInformation's classes and records, as Windows defines them (winternl.h hides the
-// fields this needs behind "Reserved").
-constexpr ULONG kProcessorPerformanceClass = 8;  // SystemProcessorPerformanceInformation
-constexpr ULONG kInterruptClass = 23;            // SystemInterruptInformation
-struct ProcessorPerformance {
-  LARGE_INTEGER idle, kernel, user, dpc, interrupt;  // 100 ns; kernel includes idle, dpc, irq
-  ULONG interrupt_count;
-};
-struct ProcessorInterrupts {
-  ULONG context_switches, dpc_count, dpc_rate, time_increment, dpc_bypass_count, apc_bypass_count;
-};
-using QuerySystemInformation = LONG(WINAPI*)(ULONG, void*, ULONG, ULONG*);
-
-QuerySystemInformation query_function() {
-  static const QuerySystemInformation function = [] {
-    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
-    if (ntdll == nullptr) return QuerySystemInformation{};
-    return reinterpret_cast<QuerySystemInformation>(
-        reinterpret_cast<void*>(GetProcAddress(ntdll, "NtQuerySystemInformation")));
-  }();
-  return function;
-}
+using nt::kInterruptClass;
+using nt::kProcessorPerformanceClass;
+using nt::minus;
+using nt::processor_count;
+using nt::ProcessorInterrupts;
+using nt::ProcessorPerformance;
+using nt::query_per_processor;
+using nt::ticks;
 
 // Wine answers SystemInterruptInformation with random bytes (an entropy source for its own
 // crypto), so its DPC counts are noise there; Wine is known by ntdll's wine_get_version.
@@ -53,31 +40,9 @@ bool running_under_wine() {
   return wine;
 }
 
-uint32_t processor_count() {
-  const DWORD count = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
-  return count > 0 ? count : 1;
-}
-
-template <typename Record>
-bool query_per_processor(ULONG information_class, std::vector<Record>& records) {
-  QuerySystemInformation query = query_function();
-  if (query == nullptr) return false;
-  records.assign(processor_count(), Record{});
-  ULONG returned = 0;
-  const LONG status = query(information_class, records.data(),
-                            static_cast<ULONG>(records.size() * sizeof(Record)), &returned);
-  if (status < 0 || returned < sizeof(Record)) return false;
-  records.resize(returned / sizeof(Record));
-  return true;
-}
-
-uint64_t ticks(const LARGE_INTEGER& value) {
-  return value.QuadPart > 0 ? static_cast<uint64_t>(value.QuadPart) : 0;
-}
 uint64_t ticks(const FILETIME& value) {
   return (static_cast<uint64_t>(value.dwHighDateTime) << 32) | value.dwLowDateTime;
 }
-uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
 // CpuTimes in 100 ns units: user, system (kernel less idle, DPC and interrupt time), idle, irq
 // (interrupt time), softirq (DPC time, Windows' nearest kin). Interrupt and DPC counts too.
@@ -92,7 +57,7 @@ void read_cpu(SystemSnapshot& snapshot) {
       cpu.idle += ticks(p.idle);
       cpu.irq += ticks(p.interrupt);
       cpu.softirq += ticks(p.dpc);
-      cpu.system += minus(ticks(p.kernel), ticks(p.idle) + ticks(p.dpc) + ticks(p.interrupt));
+      cpu.system += nt::system_ticks(p);
       interrupts += p.interrupt_count;
     }
     if (interrupts > 0) snapshot.interrupts = Interrupts{"all", interrupts};
@@ -200,6 +165,7 @@ SystemSnapshot SystemProbe::take() const {
     read_cpu(snapshot);
     read_tcp(snapshot);
     if (!nic_.empty()) read_nic(nic_, snapshot);
+    snapshot.queues = queues_.take();  // each CPU's times, when a NIC is watched
   } catch (const std::exception& e) {  // only allocation can throw here
     snapshot.problems.push_back(fmt::format("system probe failed: {}", e.what()));
   }

@@ -56,6 +56,7 @@ constexpr DialectHelp linux_help{
 constexpr UsageLine windows_usage[] = {
     {"xttcp --dialect windows -r -m THREADS,CPU,HOST [...] [options]", "receiver"},
     {"xttcp --dialect windows -s -m THREADS,CPU,HOST [...] [options]", "sender"},
+    {"xttcp --dialect windows topology [--nic IF] [--json FILE]", "CPUs, NUMA nodes, NICs"},
 };
 
 constexpr std::string_view windows_notes[] = {

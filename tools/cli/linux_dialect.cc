@@ -14,6 +14,7 @@
 #include "tools/cli/help_facts.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/parse_state.hh"
+#include "tools/cli/topology_request.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -275,33 +276,6 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
 }
 
 }  // namespace
-
-// 'topology [--nic IF] [--json FILE]' (each at most once, value as the next word or after '=').
-Expected<Command> parse_topology_command(const std::vector<std::string>& args) {
-  Command command{Action::topology, {}, {}};
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string name = args[i];
-    std::string value;
-    bool has_value = false;
-    if (std::size_t eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-      has_value = true;
-    }
-    if (name != "--nic" && name != "--json")
-      return fail(
-          fmt::format("'topology' takes --nic IF and --json FILE only (got '{}')", args[i]));
-    if (!has_value) {
-      if (i + 1 >= args.size()) return fail(fmt::format("{}: needs a value", name));
-      value = args[++i];
-    }
-    std::string& field = name == "--nic" ? command.topology.nic : command.topology.json_file;
-    if (value.empty()) return fail(fmt::format("{}: needs a non-empty value", name));
-    if (!field.empty()) return fail(fmt::format("{}: given twice", name));
-    field = value;
-  }
-  return command;
-}
 
 Expected<Command> parse_linux_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
   if (!args.empty() && args[0] == "topology") return parse_topology_command(args);

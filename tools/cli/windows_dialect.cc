@@ -15,6 +15,7 @@
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
 #include "tools/cli/suggest.hh"
+#include "tools/cli/topology_request.hh"
 #include "tools/cli/windows_options.hh"
 #include "xttcp_config.h"
 
@@ -388,10 +389,11 @@ constexpr std::size_t windows_help_width = 100;
 }  // namespace
 
 Expected<Command> parse_windows_dialect(const std::vector<std::string>& args, unsigned cpu_count) {
-  if (!args.empty() && (args[0] == "backends" || args[0] == "topology")) {
+  if (!args.empty() && args[0] == "topology") return parse_topology_command(args);
+  if (!args.empty() && args[0] == "backends") {
     if (args.size() > 1)
-      return fail(fmt::format("'{}' takes no arguments (got '{}')", args[0], args[1]));
-    return Command{args[0] == "backends" ? Action::backends : Action::topology, {}, {}};
+      return fail(fmt::format("'backends' takes no arguments (got '{}')", args[1]));
+    return Command{Action::backends, {}, {}};
   }
   return parse_run(args, cpu_count);
 }

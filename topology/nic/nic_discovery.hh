@@ -1,5 +1,6 @@
 // NIC discovery: reads what the OS says about an interface into a NicInfo (nic_info.hh).
 // Linux: ethtool ioctls, sysfs and procfs directly (never the ethtool program's output).
+// Windows: IP Helper and Winsock (nic_discovery_windows.cc, what they lack in docs/windows.md).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,10 @@ Expected<NicInfo> discover_nic(const std::string& ifname);
 // The interfaces with a device behind them (PCI, VMBus, virtio), by name; loopback, bridges,
 // veth and other virtual interfaces are left out.
 std::vector<std::string> device_interfaces();
+
+// A loopback interface: "lo" on Linux, the software-loopback row ("Loopback Pseudo-Interface
+// 1") on Windows. A run toward one watches no NIC's queues.
+bool is_loopback_interface(const std::string& ifname);
 
 // The interface a packet to `address` leaves by (a connected UDP socket's local address, no
 // packet sent), or the one holding `address` when it is local. Error: "no route to 10.9.9.9:

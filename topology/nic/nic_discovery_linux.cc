@@ -595,6 +595,8 @@ TuningFacts read_tuning_facts() {
   return facts;
 }
 
+bool is_loopback_interface(const std::string& ifname) { return ifname == "lo"; }
+
 std::vector<std::string> device_interfaces() {
   std::vector<std::string> names;
   std::error_code error;

@@ -293,7 +293,21 @@ TEST(WindowsDialect, HelpAndVersionWin) {
     EXPECT_EQ(win_ok(line).action, Action::help) << line;
   EXPECT_EQ(win_ok("--version -x").action, Action::version);
   EXPECT_EQ(win_ok("backends").action, Action::backends);
-  EXPECT_EQ(win_error("topology x"), "'topology' takes no arguments (got 'x')");
+  EXPECT_EQ(win_error("backends x"), "'backends' takes no arguments (got 'x')");
+}
+
+TEST(WindowsDialect, TopologyTakesNicAndJsonAsOnLinux) {
+  const Expected<Command> parsed = parse_windows_dialect(
+      {"topology", "--nic", "Ethernet 2", "--json=topo.json"}, test::test_cpu_count);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const Command& command = *parsed;
+  EXPECT_EQ(command.action, Action::topology);
+  EXPECT_EQ(command.topology.nic, "Ethernet 2");
+  EXPECT_EQ(command.topology.json_file, "topo.json");
+  EXPECT_EQ(win_ok("topology").topology.nic, "");
+  EXPECT_EQ(win_error("topology x"), "'topology' takes --nic IF and --json FILE only (got 'x')");
+  EXPECT_EQ(win_error("topology --nic"), "--nic: needs a value");
+  EXPECT_EQ(win_error("topology --json a --json b"), "--json: given twice");
 }
 
 TEST(WindowsDialect, HelpTextListsEveryOption) {
