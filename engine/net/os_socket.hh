@@ -1,27 +1,11 @@
-// The operating system's socket API headers, in one place: POSIX on Linux, Winsock 2 on Windows
-// (which also has sockaddr_storage, socklen_t, inet_ntop/inet_pton and getaddrinfo). The only
-// platform switch of engine/net's headers; implementations differ by file (*_linux.cc,
+// The socket as the OS names it, and its errors, over base/socket_headers.hh (POSIX or Winsock 2).
+// The only platform switch of engine/net's headers; implementations differ by file (*_linux.cc,
 // *_windows.cc).
 #pragma once
 
-#ifdef _WIN32
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <winsock2.h>
-#include <ws2tcpip.h>
-#else
-#include <arpa/inet.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#endif
-
 #include <string>
 
+#include "base/socket_headers.hh"
 #include "base/status.hh"
 
 namespace xttcp {

@@ -1,25 +1,14 @@
 #include "engine/stats/queue_probe.hh"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
+#include "base/read_file.hh"
 #include "engine/stats/per_cpu_counters.hh"
 #include "topology/nic/nic_discovery.hh"
 
 namespace xttcp {
 
 namespace {
-
-Expected<std::string> read_proc(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fail(fmt::format("not available: cannot read {}", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string watched_nic(const TestSpec& spec) {
   if (!spec.placement.nic.empty()) return spec.placement.nic;
@@ -145,8 +134,8 @@ std::optional<QueueSnapshot> QueueProbe::take() const {
   }
   if (!irqs_why_.empty()) {
     snapshot.irqs_why = irqs_why_;
-  } else if (auto text = read_proc(proc_root_ + "/interrupts"); !text) {
-    snapshot.irqs_why = text.error().message;
+  } else if (auto text = read_whole_file(proc_root_ + "/interrupts"); !text) {
+    snapshot.irqs_why = "not available: " + text.error().message;
   } else if (auto lines = parse_proc_interrupts(*text); !lines) {
     snapshot.irqs_why = lines.error().message;
   } else {

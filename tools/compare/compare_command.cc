@@ -5,9 +5,9 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 #include "base/exit_codes.hh"
+#include "base/read_file.hh"
 #include "engine/report/native_runs.hh"
 #include "tools/compare/compare_report.hh"
 #include "tools/compare/differences.hh"
@@ -27,11 +27,9 @@ Expected<double> parse_number(const std::string& option, const std::string& text
 }
 
 Expected<RunSet> load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("compare: cannot read '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto set = parse_native_runs(text.str());
+  Expected<std::string> text = read_whole_file(path);
+  if (!text) return fail(fmt::format("compare: cannot read '{}'", path));
+  auto set = parse_native_runs(*text);
   if (!set) return fail(fmt::format("compare: {}: {}", path, set.error().message));
   return set;
 }

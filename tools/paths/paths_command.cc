@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 
 #include "base/exit_codes.hh"
+#include "base/read_file.hh"
 #include "engine/report/native_json.hh"
 #include "engine/report/native_runs.hh"
 #include "io_backends/registry.hh"
@@ -57,11 +57,9 @@ std::vector<std::string> common_args(const PathWorkload& w, const std::string& b
 }
 
 Expected<Result> read_result(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(fmt::format("compare-paths: the sender wrote no result file '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto result = parse_native_json(text.str());
+  Expected<std::string> text = read_whole_file(path);
+  if (!text) return fail(fmt::format("compare-paths: the sender wrote no result file '{}'", path));
+  auto result = parse_native_json(*text);
   if (!result) return fail(fmt::format("compare-paths: {}: {}", path, result.error().message));
   return result;
 }

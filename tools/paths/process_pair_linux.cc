@@ -12,11 +12,11 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <thread>
 
+#include "base/read_file.hh"
 #include "base/unique_fd.hh"
 #include "tools/paths/process_pair.hh"
 
@@ -28,11 +28,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The file's text, or "" when it cannot be read (a best-effort diagnostic).
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  Expected<std::string> text = read_whole_file(path);
+  return text ? *text : std::string();
 }
 
 std::string last_line(const std::string& text) {

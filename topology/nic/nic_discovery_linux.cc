@@ -20,12 +20,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "base/read_file.hh"
+#include "base/socket_address.hh"
 #include "base/unique_fd.hh"
 #include "topology/nic/netlink_qstats.hh"
 #include "topology/nic/nic_discovery.hh"
@@ -41,16 +42,8 @@ static_assert(RXH_IP_SRC == (1 << 4) && RXH_IP_DST == (1 << 5) && RXH_L4_B_0_1 =
                   RXH_L4_B_2_3 == (1 << 7) && static_cast<unsigned>(RXH_DISCARD) == (1U << 31),
               "describe_hash_fields() names the RXH_* bits by these values");
 
-Expected<std::string> read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fail(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 Expected<int> read_sysfs_int(const std::string& path) {
-  Expected<std::string> text = read_text(path);
+  Expected<std::string> text = read_whole_file(path);
   if (!text) return text.error();
   try {
     return std::stoi(*text);
@@ -65,7 +58,7 @@ std::string trimmed(std::string text) {
 }
 
 Expected<std::vector<int>> read_cpu_list(const std::string& path) {
-  Expected<std::string> text = read_text(path);
+  Expected<std::string> text = read_whole_file(path);
   if (!text) return text.error();
   std::string list = trimmed(*text);
   if (list.empty()) return std::vector<int>{};
@@ -237,7 +230,7 @@ Expected<std::vector<NicIrq>> read_irqs(const NicInfo& nic, const std::string& n
   if (!fs::exists(net_dir + "/device"))
     return fail(
         fmt::format("not available: {} is a virtual interface (no device, no IRQ)", nic.name));
-  Expected<std::string> text = read_text("/proc/interrupts");
+  Expected<std::string> text = read_whole_file("/proc/interrupts");
   if (!text) return fail("not available: " + text.error().message);
   Expected<std::vector<InterruptLine>> lines = parse_proc_interrupts(*text);
   if (!lines) return fail("not available: " + lines.error().message);
@@ -275,7 +268,7 @@ std::vector<NicQueueSteering> read_steering(const std::string& net_dir) {
     const std::string file = entry.path().string() + (rx ? "/rps_cpus" : "/xps_cpus");
     // sysfs fails the read itself (ENOENT) where the kernel keeps no mask, e.g. XPS of a
     // single-queue device; the stream then reads nothing.
-    Expected<std::string> text = read_text(file);
+    Expected<std::string> text = read_whole_file(file);
     if (!text || trimmed(*text).empty())
       queue.cpus = fail(fmt::format("not available: the kernel gives no {} for this queue",
                                     rx ? "rps_cpus" : "xps_cpus"));
@@ -511,25 +504,13 @@ Expected<NicInfo> discover_nic(const std::string& ifname) {
 
 namespace {
 
-bool same_address(const sockaddr* a, const sockaddr_storage& b) {
-  if (a == nullptr || a->sa_family != b.ss_family) return false;
-  if (a->sa_family == AF_INET)
-    return reinterpret_cast<const sockaddr_in*>(a)->sin_addr.s_addr ==
-           reinterpret_cast<const sockaddr_in*>(&b)->sin_addr.s_addr;
-  if (a->sa_family == AF_INET6)
-    return std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr,
-                       &reinterpret_cast<const sockaddr_in6*>(&b)->sin6_addr,
-                       sizeof(in6_addr)) == 0;
-  return false;
-}
-
 // The interface holding `local`, or "".
 std::string interface_holding(const sockaddr_storage& local) {
   ifaddrs* list = nullptr;
   if (::getifaddrs(&list) != 0) return {};
   std::string name;
   for (ifaddrs* entry = list; entry != nullptr; entry = entry->ifa_next) {
-    if (same_address(entry->ifa_addr, local)) {
+    if (same_host_address(entry->ifa_addr, local)) {
       name = entry->ifa_name;
       break;
     }
@@ -567,7 +548,7 @@ Expected<std::string> interface_toward(const std::string& address) {
 TuningFacts read_tuning_facts() {
   TuningFacts facts;
   auto read_long = [](const std::string& path, int field) -> Expected<long long> {
-    Expected<std::string> text = read_text(path);
+    Expected<std::string> text = read_whole_file(path);
     if (!text) return text.error();
     std::istringstream in(*text);
     long long value = 0;
@@ -585,7 +566,7 @@ TuningFacts read_tuning_facts() {
   for (const fs::directory_entry& entry : fs::directory_iterator("/proc", error)) {
     const std::string pid = entry.path().filename().string();
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    Expected<std::string> comm = read_text(entry.path().string() + "/comm");
+    Expected<std::string> comm = read_whole_file(entry.path().string() + "/comm");
     if (comm && trimmed(*comm) == "irqbalance") running = true;
   }
   if (error)

@@ -2,25 +2,18 @@
 // row into NicInfo), GetAdaptersAddresses for which one holds an address, and the one RSS fact
 // Winsock gives (SIO_QUERY_RSS_SCALABILITY_INFO: on or off). Windows has no sysctls, irqbalance,
 // ethtool statistics or per-queue counters for applications: those say so.
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <winsock2.h>
-#include <ws2tcpip.h>
+#include "base/socket_headers.hh"  // winsock2.h before iphlpapi.h
 #include <iphlpapi.h>
 #include <netioapi.h>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "base/socket_address.hh"
 #include "topology/nic/nic_discovery.hh"
 #include "topology/nic/nic_windows_map.hh"
 
@@ -145,18 +138,6 @@ Expected<bool> rss_enabled() {
   return info.rss_enabled != 0;
 }
 
-bool same_address(const sockaddr* a, const sockaddr_storage& b) {
-  if (a == nullptr || a->sa_family != b.ss_family) return false;
-  if (a->sa_family == AF_INET)
-    return reinterpret_cast<const sockaddr_in*>(a)->sin_addr.s_addr ==
-           reinterpret_cast<const sockaddr_in*>(&b)->sin_addr.s_addr;
-  if (a->sa_family == AF_INET6)
-    return std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr,
-                       &reinterpret_cast<const sockaddr_in6*>(&b)->sin6_addr,
-                       sizeof(in6_addr)) == 0;
-  return false;
-}
-
 // The alias (FriendlyName) of the adapter holding `local`, or "".
 std::string interface_holding(const sockaddr_storage& local) {
   const ULONG flags = GAA_FLAG_SKIP_ANYCAST | GAA_FLAG_SKIP_MULTICAST | GAA_FLAG_SKIP_DNS_SERVER;
@@ -173,7 +154,7 @@ std::string interface_holding(const sockaddr_storage& local) {
        adapter = adapter->Next) {
     for (IP_ADAPTER_UNICAST_ADDRESS* address = adapter->FirstUnicastAddress; address != nullptr;
          address = address->Next) {
-      if (same_address(address->Address.lpSockaddr, local)) return utf8(adapter->FriendlyName);
+      if (same_host_address(address->Address.lpSockaddr, local)) return utf8(adapter->FriendlyName);
     }
   }
   return {};
