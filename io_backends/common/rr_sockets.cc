@@ -3,7 +3,6 @@
 #include <sys/socket.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 
 #include "engine/net/socket_setup.hh"
@@ -71,16 +70,6 @@ Expected<std::vector<UniqueFd>> open_rr_requesters(const WorkerContext& context,
                                                    std::vector<std::string>& notes) {
   if (udp) return open_rr_udp_requesters(context, notes);
   return connect_flows(context, notes);
-}
-
-Status block_with_stop_bound(int fd) {
-  const timeval bound{
-      0, static_cast<suseconds_t>(std::chrono::microseconds(stop_check_interval).count())};
-  if (Status made = set_nonblocking(fd, false); !made) return made.error();
-  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound) != 0 ||
-      setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound) != 0)
-    return fail(std::string("SO_RCVTIMEO: ") + std::strerror(errno));
-  return ok();
 }
 
 }  // namespace xttcp

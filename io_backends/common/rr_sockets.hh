@@ -23,8 +23,4 @@ Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& conte
 // every sender makes them (connect_flows, which leaves its notes in `notes`).
 Expected<std::vector<UniqueFd>> open_rr_requesters(const WorkerContext& context, bool udp,
                                                    std::vector<std::string>& notes);
-// A worker with one socket blocks in its calls instead of polling: the socket is made blocking,
-// with send and receive timeouts of stop_check_interval so run() still sees `stop` in time.
-Status block_with_stop_bound(int fd);
-
 }  // namespace xttcp

@@ -1,5 +1,6 @@
 // epoll sender: connects every flow of its worker, then writes full buffers of 'A' round-robin
-// over its writable connections; waits in epoll_wait only when all of them are full.
+// over its writable connections; waits in epoll_wait only when all of them are full. A worker
+// with one connection (and no zero-copy) blocks in send() instead.
 #pragma once
 
 #include <sys/socket.h>
@@ -36,6 +37,7 @@ class EpollSender final : public DataWorker, private TcpSenderBase<EpollSendConn
   UniqueFd epoll_;
   IoBuffer buffer_;
   int send_flags_ = MSG_NOSIGNAL;  // | MSG_ZEROCOPY while zero-copy is on
+  bool blocking_ = false;          // one connection, blocking sends (open())
 };
 
 }  // namespace xttcp

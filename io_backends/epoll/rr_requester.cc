@@ -13,6 +13,7 @@
 
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/connect_flows.hh"
+#include "io_backends/common/blocking_socket.hh"
 #include "io_backends/common/rr_sockets.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 

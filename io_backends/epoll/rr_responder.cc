@@ -13,6 +13,7 @@
 
 #include "engine/net/socket_setup.hh"
 #include "engine/stats/tcp_info.hh"
+#include "io_backends/common/blocking_socket.hh"
 #include "io_backends/common/rr_sockets.hh"
 #include "io_backends/epoll/epoll_wait.hh"
 

@@ -1,0 +1,20 @@
+#include "tools/cli/congestion_name.hh"
+
+#include <algorithm>
+#include <string>
+
+namespace xttcp {
+
+Status check_congestion_name(std::string_view name) {
+  const bool well_formed =
+      !name.empty() && name.size() <= 15 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-';
+      });
+  if (!well_formed)
+    return fail("'" + std::string(name) +
+                "' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)");
+  return ok();
+}
+
+}  // namespace xttcp
