@@ -14,6 +14,7 @@
 #include "base/units.hh"
 #include "engine/iperf2/udp_datagram.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/congestion_name.hh"
 #include "tools/cli/iperf2_grammar.hh"
 #include "topology/placement.hh"
 
@@ -237,6 +238,11 @@ Status set_pin(Iperf2Parse& p, const std::string&) {
   p.spec.layout.pin_workers = true;
   return ok();
 }
+Status set_congestion(Iperf2Parse& p, const std::string& v) {
+  if (Status named = check_congestion_name(v); !named) return named;
+  p.spec.io.congestion = v;
+  return ok();
+}
 
 constexpr OptionRow rows[] = {
     {'s', "server", Arg::none, set_server},
@@ -255,6 +261,7 @@ constexpr OptionRow rows[] = {
     {'B', "bind", Arg::required, set_bind},
     {'f', "format", Arg::required, set_format},
     {'N', "nodelay", Arg::none, set_nodelay},
+    {'Z', "tcp-congestion", Arg::required, set_congestion},
     {'V', "ipv6_domain", Arg::none, set_ipv6},
     {'x', "reportexclude", Arg::required, set_exclude},
     {'y', "reportstyle", Arg::required, set_report_style},
@@ -288,9 +295,6 @@ constexpr iperf2_cli::RefusedRow refused[] = {
     {'I', "stdin", Arg::none, "xttcp sends its own buffers, not standard input"},
     {'M', "mss", Arg::required, "xttcp does not set TCP_MAXSEG"},
     {'m', "print_mss", Arg::none, "xttcp does not print the MSS"},
-    {'Z', "tcp-congestion", Arg::required,
-     "xttcp does not choose the congestion control (set "
-     "net.ipv4.tcp_congestion_control)"},
     {'S', "tos", Arg::required, "xttcp does not set IP_TOS"},
     {'T', "ttl", Arg::required, "multicast is not served"},
     {'H', "ssm-host", Arg::required, "multicast is not served"},
@@ -350,6 +354,8 @@ Status apply_udp(Iperf2Parse& p) {
   if (spec.iperf2.compatibility)
     return fail("-C: xttcp's UDP always sends iperf 2's header (drop -C)");
   if (spec.io.no_delay) return fail("-N: TCP_NODELAY is for TCP only (drop -N or -u)");
+  if (!spec.io.congestion.empty())
+    return fail("-Z: a congestion control is for TCP only (drop -Z or -u)");
   return ok();
 }
 
@@ -391,6 +397,10 @@ Expected<Command> finish(Iperf2Parse& p) {
     spec.layout.address = *p.client;
     if (p.bind) spec.layout.source_address = *p.bind;
     spec.layout.threads_per_port = p.parallel.value_or(1);
+    // A thread per TCP stream, as iperf 2 runs them: each blocks in its own send() (see
+    // bench/README.md, "One connection per worker"); --threads N multiplexes them instead.
+    if (!p.udp && !spec.layout.worker_threads)
+      spec.layout.worker_threads = spec.layout.threads_per_port;
     spec.workload.duration_s = p.time_s.value_or(10);
     spec.control.no_sync = true;  // iperf 2 has no control connection: the streams are the test
     // iperf 2's -b and --fq-rate are per stream; xttcp's over every stream.

@@ -6,6 +6,7 @@
 
 #include "base/units.hh"
 #include "engine/net/address_filter.hh"
+#include "tools/cli/congestion_name.hh"
 #include "tools/cli/defaults_profile.hh"
 #include "tools/cli/option_binders.hh"
 #include "tools/cli/parse_state.hh"
@@ -256,19 +257,9 @@ Status set_rr_delay(ParseState& state, const Value& value) {
   return ok();
 }
 
-// A name the kernel could hold (TCP_CA_NAME_MAX is 16 with the NUL); whether it allows it is
-// known only when a socket asks (the data path then names what it allows).
 Status set_congestion(ParseState& state, const Value& value) {
-  const std::string& name = *value;
-  const bool well_formed =
-      !name.empty() && name.size() <= 15 && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '-';
-      });
-  if (!well_formed)
-    return fail("'" + name +
-                "' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)");
-  state.spec().io.congestion = name;
+  if (Status named = check_congestion_name(*value); !named) return named;
+  state.spec().io.congestion = *value;
   return ok();
 }
 

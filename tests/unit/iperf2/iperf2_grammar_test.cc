@@ -48,6 +48,14 @@ TEST(Iperf2Grammar, GoogleCloudGuideClientLine) {
   EXPECT_EQ(spec.layout.ports, 1u);
   EXPECT_EQ(spec.layout.threads_per_port, 16u);
   EXPECT_EQ(spec.sender_connections(), 16u);
+  EXPECT_EQ(spec.layout.worker_threads, 16u);  // a thread per stream, as iperf 2
+}
+
+TEST(Iperf2Grammar, ThreadsMultiplexStreamsWhenAsked) {
+  EXPECT_EQ(iperf2_spec("-c h -P 16 --threads 2").layout.worker_threads, 2u);
+  EXPECT_EQ(iperf2_spec("-c h").layout.worker_threads, 1u);
+  EXPECT_FALSE(iperf2_spec("-c h -u -P 4").layout.worker_threads.has_value());  // UDP: per CPU
+  EXPECT_FALSE(iperf2_spec("-s").layout.worker_threads.has_value());
 }
 
 TEST(Iperf2Grammar, ServerDefaults) {
@@ -93,8 +101,22 @@ TEST(Iperf2Grammar, UdpRefusals) {
             "-l: with -u a datagram holds 16 to 65507 bytes (iperf 2's head is 16)");
   EXPECT_EQ(iperf2_error("-c h -u -C"), "-C: xttcp's UDP always sends iperf 2's header (drop -C)");
   EXPECT_EQ(iperf2_error("-c h -u -N"), "-N: TCP_NODELAY is for TCP only (drop -N or -u)");
+  EXPECT_EQ(iperf2_error("-c h -u -Z cubic"),
+            "-Z: a congestion control is for TCP only (drop -Z or -u)");
   EXPECT_EQ(iperf2_error("-s -u -b 1m"),
             "-b: xttcp's server reads as fast as it can (give -b to the client)");
+}
+
+TEST(Iperf2Grammar, CongestionControlOnEitherEnd) {
+  EXPECT_EQ(iperf2_spec("-c h -Z cubic").io.congestion, "cubic");
+  EXPECT_EQ(iperf2_spec("-s --tcp-congestion=bbr").io.congestion, "bbr");
+  EXPECT_EQ(iperf2_spec("-c h").io.congestion, "");  // the system's
+  EXPECT_EQ(iperf2_error("-c h -Z no.such"),
+            "-Z: 'no.such' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. "
+            "cubic, bbr)");
+  EXPECT_EQ(iperf2_error("-c h -Z abcdefghijklmnop"),
+            "-Z: 'abcdefghijklmnop' is not an algorithm name (1..15 letters, digits, '_' or "
+            "'-', e.g. cubic, bbr)");
 }
 
 TEST(Iperf2Grammar, SuffixesLowerDecimalUpperBinary) {
@@ -209,9 +231,6 @@ TEST(Iperf2Grammar, UnservedIperf2OptionsAreRefusedWithTheReason) {
       "the other end instead");
   EXPECT_EQ(iperf2_error("-c h -n 1G"),
             "-n: not served: xttcp's iperf2 tests are timed (-t), not counted in bytes");
-  EXPECT_EQ(iperf2_error("-c h -Z bbr"),
-            "-Z: not served: xttcp does not choose the congestion control (set "
-            "net.ipv4.tcp_congestion_control)");
   EXPECT_EQ(iperf2_error("-c h -M 1400"), "-M: not served: xttcp does not set TCP_MAXSEG");
   EXPECT_EQ(iperf2_error("-c h --trip-times"),
             "--trip-times: not served: one-way trip times are not measured");
