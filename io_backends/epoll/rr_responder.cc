@@ -23,7 +23,8 @@ namespace {
 
 constexpr uint64_t endpoint_tag = uint64_t{1} << 32;
 constexpr size_t io_buffer = 1 << 16;
-constexpr int datagrams_per_turn = 64;  // fairness between a worker's UDP flows
+constexpr int datagrams_per_turn = 64;    // fairness between a worker's UDP flows
+constexpr uint32_t lone_look_every = 64;  // a lone TCP connection's turns per look at the rest
 
 }  // namespace
 
@@ -53,6 +54,7 @@ Status EpollRrResponder::open() {
     blocking_ = true;
     if (Status made = block_with_stop_bound(endpoints_[0].fd.get()); !made) return made.error();
   }
+  one_listener_ = !udp && endpoints_.size() == 1;
   return ok();
 }
 
@@ -104,6 +106,8 @@ void EpollRrResponder::accept_all(Endpoint& listener) {
     if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0 && report_.errors++ == 0)
       report_.first_error = std::string("epoll_ctl: ") + std::strerror(errno);
     ++report_.connections;
+    ++live_;
+    newest_ = index;
     if (context_.on_accept) context_.on_accept();
   }
 }
@@ -120,14 +124,33 @@ void EpollRrResponder::close_connection(uint32_t index, int err) {
     report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, c.fd.get(), nullptr);
   c.fd.reset();
+  c.blocking = false;
   free_.push_back(index);
+  --live_;
 }
 
-void EpollRrResponder::tcp_flush(uint32_t index) {
+std::optional<uint32_t> EpollRrResponder::lone_connection() {
+  if (!one_listener_ || live_ != 1) return std::nullopt;
+  uint32_t index = newest_;
+  if (!connections_[index].fd.valid()) {  // the newest closed first: find the one left
+    for (index = 0; !connections_[index].fd.valid(); ++index) {
+    }
+    newest_ = index;
+  }
   Connection& c = connections_[index];
+  if (!c.blocking) {
+    if (!block_with_stop_bound(c.fd.get())) return std::nullopt;  // stays polled
+    c.blocking = true;
+  }
+  return index;
+}
+
+void EpollRrResponder::tcp_flush(uint32_t index, bool block) {
+  Connection& c = connections_[index];
+  const int flags = MSG_NOSIGNAL | (block ? 0 : MSG_DONTWAIT);
   while (c.unsent > 0) {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(c.unsent, out_.size()));
-    const ssize_t n = ::send(c.fd.get(), out_.data(), want, MSG_NOSIGNAL);
+    const ssize_t n = ::send(c.fd.get(), out_.data(), want, flags);
     if (n > 0) {
       c.unsent -= static_cast<uint64_t>(n);
       continue;
@@ -139,16 +162,21 @@ void EpollRrResponder::tcp_flush(uint32_t index) {
   set_events(index, false);
 }
 
-void EpollRrResponder::tcp_serve(uint32_t index) {
+bool EpollRrResponder::tcp_serve(uint32_t index, bool block) {
   const uint64_t transaction_bytes = uint64_t{request_} + response_;
+  // A blocking socket served from the epoll loop must not wait there.
+  const int flags = block ? 0 : MSG_DONTWAIT;
+  bool held = false;
   for (;;) {
     Connection& c = connections_[index];
-    const ssize_t n = ::recv(c.fd.get(), in_.data(), in_.size(), 0);
+    const ssize_t n = ::recv(c.fd.get(), in_.data(), in_.size(), flags);
     if (n <= 0) {
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN) return;
-      return close_connection(index, n == 0 ? 0 : errno);
+      if (n < 0 && errno == EAGAIN) return held;
+      close_connection(index, n == 0 ? 0 : errno);
+      return false;
     }
+    held = true;
     c.bytes += static_cast<uint64_t>(n);
     const uint64_t requests = c.requests.add(static_cast<uint64_t>(n));
     if (requests > 0) {
@@ -156,10 +184,10 @@ void EpollRrResponder::tcp_serve(uint32_t index) {
       for (uint64_t i = 0; i < requests; ++i) counter.add(transaction_bytes);
       c.unsent += requests * response_;
       hold_response();
-      tcp_flush(index);
-      if (!connections_[index].fd.valid()) return;
+      tcp_flush(index, block);
+      if (!connections_[index].fd.valid()) return false;
     }
-    if (static_cast<size_t>(n) < in_.size()) return;  // the socket is empty
+    if (static_cast<size_t>(n) < in_.size()) return true;  // the socket is empty
   }
 }
 
@@ -203,7 +231,12 @@ void EpollRrResponder::run(const std::atomic<bool>& stop) {
   }
   epoll_event events[epoll_batch];
   while (!stop.load(std::memory_order_relaxed)) {
-    const int n = epoll_wait(epoll_.get(), events, epoll_batch, epoll_wait_ms);
+    // Served alone, a connection waits in recv(). Every lone_look_every-th turn, and when it
+    // stays idle for the stop bound, one look at the epoll set (without waiting) takes new
+    // connections and owed responses, so a second flow is not kept waiting by a busy first.
+    const std::optional<uint32_t> lone = lone_connection();
+    if (lone && ++lone_turns_ % lone_look_every != 0 && tcp_serve(*lone, true)) continue;
+    const int n = epoll_wait(epoll_.get(), events, epoll_batch, lone ? 0 : epoll_wait_ms);
     for (int i = 0; i < n; ++i) {
       const uint64_t tag = events[i].data.u64;
       if (tag & endpoint_tag) {
@@ -214,8 +247,8 @@ void EpollRrResponder::run(const std::atomic<bool>& stop) {
       }
       const auto index = static_cast<uint32_t>(tag);
       if (!connections_[index].fd.valid()) continue;
-      if (events[i].events & EPOLLOUT) tcp_flush(index);
-      if (connections_[index].fd.valid()) tcp_serve(index);
+      if (events[i].events & EPOLLOUT) tcp_flush(index, false);
+      if (connections_[index].fd.valid()) tcp_serve(index, false);
     }
   }
 }
