@@ -53,9 +53,10 @@ Status EpollSender::open() {
     if (enabled) send_flags_ |= MSG_ZEROCOPY;
   }
   // One connection: block in send() as a thread-per-stream tool does. On loopback that moved
-  // 1.6x the bytes per CPU-second of non-blocking sends that rarely found the socket full
-  // (bench/README.md, "One connection per worker"). Zero-copy keeps polling: its completions
-  // arrive on the error queue, which a blocked send() would not read.
+  // about 1.7x the bytes per CPU-second of non-blocking sends that rarely found the socket full
+  // (bench/README.md, "Google Cloud's iperf2 commands, and one connection per worker").
+  // Zero-copy keeps polling: its completions arrive on the error queue, which a blocked send()
+  // would not read.
   if (connections_.size() == 1 && spec.io.zerocopy == ZeroCopy::off) {
     if (Status made = block_with_stop_bound(connections_[0].fd.get()); !made) return made;
     blocking_ = true;

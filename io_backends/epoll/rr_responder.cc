@@ -131,12 +131,12 @@ void EpollRrResponder::close_connection(uint32_t index, int err) {
 
 std::optional<uint32_t> EpollRrResponder::lone_connection() {
   if (!one_listener_ || live_ != 1) return std::nullopt;
-  uint32_t index = newest_;
-  if (!connections_[index].fd.valid()) {  // the newest closed first: find the one left
-    for (index = 0; !connections_[index].fd.valid(); ++index) {
-    }
-    newest_ = index;
+  if (!connections_[newest_].fd.valid()) {  // the newest closed first: find the one left
+    const auto left = std::find_if(connections_.begin(), connections_.end(),
+                                   [](const Connection& c) { return c.fd.valid(); });
+    newest_ = static_cast<uint32_t>(left - connections_.begin());
   }
+  const uint32_t index = newest_;
   Connection& c = connections_[index];
   if (!c.blocking) {
     if (!block_with_stop_bound(c.fd.get())) return std::nullopt;  // stays polled

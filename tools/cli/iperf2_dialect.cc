@@ -397,8 +397,8 @@ Expected<Command> finish(Iperf2Parse& p) {
     spec.layout.address = *p.client;
     if (p.bind) spec.layout.source_address = *p.bind;
     spec.layout.threads_per_port = p.parallel.value_or(1);
-    // A thread per TCP stream, as iperf 2 runs them: each blocks in its own send() (see
-    // bench/README.md, "One connection per worker"); --threads N multiplexes them instead.
+    // A thread per TCP stream, as iperf 2 runs them: each blocks in its own send() (bench/
+    // README.md, "Google Cloud's iperf2 commands, ..."); --threads N multiplexes them instead.
     if (!p.udp && !spec.layout.worker_threads)
       spec.layout.worker_threads = spec.layout.threads_per_port;
     spec.workload.duration_s = p.time_s.value_or(10);

@@ -26,13 +26,14 @@ Client/Server:
   -C, --compatibility        send no iperf 2 header (for servers before 2.0)
   -N, --nodelay              TCP_NODELAY
   -V, --ipv6_domain          IPv6
+  -Z, --tcp-congestion <algo>  TCP congestion control (TCP_CONGESTION), e.g. cubic, bbr
 Server:
   -s, --server               serve tests one after another until Ctrl+C
   -1, --singleclient         one test at a time (xttcp's server always does)
   -D, --daemon               run in the background
 Client:
   -c, --client <host>        send to the iperf 2 (or xttcp) server at <host>
-  -P, --parallel #           parallel streams (default 1)
+  -P, --parallel #           parallel streams (default 1), a thread each for TCP
   -t, --time #               seconds to send (default 10)
       --fq-rate #[kmgKMG]    socket pacing rate of each stream (SO_MAX_PACING_RATE)
 Reports:
@@ -43,7 +44,7 @@ xttcp's own:
   --backend NAME, --json FILE, --placement MODE, --nic IF, --threads N, --pin, --dialect D
 
 Refused with the reason: -d -r -R --full-duplex -L (one direction per run), -n, -F, -I, -M,
--m, -Z, -S, -T, -H, -o, -z, -U, -X, --bounceback*, --isochronous, --trip-times, and the other
+-m, -S, -T, -H, -o, -z, -U, -X, --bounceback*, --isochronous, --trip-times, and the other
 iperf 2.1.8 options docs/iperf2.md lists.
 )";
 }

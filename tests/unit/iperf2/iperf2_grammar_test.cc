@@ -172,6 +172,8 @@ TEST(Iperf2Grammar, HelpAndVersion) {
   EXPECT_EQ(iperf2_parse("-h")->action, Action::help);
   EXPECT_EQ(iperf2_parse("--version")->action, Action::version);
   EXPECT_NE(iperf2_dialect_help().find("-P, --parallel"), std::string::npos);
+  EXPECT_NE(iperf2_dialect_help().find("-Z, --tcp-congestion"), std::string::npos);
+  EXPECT_EQ(iperf2_dialect_help().find("-m, -Z,"), std::string::npos);  // no longer refused
 }
 
 TEST(Iperf2Grammar, BadLinesSayWhichOptionAndWhy) {
