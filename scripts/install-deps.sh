@@ -35,6 +35,8 @@ packages=(
   build-essential g++ meson ninja-build pkg-config
   # libraries (Debian's, no vendored copies)
   libhwloc-dev nlohmann-json3-dev libfmt-dev libpugixml-dev liburing-dev
+  # --auth-key's HMAC-SHA256 (OpenSSL's libcrypto)
+  libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # test and benchmark tools; jsonschema checks docs/native-result.schema.json, man-db reads
   # the installed man page (tests/install)
