@@ -302,6 +302,7 @@ struct AccessResult {
   uint64_t refused_data = 0;       // data connections closed at once
   uint64_t refused_datagrams = 0;  // UDP datagrams dropped unread
   uint64_t over_max_clients = 0;   // of the connections: from a host beyond --max-clients
+  uint64_t unauthenticated = 0;    // of the connections: without --auth-key's proof or preamble
 };
 
 // --placement as the run applied it: the mode asked, the mode used (spread when the NIC could

@@ -2,6 +2,7 @@
 // fills it; the engine, the plan and every renderer read only this.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,6 +57,9 @@ inline constexpr const char* log_file = "ntttcp-for-linux-log.log";
 inline constexpr const char* xml_file = "ntttcp-for-linux-log.xml";
 inline constexpr const char* json_file = "ntttcp-for-linux-log.json";
 inline constexpr double interval_s = 0.5;
+// --max-cycle left out: a sender's word holds this receiver for an hour at most (or its own
+// cycle, if longer).
+inline constexpr uint32_t max_cycle_s = 3600;
 }  // namespace defaults
 
 // The command-line dialect a run was asked in; it chooses the console and XML formats and, for
@@ -171,6 +175,10 @@ struct Control {
   bool port_assignment = false;     // -sp: the data ports handed out over the base port
   uint32_t connect_timeout_s = 10;  // --connect-timeout
   uint32_t wait_timeout_s = 0;      // --wait-timeout: receiver waits for a sender; 0 = forever
+  // --max-cycle (receiver): the longest test cycle (W+t+C) a sender's proposal may make; 0 = no
+  // limit. Left out: an hour, or this receiver's own cycle if longer (max_cycle_default).
+  std::optional<uint32_t> max_cycle_s;
+  std::string auth_key_file;  // --auth-key: the shared key's file; empty = no authentication
 };
 
 // What is printed and written.
@@ -238,6 +246,10 @@ struct TestSpec {
   uint64_t sender_connections() const { return sender_threads() * layout.conns_per_thread; }
   uint16_t sync_port() const { return static_cast<uint16_t>(layout.base_port - 1); }
   uint32_t cycle_s() const { return workload.warmup_s + workload.duration_s + workload.cooldown_s; }
+  // The longest cycle this receiver lets a sender ask for (--max-cycle; 0 = no limit).
+  uint32_t max_cycle() const {
+    return control.max_cycle_s.value_or(std::max(cycle_s(), defaults::max_cycle_s));
+  }
   bool is_sender() const { return role == Role::sender; }
 };
 

@@ -15,6 +15,7 @@ enum class StopCause {
   receiver_left,   // sender: the receiver closed every connection or the sync connection
   flows_done,      // count mode: every flow sent (or received) its buffers
   peer_failed,     // --local: the other role failed
+  no_data,         // receiver: a test started by a peer's word saw no data at its start
 };
 
 struct StopReason {
@@ -33,6 +34,7 @@ constexpr const char* to_string(StopCause cause) {
     case StopCause::receiver_left: return "receiver_left";
     case StopCause::flows_done: return "flows_done";
     case StopCause::peer_failed: return "peer_failed";
+    case StopCause::no_data: return "no_data";
   }
   return "none";
 }

@@ -91,6 +91,9 @@ struct WorkerContext {
   // close it at once, count nothing) and, with --allow, each datagram's source. Null or open()
   // = everyone (then no source address need be read). Engine-owned.
   PeerAdmission* admission = nullptr;
+  // Senders with --auth-key: written first on every TCP connection, as soon as it is connected
+  // (sync_auth.hh's preamble); empty otherwise. Engine-owned.
+  std::vector<unsigned char> connection_preamble;
   // TCP streams: the connections whose TCP_INFO the engine reads at every interval. A worker
   // adds each connection it opens or accepts (watch_connection) and removes it before closing
   // its socket (unwatch_connection). Engine-owned; null = not wanted.
@@ -117,10 +120,17 @@ inline bool filters_datagrams(const WorkerContext& context) {
   return context.admission != nullptr && !context.admission->filter().empty();
 }
 
-// A data connection just accepted from `peer`: serve it? Control path.
-inline bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer) {
+// A data connection just accepted from `peer` as `socket`: serve it? With --auth-key its
+// preamble is read here (the listener deferred the accept until it came). Control path.
+inline bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer,
+                                  NativeSocket socket) {
   return context.admission == nullptr || context.admission->open() ||
-         context.admission->admit_connection(peer, PeerAdmission::Door::data);
+         context.admission->admit_connection(peer, PeerAdmission::Door::data, socket);
+}
+
+// --auth-key: listeners hold a connection back until its first bytes (the preamble) came.
+inline bool defers_accept(const WorkerContext& context) {
+  return context.admission != nullptr && context.admission->sessions_required();
 }
 
 // Appends `socket` of flow `slot`, connected to `remote`, to context.opened (if wanted).

@@ -45,16 +45,27 @@ ReceiverSync::Outcome ReceiverSync::on_request(int peer, int32_t request) {
 }
 
 void ReceiverSync::query_state(int peer, Outcome& out) const {
-  out.replies.push_back({peer, state_});
+  // A receiver that would refuse a start says it is busy, so a sender stops at its busy check.
+  const bool busy = state_ != sync_code::kStateRunning && why_not_starting() != nullptr;
+  out.replies.push_back({peer, busy ? sync_code::kStateRunning : state_});
+}
+
+const char* ReceiverSync::why_not_starting() const {
+  if (state_ == sync_code::kStateRunning) return "a test is running";
+  if (settling()) return "the last test's senders have not all left yet";
+  if (!starts_allowed_) return "it has started too many tests lately (a flood?)";
+  return nullptr;
+}
+
+bool ReceiverSync::is_parked(int peer) const {
+  return std::find(parked_.begin(), parked_.end(), peer) != parked_.end();
 }
 
 bool ReceiverSync::is_participant(int peer) const {
   return std::find(participants_.begin(), participants_.end(), peer) != participants_.end();
 }
 
-bool ReceiverSync::is_engaged(int peer) const {
-  return is_participant(peer) || std::find(parked_.begin(), parked_.end(), peer) != parked_.end();
-}
+bool ReceiverSync::is_engaged(int peer) const { return is_participant(peer) || is_parked(peer); }
 
 void ReceiverSync::early_exit(int peer, Outcome& out) {
   if (!is_participant(peer)) {
@@ -80,31 +91,25 @@ void ReceiverSync::turn_light_on(Outcome& out) {
 }
 
 void ReceiverSync::start(int peer, Outcome& out) {
+  if (state_ == sync_code::kStateRunning && is_participant(peer)) {
+    out.replies.push_back({peer, sync_code::kStart});  // a repeat changes nothing
+    return;
+  }
   if (!config_.multi_clients) {
-    // A second sender racing past its busy check joins the running test, as in NTTTCP.
-    if (state_ != sync_code::kStateRunning) {
-      participants_.clear();
-      turn_light_on(out);
-    } else if (is_participant(peer)) {
-      out.replies.push_back({peer, sync_code::kStart});
-      return;
-    } else if (participants_.size() >= kMaxSenders) {
-      out.log_error.push_back(
-          fmt::format("too many senders: at most {} may join one test; rejected one", kMaxSenders));
-      out.replies.push_back({peer, sync_code::kEarlyExit});
-      return;
-    }
+    // A test belongs to the sender that started it: nobody joins it, not even a sender that
+    // raced past its busy check (NTTTCP lets that one in).
+    if (const char* why = why_not_starting()) return refuse_start(peer, why, out);
+    participants_.clear();
     participants_.push_back(peer);
+    turn_light_on(out);
     out.replies.push_back({peer, sync_code::kStart});
     return;
   }
   if (state_ == sync_code::kStateRunning) {
     // NTTTCP would park this sender forever; refusing lets it report "not ready".
-    out.log_error.push_back("a sender asked to join a test that is already running; rejected");
-    out.replies.push_back({peer, sync_code::kEarlyExit});
-    return;
+    return refuse_start(peer, "a test is running (-M: every sender parks before the -L one)", out);
   }
-  if (std::find(parked_.begin(), parked_.end(), peer) != parked_.end()) {
+  if (is_parked(peer)) {
     out.replies.push_back({peer, sync_code::kPleaseWait});
     return;
   }
@@ -120,6 +125,11 @@ void ReceiverSync::start(int peer, Outcome& out) {
   out.replies.push_back({peer, sync_code::kPleaseWait});
 }
 
+void ReceiverSync::refuse_start(int peer, const char* why, Outcome& out) {
+  out.log_error.push_back(fmt::format("start refused: {}", why));
+  out.replies.push_back({peer, sync_code::kEarlyExit});
+}
+
 void ReceiverSync::last_client_start(int peer, Outcome& out) {
   if (!config_.multi_clients) {
     // NTTTCP logs and replies a stale value; any non-'R' makes its sender say "not ready".
@@ -129,17 +139,12 @@ void ReceiverSync::last_client_start(int peer, Outcome& out) {
     out.replies.push_back({peer, sync_code::kEarlyExit});
     return;
   }
-  if (state_ == sync_code::kStateRunning) {
-    out.log_error.push_back(
-        "a second last client ('-L') arrived while the test is running; rejected");
-    out.replies.push_back({peer, sync_code::kEarlyExit});
-    return;
-  }
+  if (const char* why = why_not_starting()) return refuse_start(peer, why, out);
   // Exactly one 'R' per sender, the '-L' sender last (NTTTCP sends it a second one: #9). It
   // may have parked itself first ('R', then 'L'): it is still one sender of the test.
   parked_.erase(std::remove(parked_.begin(), parked_.end(), peer), parked_.end());
   participants_.clear();
-  turn_light_on(out);
+  turn_light_on(out);  // the parked senders, then this one
   participants_.push_back(peer);
   for (int parked : parked_) out.replies.push_back({parked, sync_code::kStart});
   out.replies.push_back({peer, sync_code::kStart});
@@ -147,24 +152,37 @@ void ReceiverSync::last_client_start(int peer, Outcome& out) {
 }
 
 void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
+  // What this receiver lets a sender's word make of a cycle (--max-cycle; 0 = no limit).
+  const uint32_t cap = config_.max_cycle_s == 0
+                           ? sync_code::kMaxCycleSeconds
+                           : std::min(config_.max_cycle_s, sync_code::kMaxCycleSeconds);
   uint32_t answer;
   if (config_.multi_clients) {
     answer = config_.duration_s;  // every sender follows the receiver's -t
   } else if (proposal == 0) {
-    if (config_.duration_s != 0)
-      out.log_info.push_back("test is negotiated to run with continuous mode");
-    answer = 0;
+    if (config_.duration_s == 0 || config_.max_cycle_s == 0) {
+      if (config_.duration_s != 0)
+        out.log_info.push_back("test is negotiated to run with continuous mode");
+      answer = 0;
+    } else {
+      answer = std::max(cap, config_.duration_s);
+      out.log_error.push_back(fmt::format(
+          "a sender asked for a continuous test (-t 0); this receiver allows at most {} s "
+          "(--max-cycle): answered {} s",
+          cap, answer));
+    }
   } else if (proposal < 0) {
     // Not a duration (HELLO is handled above); answer like NTTTCP does: its own -t.
     answer = config_.duration_s;
   } else if (config_.duration_s == 0) {
     answer = 0;  // receiver is continuous: so is the sender
   } else if (config_.duration_s < static_cast<uint32_t>(proposal)) {
-    answer = std::min(static_cast<uint32_t>(proposal), sync_code::kMaxCycleSeconds);
+    answer = std::max(std::min(static_cast<uint32_t>(proposal), cap), config_.duration_s);
     if (answer < static_cast<uint32_t>(proposal))
       out.log_error.push_back(
-          fmt::format("a sender proposed a test cycle of {} s, above the maximum of {} s; capped",
-                      proposal, sync_code::kMaxCycleSeconds));
+          fmt::format("a sender proposed a test cycle of {} s, above this receiver's maximum of "
+                      "{} s (--max-cycle); answered {} s",
+                      proposal, cap, answer));
     out.log_info.push_back(fmt::format("Test cycle time negotiated is: {} seconds", answer));
   } else {
     answer = config_.duration_s;

@@ -161,6 +161,56 @@ Expected<int32_t> SyncClient::exchange(int32_t request, std::chrono::millisecond
   return sync_wire::decode_int(reply);
 }
 
+Expected<sync_auth::Cookie> SyncClient::authenticate(const sync_auth::Key& key,
+                                                     std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  auto nonce = sync_auth::new_nonce();
+  if (!nonce) return fail("sync: --auth-key: " + nonce.error().message);
+  std::string hello;
+  sync_wire::append_int(hello, sync_code::kAuthHello);
+  hello.append(reinterpret_cast<const char*>(nonce->data()), nonce->size());
+  if (auto sent = write_all(hello, deadline, timeout); !sent) return sent.error();
+  char reply[4];
+  if (auto read = read_exact(reply, sizeof reply, deadline, timeout); !read)
+    return fail(
+        "sync: --auth-key: the receiver closed the connection before authenticating "
+        "(" +
+        read.error().message + ")");
+  const int32_t answer = sync_wire::decode_int(reply);
+  if (answer == sync_code::kAuthNotHere)
+    return fail(
+        "sync: --auth-key: the receiver has no --auth-key; give it the same key file, "
+        "or drop --auth-key here");
+  if (answer != sync_code::kAuthChallenge)
+    return fail(fmt::format(
+        "sync: --auth-key: the receiver did not authenticate (it answered {}): it is not xttcp, "
+        "and an NTTTCP-compatible receiver cannot; drop --auth-key to test against it",
+        answer));
+  sync_auth::Nonce theirs{};
+  sync_auth::Proof their_proof{};
+  if (auto read =
+          read_exact(reinterpret_cast<char*>(theirs.data()), theirs.size(), deadline, timeout);
+      !read)
+    return read.error();
+  if (auto read = read_exact(reinterpret_cast<char*>(their_proof.data()), their_proof.size(),
+                             deadline, timeout);
+      !read)
+    return read.error();
+  auto session = sync_auth::session(key, *nonce, theirs);
+  if (!session) return fail("sync: --auth-key: " + session.error().message);
+  if (!crypto::equal_in_constant_time(their_proof, session->receiver_proof))
+    return fail("sync: --auth-key: the receiver's proof is wrong: it holds another key");
+  std::string proof(reinterpret_cast<const char*>(session->sender_proof.data()),
+                    session->sender_proof.size());
+  if (auto sent = write_all(proof, deadline, timeout); !sent) return sent.error();
+  if (auto read = read_exact(reply, sizeof reply, deadline, timeout); !read)
+    return fail("sync: --auth-key: the receiver refused our proof (" + read.error().message + ")");
+  if (sync_wire::decode_int(reply) != sync_code::kAuthOk)
+    return fail(fmt::format("sync: --auth-key: unexpected reply {} to our proof",
+                            sync_wire::decode_int(reply)));
+  return session->data_cookie;
+}
+
 Expected<bool> SyncClient::try_native_hello(std::chrono::milliseconds timeout) {
   auto reply = exchange(sync_code::kHello, timeout);
   if (!reply) return reply.error();

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/status.hh"
+#include "engine/control/sync_auth.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
@@ -29,6 +30,11 @@ class SyncClient {
   Status send_int(int32_t value, std::chrono::milliseconds timeout);
   // Reads one int, e.g. the 'R' that follows a 'W'.
   Expected<int32_t> read_int(std::chrono::milliseconds timeout);
+  // --auth-key, first thing on the connection (sync_auth.hh): proves this end holds `key` and
+  // checks that the receiver does; returns the session's data cookie. Errors are one line
+  // saying which end lacks the key or holds another.
+  Expected<sync_auth::Cookie> authenticate(const sync_auth::Key& key,
+                                           std::chrono::milliseconds timeout);
   // Sends HELLO: true if the receiver is xttcp (HELLO_ACK; the connection is native from now
   // on), false if it is NTTTCP-for-Linux (any reply >= 0, which its later proposal overwrites).
   Expected<bool> try_native_hello(std::chrono::milliseconds timeout);

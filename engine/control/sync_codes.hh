@@ -24,6 +24,12 @@ inline constexpr int32_t kStateFinished = 13;
 // proposal, answers a value >= 0 and the sender's real proposal overwrites it.
 inline constexpr int32_t kHello = static_cast<int32_t>(0xC0DE7801u);
 inline constexpr int32_t kHelloAck = static_cast<int32_t>(0xC0DE7802u);
+// --auth-key (engine/control/sync_auth.hh): the sender's first int when it holds a key, the
+// receiver's replies. NTTTCP takes AUTH_HELLO for a cycle proposal and answers a number >= 0.
+inline constexpr int32_t kAuthHello = static_cast<int32_t>(0xC0DE7803u);
+inline constexpr int32_t kAuthChallenge = static_cast<int32_t>(0xC0DE7804u);
+inline constexpr int32_t kAuthOk = static_cast<int32_t>(0xC0DE7805u);
+inline constexpr int32_t kAuthNotHere = static_cast<int32_t>(0xC0DE7806u);  // receiver has no key
 
 // Largest frame (JSON) either side accepts: a result (thousands of connections' statistics),
 // and a hello (the spec).
@@ -38,7 +44,7 @@ inline constexpr uint32_t kMaxCycleSeconds = 3u * 365 * 24 * 3600;
 // ('W' included: it is a reply code and must never be proposed either).
 constexpr bool is_command(int32_t value) {
   return value == kQueryState || value == kStart || value == kLastClientStart ||
-         value == kEarlyExit || value == kPleaseWait || value == kHello;
+         value == kEarlyExit || value == kPleaseWait || value == kHello || value == kAuthHello;
 }
 
 }  // namespace xttcp::sync_code

@@ -1,5 +1,6 @@
 #include "engine/control/sync_input.hh"
 
+#include "engine/control/sync_auth.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_wire.hh"
 
@@ -14,6 +15,14 @@ SyncInput::Message SyncInput::next() {
     return message;
   }
   const char* at = in_.data() + used_;
+  if (expect_ == Expect::auth_hello) return take_auth_hello(at, left);
+  if (expect_ == Expect::auth_proof)
+    return take_bytes(Message::Kind::auth_proof, sync_auth::kProofBytes);
+  // A sender holding a key, at a receiver without one: its nonce belongs to this first message
+  // (later, the same int is a proposal like any other).
+  if (expect_ == Expect::integer && requests_ == 0 &&
+      sync_wire::decode_int(at) == sync_code::kAuthHello)
+    return take_auth_hello(at, left);
   if (expect_ == Expect::integer) {
     used_ += 4;
     if (++requests_ > max_requests_) {
@@ -44,6 +53,39 @@ SyncInput::Message SyncInput::next() {
   used_ += 4 + static_cast<size_t>(length);
   if (expect_ == Expect::result_frame) result_received_ = true;
   expect_ = Expect::integer;
+  return message;
+}
+
+SyncInput::Message SyncInput::take_auth_hello(const char* at, size_t left) {
+  Message message;
+  const int32_t first = sync_wire::decode_int(at);
+  if (first != sync_code::kAuthHello) {
+    message.kind = Message::Kind::not_authenticated;
+    message.value = first;
+    used_ += 4;
+    return message;
+  }
+  if (left < 4 + sync_auth::kNonceBytes) {
+    in_.erase(0, used_);
+    used_ = 0;
+    return message;
+  }
+  ++requests_;
+  used_ += 4;
+  return take_bytes(Message::Kind::auth_hello, sync_auth::kNonceBytes);
+}
+
+SyncInput::Message SyncInput::take_bytes(Message::Kind kind, size_t count) {
+  Message message;
+  if (in_.size() - used_ < count) {
+    in_.erase(0, used_);
+    used_ = 0;
+    return message;
+  }
+  message.kind = kind;
+  message.payload.assign(in_.data() + used_, count);
+  used_ += count;
+  expect_ = Expect::integer;  // the caller moves on: challenged(), authenticated() or a close
   return message;
 }
 

@@ -25,6 +25,12 @@ class SyncInput {
       result_frame,       // the native result (`payload`)
       too_many_requests,  // one int more than the connection may send: close it
       frame_too_large,    // a frame header over its limit (`length`, `limit`): close it
+      // --auth-key (sync_auth.hh): AUTH_HELLO and the sender's nonce (`payload`); its proof
+      // (`payload`) once challenged; or, where a key is required, a first int that is not
+      // AUTH_HELLO (`value`): close the connection.
+      auth_hello,
+      auth_proof,
+      not_authenticated,
     };
     Kind kind = Kind::none;
     int32_t value = 0;
@@ -33,8 +39,10 @@ class SyncInput {
     uint32_t limit = 0;
   };
 
-  // `max_requests`: the ints one connection may send (SyncLimits::max_requests).
-  explicit SyncInput(uint32_t max_requests) : max_requests_(max_requests) {}
+  // `max_requests`: the ints one connection may send (SyncLimits::max_requests). With
+  // `require_auth` (the receiver holds --auth-key) the connection must open with AUTH_HELLO.
+  explicit SyncInput(uint32_t max_requests, bool require_auth = false)
+      : max_requests_(max_requests), expect_(require_auth ? Expect::auth_hello : Expect::integer) {}
 
   void append(std::string_view bytes) { in_.append(bytes); }
   // The next whole message, consumed. Call until `none` (or a reason to close), handing every
@@ -45,13 +53,24 @@ class SyncInput {
   // twice, and the connection must close.
   bool on_outcome(const ReceiverSync::Outcome& outcome);
 
+  // The receiver sent its challenge: the sender's proof comes next.
+  void challenged() { expect_ = Expect::auth_proof; }
+  // The proof was right: the protocol proper begins.
+  void authenticated() {
+    authenticated_ = true;
+    expect_ = Expect::integer;
+  }
+  bool is_authenticated() const { return authenticated_; }
+
   bool native() const { return native_; }
   bool result_received() const { return result_received_; }
   // Bytes held that do not form a whole message yet: at most one frame and its header.
   size_t buffered() const { return in_.size() - used_; }
 
  private:
-  enum class Expect { integer, hello_frame, result_frame };
+  enum class Expect { auth_hello, auth_proof, integer, hello_frame, result_frame };
+  Message take_auth_hello(const char* at, size_t left);
+  Message take_bytes(Message::Kind kind, size_t count);
 
   uint32_t max_requests_;
   std::string in_;
@@ -60,6 +79,7 @@ class SyncInput {
   uint32_t requests_ = 0;
   bool native_ = false;
   bool result_received_ = false;
+  bool authenticated_ = false;
 };
 
 }  // namespace xttcp

@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <span>
 #include <vector>
 
 #include "engine/control/sync_codes.hh"
-#include "engine/control/sync_input.hh"
 #include "engine/control/sync_wire.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
@@ -23,21 +24,26 @@ using SteadyClock = std::chrono::steady_clock;
 }  // namespace
 
 struct SyncServer::Connection {
-  explicit Connection(uint32_t max_requests) : input(max_requests) {}
+  Connection(uint32_t max_requests, bool require_auth) : input(max_requests, require_auth) {}
 
   int id = 0;
   UniqueSocket fd;
   std::string peer;     // "10.0.0.2:40312", for log lines
+  std::string network;  // peer_network(): what the handshake bound per network counts
   SyncInput input;      // what its bytes are: requests and frames
   std::string out;      // bytes the socket has not taken yet
   bool broken = false;  // a write failed; closed after the current batch of events
   bool result_sent = false;
-  SteadyClock::time_point last_heard = SteadyClock::now();
+  SteadyClock::time_point accepted_at = SteadyClock::now();
+  std::optional<SteadyClock::time_point> parked_at;  // -M: since it was told to wait
+  // --auth-key: the nonces once the sender's came, and what both ends compute from them.
+  std::optional<sync_auth::Session> session;
 };
 
 Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& address,
                                                          ReceiverSync::Config config,
-                                                         SyncServerHooks hooks, SyncLimits limits) {
+                                                         SyncServerHooks hooks, SyncLimits limits,
+                                                         std::optional<sync_auth::Key> key) {
   const std::string where = address.is_any()
                                 ? fmt::format("sync port {}", address.port())
                                 : fmt::format("sync port {} on {}", address.port(), address.host());
@@ -53,18 +59,22 @@ Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& ad
   if (!bound) return fail(where + ": " + bound.error().message);
   auto wake = WakeSignal::create();
   if (!wake) return fail(where + ": " + wake.error().message);
-  return std::unique_ptr<SyncServer>(new SyncServer(
-      std::move(listener), std::move(*wake), bound->port(), config, std::move(hooks), limits));
+  return std::unique_ptr<SyncServer>(new SyncServer(std::move(listener), std::move(*wake),
+                                                    bound->port(), config, std::move(hooks), limits,
+                                                    std::move(key)));
 }
 
 SyncServer::SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port,
-                       ReceiverSync::Config config, SyncServerHooks hooks, SyncLimits limits)
+                       ReceiverSync::Config config, SyncServerHooks hooks, SyncLimits limits,
+                       std::optional<sync_auth::Key> key)
     : listener_(std::move(listener)),
       wake_(std::move(wake)),
+      key_(std::move(key)),
       port_(port),
       hooks_(std::move(hooks)),
       limits_(limits),
       log_budget_(limits.log_lines_per_period, limits.log_period),
+      test_budget_(limits.tests_per_period, limits.test_period),
       sync_(config) {}
 
 SyncServer::~SyncServer() { stop(); }
@@ -81,13 +91,32 @@ void SyncServer::stop() {
 }
 
 void SyncServer::test_finished() {
-  std::lock_guard lock(mutex_);
-  sync_.test_finished();
+  {
+    std::lock_guard lock(mutex_);
+    sync_.test_finished();
+    test_finished_at_ = SteadyClock::now();
+  }
+  wake_.notify();  // the settle deadlines run from now
 }
 
 int32_t SyncServer::state() const {
   std::lock_guard lock(mutex_);
   return sync_.state();
+}
+
+void SyncServer::hurry_settle(std::chrono::milliseconds grace) {
+  {
+    std::lock_guard lock(mutex_);
+    const auto hurried = SteadyClock::now() + grace - limits_.settle_limit;
+    if (sync_.state() == sync_code::kStateFinished && hurried < test_finished_at_)
+      test_finished_at_ = hurried;
+  }
+  wake_.notify();
+}
+
+bool SyncServer::senders_present() const {
+  std::lock_guard lock(mutex_);
+  return !sync_.participants().empty();
 }
 
 void SyncServer::publish_result(std::string result_json) {
@@ -99,17 +128,21 @@ void SyncServer::publish_result(std::string result_json) {
   wake_.notify();
 }
 
-void SyncServer::log(std::string_view line, bool is_error, bool always) {
+void SyncServer::log(std::string_view line, bool is_error) {
   if (!hooks_.log) return;
-  if (!always) {
-    const LineBudget::Verdict verdict = log_budget_.take(SteadyClock::now());
-    if (verdict.suppressed_before > 0)
-      hooks_.log(fmt::format("sync: {} more line(s) about sync connections were not logged",
-                             verdict.suppressed_before),
-                 true);
-    if (!verdict.print) return;
-  }
-  hooks_.log(line, is_error);
+  const LineBudget::Verdict verdict = log_budget_.take(SteadyClock::now());
+  if (verdict.suppressed_before > 0)
+    hooks_.log(fmt::format("sync: {} more line(s) about sync connections were not logged",
+                           verdict.suppressed_before),
+               true);
+  if (verdict.print) hooks_.log(line, is_error);
+}
+
+void SyncServer::say_suppressed_lines() {
+  const uint64_t held = log_budget_.overdue(SteadyClock::now());
+  if (held > 0 && hooks_.log)
+    hooks_.log(fmt::format("sync: {} more line(s) about sync connections were not logged", held),
+               true);
 }
 
 void SyncServer::run() {
@@ -144,7 +177,8 @@ void SyncServer::run() {
       if (entry.writable && !flush(*found->second)) found->second->broken = true;
       if (entry.want_read && (entry.readable || entry.hung_up)) on_readable(ids[i]);
     }
-    close_idle_connections();
+    close_overdue_connections();
+    say_suppressed_lines();
     deliver_result();
     std::vector<std::pair<int, std::string>> broken;
     for (auto& [id, connection] : connections_)
@@ -156,6 +190,10 @@ void SyncServer::run() {
   deliver_result();
   for (auto& [id, connection] : connections_) flush(*connection);
   connections_.clear();  // teardown: the engine is stopping, no hooks
+  // Lines still held back are said now: no later line will say them.
+  if (const uint64_t held = log_budget_.suppressed(); held > 0 && hooks_.log)
+    hooks_.log(fmt::format("sync: {} more line(s) about sync connections were not logged", held),
+               true);
 }
 
 void SyncServer::accept_all() {
@@ -186,10 +224,21 @@ void SyncServer::accept_all() {
           true);
       continue;  // closes it
     }
+    std::string network = peer_network(peer);
+    if (!network_has_room(network)) {
+      ++refused_connections_;
+      log(fmt::format("sync: closed a connection from {}: {} connections from {} are already "
+                      "opening a test ({} so far)",
+                      peer.to_string(), limits_.max_handshaking_per_network, network,
+                      refused_connections_),
+          true);
+      continue;  // closes it
+    }
     set_no_delay((*accepted)->get());
-    auto connection = std::make_unique<Connection>(limits_.max_requests);
+    auto connection = std::make_unique<Connection>(limits_.max_requests, key_.has_value());
     connection->id = next_id_++;
     connection->peer = peer.to_string();
+    connection->network = std::move(network);
     connection->fd = std::move(**accepted);
     const int key = connection->id;
     connections_[key] = std::move(connection);
@@ -220,8 +269,15 @@ void SyncServer::on_readable(int id) {
   }
 }
 
+bool SyncServer::network_has_room(const std::string& network) const {
+  size_t opening = 0;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, connection] : connections_)
+    if (connection->network == network && !sync_.is_engaged(id)) ++opening;
+  return opening < limits_.max_handshaking_per_network;
+}
+
 bool SyncServer::process_input(Connection& connection) {
-  connection.last_heard = SteadyClock::now();
   for (;;) {
     SyncInput::Message message = connection.input.next();
     switch (message.kind) {
@@ -240,6 +296,11 @@ bool SyncServer::process_input(Connection& connection) {
       case SyncInput::Message::Kind::request:
         if (!handle_request(connection, message.value)) return false;
         break;
+      case SyncInput::Message::Kind::auth_hello:
+      case SyncInput::Message::Kind::auth_proof:
+      case SyncInput::Message::Kind::not_authenticated:
+        if (!handle_auth(connection, message)) return false;
+        break;
       case SyncInput::Message::Kind::hello_frame:
       case SyncInput::Message::Kind::result_frame:
         if (!handle_frame(connection, message.kind == SyncInput::Message::Kind::hello_frame,
@@ -254,11 +315,15 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
   ReceiverSync::Outcome outcome;
   uint32_t cycle_s;
   std::vector<int> native_senders;
+  const auto now = SteadyClock::now();
   {
     std::lock_guard lock(mutex_);
+    sync_.set_starts_allowed(test_budget_.has_room(now));
     outcome = sync_.on_request(connection.id, request);
     cycle_s = sync_.negotiated_cycle_s();
+    if (outcome.stop_early) test_finished_at_ = now;  // its senders' settle deadline runs
     if (outcome.start) {  // a new test: the previous test's result is stale
+      test_budget_.take(now);
       result_.clear();
       has_result_ = false;
       for (int id : sync_.participants()) {
@@ -268,12 +333,19 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
       }
     }
   }
-  for (const auto& line : outcome.log_info) log(line, false, outcome.start);
-  for (const auto& line : outcome.log_error) log(line, true);
+  // Every line a request makes is the peer's doing, a test's start included: all share the
+  // budget. Refusals name the connection.
+  for (const auto& line : outcome.log_info) log(line, false);
+  for (const auto& line : outcome.log_error)
+    log(fmt::format("sync: {}: {}", connection.peer, line), true);
   // Light on before the 'R' leaves, like NTTTCP: the receiver window leads by half an RTT.
   if (outcome.start && hooks_.start) hooks_.start(cycle_s, native_senders);
   if (outcome.stop_early && hooks_.early_exit) hooks_.early_exit();
   for (const auto& reply : outcome.replies) {
+    auto found = connections_.find(reply.peer);
+    if (found != connections_.end() && reply.value == sync_code::kPleaseWait &&
+        !found->second->parked_at)
+      found->second->parked_at = now;
     std::string bytes;
     sync_wire::append_int(bytes, reply.value);
     send_bytes(reply.peer, bytes);
@@ -285,13 +357,84 @@ bool SyncServer::handle_request(Connection& connection, int32_t request) {
   return true;
 }
 
+bool SyncServer::handle_auth(Connection& connection, const SyncInput::Message& message) {
+  using Kind = SyncInput::Message::Kind;
+  if (message.kind == Kind::not_authenticated) {
+    // NTTTCP's first message is 'X' or a cycle; an xttcp sender without a key says HELLO.
+    const bool xttcp = message.value == sync_code::kHello;
+    return refuse_unauthenticated(
+        connection, xttcp ? "an xttcp sender without --auth-key"
+                          : "an NTTTCP-compatible sender cannot authenticate (--auth-key is "
+                            "for xttcp senders only)");
+  }
+  if (!key_) {
+    // A sender holding a key, at this receiver without one: it must not think it is served.
+    std::string bytes;
+    sync_wire::append_int(bytes, sync_code::kAuthNotHere);
+    send_bytes(connection.id, bytes);
+    log(fmt::format("sync: {} offered --auth-key, which this receiver does not have; connection "
+                    "closed",
+                    connection.peer),
+        true);
+    flush(connection);
+    return false;
+  }
+  if (message.kind == Kind::auth_hello) {
+    sync_auth::Nonce sender{}, receiver{};
+    std::copy(message.payload.begin(), message.payload.end(), sender.begin());
+    auto nonce = sync_auth::new_nonce();
+    auto session = nonce ? sync_auth::session(*key_, sender, *nonce)
+                         : Expected<sync_auth::Session>(nonce.error());
+    if (!session) {
+      log("sync: --auth-key: " + session.error().message, true);
+      return false;
+    }
+    receiver = *nonce;
+    connection.session = *session;
+    std::string bytes;
+    sync_wire::append_int(bytes, sync_code::kAuthChallenge);
+    bytes.append(reinterpret_cast<const char*>(receiver.data()), receiver.size());
+    bytes.append(reinterpret_cast<const char*>(session->receiver_proof.data()),
+                 session->receiver_proof.size());
+    send_bytes(connection.id, bytes);
+    connection.input.challenged();
+    return true;
+  }
+  // The sender's proof.
+  const auto* proof = reinterpret_cast<const uint8_t*>(message.payload.data());
+  if (!connection.session ||
+      !crypto::equal_in_constant_time(std::span(proof, message.payload.size()),
+                                      connection.session->sender_proof))
+    return refuse_unauthenticated(connection, "its proof is wrong (its --auth-key differs)");
+  connection.input.authenticated();
+  if (hooks_.authenticated) hooks_.authenticated(connection.id, connection.session->data_cookie);
+  std::string bytes;
+  sync_wire::append_int(bytes, sync_code::kAuthOk);
+  send_bytes(connection.id, bytes);
+  return true;
+}
+
+bool SyncServer::refuse_unauthenticated(Connection& connection, std::string_view why) {
+  if (hooks_.unauthenticated) hooks_.unauthenticated();
+  log(fmt::format("sync: closed a connection from {}: it did not authenticate (--auth-key): {}",
+                  connection.peer, why),
+      true);
+  return false;
+}
+
 bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::string payload) {
   if (hello_frame) {
     std::optional<SocketAddress> reached_at;
     if (auto local = local_address_of(connection.fd.get())) reached_at = *local;
-    std::string hello = hooks_.native_hello
-                            ? hooks_.native_hello(connection.id, payload, reached_at)
-                            : std::string("{}");
+    Expected<std::string> answer = hooks_.native_hello
+                                       ? hooks_.native_hello(connection.id, payload, reached_at)
+                                       : Expected<std::string>(std::string("{}"));
+    if (!answer) {
+      log(fmt::format("sync: refused sender {}: {}", connection.peer, answer.error().message),
+          true);
+      return false;
+    }
+    std::string hello = std::move(*answer);
     if (hello.size() > sync_code::kMaxFrameBytes) {
       log("sync: the receiver's hello frame is over the size limit; sending {}", true);
       hello = "{}";
@@ -386,21 +529,32 @@ void SyncServer::close_connection(int id, std::string_view why, bool is_error) {
   if (hooks_.peer_closed) hooks_.peer_closed(departure);
 }
 
-void SyncServer::close_idle_connections() {
+void SyncServer::close_overdue_connections() {
+  using std::chrono::duration_cast;
+  using std::chrono::seconds;
   const auto now = SteadyClock::now();
-  std::vector<std::pair<int, std::string>> idle;
+  std::vector<std::pair<int, std::string>> overdue;
   {
     std::lock_guard lock(mutex_);
-    for (auto& [id, connection] : connections_)
-      if (now - connection->last_heard > limits_.idle_limit && !sync_.is_engaged(id))
-        idle.emplace_back(id, connection->peer);
+    const bool finished = sync_.state() == sync_code::kStateFinished;
+    for (auto& [id, connection] : connections_) {
+      std::string why;
+      if (sync_.is_parked(id)) {
+        if (connection->parked_at && now - *connection->parked_at > limits_.park_limit)
+          why = fmt::format("waited {} s for the last client ('-L') to start the test",
+                            duration_cast<seconds>(limits_.park_limit).count());
+      } else if (sync_.is_participant(id)) {
+        if (finished && now - test_finished_at_ > limits_.settle_limit)
+          why = fmt::format("is still here {} s after its test ended",
+                            duration_cast<seconds>(limits_.settle_limit).count());
+      } else if (now - connection->accepted_at > limits_.handshake_limit) {
+        why = fmt::format("has not started a test {} s after it connected",
+                          duration_cast<seconds>(limits_.handshake_limit).count());
+      }
+      if (!why.empty()) overdue.emplace_back(id, connection->peer + " " + why);
+    }
   }
-  for (auto& [id, peer] : idle)
-    close_connection(
-        id,
-        fmt::format("{} said nothing for {} s and is not in a test", peer,
-                    std::chrono::duration_cast<std::chrono::seconds>(limits_.idle_limit).count()),
-        false);
+  for (auto& [id, why] : overdue) close_connection(id, why, false);
 }
 
 }  // namespace xttcp

@@ -20,6 +20,8 @@
 
 #include "base/status.hh"
 #include "engine/control/receiver_sync.hh"
+#include "engine/control/sync_auth.hh"
+#include "engine/control/sync_input.hh"
 #include "engine/net/address.hh"
 #include "engine/net/unique_socket.hh"
 #include "engine/net/wake_signal.hh"
@@ -28,16 +30,29 @@
 namespace xttcp {
 
 // What one listener grants the network: anyone can connect to the sync port, so every
-// connection, request and byte is bounded.
+// connection, request, byte and second is bounded (docs/hostile-peers.md).
 struct SyncLimits {
   size_t max_connections = 64;  // open sync connections; more are accepted and closed at once
-  uint32_t max_requests = 256;  // ints on one connection (a sender needs about five)
+  // Connections from one peer network (peer_network: an IPv4 address, an IPv6 /64) that are not
+  // yet in a test nor parked: one such network cannot take every seat.
+  size_t max_handshaking_per_network = 16;
+  uint32_t max_requests = 256;         // ints on one connection (a sender needs about five)
   size_t max_pending_out = 64 * 1024;  // replies the peer has not read: stop reading from it
-  // A connection that is not a sender of the test, nor parked, and says nothing this long.
-  std::chrono::milliseconds idle_limit{120'000};
-  // Lines a peer can make the receiver log: this many per period, the rest counted.
+  // From its accept, a connection has this long to become a sender of a test or park (-M),
+  // whatever it sends meanwhile.
+  std::chrono::milliseconds handshake_limit{120'000};
+  // A parked sender (-M) waits this long for the '-L' sender (the sender's own default wait).
+  std::chrono::milliseconds park_limit{600'000};
+  // After its test ended, a sender has this long to hand in its result, take ours and leave;
+  // no new test starts before every sender of the last one has left.
+  std::chrono::milliseconds settle_limit{60'000};
+  // Lines a peer can make the receiver log, test starts and ends included: this many per
+  // period, the rest counted and said when the period is over.
   uint32_t log_lines_per_period = 20;
   std::chrono::milliseconds log_period{10'000};
+  // Tests the listener starts per period: past it a start is refused and a busy check says busy.
+  uint32_t tests_per_period = 30;
+  std::chrono::milliseconds test_period{60'000};
 };
 
 // Every hook is called on the server thread, must return promptly (replies wait for it) and
@@ -45,9 +60,9 @@ struct SyncLimits {
 struct SyncServerHooks {
   // A native sender's hello frame arrived on connection `peer`, which came to the local address
   // `reached_at` (unset when the socket cannot say); returns the receiver's hello frame ("{}" if
-  // empty).
-  std::function<std::string(int peer, const std::string& sender_hello,
-                            const std::optional<SocketAddress>& reached_at)>
+  // empty), or why this sender is refused (its hello breaks a rule): the connection is closed.
+  std::function<Expected<std::string>(int peer, const std::string& sender_hello,
+                                      const std::optional<SocketAddress>& reached_at)>
       native_hello;
   // Light on: the test starts now, for the negotiated cycle; its senders on `native_senders`
   // (connection ids) said hello and owe their result at the end.
@@ -64,16 +79,21 @@ struct SyncServerHooks {
   // --allow / --max-clients: serve a sync connection from `peer`? (refusals are counted by the
   // hook's owner; the connection is closed at once). Empty: everyone.
   std::function<bool(const SocketAddress& peer)> admit;
+  // --auth-key: connection `peer` proved the key; its data connections open with `cookie`'s
+  // preamble (sync_auth.hh) until it closes (peer_closed, departure.peer).
+  std::function<void(int peer, const sync_auth::Cookie& cookie)> authenticated;
+  // --auth-key: a connection was closed because it did not authenticate (counted by the owner).
+  std::function<void()> unauthenticated;
 };
 
 class SyncServer {
  public:
   // Binds and listens now, so a busy port is reported before anything starts:
   // "sync port 5000: address already in use". Port 0 picks a free port (see port()).
-  static Expected<std::unique_ptr<SyncServer>> listen(const SocketAddress& address,
-                                                      ReceiverSync::Config config,
-                                                      SyncServerHooks hooks,
-                                                      SyncLimits limits = {});
+  // With `key` (--auth-key) every connection must authenticate first (sync_auth.hh).
+  static Expected<std::unique_ptr<SyncServer>> listen(
+      const SocketAddress& address, ReceiverSync::Config config, SyncServerHooks hooks,
+      SyncLimits limits = {}, std::optional<sync_auth::Key> key = std::nullopt);
   ~SyncServer();
   SyncServer(const SyncServer&) = delete;
   SyncServer& operator=(const SyncServer&) = delete;
@@ -88,32 +108,48 @@ class SyncServer {
 
   uint16_t port() const { return port_; }
   int32_t state() const;  // ReceiverSync's state, for the engine and tests
+  // The last test's senders get `grace` from now to leave (not settle_limit): it carried no
+  // result worth waiting for. Safe from any thread.
+  void hurry_settle(std::chrono::milliseconds grace);
+  // Whether the running test still has a sender connected (one may leave before the engine's
+  // thread has begun the test it started).
+  bool senders_present() const;
 
  private:
   struct Connection;
   SyncServer(UniqueSocket listener, WakeSignal wake, uint16_t port, ReceiverSync::Config config,
-             SyncServerHooks hooks, SyncLimits limits);
+             SyncServerHooks hooks, SyncLimits limits, std::optional<sync_auth::Key> key);
 
   void run();
   void accept_all();
   void on_readable(int id);
   bool process_input(Connection& connection);  // false: the connection must close
   bool handle_request(Connection& connection, int32_t request);
+  bool handle_auth(Connection& connection, const SyncInput::Message& message);
+  bool refuse_unauthenticated(Connection& connection, std::string_view why);
+  // Whether one more connection from `network` may open its handshake (SyncLimits).
+  bool network_has_room(const std::string& network) const;
   bool handle_frame(Connection& connection, bool hello_frame, std::string payload);
   void send_bytes(int id, std::string_view bytes);
   bool flush(Connection& connection);  // false: write error
   void deliver_result();
   void close_connection(int id, std::string_view reason, bool is_error);
-  void close_idle_connections();
-  // Lines a peer can trigger go through the budget; the engine's own are `always` printed.
-  void log(std::string_view line, bool is_error, bool always = false);
+  // Closes every connection past its deadline (SyncLimits: handshake, park, settle).
+  void close_overdue_connections();
+  void say_suppressed_lines();
+  // Every line the listener logs is a peer's doing: all go through the budget.
+  void log(std::string_view line, bool is_error);
 
   UniqueSocket listener_;
   WakeSignal wake_;
+  std::optional<sync_auth::Key> key_;
   uint16_t port_;
   SyncServerHooks hooks_;
   SyncLimits limits_;
   LineBudget log_budget_;
+  LineBudget test_budget_;  // tests started per period
+  // When the last test ended (its senders' settle deadline runs from here).
+  std::chrono::steady_clock::time_point test_finished_at_{};
   // Accepting failed for want of descriptors or memory: the listener rests until then (no spin).
   std::chrono::steady_clock::time_point listener_resumes_{};
   uint64_t refused_connections_ = 0;

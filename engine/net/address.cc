@@ -47,6 +47,21 @@ std::string SocketAddress::to_string() const {
   return text;
 }
 
+std::string peer_network(const SocketAddress& peer) {
+  if (peer.family() != AF_INET6) return peer.host();
+  in6_addr address = reinterpret_cast<const sockaddr_in6*>(&peer.storage)->sin6_addr;
+  char text[INET6_ADDRSTRLEN] = {};
+  if (IN6_IS_ADDR_V4MAPPED(&address)) {
+    inet_ntop(AF_INET, reinterpret_cast<const unsigned char*>(&address) + 12, text, sizeof text);
+    return text;
+  }
+  std::memset(reinterpret_cast<unsigned char*>(&address) + 8, 0, 8);  // keep the /64
+  inet_ntop(AF_INET6, &address, text, sizeof text);
+  std::string network = text;
+  network += "/64";
+  return network;
+}
+
 Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv6) {
   SocketAddress out;
   const int family = ipv6 ? AF_INET6 : AF_INET;

@@ -23,6 +23,11 @@ struct SocketAddress {
   std::string to_string() const;  // "127.0.0.1:5001", "[::1]:5001"
 };
 
+// The network a peer speaks from, for bounds per peer: its IPv4 address (an IPv4-mapped IPv6 one
+// included), or the /64 prefix of an IPv6 address, which one host commonly holds whole
+// ("10.0.0.9", "2001:db8:0:1::/64").
+std::string peer_network(const SocketAddress& peer);
+
 // host "" or "*" means the wildcard address of the family.
 Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv6);
 

@@ -1,18 +1,43 @@
 #include "engine/net/peer_admission.hh"
 
 #include <algorithm>
+#include <optional>
+
+#include "base/crypto.hh"
+#include "engine/control/sync_auth.hh"
+#include "engine/net/socket_io.hh"
 
 namespace xttcp {
 
 PeerAdmission::PeerAdmission(AddressFilter filter, uint32_t max_clients)
     : filter_(std::move(filter)), max_clients_(max_clients) {}
 
-bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door) {
+bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door, NativeSocket socket) {
+  // The preamble is read outside the lock: it is one non-blocking receive.
+  std::optional<sync_auth::Cookie> cookie;
+  const bool check_session = sessions_required_ && door == Door::data;
+  if (check_session) {
+    sync_auth::Preamble preamble{};
+    const SocketTransfer got =
+        receive_now(socket, reinterpret_cast<char*>(preamble.data()), preamble.size());
+    if (got.bytes == static_cast<int64_t>(preamble.size())) cookie = sync_auth::cookie_in(preamble);
+  }
   std::lock_guard lock(mutex_);
   uint64_t& refused = door == Door::control ? refused_.control : refused_.data;
   if (!filter_.allows(peer)) {
     ++refused;
     return false;
+  }
+  if (check_session) {
+    const bool known =
+        cookie && std::any_of(sessions_.begin(), sessions_.end(), [&](const auto& session) {
+          return crypto::equal_in_constant_time(session.second, *cookie);
+        });
+    if (!known) {
+      ++refused;
+      ++refused_.unauthenticated;
+      return false;
+    }
   }
   if (max_clients_ == 0) return true;
   std::string host = peer.host();
@@ -26,6 +51,22 @@ bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door) {
   }
   hosts_.push_back(std::move(host));
   return true;
+}
+
+void PeerAdmission::session_opened(int id, const std::array<uint8_t, 16>& cookie) {
+  std::lock_guard lock(mutex_);
+  sessions_.emplace_back(id, cookie);
+}
+
+void PeerAdmission::session_closed(int id) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(sessions_, [id](const auto& session) { return session.first == id; });
+}
+
+void PeerAdmission::count_unauthenticated_control() {
+  std::lock_guard lock(mutex_);
+  ++refused_.control;
+  ++refused_.unauthenticated;
 }
 
 void PeerAdmission::next_test() {

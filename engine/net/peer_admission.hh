@@ -1,8 +1,9 @@
-// The receiver's door (--allow, --max-clients): decides, per connection or datagram, whether a
-// peer is served, and counts the ones turned away so the result can say so. Thread-safe: the
-// sync thread and every receiver worker ask it.
+// The receiver's door (--allow, --max-clients, --auth-key): decides, per connection or datagram,
+// whether a peer is served, and counts the ones turned away so the result can say so.
+// Thread-safe: the sync thread and every receiver worker ask it.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "engine/net/address_filter.hh"
+#include "engine/net/unique_socket.hh"
 
 namespace xttcp {
 
@@ -21,6 +23,7 @@ class PeerAdmission {
     uint64_t data = 0;              // data connections closed at once
     uint64_t datagrams = 0;         // UDP datagrams dropped unread
     uint64_t over_max_clients = 0;  // of control + data: from a host beyond --max-clients
+    uint64_t unauthenticated = 0;   // of control + data: without --auth-key's proof or preamble
     uint64_t total() const { return control + data + datagrams; }
   };
 
@@ -28,10 +31,21 @@ class PeerAdmission {
   PeerAdmission(AddressFilter filter, uint32_t max_clients);
 
   // True when nothing is filtered: backends skip asking (and reading source addresses).
-  bool open() const { return filter_.empty() && max_clients_ == 0; }
-  // Control path (one call per connection): --allow, then --max-clients. A refused peer is
-  // counted; the caller closes its connection.
-  bool admit_connection(const SocketAddress& peer, Door door);
+  bool open() const { return filter_.empty() && max_clients_ == 0 && !sessions_required_; }
+  // Control path (one call per connection): --allow, then --max-clients, then for a data
+  // connection with --auth-key its preamble, read now from `socket` (the listener defers the
+  // accept until data came: sync_auth.hh). A refused peer is counted; the caller closes its
+  // connection.
+  bool admit_connection(const SocketAddress& peer, Door door, NativeSocket socket = invalid_socket);
+
+  // --auth-key: data connections must open with the preamble of a session authenticated now.
+  void require_sessions() { sessions_required_ = true; }
+  bool sessions_required() const { return sessions_required_; }
+  // Sync connection `id` proved the key: its data connections name `cookie` (sync_auth.hh).
+  void session_opened(int id, const std::array<uint8_t, 16>& cookie);
+  void session_closed(int id);
+  // A sync connection closed for want of the key's proof.
+  void count_unauthenticated_control();
   // Hot path when --allow is set (one call per datagram): the filter only, no lock.
   bool admit_datagram(const SocketAddress& peer) {
     if (filter_.allows(peer)) return true;
@@ -50,7 +64,9 @@ class PeerAdmission {
   uint32_t max_clients_;
   mutable std::mutex mutex_;
   std::vector<std::string> hosts_;  // distinct hosts admitted (only kept with max_clients)
-  Refusals refused_;                // control, data, over_max_clients (under mutex_)
+  bool sessions_required_ = false;  // set before any worker runs
+  std::vector<std::pair<int, std::array<uint8_t, 16>>> sessions_;  // under mutex_
+  Refusals refused_;  // control, data, over_max_clients (under mutex_)
   std::atomic<uint64_t> refused_datagrams_{0};
 };
 

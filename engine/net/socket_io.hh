@@ -24,6 +24,8 @@ struct SocketTransfer {
 // Never raises SIGPIPE.
 SocketTransfer send_some(NativeSocket socket, const char* data, size_t size);
 SocketTransfer receive_some(NativeSocket socket, char* into, size_t size);
+// What has arrived, up to `size` bytes, without waiting even on a blocking socket.
+SocketTransfer receive_now(NativeSocket socket, char* into, size_t size);
 
 enum class WaitFor { read, write };
 // Waits until `socket` is readable or writable (a finished connect, failed or not, counts as

@@ -21,6 +21,11 @@ SocketTransfer receive_some(NativeSocket socket, char* into, size_t size) {
   return got < 0 ? SocketTransfer{-1, errno} : SocketTransfer{got, 0};
 }
 
+SocketTransfer receive_now(NativeSocket socket, char* into, size_t size) {
+  const ssize_t got = ::recv(socket, into, size, MSG_DONTWAIT);
+  return got < 0 ? SocketTransfer{-1, errno} : SocketTransfer{got, 0};
+}
+
 int wait_socket(NativeSocket socket, WaitFor what, std::chrono::steady_clock::time_point deadline) {
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

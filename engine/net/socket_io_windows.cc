@@ -25,6 +25,15 @@ SocketTransfer receive_some(NativeSocket socket, char* into, size_t size) {
   return got == SOCKET_ERROR ? SocketTransfer{-1, WSAGetLastError()} : SocketTransfer{got, 0};
 }
 
+// Winsock has no MSG_DONTWAIT: receive only what FIONREAD says is there.
+SocketTransfer receive_now(NativeSocket socket, char* into, size_t size) {
+  u_long ready = 0;
+  if (::ioctlsocket(socket, FIONREAD, &ready) == SOCKET_ERROR)
+    return SocketTransfer{-1, WSAGetLastError()};
+  if (ready == 0) return SocketTransfer{-1, WSAEWOULDBLOCK};
+  return receive_some(socket, into, std::min<size_t>(size, ready));
+}
+
 int wait_socket(NativeSocket socket, WaitFor what, std::chrono::steady_clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
       deadline - std::chrono::steady_clock::now());

@@ -54,6 +54,9 @@ Expected<UniqueSocket> connect_tcp(const SocketAddress& remote, const ConnectOpt
                                    std::chrono::milliseconds timeout);
 
 Status set_nonblocking(NativeSocket socket, bool on);
+// A listener that hands over a connection only once its first bytes came (Linux: up to 30 s,
+// TCP_DEFER_ACCEPT), so a preamble can be read at accept without waiting. Windows: nothing.
+Status defer_accept_until_data(NativeSocket listener);
 
 // A non-blocking, close-on-exec TCP socket of `family`, not bound yet.
 Expected<UniqueSocket> open_tcp_socket(int family);

@@ -55,6 +55,13 @@ std::optional<std::string> interface_of(const SocketAddress& address) {
   return name;
 }
 
+Status defer_accept_until_data(NativeSocket listener) {
+  const int seconds = 30;
+  if (::setsockopt(listener, IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds) != 0)
+    return fail(std::string("TCP_DEFER_ACCEPT: ") + std::strerror(errno));
+  return ok();
+}
+
 Status set_nonblocking(NativeSocket fd, bool on) {
   int flags = fcntl(fd, F_GETFL);
   if (flags < 0) return fail("fcntl: " + errno_text(errno));

@@ -13,6 +13,8 @@ namespace xttcp {
 
 std::optional<std::string> interface_of(const SocketAddress&) { return std::nullopt; }
 
+Status defer_accept_until_data(NativeSocket) { return ok(); }
+
 Status set_nonblocking(NativeSocket socket, bool on) {
   u_long mode = on ? 1 : 0;
   if (ioctlsocket(socket, FIONBIO, &mode) != 0)

@@ -1,10 +1,12 @@
 // A budget of log lines per period, for lines a remote peer can trigger: a flood of bad
 // requests must not fill the console or the -O log. What is held back is counted and said once
-// the next period opens.
+// the next period opens: by the next line taken then, or by overdue() (a caller's timer), so the
+// count is said even when no later line comes.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <utility>
 
 namespace xttcp {
 
@@ -35,7 +37,20 @@ class LineBudget {
     }
     return verdict;
   }
+  // Whether take() would print now, without taking.
+  bool has_room(Clock::time_point now) const {
+    return now - period_start_ >= period_ || used_ < limit_;
+  }
+  // Lines held back in a period that is over, to say now (0 if none); a new period begins.
+  uint64_t overdue(Clock::time_point now) {
+    if (suppressed_ == 0 || now - period_start_ < period_) return 0;
+    period_start_ = now;
+    used_ = 0;
+    return std::exchange(suppressed_, 0);
+  }
   uint64_t suppressed() const { return suppressed_; }
+  // The lines held back so far, to say now; counting starts again.
+  uint64_t take_suppressed() { return std::exchange(suppressed_, 0); }
 
  private:
   uint32_t limit_;

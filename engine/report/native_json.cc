@@ -461,7 +461,8 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
     doc["access"] = {{"refused_control", r.access->refused_control},
                      {"refused_data", r.access->refused_data},
                      {"refused_datagrams", r.access->refused_datagrams},
-                     {"over_max_clients", r.access->over_max_clients}};
+                     {"over_max_clients", r.access->over_max_clients},
+                     {"unauthenticated", r.access->unauthenticated}};
   doc["notes"] = r.notes;
   if (with_peer && r.peer) doc["peer"] = native_document(*r.peer, false);
   return doc;

@@ -425,7 +425,7 @@ RrResult read_rr(const ordered_json& j) {
 StopCause stop_cause_from(const std::string& text) {
   for (StopCause cause : {StopCause::none, StopCause::interrupted, StopCause::sender_stopped,
                           StopCause::sender_left, StopCause::senders_gone, StopCause::receiver_left,
-                          StopCause::flows_done, StopCause::peer_failed})
+                          StopCause::flows_done, StopCause::peer_failed, StopCause::no_data})
     if (text == to_string(cause)) return cause;
   bad("end.cause", "not a known cause");
 }
@@ -610,6 +610,8 @@ Result read_result(const ordered_json& j, bool with_peer) {
     read(*a, "refused_data", access.refused_data, "access");
     read(*a, "refused_datagrams", access.refused_datagrams, "access");
     read(*a, "over_max_clients", access.over_max_clients, "access");
+    if (a->contains("unauthenticated"))  // results from before --auth-key have none
+      read(*a, "unauthenticated", access.unauthenticated, "access");
     r.access = access;
   }
   if (const auto* rr = object_member(j, "rr", "")) r.rr = read_rr(*rr);

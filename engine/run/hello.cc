@@ -1,5 +1,6 @@
 #include "engine/run/hello.hh"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "engine/control/sync_codes.hh"
@@ -23,29 +24,33 @@ std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> u
   return hello.dump();
 }
 
-std::optional<udp::DeclaredFlows> declared_udp_flows(const std::string& sender_hello) {
+Expected<std::optional<udp::DeclaredFlows>> declared_udp_flows(const std::string& sender_hello) {
   auto hello = parse_bounded_json(sender_hello, {sync_code::kMaxHelloBytes, 16}, "hello");
-  if (!hello || !hello->is_object()) return std::nullopt;
+  if (!hello) return hello.error();
+  if (!hello->is_object()) return fail("its hello is not a JSON object");
   const auto flows = hello->find("udp_flows");
-  if (flows == hello->end() || !flows->is_object()) return std::nullopt;
+  if (flows == hello->end()) return std::optional<udp::DeclaredFlows>();
+  if (!flows->is_object()) return fail("hello: udp_flows is not an object");
   const auto base = flows->find("base");
   const auto count = flows->find("count");
   if (base == flows->end() || count == flows->end() || !base->is_number_unsigned() ||
       !count->is_number_unsigned())
-    return std::nullopt;
+    return fail("hello: udp_flows needs whole numbers base and count");
   const uint64_t b = base->get<uint64_t>(), n = count->get<uint64_t>();
-  if (b > UINT32_MAX || !udp::valid_flow_base(static_cast<uint32_t>(b)) || n == 0 ||
-      n > limits::max_connections)
-    return std::nullopt;
+  if (b > UINT32_MAX || !udp::valid_flow_base(static_cast<uint32_t>(b)))
+    return fail(fmt::format("hello: udp_flows.base {} is not a flow base", b));
+  if (n == 0 || n > limits::max_connections)
+    return fail(
+        fmt::format("hello: udp_flows.count {} is not 1 to {}", n, limits::max_connections));
   // No token: a sender older than tokens, whose datagrams carry 0 where the token goes.
   uint64_t t = 0;
   if (const auto token = flows->find("token"); token != flows->end()) {
-    if (!token->is_number_unsigned()) return std::nullopt;
+    if (!token->is_number_unsigned() || token->get<uint64_t>() > UINT16_MAX)
+      return fail("hello: udp_flows.token is not a 16-bit number");
     t = token->get<uint64_t>();
-    if (t > UINT16_MAX) return std::nullopt;
   }
-  return udp::DeclaredFlows{static_cast<uint32_t>(b), static_cast<uint32_t>(n),
-                            static_cast<uint16_t>(t)};
+  return std::optional<udp::DeclaredFlows>(udp::DeclaredFlows{
+      static_cast<uint32_t>(b), static_cast<uint32_t>(n), static_cast<uint16_t>(t)});
 }
 
 }  // namespace xttcp

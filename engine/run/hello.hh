@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "base/status.hh"
 #include "engine/spec.hh"
 #include "engine/udp/flow_admission.hh"
 
@@ -18,8 +19,9 @@ std::string hello_json(const TestSpec& spec,
                        std::optional<udp::DeclaredFlows> udp_flows = std::nullopt,
                        std::optional<nlohmann::ordered_json> rss = std::nullopt);
 
-// The flows a sender's hello declares; nullopt when it declares none (TCP, an older xttcp) or
-// the frame is not a readable hello (bounded like every peer's JSON).
-std::optional<udp::DeclaredFlows> declared_udp_flows(const std::string& sender_hello);
+// The flows a sender's hello declares; nullopt when it declares none (TCP). An error when the
+// frame is not a readable hello (bounded like every peer's JSON) or its declaration breaks a
+// rule: that sender is refused, and nobody else's flows are touched.
+Expected<std::optional<udp::DeclaredFlows>> declared_udp_flows(const std::string& sender_hello);
 
 }  // namespace xttcp

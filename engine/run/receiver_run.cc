@@ -76,6 +76,22 @@ struct Receiver {
 
 enum class Next { another_test, done };
 
+// A test a peer's word started (ReceiverControl::starts_on_request) that sees no data this long
+// from its start is ended: a connection that says 'R' and holds on does not hold the receiver.
+constexpr std::chrono::seconds kNoDataLimit{30};
+
+// The current test's start, for the no-data watch (the engine thread only).
+struct TestStart {
+  SteadyClock::time_point at{};
+  uint64_t bytes = 0;
+  bool watched = false;
+};
+
+// True when the test's window carried no data at all: no result to record.
+bool carried_nothing(const Result& result) {
+  return result.total_bytes == 0 && (!result.udp || result.udp->window_datagrams == 0);
+}
+
 // UDP: the workers go on receiving until every native sender's result (its sent counts) has
 // come, plus a moment for the datagrams still in flight, so loss is counted exactly.
 std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow& window,
@@ -88,23 +104,28 @@ std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow
   return results;
 }
 
-// --allow / --max-clients: who was turned away, in the result and, if anyone, as a note.
+// --allow / --max-clients / --auth-key: who was turned away, in the result and, if anyone, as
+// a note.
 void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result& result) {
-  if (!spec.access.restricted()) return;
+  const bool authenticating = !spec.control.auth_key_file.empty();
+  if (!spec.access.restricted() && !authenticating) return;
   const PeerAdmission::Refusals refused = admission.refusals();
-  result.access =
-      AccessResult{refused.control, refused.data, refused.datagrams, refused.over_max_clients};
+  result.access = AccessResult{refused.control, refused.data, refused.datagrams,
+                               refused.over_max_clients, refused.unauthenticated};
   if (refused.total() == 0) return;
   std::string line = fmt::format(
       "refused so far: {} sync connection(s), {} data connection(s), {} datagram(s) from senders "
-      "not served here (--allow {}",
-      refused.control, refused.data, refused.datagrams,
-      spec.access.allow.empty() ? "everyone"
-                                : fmt::format("{}", fmt::join(spec.access.allow, ",")));
+      "not served here (",
+      refused.control, refused.data, refused.datagrams);
+  std::vector<std::string> rules;
+  if (!spec.access.allow.empty())
+    rules.push_back(fmt::format("--allow {}", fmt::join(spec.access.allow, ",")));
   if (spec.access.max_clients > 0)
-    line += fmt::format(", --max-clients {}: {} over it", spec.access.max_clients,
-                        refused.over_max_clients);
-  result.notes.push_back(line + ")");
+    rules.push_back(fmt::format("--max-clients {}: {} over it", spec.access.max_clients,
+                                refused.over_max_clients));
+  if (authenticating)
+    rules.push_back(fmt::format("--auth-key: {} without the key", refused.unauthenticated));
+  result.notes.push_back(line + fmt::format("{}", fmt::join(rules, ", ")) + ")");
 }
 
 // UDP: datagrams from flows no sender of the test declared are in none of its figures; say so.
@@ -148,6 +169,19 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
       r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
   if (unwatched && !window.cut_short && (silent = silent_tail(result)))
     result.notes.push_back(*silent);
+  if (carried_nothing(result) && !interrupted) {
+    // No result: one line, the senders are told (they fail too), and nothing is written, so an
+    // empty test never replaces a real one (-H). Only a lone test fails the run for it.
+    env.log.error(fmt::format("the test carried no data ({}): no result recorded",
+                              env.clock.cause() != StopCause::none
+                                  ? env.clock.reason().message
+                                  : "nothing arrived in its window"));
+    r.control.publish(result);
+    r.control.test_was_empty();
+    (void)r.control.sender_results(std::chrono::seconds(0));
+    if (!r.spec.control.hold) code = exit_code::run_failed;
+    return;
+  }
   if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   // This end's figures are on the console before its sender can have them and leave: LISA
   // kills the receiver the moment its sender returns, and parses what it printed.
@@ -175,7 +209,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
 // `udp_at_start`: every UDP flow's counters as the workers were released or the last test
 // ended (-H); this test's flows are those active since.
 Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_start,
-                  Timeline& timeline, RunEnv& env, int& code) {
+                  Timeline& timeline, TestStart& test_start, RunEnv& env, int& code) {
   const TestSpec& spec = r.spec;
   if (user_interrupted(env)) return Next::done;
   const std::optional<uint32_t> cycle = r.gate.wait(seconds(spec.control.wait_timeout_s));
@@ -194,6 +228,7 @@ Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_
   // sender's 'E' inside our window (a false "sender side was interrupted").
   StartGate::Opening opening = r.gate.take_opening();
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
+  test_start = {start, r.pool.total_bytes(), r.control.starts_on_request()};
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
   if (spec.workload.duration_s != 0)
@@ -203,8 +238,10 @@ Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
   const MeasuredWindow window = timeline.run(
       {spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
-  r.control.test_finished();
+  // The gate first: a start that comes once the control plane says "finished" (the next
+  // sender, as soon as this one left) must be kept, not dropped as this test's.
   r.gate.finished();
+  r.control.test_finished();
   r.admission.next_test();
   std::vector<Result> early = early_sender_results(r, window, env);
   // With -H the workers go on serving; their reports come at the very end.
@@ -213,7 +250,12 @@ Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
   const bool go_on = spec.control.hold && !user_interrupted(env);
   if (!window.measured) {
-    if (!user_interrupted(env) && spec.workload.duration_s != 0) {
+    if (env.clock.cause() == StopCause::no_data) {
+      env.log.error("the test carried no data (" + env.clock.reason().message +
+                    "): no result recorded");
+      r.control.test_was_empty();
+      if (!spec.control.hold) code = exit_code::run_failed;
+    } else if (!user_interrupted(env) && spec.workload.duration_s != 0) {
       env.log.error("the test ended before its measured window began: " +
                     env.clock.reason().message);
       code = exit_code::run_failed;
@@ -257,6 +299,8 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::usage;
   }
   PeerAdmission admission(std::move(*filter), spec.access.max_clients);
+  // --auth-key: data connections must name an authenticated session (set before any listener).
+  if (!spec.control.auth_key_file.empty()) admission.require_sessions();
   udp::FlowAdmission flow_admission;  // UDP: which flows speak for a test
   // The backend's own device (dpdk: its port), if it drives one, describes the RSS the data meets.
   const auto device = [&backend = *setup->backend]() -> std::optional<DeviceDescription> {
@@ -302,12 +346,27 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   timeline.add_sink(env.live_report, spec.role);
   if (control->streams() && spec.workload.protocol == Protocol::tcp)
     timeline.count_streams([&control] { return control->streams().value_or(0); });
-  while (run_one_test(receiver, udp_at_start, timeline, env, code) == Next::another_test) {
+  TestStart test_start;
+  timeline.set_watch(
+      [&test_start, &pool]() -> std::optional<StopReason> {
+        if (!test_start.watched || pool.total_bytes() != test_start.bytes) {
+          test_start.watched = false;  // data came: the test is its sender's to run
+          return std::nullopt;
+        }
+        if (SteadyClock::now() - test_start.at < kNoDataLimit) return std::nullopt;
+        return StopReason{StopCause::no_data,
+                          fmt::format("no data came in the first {} s of the test: it was ended",
+                                      kNoDataLimit.count())};
+      },
+      true);  // a long cycle's cool-down is no place to hold on either
+  while (run_one_test(receiver, udp_at_start, timeline, test_start, env, code) ==
+         Next::another_test) {
     // -H: the next test's clock, count-mode flows and UDP flows start afresh here, as the last
     // one ends, not as the next begins: on a loaded host its workers can count a whole
     // count-mode test (and finish the clock) before this thread gets there, and a reset then
     // lost the finish.
     env.clock.reset();
+    pool.say_held_back_notices();
     flows_done = 0;
     udp_at_start = pool.udp_snapshot();
   }

@@ -30,8 +30,15 @@ uint64_t in_flight_bound(const Result& sender) {
 }
 
 std::optional<std::string> count_mismatch(const Result& sender, const Result& receiver) {
-  if (sender.spec.workload.protocol != Protocol::tcp || sender.total_bytes == 0)
-    return std::nullopt;
+  if (sender.total_bytes == 0) return std::nullopt;
+  // UDP may lose much, but a receiver that counted none of it measured nothing of this test.
+  if (sender.spec.workload.protocol == Protocol::udp) {
+    if (receiver.total_bytes > 0) return std::nullopt;
+    return fmt::format(
+        "the receiver counted none of the {} bytes this sender sent: nothing of the test reached "
+        "it (a firewall dropping UDP, or a receiver not listening for UDP: its -u)",
+        sender.total_bytes);
+  }
   if (receiver.total_bytes * 2 >= sender.total_bytes) return std::nullopt;
   // Many connections behind a slow receiver hold much in their buffers at the window's edge
   // (10,000 connections under a sanitizer: 44 % counted); what they can hold is no mismatch.

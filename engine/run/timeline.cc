@@ -76,7 +76,7 @@ class Timeline::Run {
       }
       if (!at_edge) {  // an interval: real-time line, sample, and the peer watch
         close_sample(now, true);
-        if (t_.watch_ && stage_ != Stage::cooldown)
+        if (t_.watch_ && (stage_ != Stage::cooldown || t_.watch_in_cooldown_))
           if (std::optional<StopReason> lost = t_.watch_())
             t_.clock_.cancel(lost->cause, lost->message);
         tick += interval_;

@@ -61,9 +61,13 @@ class Timeline {
   // Runs the phases from `start` (the instant the light went on) and returns the window.
   MeasuredWindow run(const Phases& phases, SteadyClock::time_point start);
 
-  // Asked at every interval while the window is open: a reason to end the test now (the peer
-  // is gone), or nothing. The clock is then cancelled with that reason.
-  void set_watch(std::function<std::optional<StopReason>()> watch) { watch_ = std::move(watch); }
+  // Asked at every interval while the window is open (and through the cool-down too with
+  // `in_cooldown`): a reason to end the test now (the peer is gone), or nothing. The clock is
+  // then cancelled with that reason.
+  void set_watch(std::function<std::optional<StopReason>()> watch, bool in_cooldown = false) {
+    watch_ = std::move(watch);
+    watch_in_cooldown_ = in_cooldown;
+  }
 
   // Each measured interval, as it ends, for `role`, to each sink added (--json-stream, the
   // iperf2 dialect's live lines); nullptr is no sink. A sink that wants each stream's share
@@ -96,6 +100,7 @@ class Timeline {
   Log& log_;
   double interval_s_;
   std::function<std::optional<StopReason>()> watch_;
+  bool watch_in_cooldown_ = false;
   uint32_t next_new_connection_ = 0;  // ConnectionWatch ids below it were seen (they only grow)
   std::function<uint32_t()> count_streams_;
   std::vector<IntervalSink*> sinks_;

@@ -85,6 +85,14 @@ void WorkerPool::notice(std::string_view line, bool error) {
   if (verdict.print) error ? notice_log_->error(line) : notice_log_->info(line);
 }
 
+void WorkerPool::say_held_back_notices() {
+  std::lock_guard lock(notice_mutex_);
+  if (notice_log_ == nullptr) return;
+  if (const uint64_t held = notice_budget_.take_suppressed(); held > 0)
+    notice_log_->error(
+        fmt::format("({} more such line(s) from the data path were held back)", held));
+}
+
 void WorkerPool::worker_main(uint32_t index) {
   const WorkerContext& context = contexts_[index];
   std::unique_ptr<DataWorker> worker;
@@ -153,6 +161,7 @@ std::vector<WorkerReport> WorkerPool::stop_and_join() {
   for (std::thread& t : threads_)
     if (t.joinable()) t.join();
   joined_ = true;
+  say_held_back_notices();  // no later line will say them
   return reports_;
 }
 

@@ -38,6 +38,9 @@ class WorkerPool {
   static constexpr uint32_t notice_lines = 10;
   static constexpr std::chrono::seconds notice_period{10};
   void set_notice_log(Log* log) { notice_log_ = log; }
+  // Says how many notices the budget held back, now (a test's end, the pool's stop): no later
+  // notice may come to say it.
+  void say_held_back_notices();
   // Receivers: who is served (WorkerContext::admission). Before open_all(); outlives the pool.
   void set_admission(PeerAdmission* admission) {
     for (WorkerContext& context : contexts_) context.admission = admission;
@@ -52,6 +55,11 @@ class WorkerPool {
       context.udp_flow_base = base;
       context.udp_flow_token = token;
     }
+  }
+  // Senders with --auth-key: the bytes every TCP connection opens with (sync_auth.hh's
+  // preamble). Before open_all().
+  void set_connection_preamble(const std::vector<unsigned char>& preamble) {
+    for (WorkerContext& context : contexts_) context.connection_preamble = preamble;
   }
   // UDP receivers: which flows are a test's (udp/flow_admission.hh). Before open_all();
   // outlives the pool.

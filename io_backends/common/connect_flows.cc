@@ -1,6 +1,7 @@
 #include "io_backends/common/connect_flows.hh"
 
 #include <sys/epoll.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -117,6 +118,15 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
       if (error == 0) {
         slots[i].state = ConnectSlot::State::connected;
         --pending;
+        // --auth-key: the preamble goes out at once, so the receiver's deferred accept takes it
+        // in with the connection. A fresh connection's send buffer takes it whole.
+        if (const auto& preamble = context.connection_preamble; !preamble.empty()) {
+          const ssize_t sent =
+              ::send(sockets[i].get(), preamble.data(), preamble.size(), MSG_NOSIGNAL);
+          if (sent != static_cast<ssize_t>(preamble.size()))
+            return fail("cannot send the --auth-key preamble to " + remote_of(i).to_string() +
+                        ": " + (sent < 0 ? std::strerror(errno) : "a short send"));
+        }
       } else if (classify_socket_error(error) == SocketError::refused) {
         sockets[i].reset();  // closing it leaves the epoll set too
         slots[i] = {ConnectSlot::State::refused, Clock::now() + refused_connect_retry_pause};

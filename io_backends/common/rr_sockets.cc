@@ -59,6 +59,8 @@ Expected<std::vector<UniqueFd>> open_rr_tcp_listeners(const WorkerContext& conte
   for (const FlowPlan& flow : context.plan->flows) {
     auto fd = listen_tcp(flow_address(context, flow), listen_backlog);
     if (!fd) return fd.error();
+    if (defers_accept(context))  // --auth-key: the preamble is there when the accept returns
+      if (Status deferred = defer_accept_until_data(fd->get()); !deferred) return deferred.error();
     if (Status sized = apply_socket_buffers(fd->get(), *context.spec); !sized) return sized.error();
     if (Status tuned = apply_tcp_tuning(fd->get(), *context.spec); !tuned) return tuned.error();
     out.push_back(std::move(*fd));

@@ -81,7 +81,8 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       return;
     }
     accepted(listener);
-    if (!admit_data_connection(context_, peer)) {  // --allow / --max-clients: counted there
+    // --allow / --max-clients / --auth-key: counted there
+    if (!admit_data_connection(context_, peer, fd)) {
       ::close(fd);
       continue;
     }

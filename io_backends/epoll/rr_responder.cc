@@ -85,7 +85,8 @@ void EpollRrResponder::accept_all(Endpoint& listener) {
         report_.first_error = std::string("accept: ") + std::strerror(errno);
       return;
     }
-    if (!admit_data_connection(context_, peer)) {  // --allow / --max-clients: counted there
+    // --allow / --max-clients / --auth-key: counted there
+    if (!admit_data_connection(context_, peer, fd)) {
       ::close(fd);
       continue;
     }

@@ -1,5 +1,5 @@
-// --allow / --max-clients for a connection io_uring accepted: its accept names no peer, so the
-// socket is asked, and only when someone may be turned away. Control path.
+// --allow / --max-clients / --auth-key for a connection io_uring accepted: its accept names no
+// peer, so the socket is asked, and only when someone may be turned away. Control path.
 #pragma once
 
 #include <sys/socket.h>
@@ -13,7 +13,7 @@ inline bool admit_accepted(const WorkerContext& context, int fd) {
   SocketAddress peer;
   peer.length = sizeof peer.storage;
   if (getpeername(fd, peer.get(), &peer.length) != 0) return false;  // already gone
-  return admit_data_connection(context, peer);
+  return admit_data_connection(context, peer, fd);
 }
 
 }  // namespace xttcp

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hh"
+#include "engine/control/sync_auth.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/defaults_profile.hh"
 #include "tools/cli/cpu_count.hh"
@@ -210,6 +211,25 @@ Status check_rr(ParseState& state, const std::vector<OptionUse>& uses) {
   return ok();
 }
 
+// --max-cycle and --auth-key: what a sender's word may do to this receiver, and who it serves.
+Status check_session(const ParseState& state) {
+  const TestSpec& spec = state.spec();
+  const Control& control = spec.control;
+  if (control.max_cycle_s && *control.max_cycle_s != 0 && spec.workload.duration_s != 0 &&
+      *control.max_cycle_s < spec.cycle_s())
+    return fail(fmt::format(
+        "--max-cycle: {} s is shorter than this receiver's own cycle (-W + -t + -C = {} s)",
+        *control.max_cycle_s, spec.cycle_s()));
+  if (control.auth_key_file.empty()) return ok();
+  if (control.no_sync)
+    return fail(
+        "--auth-key: the key is proven on the sync connection, which -N leaves out (drop one "
+        "of them)");
+  auto key = sync_auth::load_key(control.auth_key_file);
+  if (!key) return key.error();
+  return ok();
+}
+
 // Runs every row of `uses` into a fresh state and chooses the role.
 Expected<ParseState> apply_rows(const std::vector<OptionUse>& uses, unsigned cpu_count) {
   ParseState state;
@@ -268,6 +288,7 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   // --rr first: its default -b is what -u then checks.
   if (Status rr = check_rr(*state, uses); !rr) return rr.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
+  if (Status session = check_session(*state); !session) return session.error();
   if (state->spec().workload.protocol == Protocol::udp && !state->spec().io.congestion.empty())
     return fail("--congestion: TCP only (UDP has no congestion control; drop -u or --congestion)");
   if (state->spec().workload.duration_s == 0)

@@ -478,6 +478,15 @@ const OptionDef table[] = {
   {0, "max-clients", required, "N", for_receiver, native,
    "serve at most N sender hosts (distinct addresses) in one test; connections from further "
    "hosts are closed at once and counted", "no limit", bind::parsed<&AccessSpec::max_clients, bind::count<1, limits::max_clients, "at least 1 (leave it out for no limit)">>},
+  {0, "max-cycle", required, "SEC", for_receiver, native,
+   "the longest test (warm-up + -t + cool-down) a sender may ask this receiver for; 0 = no "
+   "limit (continuous senders included)", "3600, or -W + -t + -C if longer",
+   bind::parsed<&Control::max_cycle_s, whole_seconds>},
+  {0, "auth-key", required, "FILE", for_any, native,
+   "prove the shared secret in FILE (16 to 4096 bytes, not readable by others) on the sync "
+   "connection before anything else, with HMAC-SHA256; a receiver with it serves only senders "
+   "with the same key (xttcp peers only: NTTTCP's cannot authenticate)", "",
+   bind::parsed<&Control::auth_key_file, bind::non_empty<"a key file">>},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    bind::parsed<&Control::wait_timeout_s, whole_seconds>},

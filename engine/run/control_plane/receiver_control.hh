@@ -73,6 +73,10 @@ class ReceiverControl {
   // The streams the test under way has had so far, when the control plane counts them (the
   // iperf2 dialect's server: its live lines show one stream's id or [SUM]); nullopt otherwise.
   virtual std::optional<uint32_t> streams() const { return std::nullopt; }
+  // True when a peer's message, not its data, starts a test (the sync port's 'R', a token):
+  // such a test that sees no data at its start is ended (receiver_run.cc). The default: the
+  // data starts it (-N, the iperf2 dialect).
+  virtual bool starts_on_request() const { return false; }
   // NULL if no sender hands in a result (the default: none).
   virtual bool exchanges_results() const { return false; }
   // NULL if no sender hands in a result (the default: none). The results the test's senders
@@ -83,6 +87,9 @@ class ReceiverControl {
   }
   // NULL if no sender takes one (the default): offers our result to the test's senders.
   virtual void publish(const Result& result) { (void)result; }
+  // NULL if nothing waits for the senders after a test (the default). The test carried no
+  // data: no result needs protecting, so its senders get only a short while to leave.
+  virtual void test_was_empty() {}
   // True once the control plane failed for good (its error was logged): the run fails.
   virtual bool failed() const { return false; }
   // Mandatory. Stops serving; idempotent.

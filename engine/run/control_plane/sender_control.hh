@@ -48,6 +48,8 @@ struct Agreement {
   // the sender chooses its source ports by (engine/rss/spread_flows.hh).
   std::optional<PeerRss> peer_rss;
   std::optional<SocketAddress> control_local;
+  // --auth-key: what every TCP data connection opens with (sync_auth.hh); empty without.
+  std::vector<unsigned char> connection_preamble;
 };
 
 class SenderControl {

@@ -65,32 +65,43 @@ class PeerResults {
 };
 
 // When the measured window is expected to end, so a lost sender can be told from a finished one.
+// The sync thread turns it on with the light; the engine thread learns the window's end a moment
+// later (on a loaded host, after a sender that connected and left at once has gone already).
 class WindowWatch {
  public:
-  void begin(SteadyClock::time_point measure_end) {
+  void light_on() {
+    std::lock_guard lock(mutex_);
+    active_ = true;
+    measure_end_.reset();
+    continuous_ = false;
+  }
+  // nullopt: continuous mode (-t 0), where a sender leaving never ends the test.
+  void begin(std::optional<SteadyClock::time_point> measure_end) {
     std::lock_guard lock(mutex_);
     measure_end_ = measure_end;
-    active_ = true;
+    continuous_ = !measure_end;
   }
   void end() {
     std::lock_guard lock(mutex_);
     active_ = false;
   }
-  // True if "now" is well inside the measured window.
+  // True if "now" is well inside the measured window, or the test has only just started.
   bool well_inside() const {
     std::lock_guard lock(mutex_);
-    return active_ && SteadyClock::now() + std::chrono::milliseconds(500) < measure_end_;
+    if (!active_ || continuous_) return false;
+    return !measure_end_ || SteadyClock::now() + std::chrono::milliseconds(500) < *measure_end_;
   }
   // True once the measured window is over and the test is in its cool-down.
   bool cooling_down() const {
     std::lock_guard lock(mutex_);
-    return active_ && SteadyClock::now() >= measure_end_;
+    return active_ && measure_end_ && SteadyClock::now() >= *measure_end_;
   }
 
  private:
   mutable std::mutex mutex_;
-  SteadyClock::time_point measure_end_{};
+  std::optional<SteadyClock::time_point> measure_end_;
   bool active_ = false;
+  bool continuous_ = false;
 };
 
 class SyncReceiver final : public ReceiverControl {
@@ -106,9 +117,19 @@ class SyncReceiver final : public ReceiverControl {
     // Until a test's senders declare their flows, no native datagram is a test's.
     if (flows != nullptr) flows->require_declarations();
     if (Status loaded = rss_.load(); !loaded) return loaded;
-    hooks.native_hello = [this, &spec, flows](int peer, const std::string& sender_hello,
-                                              const std::optional<SocketAddress>& reached_at) {
-      if (flows != nullptr) declared_[peer] = declared_udp_flows(sender_hello);
+    hooks.native_hello =
+        [this, &spec, flows](
+            int peer, const std::string& sender_hello,
+            const std::optional<SocketAddress>& reached_at) -> Expected<std::string> {
+      if (flows != nullptr) {
+        // A UDP test's native sender declares its flows; one whose hello breaks the rules is
+        // refused, and leaves the other senders' flows as they were.
+        auto declared = declared_udp_flows(sender_hello);
+        if (!declared) return declared.error();
+        if (!*declared)
+          return fail("its hello declares no UDP flows (every xttcp UDP sender does)");
+        declared_[peer] = **declared;
+      }
       return hello_json(spec, std::nullopt,
                         reached_at ? rss_.hello_part(*reached_at)
                                    : rss_to_json(fail("the sync connection's address is unknown")));
@@ -116,6 +137,7 @@ class SyncReceiver final : public ReceiverControl {
     hooks.start = [this, flows](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
       peers_.expect(static_cast<int>(native_senders.size()));
+      watch_.light_on();
       context_.gate.open(cycle_s);
     };
     hooks.early_exit = [this] {
@@ -132,6 +154,7 @@ class SyncReceiver final : public ReceiverControl {
     };
     hooks.peer_closed = [this](ReceiverSync::Departure departure) {
       declared_.erase(departure.peer);
+      if (context_.admission != nullptr) context_.admission->session_closed(departure.peer);
       if (!departure.left_running_test) return;
       if (watch_.well_inside())
         context_.clock.cancel(StopCause::sender_left,
@@ -146,11 +169,24 @@ class SyncReceiver final : public ReceiverControl {
       hooks.admit = [admission](const SocketAddress& peer) {
         return admission->admit_connection(peer, PeerAdmission::Door::control);
       };
+    std::optional<sync_auth::Key> key;
+    if (!spec.control.auth_key_file.empty()) {
+      auto loaded = sync_auth::load_key(spec.control.auth_key_file);
+      if (!loaded) return loaded.error();
+      key = std::move(*loaded);
+      if (PeerAdmission* admission = context_.admission; admission != nullptr) {
+        hooks.authenticated = [admission](int peer, const sync_auth::Cookie& cookie) {
+          admission->session_opened(peer, cookie);
+        };
+        hooks.unauthenticated = [admission] { admission->count_unauthenticated_control(); };
+      }
+    }
     SocketAddress address = context_.locals.front();
     address.set_port(spec.sync_port());
     auto listening = SyncServer::listen(
-        address, {spec.control.multi_clients, spec.workload.duration_s, spec.cycle_s()},
-        std::move(hooks));
+        address,
+        {spec.control.multi_clients, spec.workload.duration_s, spec.cycle_s(), spec.max_cycle()},
+        std::move(hooks), {}, std::move(key));
     if (!listening) return listening.error();
     server_ = std::move(*listening);
     server_->start();
@@ -162,7 +198,12 @@ class SyncReceiver final : public ReceiverControl {
   std::optional<SteadyClock::time_point> test_started(
       SteadyClock::time_point, std::optional<SteadyClock::time_point> measure_end) override {
     // Continuous mode (-t 0) has no window: a sender leaving never ends it (Ctrl+C does).
-    if (measure_end) watch_.begin(*measure_end);
+    watch_.begin(measure_end);
+    // Its sender may have come and gone before this thread began the test (its leaving then
+    // cancelled the last test's clock, not this one's).
+    if (measure_end && !server_->senders_present())
+      context_.clock.cancel(StopCause::sender_left,
+                            "the sender closed its sync connection as the test began");
     return std::nullopt;
   }
 
@@ -171,6 +212,7 @@ class SyncReceiver final : public ReceiverControl {
     server_->test_finished();
   }
 
+  bool starts_on_request() const override { return true; }
   bool exchanges_results() const override { return true; }
   std::vector<Result> sender_results(std::chrono::milliseconds timeout) override {
     return peers_.take_all(timeout);
@@ -178,28 +220,25 @@ class SyncReceiver final : public ReceiverControl {
   void publish(const Result& result) override {
     server_->publish_result(render_peer_frame(result));
   }
+  void test_was_empty() override { server_->hurry_settle(std::chrono::seconds(5)); }
 
   void stop() override {
     if (server_) server_->stop();
   }
 
  private:
-  // The UDP flows the test's native senders declared; nullopt when one declared none (then
-  // every flow is the test's).
-  std::optional<std::vector<udp::DeclaredFlows>> flows_of(const std::vector<int>& senders) const {
+  // The UDP flows the test's native senders declared (each did, or its hello was refused).
+  std::vector<udp::DeclaredFlows> flows_of(const std::vector<int>& senders) const {
     std::vector<udp::DeclaredFlows> flows;
-    for (int id : senders) {
-      auto found = declared_.find(id);
-      if (found == declared_.end() || !found->second) return std::nullopt;
-      flows.push_back(*found->second);
-    }
+    for (int id : senders)
+      if (auto found = declared_.find(id); found != declared_.end()) flows.push_back(found->second);
     return flows;
   }
 
   ReceiverControlContext context_;
   ReceiverRss rss_;  // the hello's RSS description, on the sync thread
   // By sync connection, while it is open (sync thread only): what its hello declared.
-  std::unordered_map<int, std::optional<udp::DeclaredFlows>> declared_;
+  std::unordered_map<int, udp::DeclaredFlows> declared_;
   PeerResults peers_;
   WindowWatch watch_;
   std::unique_ptr<SyncServer> server_;

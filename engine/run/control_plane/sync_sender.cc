@@ -38,6 +38,15 @@ class SyncSender final : public SenderControl {
                                     static_cast<int64_t>(sync->fd()), address.host(),
                                     address.port()));
 
+    if (!spec.control.auth_key_file.empty()) {
+      auto key = sync_auth::load_key(spec.control.auth_key_file);
+      if (!key) return key.error();
+      auto cookie = sync->authenticate(*key, timeout_);
+      if (!cookie) return cookie.error();
+      const sync_auth::Preamble preamble = sync_auth::data_preamble(*cookie);
+      agreement_.connection_preamble.assign(preamble.begin(), preamble.end());
+      log.debug("sync: --auth-key: both ends proved the key");
+    }
     auto native = sync->try_native_hello(timeout_);
     if (!native) return native.error();
     agreement_.native = *native;

@@ -12,11 +12,12 @@ namespace {
 
 using namespace sync_code;
 
-ReceiverSync make(uint32_t duration_s, bool multi = false) {
+ReceiverSync make(uint32_t duration_s, bool multi = false, uint32_t max_cycle_s = 3600) {
   ReceiverSync::Config config;
   config.duration_s = duration_s;
   config.own_cycle_s = duration_s;
   config.multi_clients = multi;
+  config.max_cycle_s = max_cycle_s;
   return ReceiverSync(config);
 }
 
@@ -75,13 +76,23 @@ TEST(ReceiverSync, NegotiationTakesTheLargerOfReceiverDurationAndProposal) {
   EXPECT_EQ(shorter.negotiated_cycle_s(), 10u);
 }
 
-TEST(ReceiverSync, NegotiationProposalZeroMeansContinuous) {
-  auto sync = make(10);
+TEST(ReceiverSync, NegotiationProposalZeroMeansContinuousWhereTheReceiverAllowsIt) {
+  auto sync = make(10, false, 0);  // --max-cycle 0: no limit
   auto outcome = sync.on_request(1, 0);
   EXPECT_EQ(only_reply(outcome, 1), 0);
   EXPECT_EQ(sync.negotiated_cycle_s(), 0u);
   ASSERT_EQ(outcome.log_info.size(), 1u);
   EXPECT_EQ(outcome.log_info[0], "test is negotiated to run with continuous mode");
+}
+
+// A sender's word never holds a receiver for ever: continuous mode takes the receiver's leave.
+TEST(ReceiverSync, NegotiationProposalZeroGetsTheLongestCycleAllowed) {
+  auto sync = make(10, false, 600);
+  auto outcome = sync.on_request(1, 0);
+  EXPECT_EQ(only_reply(outcome, 1), 600);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 600u);
+  ASSERT_EQ(outcome.log_error.size(), 1u);
+  EXPECT_NE(outcome.log_error[0].find("--max-cycle"), std::string::npos);
 }
 
 TEST(ReceiverSync, NegotiationContinuousReceiverMakesSenderContinuous) {
@@ -260,18 +271,76 @@ TEST(ReceiverSync, FinishedThenAnotherTest) {  // receiver -H: runs one test aft
   auto sync = make(10);
   sync.on_request(1, kStart);
   sync.test_finished();
+  sync.on_peer_closed(1);  // its sender has left
   EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateFinished);
   auto again = sync.on_request(2, kStart);
   EXPECT_TRUE(again.start);
   EXPECT_EQ(sync.state(), kStateRunning);
 }
 
-TEST(ReceiverSync, SecondStartWhileRunningDoesNotRestart) {
+// A test belongs to the sender that started it: a second sender (a stranger, or a real sender
+// that raced past its busy check) is refused, and the test goes on as its sender's alone.
+TEST(ReceiverSync, NobodyJoinsARunningTest) {
   auto sync = make(10);
   EXPECT_TRUE(sync.on_request(1, kStart).start);
   auto second = sync.on_request(2, kStart);
-  EXPECT_EQ(only_reply(second, 2), kStart);
+  EXPECT_EQ(only_reply(second, 2), kEarlyExit);
   EXPECT_FALSE(second.start);
+  ASSERT_EQ(second.log_error.size(), 1u);
+  EXPECT_EQ(second.log_error[0], "start refused: a test is running");
+  EXPECT_EQ(sync.participants(), std::vector<int>{1});
+  // So its 'E' and its leaving are a stranger's: they change nothing.
+  EXPECT_FALSE(sync.on_request(2, kEarlyExit).stop_early);
+  EXPECT_FALSE(sync.on_peer_closed(2).left_running_test);
+  EXPECT_EQ(sync.state(), kStateRunning);
+  EXPECT_EQ(only_reply(sync.on_request(1, kStart), 1), kStart);  // a repeat is no new test
+}
+
+// Until every sender of the finished test has left (its result handed in and ours taken), the
+// receiver is busy: nobody can start a test that would take that result away.
+TEST(ReceiverSync, NoTestStartsWhileTheLastOnesSendersAreStillThere) {
+  auto sync = make(10);
+  sync.on_request(1, kStart);
+  sync.test_finished();
+  EXPECT_TRUE(sync.settling());
+  EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateRunning) << "busy";
+  auto refused = sync.on_request(2, kStart);
+  EXPECT_EQ(only_reply(refused, 2), kEarlyExit);
+  EXPECT_FALSE(refused.start);
+  EXPECT_TRUE(sync.on_request(1, kEarlyExit).result_may_follow);  // the sender's still may
+  sync.on_peer_closed(1);
+  EXPECT_FALSE(sync.settling());
+  EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateFinished);
+  EXPECT_TRUE(sync.on_request(2, kStart).start);
+}
+
+// The listener's budget of tests per period: while it is spent, a busy check says busy and a
+// start is refused; a running test is not touched.
+TEST(ReceiverSync, NoTestStartsWhileStartsAreNotAllowed) {
+  auto sync = make(10);
+  sync.set_starts_allowed(false);
+  EXPECT_EQ(only_reply(sync.on_request(1, kQueryState), 1), kStateRunning);
+  auto refused = sync.on_request(1, kStart);
+  EXPECT_EQ(only_reply(refused, 1), kEarlyExit);
+  ASSERT_EQ(refused.log_error.size(), 1u);
+  EXPECT_NE(refused.log_error[0].find("too many tests"), std::string::npos);
+  sync.set_starts_allowed(true);
+  EXPECT_TRUE(sync.on_request(1, kStart).start);
+  sync.set_starts_allowed(false);
+  EXPECT_EQ(only_reply(sync.on_request(1, kStart), 1), kStart);
+  EXPECT_TRUE(sync.on_request(1, kEarlyExit).stop_early);
+}
+
+TEST(ReceiverSync, MultiClientNoStartWhileTheLastTestSettles) {
+  auto sync = make(10, true);
+  sync.on_request(1, kLastClientStart);
+  sync.test_finished();
+  EXPECT_EQ(only_reply(sync.on_request(2, kStart), 2), kPleaseWait);  // parking is no start
+  EXPECT_EQ(only_reply(sync.on_request(3, kLastClientStart), 3), kEarlyExit);
+  sync.on_peer_closed(1);
+  auto go = sync.on_request(3, kLastClientStart);
+  EXPECT_TRUE(go.start);
+  EXPECT_EQ(sync.participants(), (std::vector<int>{2, 3}));
 }
 
 // Hostile peers: a connection that is not a sender of the test can neither stop it nor hand in
@@ -298,28 +367,22 @@ TEST(ReceiverSync, TheSenderMayHandInItsResultAfterTheReceiverFinished) {
   EXPECT_FALSE(e.stop_early);
   EXPECT_TRUE(e.result_may_follow);
   EXPECT_FALSE(sync.on_request(2, kEarlyExit).result_may_follow);
-  sync.on_request(3, kStart);  // the next test's sender: the last test's sender is out
-  EXPECT_FALSE(sync.on_request(1, kEarlyExit).result_may_follow);
 }
 
-TEST(ReceiverSync, ACycleProposalIsCappedLikeTheCommandLine) {
+// A sender's proposal never makes a cycle longer than the receiver allows (--max-cycle, by
+// default an hour or the receiver's own cycle), nor, with no limit, than the command line could.
+TEST(ReceiverSync, ACycleProposalIsCappedByTheReceiver) {
   auto sync = make(10);
-  auto proposal = sync.on_request(1, 2'000'000'000);
-  EXPECT_EQ(only_reply(proposal, 1), static_cast<int32_t>(kMaxCycleSeconds));
-  EXPECT_EQ(sync.negotiated_cycle_s(), kMaxCycleSeconds);
-  EXPECT_EQ(proposal.log_error.size(), 1u);
-}
+  auto proposal = sync.on_request(1, 94'608'000);  // three years
+  EXPECT_EQ(only_reply(proposal, 1), 3600);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 3600u);
+  ASSERT_EQ(proposal.log_error.size(), 1u);
+  EXPECT_NE(proposal.log_error[0].find("--max-cycle"), std::string::npos);
+  EXPECT_EQ(only_reply(sync.on_request(1, 300), 1), 300);  // below the cap: as NTTTCP does
 
-TEST(ReceiverSync, AtMostEightSendersJoinARunningTest) {
-  auto sync = make(10);
-  for (int peer = 1; peer <= 8; ++peer)
-    EXPECT_EQ(only_reply(sync.on_request(peer, kStart), peer), kStart);
-  auto ninth = sync.on_request(9, kStart);
-  EXPECT_EQ(only_reply(ninth, 9), kEarlyExit);
-  EXPECT_EQ(ninth.log_error.size(), 1u);
-  EXPECT_EQ(sync.participants().size(), 8u);
-  EXPECT_EQ(only_reply(sync.on_request(3, kStart), 3), kStart);  // a repeat takes no new seat
-  EXPECT_EQ(sync.participants().size(), 8u);
+  auto unlimited = make(10, false, 0);
+  EXPECT_EQ(only_reply(unlimited.on_request(1, 2'000'000'000), 1),
+            static_cast<int32_t>(kMaxCycleSeconds));
 }
 
 }  // namespace

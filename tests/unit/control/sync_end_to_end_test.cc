@@ -79,16 +79,22 @@ SyncServerHooks recording_hooks(Recorder& recorder) {
   hooks.log = [&recorder](std::string_view line, bool is_error) {
     recorder.add((is_error ? "ERR " : "INFO ") + std::string(line));
   };
+  hooks.authenticated = [&recorder](int, const sync_auth::Cookie& cookie) {
+    recorder.add("authenticated " + std::string(cookie.begin(), cookie.end()));
+  };
+  hooks.unauthenticated = [&recorder] { recorder.add("unauthenticated"); };
   return hooks;
 }
 
 std::unique_ptr<SyncServer> start_server(Recorder& recorder, uint32_t duration_s,
-                                         bool multi = false, SyncLimits limits = {}) {
+                                         bool multi = false, SyncLimits limits = {},
+                                         std::optional<sync_auth::Key> key = std::nullopt) {
   ReceiverSync::Config config;
   config.duration_s = duration_s;
   config.own_cycle_s = duration_s;
   config.multi_clients = multi;
-  auto server = SyncServer::listen(loopback(0), config, recording_hooks(recorder), limits);
+  auto server =
+      SyncServer::listen(loopback(0), config, recording_hooks(recorder), limits, std::move(key));
   EXPECT_TRUE(server) << server.error().message;
   if (!server) return nullptr;
   EXPECT_NE((*server)->port(), 0);
@@ -107,6 +113,8 @@ int32_t exchange(SyncClient& client, int32_t request) {
   EXPECT_TRUE(reply) << reply.error().message;
   return reply ? *reply : -1;
 }
+
+sync_auth::Key test_key(char fill) { return {std::vector<uint8_t>(32, fill)}; }
 
 // A plain blocking socket with receive/send timeouts, for byte-level scripts.
 UniqueFd raw_connect(uint16_t port) {
@@ -466,6 +474,15 @@ TEST(SyncEndToEnd, NativeSenderFallsBackWithContinuousLegacyReceiver) {
   EXPECT_EQ(exchange(client, 15), 0);
 }
 
+TEST(SyncAuth, AnNtttcpReceiverCannotAuthenticate) {
+  LegacyNtttcpReceiver legacy(10);
+  auto client = connect_client(legacy.port());
+  auto cookie = client.authenticate(test_key('k'), 2000ms);
+  ASSERT_FALSE(cookie);
+  EXPECT_NE(cookie.error().message.find("it is not xttcp"), std::string::npos)
+      << cookie.error().message;
+}
+
 // Hostile peers (issue: "a remote crash, result injection"). Every case ends with a real
 // sender's exchange still answered, so the server survived it.
 
@@ -503,10 +520,9 @@ TEST(SyncHostile, OnlyTheTestsSenderHandsInAResultOrStopsTheTest) {
   server->stop();
 }
 
-// A sender of one test that holds its result back until another sender has started the next
-// test (receiver -H) is no sender of that test: its frame is refused, the connection closed,
-// and the new test's sender hands in the only result.
-TEST(SyncHostile, AResultHeldBackPastTheNextTestsStartIsRefused) {
+// Until the sender of the last test has handed in its result, taken ours and left, no other
+// connection can start a test (receiver -H): nothing takes a finished test's result away.
+TEST(SyncHostile, NoTestStartsBeforeTheLastTestsSenderHasLeft) {
   Recorder recorder;
   auto server = start_server(recorder, 10);
   ASSERT_TRUE(server);
@@ -518,12 +534,201 @@ TEST(SyncHostile, AResultHeldBackPastTheNextTestsStartIsRefused) {
   EXPECT_EQ(exchange(first, kEarlyExit), kStateFinished);  // its result may follow ...
 
   auto second = connect_client(server->port());
-  EXPECT_EQ(exchange(second, kStart), kStart);  // ... but a new test starts first
+  EXPECT_EQ(exchange(second, kQueryState), kStateRunning) << "busy while the first settles";
+  EXPECT_EQ(exchange(second, kStart), kEarlyExit) << "... and no new test starts first";
+  ASSERT_TRUE(first.send_frame(R"({"sender":"result"})"));
+  EXPECT_TRUE(recorder.wait_for(R"(result {"sender":"result"})"));
+  server->publish_result("ours");
+  auto ours = first.read_frame(2000ms);
+  ASSERT_TRUE(ours) << ours.error().message;
+  EXPECT_EQ(*ours, "ours");
+  { SyncClient gone = std::move(first); }
+  ASSERT_TRUE(recorder.wait_for("closed idle"));
+  EXPECT_EQ(exchange(second, kQueryState), kStateFinished);
+  EXPECT_EQ(exchange(second, kStart), kStart);
+  EXPECT_EQ(count_events(recorder, "start 10"), 2u);
+  server->stop();
+}
+
+// A test belongs to the sender that started it: a stranger's start is refused, and then its
+// 'E', its result and its leaving change nothing.
+TEST(SyncHostile, AStrangerCannotJoinARunningTest) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto sender = connect_client(server->port());
+  EXPECT_EQ(exchange(sender, kStart), kStart);
   ASSERT_TRUE(recorder.wait_for("start 10"));
-  ASSERT_TRUE(first.send_frame(R"({"total_bytes":999999999999})"));
-  EXPECT_TRUE(recorder.wait_for("closed idle"));
-  EXPECT_EQ(count_events(recorder, "result "), 0u);
-  EXPECT_EQ(exchange(second, kQueryState), kStateRunning);
+  auto stranger = connect_client(server->port());
+  ASSERT_TRUE(stranger.try_native_hello(2000ms));
+  ASSERT_TRUE(stranger.send_frame("{}"));
+  ASSERT_TRUE(stranger.read_frame(2000ms));
+  EXPECT_EQ(exchange(stranger, kStart), kEarlyExit);
+  EXPECT_EQ(exchange(stranger, kEarlyExit), kStateRunning);
+  { SyncClient gone = std::move(stranger); }
+  ASSERT_TRUE(recorder.wait_for("closed idle"));
+  EXPECT_EQ(count_events(recorder, "early_exit"), 0u);
+  EXPECT_EQ(count_events(recorder, "closed running"), 0u);
+  EXPECT_EQ(count_events(recorder, "ERR sync: 127.0.0.1:"), 1u) << "the refusal names the peer";
+  EXPECT_EQ(server->state(), kStateRunning);
+  EXPECT_EQ(exchange(sender, kEarlyExit), kStateFinished);
+  server->stop();
+}
+
+// A sender that stays connected long after its test ended is closed, so the next test can start.
+TEST(SyncHostile, ASenderThatStaysAfterItsTestIsClosed) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.settle_limit = 300ms;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  UniqueFd holder = raw_connect(server->port());
+  const std::string start = int_bytes(kStart);
+  ASSERT_EQ(send(holder.get(), start.data(), 4, MSG_NOSIGNAL), 4);
+  EXPECT_EQ(read_bytes(holder.get(), 4), start);
+  server->test_finished();
+  char byte;
+  EXPECT_EQ(recv(holder.get(), &byte, 1, 0), 0) << "closed after the settle limit";
+  auto next = connect_client(server->port());
+  EXPECT_EQ(exchange(next, kStart), kStart);
+  server->stop();
+}
+
+// One network cannot take every seat with connections that start no test.
+TEST(SyncHostile, ConnectionsStillOpeningAreBoundedPerNetwork) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.max_handshaking_per_network = 2;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  std::vector<UniqueFd> slow;
+  for (int i = 0; i < 2; ++i) slow.push_back(raw_connect(server->port()));
+  UniqueFd third = raw_connect(server->port());
+  char byte;
+  EXPECT_EQ(recv(third.get(), &byte, 1, 0), 0) << "a third from 127.0.0.1 is closed at once";
+  // Another address (127.0.0.2, loopback too) is another network: it still gets a seat.
+  auto source = resolve("127.0.0.2", 0, false);
+  ASSERT_TRUE(source);
+  auto other = SyncClient::connect(loopback(server->port()), *source, 2000ms);
+  ASSERT_TRUE(other) << other.error().message;
+  EXPECT_EQ(exchange(*other, kQueryState), kStateNotStarted);
+  server->stop();
+}
+
+// Past the listener's budget of tests per period, a busy check says busy and a start is refused.
+TEST(SyncHostile, TestsPerPeriodAreBounded) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.tests_per_period = 2;
+  limits.test_period = 1h;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  for (int test = 0; test < 2; ++test) {
+    auto sender = connect_client(server->port());
+    EXPECT_EQ(exchange(sender, kQueryState), test == 0 ? kStateNotStarted : kStateFinished);
+    EXPECT_EQ(exchange(sender, kStart), kStart);
+    EXPECT_EQ(exchange(sender, kEarlyExit), kStateFinished);
+    server->test_finished();
+  }
+  ASSERT_TRUE(recorder.wait_for("closed idle"));
+  auto third = connect_client(server->port());
+  for (int tries = 0; tries < 50 && exchange(third, kQueryState) != kStateRunning; ++tries)
+    std::this_thread::sleep_for(20ms);  // the second sender's close is processed first
+  EXPECT_EQ(exchange(third, kQueryState), kStateRunning);
+  EXPECT_EQ(exchange(third, kStart), kEarlyExit);
+  EXPECT_EQ(count_events(recorder, "start 10"), 2u);
+  server->stop();
+}
+
+// Lines held back by the budget are said once its period is over, even if no later line comes.
+TEST(SyncHostile, HeldBackLinesAreSaidWithoutALaterLine) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.log_lines_per_period = 1;
+  limits.log_period = 300ms;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  auto sender = connect_client(server->port());
+  EXPECT_EQ(exchange(sender, kStart), kStart);  // "Network activity progressing..."
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(exchange(sender, kLastClientStart), kEarlyExit);
+  EXPECT_TRUE(recorder.wait_for("ERR sync: 3 more line(s) about sync connections were not logged"));
+  server->stop();
+}
+
+// --auth-key: both ends prove the key before anything else, and agree on the data cookie.
+TEST(SyncAuth, BothEndsProveTheKeyAndAgreeOnTheCookie) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10, false, {}, test_key('k'));
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  auto cookie = client.authenticate(test_key('k'), 2000ms);
+  ASSERT_TRUE(cookie) << cookie.error().message;
+  EXPECT_TRUE(recorder.wait_for("authenticated " + std::string(cookie->begin(), cookie->end())));
+  ASSERT_TRUE(client.try_native_hello(2000ms).value());
+  ASSERT_TRUE(client.send_frame("{}"));
+  ASSERT_TRUE(client.read_frame(2000ms));
+  EXPECT_EQ(exchange(client, kStart), kStart);
+  EXPECT_EQ(count_events(recorder, "unauthenticated"), 0u);
+  server->stop();
+}
+
+TEST(SyncAuth, AnotherKeyIsRefusedByTheSender) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10, false, {}, test_key('k'));
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  auto cookie = client.authenticate(test_key('x'), 2000ms);
+  ASSERT_FALSE(cookie);
+  EXPECT_EQ(cookie.error().message,
+            "sync: --auth-key: the receiver's proof is wrong: it holds another key");
+  server->stop();
+}
+
+// A sender that answers the challenge with a wrong proof (it does not hold the key, whatever it
+// learnt from the receiver's proof) is closed at once and counted.
+TEST(SyncAuth, AWrongProofIsClosedAndCounted) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10, false, {}, test_key('k'));
+  ASSERT_TRUE(server);
+  UniqueFd fd = raw_connect(server->port());
+  std::string hello = int_bytes(kAuthHello) + std::string(32, 'n');
+  ASSERT_EQ(send(fd.get(), hello.data(), hello.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(hello.size()));
+  EXPECT_EQ(read_bytes(fd.get(), 4 + 32 + 32).size(), 68u);
+  const std::string proof(32, 'p');
+  ASSERT_EQ(send(fd.get(), proof.data(), proof.size(), MSG_NOSIGNAL), 32);
+  char byte;
+  EXPECT_EQ(recv(fd.get(), &byte, 1, 0), 0);
+  EXPECT_TRUE(recorder.wait_for("unauthenticated"));
+  EXPECT_EQ(count_events(recorder, "authenticated "), 0u);
+  server->stop();
+}
+
+// An NTTTCP-compatible sender (its first int is 'X') or an xttcp sender without a key is closed
+// at once, counted, with one line saying why.
+TEST(SyncAuth, ASenderWithoutTheKeyIsClosedAtOnce) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10, false, {}, test_key('k'));
+  ASSERT_TRUE(server);
+  auto legacy = connect_client(server->port());
+  EXPECT_FALSE(legacy.exchange(kQueryState, 2000ms));
+  auto unkeyed = connect_client(server->port());
+  EXPECT_FALSE(unkeyed.try_native_hello(2000ms));
+  ASSERT_TRUE(recorder.wait_for("unauthenticated"));
+  EXPECT_EQ(count_events(recorder, "unauthenticated"), 2u);
+  EXPECT_EQ(count_events(recorder, "ERR sync: closed a connection from 127.0.0.1:"), 2u);
+  EXPECT_EQ(count_events(recorder, "start "), 0u);
+  server->stop();
+}
+
+TEST(SyncAuth, AReceiverWithoutAKeySaysSo) {
+  Recorder recorder;
+  auto server = start_server(recorder, 10);
+  ASSERT_TRUE(server);
+  auto client = connect_client(server->port());
+  auto cookie = client.authenticate(test_key('k'), 2000ms);
+  ASSERT_FALSE(cookie);
+  EXPECT_NE(cookie.error().message.find("the receiver has no --auth-key"), std::string::npos);
   server->stop();
 }
 
@@ -569,11 +774,11 @@ TEST(SyncHostile, AnOversizedHelloClosesTheConnection) {
   server->stop();
 }
 
-TEST(SyncHostile, ConnectionsBeyondTheLimitAreClosedAndIdleOnesExpire) {
+TEST(SyncHostile, ConnectionsBeyondTheLimitAreClosedAndSlowOnesExpire) {
   Recorder recorder;
   SyncLimits limits;
   limits.max_connections = 3;
-  limits.idle_limit = 300ms;
+  limits.handshake_limit = 300ms;
   auto server = start_server(recorder, 10, false, limits);
   ASSERT_TRUE(server);
   std::vector<UniqueFd> idle;
@@ -582,7 +787,7 @@ TEST(SyncHostile, ConnectionsBeyondTheLimitAreClosedAndIdleOnesExpire) {
   char byte;
   EXPECT_EQ(recv(extra.get(), &byte, 1, 0), 0) << "the fourth connection is closed at once";
   for (UniqueFd& fd : idle)
-    EXPECT_EQ(recv(fd.get(), &byte, 1, 0), 0) << "an idle connection expires";
+    EXPECT_EQ(recv(fd.get(), &byte, 1, 0), 0) << "a connection that starts no test in time expires";
   auto sender = connect_client(server->port());
   EXPECT_EQ(exchange(sender, kQueryState), kStateNotStarted);
   server->stop();

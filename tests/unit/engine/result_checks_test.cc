@@ -47,8 +47,18 @@ TEST(CountMismatch, WhatTheConnectionsCanHoldIsNoMismatch) {
 TEST(CountMismatch, UdpLossAndAnIdleSenderAreNoMismatch) {
   Result udp = tcp_result(Role::sender, 3'000'000);
   udp.spec.workload.protocol = Protocol::udp;
-  EXPECT_FALSE(count_mismatch(udp, tcp_result(Role::receiver, 0)));  // loss is a figure
+  EXPECT_FALSE(count_mismatch(udp, tcp_result(Role::receiver, 1'000)));  // loss is a figure
   EXPECT_FALSE(count_mismatch(tcp_result(Role::sender, 0), tcp_result(Role::receiver, 0)));
+}
+
+// A UDP sender against a receiver that counted nothing (a TCP receiver, a firewall dropping
+// UDP) measured nothing: it once printed 42.82 Gbit/s sent and exited 0.
+TEST(CountMismatch, AUdpTestTheReceiverCountedNothingOfIsNamed) {
+  Result udp = tcp_result(Role::sender, 3'000'000);
+  udp.spec.workload.protocol = Protocol::udp;
+  auto none = count_mismatch(udp, tcp_result(Role::receiver, 0));
+  ASSERT_TRUE(none);
+  EXPECT_NE(none->find("the receiver counted none of the 3000000 bytes"), std::string::npos);
 }
 
 // A receiver window of `seconds` in 0.5 s intervals, data in those whose index is in `with`.
