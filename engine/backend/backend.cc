@@ -1,7 +1,11 @@
 // The contract's one piece of code: capability flags in words.
 #include "engine/backend/backend.hh"
 
+#include <fmt/format.h>
+
 #include <utility>
+
+#include "engine/backend/data_worker.hh"
 
 namespace xttcp {
 
@@ -34,6 +38,24 @@ std::string describe_capabilities(uint32_t caps) {
     out += name;
   }
   return out.empty() ? "-" : out;
+}
+
+bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer,
+                           NativeSocket socket) {
+  if (context.admission == nullptr) return true;
+  if (!context.admission->within_data_descriptors(socket)) {
+    context.admission->count_over_descriptor_reserve();
+    if (context.on_notice)
+      context.on_notice(fmt::format("data: closed a connection from {} at once: the last {} open "
+                                    "files are kept for the sync port (ulimit -n {}; --allow or "
+                                    "--auth-key keep strangers out)",
+                                    peer.to_string(), context.admission->kept_for_control(),
+                                    context.admission->open_files_limit()),
+                        true);
+    return false;
+  }
+  return context.admission->open() ||
+         context.admission->admit_connection(peer, PeerAdmission::Door::data, socket);
 }
 
 }  // namespace xttcp

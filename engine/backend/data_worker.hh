@@ -120,13 +120,12 @@ inline bool filters_datagrams(const WorkerContext& context) {
   return context.admission != nullptr && !context.admission->filter().empty();
 }
 
-// A data connection just accepted from `peer` as `socket`: serve it? With --auth-key its
-// preamble is read here (the listener deferred the accept until it came). Control path.
-inline bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer,
-                                  NativeSocket socket) {
-  return context.admission == nullptr || context.admission->open() ||
-         context.admission->admit_connection(peer, PeerAdmission::Door::data, socket);
-}
+// A data connection just accepted from `peer` as `socket`: serve it? Not when it took one of the
+// descriptors kept for the sync port (a notice says so, rate-limited); with --allow,
+// --max-clients or --auth-key the admission decides (the preamble is read here: the listener
+// deferred the accept until it came). Control path (backend.cc).
+bool admit_data_connection(const WorkerContext& context, const SocketAddress& peer,
+                           NativeSocket socket);
 
 // --auth-key: listeners hold a connection back until its first bytes (the preamble) came.
 inline bool defers_accept(const WorkerContext& context) {

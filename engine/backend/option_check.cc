@@ -54,6 +54,15 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
     return fail(fmt::format("{}: the {} backend cannot turn peers away (epoll and io_uring can)",
                             spec.access.allow.empty() ? "--max-clients" : "--allow",
                             backend.name()));
+  // --auth-key ties each TCP data connection to the session by a preamble, written by the
+  // kernel-socket senders and read at accept by the receivers that can turn peers away. UDP's
+  // tie is the flows declared over the authenticated sync connection, whatever the backend.
+  if (lacks(cap_peer_filter) && !spec.control.auth_key_file.empty() &&
+      spec.workload.protocol == Protocol::tcp)
+    return fail(fmt::format(
+        "--auth-key: the {} backend cannot tie TCP data connections to the session (epoll and "
+        "io_uring can)",
+        backend.name()));
   return ok();
 }
 

@@ -53,6 +53,23 @@ bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door, Nativ
   return true;
 }
 
+void PeerAdmission::keep_descriptors_for_control(uint64_t open_files_limit) {
+#ifndef _WIN32
+  open_files_limit_ = open_files_limit;
+  // Half of a very small limit, so the data ports keep some too.
+  const uint64_t kept = std::min(descriptors_for_control, open_files_limit / 2);
+  data_descriptor_ceiling_ = open_files_limit - kept;
+#else
+  (void)open_files_limit;
+#endif
+}
+
+void PeerAdmission::count_over_descriptor_reserve() {
+  std::lock_guard lock(mutex_);
+  ++refused_.data;
+  ++refused_.over_descriptor_reserve;
+}
+
 void PeerAdmission::session_opened(int id, const std::array<uint8_t, 16>& cookie) {
   std::lock_guard lock(mutex_);
   sessions_.emplace_back(id, cookie);

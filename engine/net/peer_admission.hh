@@ -24,6 +24,7 @@ class PeerAdmission {
     uint64_t datagrams = 0;         // UDP datagrams dropped unread
     uint64_t over_max_clients = 0;  // of control + data: from a host beyond --max-clients
     uint64_t unauthenticated = 0;   // of control + data: without --auth-key's proof or preamble
+    uint64_t over_descriptor_reserve = 0;  // of data: into the descriptors kept for the sync port
     uint64_t total() const { return control + data + datagrams; }
   };
 
@@ -37,6 +38,20 @@ class PeerAdmission {
   // accept until data came: sync_auth.hh). A refused peer is counted; the caller closes its
   // connection.
   bool admit_connection(const SocketAddress& peer, Door door, NativeSocket socket = invalid_socket);
+
+  // Descriptors kept for the sync port: a data connection accepted into one of the last few
+  // of the open-files limit is closed at once, so idle data connections cannot block the sync
+  // accept. POSIX sockets take the lowest free number, so one at or past the ceiling means
+  // fewer than this many are free. Set before any worker runs; Windows sockets are no such
+  // numbers (no ceiling there).
+  static constexpr uint64_t descriptors_for_control = 32;
+  void keep_descriptors_for_control(uint64_t open_files_limit);
+  bool within_data_descriptors(NativeSocket socket) const {
+    return static_cast<uint64_t>(socket) < data_descriptor_ceiling_;
+  }
+  void count_over_descriptor_reserve();
+  uint64_t open_files_limit() const { return open_files_limit_; }
+  uint64_t kept_for_control() const { return open_files_limit_ - data_descriptor_ceiling_; }
 
   // --auth-key: data connections must open with the preamble of a session authenticated now.
   void require_sessions() { sessions_required_ = true; }
@@ -65,6 +80,8 @@ class PeerAdmission {
   mutable std::mutex mutex_;
   std::vector<std::string> hosts_;  // distinct hosts admitted (only kept with max_clients)
   bool sessions_required_ = false;  // set before any worker runs
+  uint64_t data_descriptor_ceiling_ = UINT64_MAX;  // likewise
+  uint64_t open_files_limit_ = UINT64_MAX;
   std::vector<std::pair<int, std::array<uint8_t, 16>>> sessions_;  // under mutex_
   Refusals refused_;  // control, data, over_max_clients (under mutex_)
   std::atomic<uint64_t> refused_datagrams_{0};

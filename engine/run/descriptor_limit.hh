@@ -36,6 +36,9 @@ OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers);
 Expected<uint64_t> plan_open_files(const OpenFilesNeed& need, uint64_t soft, uint64_t hard,
                                    uint64_t ceiling);
 
+// The soft limit now (UINT64_MAX where the OS has none: Windows, or unlimited).
+uint64_t open_files_limit();
+
 // Reads the limits, raises the soft one per plan_open_files (no-op where the OS has no such
 // limit: Windows).
 Status fit_open_files(const TestSpec& spec, uint64_t workers);

@@ -24,6 +24,12 @@ uint64_t as_count(rlim_t value) { return value == RLIM_INFINITY ? UINT64_MAX : u
 
 }  // namespace
 
+uint64_t open_files_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return UINT64_MAX;
+  return as_count(limit.rlim_cur);
+}
+
 Status fit_open_files(const TestSpec& spec, uint64_t workers) {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return ok();  // nothing to go by: run as is

@@ -12,6 +12,7 @@
 #include "engine/count_mode.hh"
 #include "engine/net/socket_setup.hh"
 #include "engine/report/interval_stream.hh"
+#include "engine/run/descriptor_limit.hh"
 #include "engine/report/log.hh"
 #include "engine/run/control_plane/receiver_control.hh"
 #include "engine/run/publish.hh"
@@ -301,6 +302,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   PeerAdmission admission(std::move(*filter), spec.access.max_clients);
   // --auth-key: data connections must name an authenticated session (set before any listener).
   if (!spec.control.auth_key_file.empty()) admission.require_sessions();
+  // The sync port keeps some descriptors idle data connections cannot take (prepare_run has
+  // raised the limit already).
+  if (!spec.control.no_sync) admission.keep_descriptors_for_control(open_files_limit());
   udp::FlowAdmission flow_admission;  // UDP: which flows speak for a test
   // The backend's own device (dpdk: its port), if it drives one, describes the RSS the data meets.
   const auto device = [&backend = *setup->backend]() -> std::optional<DeviceDescription> {

@@ -198,6 +198,42 @@ def wait_not_busy(port, timeout=60):
         time.sleep(0.1)
 
 
+def descriptors_for_sync(xttcp, started):
+    """Item 14: idle data connections fill a receiver's open files (before: its sync port could
+    not accept either, and a real sender got "sync: no reply from the receiver within 5 s").
+    The last 32 descriptors are kept for the sync port: a sender still reaches it and is told,
+    and once the idle connections go, a real sender is served."""
+    base = free_port_block(1)
+    receiver = start_receiver(xttcp, started, base, ["-H", "-t", "1"], limit_files=64)
+    held = []
+    try:
+        for _ in range(100):
+            s = socket.socket()
+            s.setblocking(False)
+            try:
+                s.connect(("127.0.0.1", base))
+            except BlockingIOError:
+                pass
+            held.append(s)
+        deadline = time.monotonic() + 20  # the data port is full: said either way
+        while not any(line in receiver.stderr()
+                      for line in ("kept for the sync port", "Too many open files")):
+            check(time.monotonic() < deadline, "the receiver never said its data port is full")
+            time.sleep(0.05)
+        blocked = real_sender(xttcp, started, base, "1", ["--connect-timeout", "5"],
+                              "sender while the data port is full")
+        check(blocked.wait(60) == 1, "a sender into a full data port did not fail")
+        check("no reply from the receiver" not in blocked.stderr(),
+              f"the sync port was blocked too:\n{blocked.stderr()}")
+    finally:
+        for s in held:
+            s.close()
+    wait_not_busy(base - 1)
+    honest(real_sender(xttcp, started, base, "1"))
+    receiver.signal(signal.SIGINT)
+    check(receiver.wait(15) == 0, f"the -H receiver did not end cleanly:\n{receiver.stderr()}")
+
+
 def key_file(directory, name, secret):
     path = os.path.join(directory, name)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -307,6 +343,7 @@ CASES = {
     "log-flood": log_flood,
     "empty-test-keeps-result": empty_test_keeps_result,
     "slow-connections": slow_connections,
+    "descriptors-for-sync": descriptors_for_sync,
     "auth-pair": auth_pair,
     "auth-refusals": auth_refusals,
     "auth-options": auth_legacy_and_options,

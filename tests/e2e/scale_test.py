@@ -136,19 +136,26 @@ def descriptor_pressure(backend):
                 except BlockingIOError:
                     pass
                 held.append(s)
-            receiver.wait_output("Too many open files", 10, stderr_too=True)
-            # The listeners rest; what it spends meanwhile is the measure (a spin: ~1 s per s).
+            # Full: the connections past the descriptors kept for the sync port are closed at
+            # once (docs/hostile-peers.md); a listener that still runs out of descriptors rests.
+            deadline = time.monotonic() + 10
+            full = ("kept for the sync port", "Too many open files")
+            while not any(line in receiver.stderr() for line in full):
+                check(time.monotonic() < deadline, "the receiver never said it is full")
+                time.sleep(0.05)
+            # What it spends meanwhile is the measure (a spin: ~1 s per s).
             before = cpu_seconds(receiver.pid)
             time.sleep(2)
             spent = cpu_seconds(receiver.pid) - before
             check(receiver.proc.poll() is None, "the receiver died under descriptor pressure")
             check(spent < 0.3, f"the receiver used {spent:.2f} s of CPU in 2 s at its limit")
-            said = receiver.stderr().count("Too many open files")
-            check(said <= 4, f"'Too many open files' said {said} times in 2 s: rate-limit it")
+            said = sum(receiver.stderr().count(line) for line in full)
+            check(said <= 12, f"the shortage was said {said} times in 2 s: rate-limit it")
         finally:
             for s in held:
                 s.close()
-        receiver.wait_output("works again", 15, stderr_too=True)
+        if "Too many open files" in receiver.stderr():
+            receiver.wait_output("works again", 15, stderr_too=True)
         sender = Process([xttcp, "-s", "127.0.0.1", "-P", "2", "-n", "1", "-p", str(base), "-t",
                           "1", "-Q", "--backend", backend, "--json", f"{work}/s.json"], "sender")
         started.append(sender)

@@ -42,6 +42,21 @@ TEST(ChooseBackend, ANamedBackendThatRefusesTheSpecSaysWhy) {
             "kernel-socket backend)");
 }
 
+// --auth-key ties TCP data connections to the session; a backend that cannot (it turns no peer
+// away: null here, iocp on Windows) refuses it in one line. UDP's tie needs no backend help.
+TEST(ChooseBackend, ABackendThatCannotTieConnectionsToTheSessionRefusesAuthKey) {
+  TestSpec spec;
+  spec.backend = "null";
+  spec.control.auth_key_file = "key";
+  auto choice = choose_backend(spec);
+  ASSERT_FALSE(choice);
+  EXPECT_EQ(choice.error().message,
+            "--auth-key: the null backend cannot tie TCP data connections to the session (epoll "
+            "and io_uring can)");
+  spec.backend = "epoll";
+  EXPECT_TRUE(choose_backend(spec));
+}
+
 // The first backend in preference order that is available, asks for the spec and accepts it.
 const Backend* first_auto_candidate(const TestSpec& spec) {
   for (const auto& backend : all_backends())
