@@ -91,6 +91,12 @@ struct WorkerContext {
   // close it at once, count nothing) and, with --allow, each datagram's source. Null or open()
   // = everyone (then no source address need be read). Engine-owned.
   PeerAdmission* admission = nullptr;
+  // Ctrl+C: a sender's open() (connecting, retrying refused connects) gives up within 100 ms
+  // when it turns true. Null: never. Engine-owned.
+  const std::atomic<bool>* interrupted = nullptr;
+  // Shared by a sender's workers: set by the first that saw a connect refused, which says so at
+  // once (the retries that follow are silent until --connect-timeout). Engine-owned.
+  std::atomic<bool>* refusal_said = nullptr;
   // Senders with --auth-key: written first on every TCP connection, as soon as it is connected
   // (sync_auth.hh's preamble); empty otherwise. Engine-owned.
   std::vector<unsigned char> connection_preamble;

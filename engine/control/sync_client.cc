@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "engine/control/sync_codes.hh"
@@ -20,6 +21,21 @@ std::string describe(std::chrono::milliseconds timeout) {
   return fmt::format("{} ms", ms);
 }
 
+constexpr std::chrono::milliseconds kInterruptCheck{100};
+
+// wait_socket in slices, so Ctrl+C (`interrupted`) ends the wait within one: > 0 ready, 0 the
+// deadline passed, < 0 an error, -2 interrupted.
+constexpr int kInterrupted = -2;
+int wait_watched(NativeSocket socket, WaitFor what, std::chrono::steady_clock::time_point deadline,
+                 const std::atomic<bool>* interrupted) {
+  for (;;) {
+    if (interrupted != nullptr && interrupted->load()) return kInterrupted;
+    const auto slice = std::min(deadline, std::chrono::steady_clock::now() + kInterruptCheck);
+    const int ready = wait_socket(socket, what, slice);
+    if (ready != 0 || slice >= deadline) return ready;
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -29,7 +45,8 @@ namespace {
 Expected<UniqueSocket> connect_once(const SocketAddress& receiver,
                                     const std::optional<SocketAddress>& source,
                                     std::chrono::steady_clock::time_point deadline,
-                                    std::chrono::milliseconds timeout, bool* refused) {
+                                    std::chrono::milliseconds timeout, bool* refused,
+                                    const std::atomic<bool>* interrupted) {
   const std::string who = "sync: receiver " + receiver.to_string();
   *refused = false;
   auto opened = open_tcp_socket(receiver.family());
@@ -52,7 +69,8 @@ Expected<UniqueSocket> connect_once(const SocketAddress& receiver,
     err = last_socket_error();
     const SocketError kind = classify_socket_error(err);
     if (kind == SocketError::in_progress || kind == SocketError::would_block) {
-      const int ready = wait_socket(fd.get(), WaitFor::write, deadline);
+      const int ready = wait_watched(fd.get(), WaitFor::write, deadline, interrupted);
+      if (ready == kInterrupted) return fail("interrupted while connecting to " + who.substr(6));
       if (ready == 0)
         return fail(
             fmt::format("{} did not answer within {} (is it reachable?)", who, describe(timeout)));
@@ -73,21 +91,34 @@ Expected<UniqueSocket> connect_once(const SocketAddress& receiver,
 
 Expected<SyncClient> SyncClient::connect(const SocketAddress& receiver,
                                          const std::optional<SocketAddress>& source,
-                                         std::chrono::milliseconds timeout) {
+                                         std::chrono::milliseconds timeout, SyncWatch watch) {
   // A refused connect means the receiver is not listening yet (started just after this sender):
-  // tried again every 100 ms until the timeout, as the data connections are.
+  // tried again every 100 ms until the timeout, as the data connections are. The first refusal
+  // is said at once, so a wrong port or a receiver not started does not cost silent seconds.
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (int tries = 1;; ++tries) {
     bool refused = false;
-    auto connected = connect_once(receiver, source, deadline, timeout, &refused);
-    if (connected) return SyncClient(std::move(*connected), receiver);
+    auto connected = connect_once(receiver, source, deadline, timeout, &refused, watch.interrupted);
+    if (connected) return SyncClient(std::move(*connected), receiver, watch.interrupted);
+    if (refused && tries == 1 && watch.on_first_refusal)
+      watch.on_first_refusal(fmt::format(
+          "sync: {} refused the connection: nothing listens there yet (the receiver's sync "
+          "port is its -p minus 1); trying again every {} ms for {} (--connect-timeout)",
+          receiver.to_string(), refused_connect_retry_pause.count(), describe(timeout)));
     if (!refused || std::chrono::steady_clock::now() + refused_connect_retry_pause >= deadline) {
       if (refused && tries > 1)
         return fail(fmt::format("{} ({} tries in {}, --connect-timeout)", connected.error().message,
                                 tries, describe(timeout)));
       return connected.error();
     }
-    std::this_thread::sleep_for(refused_connect_retry_pause);
+    // The pause between tries, in the same slices as every wait.
+    const auto resume = std::chrono::steady_clock::now() + refused_connect_retry_pause;
+    while (std::chrono::steady_clock::now() < resume) {
+      if (watch.interrupted != nullptr && watch.interrupted->load())
+        return fail("interrupted while waiting for the receiver " + receiver.to_string());
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+          resume - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
+    }
   }
 }
 
@@ -103,7 +134,8 @@ Status SyncClient::write_all(std::string_view bytes, Clock::time_point deadline,
     const SocketError kind = classify_socket_error(sent.error);
     if (sent.bytes < 0 && kind == SocketError::interrupted) continue;
     if (sent.bytes < 0 && kind == SocketError::would_block) {
-      const int ready = wait_socket(fd_.get(), WaitFor::write, deadline);
+      const int ready = wait_watched(fd_.get(), WaitFor::write, deadline, interrupted_);
+      if (ready == kInterrupted) return fail("interrupted while sending to the receiver");
       if (ready == 0) return fail("sync: the receiver took nothing within " + describe(timeout));
       if (ready < 0) return fail("sync: poll: " + socket_error_text(last_socket_error()));
       continue;
@@ -127,7 +159,8 @@ Status SyncClient::read_exact(char* into, size_t size, Clock::time_point deadlin
     const SocketError kind = classify_socket_error(got.error);
     if (kind == SocketError::interrupted) continue;
     if (kind == SocketError::would_block) {
-      const int ready = wait_socket(fd_.get(), WaitFor::read, deadline);
+      const int ready = wait_watched(fd_.get(), WaitFor::read, deadline, interrupted_);
+      if (ready == kInterrupted) return fail("interrupted while waiting for the receiver's reply");
       if (ready == 0) return fail("sync: no reply from the receiver within " + describe(timeout));
       if (ready < 0) return fail("sync: poll: " + socket_error_text(last_socket_error()));
       continue;

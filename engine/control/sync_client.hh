@@ -3,7 +3,9 @@
 // Errors are one line: "sync: no reply from the receiver within 10 s".
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,13 +19,23 @@
 
 namespace xttcp {
 
+// What a sync connect may tell its caller while it waits, and what ends every wait at once.
+struct SyncWatch {
+  // Ctrl+C: every wait of the client (connect, replies, frames) ends within 100 ms with
+  // "interrupted" when it turns true. Null: none.
+  const std::atomic<bool>* interrupted = nullptr;
+  // The first refused connect (nothing listens there yet), said at once: the retries that
+  // follow are silent until the timeout.
+  std::function<void(const std::string& line)> on_first_refusal;
+};
+
 class SyncClient {
  public:
   // Connects within `timeout`. `source` (-a) binds the local end and, when it is a specific
   // address, SO_BINDTODEVICE to the interface owning it (EPERM without CAP_NET_RAW is ignored).
   static Expected<SyncClient> connect(const SocketAddress& receiver,
                                       const std::optional<SocketAddress>& source,
-                                      std::chrono::milliseconds timeout);
+                                      std::chrono::milliseconds timeout, SyncWatch watch = {});
 
   // Sends one int and reads one reply, both within `timeout`.
   Expected<int32_t> exchange(int32_t request, std::chrono::milliseconds timeout);
@@ -54,7 +66,8 @@ class SyncClient {
 
  private:
   using Clock = std::chrono::steady_clock;
-  SyncClient(UniqueSocket fd, SocketAddress receiver) : fd_(std::move(fd)), receiver_(receiver) {}
+  SyncClient(UniqueSocket fd, SocketAddress receiver, const std::atomic<bool>* interrupted)
+      : fd_(std::move(fd)), receiver_(receiver), interrupted_(interrupted) {}
 
   Status write_all(std::string_view bytes, Clock::time_point deadline,
                    std::chrono::milliseconds timeout);
@@ -63,6 +76,7 @@ class SyncClient {
 
   UniqueSocket fd_;
   SocketAddress receiver_;
+  const std::atomic<bool>* interrupted_ = nullptr;
 };
 
 }  // namespace xttcp

@@ -250,6 +250,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                   setup->receivers);
   if (udp_flows) pool.set_udp_flow_ids(udp_flow_base, udp_flow_token);
   pool.set_connection_preamble(agreement->connection_preamble);
+  pool.set_interrupt(env.interrupted);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
   if (env.live_report) env.live_report->connected(stream_ends(pool));
 

@@ -48,6 +48,7 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
     context.on_flow_done = on_flow_done;
     context.on_notice = [this](std::string_view line, bool error) { notice(line, error); };
     context.open_connections = &open_connections_;
+    context.refusal_said = &refusal_said_;
     context.udp_flows = udp_flows_.get();
     context.udp_flow_base = udp_flow_base;
     context.udp_flow_token = udp_flow_token;

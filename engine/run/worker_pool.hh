@@ -56,6 +56,11 @@ class WorkerPool {
       context.udp_flow_token = token;
     }
   }
+  // Senders: what ends their connecting at once (Ctrl+C; WorkerContext::interrupted). Before
+  // open_all(); outlives the pool.
+  void set_interrupt(const std::atomic<bool>* interrupted) {
+    for (WorkerContext& context : contexts_) context.interrupted = interrupted;
+  }
   // Senders with --auth-key: the bytes every TCP connection opens with (sync_auth.hh's
   // preamble). Before open_all().
   void set_connection_preamble(const std::vector<unsigned char>& preamble) {
@@ -132,6 +137,7 @@ class WorkerPool {
 
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> open_connections_{0};
+  std::atomic<bool> refusal_said_{false};  // WorkerContext::refusal_said
   // -lm: the latency period the workers time calls into (FlowCounter). Mutable: moving to the
   // next period is part of reading the counters (snapshot() const).
   mutable std::atomic<uint64_t> latency_period_{1};

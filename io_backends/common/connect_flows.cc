@@ -9,6 +9,8 @@
 #include <cstring>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "engine/net/os_socket.hh"
 #include "engine/net/socket_setup.hh"
 #include "io_backends/common/iperf2_stream_start.hh"
@@ -93,6 +95,8 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
   epoll_event events[64];
   while (pending > 0) {
     const Clock::time_point now = Clock::now();
+    if (context.interrupted != nullptr && context.interrupted->load())
+      return fail("interrupted while connecting to " + remote_of(0).host());
     if (now >= deadline) {
       size_t first = 0;  // name the first one still waiting (flows may go to several hosts)
       while (slots[first].state == ConnectSlot::State::connected) ++first;
@@ -105,7 +109,7 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
                                       " tries (is the receiver running?)"
                                 : ""));
     }
-    Clock::time_point wake = deadline;
+    Clock::time_point wake = std::min(deadline, now + std::chrono::milliseconds(100));
     for (const ConnectSlot& slot : slots)
       if (slot.state == ConnectSlot::State::refused) wake = std::min(wake, slot.retry_at);
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(wake - now);
@@ -130,7 +134,16 @@ Expected<std::vector<UniqueFd>> connect_flows(const WorkerContext& context,
       } else if (classify_socket_error(error) == SocketError::refused) {
         sockets[i].reset();  // closing it leaves the epoll set too
         slots[i] = {ConnectSlot::State::refused, Clock::now() + refused_connect_retry_pause};
-        ++refusals;
+        // Said at once, by one worker of the run: a wrong port or a receiver not started yet
+        // must not cost silent seconds.
+        if (refusals++ == 0 && context.refusal_said != nullptr &&
+            !context.refusal_said->exchange(true) && context.on_notice)
+          context.on_notice(
+              fmt::format("{} refused the connection: nothing listens there yet; "
+                          "trying again every {} ms for {} s (--connect-timeout)",
+                          remote_of(i).to_string(), refused_connect_retry_pause.count(),
+                          spec.control.connect_timeout_s),
+              false);
       } else if (auto done = finish_connect(sockets[i].get(), remote_of(i)); !done) {
         return fail("cannot connect to " + done.error().message);
       }

@@ -31,7 +31,10 @@ class SyncSender final : public SenderControl {
     Log& log = context_.log;
     SocketAddress address = context_.receivers.front();
     address.set_port(spec.sync_port());
-    auto sync = SyncClient::connect(address, context_.source, timeout_);
+    SyncWatch watch;
+    watch.interrupted = &context_.interrupted;
+    watch.on_first_refusal = [&log](const std::string& line) { log.info(line); };
+    auto sync = SyncClient::connect(address, context_.source, timeout_, std::move(watch));
     if (!sync) return sync.error();
     auto local = local_address_of(sync->fd());
     log.debug(linux_connection_line(SenderSocket::sync, local ? local->port() : uint16_t{0},
