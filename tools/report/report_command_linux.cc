@@ -155,13 +155,15 @@ Generated run_generator(const std::vector<std::string>& words, const std::string
     writing = -1;
   }
   const auto deadline = Clock::now() + budget;
+  const std::string late =
+      fmt::format("the page's generator did not finish in {} s and was stopped",
+                  std::chrono::duration_cast<std::chrono::seconds>(budget).count());
   std::array<char, 65536> chunk{};
   for (bool page_done = false; !page_done;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      out.why = fmt::format("the page's generator did not finish in {} s and was stopped",
-                            std::chrono::duration_cast<std::chrono::seconds>(budget).count());
+      out.why = late;
       break;
     }
     std::array<pollfd, 2> fds{pollfd{reading, POLLIN, 0}, pollfd{writing, POLLOUT, 0}};
@@ -205,9 +207,7 @@ Generated run_generator(const std::vector<std::string>& words, const std::string
   close(reading);
   // It closed its output, so it is ending: wait for that within what is left of the budget.
   int status = 0;
-  if (out.why.empty() && !reaped(pid, deadline, status))
-    out.why = fmt::format("the page's generator did not finish in {} s and was stopped",
-                          std::chrono::duration_cast<std::chrono::seconds>(budget).count());
+  if (out.why.empty() && !reaped(pid, deadline, status)) out.why = late;
   if (!out.why.empty()) {
     kill(pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
