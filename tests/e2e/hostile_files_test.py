@@ -10,11 +10,12 @@ import json
 import os
 import resource
 import shutil
+import signal
 import socket
 import struct
 import subprocess
 
-from xttcp_e2e import (Process, ScriptedReceiver, check, free_port_block, load_json, run_cases,
+from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json, run_cases,
                        scratch_dir, wait_listening)
 
 SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -28,11 +29,21 @@ ADDRESS_SPACE = 1 << 30
 
 
 def run(args, timeout=120, limit_memory=False):
-    preexec = None
-    if limit_memory:
-        preexec = lambda: resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-    return subprocess.run(args, capture_output=True, text=True, timeout=timeout,
-                          preexec_fn=preexec)
+    """Runs xttcp in its own process group, so that what it starts (report's generator) is
+    stopped with it if it outlives `timeout`."""
+    def setup():
+        os.setpgid(0, 0)
+        if limit_memory:
+            resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL, preexec_fn=setup)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the group this test made for it
+        proc.communicate()
+        raise Failure(f"{' '.join(args)} did not end within {timeout} s")
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
 def single_run():
@@ -96,7 +107,8 @@ def set_summary(key, value):
 
 # ---- report ----------------------------------------------------------------------------------
 
-def report(xttcp, *args, timeout=300):
+def report(xttcp, *args, timeout=200):
+    """A report within its own limit (120 s by default, then it must kill its generator)."""
     return run([xttcp, "report", *args], timeout=timeout)
 
 
