@@ -11,10 +11,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// One regular file (or one yet to be made) under both names. A device, a FIFO or a terminal
+// (/dev/null, /dev/stdout) takes each output in turn: nothing there is overwritten.
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
   const fs::path left = fs::absolute(a, ec).lexically_normal();
   const fs::path right = fs::absolute(b, ec).lexically_normal();
+  const fs::file_status status = fs::status(left, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status)) return false;
   if (left == right) return true;
   return fs::exists(left, ec) && fs::exists(right, ec) && fs::equivalent(left, right, ec);
 }

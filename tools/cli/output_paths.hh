@@ -20,7 +20,8 @@ struct NamedOutput {
 
 // ok, or one line naming both options and the file. Two names are one file when they are the
 // same path once made absolute and normal ("out.json", "./out.json"), or, both existing, the
-// same file (a link). "-" is no file for an output that takes it as stdout (--json-stream).
+// same file (a link); a device, FIFO or terminal (/dev/null, /dev/stdout) is no file that one
+// output could overwrite, nor is "-" for an output that takes it as stdout (--json-stream).
 Status check_distinct_outputs(std::initializer_list<NamedOutput> outputs);
 
 }  // namespace xttcp

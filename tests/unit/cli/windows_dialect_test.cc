@@ -365,6 +365,10 @@ TEST(WindowsDialect, TwoResultOutputsNamingOneFileAreRefused) {
             "give each its own");
   // --json-stream - is stdout, no file.
   EXPECT_TRUE(parse_win(std::string(sender) + "--json r.json --json-stream -"));
+#ifndef _WIN32
+  // A device takes each output in turn: nothing there is overwritten.
+  EXPECT_TRUE(parse_win(std::string(sender) + "-xml /dev/null --json /dev/null --csv /dev/null"));
+#endif
 }
 
 TEST(WindowsDialect, MappingErrors) {
