@@ -14,6 +14,7 @@ import signal
 import socket
 import struct
 import subprocess
+import threading
 
 from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json, run_cases,
                        scratch_dir, wait_listening)
@@ -275,9 +276,21 @@ class SyncPeer:
         self.read_exact(struct.unpack("!I", self.read_exact(4))[0])
 
 
+def send_data(port, stop):
+    """A sender's data connection: bytes until `stop` is set or the receiver closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as data:
+        chunk = b"A" * 65536
+        while not stop.is_set():
+            try:
+                data.sendall(chunk)
+            except OSError:
+                return
+
+
 def peer_sender_too_fast(xttcp, started):
     """A sender's result claiming 3,999,483,002 Gbit/s: the receiver refuses it, notes why and
-    prints none of it (was: printed and written into --json, exit 0)."""
+    prints none of it (was: printed and written into --json, exit 0). The fake sender sends real
+    data through the window, so the test carries data and has a result to write."""
     base = free_port_block(1)
     out = scratch_dir()
     native = os.path.join(out, "r.json")
@@ -288,6 +301,14 @@ def peer_sender_too_fast(xttcp, started):
     peer = SyncPeer(base - 1)
     peer.hello()
     check(peer.exchange(START) == START, "the start was refused")
+    stop = threading.Event()
+    sender = threading.Thread(target=send_data, args=(base, stop), daemon=True)
+    sender.start()
+    try:
+        receiver.wait_output("#####  Totals:  #####", timeout=30)  # its window has ended
+    finally:
+        stop.set()
+        sender.join(10)
     peer.exchange(EARLY_EXIT)
     peer.send_frame(json.dumps({"schema": "xttcp-result", "schema_version": 1,
                                 "role": "sender", "host": {"hostname": "attacker"},
@@ -302,6 +323,7 @@ def peer_sender_too_fast(xttcp, started):
     check("3999483002" not in receiver.stdout() and "Peer (sender)" not in receiver.stdout(),
           f"the sender's figures were printed:\n{receiver.stdout()}")
     result = load_json(native)
+    check(result["summary"]["total_bytes"] > 0, "the receiver counted none of the data")
     check("peer" not in result, "the refused result is in --json")
     check(any(n.startswith(line) for n in result["notes"]), f"no note: {result['notes']}")
 
