@@ -528,6 +528,9 @@ Result read_result(const ordered_json& j, bool with_peer) {
         bad("intervals[].jitter_ms", "expected milliseconds from 0 to 1.8e13");
       sample.jitter_ns = static_cast<uint64_t>(jitter_ms * 1e6 + 0.5);
       if (const auto* connections = array_member(i, "connections")) {
+        // A run watches at most this many connections at once; each is a line on report's plot.
+        if (connections->size() > limits::watched_connections)
+          bad("intervals[].connections", "more connections than a run watches (64)");
         for (const auto& c : *connections) {
           ConnectionInterval ci;
           const std::string p = "intervals[].connections[]";

@@ -10,6 +10,7 @@
 #include "engine/analysis/sample_stats.hh"
 #include "engine/report/bounded_json.hh"
 #include "engine/report/native_json.hh"
+#include "engine/report/plausible_result.hh"
 
 namespace xttcp {
 
@@ -19,7 +20,7 @@ using nlohmann::ordered_json;
 
 // A set nests two levels deeper than one result (set > runs[] > result); its runs may add up
 // past one result's size bound.
-constexpr JsonLimits native_runs_limits{256u * 1024 * 1024, native_result_limits.max_depth + 2};
+constexpr JsonLimits native_runs_limits{native_runs_max_bytes, native_result_limits.max_depth + 2};
 
 ordered_json finite_number(double v) {
   return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
@@ -79,6 +80,8 @@ Expected<RunSet> parse_native_runs(std::string_view text) {
   if (*schema == native_schema_name) {
     auto run = result_from_json(*doc);
     if (!run) return run.error();
+    if (Status plausible = check_plausible(*run, result_file_rules); !plausible)
+      return plausible.error();
     set.runs.push_back(std::move(*run));
     return set;
   }
@@ -104,6 +107,8 @@ Expected<RunSet> parse_native_runs(std::string_view text) {
   for (size_t i = 0; i < runs->size(); ++i) {
     auto run = result_from_json((*runs)[i]);
     if (!run) return fail(fmt::format("runs[{}]: {}", i, run.error().message));
+    if (Status plausible = check_plausible(*run, result_file_rules); !plausible)
+      return fail(fmt::format("runs[{}]: {}", i, plausible.error().message));
     set.runs.push_back(std::move(*run));
   }
   return set;

@@ -2,6 +2,7 @@
 // the runs' summary statistics (schema "xttcp-runs", docs/native-json.md).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@ namespace xttcp {
 
 inline constexpr const char* native_runs_schema_name = "xttcp-runs";
 inline constexpr int native_runs_schema_version = 1;
+// The largest result file read back (a set of runs may add up past one result's 16 MiB): the
+// readers of files check a file's size against it before reading (read_whole_file).
+inline constexpr std::size_t native_runs_max_bytes = 256u * 1024 * 1024;
 
 struct RunSet {
   std::vector<Result> runs;  // in the order they ran
@@ -23,7 +27,8 @@ struct RunSet {
 std::string render_native_runs(const RunSet& set);
 // Reads either a set of runs ("xttcp-runs") or one result ("xttcp-result", a set of one run),
 // so every reader of repeated runs also takes a single run. Its statistics are not read back:
-// they are derived from the runs.
+// they are derived from the runs. Every run's figures must be plausible (check_plausible with
+// result_file_rules); the error names the run and the field: "runs[2]: summary.duration_s: ...".
 Expected<RunSet> parse_native_runs(std::string_view text);
 
 }  // namespace xttcp

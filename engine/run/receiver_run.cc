@@ -140,12 +140,28 @@ void note_foreign_datagrams(Result& result) {
       u.foreign_datagrams, u.foreign_bytes, u.foreign_end_markers));
 }
 
+// The senders' results whose figures a run can produce; each refused one is logged and its line
+// kept for the test's notes (its UDP counts would otherwise set the loss).
+std::vector<Result> plausible_senders(std::vector<Result> results,
+                                      std::vector<std::string>& refusals, Log& log) {
+  std::erase_if(results, [&](const Result& sender) {
+    std::optional<std::string> refused = refused_peer_result(sender);
+    if (!refused) return false;
+    log.error(*refused);
+    refusals.push_back(std::move(*refused));
+    return true;
+  });
+  return results;
+}
+
 // The test's result, with its first sender's result as the peer; `code` failed on a lost sender.
 void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
             const std::vector<udp::FlowRecord>& udp_at_start, std::vector<Result> early,
             const std::vector<WorkerReport>& reports, RunEnv& env, int& code) {
   const bool interrupted = user_interrupted(env);
   const bool sender_gone = env.clock.cause() == StopCause::sender_left;
+  std::vector<std::string> refusals;
+  early = plausible_senders(std::move(early), refusals, env.log);
   std::vector<UdpFlowResult> udp_senders;
   for (const Result& sender : early)
     for (UdpFlowResult& flow : udp::sent_flows_in(sender)) udp_senders.push_back(flow);
@@ -191,7 +207,10 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   // A sender that went away owes nothing worth waiting for; Ctrl+C here waits for nobody.
   std::vector<Result> results = std::move(early);
   if (results.empty() && r.control.exchanges_results())
-    results = r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5));
+    results = plausible_senders(
+        r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5)), refusals,
+        env.log);
+  for (std::string& refused : refusals) result.notes.push_back(std::move(refused));
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
   if (env.result_out) *env.result_out = result;
   if (env.intervals) env.intervals->end(result);

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "engine/report/plausible_result.hh"
+
 namespace xttcp {
 
 namespace {
@@ -22,6 +24,13 @@ uint64_t sysctl_max(const Result& r, std::string_view name) {
 }
 
 }  // namespace
+
+std::optional<std::string> refused_peer_result(const Result& peer) {
+  const Status plausible = check_plausible(peer, peer_frame_rules);
+  if (plausible) return std::nullopt;
+  return fmt::format("the {}'s result is refused (its figures are not shown): {}",
+                     to_string(peer.role), plausible.error().message);
+}
 
 uint64_t in_flight_bound(const Result& sender) {
   const uint64_t per_connection =

@@ -9,6 +9,12 @@
 
 namespace xttcp {
 
+// A peer's result frame whose figures no run can produce (check_plausible with
+// peer_frame_rules, docs/hostile-peers.md): the one line that refuses it, "the receiver's result
+// is refused: summary.total_bytes: ...", for the log and the run's notes; nullopt when it may be
+// shown. A refused result is neither printed, written nor used.
+std::optional<std::string> refused_peer_result(const Result& peer);
+
 // Sender, TCP: an xttcp receiver that counted nothing, or less than half of what we sent and
 // less by more than the connections can hold in flight (the bytes went nowhere: a listener that
 // stopped accepting, another peer). The two windows differ only by what is in flight at their

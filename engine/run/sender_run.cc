@@ -164,7 +164,13 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
     env.log.error(peer.error().message);
     code = exit_code::run_failed;
   } else if (*peer) {
-    result.peer = std::make_shared<const Result>(std::move(**peer));
+    if (std::optional<std::string> refused = refused_peer_result(**peer)) {
+      env.log.error(*refused);
+      result.notes.push_back(*refused);
+      code = exit_code::run_failed;
+    } else {
+      result.peer = std::make_shared<const Result>(std::move(**peer));
+    }
   }
   if (result.peer && source_ports.spread)
     result.spread_check = check_spread(

@@ -14,6 +14,7 @@
 #include "tools/cli/getopt_style.hh"
 #include "tools/cli/help_facts.hh"
 #include "tools/cli/linux_options.hh"
+#include "tools/cli/output_paths.hh"
 #include "tools/cli/parse_state.hh"
 #include "tools/cli/topology_request.hh"
 #include "xttcp_config.h"
@@ -291,6 +292,15 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   if (Status session = check_session(*state); !session) return session.error();
   if (state->spec().workload.protocol == Protocol::udp && !state->spec().io.congestion.empty())
     return fail("--congestion: TCP only (UDP has no congestion control; drop -u or --congestion)");
+  const Output& out = state->spec().output;
+  if (Status files = check_distinct_outputs({{"-O", &out.log_file},
+                                             {"-x", &out.xml_file},
+                                             {"-j", &out.json_file},
+                                             {"--json", &out.native_json_file},
+                                             {"--csv", &out.csv_file},
+                                             {"--json-stream", &out.json_stream, true}});
+      !files)
+    return files.error();
   if (state->spec().workload.duration_s == 0)
     state->note("-t 0: continuous mode; the test runs until stopped and prints no results");
   return std::move(state->command);

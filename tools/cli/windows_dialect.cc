@@ -14,6 +14,7 @@
 #include "tools/cli/help_layout.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
+#include "tools/cli/output_paths.hh"
 #include "tools/cli/suggest.hh"
 #include "tools/cli/topology_request.hh"
 #include "tools/cli/windows_options.hh"
@@ -377,6 +378,13 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
     }
     state.spec().io.skip_rx_copy = false;
   }
+  const Output& out = state.spec().output;
+  if (Status files = check_distinct_outputs({{"-xml", &out.xml_file},
+                                             {"--json", &out.native_json_file},
+                                             {"--csv", &out.csv_file},
+                                             {"--json-stream", &out.json_stream, true}});
+      !files)
+    return files.error();
   add_notes(state);
   return std::move(state.base.command);
 }

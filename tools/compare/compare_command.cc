@@ -7,10 +7,8 @@
 #include <fstream>
 
 #include "base/exit_codes.hh"
-#include "base/read_file.hh"
-#include "engine/report/native_runs.hh"
+#include "tools/compare/compare_inputs.hh"
 #include "tools/compare/compare_report.hh"
-#include "tools/compare/differences.hh"
 
 namespace xttcp {
 
@@ -24,26 +22,6 @@ Expected<double> parse_number(const std::string& option, const std::string& text
   if (ec != std::errc() || ptr != end || !(value > low && value < high))
     return fail(fmt::format("{}: '{}' is not {}", option, text, rule));
   return value;
-}
-
-Expected<RunSet> load(const std::string& path) {
-  Expected<std::string> text = read_whole_file(path);
-  if (!text) return fail(fmt::format("compare: cannot read '{}'", path));
-  auto set = parse_native_runs(*text);
-  if (!set) return fail(fmt::format("compare: {}: {}", path, set.error().message));
-  return set;
-}
-
-// Every run of one file must be the same test, or its statistics mean nothing.
-Status check_one_workload(const std::string& path, const RunSet& set) {
-  for (size_t i = 1; i < set.runs.size(); ++i) {
-    auto diff = workload_differences(set.runs.front(), set.runs[i]);
-    if (!diff.empty())
-      return fail(fmt::format("compare: {}: run {} is not the same test as run 1 ({}: {} -> {})",
-                              path, i + 1, diff.front().key, diff.front().base,
-                              diff.front().changed));
-  }
-  return ok();
 }
 
 int complain(const std::string& message) {
@@ -113,28 +91,14 @@ std::string compare_help() {
 }
 
 int run_compare(const CompareRequest& request) {
-  auto base = load(request.base_path);
-  if (!base) return complain(base.error().message);
-  auto changed = load(request.new_path);
-  if (!changed) return complain(changed.error().message);
-  for (const auto& [path, set] :
-       {std::pair{request.base_path, &*base}, std::pair{request.new_path, &*changed}})
-    if (Status one = check_one_workload(path, *set); !one) return complain(one.error().message);
-
-  CompareReport report;
-  report.base = {request.base_path, base->runs.size()};
-  report.changed = {request.new_path, changed->runs.size()};
-  report.options = request.options;
-  report.workload = workload_differences(base->runs.front(), changed->runs.front());
-  if (!report.workload.empty() && !request.allow_different_workload) {
-    std::string list;
-    for (const Difference& d : report.workload)
-      list += fmt::format("{}{}: {} -> {}", list.empty() ? "" : "; ", d.key, d.base, d.changed);
-    return complain("compare: the two files are different tests (" + list +
-                    "); --allow-different-workload compares them anyway");
-  }
-  report.environment = environment_differences(base->runs.front(), changed->runs.front());
-  report.comparison = compare_runs(base->runs, changed->runs, request.options);
+  auto base = read_result_file(request.base_path);
+  if (!base) return complain("compare: " + base.error().message);
+  auto changed = read_result_file(request.new_path);
+  if (!changed) return complain("compare: " + changed.error().message);
+  auto compared = compare_sets({request.base_path, &*base}, {request.new_path, &*changed},
+                               request.options, request.allow_different_workload);
+  if (!compared) return complain("compare: " + compared.error().message);
+  const CompareReport& report = *compared;
 
   if (request.json_file && *request.json_file == "-") {
     std::fputs(render_compare_json(report).c_str(), stdout);

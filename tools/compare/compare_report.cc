@@ -11,11 +11,12 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// Four significant digits, whatever the scale (Gbit/s, pkt/s, cycles/byte).
-std::string figure(double v) { return fmt::format("{:.4g}", v); }
+// Four significant digits, whatever the scale (Gbit/s, pkt/s, cycles/byte); never "inf" or
+// "nan" (the readers refuse such inputs; this keeps the table honest whatever comes).
+std::string figure(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : "-"; }
 
 std::string mean_and_spread(const SampleSummary& s) {
-  if (s.n < 2) return figure(s.mean);
+  if (s.n < 2 || !std::isfinite(s.cv)) return figure(s.mean);
   return fmt::format("{} ±{:.1f}%", figure(s.mean), s.cv * 100);
 }
 

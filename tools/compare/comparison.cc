@@ -52,9 +52,14 @@ Comparison compare_runs(const std::vector<Result>& base, const std::vector<Resul
     m.changed = summarize(c->second);
     m.base_values = b->second;
     m.changed_values = c->second;
-    if (m.base.mean != 0)
-      m.change_pct = (m.changed.mean - m.base.mean) / std::fabs(m.base.mean) * 100;
+    // A change or p-value that is not a number (a base mean so small that dividing by it
+    // overflows, variances that underflow) is no figure: n/a, or the threshold alone.
+    if (m.base.mean != 0) {
+      const double change = (m.changed.mean - m.base.mean) / std::fabs(m.base.mean) * 100;
+      if (std::isfinite(change)) m.change_pct = change;
+    }
     m.test = welch_t_test(b->second, c->second);
+    if (m.test && !std::isfinite(m.test->p)) m.test.reset();
     m.verdict = judge(m, options);
     m.judged = !def.host_sensitive || options.judge_all;
     regressed = regressed || (m.judged && m.verdict == Verdict::regression);

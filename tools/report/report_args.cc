@@ -41,8 +41,19 @@ Expected<ReportRequest> parse_report_args(const std::vector<std::string>& args) 
       if (errno != 0 || *end != '\0' || !std::isfinite(pct) || pct < 0 || pct > 1000)
         return fail("report: --threshold '" + *value + "' is not a percentage from 0 to 1000");
       request.threshold_pct = pct;
+    } else if (word == "--time-limit") {
+      auto value = value_of(args, i, word, "a number of seconds");
+      if (!value) return value.error();
+      errno = 0;
+      char* end = nullptr;
+      const unsigned long seconds = std::strtoul(value->c_str(), &end, 10);
+      if (errno != 0 || *end != '\0' || (*value)[0] == '-' || seconds < 1 || seconds > 86400)
+        return fail("report: --time-limit '" + *value +
+                    "' is not a whole number of seconds from 1 to 86400");
+      request.time_limit_s = static_cast<unsigned>(seconds);
     } else if (word.size() > 1 && word[0] == '-') {
-      return fail("report: unknown option '" + word + "' (known: -o, --title, --threshold)");
+      return fail("report: unknown option '" + word +
+                  "' (known: -o, --title, --threshold, --time-limit)");
     } else {
       request.files.push_back(word);
     }
@@ -55,12 +66,15 @@ Expected<ReportRequest> parse_report_args(const std::vector<std::string>& args) 
 
 std::string report_help() {
   return "xttcp report FILE.json... -o PAGE.html [--title TEXT] [--threshold PCT]\n"
+         "             [--time-limit SEC]\n"
          "  One self-contained HTML page of result files (--json output; one run or a\n"
          "  --repeat set each): throughput per interval for both ends, the spread over\n"
          "  threads, connections and device queues, the CPU split, TCP_INFO per connection.\n"
          "  With two files or more, each is compared with the first (xttcp compare): the\n"
          "  verdict table and every metric's runs side by side. Plots by matplotlib\n"
-         "  (python3-matplotlib); the page needs no network.\n"
+         "  (python3-matplotlib); the page needs no network. The files are checked as\n"
+         "  compare checks them; the page's generator gets --time-limit seconds (default\n"
+         "  120, and 60 more per file after the first) and 2 GiB of memory.\n"
          "  Exit: 0 written, 2 usage error or an input that is not a result, 1 failure.\n";
 }
 

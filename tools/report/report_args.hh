@@ -14,6 +14,8 @@ struct ReportRequest {
   std::string output;              // -o: the page
   std::string title = "xttcp report";
   std::optional<double> threshold_pct;  // --threshold: compare's, for the verdicts
+  // --time-limit: the page's generator's time, in seconds; default 120 plus 60 per extra file.
+  std::optional<unsigned> time_limit_s;
 };
 
 // Usage errors name the option and the rule: "report: -o FILE is required (the HTML page)".

@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
-"""`xttcp report`'s page: native result files in, one self-contained HTML page on stdout.
+"""`xttcp report`'s page: checked results in on stdin, one self-contained HTML page on stdout.
 
-Run by the xttcp program (tools/report/report_command.cc), which checks the command line and
-writes the page where -o says; the verdict of a comparison is `xttcp compare --json -`'s, so the
-metrics and the test are defined once (engine/analysis, tools/compare). Plots are matplotlib's,
-inlined as SVG: the page needs no network and no other file. docs/regression.md says what each
-section shows.
+Run by the xttcp program (tools/report/report_command_linux.cc), which reads and checks the
+result files as `xttcp compare` does (size first, bounded parse, plausible figures), compares
+each with the first, and writes here one JSON document rewritten from what it checked
+(tools/report/report_input.hh): {"title", "files": [{"path", "runs"}], "comparisons": [{"path",
+"compare"}]}. So this script reads no file, runs no program and sees no field the program did not
+check. Plots are matplotlib's, inlined as SVG: the page needs no network and no other file.
+docs/regression.md says what each section shows.
 
-Usage: xttcp_report.py --xttcp PROGRAM [--title T] [--threshold PCT] FILE.json...
-Exit: 0 page written to stdout; 2 an input is not an xttcp result (one line on stderr).
+Usage: xttcp_report.py < INPUT.json > PAGE.html
+Exit: 0 page written to stdout; 2 the input is not what xttcp report writes; 1 out of memory.
 """
-import argparse
 import html
 import io
 import json
-import subprocess
 import sys
 
 try:
@@ -35,27 +35,38 @@ CPU_PARTS = [("user_pct", "user", "#9467bd"), ("system_pct", "system", "#8c564b"
              ("softirq_pct", "softirq", "#e377c2"), ("iowait_pct", "iowait", "#7f7f7f"),
              ("idle_pct", "idle", "#dddddd")]
 OTHER_CPU = "#f5f5dc"
-COMPARE_TIMEOUT_S = 60
+# Past this many bars (threads, connections, queues) a panel draws their values sorted, as one
+# line: 60,000 connections drawn as bars took minutes and gigabytes.
+MAX_BARS = 64
+# Past this many points a series is drawn as the means of consecutive buckets.
+MAX_POINTS = 2000
+# Per-interval TCP_INFO: a run watches at most 64 connections.
+MAX_SERIES = 64
 
 
-class InputError(Exception):
-    pass
+def plain(text):
+    """Text from a result as matplotlib draws it, literally: '$...$' would be mathtext."""
+    return str(text).replace("$", r"\$")
 
 
-def load_runs(path):
-    """A file's runs: an xttcp-result is one run, an xttcp-runs set its runs in order."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError(f"{path}: cannot read it as JSON ({e})")
-    schema = doc.get("schema") if isinstance(doc, dict) else None
-    if schema == "xttcp-result":
-        return [doc]
-    if schema == "xttcp-runs" and isinstance(doc.get("runs"), list) and doc["runs"]:
-        return doc["runs"]
-    raise InputError(f"{path}: not an xttcp result (schema {schema!r}; "
-                     "expected 'xttcp-result' or 'xttcp-runs' from --json)")
+def thin(xs, ys, limit=MAX_POINTS):
+    """At most `limit` points: the means of consecutive buckets when there are more."""
+    if len(xs) <= limit:
+        return xs, ys
+    size = -(-len(xs) // limit)
+    mean = lambda part: sum(part) / len(part)  # noqa: E731
+    return ([mean(xs[i:i + size]) for i in range(0, len(xs), size)],
+            [mean(ys[i:i + size]) for i in range(0, len(ys), size)])
+
+
+def bars(ax, values, colour, positions=None, errors=None):
+    """One bar per value; past MAX_BARS the values sorted, as one line. True when sorted."""
+    if len(values) <= MAX_BARS:
+        ax.bar(positions if positions is not None else range(len(values)), values,
+               yerr=errors, color=colour)
+        return False
+    ax.plot(*thin(list(range(len(values))), sorted(values)), color=colour)
+    return True
 
 
 def svg(fig):
@@ -93,11 +104,11 @@ def plot_intervals(runs):
             intervals = end.get("intervals") or []
             if not intervals:
                 continue
-            xs = [iv["start_s"] + iv["seconds"] for iv in intervals]
-            ys = [gbps(iv.get("throughput_bps")) for iv in intervals]
+            xs, ys = thin([iv["start_s"] + iv["seconds"] for iv in intervals],
+                          [gbps(iv.get("throughput_bps")) for iv in intervals])
             ax.plot([intervals[0]["start_s"]] + xs, [ys[0]] + ys, drawstyle="steps-pre",
                     color=colour, alpha=1.0 if len(runs) == 1 else 0.6,
-                    label=label if i == 0 else None)
+                    label=plain(label) if i == 0 else None)
     ax.set_xlabel("seconds into the measured window")
     ax.set_ylabel("Gbit/s")
     ax.set_ylim(bottom=0)
@@ -129,23 +140,23 @@ def plot_flows(run):
         if panel == "threads":
             values = [gbps(t.get("throughput_bps")) for t in threads]
             fairness = jain_index(values)
-            ax.bar(range(len(values)), values, color=THIS_END)
-            ax.set_xlabel("thread")
+            many = bars(ax, values, THIS_END)
             ax.set_ylabel("Gbit/s")
             ax.set_title("Per thread")
         elif panel == "connections":
             values = [c.get("bytes", 0) / 1e9 for c in connections]
-            ax.bar(range(len(values)), values, color=THIS_END)
-            ax.set_xlabel("connection")
+            many = bars(ax, values, THIS_END)
             ax.set_ylabel("GB")
             ax.set_title("Per connection")
         else:
             direction = "tx" if run.get("role") == "sender" else "rx"
             values = [q.get(f"{direction}_frames", 0) for q in queues]
-            ax.bar([q.get("queue", i) for i, q in enumerate(queues)], values, color=THIS_END)
-            ax.set_xlabel("queue")
+            many = bars(ax, values, THIS_END,
+                        positions=[q.get("queue", i) for i, q in enumerate(queues)])
             ax.set_ylabel(f"{direction} frames")
             ax.set_title("Per device queue")
+        name = panel[:-1]  # thread, connection, queue
+        ax.set_xlabel(f"{panel}, sorted ({len(values)})" if many else name)
         ax.grid(alpha=0.3, axis="y")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     return svg(fig), fairness
@@ -166,7 +177,7 @@ def plot_cpu(run):
         # What the split does not name (nice, irq, steal: a VM's host taking the CPU back).
         ax.barh(row, max(0.0, 100.0 - left), left=left, color=OTHER_CPU,
                 label="other (nice, irq, steal)" if row == 0 else None)
-    ax.set_yticks(range(len(ends)), [label for label, _ in ends])
+    ax.set_yticks(range(len(ends)), [plain(label) for label, _ in ends])
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of all CPUs (system-wide)")
     ax.legend(ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.45), frameon=False)
@@ -180,15 +191,14 @@ def plot_tcp(run):
     if not connections:
         return None
     fig, (rtt, retrans) = plt.subplots(1, 2, figsize=(8, 3))
-    index = range(len(connections))
-    rtt.bar(index, [c["rtt_us"] for c in connections],
-            yerr=[c.get("rttvar_us", 0) for c in connections], color=THIS_END)
-    rtt.set_title("RTT ± rttvar (µs)")
-    retrans.bar(index, [c.get("total_retrans", 0) for c in connections], color=THIS_END)
+    many = bars(rtt, [c["rtt_us"] for c in connections], THIS_END,
+                errors=[c.get("rttvar_us", 0) for c in connections])
+    rtt.set_title("RTT (µs)" if many else "RTT ± rttvar (µs)")
+    bars(retrans, [c.get("total_retrans", 0) for c in connections], THIS_END)
     retrans.set_title("Retransmitted segments")
     for ax in (rtt, retrans):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("connection")
+        ax.set_xlabel(f"connections, sorted ({len(connections)})" if many else "connection")
         ax.grid(alpha=0.3, axis="y")
     return svg(fig)
 
@@ -207,14 +217,16 @@ def plot_tcp_over_time(run):
             series.setdefault(c["id"], []).append((end, iv["seconds"], c))
     fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex=True)
     (rate, rtt), (cwnd, retrans) = axes
-    colours = plt.cm.viridis([i / max(1, len(series) - 1) for i in range(len(series))])
-    for colour, (ident, points) in zip(colours, sorted(series.items())):
+    drawn = sorted(series.items())[:MAX_SERIES]
+    colours = plt.cm.viridis([i / max(1, len(drawn) - 1) for i in range(len(drawn))])
+    for colour, (ident, points) in zip(colours, drawn):
         xs = [p[0] for p in points]
         style = {"color": colour, "linewidth": 0.9, "alpha": 0.8}
-        rate.plot(xs, [c["bytes"] * 8 / s / 1e9 if s else 0 for _, s, c in points], **style)
-        rtt.plot(xs, [c["rtt_us"] for _, _, c in points], **style)
-        cwnd.plot(xs, [c["snd_cwnd"] for _, _, c in points], **style)
-        retrans.plot(xs, [c["retransmits"] for _, _, c in points], **style)
+        for ax, ys in ((rate, [c["bytes"] * 8 / s / 1e9 if s else 0 for _, s, c in points]),
+                       (rtt, [c["rtt_us"] for _, _, c in points]),
+                       (cwnd, [c["snd_cwnd"] for _, _, c in points]),
+                       (retrans, [c["retransmits"] for _, _, c in points])):
+            ax.plot(*thin(xs, ys), **style)
     for ax, title in ((rate, "Gbit/s per connection"), (rtt, "RTT (µs)"),
                       (cwnd, "congestion window (segments)"),
                       (retrans, "retransmitted segments per interval")):
@@ -240,20 +252,6 @@ def plot_tcp_over_time(run):
     return svg(fig), text
 
 
-def compare(program, base, new, threshold):
-    command = [program, "compare", base, new, "--json", "-", "--allow-different-workload"]
-    if threshold is not None:
-        command += ["--threshold", str(threshold)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=COMPARE_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        raise InputError(f"xttcp compare {base} {new}: no answer in {COMPARE_TIMEOUT_S} s")
-    if done.returncode not in (0, 3):
-        last = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
-        raise InputError(f"xttcp compare {base} {new}: {last}")
-    return json.loads(done.stdout)
-
-
 def plot_distributions(comparison):
     """Each metric's runs, base beside new: every run a dot, the mean a bar with its CI."""
     metrics = [m for m in comparison["metrics"] if m["base"].get("values")]
@@ -273,8 +271,8 @@ def plot_distributions(comparison):
                             markersize=14)
         ax.set_xticks([0, 1], ["base", "new"])
         ax.set_xlim(-0.5, 1.6)
-        ax.set_title(f"{m['metric']}\n{m['verdict']}", fontsize=9)
-        ax.set_ylabel(m["unit"])
+        ax.set_title(plain(f"{m['metric']}\n{m['verdict']}"), fontsize=9)
+        ax.set_ylabel(plain(m["unit"]))
         ax.ticklabel_format(axis="y", useOffset=False, style="plain")
         ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
@@ -303,9 +301,11 @@ def verdict_table(comparison):
         f"{html.escape(json.dumps(d['new']))}{' (warning)' if d.get('warning') else ''}</li>"
         for d in comparison.get("environment_differences", []) +
         comparison.get("workload_differences", []))
+    # With a single run on a side there is no significance test: compare's "test" is null.
+    test = comparison["test"] or "a single run on a side: no significance test, the threshold only"
     return (f"<p class='verdict {html.escape(comparison['verdict'])}'>Verdict: "
             f"<b>{html.escape(comparison['verdict'].upper())}</b> (threshold "
-            f"{comparison['threshold_pct']:g} %, {html.escape(comparison['test'])}, alpha "
+            f"{comparison['threshold_pct']:g} %, {html.escape(test)}, alpha "
             f"{comparison['alpha']:g})</p>"
             "<table><tr><th>metric</th><th>unit</th><th>base mean</th><th>new mean</th>"
             "<th>change</th><th>p</th><th>verdict</th></tr>" + "".join(rows) + "</table>" +
@@ -372,32 +372,41 @@ svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; }
 """
 
 
-def main():
-    parser = argparse.ArgumentParser(prog="xttcp report")
-    parser.add_argument("--xttcp", required=True, help="the xttcp program, for its compare")
-    parser.add_argument("--title", default="xttcp report")
-    parser.add_argument("--threshold", type=float)
-    parser.add_argument("files", nargs="+")
-    args = parser.parse_args()
-    try:
-        sets = [(path, load_runs(path)) for path in args.files]
-        comparisons = [(path, compare(args.xttcp, args.files[0], path, args.threshold))
-                       for path in args.files[1:]]
-    except InputError as e:
-        print(f"xttcp report: {e}", file=sys.stderr)
-        return 2
-    body = [f"<h1>{html.escape(args.title)}</h1>"]
-    for path, comparison in comparisons:
-        body.append(f"<section><h2>{html.escape(args.files[0])} (base) against "
-                    f"{html.escape(path)} (new)</h2>")
-        body.append(verdict_table(comparison))
-        body.append(plot_distributions(comparison))
+def page(doc):
+    title = doc["title"]
+    files = [(f["path"], f["runs"]) for f in doc["files"]]
+    body = [f"<h1>{html.escape(title)}</h1>"]
+    for c in doc["comparisons"]:
+        body.append(f"<section><h2>{html.escape(files[0][0])} (base) against "
+                    f"{html.escape(c['path'])} (new)</h2>")
+        body.append(verdict_table(c["compare"]))
+        body.append(plot_distributions(c["compare"]))
         body.append("</section>")
-    body += [file_section(path, runs) for path, runs in sets]
-    page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(args.title)}</title><style>{STYLE}</style></head><body>\n" +
+    body += [file_section(path, runs) for path, runs in files]
+    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n" +
             "\n".join(body) + "\n</body></html>\n")
-    sys.stdout.write(page)
+
+
+def main():
+    if len(sys.argv) > 1:
+        print("usage: xttcp_report.py < INPUT.json > PAGE.html (xttcp report runs it)",
+              file=sys.stderr)
+        return 2
+    try:
+        doc = json.load(sys.stdin)
+        if not doc["files"] or not all(f["runs"] for f in doc["files"]):
+            raise ValueError("a file without runs")
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"xttcp report: the page's input is not what xttcp report writes ({e})",
+              file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write(page(doc))
+    except MemoryError:
+        print("xttcp report: the page needs more memory than its generator may take (2 GiB)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -46,5 +46,36 @@ TEST(ReadWholeFile, MissingFileNamesThePath) {
       << text.error().message;
 }
 
+TEST(ReadWholeFile, TakesAFileOfExactlyTheBound) {
+  const fs::path path = scratch_file("bound");
+  { std::ofstream(path, std::ios::binary) << std::string(1000, 'x'); }
+  Expected<std::string> text = read_whole_file(path.string(), 1000);
+  fs::remove(path);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_EQ(text->size(), 1000u);
+}
+
+TEST(ReadWholeFile, RefusesALargerFileByItsSizeBeforeReadingIt) {
+  const fs::path path = scratch_file("sparse");
+  { std::ofstream out(path, std::ios::binary); }
+  fs::resize_file(path, 3'000'000'000);  // sparse: 3 GB that take no disk
+  Expected<std::string> text = read_whole_file(path.string(), 256u << 20);
+  fs::remove(path);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().message,
+            path.string() + ": 3000000000 bytes, over the limit of 268435456 bytes");
+}
+
+#ifndef _WIN32
+TEST(ReadWholeFile, ReadsWhatHasNoSizeOnlyUpToTheBound) {
+  Expected<std::string> text = read_whole_file("/dev/zero", 100'000);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().message, "/dev/zero: more than 100000 bytes, the limit");
+  Expected<std::string> small = read_whole_file("/proc/self/stat", 100'000);  // size 0, read
+  ASSERT_TRUE(small) << small.error().message;
+  EXPECT_FALSE(small->empty());
+}
+#endif
+
 }  // namespace
 }  // namespace xttcp

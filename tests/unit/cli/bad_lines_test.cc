@@ -149,6 +149,13 @@ const BadLine bad_lines[] = {
     {{"--show-nic-packets", "-V"}, "--show-nic-packets needs a value (IF)"},
     {{"--show-dev-interrupts="}, "--show-dev-interrupts: the value is empty"},
     {{"-s", "x", "-a", ""}, "-a: the value is empty"},
+    // two result outputs naming one file would overwrite each other
+    {{"-s", "x", "-j", "r.json", "--json", "r.json"},
+     "-j and --json name the same file (r.json): one would overwrite the other"},
+    {{"-r", "-x", "out", "--csv", "./out"}, "-x and --csv name the same file (./out)"},
+    {{"-r", "-O", "a/../f", "--json-stream", "f"}, "-O and --json-stream name the same file (f)"},
+    {{"-s", "x", "-x", "--json", "ntttcp-for-linux-log.xml"},
+     "-x and --json name the same file (ntttcp-for-linux-log.xml)"},
 };
 
 TEST(BadCommandLines, EachIsRefusedWithOneLineNamingTheOption) {

@@ -356,6 +356,21 @@ TEST(WindowsDialect, WindowsOnlyOptionsAreRefusedWithTheReason) {
 
 // ---- errors ----------------------------------------------------------------------------------
 
+TEST(WindowsDialect, TwoResultOutputsNamingOneFileAreRefused) {
+  EXPECT_EQ(win_error(std::string(sender) + "-xml r.xml --json r.xml"),
+            "-xml and --json name the same file (r.xml): one would overwrite the other; give "
+            "each its own");
+  EXPECT_EQ(win_error(std::string(sender) + "--csv f --json-stream ./f"),
+            "--csv and --json-stream name the same file (./f): one would overwrite the other; "
+            "give each its own");
+  // --json-stream - is stdout, no file.
+  EXPECT_TRUE(parse_win(std::string(sender) + "--json r.json --json-stream -"));
+#ifndef _WIN32
+  // A device takes each output in turn: nothing there is overwritten.
+  EXPECT_TRUE(parse_win(std::string(sender) + "-xml /dev/null --json /dev/null --csv /dev/null"));
+#endif
+}
+
 TEST(WindowsDialect, MappingErrors) {
   EXPECT_EQ(win_error("-s -t 5"), "-m THREADS,CPU,HOST is required (e.g. -m 4,*,10.0.0.1)");
   EXPECT_EQ(win_error("-s -m -t 5"),

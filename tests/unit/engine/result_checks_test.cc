@@ -1,5 +1,6 @@
 // The checks that make a finished test invalid: a receiver that counted far less than the
-// sender sent, and a receiver whose data stopped before its window did.
+// sender sent, a receiver whose data stopped before its window did, and a peer's result with
+// figures no run can produce.
 #include "engine/run/result_checks.hh"
 
 #include <gtest/gtest.h>
@@ -94,6 +95,33 @@ TEST(SilentTail, DataToTheEndOrSparsePacingIsNoAlarm) {
   before.seconds = 0.5;
   warmup.intervals.insert(warmup.intervals.begin(), before);
   EXPECT_FALSE(silent_tail(warmup));
+}
+
+TEST(RefusedPeerResult, APeersAbsurdFiguresAreRefusedInOneLineNamingTheField) {
+  Result receiver = tcp_result(Role::receiver, ~uint64_t{0});  // 2^64 - 1 bytes
+  receiver.duration_s = 1e-300;
+  auto refused = refused_peer_result(receiver);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(*refused,
+            "the receiver's result is refused (its figures are not shown): summary.duration_s: "
+            "1e-300 s is not a measured time (0, or 1e-09 to 1e+09 s)");
+  Result sender = tcp_result(Role::sender, 499'935'375'250'000'000);  // 3,999,483,002 Gbit/s
+  sender.duration_s = 1;
+  refused = refused_peer_result(sender);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->rfind("the sender's result is refused (its figures are not shown): "
+                           "summary.total_bytes: 499935375250000000 bytes in 1 s is 4e+18 bit/s",
+                           0),
+            0u)
+      << *refused;
+  // A real result, and a peer that measured nothing (stopped before its window), pass.
+  EXPECT_FALSE(refused_peer_result(tcp_result(Role::receiver, 3'000'000)));
+  Result nothing;
+  EXPECT_FALSE(refused_peer_result(nothing));
+  // The null backend's allowance is for files: a peer's bytes crossed a network.
+  Result counted = tcp_result(Role::sender, 2'000'000'000'000'000);
+  counted.backend = "null";
+  EXPECT_TRUE(refused_peer_result(counted));
 }
 
 }  // namespace

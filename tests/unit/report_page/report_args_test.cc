@@ -41,7 +41,18 @@ TEST(ReportArgs, BadLines) {
             "report: --threshold '5x' is not a percentage from 0 to 1000");
   EXPECT_EQ(error_of({"a.json", "-o", "p.html", "--title"}), "report: --title needs a text");
   EXPECT_EQ(error_of({"a.json", "-o", "p.html", "--csv"}),
-            "report: unknown option '--csv' (known: -o, --title, --threshold)");
+            "report: unknown option '--csv' (known: -o, --title, --threshold, --time-limit)");
+  for (const char* seconds : {"0", "-5", "1.5", "86401", "x"})
+    EXPECT_EQ(error_of({"a.json", "-o", "p.html", "--time-limit", seconds}),
+              std::string("report: --time-limit '") + seconds +
+                  "' is not a whole number of seconds from 1 to 86400");
+}
+
+TEST(ReportArgs, TimeLimit) {
+  auto r = parse_report_args({"a.json", "-o", "p.html", "--time-limit", "30"});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->time_limit_s, 30u);
+  EXPECT_FALSE(parse_report_args({"a.json", "-o", "p.html"})->time_limit_s);  // 120 + 60/file
 }
 
 }  // namespace

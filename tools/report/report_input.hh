@@ -1,0 +1,18 @@
+// What `xttcp report` hands its page generator (xttcp_report.py, on its stdin): the result files
+// read and checked here, as compare reads them (read_result_file: size first, bounded parse,
+// plausible figures), rewritten from the checked model, and each file's comparison with the
+// first (compare_sets). The generator then reads no file and no field this side did not check.
+#pragma once
+
+#include <string>
+
+#include "base/status.hh"
+#include "tools/report/report_args.hh"
+
+namespace xttcp {
+
+// One JSON document: {"title", "files": [{"path", "runs": [result...]}], "comparisons":
+// [{"path", "compare": xttcp-compare}]}. Errors: one line naming the file and the field.
+Expected<std::string> report_input(const ReportRequest& request);
+
+}  // namespace xttcp
