@@ -46,8 +46,10 @@ DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
     if (registry_->on_table_full)
       registry_->on_table_full(
           "UDP: more flows reached one port than the " + std::to_string(limit_) +
-          " it tracks (invented flow ids, or very many senders): the one silent longest makes "
-          "room each time, its datagrams counted as unattributed");
+          " it tracks (invented flow ids, or very many senders): one that sent fewer than " +
+          std::to_string(settled_datagrams) +
+          " datagrams, else the one silent longest, makes room each time, its datagrams "
+          "counted as unattributed");
   }
   UdpFlowCounters& retired = retired_record();
   Tracked& place = flows_[oldest];
