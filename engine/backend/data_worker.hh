@@ -60,9 +60,9 @@ struct WorkerContext {
   // the engine rate-limits the lines. Control path; may be empty.
   std::function<void(std::string_view line, bool error)> on_notice;
   // Count mode (-n, flow_send_budget() > 0 on a sender): called once per flow, by a sender when
-  // the flow has sent its whole budget and shut down its sending side, by a receiver when the
-  // peer closed a connection in order. The engine ends the test when every flow is done.
-  // Control path; may be empty.
+  // the flow has sent its whole budget and shut down its sending side, by a receiver when a
+  // connection ended (closed in order, reset by the peer, or failed: it brings no more). The
+  // engine ends the test when every flow is done. Control path; may be empty.
   std::function<void()> on_flow_done;
   // Connections open right now: a sender adds each one it connects and removes each one the peer
   // closes, so the engine can tell a receiver that went away. Engine-owned; may be null.

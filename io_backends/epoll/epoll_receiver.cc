@@ -86,7 +86,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       ::close(fd);
       continue;
     }
-    const uint32_t index = add_connection(listener, fd);
+    const uint32_t index = add_connection(listener, fd, &peer);
     connections_[index].queued = true;
     connections_[index].port = listener.port;
     if (recv_flags_ & MSG_WAITALL) {

@@ -20,6 +20,8 @@
 
 #include "engine/net/address.hh"
 #include "engine/stats/rr_clock.hh"
+#include "engine/udp/flow_admission.hh"
+#include "engine/udp/flow_registry.hh"
 #include "io_backends/common/rr_flow.hh"
 #include "loopback_pair.hh"
 
@@ -87,6 +89,13 @@ RrOutcome run_rr(const RrOptions& options) {
   auto histograms = std::make_unique<LatencyHistogram[]>(options.flows);
   auto responder_histograms = std::make_unique<LatencyHistogram[]>(options.ports);
   udp::UdpFlowRegistry responder_registry, requester_registry;
+  // What the requester's hello declares in a run: its flows and token, which its UDP requests
+  // carry, so the responder may answer them with more bytes than they bring (rr_udp_gate.hh).
+  constexpr uint32_t flow_base = 5u << udp::flow_slot_bits;
+  constexpr uint16_t flow_token = 0x5eed;
+  udp::FlowAdmission admission;
+  admission.declare(std::vector<udp::DeclaredFlows>{{flow_base, options.flows, flow_token}});
+  responder_registry.set_admission(&admission);
   std::atomic<uint32_t> accepts{0};
   std::atomic<int64_t> open_connections{0};
 
@@ -106,6 +115,8 @@ RrOutcome run_rr(const RrOptions& options) {
   requester_context.counters = requester_counters.get();
   requester_context.open_connections = &open_connections;
   requester_context.udp_flows = &requester_registry;
+  requester_context.udp_flow_base = flow_base;
+  requester_context.udp_flow_token = flow_token;
   requester_context.rr_histograms = histograms.get();
 
   auto responder = backend->make_worker(responder_context);
