@@ -55,6 +55,11 @@ struct WorkerContext {
   // Called by a receiver worker each time it accepts a data connection (-N starts the
   // receiver's clock at the first one). Control path; may be empty.
   std::function<void()> on_accept;
+  // Called by a TCP receiver worker for each data connection it accepts and serves (after
+  // --allow), with the peer and the local (data) port: the Windows dialect's token ports take a
+  // thread's token only from its data connection's host. Control path; may be empty (then no
+  // peer address need be read).
+  std::function<void(const SocketAddress& peer, uint16_t port)> on_data_connection;
   // Called by a worker with a line the user must read now rather than at the end of the run
   // (a listener resting for want of descriptors: an error; accepting again: not). Any thread;
   // the engine rate-limits the lines. Control path; may be empty.
