@@ -197,6 +197,11 @@ TEST(ControlPlane, WindowsTokensStartTheReceiver) {
   auto receiver = rx.receiver();
   ASSERT_TRUE(receiver->open());
   EXPECT_FALSE(receiver->accept_hook());  // tokens, not connections, start the test
+  // A thread's token counts only from the host of its data connection, which the worker that
+  // accepted it reports (docs/hostile-peers.md): here, the sender's from 127.0.0.1.
+  auto data_connection = receiver->data_connection_hook();
+  ASSERT_TRUE(data_connection);
+  data_connection(*resolve("127.0.0.1", 40000, false), base);
   auto sender = tx.sender();
   auto agreement = sender->agree();
   ASSERT_TRUE(agreement) << agreement.error().message;
@@ -204,6 +209,23 @@ TEST(ControlPlane, WindowsTokensStartTheReceiver) {
   EXPECT_FALSE(agreement->native);
   ASSERT_TRUE(sender->start());
   EXPECT_EQ(rx.gate.wait(5s), std::optional<uint32_t>(5));
+  EXPECT_FALSE(receiver->failed());
+  receiver->stop();
+}
+
+// A token from a host with no data connection on its thread's port is not the sender's: the
+// test does not start, the receiver does not fail, and the port listens on.
+TEST(ControlPlane, AWindowsTokenWithoutADataConnectionStartsNothing) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::windows, base, 5);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto token = connect_tcp(*resolve("127.0.0.1", static_cast<uint16_t>(base + 1000), false), {},
+                           std::chrono::milliseconds(2000));
+  ASSERT_TRUE(token) << token.error().message;
+  const char x = 'X';
+  ASSERT_EQ(send_some(token->get(), &x, 1).bytes, 1);
+  EXPECT_FALSE(rx.gate.wait(1s)) << "a stranger's token started the test";
   EXPECT_FALSE(receiver->failed());
   receiver->stop();
 }
