@@ -137,6 +137,16 @@ inline bool defers_accept(const WorkerContext& context) {
   return context.admission != nullptr && context.admission->sessions_required();
 }
 
+// A TCP data connection on `socket` was accepted and is served: WorkerContext::on_data_connection
+// is told its peer and local (data) port, asked of the socket only when someone wants to know.
+// Control path.
+inline void report_data_connection(const WorkerContext& context, NativeSocket socket) {
+  if (!context.on_data_connection) return;
+  auto peer = peer_address_of(socket);
+  auto local = local_address_of(socket);
+  if (peer && local) context.on_data_connection(*peer, local->port());
+}
+
 // Appends `socket` of flow `slot`, connected to `remote`, to context.opened (if wanted).
 // Control path.
 inline void record_opened(const WorkerContext& context, NativeSocket socket,

@@ -89,12 +89,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const ListenerSet::L
   connections_[index] = std::move(connection);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
-  if (context_.on_data_connection) {  // its peer is asked only when someone wants to know
-    SocketAddress peer;
-    peer.length = sizeof peer.storage;
-    if (getpeername(c.socket.get(), peer.get(), &peer.length) == 0)
-      context_.on_data_connection(peer, listener.port);
-  }
+  report_data_connection(context_, c.socket.get());
   // One reference more than the requests hold: a receive that fails at once closes the
   // connection, and the connection must outlive this loop.
   c.busy = outstanding_ + 1;

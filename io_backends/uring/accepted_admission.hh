@@ -18,13 +18,4 @@ inline bool admit_accepted(const WorkerContext& context, int fd) {
   return admit_data_connection(context, peer, fd);
 }
 
-// WorkerContext::on_data_connection for a connection io_uring accepted on `port`: its accept
-// names no peer, so the socket is asked, and only when someone wants to know. Control path.
-inline void report_data_connection(const WorkerContext& context, int fd, uint16_t port) {
-  if (!context.on_data_connection) return;
-  SocketAddress peer;
-  peer.length = sizeof peer.storage;
-  if (getpeername(fd, peer.get(), &peer.length) == 0) context.on_data_connection(peer, port);
-}
-
 }  // namespace xttcp

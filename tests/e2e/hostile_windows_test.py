@@ -11,7 +11,7 @@ import struct
 import sys
 
 from xttcp_e2e import (Failure, Process, check, free_port_block, load_json, run_cases, scratch_dir,
-                       wait_listening)
+                       socket_backends, wait_listening)
 
 STRANGER = "127.0.0.2"
 
@@ -184,6 +184,24 @@ def no_data(xttcp, started):
             data.close()
 
 
+def rr_tokens(xttcp, started):
+    """A guard, passing before too: --rr in the Windows dialect with the token handshake, on each
+    socket backend. The token ports count a thread's token only from the host of its data
+    connection, which the --rr responders report as the receivers do."""
+    for backend in socket_backends(xttcp):
+        base = free_port_block(1)
+        extra = ["--rr", "--backend", backend]
+        receiver, r_json = windows(xttcp, started, "r", base, extra, f"{backend} responder")
+        wait_listening(base + 1000)
+        sender, s_json = windows(xttcp, started, "s", base, extra, f"{backend} requester")
+        check(sender.wait(60) == 0, f"{backend}: the requester exited {sender.proc.returncode} "
+              f"({last_error(sender)})")
+        check(receiver.wait(60) == 0, f"{backend}: the responder exited "
+              f"{receiver.proc.returncode} ({last_error(receiver)})")
+        transactions = load_json(s_json)["rr"]["transactions"]
+        check(transactions > 0, f"{backend}: {transactions} transactions")
+
+
 CASES = {
     "token-idle": token_idle,
     "token-silent-deadline": token_silent_deadline,
@@ -192,6 +210,7 @@ CASES = {
     "sp-reset": sp_reset,
     "sp-hold": sp_hold,
     "no-data": no_data,
+    "rr-tokens": rr_tokens,
 }
 
 if __name__ == "__main__":
