@@ -3,7 +3,8 @@
 the token ports (data port + 1000) and the -sp port hand-out (base port). Python sockets play the
 stranger, from 127.0.0.2 unless said, against a real xttcp receiver and sender in the Windows
 dialect on 127.0.0.1: every wait on those ports has a deadline, a stranger never decides the
-test, a reset ends its own connection only, and a test that got no data is not a success.
+test, a reset ends its own connection only, and a test that got no data is not a success. Each
+case but rr-tokens (a guard) failed on the binary before these rules.
 Cases: `hostile_windows_test.py XTTCP [CASE...]`."""
 import os
 import socket
