@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <future>
 #include <memory>
 #include <thread>
 
@@ -228,6 +229,40 @@ TEST(ControlPlane, AWindowsTokenWithoutADataConnectionStartsNothing) {
   EXPECT_FALSE(rx.gate.wait(1s)) << "a stranger's token started the test";
   EXPECT_FALSE(receiver->failed());
   receiver->stop();
+}
+
+// A receiver closes a token connection it does not take as the thread's sender's (one of
+// several at once, say): the xttcp sender connects again and exchanges its token then.
+TEST(ControlPlane, AWindowsSenderConnectsAgainWhenItsTokenConnectionIsClosed) {
+  const uint16_t base = free_base_port();
+  auto listener = listen_tcp(*resolve("127.0.0.1", static_cast<uint16_t>(base + 1000), false), 1);
+  ASSERT_TRUE(listener) << listener.error().message;
+  // The receiver's side: the first connection closed unanswered, the second answered.
+  auto receiver = std::async(std::launch::async, [&]() -> bool {
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    for (int i = 0; i < 2; ++i) {
+      std::optional<UniqueSocket> accepted;
+      while (!accepted) {
+        if (wait_socket(listener->get(), WaitFor::read, deadline) <= 0) return false;
+        auto got = accept_connection(listener->get(), nullptr);
+        if (!got) return false;
+        accepted = std::move(*got);
+      }
+      if (i == 0) continue;  // closed here, before the token
+      char byte = 0;
+      if (wait_socket(accepted->get(), WaitFor::read, deadline) <= 0) return false;
+      if (receive_some(accepted->get(), &byte, 1).bytes != 1 || byte != 'X') return false;
+      const char x = 'X';
+      return send_some(accepted->get(), &x, 1).bytes == 1;
+    }
+    return false;
+  });
+  Side tx(Role::sender, Dialect::windows, base, 5);
+  auto sender = tx.sender();
+  ASSERT_TRUE(sender->agree());
+  Status started = sender->start();
+  EXPECT_TRUE(started) << started.error().message;
+  EXPECT_TRUE(receiver.get());
 }
 
 TEST(ControlPlane, WindowsNoSyncStartsOnEveryThreadsConnection) {
