@@ -347,6 +347,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                   std::move(flow_done), *locals);
   pool.set_notice_log(&log);
   pool.set_admission(&admission);
+  pool.set_data_connection_hook(control->data_connection_hook());
   pool.set_flow_admission(&flow_admission);
   gate.count_with([&pool] { return pool.snapshot(); });
   if (Status opened = pool.open_all(seconds(10)); !opened) {

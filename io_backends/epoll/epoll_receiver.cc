@@ -100,6 +100,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       record_error(std::string("epoll_ctl: ") + std::strerror(errno));
     ready_.push_back(index);  // data may have arrived before the registration
     if (context_.on_accept) context_.on_accept();
+    report_data_connection(context_, fd);
   }
 }
 

@@ -111,6 +111,7 @@ void EpollRrResponder::accept_all(Endpoint& listener) {
     ++live_;
     newest_ = index;
     if (context_.on_accept) context_.on_accept();
+    report_data_connection(context_, fd);
   }
 }
 

@@ -147,6 +147,7 @@ void RrResponder::accepted(OverlappedSocket socket, const ListenerSet::Listener&
   connections_[index] = std::move(connection);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, c.socket.get());
   c.receive.busy = true;
   post_stream_receive(c.receive);  // may end the connection: `c` is not used after it
 }

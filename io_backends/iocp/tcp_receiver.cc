@@ -89,6 +89,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const ListenerSet::L
   connections_[index] = std::move(connection);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, c.socket.get());
   // One reference more than the requests hold: a receive that fails at once closes the
   // connection, and the connection must outlive this loop.
   c.busy = outstanding_ + 1;

@@ -159,6 +159,7 @@ void UringRrResponder::on_accept(uint32_t index, int res) {
   c.in.resize(connection_buffer);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, res);
   arm_recv(slot);
   arm_endpoint(index);
 }

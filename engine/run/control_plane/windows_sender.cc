@@ -67,8 +67,11 @@ class WindowsSender final : public SenderControl {
     for (size_t h = 0; h < context_.receivers.size(); ++h) {
       SocketAddress base = context_.receivers[h];
       base.set_port(spec.layout.base_port);
+      // A receiver holds a connection while a port handed to a peer that never used it
+      // frees (handout_claim_wait): that is on top of the connect time.
       auto ports =
-          fetch_assigned_ports(base, threads[h], context_.source, timeout_, context_.interrupted);
+          fetch_assigned_ports(base, threads[h], context_.source,
+                               timeout_ + windows_token::handout_claim_wait, context_.interrupted);
       if (!ports) return ports.error();
       if (Status expected =
               windows_token::check_assigned_ports(*ports, spec.layout.base_port, threads[h]);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -49,6 +50,7 @@ struct RrOutcome {
   std::vector<HistogramCounts> round_trips;   // per requester flow
   uint64_t answered = 0, answered_bytes = 0;  // responder, every port
   uint32_t accepts = 0;                       // responder's on_accept calls
+  uint32_t data_connections = 0;  // responder's on_data_connection calls naming one of its ports
   int64_t open_connections_after_open = 0;
 };
 
@@ -105,6 +107,12 @@ RrOutcome run_rr(const RrOptions& options) {
   responder_context.local = *resolve("127.0.0.1", 0, false);
   responder_context.counters = responder_counters.get();
   responder_context.on_accept = [&accepts] { ++accepts; };
+  std::atomic<uint32_t> data_connections{0};
+  responder_context.on_data_connection = [&data_connections, &ports](const SocketAddress& peer,
+                                                                     uint16_t local) {
+    if (peer.host() == "127.0.0.1" && std::find(ports.begin(), ports.end(), local) != ports.end())
+      ++data_connections;
+  };
   responder_context.udp_flows = &responder_registry;
   responder_context.rr_histograms = responder_histograms.get();
   WorkerContext requester_context;
@@ -180,6 +188,7 @@ RrOutcome run_rr(const RrOptions& options) {
     EXPECT_EQ(responder_histograms[i].read().count, 0u) << "a responder times nothing";
   }
   out.accepts = accepts.load();
+  out.data_connections = data_connections.load();
   return out;
 }
 
@@ -219,6 +228,7 @@ void expect_transactions(const RrOptions& options, const RrOutcome& out) {
   } else {
     EXPECT_EQ(out.responder.connections, options.flows);
     EXPECT_EQ(out.accepts, options.flows);
+    EXPECT_EQ(out.data_connections, options.flows);  // the Windows dialect's tokens need them
     EXPECT_EQ(out.requester.rr_lost, 0u);
     ASSERT_EQ(out.requester.connection_stats.size(), options.flows);
     uint64_t reported = 0;
