@@ -44,14 +44,16 @@ bool admit_data_connection(const WorkerContext& context, const SocketAddress& pe
                            NativeSocket socket) {
   if (context.admission == nullptr) return true;
   if (!context.admission->within_data_descriptors(socket)) {
-    context.admission->count_over_descriptor_reserve();
-    if (context.on_notice)
-      context.on_notice(fmt::format("data: closed a connection from {} at once: the last {} open "
-                                    "files are kept for the sync port (ulimit -n {}; --allow or "
-                                    "--auth-key keep strangers out)",
-                                    peer.to_string(), context.admission->kept_for_control(),
-                                    context.admission->open_files_limit()),
-                        true);
+    const uint64_t said = context.admission->count_over_descriptor_reserve();
+    if (said > 0 && context.on_notice)
+      context.on_notice(
+          fmt::format("data: closed a connection from {} at once{}: the last {} open files are "
+                      "kept for the sync port (ulimit -n {}; --allow or --auth-key keep "
+                      "strangers out)",
+                      peer.to_string(),
+                      said > 1 ? fmt::format(" ({} such since the last line)", said) : "",
+                      context.admission->kept_for_control(), context.admission->open_files_limit()),
+          true);
     return false;
   }
   return context.admission->open() ||

@@ -33,6 +33,7 @@ ReceiverSync::Outcome ReceiverSync::on_request(int peer, int32_t request) {
   switch (request) {
     case sync_code::kHello:
       out.native_hello = true;
+      if (!is_native(peer)) native_.push_back(peer);
       out.replies.push_back({peer, sync_code::kHelloAck});
       break;
     case sync_code::kQueryState: query_state(peer, out); break;
@@ -55,6 +56,10 @@ const char* ReceiverSync::why_not_starting() const {
   if (settling()) return "the last test's senders have not all left yet";
   if (!starts_allowed_) return "it has started too many tests lately (a flood?)";
   return nullptr;
+}
+
+bool ReceiverSync::is_native(int peer) const {
+  return std::find(native_.begin(), native_.end(), peer) != native_.end();
 }
 
 bool ReceiverSync::is_parked(int peer) const {
@@ -159,6 +164,15 @@ void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
   uint32_t answer;
   if (config_.multi_clients) {
     answer = config_.duration_s;  // every sender follows the receiver's -t
+  } else if (is_native(peer) && proposal >= 0 && (proposal != 0 || config_.max_cycle_s == 0)) {
+    // Two xttcp peers: the test the sender asked for is the test that runs (the receiver runs
+    // its phases, not its own -t), within --max-cycle.
+    answer = proposal == 0 ? 0 : std::min(static_cast<uint32_t>(proposal), cap);
+    if (answer < static_cast<uint32_t>(proposal))
+      out.log_error.push_back(
+          fmt::format("a sender proposed a test cycle of {} s, above this receiver's maximum of "
+                      "{} s (--max-cycle); answered {} s",
+                      proposal, cap, answer));
   } else if (proposal == 0) {
     if (config_.duration_s == 0 || config_.max_cycle_s == 0) {
       if (config_.duration_s != 0)
@@ -195,6 +209,7 @@ void ReceiverSync::negotiate(int peer, int32_t proposal, Outcome& out) {
 
 ReceiverSync::Departure ReceiverSync::on_peer_closed(int peer) {
   parked_.erase(std::remove(parked_.begin(), parked_.end(), peer), parked_.end());
+  native_.erase(std::remove(native_.begin(), native_.end(), peer), native_.end());
   auto found = std::find(participants_.begin(), participants_.end(), peer);
   if (found == participants_.end()) return {};
   participants_.erase(found);

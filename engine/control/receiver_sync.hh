@@ -76,6 +76,8 @@ class ReceiverSync {
   // Busy or parked: a peer the receiver is waiting for (no idle limit applies to it).
   bool is_engaged(int peer) const;
   bool is_parked(int peer) const;
+  // Said HELLO: an xttcp sender, whose proposal is the cycle it runs (its phases are the test's).
+  bool is_native(int peer) const;
 
  private:
   void query_state(int peer, Outcome& out) const;
@@ -93,6 +95,7 @@ class ReceiverSync {
   uint32_t negotiated_cycle_s_;
   std::vector<int> parked_;        // senders answered 'W', in arrival order
   std::vector<int> participants_;  // senders of the current test (answered 'R' or 'W')
+  std::vector<int> native_;        // connections that said HELLO, while open
   bool starts_allowed_ = true;
 };
 

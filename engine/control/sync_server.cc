@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -430,8 +432,14 @@ bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::str
                                        ? hooks_.native_hello(connection.id, payload, reached_at)
                                        : Expected<std::string>(std::string("{}"));
     if (!answer) {
+      // The sender is told why before the connection closes: its hello frame says so.
       log(fmt::format("sync: refused sender {}: {}", connection.peer, answer.error().message),
           true);
+      nlohmann::json refusal = {{"type", "hello"}, {"refused", answer.error().message}};
+      std::string bytes;
+      sync_wire::append_frame(
+          bytes, refusal.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      send_bytes(connection.id, bytes);
       return false;
     }
     std::string hello = std::move(*answer);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "base/crypto.hh"
 #include "engine/control/sync_auth.hh"
@@ -64,10 +65,15 @@ void PeerAdmission::keep_descriptors_for_control(uint64_t open_files_limit) {
 #endif
 }
 
-void PeerAdmission::count_over_descriptor_reserve() {
+uint64_t PeerAdmission::count_over_descriptor_reserve() {
   std::lock_guard lock(mutex_);
   ++refused_.data;
   ++refused_.over_descriptor_reserve;
+  ++reserve_unsaid_;
+  const auto now = std::chrono::steady_clock::now();
+  if (refused_.over_descriptor_reserve > 1 && now - reserve_said_at_ < kReserveLineEvery) return 0;
+  reserve_said_at_ = now;
+  return std::exchange(reserve_unsaid_, 0);
 }
 
 void PeerAdmission::session_opened(int id, const std::array<uint8_t, 16>& cookie) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -49,9 +50,23 @@ class PeerAdmission {
   bool within_data_descriptors(NativeSocket socket) const {
     return static_cast<uint64_t>(socket) < data_descriptor_ceiling_;
   }
-  void count_over_descriptor_reserve();
+  // Counts one such closure. Said at most once per kReserveLineEvery (a flood of them would
+  // otherwise take the data path's line budget from the lines that matter, "works again"): the
+  // closures this line says, itself included, or 0 when it stays unsaid.
+  static constexpr std::chrono::seconds kReserveLineEvery{10};
+  uint64_t count_over_descriptor_reserve();
   uint64_t open_files_limit() const { return open_files_limit_; }
   uint64_t kept_for_control() const { return open_files_limit_ - data_descriptor_ceiling_; }
+
+  // A data listener ran out of descriptors (or memory), or accepts again: while short, its
+  // queued connections wait unserved. Shortages begun so far, and listeners short now.
+  void accept_shortage_began() {
+    accept_shortages_.fetch_add(1, std::memory_order_relaxed);
+    listeners_short_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void accept_shortage_ended() { listeners_short_.fetch_sub(1, std::memory_order_relaxed); }
+  uint64_t accept_shortages() const { return accept_shortages_.load(std::memory_order_relaxed); }
+  int64_t listeners_short() const { return listeners_short_.load(std::memory_order_relaxed); }
 
   // --auth-key: data connections must open with the preamble of a session authenticated now.
   void require_sessions() { sessions_required_ = true; }
@@ -83,8 +98,12 @@ class PeerAdmission {
   uint64_t data_descriptor_ceiling_ = UINT64_MAX;  // likewise
   uint64_t open_files_limit_ = UINT64_MAX;
   std::vector<std::pair<int, std::array<uint8_t, 16>>> sessions_;  // under mutex_
-  Refusals refused_;  // control, data, over_max_clients (under mutex_)
+  Refusals refused_;             // control, data, over_max_clients (under mutex_)
+  uint64_t reserve_unsaid_ = 0;  // under mutex_
+  std::chrono::steady_clock::time_point reserve_said_at_{};  // under mutex_
   std::atomic<uint64_t> refused_datagrams_{0};
+  std::atomic<uint64_t> accept_shortages_{0};
+  std::atomic<int64_t> listeners_short_{0};
 };
 
 }  // namespace xttcp

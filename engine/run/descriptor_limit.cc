@@ -39,3 +39,20 @@ Expected<uint64_t> plan_open_files(const OpenFilesNeed& need, uint64_t soft, uin
 }
 
 }  // namespace xttcp
+
+namespace xttcp {
+
+std::optional<std::string> connections_do_not_fit(uint64_t connections, uint64_t open_files_limit,
+                                                  uint64_t kept, uint64_t in_use) {
+  if (open_files_limit == UINT64_MAX || kept >= open_files_limit) return std::nullopt;
+  const uint64_t usable = open_files_limit - kept;
+  const uint64_t room = usable > in_use ? usable - in_use : 0;
+  if (connections <= room) return std::nullopt;
+  return fmt::format(
+      "the sender opens {} data connections and this receiver has room for {} (open-files "
+      "limit {}, {} open, the last {} kept for the sync port): raise the receiver's limit to at "
+      "least {} (ulimit -n), or give the sender fewer connections (-P, -n, -l)",
+      connections, room, open_files_limit, in_use, kept, open_files_limit + connections - room);
+}
+
+}  // namespace xttcp

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "engine/spec.hh"
@@ -38,6 +39,15 @@ Expected<uint64_t> plan_open_files(const OpenFilesNeed& need, uint64_t soft, uin
 
 // The soft limit now (UINT64_MAX where the OS has none: Windows, or unlimited).
 uint64_t open_files_limit();
+
+// Descriptors open now (Linux: /proc/self/fd; 0 where the OS has no such count: Windows).
+uint64_t open_files_in_use();
+
+// A receiver's hello check: why `connections` more data connections do not fit below the
+// descriptors kept for the sync port (`open_files_limit`, `kept`, `in_use`), naming the limit to
+// set; nothing when they fit or when there is no limit.
+std::optional<std::string> connections_do_not_fit(uint64_t connections, uint64_t open_files_limit,
+                                                  uint64_t kept, uint64_t in_use);
 
 // Reads the limits, raises the soft one per plan_open_files (no-op where the OS has no such
 // limit: Windows).

@@ -161,9 +161,47 @@ std::vector<Result> plausible_senders(std::vector<Result> results,
 }
 
 // The test's result, with its first sender's result as the peer; `code` failed on a lost sender.
+// What ran short on descriptors during a test's window: data connections the reserve closed
+// at once, and shortages that began on a data listener (its queued connections waited).
+struct DescriptorShortfall {
+  uint64_t closed = 0;
+  uint64_t shortages = 0;
+  // At a window's start a listener already short counts as one shortage of the test (with -N
+  // the first connection opens the test, and the rest of a burst can find the table full).
+  static DescriptorShortfall of(const PeerAdmission& admission, bool at_start = false) {
+    const uint64_t short_now =
+        at_start ? static_cast<uint64_t>(std::max<int64_t>(admission.listeners_short(), 0)) : 0;
+    return {admission.refusals().over_descriptor_reserve, admission.accept_shortages() - short_now};
+  }
+  DescriptorShortfall since(const DescriptorShortfall& start) const {
+    return {closed - start.closed, shortages - start.shortages};
+  }
+};
+
+// The line saying a test is not its senders' whole test for want of descriptors, if it is not.
+std::optional<std::string> describe_shortfall(const DescriptorShortfall& shortfall) {
+  if (shortfall.closed == 0 && shortfall.shortages == 0) return std::nullopt;
+  std::string what;
+  if (shortfall.closed > 0)
+    what = fmt::format(
+        "{} data connection(s) were closed at once (no room below the descriptors kept for the "
+        "sync port)",
+        shortfall.closed);
+  if (shortfall.shortages > 0)
+    what += fmt::format(
+        "{}a data port ran out of descriptors {} time(s), its connections "
+        "waiting unserved",
+        what.empty() ? "" : " and ", shortfall.shortages);
+  const uint64_t limit = open_files_limit();
+  return fmt::format(
+      "during this test {}: the figures are not the whole test (raise the open-files limit{})",
+      what, limit == UINT64_MAX ? "" : fmt::format(", ulimit -n {}", limit));
+}
+
 void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
             const std::vector<udp::FlowRecord>& udp_at_start, std::vector<Result> early,
-            const std::vector<WorkerReport>& reports, RunEnv& env, int& code) {
+            const std::vector<WorkerReport>& reports, const DescriptorShortfall& shortfall,
+            RunEnv& env, int& code) {
   const bool interrupted = user_interrupted(env);
   const bool sender_gone = env.clock.cause() == StopCause::sender_left;
   std::vector<std::string> refusals;
@@ -184,6 +222,10 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   Result result = build_result(facts, window, reports);
   note_refusals(r.spec, r.admission, result);
   note_foreign_datagrams(result);
+  // Connections closed for want of descriptors never carried their part: the figures are not
+  // the whole test its senders ran (a note in every copy of the result, and exit 1).
+  const std::optional<std::string> short_of_descriptors = describe_shortfall(shortfall);
+  if (short_of_descriptors) result.notes.push_back(*short_of_descriptors);
   // -N (-ns in the Windows dialect), TCP: no control connection tells a sender that died, so
   // its data stopping early does (a note in every copy of the result, and exit 1). A UDP sender
   // may well send a burst.
@@ -229,32 +271,49 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
     env.log.error(*silent);
     code = exit_code::run_failed;
   }
+  if (short_of_descriptors) {
+    env.log.error(*short_of_descriptors);
+    code = exit_code::run_failed;
+  }
 }
 
 // One test: wait for its start, measure, collect, report. `code` is failed on an error.
 // `udp_at_start`: every UDP flow's counters as the workers were released or the last test
 // ended (-H); this test's flows are those active since.
-Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_start,
+Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& udp_at_start,
                   Timeline& timeline, TestStart& test_start, RunEnv& env, int& code) {
-  const TestSpec& spec = r.spec;
   if (user_interrupted(env)) return Next::done;
-  const std::optional<uint32_t> cycle = r.gate.wait(seconds(spec.control.wait_timeout_s));
+  const std::optional<uint32_t> cycle =
+      receiver.gate.wait(seconds(receiver.spec.control.wait_timeout_s));
   if (!cycle) {
-    if (r.control.failed()) {
+    if (receiver.control.failed()) {
       code = exit_code::run_failed;
-    } else if (!r.gate.interrupted()) {
+    } else if (!receiver.gate.interrupted()) {
       env.log.error(fmt::format("no sender started a test within {} s (--wait-timeout)",
-                                spec.control.wait_timeout_s));
+                                receiver.spec.control.wait_timeout_s));
       code = exit_code::run_failed;
     }
     return Next::done;
   }
+  // A native sender's test runs as it asked (workload_agreement.hh): its phases, not this
+  // receiver's own, which are for senders that say nothing of theirs (NTTTCP).
+  const std::optional<TestPhases> asked = receiver.control.test_phases();
+  const TestSpec spec = asked ? with_phases(receiver.spec, *asked) : receiver.spec;
+  if (asked && *asked != phases_of(receiver.spec))
+    env.log.info(
+        fmt::format("this test runs its sender's {} (this receiver's own {} is for "
+                    "senders that do not say theirs)",
+                    describe_phases(*asked), describe_phases(phases_of(receiver.spec))));
+  const Receiver r{spec,          receiver.admission,     receiver.plan, receiver.backend,
+                   receiver.pool, receiver.control,       receiver.gate, receiver.probe,
+                   receiver.host, receiver.before_release};
   // The window begins when the light went on (its counters taken by the opener then), not when
   // this thread woke: on a loaded host that can be after the sender started, which put the
   // sender's 'E' inside our window (a false "sender side was interrupted").
   StartGate::Opening opening = r.gate.take_opening();
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
   test_start = {start, r.pool.total_bytes(), r.control.starts_on_request()};
+  const DescriptorShortfall shortfall_before = DescriptorShortfall::of(r.admission, true);
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
   if (spec.workload.duration_s != 0)
@@ -264,6 +323,8 @@ Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
   const MeasuredWindow window = timeline.run(
       {spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
+  const DescriptorShortfall shortfall =
+      DescriptorShortfall::of(r.admission).since(shortfall_before);
   // The gate first: a start that comes once the control plane says "finished" (the next
   // sender, as soon as this one left) must be kept, not dropped as this test's.
   r.gate.finished();
@@ -288,7 +349,7 @@ Next run_one_test(const Receiver& r, const std::vector<udp::FlowRecord>& udp_at_
     }
     return go_on ? Next::another_test : Next::done;
   }
-  report(r, window, *cycle, udp_at_start, std::move(early), reports, env, code);
+  report(r, window, *cycle, udp_at_start, std::move(early), reports, shortfall, env, code);
   return go_on ? Next::another_test : Next::done;
 }
 

@@ -46,7 +46,7 @@ bool TcpReceiverBook::accept_failed(TcpListener& listener, int err) {
   // A shortage of descriptors or memory is what peers do to the receiver, said as it begins and
   // ends (the notice): no error of the run, so a -H receiver under such a flood still exits 0.
   if (!shortage) record_error(describe_accept_failure(listener.port, err));
-  post_notice(context_, line, true);
+  say_shortage(context_, line);
   if (shortage) ++resting_;
   return shortage;
 }

@@ -59,8 +59,7 @@ class TcpReceiverBook {
   bool accept_failed(TcpListener& listener, int err);
   // accept() on `listener` worked: if it had been resting, say it is back.
   void accepted(TcpListener& listener) {
-    post_notice(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
-                false);
+    say_back(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()));
   }
   // The connection ended: EOF or reset by the peer (err 0 or ECONNRESET), or an error. Counts
   // it, keeps its TCP_INFO and ends its flow (on_flow_done); the caller closes it.

@@ -100,7 +100,7 @@ void ListenerSet::rest_listener(AcceptRequest& request, int code) {
   std::string line;
   listener.rest.on_shortage(wsa_failure("accept on port " + std::to_string(listener.port), code),
                             ListenerRest::Clock::now(), line);
-  post_notice(worker_.context_, line, true);
+  say_shortage(worker_.context_, line);
   listener.parked.push_back(&request);
 }
 
@@ -134,8 +134,7 @@ void ListenerSet::on_accept_completion(AcceptRequest& request, int error) {
       worker_.record_error(wsa_failure(where(listener.port) + "AcceptEx", error));
     return;  // `accepted` closes
   }
-  post_notice(worker_.context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
-              false);
+  say_back(worker_.context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()));
   const SOCKET listening = listener.socket.get();
   // Gives the accepted socket its listener's properties (getpeername, shutdown need it).
   if (setsockopt(accepted.get(), SOL_SOCKET, SO_UPDATE_ACCEPT_CONTEXT,

@@ -128,10 +128,12 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     l.armed = false;
     --armed_;
   }
+  // An accept that gave a descriptor ends a shortage, whatever the admission then decides: a
+  // listener whose backlog the descriptor reserve drains would otherwise never say it is back.
+  if (cqe.res >= 0) accepted(l);
   if (cqe.res >= 0 && !admit_accepted(context_, cqe.res)) {
-    ::close(cqe.res);  // --allow / --max-clients: counted by the admission
+    ::close(cqe.res);  // --allow / --max-clients / the descriptor reserve: counted there
   } else if (cqe.res >= 0) {
-    accepted(l);
     const uint32_t slot_index = add_connection(l, cqe.res);
     if (stopping_) {
       unwatch_connection(context_, connections_[slot_index].watch_id);

@@ -148,18 +148,21 @@ def slow_pacing_stops_in_time(xttcp, started):
 
 def out_of_descriptors(xttcp, started):
     """A receiver that runs out of file descriptors says so, keeps serving what it has, and
-    exits 1 instead of spinning."""
+    exits 1 instead of spinning. -N: no hello tells it the connections to come (a sync sender of
+    too many is refused at its hello: e2e-first-hour-pair)."""
     base = free_port_block(1)
-    common = ["-P", "1", "-p", str(base), "-t", "2", "-Q"]
+    common = ["-P", "1", "-p", str(base), "-t", "2", "-Q", "-N"]
     receiver = Process(["bash", "-c", 'ulimit -n 40; exec "$0" "$@"', xttcp, "-r", "127.0.0.1",
                         *common, "--wait-timeout", "30"], "receiver with 40 descriptors")
     started.append(receiver)
-    wait_listening(base - 1)
+    wait_listening(base)
     sender = Process([xttcp, "-s", "127.0.0.1", "-n", "60", *common], "sender of 60 connections")
     started.append(sender)
     sender.wait(30)
     check(receiver.wait(30) == 1, "receiver out of descriptors did not exit 1")
     check("ulimit -n" in receiver.stderr(), f"no clear error: {receiver.stderr()}")
+    check("during this test a data port ran out of descriptors" in receiver.stderr(),
+          f"the end does not say the test is not whole: {receiver.stderr()}")
 
 
 def body(started):

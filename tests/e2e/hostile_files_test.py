@@ -16,8 +16,8 @@ import struct
 import subprocess
 import threading
 
-from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json, run_cases,
-                       scratch_dir, wait_listening)
+from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json,
+                       native_sender_hello, run_cases, scratch_dir, wait_listening)
 
 SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 GOLDEN = os.path.join(SOURCE_ROOT, "tests", "golden", "compare")
@@ -254,6 +254,7 @@ class SyncPeer:
 
     def __init__(self, port):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.base = port + 1
 
     def read_exact(self, count):
         data = b""
@@ -272,7 +273,7 @@ class SyncPeer:
 
     def hello(self):
         check(self.exchange(HELLO) == HELLO_ACK, "no HELLO_ACK")
-        self.send_frame(b"{}")
+        self.send_frame(native_sender_hello(self.base))
         self.read_exact(struct.unpack("!I", self.read_exact(4))[0])
 
 

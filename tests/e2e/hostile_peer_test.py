@@ -13,8 +13,8 @@ import struct
 import time
 
 from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, cpu_seconds, free_port_block,
-                       load_json, parse_totals, rss_kb, run_cases, scratch_dir, socket_backends,
-                       wait_listening, wait_udp_bound)
+                       load_json, native_sender_hello, parse_totals, rss_kb, run_cases,
+                       scratch_dir, socket_backends, wait_listening, wait_udp_bound)
 
 HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
 HELLO = struct.pack("!i", HELLO_INT)
@@ -41,6 +41,7 @@ class Peer:
 
     def __init__(self, port):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.base = port + 1  # the data ports start above the sync port
 
     def send(self, data):
         self.sock.sendall(data)
@@ -63,7 +64,7 @@ class Peer:
 
     def hello(self):
         check(self.exchange(HELLO_INT) == HELLO_ACK, "no HELLO_ACK")
-        self.send(frame(b"{}"))
+        self.send(frame(native_sender_hello(self.base)))
         length = struct.unpack("!I", self.read_exact(4))[0]
         self.read_exact(length)
 
@@ -485,10 +486,12 @@ def udp_windows_spray(xttcp, started):
 
 
 def windows_control_descriptors(xttcp, started):
-    """Item 4 in the Windows dialect: a receiver at 64 descriptors, filled by idle connections to
-    its data port, then a real sender's -sp hand-out (or token) connection: that listener rests
-    instead of ending the test (before: "-sp: cannot accept a sender: Too many open files", exit
-    1), says so at once, spends no CPU meanwhile, and serves the sender once descriptors free."""
+    """Item 4 in the Windows dialect: a receiver at 64 descriptors whose data port strangers
+    fill (before: "-sp: cannot accept a sender: Too many open files", exit 1). The last 32
+    descriptors are kept for the control ports (docs/hostile-peers.md, "The data ports"): the
+    connections past them are closed at once, said at most once per 10 s; the receiver spends
+    no CPU meanwhile, never runs short on its -sp or token port, and serves the real sender once
+    the strangers are gone."""
     for sp in (True, False):
         base = free_port_block(2)
         data_port, control = (base + 1, base) if sp else (base, base + 1000)
@@ -510,32 +513,26 @@ def windows_control_descriptors(xttcp, started):
                 except BlockingIOError:
                     pass
                 held.append(s)
-            receiver.wait_output(f"accept on port {data_port}: Too many open files", 10,
-                                 stderr_too=True)
-            sender = Process([xttcp, "--dialect", "windows", "-s", *common, "--json",
-                              f"{out}/s.json"], f"{name} sender")
-            started.append(sender)
-            short = f"{name}: accept on port {control}: too many open files"
-            receiver.wait_output(short, 20, stderr_too=True)
-            # The listener rests; what the receiver spends meanwhile is the measure.
+            receiver.wait_output("kept for the sync port", 10, stderr_too=True)
+            # The data port rests or closes; what the receiver spends meanwhile is the measure.
             before = cpu_seconds(receiver.pid)
             time.sleep(2)
             spent = cpu_seconds(receiver.pid) - before
             print(f"{name}: the receiver at its descriptor limit used {spent:.2f} s of CPU in 2 s")
             check(receiver.proc.poll() is None, f"{name}: the receiver ended at its limit")
             check(spent < 0.3, f"{name}: the receiver used {spent:.2f} s of CPU in 2 s")
-            said = receiver.stderr().count(short)
-            check(said == 1, f"{name}: the shortage was said {said} times, not once")
+            said = receiver.stderr().count("kept for the sync port")
+            check(said <= 2, f"{name}: the closures were said {said} times in 2 s")
         finally:
             for s in held:
                 s.close()
-        check(sender.wait(60) == 0, f"{name}: the sender failed after the shortage")
-        code = receiver.wait(60)
-        # The data port's shortage is an error of the run, said again at the end.
-        check(code in (0, 1), f"{name}: the receiver ended with {code}")
-        check(f"{name}: accept on port {control} works again" in
-              receiver.stdout() + receiver.stderr(),
-              f"{name}: the receiver did not say its port works again")
+        sender = Process([xttcp, "--dialect", "windows", "-s", *common, "--json",
+                          f"{out}/s.json"], f"{name} sender")
+        started.append(sender)
+        check(sender.wait(60) == 0, f"{name}: the sender failed after the strangers left")
+        check(receiver.wait(60) == 0, f"{name}: the receiver failed:\n{receiver.describe()}")
+        check("Too many open files" not in receiver.stderr(),
+              f"{name}: a listener ran short all the same:\n{receiver.stderr()}")
         for role in ("r", "s"):
             total = load_json(f"{out}/{role}.json")["summary"]["total_bytes"]
             check(total > 0, f"{name}: the {role}.json total is {total} B")

@@ -157,6 +157,14 @@ def rss_kb(pid):
     raise Failure(f"no VmRSS for {pid}")
 
 
+def native_sender_hello(base):
+    """The hello frame's payload of a native sender of one TCP connection to `base` (a hello
+    without a spec, or one the receiver cannot serve, is refused: docs/usage.md, first hour)."""
+    spec = {"role": "sender", "protocol": "tcp", "base_port": base, "ports": 1,
+            "threads_per_port": 1, "conns_per_thread": 1}
+    return json.dumps({"type": "hello", "spec": spec}).encode()
+
+
 class ScriptedReceiver:
     """A native xttcp receiver written out by hand on 127.0.0.1 (sync port base-1, one data port
     base, whose bytes a thread reads and drops), for tests that need a receiver to say what a
@@ -229,8 +237,10 @@ class ScriptedReceiver:
         self.conn.settimeout(10)
         check(self.read_int() == 0xC0DE7801 - (1 << 32), "the sender did not say hello")
         self.send_int(self.HELLO_ACK)
-        self.read_frame()
-        self.send_frame(b"{}")
+        # A real receiver's hello carries its spec: here the sender's own, as a receiver's.
+        spec = json.loads(self.read_frame()).get("spec", {})
+        spec["role"] = "receiver"
+        self.send_frame(json.dumps({"type": "hello", "tool": "xttcp", "spec": spec}).encode())
         check(self.read_int() == 88, "no busy check ('X')")
         self.send_int(11)
         self.send_int(self.read_int())  # the cycle it proposes

@@ -20,6 +20,7 @@
 #include "engine/result.hh"
 #include "engine/run/phase_clock.hh"
 #include "engine/run/start_gate.hh"
+#include "engine/run/workload_agreement.hh"
 #include "engine/spec.hh"
 #include "engine/udp/flow_admission.hh"
 #include "base/status.hh"
@@ -81,6 +82,10 @@ class ReceiverControl {
   // The streams the test under way has had so far, when the control plane counts them (the
   // iperf2 dialect's server: its live lines show one stream's id or [SUM]); nullopt otherwise.
   virtual std::optional<uint32_t> streams() const { return std::nullopt; }
+  // NULL if the receiver's own phases always apply (the default). The phases (W, t, C) of the
+  // test that just started, when its one native sender asked for them in its hello: the
+  // receiver runs those (workload_agreement.hh). Asked once the gate has opened.
+  virtual std::optional<TestPhases> test_phases() const { return std::nullopt; }
   // True when a peer's message, not its data, starts a test (the sync port's 'R', a token):
   // such a test that sees no data at its start is ended (receiver_run.cc). The default: the
   // data starts it (-N, the iperf2 dialect).

@@ -15,7 +15,9 @@
 #include "engine/run/control_plane/receivers.hh"
 #include "engine/rss/receiver_rss.hh"
 #include "engine/rss/rss_json.hh"
+#include "engine/run/descriptor_limit.hh"
 #include "engine/run/hello.hh"
+#include "engine/run/workload_agreement.hh"
 
 namespace xttcp {
 
@@ -121,21 +123,48 @@ class SyncReceiver final : public ReceiverControl {
         [this, &spec, flows](
             int peer, const std::string& sender_hello,
             const std::optional<SocketAddress>& reached_at) -> Expected<std::string> {
+      // Two xttcp peers agree on the workload before it runs: what the sender asks for that
+      // this receiver cannot serve is refused now, naming both settings.
+      auto sender = spec_in_hello(sender_hello);
+      if (!sender) return sender.error();
+      if (auto mismatch = workload_mismatch(*sender, spec)) return fail(*mismatch);
+      // TCP: its connections must fit below the descriptors kept for the sync port, or the
+      // reserve would close some at once and the test would not be the one it asked for.
+      if (sender->workload.protocol == Protocol::tcp && context_.admission != nullptr)
+        if (auto no_room = connections_do_not_fit(
+                sender->sender_connections(), context_.admission->open_files_limit(),
+                context_.admission->kept_for_control(), open_files_in_use()))
+          return fail(*no_room);
+      {
+        std::lock_guard lock(phases_mutex_);
+        phases_[peer] = phases_of(*sender);
+      }
       if (flows != nullptr) {
         // A UDP test's native sender declares its flows; one whose hello breaks the rules is
         // refused, and leaves the other senders' flows as they were.
+        // One whose datagrams carry no token (NTttcp's payload) declares none, rightly: its
+        // test then counts every flow, as NTttcp's data names none.
         auto declared = declared_udp_flows(sender_hello);
         if (!declared) return declared.error();
-        if (!*declared)
-          return fail("its hello declares no UDP flows (every xttcp UDP sender does)");
-        declared_[peer] = **declared;
+        declared_[peer] = *declared;
       }
       return hello_json(spec, std::nullopt,
                         reached_at ? rss_.hello_part(*reached_at)
                                    : rss_to_json(fail("the sync connection's address is unknown")));
     };
-    hooks.start = [this, flows](uint32_t cycle_s, const std::vector<int>& native_senders) {
+    hooks.start = [this, flows, &spec](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
+      {
+        // Without -M a test is its one sender's: a native sender's phases are the test's.
+        std::lock_guard lock(phases_mutex_);
+        test_phases_.reset();
+        // Only when the cycle is the one its phases make: a sender that proposed none (or
+        // one --max-cycle cut) runs the cycle it was answered, with this receiver's phases.
+        if (!spec.control.multi_clients && native_senders.size() == 1)
+          if (auto found = phases_.find(native_senders.front());
+              found != phases_.end() && cycle_of(found->second) == cycle_s)
+            test_phases_ = found->second;
+      }
       peers_.expect(static_cast<int>(native_senders.size()));
       watch_.light_on();
       context_.gate.open(cycle_s);
@@ -154,6 +183,10 @@ class SyncReceiver final : public ReceiverControl {
     };
     hooks.peer_closed = [this](ReceiverSync::Departure departure) {
       declared_.erase(departure.peer);
+      {
+        std::lock_guard lock(phases_mutex_);
+        phases_.erase(departure.peer);
+      }
       if (context_.admission != nullptr) context_.admission->session_closed(departure.peer);
       if (!departure.left_running_test) return;
       if (watch_.well_inside())
@@ -213,6 +246,10 @@ class SyncReceiver final : public ReceiverControl {
   }
 
   bool starts_on_request() const override { return true; }
+  std::optional<TestPhases> test_phases() const override {
+    std::lock_guard lock(phases_mutex_);
+    return test_phases_;
+  }
   bool exchanges_results() const override { return true; }
   std::vector<Result> sender_results(std::chrono::milliseconds timeout) override {
     return peers_.take_all(timeout);
@@ -227,18 +264,28 @@ class SyncReceiver final : public ReceiverControl {
   }
 
  private:
-  // The UDP flows the test's native senders declared (each did, or its hello was refused).
-  std::vector<udp::DeclaredFlows> flows_of(const std::vector<int>& senders) const {
+  // The UDP flows the test's native senders declared; nullopt when one of them rightly declared
+  // none (its datagrams carry no token: then every flow is the test's).
+  std::optional<std::vector<udp::DeclaredFlows>> flows_of(const std::vector<int>& senders) const {
     std::vector<udp::DeclaredFlows> flows;
-    for (int id : senders)
-      if (auto found = declared_.find(id); found != declared_.end()) flows.push_back(found->second);
+    for (int id : senders) {
+      auto found = declared_.find(id);
+      if (found == declared_.end()) continue;
+      if (!found->second) return std::nullopt;
+      flows.push_back(*found->second);
+    }
     return flows;
   }
 
   ReceiverControlContext context_;
   ReceiverRss rss_;  // the hello's RSS description, on the sync thread
   // By sync connection, while it is open (sync thread only): what its hello declared.
-  std::unordered_map<int, udp::DeclaredFlows> declared_;
+  std::unordered_map<int, std::optional<udp::DeclaredFlows>> declared_;
+  // By connection, what each native sender's hello asked for; the running test's (sync thread
+  // writes, the engine's reads once the gate opened).
+  mutable std::mutex phases_mutex_;
+  std::unordered_map<int, TestPhases> phases_;
+  std::optional<TestPhases> test_phases_;
   PeerResults peers_;
   WindowWatch watch_;
   std::unique_ptr<SyncServer> server_;

@@ -13,6 +13,7 @@
 #include "engine/run/control_plane/sender_control.hh"
 #include "engine/run/control_plane/senders.hh"
 #include "engine/run/hello.hh"
+#include "engine/run/workload_agreement.hh"
 
 namespace xttcp {
 
@@ -58,10 +59,19 @@ class SyncSender final : public SenderControl {
         return sent.error();
       auto peer_hello = sync->read_frame(timeout_, sync_code::kMaxHelloBytes);
       if (!peer_hello) return peer_hello.error();
+      if (auto refusal = refusal_in_hello(*peer_hello))
+        return fail("sync: the receiver refused this test: " + *refusal);
       // A receiver whose hello breaks the rules is not one to run a test with.
       auto rss = read_peer_rss(*peer_hello);
       if (!rss) return fail("sync: the receiver's hello is refused: " + rss.error().message);
       agreement_.peer_rss = std::move(*rss);
+      // Both ends check the workload: a receiver older than the rule does not.
+      auto receiver = spec_in_hello(*peer_hello);
+      if (!receiver)
+        return fail("sync: the receiver's hello is refused: " + receiver.error().message);
+      if (auto mismatch = workload_mismatch(spec, *receiver))
+        return fail("sync: this test cannot run: " + *mismatch);
+      receiver_spec_ = std::move(*receiver);
       if (local) agreement_.control_local = *local;
       log.debug("receiver is xttcp: results will be exchanged at the end");
     }
@@ -85,6 +95,10 @@ class SyncSender final : public SenderControl {
       else
         log.info(fmt::format("Test cycle time negotiated is: {} seconds", *cycle));
     }
+    if (receiver_spec_)
+      if (auto differs =
+              cycle_disagreement(proposal, static_cast<uint32_t>(*cycle), *receiver_spec_))
+        return fail("sync: " + *differs);
     agreement_.cycle_s = static_cast<uint32_t>(*cycle);
     sync_ = std::move(*sync);
     return agreement_;
@@ -110,6 +124,7 @@ class SyncSender final : public SenderControl {
     }
     if (*reply != sync_code::kStart)
       return fail(fmt::format("sender: receiver refused to start the test (replied {})", *reply));
+    sync_->stop_watching_interrupt();
     return ok();
   }
 
@@ -165,6 +180,7 @@ class SyncSender final : public SenderControl {
   milliseconds timeout_;
   Agreement agreement_;
   std::optional<SyncClient> sync_;
+  std::optional<TestSpec> receiver_spec_;  // a native receiver's, from its hello
   std::atomic<bool> starting_{false};
   bool receiver_lost_ = false;
 };

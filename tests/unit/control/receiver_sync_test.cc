@@ -385,5 +385,24 @@ TEST(ReceiverSync, ACycleProposalIsCappedByTheReceiver) {
             static_cast<int32_t>(kMaxCycleSeconds));
 }
 
+TEST(ReceiverSync, ANativeSendersProposalIsTheCycle) {
+  // NTTTCP's rule takes the larger of the receiver's -t and the proposal; an xttcp sender (it
+  // said HELLO) gets the cycle it asked for: its test runs, not the receiver's -t 60.
+  auto sync = make(60);
+  sync.on_request(1, kHello);
+  EXPECT_EQ(only_reply(sync.on_request(1, 3), 1), 3);
+  EXPECT_EQ(sync.negotiated_cycle_s(), 3u);
+  // Within --max-cycle still.
+  auto capped = make(60, false, 100);
+  capped.on_request(1, kHello);
+  EXPECT_EQ(only_reply(capped.on_request(1, 500), 1), 100);
+  // A legacy sender on the same receiver keeps NTTTCP's rule.
+  EXPECT_EQ(only_reply(sync.on_request(2, 3), 2), 60);
+  // -M: every sender follows the receiver's -t.
+  auto multi = make(60, true);
+  multi.on_request(1, kHello);
+  EXPECT_EQ(only_reply(multi.on_request(1, 3), 1), 60);
+}
+
 }  // namespace
 }  // namespace xttcp

@@ -131,11 +131,15 @@ TEST(ControlPlane, SyncPlanesAgreeStartStopAndExchangeResults) {
   auto sender = tx.sender();
   auto agreement = sender->agree();
   ASSERT_TRUE(agreement) << agreement.error().message;
-  EXPECT_EQ(agreement->cycle_s, 3u);  // the receiver's longer -t wins
+  // Two xttcp peers: the sender's -t 2 is the test's, not the receiver's longer -t 3 (which
+  // NTTTCP's rule would take); the receiver runs the sender's phases.
+  EXPECT_EQ(agreement->cycle_s, 2u);
   EXPECT_TRUE(agreement->native);
 
   ASSERT_TRUE(sender->start());
-  EXPECT_EQ(rx.gate.wait(5s), std::optional<uint32_t>(3));
+  EXPECT_EQ(rx.gate.wait(5s), std::optional<uint32_t>(2));
+  ASSERT_TRUE(receiver->test_phases());
+  EXPECT_EQ(receiver->test_phases()->duration_s, 2u);
   const auto start = SteadyClock::now();
   receiver->test_started(start, start + 1h);
   ASSERT_TRUE(sender->stopped(0.5, false));  // 'E': the receiver's test stops
@@ -149,6 +153,40 @@ TEST(ControlPlane, SyncPlanesAgreeStartStopAndExchangeResults) {
   const std::vector<Result> senders = receiver->sender_results(5s);
   ASSERT_EQ(senders.size(), 1u);
   EXPECT_EQ(senders[0].total_bytes, 2222u);
+  receiver->stop();
+}
+
+TEST(ControlPlane, AMismatchedWorkloadIsRefusedAtTheHelloNamingBothSettings) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::linux, base, 3);
+  Side tx(Role::sender, Dialect::linux, base, 3);
+  tx.spec.rr.on = true;  // --rr against a plain receiver
+  tx.plan = *make_plan(tx.spec, {0});
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto agreement = tx.sender()->agree();
+  ASSERT_FALSE(agreement);
+  EXPECT_NE(agreement.error().message.find(
+                "the receiver refused this test: the sender runs request/response (--rr) and "
+                "the receiver does not"),
+            std::string::npos)
+      << agreement.error().message;
+  EXPECT_FALSE(rx.gate.wait(0s));  // no test started
+  receiver->stop();
+}
+
+TEST(ControlPlane, WithMultiClientsTheReceiversCycleWinsAndADifferentOneIsRefused) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::linux, base, 60);
+  rx.spec.control.multi_clients = true;
+  Side tx(Role::sender, Dialect::linux, base, 3);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto agreement = tx.sender()->agree();
+  ASSERT_FALSE(agreement);
+  EXPECT_NE(agreement.error().message.find("give this sender -t 60, or the receiver -t 3"),
+            std::string::npos)
+      << agreement.error().message;
   receiver->stop();
 }
 

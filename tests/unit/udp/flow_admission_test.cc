@@ -239,7 +239,11 @@ TEST(FlowAdmission, AHelloDeclaresItsFlowsWithinBounds) {
             (DeclaredFlows{declared_base, 3, 65535}));
   EXPECT_EQ(declares(R"({"udp_flows":{"base":7340032,"count":3}})"),
             (DeclaredFlows{declared_base, 3}));
-  EXPECT_EQ(declares(hello_json(spec)), std::nullopt);  // no declaration at all
+  // No declaration at all: a UDP sender whose datagrams carry the token must declare them (one
+  // that did not would turn the test's filter off); a TCP sender declares nothing.
+  EXPECT_TRUE(refused(hello_json(spec)));
+  TestSpec tcp;
+  EXPECT_EQ(declares(hello_json(tcp)), std::nullopt);
   EXPECT_TRUE(refused(R"({"udp_flows":{"base":7340032,"count":3,"token":65536}})"));
   EXPECT_TRUE(refused(R"({"udp_flows":{"base":7340032,"count":3,"token":"x"}})"));
   EXPECT_TRUE(refused(R"({"udp_flows":{"base":5,"count":1}})"));
