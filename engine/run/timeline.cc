@@ -349,7 +349,12 @@ class Timeline::Run {
                  cut_short);
     stage_ = Stage::cooldown;
     t_.log_.end_realtime();
-    t_.log_.info("Test run completed.");
+    // Said as it happens, in place of NTTTCP's "Test run completed.", which an early end is not.
+    if (cut_short)
+      t_.log_.info(fmt::format("test was cut short after {:.2f} of {} s: {}", window_.seconds,
+                               phases_.duration_s, t_.clock_.reason().message));
+    else
+      t_.log_.info("Test run completed.");
   }
 
   Timeline& t_;
