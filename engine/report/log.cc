@@ -9,8 +9,6 @@
 #include <cstring>
 #include <ctime>
 
-#include "base/units.hh"
-
 namespace xttcp {
 
 namespace {
@@ -107,10 +105,10 @@ void Log::raw(std::string_view line) {
   line_locked(options_.out, "", line);
 }
 
-void Log::realtime(double bits_per_second) {
+void Log::realtime(std::string_view line) {
   if (options_.quiet) return;
   std::lock_guard lock(mutex_);
-  std::string text = "Real-time throughput: " + format_bps(bits_per_second);
+  const std::string text(line);
   if (out_is_tty_) {
     write_all(options_.out, "\x1b[2K" + text + "\r");  // clear the line, overwrite it next time
     realtime_pending_ = true;

@@ -41,10 +41,13 @@ class Log {
   void error(std::string_view message);  // "13:01:00 ERR : message" to err
   void raw(std::string_view line);       // a line as is (banner, separators, the -V flags block)
 
-  // "Real-time throughput: 13.31Gbps". On a terminal (and TERM is not "dumb") the line is
-  // cleared and ended by '\r' so the next one overwrites it; otherwise it ends with '\n'.
-  // Suppressed by quiet; never written to the log file.
-  void realtime(double bits_per_second);
+  // A live line (engine/report/live_line.hh: "Real-time throughput: 13.31Gbps ..."). On a
+  // terminal (and TERM is not "dumb") the line is cleared and ended by '\r' so the next one
+  // overwrites it; otherwise it ends with '\n'. Suppressed by quiet; never written to the log
+  // file.
+  void realtime(std::string_view line);
+  // Whether realtime() prints (not quiet): a caller skips the work of a line nobody sees.
+  bool shows_realtime() const { return !options_.quiet; }
   // Ends a pending '\r' real-time line with '\n' (keeping the last value visible); no-op
   // otherwise. Every other call does this itself, so callers rarely need it.
   void end_realtime();

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <map>
 #include <nlohmann/json.hpp>
 
-#include "engine/analysis/run_metrics.hh"
-#include "engine/analysis/sample_stats.hh"
+#include "engine/analysis/run_set_statistics.hh"
 #include "engine/report/bounded_json.hh"
 #include "engine/report/native_json.hh"
 #include "engine/report/plausible_result.hh"
@@ -31,24 +29,19 @@ ordered_json optional_number(const std::optional<double>& v) {
 }
 
 ordered_json statistics_json(const std::vector<Result>& runs) {
-  std::map<std::string, std::vector<double>> values;  // by key; order comes from the table
-  for (const Result& run : runs)
-    for (const MetricValue& m : run_metrics(run)) values[m.metric->key].push_back(m.value);
   ordered_json metrics = ordered_json::object();
-  for (const MetricDefinition& def : metric_definitions()) {
-    auto it = values.find(def.key);
-    if (it == values.end()) continue;
-    const SampleSummary s = summarize(it->second);
-    metrics[def.key] = {{"unit", def.unit},
-                        {"n", s.n},
-                        {"median", finite_number(s.median)},
-                        {"mean", finite_number(s.mean)},
-                        {"stddev", finite_number(s.stddev)},
-                        {"cv", finite_number(s.cv)},
-                        {"min", finite_number(s.min)},
-                        {"max", finite_number(s.max)},
-                        {"ci_low", optional_number(s.ci_low)},
-                        {"ci_high", optional_number(s.ci_high)}};
+  for (const MetricStatistics& m : run_set_statistics(runs)) {
+    const SampleSummary& s = m.summary;
+    metrics[m.metric->key] = {{"unit", m.metric->unit},
+                              {"n", s.n},
+                              {"median", finite_number(s.median)},
+                              {"mean", finite_number(s.mean)},
+                              {"stddev", finite_number(s.stddev)},
+                              {"cv", finite_number(s.cv)},
+                              {"min", finite_number(s.min)},
+                              {"max", finite_number(s.max)},
+                              {"ci_low", optional_number(s.ci_low)},
+                              {"ci_high", optional_number(s.ci_high)}};
   }
   return {{"ci_method", mean_ci_method}, {"metrics", std::move(metrics)}};
 }

@@ -247,7 +247,6 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
     if (!r.spec.control.hold) code = exit_code::run_failed;
     return;
   }
-  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   // This end's figures are on the console before its sender can have them and leave: LISA
   // kills the receiver the moment its sender returns, and parses what it printed.
   if (env.print_results) print_result(result, env.log);

@@ -1,9 +1,13 @@
 // --repeat N: the sender's test N times in a row, each a full synchronised test against the
-// same receiver (which stays with -H), then every run and their statistics in --json.
+// same receiver (which stays with -H), then every run and their statistics in --json. The
+// console shows every test's own block as a single test prints it, then the set's summary
+// (engine/report/repeat_console.hh), last.
 #include <fmt/format.h>
 
+#include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/native_runs.hh"
+#include "engine/report/repeat_console.hh"
 #include "engine/report/result_file.hh"
 #include "engine/run/run.hh"
 
@@ -37,6 +41,12 @@ int run_repeated_sender(const TestSpec& spec, RunEnv& env) {
                       i + 1, spec.repeat.count, set.runs.size()));
   }
   env.result_out = caller_out;
+  if (env.print_results && !set.runs.empty()) {
+    for (const std::string& line : repeat_summary_lines(set.runs, spec.repeat.count))
+      env.log.info(line);
+    env.log.raw(linux_separator);
+  }
+  // After the summary, so the last line says why the set is short.
   if (code == exit_code::success && set.runs.size() < spec.repeat.count) {
     env.log.error(fmt::format("repeat: interrupted after {} of {} tests", set.runs.size(),
                               spec.repeat.count));

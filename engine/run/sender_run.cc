@@ -179,7 +179,6 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   const std::optional<std::string> mismatch =
       result.peer ? count_mismatch(result, *result.peer) : std::nullopt;
   if (mismatch) result.notes.push_back(*mismatch);
-  if (window.cut_short) env.log.info("test was cut short: " + env.clock.reason().message);
   if (env.result_out) *env.result_out = result;
   if (env.intervals) env.intervals->end(result);
   if (env.print_results && !publish_result(result, env.log)) code = exit_code::run_failed;

@@ -1,8 +1,12 @@
 #include "engine/run/timeline.hh"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
+#include "engine/count_mode.hh"
 #include "engine/report/interval_sink.hh"
+#include "engine/report/live_line.hh"
 #include "engine/report/log.hh"
 #include "engine/run/stream_figures.hh"
 
@@ -50,7 +54,12 @@ class Timeline::Run {
         sample_flows_(timeline.per_stream_ ? timeline.pool_.flow_counts()
                                            : std::vector<CounterSnapshot>{}),
         sample_udp_(timeline.pool_.udp_snapshot()),
-        sample_open_(start) {}
+        sample_open_(start),
+        live_progress_(timeline.pool_.spec().defaults != Defaults::ntttcp),
+        live_rr_(timeline.pool_.spec().rr.on && timeline.log_.shows_realtime()),
+        count_mode_(count_mode(timeline.pool_.spec())) {
+    if (live_rr_ && t_.pool_.role() == Role::sender) sample_rr_ = t_.pool_.rr_total();
+  }
 
   MeasuredWindow run() {
     if (phases_.warmup_s == 0) open_window(start_);
@@ -122,13 +131,15 @@ class Timeline::Run {
     if (t_.per_stream_) slots = t_.pool_.flow_counts();
     const uint64_t bytes = t_.per_stream_ ? sum_bytes(slots) : t_.pool_.total_bytes();
     std::optional<std::vector<ConnectionWatch::Reading>> readings = read_connections();
+    if (live_rr_ && t_.pool_.role() == Role::sender) rr_now_ = t_.pool_.rr_total();
     const uint64_t operations =
         t_.per_stream_ ? sum_operations(slots) : t_.pool_.total_operations();
     const double length = Seconds(now - sample_start_).count();
     std::vector<udp::FlowRecord> flows;
     if (udp_run_) flows = t_.pool_.udp_snapshot();
     if (length > 0) {
-      if (print) t_.log_.realtime(static_cast<double>(bytes - sample_bytes_) * 8.0 / length);
+      if (print && t_.log_.shows_realtime())
+        t_.log_.realtime(live_line(live_figures(bytes, operations, length), progress(now)));
       if (stage_ == Stage::measure) {
         IntervalSample sample{Seconds(sample_start_ - window_start_).count(), length,
                               bytes - sample_bytes_};
@@ -166,10 +177,59 @@ class Timeline::Run {
     sample_start_ = now;
     sample_bytes_ = bytes;
     sample_operations_ = operations;
+    if (live_rr_ && t_.pool_.role() == Role::sender) std::swap(sample_rr_, rr_now_);
     if (t_.per_stream_) sample_flows_ = std::move(slots);
     if (udp_run_) sample_udp_ = std::move(flows);
     if (readings) readings_ = std::move(*readings);
   }
+  // The live line's figures for the interval that ends: bits, or --rr's transactions and (a
+  // requester's) round trips since the last line (rr_now_: read as the interval ended).
+  LiveFigures live_figures(uint64_t bytes, uint64_t operations, double length) {
+    LiveFigures f;
+    f.bits_per_second = static_cast<double>(bytes - sample_bytes_) * 8.0 / length;
+    if (!live_rr_) return f;
+    LiveTransactions rr;
+    rr.per_second = static_cast<double>(operations - sample_operations_) / length;
+    rr.requester = t_.pool_.role() == Role::sender;
+    if (rr.requester) {
+      const HistogramCounts interval = rr_now_.minus(sample_rr_);
+      rr.round_trips = interval.count;
+      rr.p50_ns = interval.percentile(0.50);
+      rr.p99_ns = interval.percentile(0.99);
+    }
+    f.rr = rr;
+    return f;
+  }
+  // Where the test stands at `now`, for the live line; nothing under the original's name, whose
+  // line is the original's.
+  std::optional<LiveProgress> progress(SteadyClock::time_point now) const {
+    if (!live_progress_) return std::nullopt;
+    LiveProgress p;
+    if (continuous_) {
+      p.elapsed_s = Seconds(now - start_).count();
+      p.until = "until stopped";
+      return p;
+    }
+    switch (stage_) {
+      case Stage::warmup:
+        p.phase = LiveProgress::Phase::warmup;
+        p.elapsed_s = Seconds(now - start_).count();
+        p.length_s = phases_.warmup_s;
+        break;
+      case Stage::measure:
+        p.elapsed_s = Seconds(now - window_start_).count();
+        p.length_s = count_mode_ ? 0 : phases_.duration_s;
+        break;
+      case Stage::cooldown: p.phase = LiveProgress::Phase::cooldown; break;
+    }
+    if (!count_mode_)
+      p.left_s = Seconds(cycle_end_ - now).count();
+    else
+      p.until = t_.pool_.role() == Role::sender ? "until every buffer is sent"
+                                                : "until the senders are done";
+    return p;
+  }
+
   static uint64_t sum_bytes(const std::vector<CounterSnapshot>& slots) {
     uint64_t sum = 0;
     for (const CounterSnapshot& s : slots) sum += s.bytes;
@@ -289,7 +349,12 @@ class Timeline::Run {
                  cut_short);
     stage_ = Stage::cooldown;
     t_.log_.end_realtime();
-    t_.log_.info("Test run completed.");
+    // Said as it happens, in place of NTTTCP's "Test run completed.", which an early end is not.
+    if (cut_short)
+      t_.log_.info(fmt::format("test was cut short after {:.2f} of {} s: {}", window_.seconds,
+                               phases_.duration_s, t_.clock_.reason().message));
+    else
+      t_.log_.info("Test run completed.");
   }
 
   Timeline& t_;
@@ -320,6 +385,13 @@ class Timeline::Run {
   MeasuredWindow current_sample_;
   SteadyClock::time_point sample_open_;
   int samples_begun_ = 0;
+  // The live line: where the test stands (not under the original's name), --rr's figures (when
+  // the line is shown) and count mode's open end.
+  const bool live_progress_;
+  const bool live_rr_;
+  const bool count_mode_;
+  // --rr requester: every flow's round trips at the current sample's start, and as last read.
+  HistogramCounts sample_rr_, rr_now_;
 };
 
 void Timeline::add_sink(IntervalSink* sink, Role role) {

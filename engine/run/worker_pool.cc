@@ -207,6 +207,13 @@ std::vector<HistogramCounts> WorkerPool::rr_snapshot() const {
   return out;
 }
 
+HistogramCounts WorkerPool::rr_total() const {
+  HistogramCounts total;
+  if (rr_histograms_)
+    for (uint32_t i = 0; i < plan_.flow_count; ++i) rr_histograms_[i].add_to(total);
+  return total;
+}
+
 std::vector<udp::FlowRecord> WorkerPool::udp_snapshot() const {
   if (!udp_flows_) return {};
   return udp_flows_->snapshot();

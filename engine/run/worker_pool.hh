@@ -86,6 +86,7 @@ class WorkerPool {
 
   uint32_t worker_count() const { return static_cast<uint32_t>(contexts_.size()); }
   Role role() const { return spec_.role; }
+  const TestSpec& spec() const { return spec_; }
   // Per-slot counters, read without stopping the workers. With -lm each snapshot also ends the
   // current latency period (its calls are in the snapshot) and begins the next, so the snapshot
   // that ends a window holds exactly the calls timed since the one that began it.
@@ -96,6 +97,8 @@ class WorkerPool {
   uint64_t total_operations() const;  // send/receive calls of every flow
   // --rr: every flow's round-trip histogram so far, by slot (empty without --rr).
   std::vector<HistogramCounts> rr_snapshot() const;
+  // --rr: every flow's round trips so far in one histogram (empty without --rr).
+  HistogramCounts rr_total() const;
   // UDP runs: every flow's datagram counters so far (empty for TCP).
   std::vector<udp::FlowRecord> udp_snapshot() const;
   // UDP receivers: the flows their workers named (the iperf2 dialect's streams), in order.

@@ -86,17 +86,21 @@ double HistogramCounts::mean_ns() const {
 
 HistogramCounts LatencyHistogram::read() const {
   HistogramCounts out;
+  add_to(out);
+  return out;
+}
+
+void LatencyHistogram::add_to(HistogramCounts& total) const {
   // The count is the buckets' own sum, so a copy taken while the writer runs (a polling DPDK
   // requester never pauses) has a histogram and a count that agree; sum and max may be one
   // sample apart from them.
-  out.count = 0;
-  for (std::size_t i = 0; i < out.buckets.size(); ++i) {
-    out.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
-    out.count += out.buckets[i];
+  for (std::size_t i = 0; i < total.buckets.size(); ++i) {
+    const uint64_t n = buckets_[i].load(std::memory_order_relaxed);
+    total.buckets[i] += n;
+    total.count += n;
   }
-  out.sum_ns = sum_.load(std::memory_order_relaxed);
-  out.max_ns = max_.load(std::memory_order_relaxed);
-  return out;
+  total.sum_ns += sum_.load(std::memory_order_relaxed);
+  total.max_ns = std::max(total.max_ns, max_.load(std::memory_order_relaxed));
 }
 
 }  // namespace xttcp

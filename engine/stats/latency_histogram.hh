@@ -69,6 +69,8 @@ class LatencyHistogram {
 
   // Any thread, at any time: the counts so far (a record() in progress may be half in).
   HistogramCounts read() const;
+  // read(), merged into `total` (HistogramCounts::merge) without a copy of its own.
+  void add_to(HistogramCounts& total) const;
 
  private:
   std::array<std::atomic<uint64_t>, histogram_layout::bucket_count> buckets_{};

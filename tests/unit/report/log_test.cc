@@ -68,8 +68,8 @@ TEST(Log, RealtimeOnAPipeOrFileEndsWithNewline) {
   Captured c;
   auto log = Log::open(c.options());
   ASSERT_TRUE(log);
-  (*log)->realtime(13.31e9);
-  (*log)->realtime(800e6);
+  (*log)->realtime("Real-time throughput: 13.31Gbps");
+  (*log)->realtime("Real-time throughput: 800.00Mbps");
   (*log)->end_realtime();  // nothing pending: no-op
   (*log)->info("Test run completed.");
   EXPECT_EQ(contents(c.out),
@@ -83,7 +83,7 @@ TEST(Log, QuietSuppressesOnlyRealtime) {
   o.quiet = true;
   auto log = Log::open(o);
   ASSERT_TRUE(log);
-  (*log)->realtime(13.31e9);
+  (*log)->realtime("Real-time throughput: 13.31Gbps");
   (*log)->info("Test cycle finished.");
   EXPECT_EQ(contents(c.out), "13:01:00 INFO: Test cycle finished.\n");
 }
@@ -103,7 +103,7 @@ TEST(Log, LogFileGetsEveryLineButRealtime) {
     ASSERT_TRUE(log);
     (*log)->raw("---------------------------------------------------------");
     (*log)->info("Network activity progressing...");
-    (*log)->realtime(1e9);
+    (*log)->realtime("Real-time throughput: 1.00Gbps");
     (*log)->debug("dbg");
     (*log)->error("err");
   }
@@ -160,10 +160,10 @@ TEST(Log, RealtimeOnATerminalIsOverwritten) {
     o.out = terminal;
     auto log = Log::open(o);
     ASSERT_TRUE(log);
-    (*log)->realtime(13.31e9);
-    (*log)->realtime(13.2e9);
+    (*log)->realtime("Real-time throughput: 13.31Gbps");
+    (*log)->realtime("Real-time throughput: 13.20Gbps");
     (*log)->info("Test run completed.");
-    (*log)->realtime(2.5e9);
+    (*log)->realtime("Real-time throughput: 2.50Gbps");
     (*log)->end_realtime();
     (*log)->end_realtime();  // second one is a no-op
   }
