@@ -27,7 +27,7 @@ void linux_words(std::vector<std::string>& options, std::vector<std::string>& fi
   for (const OptionDef& def : linux_options()) {
     std::vector<std::string> names;
     if (def.short_name != 0) names.push_back(std::string("-") + def.short_name);
-    if (!def.long_name.empty()) names.push_back("--" + std::string(def.long_name));
+    if (!def.long_name.empty()) names.push_back(fmt::format("--{}", def.long_name));
     for (const std::string& name : names) {
       options.push_back(name);
       if (def.value != ValueKind::none && def.value_name == "FILE") files.push_back(name);
@@ -39,14 +39,14 @@ void windows_words(std::vector<std::string>& options, std::vector<std::string>& 
   for (const WindowsOptionDef& def : windows_options()) {
     // Refused options are not offered; nor is -? (-h's twin), a glob character to bash.
     if (def.apply == nullptr || def.name == "?") continue;
-    options.push_back("-" + std::string(def.name));
+    options.push_back(fmt::format("-{}", def.name));
     if (def.value != WindowsValue::none && def.value_name == "FILE")
-      files.push_back("-" + std::string(def.name));
+      files.push_back(fmt::format("-{}", def.name));
   }
   for (const OptionDef& def : windows_native_options()) {
-    options.push_back("--" + std::string(def.long_name));
+    options.push_back(fmt::format("--{}", def.long_name));
     if (def.value != ValueKind::none && def.value_name == "FILE")
-      files.push_back("--" + std::string(def.long_name));
+      files.push_back(fmt::format("--{}", def.long_name));
   }
   options.insert(options.end(), {"--help", "--version"});
 }
