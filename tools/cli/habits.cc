@@ -19,6 +19,9 @@ struct Habit {
 constexpr std::string_view one_way =
     "each run sends one way: start the sender (-s ADDR) on the host that should send and the "
     "receiver (-r) on the other";
+constexpr std::string_view reverse =
+    "iperf's reverse mode: each run sends one way, so start the sender (-s ADDR) on the host "
+    "that should send and the receiver (-r) on the other";
 constexpr std::string_view socket_buffer =
     "iperf's socket buffer (-w) is left to the kernel in this dialect (--dialect iperf2 has -w); "
     "-W is the warm-up";
@@ -33,8 +36,8 @@ constexpr Habit other_tools[] = {
      "command line is --dialect iperf2"},
     {"--client", "the sender is -s HOST here"},
     {"--server", "the receiver is -r here"},
-    {"-R", one_way},
-    {"--reverse", one_way},
+    {"-R", reverse},
+    {"--reverse", reverse},
     {"--bidir", one_way},
     {"--dualtest", one_way},
     {"--full-duplex", one_way},
