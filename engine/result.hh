@@ -248,6 +248,10 @@ struct UdpResult {
   // Receiver: what came from flows no sender of the test declared (docs/hostile-peers.md), in
   // none of the counts above nor the test's bytes; their end markers ended nothing.
   uint64_t foreign_datagrams = 0, foreign_bytes = 0, foreign_end_markers = 0;
+  // Receiver: datagrams without the header every datagram of the test carries (too short for
+  // it, or another payload), where the test's senders declared their flows or in the iperf2
+  // layout; in none of the counts above nor the test's bytes.
+  uint64_t headerless_datagrams = 0, headerless_bytes = 0;
   std::vector<UdpFlowResult> flows;
 };
 

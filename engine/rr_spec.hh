@@ -28,6 +28,11 @@ inline constexpr uint64_t max_flows = 1024;
 inline constexpr uint32_t default_request_bytes = 64;
 // UDP requests and responses carry the request's send time in their first 8 bytes.
 inline constexpr uint32_t udp_min_bytes = 8;
+// A UDP request of at least this many bytes also carries its flow id (4 bytes) and the
+// requester's token (2) after the send time, declared in its hello: a responder answers with
+// more bytes than a request brought only to a request that names a flow of the test with its
+// token (docs/rr.md, "Who gets an answer").
+inline constexpr uint32_t udp_proof_bytes = 14;
 // Below the UDP requester's loss pause (200 ms), so a held answer is never taken for a lost one.
 inline constexpr uint32_t max_delay_us = 100'000;
 }  // namespace rr_limits

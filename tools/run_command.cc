@@ -154,9 +154,14 @@ int run(TestSpec spec, std::vector<std::string> notes) {
       code = spec.repeat.count > 1 ? run_repeated_sender(spec, env) : run_sender(spec, env);
       break;
     case Role::receiver:
-      // iperf 2's server serves test after test until Ctrl+C; each test listens anew.
-      do code = run_receiver(spec, env);
-      while (spec.dialect == Dialect::iperf2 && code == exit_code::success && !interrupted.load());
+      // iperf 2's server serves test after test until Ctrl+C; each test listens anew, on a
+      // clock of its own (the last test finished the clock: a test on it would end at once).
+      for (;;) {
+        code = run_receiver(spec, env);
+        if (spec.dialect != Dialect::iperf2 || code != exit_code::success || interrupted.load())
+          break;
+        clock.reset();
+      }
       break;
     case Role::local: code = run_local(spec, env); break;
   }

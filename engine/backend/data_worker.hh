@@ -55,14 +55,19 @@ struct WorkerContext {
   // Called by a receiver worker each time it accepts a data connection (-N starts the
   // receiver's clock at the first one). Control path; may be empty.
   std::function<void()> on_accept;
+  // Called by a TCP receiver worker for each data connection it accepts and serves (after
+  // --allow), with the peer and the local (data) port: the Windows dialect's token ports take a
+  // thread's token only from its data connection's host. Control path; may be empty (then no
+  // peer address need be read).
+  std::function<void(const SocketAddress& peer, uint16_t port)> on_data_connection;
   // Called by a worker with a line the user must read now rather than at the end of the run
   // (a listener resting for want of descriptors: an error; accepting again: not). Any thread;
   // the engine rate-limits the lines. Control path; may be empty.
   std::function<void(std::string_view line, bool error)> on_notice;
   // Count mode (-n, flow_send_budget() > 0 on a sender): called once per flow, by a sender when
-  // the flow has sent its whole budget and shut down its sending side, by a receiver when the
-  // peer closed a connection in order. The engine ends the test when every flow is done.
-  // Control path; may be empty.
+  // the flow has sent its whole budget and shut down its sending side, by a receiver when a
+  // connection ended (closed in order, reset by the peer, or failed: it brings no more). The
+  // engine ends the test when every flow is done. Control path; may be empty.
   std::function<void()> on_flow_done;
   // Connections open right now: a sender adds each one it connects and removes each one the peer
   // closes, so the engine can tell a receiver that went away. Engine-owned; may be null.
@@ -136,6 +141,16 @@ bool admit_data_connection(const WorkerContext& context, const SocketAddress& pe
 // --auth-key: listeners hold a connection back until its first bytes (the preamble) came.
 inline bool defers_accept(const WorkerContext& context) {
   return context.admission != nullptr && context.admission->sessions_required();
+}
+
+// A TCP data connection on `socket` was accepted and is served: WorkerContext::on_data_connection
+// is told its peer and local (data) port, asked of the socket only when someone wants to know.
+// Control path.
+inline void report_data_connection(const WorkerContext& context, NativeSocket socket) {
+  if (!context.on_data_connection) return;
+  auto peer = peer_address_of(socket);
+  auto local = local_address_of(socket);
+  if (peer && local) context.on_data_connection(*peer, local->port());
 }
 
 // Appends `socket` of flow `slot`, connected to `remote`, to context.opened (if wanted).

@@ -15,7 +15,8 @@ int ControlPortDoor::wait_ms(Clock::time_point now, int longest_ms) const {
   return static_cast<int>(rest_.wait_at_most(now, std::chrono::milliseconds(longest_ms)).count());
 }
 
-std::optional<UniqueSocket> ControlPortDoor::accept(NativeSocket listener, uint16_t port) {
+std::optional<UniqueSocket> ControlPortDoor::accept(NativeSocket listener, uint16_t port,
+                                                    SocketAddress* peer_out) {
   SocketAddress peer;
   auto accepted = accept_connection(listener, &peer);
   const Clock::time_point now = Clock::now();
@@ -37,6 +38,7 @@ std::optional<UniqueSocket> ControlPortDoor::accept(NativeSocket listener, uint1
         true);
     return std::nullopt;  // closes it
   }
+  if (peer_out != nullptr) *peer_out = peer;
   return std::move(**accepted);
 }
 

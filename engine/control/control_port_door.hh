@@ -39,13 +39,14 @@ class ControlPortDoor {
   // How long a loop that waits at most `longest_ms` may wait before the listeners are due.
   int wait_ms(Clock::time_point now, int longest_ms) const;
   // One pending connection on `listener` (bound to `port`), once polling said it is readable:
-  // the connection to serve, or nullopt (none pending; refused and closed; or accept() failed,
-  // the listeners then rest).
-  std::optional<UniqueSocket> accept(NativeSocket listener, uint16_t port);
-
- private:
+  // the connection to serve (its peer in `*peer` if asked), or nullopt (none pending; refused
+  // and closed; or accept() failed, the listeners then rest).
+  std::optional<UniqueSocket> accept(NativeSocket listener, uint16_t port,
+                                     SocketAddress* peer = nullptr);
+  // A line a peer triggered (a connection closed, and why): logged within the door's budget.
   void log(std::string_view line, bool is_error);
 
+ private:
   std::string name_;
   ControlPortHooks hooks_;
   ListenerRest rest_;

@@ -1,10 +1,14 @@
 #include "engine/control/port_assignment.hh"
 
+#include <algorithm>
 #include <array>
+#include <deque>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "engine/control/port_handout.hh"
 #include "engine/control/windows_token.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
@@ -34,6 +38,39 @@ Expected<std::array<char, 4>> read_port(NativeSocket socket, Clock::time_point d
     if (ready < 0) return fail(socket_error_text(last_socket_error()));
   }
   return bytes;
+}
+
+constexpr int kPollMs = 50;
+
+// A connection on the base port waiting for its data port.
+struct Waiting {
+  UniqueSocket socket;
+  SocketAddress peer;
+  Clock::time_point since{};
+};
+
+// Sends a data port into a fresh connection's empty send buffer (4 bytes always fit). Error: why
+// not (the peer reset it).
+Status send_port(NativeSocket socket, uint16_t port) {
+  const std::array<char, 4> bytes = windows_token::encode_assigned_port(port);
+  for (;;) {
+    const SocketTransfer sent = send_some(socket, bytes.data(), bytes.size());
+    if (sent.bytes == static_cast<int64_t>(bytes.size())) return ok();
+    if (sent.bytes < 0 && classify_socket_error(sent.error) == SocketError::interrupted) continue;
+    return fail(sent.bytes < 0 ? socket_error_text(sent.error) : "a partial send");
+  }
+}
+
+// Reads and drops what a waiting connection sent (a sender sends nothing here). Error: it closed
+// or failed.
+Status drain(NativeSocket socket) {
+  std::array<char, 64> sink;
+  const SocketTransfer got = receive_some(socket, sink.data(), sink.size());
+  if (got.bytes > 0) return ok();
+  if (got.bytes == 0) return fail("it closed the connection before its data port was sent");
+  const SocketError kind = classify_socket_error(got.error);
+  if (kind == SocketError::would_block || kind == SocketError::interrupted) return ok();
+  return fail(socket_error_text(got.error));
 }
 
 }  // namespace
@@ -75,42 +112,80 @@ Expected<std::vector<uint32_t>> fetch_assigned_ports(const SocketAddress& receiv
   return ports;
 }
 
-Status serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
-                            const std::atomic<bool>& stop, ControlPortHooks hooks) {
+void serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t threads,
+                          const std::atomic<bool>& over, ControlPortHooks hooks,
+                          SenderEvidence& evidence) {
   auto bound = local_address_of(listener.get());
   const uint16_t port = bound ? bound->port() : 0;
   ControlPortDoor door("-sp", std::move(hooks));
-  uint32_t handed_out = 0;
-  while (handed_out < threads) {
-    if (stop.load()) return fail("-sp: stopped");
-    if (!door.listening(Clock::now())) {  // out of descriptors a moment ago: no spin
-      std::this_thread::sleep_for(std::chrono::milliseconds(door.wait_ms(Clock::now(), 100)));
+  PortHandout handout(first_port, threads,
+                      [&evidence](uint16_t data_port) { return evidence.claimed(data_port); });
+  std::deque<Waiting> waiting;  // in order of arrival: the first gets the next port
+  const auto closed = [&](const Waiting& w, std::string_view why) {
+    door.log(fmt::format("-sp: closed a connection from {} on port {}: {}", w.peer.to_string(),
+                         port, why),
+             true);
+  };
+  while (!over.load()) {
+    Clock::time_point now = Clock::now();
+    std::optional<Clock::time_point> retry;
+    while (!waiting.empty()) {
+      const Waiting& first = waiting.front();
+      const PortHandout::Next next = handout.next(now);
+      if (next.port) {
+        if (Status sent = send_port(first.socket.get(), *next.port); !sent) {
+          closed(first, "cannot send it a data port: " + sent.error().message);  // not spent
+        } else {
+          handout.handed_out(*next.port, now);
+          evidence.handed_out(*next.port, first.peer.host());
+        }
+      } else if (!next.retry) {
+        closed(first, "every data port is in use");
+      } else if (now >= first.since + windows_token::handout_claim_wait) {
+        closed(first, fmt::format("no data port freed within {} s",
+                                  windows_token::handout_claim_wait.count()));
+      } else {
+        retry = next.retry;  // the others wait behind it
+        break;
+      }
+      waiting.pop_front();  // closes it
+    }
+    // Out of descriptors a moment ago: the listener rests (no spin), the waiting ones wait on.
+    const bool listening = door.listening(now);
+    std::vector<SocketPoll> entries;
+    if (listening) entries.push_back(SocketPoll{listener.get()});
+    for (const Waiting& w : waiting) entries.push_back(SocketPoll{w.socket.get()});
+    int wait_ms = door.wait_ms(now, kPollMs);
+    if (retry)
+      wait_ms = std::min<int>(
+          wait_ms,
+          static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(*retry - now).count()));
+    if (entries.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
       continue;
     }
-    std::vector<SocketPoll> entries{SocketPoll{listener.get()}};
-    if (poll_sockets(entries, 100) <= 0) continue;
-    std::optional<UniqueSocket> accepted = door.accept(listener.get(), port);
-    if (!accepted) continue;  // none pending, refused (closed at once, no port spent), resting
-    const std::array<char, 4> bytes =
-        windows_token::encode_assigned_port(uint32_t{first_port} + handed_out);
-    size_t done = 0;
-    const auto deadline = Clock::now() + std::chrono::seconds(10);
-    while (done < bytes.size()) {
-      const SocketTransfer sent =
-          send_some(accepted->get(), bytes.data() + done, bytes.size() - done);
-      if (sent.bytes > 0) {
-        done += static_cast<size_t>(sent.bytes);
-        continue;
+    if (poll_sockets(entries, wait_ms) <= 0) continue;  // nothing, or interrupted: look again
+    // A waiting connection that closes or fails is gone; what it sends is read and dropped.
+    for (std::size_t i = entries.size(); i-- > (listening ? 1 : 0);) {
+      if (!entries[i].readable && !entries[i].hung_up) continue;
+      auto it = waiting.begin() + static_cast<std::ptrdiff_t>(i - (listening ? 1 : 0));
+      if (Status still = drain(it->socket.get()); !still) {
+        closed(*it, still.error().message);
+        waiting.erase(it);
       }
-      const SocketError kind = classify_socket_error(sent.error);
-      if (kind == SocketError::interrupted) continue;
-      if (kind != SocketError::would_block ||
-          wait_socket(accepted->get(), WaitFor::write, deadline) <= 0)
-        return fail("-sp: cannot send a data port: " + socket_error_text(sent.error));
     }
-    ++handed_out;  // the connection closes here, as the original closes it
+    if (!listening || (!entries.front().readable && !entries.front().hung_up)) continue;
+    SocketAddress peer;
+    std::optional<UniqueSocket> accepted = door.accept(listener.get(), port, &peer);
+    if (!accepted) continue;  // none pending, refused (closed at once, no port spent), resting
+    Waiting arrived{std::move(*accepted), peer, Clock::now()};
+    if (waiting.size() >= windows_token::handout_waiters) {
+      closed(arrived, fmt::format("{} connections already wait for a data port",
+                                  windows_token::handout_waiters));
+      continue;
+    }
+    waiting.push_back(std::move(arrived));
   }
-  return ok();
 }
 
 }  // namespace xttcp

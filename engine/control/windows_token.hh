@@ -26,6 +26,30 @@ inline constexpr char token = 'X';
 // original's (which tries 100 times: at least 10 s).
 inline constexpr std::chrono::milliseconds connect_retry_pause = refused_connect_retry_pause;
 
+// The receiver's deadlines on its control ports (docs/hostile-peers.md), each far above what a
+// real sender needs: NTttcp for Windows sends its 'X' as soon as its token connect returns, and
+// connects its data port as soon as it has read its -sp port.
+// A token connection must send its byte, and be one the thread's sender may have made (below),
+// within this of being accepted; else it is closed and the port listens on.
+inline constexpr std::chrono::seconds token_wait{10};
+// A thread's token counts only from a host whose data connection on the thread's data port the
+// receiver saw (TCP); the worker that accepted it may report it this late after the token
+// connection was accepted. A token connection from that host accepted earlier than this before
+// the data connection was seen is not the sender's (it connects its data port first).
+inline constexpr std::chrono::seconds data_report_slack{2};
+// Once one thread's token counted, every other thread's must follow within this (the original's
+// threads send theirs together, each retrying its connect for at least 10 s); else the exchange
+// starts over: the threads counted so far belong to a sender that failed.
+inline constexpr std::chrono::seconds rest_of_tokens_wait{60};
+// Connections one token port holds at once before its sender's token came; the next one closes
+// the oldest (one that has not sent its byte first).
+inline constexpr std::size_t candidates_per_port = 4;
+// -sp: a data port handed out and not claimed within this (no data connection from the host it
+// went to, TCP; no token from it, UDP) may go to the next connection that asks.
+inline constexpr std::chrono::seconds handout_claim_wait{10};
+// -sp: connections waiting at once for a port to free; the next one is closed at once.
+inline constexpr std::size_t handout_waiters = 64;
+
 // True when a run speaks the token handshake: the Windows dialect without -ns.
 bool uses_tokens(const TestSpec& spec);
 

@@ -56,6 +56,8 @@ void shutdown_socket(NativeSocket socket);
 
 // The address a socket is bound to.
 Expected<SocketAddress> local_address_of(NativeSocket socket);
+// The address a connected socket's peer has.
+Expected<SocketAddress> peer_address_of(NativeSocket socket);
 
 void set_no_delay(NativeSocket socket);
 

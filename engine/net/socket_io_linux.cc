@@ -88,6 +88,14 @@ Expected<SocketAddress> local_address_of(NativeSocket socket) {
   return bound;
 }
 
+Expected<SocketAddress> peer_address_of(NativeSocket socket) {
+  SocketAddress peer;
+  peer.length = sizeof peer.storage;
+  if (getpeername(socket, peer.get(), &peer.length) != 0)
+    return fail("getpeername: " + socket_error_text(errno));
+  return peer;
+}
+
 void set_no_delay(NativeSocket socket) {
   int one = 1;
   setsockopt(socket, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

@@ -111,6 +111,15 @@ Expected<SocketAddress> local_address_of(NativeSocket socket) {
   return bound;
 }
 
+Expected<SocketAddress> peer_address_of(NativeSocket socket) {
+  SocketAddress peer;
+  int length = sizeof peer.storage;
+  if (getpeername(socket, peer.get(), &length) != 0)
+    return fail("getpeername: " + socket_error_text(WSAGetLastError()));
+  peer.length = length;
+  return peer;
+}
+
 void set_no_delay(NativeSocket socket) {
   BOOL one = TRUE;
   setsockopt(socket, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char*>(&one), sizeof one);

@@ -150,6 +150,11 @@ void append_udp_lines(std::vector<std::string>& lines, const Result& r) {
         "foreign\t\t:{} datagram(s), {} bytes and {} end marker(s) from flows no sender of "
         "this test set up (not counted above)",
         u.foreign_datagrams, u.foreign_bytes, u.foreign_end_markers));
+  if (receiver && u.headerless_datagrams > 0)
+    lines.push_back(fmt::format(
+        "headerless\t:{} datagram(s), {} bytes without the header the test's datagrams carry "
+        "(too short for it, or another payload; not counted above)",
+        u.headerless_datagrams, u.headerless_bytes));
 }
 
 }  // namespace

@@ -43,26 +43,28 @@ ordered_json udp_json(const UdpResult& u) {
                      {"reordered", f.reordered},
                      {"jitter_ms", number(f.jitter_ms)}});
   }
-  return {{"payload", u.payload},
-          {"datagram_size", u.datagram_size},
-          {"gso_segments", u.gso_segments},
-          {"gro", u.gro},
-          {"window", {{"datagrams", u.window_datagrams}, {"pps", number(u.window_pps)}}},
-          {"run",
-           {{"sent", u.sent},
-            {"received", u.received},
-            {"lost", u.lost},
-            {"loss_percent", number(u.loss_percent)},
-            {"loss_source", u.loss_source},
-            {"duplicates", u.duplicates},
-            {"reordered", u.reordered},
-            {"jitter_ms", number(u.jitter_ms)},
-            {"unattributed", u.unattributed},
-            {"foreign",
-             {{"datagrams", u.foreign_datagrams},
-              {"bytes", u.foreign_bytes},
-              {"end_markers", u.foreign_end_markers}}}}},
-          {"flows", std::move(flows)}};
+  return {
+      {"payload", u.payload},
+      {"datagram_size", u.datagram_size},
+      {"gso_segments", u.gso_segments},
+      {"gro", u.gro},
+      {"window", {{"datagrams", u.window_datagrams}, {"pps", number(u.window_pps)}}},
+      {"run",
+       {{"sent", u.sent},
+        {"received", u.received},
+        {"lost", u.lost},
+        {"loss_percent", number(u.loss_percent)},
+        {"loss_source", u.loss_source},
+        {"duplicates", u.duplicates},
+        {"reordered", u.reordered},
+        {"jitter_ms", number(u.jitter_ms)},
+        {"unattributed", u.unattributed},
+        {"foreign",
+         {{"datagrams", u.foreign_datagrams},
+          {"bytes", u.foreign_bytes},
+          {"end_markers", u.foreign_end_markers}}},
+        {"headerless", {{"datagrams", u.headerless_datagrams}, {"bytes", u.headerless_bytes}}}}},
+      {"flows", std::move(flows)}};
 }
 
 namespace {

@@ -276,6 +276,10 @@ UdpResult read_udp(const ordered_json& u) {
       read(*foreign, "bytes", udp.foreign_bytes, "udp.run.foreign");
       read(*foreign, "end_markers", udp.foreign_end_markers, "udp.run.foreign");
     }
+    if (const auto* headerless = object_member(*run, "headerless", "udp.run")) {
+      read(*headerless, "datagrams", udp.headerless_datagrams, "udp.run.headerless");
+      read(*headerless, "bytes", udp.headerless_bytes, "udp.run.headerless");
+    }
   }
   if (const auto* flows = array_member(u, "flows")) {
     for (const auto& f : *flows) {

@@ -6,6 +6,8 @@
 #include "engine/control/sync_codes.hh"
 #include "engine/report/bounded_json.hh"
 #include "engine/report/native_json.hh"
+#include "engine/report/spec_json.hh"
+#include "engine/udp/datagram_header.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -22,6 +24,14 @@ std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> u
         {"base", udp_flows->base}, {"count", udp_flows->count}, {"token", udp_flows->token}};
   if (rss) hello["rss"] = std::move(*rss);
   return hello.dump();
+}
+
+bool declares_udp_flows(const TestSpec& spec) {
+  const Workload& w = spec.workload;
+  if (w.protocol != Protocol::udp) return false;
+  if (spec.rr.on) return w.send_buffer >= rr_limits::udp_proof_bytes;
+  return w.udp_payload != UdpPayload::compat && w.udp_payload != UdpPayload::iperf2 &&
+         w.send_buffer >= udp::header_size;
 }
 
 Expected<std::optional<udp::DeclaredFlows>> declared_udp_flows(const std::string& sender_hello) {
@@ -49,6 +59,12 @@ Expected<std::optional<udp::DeclaredFlows>> declared_udp_flows(const std::string
       return fail("hello: udp_flows.token is not a 16-bit number");
     t = token->get<uint64_t>();
   }
+  // An xttcp older than declares_udp_flows() declared its flows whatever its datagrams carried:
+  // when its spec says they carry no token (NTttcp's payload, too short for the header), the
+  // declaration would keep out its own data. Taken as none: every flow counts, as for its data.
+  if (const auto spec = hello->find("spec"); spec != hello->end() && spec->is_object())
+    if (const auto sender = spec_from_json(*spec); sender && !declares_udp_flows(*sender))
+      return std::optional<udp::DeclaredFlows>();
   return std::optional<udp::DeclaredFlows>(udp::DeclaredFlows{
       static_cast<uint32_t>(b), static_cast<uint32_t>(n), static_cast<uint16_t>(t)});
 }

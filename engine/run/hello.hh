@@ -19,9 +19,17 @@ std::string hello_json(const TestSpec& spec,
                        std::optional<udp::DeclaredFlows> udp_flows = std::nullopt,
                        std::optional<nlohmann::ordered_json> rss = std::nullopt);
 
-// The flows a sender's hello declares; nullopt when it declares none (TCP). An error when the
-// frame is not a readable hello (bounded like every peer's JSON) or its declaration breaks a
-// rule: that sender is refused, and nobody else's flows are touched.
+// Whether a sender running `spec` declares its UDP flows (in its hello, or the Windows dialect's
+// token connections): only when each of its datagrams carries the token the declaration names,
+// in xttcp's header (a stream's; not NTttcp's payload, nor datagrams too short for the header)
+// or in an --rr request long enough for its flow id and token (rr_limits::udp_proof_bytes). A
+// receiver that took the declaration would count no datagram without it.
+bool declares_udp_flows(const TestSpec& spec);
+
+// The flows a sender's hello declares; nullopt when it declares none (TCP), or when its spec
+// says its datagrams carry no token (an xttcp older than declares_udp_flows() declared all the
+// same). An error when the frame is not a readable hello (bounded like every peer's JSON) or
+// its declaration breaks a rule: that sender is refused, and nobody else's flows are touched.
 Expected<std::optional<udp::DeclaredFlows>> declared_udp_flows(const std::string& sender_hello);
 
 }  // namespace xttcp

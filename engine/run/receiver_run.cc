@@ -129,15 +129,21 @@ void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result&
   result.notes.push_back(line + fmt::format("{}", fmt::join(rules, ", ")) + ")");
 }
 
-// UDP: datagrams from flows no sender of the test declared are in none of its figures; say so.
+// UDP: datagrams from flows no sender of the test declared, and datagrams without the header
+// the test's datagrams carry, are in none of its figures; say so.
 void note_foreign_datagrams(Result& result) {
   if (!result.udp) return;
   const UdpResult& u = *result.udp;
-  if (u.foreign_datagrams + u.foreign_end_markers == 0) return;
-  result.notes.push_back(fmt::format(
-      "UDP: {} datagram(s) ({} bytes) and {} end marker(s) came from flows no sender of this "
-      "test set up; they are not counted in its totals",
-      u.foreign_datagrams, u.foreign_bytes, u.foreign_end_markers));
+  if (u.foreign_datagrams + u.foreign_end_markers > 0)
+    result.notes.push_back(fmt::format(
+        "UDP: {} datagram(s) ({} bytes) and {} end marker(s) came from flows no sender of this "
+        "test set up; they are not counted in its totals",
+        u.foreign_datagrams, u.foreign_bytes, u.foreign_end_markers));
+  if (u.headerless_datagrams > 0)
+    result.notes.push_back(fmt::format(
+        "UDP: {} datagram(s) ({} bytes) came without the header every datagram of this test "
+        "carries (too short for it, or another payload); they are not counted in its totals",
+        u.headerless_datagrams, u.headerless_bytes));
 }
 
 // The senders' results whose figures a run can produce; each refused one is logged and its line
@@ -341,6 +347,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                   std::move(flow_done), *locals);
   pool.set_notice_log(&log);
   pool.set_admission(&admission);
+  pool.set_data_connection_hook(control->data_connection_hook());
   pool.set_flow_admission(&flow_admission);
   gate.count_with([&pool] { return pool.snapshot(); });
   if (Status opened = pool.open_all(seconds(10)); !opened) {

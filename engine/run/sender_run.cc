@@ -16,6 +16,7 @@
 #include "engine/rss/spread_check.hh"
 #include "engine/rss/spread_flows.hh"
 #include "engine/run/control_plane/sender_control.hh"
+#include "engine/run/hello.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
 #include "engine/run/result_checks.hh"
@@ -229,7 +230,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   const uint32_t udp_flow_base = WorkerPool::pick_udp_flow_base();
   const uint16_t udp_flow_token = WorkerPool::pick_udp_flow_token();
   std::optional<udp::DeclaredFlows> udp_flows;
-  if (spec.workload.protocol == Protocol::udp)
+  if (declares_udp_flows(spec))
     udp_flows = udp::DeclaredFlows{udp_flow_base, plan.flow_count, udp_flow_token};
   const auto control =
       make_sender_control({spec, plan, setup->receivers, setup->source,

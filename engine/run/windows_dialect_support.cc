@@ -22,6 +22,13 @@ Status check_windows_dialect_supported(const TestSpec& spec) {
     return fail(
         "--threads: mappings on different CPUs run one worker each (drop --threads or "
         "give every mapping the same CPU)");
+  // The key is proven on xttcp's native sync connection; NTttcp for Windows' start (tokens,
+  // -sp, -ns) has none, and its data connections, tied to no proven session, would all be
+  // turned away: no test could ever start.
+  if (!spec.control.auth_key_file.empty())
+    return fail(
+        "--auth-key: NTttcp for Windows' start (its tokens, -sp or -ns) proves no key; the key "
+        "is for xttcp's own sync connection (--dialect linux), so drop one of them");
   if (spec.control.port_assignment && spec.layout.ipv6)
     return fail(
         "-sp with -6: NTttcp for Windows hands out the data ports over IPv4 only (drop "

@@ -45,6 +45,11 @@ class WorkerPool {
   void set_admission(PeerAdmission* admission) {
     for (WorkerContext& context : contexts_) context.admission = admission;
   }
+  // TCP receivers: told of each data connection, its peer and data port
+  // (WorkerContext::on_data_connection). Before open_all(); empty = not wanted.
+  void set_data_connection_hook(std::function<void(const SocketAddress&, uint16_t)> hook) {
+    for (WorkerContext& context : contexts_) context.on_data_connection = hook;
+  }
   // UDP senders: the base of the flow ids (base | slot) and the token the workers put in their
   // headers, picked before the pool to be declared in the hello (pick_udp_flow_base(),
   // pick_udp_flow_token()); by default both are picked here. Before open_all().

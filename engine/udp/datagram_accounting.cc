@@ -19,6 +19,7 @@ DatagramAccounting::Tracked& DatagramAccounting::tracked(uint32_t flow_id) {
       flows_.push_back({flow_id, &counters, std::make_unique<SequenceTracker>(counters)});
       last_ = static_cast<uint32_t>(flows_.size() - 1);
       index_.emplace(flow_id, last_);
+      if (layout_ == DatagramLayout::iperf2) sources_.push_back(source_);
     } else {
       make_room(flow_id);
     }
@@ -26,25 +27,43 @@ DatagramAccounting::Tracked& DatagramAccounting::tracked(uint32_t flow_id) {
   return flows_[last_];
 }
 
-// The table is full: the flow silent longest hands its counts to the retired record and its
-// place to `flow_id`, whose tracker starts from the first sequence it sees (it may have been
-// tracked before). A spray of invented ids costs a scan of the table per datagram, no memory.
+// The table is full: a flow hands its counts to the retired record and its place to `flow_id`,
+// whose tracker starts from the first sequence it sees (it may have been tracked before). The
+// one leaving is one that has not shown itself a flow yet (a spray's invented ids send one
+// datagram each) if there is one, else any; of those, the one silent longest. A spray of invented
+// ids costs a scan of the table per datagram, no memory. In the iperf2 layout the leaving flow's
+// stream ends there, reported with what it had.
 DatagramAccounting::Tracked& DatagramAccounting::make_room(uint32_t flow_id) {
+  auto leaves_before = [](const Tracked& a, const Tracked& b) {
+    const bool a_settled = a.seen >= settled_datagrams, b_settled = b.seen >= settled_datagrams;
+    return a_settled != b_settled ? b_settled : a.last_ns < b.last_ns;
+  };
   uint32_t oldest = 0;
   for (uint32_t i = 1; i < flows_.size(); ++i)
-    if (flows_[i].last_ns < flows_[oldest].last_ns) oldest = i;
+    if (leaves_before(flows_[i], flows_[oldest])) oldest = i;
   if (!told_full_) {
     told_full_ = true;
     if (registry_->on_table_full)
       registry_->on_table_full(
           "UDP: more flows reached one port than the " + std::to_string(limit_) +
-          " it tracks (invented flow ids, or very many senders): the one silent longest makes "
-          "room each time, its datagrams counted as unattributed");
+          " it tracks (invented flow ids, or very many senders): one that sent fewer than " +
+          std::to_string(settled_datagrams) +
+          " datagrams, else the one silent longest, makes room each time, its datagrams "
+          "counted as unattributed");
   }
   UdpFlowCounters& retired = retired_record();
   Tracked& place = flows_[oldest];
+  if (layout_ == DatagramLayout::iperf2 && !place.ended && place.first_ns != 0) {
+    stream_event(place, oldest, StreamEnd::evicted, place.last_ns, true, false);
+    flow_ended();
+  }
   place.ended = false;  // the flow leaving was announced if it ended; the newcomer has not
   place.first_ns = 0;
+  place.seen = 0;
+  place.reports = 0;
+  place.reported_ns = 0;
+  place.brought = 0;
+  if (layout_ == DatagramLayout::iperf2) sources_[oldest] = source_;
   index_.erase(place.flow_id);
   registry_->retire(*place.counters, retired);
   ++retired_count_;
@@ -65,14 +84,24 @@ UdpFlowCounters& DatagramAccounting::record(UdpFlowCounters*& cached, uint32_t f
   return *cached;
 }
 
-bool DatagramAccounting::admitted(uint32_t flow_id, uint16_t token) {
+const FlowRules& DatagramAccounting::rules() {
   const FlowAdmission* admission = registry_->admission();
-  if (admission == nullptr) return true;
+  if (admission == nullptr) return rules_;  // never declared: every flow is the test's
   if (const uint32_t generation = admission->generation(); generation != rules_generation_) {
     rules_ = admission->rules();  // a test started: its senders' declarations
     rules_generation_ = generation;
   }
-  return !rules_.declared || (is_sender_flow_id(flow_id) && rules_.admits(flow_id, token));
+  return rules_;
+}
+
+bool DatagramAccounting::admitted(uint32_t flow_id, uint16_t token) {
+  const FlowRules& now = rules();
+  return !now.declared || (is_sender_flow_id(flow_id) && now.admits(flow_id, token));
+}
+
+bool DatagramAccounting::count_headerless(std::size_t length) {
+  count_datagram(record(headerless_, headerless_flow), static_cast<uint32_t>(length));
+  return false;
 }
 
 void DatagramAccounting::announce() {
@@ -136,15 +165,14 @@ void DatagramAccounting::count_unsequenced(std::size_t length) {
 
 // iperf 2 numbers a flow's datagrams from 1 and ends it with the negated next number (the FIN,
 // counted as a datagram, as iperf 2's server counts it): number n is the tracker's n - 1. A
-// repeated FIN is answered again and counted no more.
+// repeated FIN is answered again within the report budget and counted no more. Every datagram of
+// an iperf 2 client carries the head: one without it is no stream's.
 bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t available,
                                    std::size_t length, uint64_t now_ns) {
   iperf2::UdpHead head;
   if (!iperf2::decode_head(data, available, head) || head.sequence == 0 ||
-      head.sequence == INT64_MIN) {
-    count_unsequenced(length);
-    return true;
-  }
+      head.sequence == INT64_MIN)
+    return count_headerless(length);
   Tracked& flow = tracked(source_flow_);
   if (flow.first_ns == 0) {
     flow.first_ns = now_ns;
@@ -152,6 +180,9 @@ bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t availa
     if (on_flow_start_ != nullptr && *on_flow_start_) (*on_flow_start_)();
   }
   flow.last_ns = now_ns;
+  flow.steady_ns = steady_ns_;
+  flow.brought += length;
+  if (flow.seen < settled_datagrams) ++flow.seen;
   const bool is_fin = head.sequence < 0;
   const auto number = static_cast<uint64_t>(is_fin ? -head.sequence : head.sequence);
   if (!flow.ended) {
@@ -166,9 +197,26 @@ bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t availa
     flow.ended = true;
     flow_ended();
   }
+  const bool answer = report_budget(flow);
+  if (first || answer) stream_event(flow, last_, StreamEnd::fin, now_ns, first, answer);
+  return true;
+}
+
+bool DatagramAccounting::report_budget(Tracked& flow) {
+  if (flow.reports >= iperf2_reports_per_stream) return false;
+  if (flow.reports > 0 && steady_ns_ < flow.reported_ns + iperf2_report_spacing_ns) return false;
+  if (uint64_t{flow.reports + 1} * iperf2::server_report_size > flow.brought) return false;
+  ++flow.reports;
+  flow.reported_ns = steady_ns_;
+  return true;
+}
+
+void DatagramAccounting::stream_event(Tracked& flow, std::size_t place, StreamEnd how,
+                                      uint64_t end_ns, bool ended_now, bool answer) {
   const UdpFlowSnapshot counts = read(*flow.counters);
-  const uint64_t seconds_ns = now_ns - flow.first_ns;
-  iperf2::ServerReport report;
+  const uint64_t seconds_ns = end_ns > flow.first_ns ? end_ns - flow.first_ns : 0;
+  Iperf2StreamEvent event;
+  iperf2::ServerReport& report = event.report;
   report.bytes = counts.bytes;
   report.stop_sec = static_cast<uint32_t>(seconds_ns / 1'000'000'000u);
   report.stop_usec = static_cast<uint32_t>(seconds_ns % 1'000'000'000u / 1000u);
@@ -177,8 +225,24 @@ bool DatagramAccounting::on_iperf2(const unsigned char* data, std::size_t availa
   report.out_of_order = counts.reordered;
   report.jitter_sec = static_cast<uint32_t>(counts.jitter_ns / 1'000'000'000u);
   report.jitter_usec = static_cast<uint32_t>(counts.jitter_ns % 1'000'000'000u / 1000u);
-  fin_ = Iperf2Fin{report, source_flow_, first};
-  return true;
+  event.flow_id = flow.flow_id;
+  event.source = place < sources_.size() ? sources_[place] : source_;
+  event.how = how;
+  event.ended_now = ended_now;
+  event.answer = answer;
+  events_.push_back(event);
+}
+
+void DatagramAccounting::end_silent_streams(uint64_t steady_ns) {
+  if (layout_ != DatagramLayout::iperf2) return;
+  for (std::size_t i = 0; i < flows_.size(); ++i) {
+    Tracked& flow = flows_[i];
+    if (flow.ended || flow.first_ns == 0 || steady_ns < flow.steady_ns + iperf2_silence_ns)
+      continue;
+    flow.ended = true;
+    flow_ended();
+    stream_event(flow, i, StreamEnd::silent, flow.last_ns, true, false);
+  }
 }
 
 bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t available,
@@ -200,10 +264,13 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
     }
     Tracked& flow = tracked(header.flow_id);
     flow.last_ns = now_ns;
+    if (flow.seen < settled_datagrams) ++flow.seen;
     flow.tracker->on_datagram(header.sequence, header.send_time_ns, now_ns,
                               static_cast<uint32_t>(length));
     return true;
   }
+  // Every datagram of a declared flow carries the header: one without it is no flow's.
+  if (rules().declared) return count_headerless(length);
   count_unsequenced(length);
   if (compat_end_after_ > 0 && !compat_ended_ && ++compat_seen_ >= compat_end_after_) {
     compat_ended_ = true;

@@ -33,6 +33,11 @@ void UdpFlowRegistry::describe(FlowEnds ends) {
   if (described_.size() < std::size_t{flows_per_socket_} * 4) described_.push_back(std::move(ends));
 }
 
+bool UdpFlowRegistry::describes_more() const {
+  std::lock_guard lock(mutex_);
+  return described_.size() < std::size_t{flows_per_socket_} * 4;
+}
+
 std::vector<FlowEnds> UdpFlowRegistry::described() const {
   std::lock_guard lock(mutex_);
   return described_;
@@ -71,6 +76,9 @@ ForeignCounts foreign_counts(const std::vector<FlowRecord>& flows) {
       foreign.bytes += f.counters.bytes;
     } else if (f.flow_id == foreign_markers_flow) {
       foreign.end_markers += f.counters.datagrams;
+    } else if (f.flow_id == headerless_flow) {
+      foreign.headerless_datagrams += f.counters.datagrams;
+      foreign.headerless_bytes += f.counters.bytes;
     }
   }
   return foreign;

@@ -33,11 +33,16 @@ inline bool is_flow(uint32_t flow_id) { return flow_id != retired_flow; }
 // are counted in foreign_markers_flow's `datagrams`.
 inline constexpr uint32_t foreign_flow = 0xfffffffdu;
 inline constexpr uint32_t foreign_markers_flow = 0xfffffffcu;
+// Datagrams without the header of the run's layout (too short for it, or another payload)
+// where every datagram of the test carries one: the test's senders declared their flows
+// (native), or the iperf2 layout. Per slot, counted here (datagrams, bytes), never in the
+// test's totals, and never a flow.
+inline constexpr uint32_t headerless_flow = 0xfffffffbu;
 inline bool is_foreign_record(uint32_t flow_id) {
-  return flow_id == foreign_flow || flow_id == foreign_markers_flow;
+  return flow_id == foreign_flow || flow_id == foreign_markers_flow || flow_id == headerless_flow;
 }
 // Ids a sender may put in a header: below the records above.
-inline bool is_sender_flow_id(uint32_t flow_id) { return flow_id < foreign_markers_flow; }
+inline bool is_sender_flow_id(uint32_t flow_id) { return flow_id < headerless_flow; }
 
 // The flows one receiving socket may track: `total` shared out over `sockets`, at least 64 (a
 // sender's -n flows of one port, several senders with -M) and at most 1024 each.
@@ -71,8 +76,11 @@ class UdpFlowRegistry {
   void retire(const UdpFlowCounters& flow, UdpFlowCounters& into);
   // Every flow registered so far, in registration order.
   std::vector<FlowRecord> snapshot() const;
-  // A receiver names flow `flow_id` of `slot` (control path: once per flow).
+  // A receiver names flow `flow_id` of `slot` (control path: once per flow). Kept while fewer
+  // than 4 x flows_per_socket() are (a sprayer of sources names no more than that).
   void describe(FlowEnds ends);
+  // Whether describe() would still keep a name (so a receiver need not work one out).
+  bool describes_more() const;
   // Every flow named so far, in the order they were named (the list only grows).
   std::vector<FlowEnds> described() const;
 
@@ -107,9 +115,11 @@ class UdpFlowRegistry {
 // Sums of several flows (the records of untracked flows included, foreign ones not: they are
 // no test's): counts add up, jitter is the largest of them (the worst flow).
 UdpFlowSnapshot sum(const std::vector<FlowRecord>& flows);
-// What the foreign records hold: datagrams and bytes of undeclared flows, and their end markers.
+// What the foreign records hold: datagrams and bytes of undeclared flows, their end markers, and
+// the datagrams without the run's header (headerless_flow).
 struct ForeignCounts {
   uint64_t datagrams = 0, bytes = 0, end_markers = 0;
+  uint64_t headerless_datagrams = 0, headerless_bytes = 0;
 };
 ForeignCounts foreign_counts(const std::vector<FlowRecord>& flows);
 // later − earlier per (slot, flow_id); a flow absent from `earlier` starts from zero. A flow

@@ -143,7 +143,7 @@ void SequenceTracker::on_datagram(uint32_t sequence, uint64_t send_time_ns,
   const uint64_t extended = extend(sequence);
   if (!started_ || extended > highest_) {
     if (started_) clear_slots(highest_ + 1, extended - highest_);
-    if (!started_ && from_first_) origin_ = extended;
+    if (!started_ && (from_first_ || extended >= window_)) origin_ = extended;
     started_ = true;
     highest_ = extended;
     test_and_set(extended);
@@ -166,6 +166,9 @@ void SequenceTracker::on_datagram(uint32_t sequence, uint64_t send_time_ns,
 }
 
 void SequenceTracker::on_end(uint64_t sent) {
+  // The marker names the flow's whole count from 0: what its first arrival started past is lost
+  // too (a flow tracked afresh still cannot know what its earlier place counted).
+  if (!from_first_) origin_ = 0;
   end_sent_ = std::max(end_sent_, sent);
   const uint64_t expected = end_sent_ > origin_ ? end_sent_ - origin_ : 0;
   if (expected > counters_->expected.load(std::memory_order_relaxed))

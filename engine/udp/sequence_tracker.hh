@@ -16,8 +16,12 @@
 //   so far (RFC 4737 "reordered" singleton definition). A late datagram that fills a gap is
 //   reordered, and the gap it fills is no longer lost.
 // - expected: highest extended sequence + 1. Senders number each flow from 0, so datagrams lost
-//   before the first arrival count as lost. In count mode the flow's end marker raises it to the
-//   flow's sent count (on_end), so datagrams lost after the last arrival count as lost too.
+//   before the first arrival count as lost, when that first arrival lies within the first
+//   `duplicate_window` sequences; a first arrival further on (a flow met late, or a peer's
+//   invented one, whose random sequence would otherwise claim up to 2^32 lost) starts the count
+//   at itself: expected is then highest - first + 1. In count mode the flow's end marker raises
+//   it to the flow's sent count (on_end), so datagrams lost after the last arrival count as lost
+//   too.
 // - lost: expected - unique, clamped at 0.
 // - jitter: RFC 3550 §6.4.1 interarrival jitter over consecutive arrivals (arrival order, not
 //   sequence order), in ns: D = (R_j - R_i) - (S_j - S_i), J += (|D| - J) / 16. Kept as a double,
@@ -102,13 +106,16 @@ class SequenceTracker {
   void on_compat_datagram(uint32_t bytes);
 
   // Count mode's end marker (end_marker.hh): the flow sent `sent` datagrams, so expected is at
-  // least that and datagrams lost after the last one received count as lost too. Counts nothing.
+  // least that and datagrams lost after the last one received count as lost too, and so do
+  // those before a first arrival past the first window (unless expect_from_first()). Counts
+  // nothing.
   void on_end(uint64_t sent);
 
   uint64_t duplicate_window() const { return window_; }
 
   // A flow tracked afresh after it was retired (flow_registry.hh) cannot know what came before:
-  // it expects datagrams from the first sequence it sees, not from 0. Call before any datagram.
+  // it expects datagrams from the first sequence it sees, not from 0, wherever that lies. Call
+  // before any datagram.
   void expect_from_first() { from_first_ = true; }
 
  private:
@@ -124,7 +131,7 @@ class SequenceTracker {
   uint64_t highest_ = 0;   // highest extended sequence, valid once started_
   uint64_t end_sent_ = 0;  // the end marker's sent count (count mode), 0 before it
   bool from_first_ = false;
-  uint64_t origin_ = 0;  // with from_first_: the first sequence seen, else 0
+  uint64_t origin_ = 0;  // the first sequence seen when counting starts there, else 0
   bool have_transit_ = false;
   uint64_t previous_send_ = 0;     // send time of the previous jitter sample (batch boundary)
   uint64_t previous_transit_ = 0;  // R - S of the previous non-duplicate arrival, modulo 2^64

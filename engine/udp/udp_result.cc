@@ -25,6 +25,7 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   udp.jitter_ms = 0;
   udp.unattributed = 0;
   udp.foreign_datagrams = udp.foreign_bytes = udp.foreign_end_markers = 0;
+  udp.headerless_datagrams = udp.headerless_bytes = 0;
   if (role != Role::receiver) {
     for (const FlowRecord& f : run_flows) {
       UdpFlowResult flow;
@@ -43,6 +44,8 @@ void add_run_figures(UdpResult& udp, Role role, const std::vector<FlowRecord>& r
   udp.foreign_datagrams = foreign.datagrams;
   udp.foreign_bytes = foreign.bytes;
   udp.foreign_end_markers = foreign.end_markers;
+  udp.headerless_datagrams = foreign.headerless_datagrams;
+  udp.headerless_bytes = foreign.headerless_bytes;
   bool any_native = false, any_compat = false;
   for (const FlowRecord& f : run_flows) {
     if (is_foreign_record(f.flow_id)) continue;  // no test's: counted apart above

@@ -1,5 +1,8 @@
 #include "io_backends/common/tcp_receiver_base.hh"
 
+#include <fmt/format.h>
+#include <sys/socket.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -56,15 +59,35 @@ void TcpReceiverBook::connection_ended(TcpReceiveConnection& c, int err) {
   c.tally = nullptr;                         // given back with the watch
   if (err == 0 || err == ECONNRESET) {
     ++report_.closed_by_peer;
-    if (err == 0 && context_.on_flow_done) context_.on_flow_done();  // count mode
+    if (err == ECONNRESET) ++resets_;
   } else {
     record_error(std::string("recv: ") + std::strerror(err));
   }
+  // However it ended, the stream is over (count mode's flow; the iperf2 server's stream, whose
+  // test ends when every stream has): a reset is a client that closed without reading what it
+  // was sent (iperf 2's acknowledgement, unread by a -C client), not a stream still going.
+  if (context_.on_flow_done) context_.on_flow_done();
   if (stats) report_.connection_stats.push_back(std::move(*stats));
+}
+
+void TcpReceiverBook::note_resets() {
+  if (resets_ > 0)
+    report_.notes.push_back(fmt::format(
+        "{} connection(s) ended with a reset from the sender (it closed without reading what it "
+        "was sent), each counted to its end",
+        resets_));
+}
+
+std::string TcpReceiverBook::peer_text(int fd) {
+  SocketAddress peer;
+  peer.length = sizeof peer.storage;
+  if (::getpeername(fd, peer.get(), &peer.length) != 0) return {};
+  return peer.to_string();
 }
 
 ConnectionStats TcpReceiverBook::connection_stats(const TcpReceiveConnection& c) const {
   ConnectionStats stats = read_tcp_info(c.fd.get(), c.bytes);
+  if (stats.remote.empty()) stats.remote = c.remote;  // reset: the socket no longer says
   if (c.watch_id != ConnectionWatch::not_watched) stats.stream = c.watch_id;
   if (c.tally != nullptr) stats.read_sizes = c.tally->read().sizes;
   return stats;

@@ -37,6 +37,8 @@ struct TcpReceiveConnection {
   uint32_t watch_id = ConnectionWatch::not_watched;  // unwatched before fd is reset
   // io.count_reads: where its receives are counted (ReadSizeBinning); null when not counted.
   StreamTally* tally = nullptr;
+  // Its peer as accepted: a connection the peer reset names no peer any more.
+  std::string remote;
 };
 
 // The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
@@ -60,9 +62,13 @@ class TcpReceiverBook {
     post_notice(context_, listener.rest.on_success(listener.port, ListenerRest::Clock::now()),
                 false);
   }
-  // The connection ended: EOF or reset by the peer (err 0 or ECONNRESET; an EOF is count mode's
-  // end of a flow), or an error. Counts it and keeps its TCP_INFO; the caller closes it.
+  // The connection ended: EOF or reset by the peer (err 0 or ECONNRESET), or an error. Counts
+  // it, keeps its TCP_INFO and ends its flow (on_flow_done); the caller closes it.
   void connection_ended(TcpReceiveConnection& connection, int err);
+  // finish(): how many connections a reset ended, as a note.
+  void note_resets();
+  // The peer of a connection just accepted, "127.0.0.1:40312" ("" if it is already gone).
+  static std::string peer_text(int fd);
   // The connection's TCP_INFO, bytes and, when counted, its receives by size; before it leaves
   // the watch.
   ConnectionStats connection_stats(const TcpReceiveConnection& connection) const;
@@ -75,6 +81,7 @@ class TcpReceiverBook {
 
   const WorkerContext& context_;
   uint32_t resting_ = 0;  // listeners not accepting for want of descriptors
+  uint64_t resets_ = 0;   // connections the peer ended with a reset
   WorkerReport report_;
 };
 
@@ -98,9 +105,9 @@ class TcpReceiverBase : protected TcpReceiverBook {
     }
     return ok();
   }
-  // A connection accepted on `listener` as `fd`: a fresh slot (a freed one when there is one),
-  // counted. Returns its index in connections_.
-  uint32_t add_connection(const Listener& listener, int fd) {
+  // A connection accepted on `listener` as `fd` from `peer` (nullptr: the socket is asked): a
+  // fresh slot (a freed one when there is one), counted. Returns its index in connections_.
+  uint32_t add_connection(const Listener& listener, int fd, const SocketAddress* peer = nullptr) {
     uint32_t index;
     if (!free_.empty()) {
       index = free_.back();
@@ -114,6 +121,7 @@ class TcpReceiverBase : protected TcpReceiverBook {
     c.fd.reset(fd);
     c.slot = listener.slot;
     c.watch_id = watch_connection(context_, fd, c.slot, &c.tally);
+    c.remote = peer != nullptr ? peer->to_string() : peer_text(fd);
     acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     ++report_.connections;
     return index;
@@ -155,6 +163,7 @@ class TcpReceiverBase : protected TcpReceiverBook {
     for (const Connection& c : connections_)
       if (c.fd.valid()) report_.connection_stats.push_back(connection_stats(c));
     if (highest_mark_ > rate_mark::off) report_.notes.push_back(receive_mark_note(highest_mark_));
+    note_resets();
     return report_;
   }
 

@@ -38,8 +38,14 @@ class UdpSocketAccounting {
   // Count mode: see DatagramAccounting::end_compat_after.
   void end_compat_after(uint64_t datagrams) { datagrams_.end_compat_after(datagrams); }
   // The iperf2 layout (io_backends/common/iperf2_udp_server.hh).
-  void set_source(uint32_t flow_id) { datagrams_.set_source(flow_id); }
-  std::optional<udp::Iperf2Fin> take_fin() { return datagrams_.take_fin(); }
+  void set_source(uint32_t flow_id, const SocketAddress& source, uint64_t steady_ns) {
+    datagrams_.set_source(flow_id, source, steady_ns);
+  }
+  const std::vector<udp::Iperf2StreamEvent>& stream_events() const {
+    return datagrams_.stream_events();
+  }
+  void clear_stream_events() { datagrams_.clear_stream_events(); }
+  void end_silent_streams(uint64_t steady_ns) { datagrams_.end_silent_streams(steady_ns); }
   std::optional<uint32_t> take_began() { return datagrams_.take_began(); }
 
  private:

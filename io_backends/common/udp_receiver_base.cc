@@ -16,6 +16,7 @@ Status UdpReceiverBase::open_sockets(bool blocking) {
   // GRO trains must be read whole to see every header; otherwise the header is enough.
   skip_copy_ = spec.io.skip_rx_copy;
   iperf2_ = spec.workload.udp_payload == UdpPayload::iperf2;
+  if (iperf2_) iperf2_server_.emplace(context_, sockets_.size());
   filter_ = filters_datagrams(context_);
   for (Socket& socket : sockets_) socket.header_only = skip_copy_ && !gro_;
   watch_coalescing_ = skip_copy_ && !spec.io.udp_receive_coalescing;
@@ -43,6 +44,7 @@ bool UdpReceiverBase::note_coalescing(Socket& socket, std::size_t length, std::s
 WorkerReport UdpReceiverBase::finish_report() {
   report_.connections = 0;
   for (const Socket& socket : sockets_) report_.connections += socket.accounting->flows();
+  if (iperf2_server_) iperf2_server_->finish(report_);
   return report_;
 }
 

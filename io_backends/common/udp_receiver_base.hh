@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "engine/backend/data_worker.hh"
+#include "io_backends/common/iperf2_udp_server.hh"
 #include "io_backends/common/udp_flows.hh"
 
 namespace xttcp {
@@ -40,6 +42,10 @@ class UdpReceiverBase {
     if (!watch_coalescing_ || socket.header_only) return false;
     return note_coalescing(socket, length, segment);
   }
+  // The iperf2 dialect, once per turn of the loop: streams silent too long end.
+  void sweep_iperf2_streams() {
+    if (iperf2_server_) iperf2_server_->sweep(sockets_, report_);
+  }
   // finish(): the flows seen on every socket.
   WorkerReport finish_report();
 
@@ -48,7 +54,8 @@ class UdpReceiverBase {
   bool gro_ = false;
   bool skip_copy_ = false;  // --skip-rx-copy
   bool iperf2_ = false;     // the iperf2 dialect: every source read, every FIN answered
-  bool filter_ = false;     // --allow: every datagram's source checked
+  std::optional<Iperf2UdpServer> iperf2_server_;  // with iperf2_
+  bool filter_ = false;                           // --allow: every datagram's source checked
   WorkerReport report_;
 
  private:

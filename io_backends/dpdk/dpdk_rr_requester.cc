@@ -56,6 +56,7 @@ Status DpdkRrRequester::open() {
     Flow flow;
     flow.slot = plan.slot;
     flow.frame = frame::build_udp_frame(e, request_, 0);
+    prove_rr_requests(flow.frame.data() + stamp_at_, 1, request_, context_, flow.slot);
     flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
     flows_.push_back(std::move(flow));
   }

@@ -15,6 +15,7 @@
 #include "engine/backend/data_worker.hh"
 #include "engine/stats/rr_clock.hh"
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/dpdk/runtime.hh"
 #include "io_backends/dpdk/worker_seat.hh"
 

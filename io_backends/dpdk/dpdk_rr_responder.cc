@@ -11,6 +11,7 @@
 #include <rte_mbuf.h>
 
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/dpdk/neighbour_answer.hh"
 
 namespace xttcp::dpdk {
@@ -29,6 +30,7 @@ Status DpdkRrResponder::open() {
                 &reinterpret_cast<const sockaddr_in6*>(context_.local.get())->sin6_addr, 16);
   }
   response_ = rr_response_bytes(spec);
+  gate_ = rr_udp_gate(context_, rr_request_bytes(spec), response_);
   const uint32_t largest = largest_frame(*port_);
   if (frame::headers_size(self_.ipv6) + response_ > largest)
     return fail(
@@ -75,6 +77,13 @@ void DpdkRrResponder::serve(rte_mbuf** mbufs, uint16_t count, uint16_t queue,
     }
     const uint32_t request = view->payload_length;
     const uint32_t slot = slot_of_port_[view->destination_port - base_port_];
+    // Not a request, or a larger answer than it brought to a source that proved nothing.
+    const std::size_t present =
+        std::min<std::size_t>(request, length - static_cast<std::size_t>(view->payload - data));
+    if (gate_.answer(view->payload, present, request) == 0) {
+      rte_pktmbuf_free(m);
+      continue;
+    }
     const std::size_t response =
         frame::turn_into_response(data, length, length + rte_pktmbuf_tailroom(m), response_);
     if (response == 0) {
@@ -131,6 +140,7 @@ WorkerReport DpdkRrResponder::finish() {
   note_count(report_.notes, neighbours_answered_,
              self_.ipv6 ? "answered {} neighbour solicitation(s)" : "answered {} ARP request(s)");
   note_count(report_.notes, tx_full_, "a TX queue was full {} times (the answers were retried)");
+  gate_.note(report_);
   return report_;
 }
 

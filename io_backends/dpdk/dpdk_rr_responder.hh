@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 
 #include "engine/backend/data_worker.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/dpdk/runtime.hh"
 #include "io_backends/dpdk/worker_seat.hh"
 
@@ -35,6 +36,7 @@ class DpdkRrResponder final : public DataWorker {
   frame::UdpEndpoints self_;  // this end's address (source_ip / source_ip6), for ARP/ND
   uint16_t base_port_ = 0;
   uint32_t response_ = 0;
+  UdpRrGate gate_;                      // who gets an answer, and how large (rr_udp_gate.hh)
   std::vector<uint32_t> slot_of_port_;  // per receiver port (index = port - base): its counter
   bool seen_data_ = false;
   uint64_t other_frames_ = 0, neighbours_answered_ = 0, unanswerable_ = 0, tx_full_ = 0;

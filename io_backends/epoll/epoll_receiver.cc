@@ -86,7 +86,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       ::close(fd);
       continue;
     }
-    const uint32_t index = add_connection(listener, fd);
+    const uint32_t index = add_connection(listener, fd, &peer);
     connections_[index].queued = true;
     connections_[index].port = listener.port;
     if (recv_flags_ & MSG_WAITALL) {
@@ -100,6 +100,7 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       record_error(std::string("epoll_ctl: ") + std::strerror(errno));
     ready_.push_back(index);  // data may have arrived before the registration
     if (context_.on_accept) context_.on_accept();
+    report_data_connection(context_, fd);
   }
 }
 

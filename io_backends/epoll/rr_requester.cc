@@ -164,6 +164,7 @@ void EpollRrRequester::tcp_loop(const std::atomic<bool>& stop) {
 void EpollRrRequester::udp_refill(Flow& flow, uint64_t now) {
   while (flow.window.room()) {
     write_rr_stamp(out_.data(), clock_.now());
+    prove_rr_requests(out_.data(), 1, request_, context_, flow.slot);  // out_ serves every flow
     const ssize_t n = ::send(flow.fd.get(), out_.data(), request_, 0);
     if (n < 0) {
       if (errno == EINTR) continue;

@@ -36,6 +36,7 @@ Status EpollRrResponder::open() {
   if (!epoll_.valid()) return fail(std::string("epoll_create1: ") + std::strerror(errno));
   const bool udp = spec.workload.protocol == Protocol::udp;
   filter_ = filters_datagrams(context_);
+  gate_ = rr_udp_gate(context_, request_, response_);
   out_ = IoBuffer(
       udp ? response_ : std::max<size_t>(io_buffer, std::min<size_t>(response_, 1 << 20)), 'A');
   in_ = IoBuffer(std::max<size_t>(io_buffer, udp ? request_ : 0), 0);
@@ -110,6 +111,7 @@ void EpollRrResponder::accept_all(Endpoint& listener) {
     ++live_;
     newest_ = index;
     if (context_.on_accept) context_.on_accept();
+    report_data_connection(context_, fd);
   }
 }
 
@@ -209,13 +211,16 @@ void EpollRrResponder::udp_serve(Endpoint& socket) {
     }
     // --allow: a request from elsewhere gets no answer (counted by the admission).
     if (filter_ && !context_.admission->admit_datagram(from)) continue;
+    // Not a request, or a larger answer than it brought to a source that proved nothing.
+    const auto received = static_cast<size_t>(n);
+    if (gate_.answer(in_.data(), std::min(received, in_.size()), received) == 0) continue;
     if (!socket.seen_data) {
       socket.seen_data = true;
       if (context_.on_accept) context_.on_accept();
     }
     // The request's send time goes back in the response's first bytes.
     std::memcpy(out_.data(), in_.data(),
-                std::min<size_t>({static_cast<size_t>(n), out_.size(), rr_limits::udp_min_bytes}));
+                std::min<size_t>({received, out_.size(), rr_limits::udp_min_bytes}));
     hold_response();
     const ssize_t sent =
         ::sendto(socket.fd.get(), out_.data(), response_, 0, from.get(), from.length);
@@ -257,6 +262,7 @@ void EpollRrResponder::run(const std::atomic<bool>& stop) {
 WorkerReport EpollRrResponder::finish() {
   for (const Connection& c : connections_)
     if (c.fd.valid()) report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+  gate_.note(report_);
   return report_;
 }
 

@@ -1,10 +1,10 @@
 // epoll --rr responder (docs/rr.md): answers every request of -b bytes (TCP: counted out of the
-// stream; UDP: every datagram) with --response-size bytes, after --rr-delay-us if given, and
-// counts one transaction per response. UDP responses carry the request's first 8 bytes (its
-// send time) back. A UDP worker with one socket blocks in recvfrom() (bounded by SO_RCVTIMEO)
-// instead of epoll_wait: one system call fewer per transaction. A TCP worker with one listener
-// does the same while it has one connection: recv() and send() a transaction, as sockperf's
-// server; an idle stop bound lets it take new connections.
+// stream; UDP: every datagram the gate lets through, rr_udp_gate.hh) with --response-size bytes,
+// after --rr-delay-us if given, and counts one transaction per response. UDP responses carry the
+// request's first 8 bytes (its send time) back. A UDP worker with one socket blocks in recvfrom()
+// (bounded by SO_RCVTIMEO) instead of epoll_wait: one system call fewer per transaction. A TCP
+// worker with one listener does the same while it has one connection: recv() and send() a
+// transaction, as sockperf's server; an idle stop bound lets it take new connections.
 #pragma once
 
 #include <optional>
@@ -15,6 +15,7 @@
 #include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 
 namespace xttcp {
 
@@ -61,6 +62,7 @@ class EpollRrResponder final : public DataWorker {
   uint32_t newest_ = 0;        // the last accepted connection's index
   uint32_t lone_turns_ = 0;    // turns served alone, for the periodic look at the epoll set
   bool filter_ = false;        // --allow: each request's source is checked
+  UdpRrGate gate_;             // UDP: who gets an answer, and how large
   UniqueFd epoll_;
   std::vector<Endpoint> endpoints_;
   std::vector<Connection> connections_;

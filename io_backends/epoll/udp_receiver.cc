@@ -87,7 +87,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       if (filter_ && !context_.admission->admit_datagram(sources_[i])) continue;
       if (iperf2_) {
         sources_[i].length = h.msg_namelen;
-        socket.accounting->set_source(iperf2_flow_of(sources_[i]));
+        socket.accounting->set_source(iperf2_flow_of(sources_[i]), sources_[i], now);
       }
       ReceiveInfo info;
       for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(&h, c))
@@ -99,9 +99,7 @@ bool EpollUdpReceiver::drain(Socket& socket) {
       bytes += data_bytes;
       any_data = any_data || data_bytes > 0 || length == 0;
       gives_up_gro(socket, length, segment);  // the next recvmmsg reads headers only
-      if (iperf2_)
-        answer_iperf2_fin(*socket.accounting, socket.fd.get(), sources_[i], context_, socket.slot,
-                          report_);
+      if (iperf2_) iperf2_server_->after_datagram(socket, sources_[i], report_);
     }
     if (any_data) context_.counters[socket.slot].add(bytes);
     socket.accounting->announce_ended();  // count mode: after the bytes before the marker
@@ -127,6 +125,7 @@ void EpollUdpReceiver::run(const std::atomic<bool>& stop) {
         busy.pop_back();
       }
     }
+    sweep_iperf2_streams();
   }
 }
 

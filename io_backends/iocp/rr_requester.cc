@@ -127,6 +127,7 @@ Status RrRequester::open() {
       flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
       flow.datagrams = std::make_unique<unsigned char[]>(std::size_t{slots} * request_);
       std::memset(flow.datagrams.get(), payload_byte, std::size_t{slots} * request_);
+      prove_rr_requests(flow.datagrams.get(), slots, request_, context_, flow.slot);
       flow.sends.resize(slots);
       flow.idle_sends.reserve(slots);
       for (uint32_t i = 0; i < slots; ++i) {

@@ -14,6 +14,7 @@
 
 #include "engine/stats/rr_clock.hh"
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/iocp/iocp_worker.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
 

@@ -53,6 +53,7 @@ Status RrResponder::open() {
   request_ = rr_request_bytes(spec);
   response_ = rr_response_bytes(spec);
   udp_ = spec.workload.protocol == Protocol::udp;
+  gate_ = rr_udp_gate(context_, request_, response_);
   options_ = socket_options_of(spec);
   options_.no_delay = true;  // answers leave at once
   if (!udp_) {
@@ -146,6 +147,7 @@ void RrResponder::accepted(OverlappedSocket socket, const ListenerSet::Listener&
   connections_[index] = std::move(connection);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, c.socket.get());
   c.receive.busy = true;
   post_stream_receive(c.receive);  // may end the connection: `c` is not used after it
 }
@@ -267,6 +269,10 @@ void RrResponder::datagram_error(Endpoint& e, const char* call, int error) {
 }
 
 bool RrResponder::answer(Endpoint& e, DWORD bytes) {
+  // Not a request, or a larger answer than it brought to a source that proved nothing: its
+  // receive goes on, unanswered.
+  if (gate_.answer(e.receive.data, std::min<DWORD>(bytes, datagram_buffer), bytes) == 0)
+    return true;
   if (!e.seen_data) {
     e.seen_data = true;
     if (context_.on_accept) context_.on_accept();  // -N: the first datagram starts the clock
@@ -440,6 +446,7 @@ void RrResponder::shut_down() {
 
 WorkerReport RrResponder::finish() {
   shut_down();  // every connection's statistics are in the report after it
+  gate_.note(report_);
   return report_;
 }
 

@@ -4,7 +4,9 @@
 // connection (TCP_NODELAY) with one WSARecv pending, its byte stream cut into requests, and one
 // WSASend at a time of the responses owed from a shared buffer of 'A'. UDP: per socket one
 // WSARecvFrom pending; each datagram is a request, answered by a WSASendTo to its source from one
-// of the socket's send slots, carrying the request's first 8 bytes (its send time) back.
+// of the socket's send slots, carrying the request's first 8 bytes (its send time) back, if the
+// gate lets it (rr_udp_gate.hh: no answer larger than the request to a source that proved
+// nothing).
 #pragma once
 
 #include <memory>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/iocp/iocp_worker.hh"
 #include "io_backends/iocp/listener_set.hh"
 #include "io_backends/iocp/overlapped_socket.hh"
@@ -99,6 +102,7 @@ class RrResponder final : public IocpWorker {
 
   uint32_t request_ = 0, response_ = 0;
   bool udp_ = false;
+  UdpRrGate gate_;  // UDP: who gets an answer, and how large
   SocketOptions options_;
   ListenerSet listeners_;
   std::vector<std::unique_ptr<Connection>> connections_;

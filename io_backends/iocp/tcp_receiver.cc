@@ -89,6 +89,7 @@ void TcpReceiver::start_connection(OverlappedSocket socket, const ListenerSet::L
   connections_[index] = std::move(connection);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, c.socket.get());
   // One reference more than the requests hold: a receive that fails at once closes the
   // connection, and the connection must outlive this loop.
   c.busy = outstanding_ + 1;
@@ -200,10 +201,15 @@ void TcpReceiver::close_connection(Connection& c, int error) {
     c.ended = true;
     return;
   }
-  if (is_peer_gone(error))
+  if (is_peer_gone(error)) {
     ++report_.closed_by_peer;
-  else if (!is_cancellation(error))
+    ++resets_;
+  } else if (!is_cancellation(error)) {
     record_error(wsa_failure("iocp: " + c.remote + ": WSARecv", error));
+  }
+  // A reset or a failure ends the stream as its end does (count mode's flow, the iperf2
+  // server's stream); a cancellation is this end stopping.
+  if (!is_cancellation(error)) c.ended = true;
   // Its other receives complete now, as cancelled (Wine: error 676); their memory stays until.
   leave_watch(c);
   c.socket.reset();
@@ -288,6 +294,11 @@ WorkerReport TcpReceiver::finish() {
     report_.notes.push_back("iocp: " + std::to_string(pending_) + " operations still pending " +
                             std::to_string(drain_timeout_ms) +
                             " ms after cancelling them; their buffers were left allocated");
+  if (resets_ > 0)
+    report_.notes.push_back(fmt::format(
+        "{} connection(s) ended with a reset from the sender (it closed without reading what it "
+        "was sent), each counted to its end",
+        resets_));
   return report_;
 }
 

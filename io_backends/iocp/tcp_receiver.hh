@@ -38,7 +38,7 @@ class TcpReceiver final : public IocpWorker {
     uint32_t index = 0;  // in connections_
     bool skips_port = false;
     bool open = true;    // false once the peer closed it or it failed
-    bool ended = false;  // the peer closed its side; the socket stays until the rest complete
+    bool ended = false;  // its stream is over (the peer closed or reset it, or it failed)
     uint32_t busy = 0;   // requests pending or queued; freed when closed and 0
     uint64_t bytes = 0;
     std::string local, remote;
@@ -74,6 +74,7 @@ class TcpReceiver final : public IocpWorker {
   DWORD receive_flags_ = 0;  // MSG_WAITALL with -wa
   SocketOptions options_;
   ReadSizeBinning binning_{1};  // io.count_reads: by -b
+  uint64_t resets_ = 0;         // connections the peer ended with a reset
 };
 
 }  // namespace xttcp::iocp

@@ -141,6 +141,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
     } else {
       arm_recv<Mode>(slot_index);
       if (context_.on_accept) context_.on_accept();
+      report_data_connection(context_, cqe.res);
     }
   } else if (cqe.res != -ECANCELED && cqe.res != -EINTR && cqe.res != -EAGAIN &&
              cqe.res != -ECONNABORTED) {

@@ -52,7 +52,10 @@ Status UringRrRequester::open() {
     flow.in.resize(std::max<std::size_t>(in_size, rr_limits::udp_min_bytes));
     flow.stamps = StampQueue(depth_);
     flow.responses = MessageCounter(response_);
-    if (udp_) flow.requests.assign(std::size_t{request_} * depth_, 'A');
+    if (udp_) {
+      flow.requests.assign(std::size_t{request_} * depth_, 'A');
+      prove_rr_requests(flow.requests.data(), depth_, request_, context_, flow.slot);
+    }
     flow.window = UdpRrWindow(depth_, loss_pause_ticks_);
     flows_.push_back(std::move(flow));
   }

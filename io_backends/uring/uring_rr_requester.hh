@@ -11,6 +11,7 @@
 #include "engine/stats/rr_clock.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
 

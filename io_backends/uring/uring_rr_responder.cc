@@ -28,6 +28,7 @@ Status UringRrResponder::open() {
   response_ = rr_response_bytes(spec);
   udp_ = spec.workload.protocol == Protocol::udp;
   filter_ = filters_datagrams(context_);
+  gate_ = rr_udp_gate(context_, request_, response_);
   out_ = IoBuffer(std::max<std::size_t>(connection_buffer,
                                         std::min<std::size_t>(response_, max_responder_buffer)),
                   'A');
@@ -158,6 +159,7 @@ void UringRrResponder::on_accept(uint32_t index, int res) {
   c.in.resize(connection_buffer);
   ++report_.connections;
   if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, res);
   arm_recv(slot);
   arm_endpoint(index);
 }
@@ -192,6 +194,10 @@ void UringRrResponder::on_datagram(uint32_t index, int res) {
   e.from.length = e.in_msg.msg_namelen;
   // --allow: a request from elsewhere gets no answer (counted by the admission).
   if (filter_ && !context_.admission->admit_datagram(e.from)) return arm_endpoint(index);
+  // Not a request, or a larger answer than it brought to a source that proved nothing.
+  const auto received = static_cast<std::size_t>(res);
+  if (gate_.answer(e.in.data(), std::min(received, e.in.size()), received) == 0)
+    return arm_endpoint(index);
   if (!e.seen_data) {
     e.seen_data = true;
     if (context_.on_accept) context_.on_accept();
@@ -274,6 +280,7 @@ WorkerReport UringRrResponder::finish() {
   for (const Connection& c : connections_)
     if (c.fd.valid() && !c.closed)
       report_.connection_stats.push_back(read_tcp_info(c.fd.get(), c.bytes));
+  gate_.note(report_);
   return report_;
 }
 

@@ -13,6 +13,7 @@
 #include "engine/backend/data_worker.hh"
 #include "io_backends/common/io_buffer.hh"
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 #include "io_backends/uring/probe.hh"
 #include "io_backends/uring/ring.hh"
 
@@ -67,6 +68,7 @@ class UringRrResponder final : public DataWorker {
   uint32_t request_ = 0, response_ = 0;
   bool udp_ = false, stopping_ = false;
   bool filter_ = false;  // --allow: each request's source is checked
+  UdpRrGate gate_;       // UDP: who gets an answer, and how large
   uint32_t armed_ = 0;
   std::vector<Endpoint> endpoints_;
   std::vector<Connection> connections_;

@@ -103,7 +103,7 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
       if (out != nullptr && template_.msg_namelen > 0) source = source_of(*out);
       if (out != nullptr && filter_ && !context_.admission->admit_datagram(source)) out = nullptr;
       if (out != nullptr) {
-        if (iperf2_) socket.accounting->set_source(iperf2_flow_of(source));
+        if (iperf2_) socket.accounting->set_source(iperf2_flow_of(source), source, turn_ns_);
         const auto* payload = static_cast<const unsigned char*>(io_uring_recvmsg_payload(out, &h));
         const std::size_t in_buffer = io_uring_recvmsg_payload_length(out, cqe.res, &h);
         const std::size_t length = out->payloadlen;
@@ -117,9 +117,7 @@ void UringUdpReceiver::on_completion(const io_uring_cqe& cqe) {
             socket.accounting->on_buffer(payload, in_buffer, length, segment,
                                          info.receive_ns > 0 ? info.receive_ns : monotonic_ns());
         if (data_bytes > 0 || length == 0) context_.counters[socket.slot].add(data_bytes);
-        if (iperf2_)
-          answer_iperf2_fin(*socket.accounting, socket.fd.get(), source, context_, socket.slot,
-                            report_);
+        if (iperf2_) iperf2_server_->after_datagram(socket, source, report_);
         socket.accounting->announce_ended();  // count mode: after the bytes before the marker
         // Header-only from now on: end the receive on full buffers; it is re-armed on headers.
         if (gives_up_gro(socket, length, segment) && socket.armed) cancel_receive(index);
@@ -150,7 +148,9 @@ void UringUdpReceiver::run(const std::atomic<bool>& stop) {
       record_error(std::string("io_uring_enter: ") + std::strerror(-r));
       break;
     }
+    if (iperf2_) turn_ns_ = monotonic_ns();
     reap();
+    sweep_iperf2_streams();
   }
   // Stop: end every multishot receive, counting what they still bring, bounded.
   stopping_ = true;

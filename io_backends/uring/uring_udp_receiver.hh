@@ -35,6 +35,7 @@ class UringUdpReceiver final : public DataWorker, private UdpReceiverBase {
   msghdr template_{};  // what each multishot RECVMSG fills: no name, one cmsg slot
   uint32_t armed_ = 0;
   bool stopping_ = false;
+  uint64_t turn_ns_ = 0;       // iperf2: the steady clock as this turn of the loop began
   BufferRing full_buffers_;    // group 0: a whole datagram or GRO train per buffer
   BufferRing header_buffers_;  // group 1 (--skip-rx-copy): header-only reads
   Ring ring_;                  // after the buffers and sockets: torn down before them

@@ -245,28 +245,34 @@ def windows_data_no_sync(xttcp, started):
 
 def windows_max_clients(xttcp, started):
     """--max-clients 1 in the Windows dialect: once a first host has exchanged a token, a
-    second host's token connection is closed at once (and the first host's next one served)."""
+    second host's token connection is closed at once (and the first host's next one served).
+    The first host connects its data ports first, as a sender does: a token counts only from
+    the host of its thread's data connection (hostile_windows_test.py)."""
     base = free_port_block(2)
     r = Process([xttcp, "--dialect", "windows", "-r", "-m", "2,*,127.0.0.1", "-p", str(base),
                  "-t", "1", "--max-clients", "1", "--wait-timeout", "60"],
                 "Windows-dialect receiver")
     started.append(r)
     wait_listening(base + 1001)
-    tokens = []
+    held = []
     try:
+        for port in (base, base + 1):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=10,
+                                                 source_address=(INSIDE, 0)))
         first = socket.create_connection(("127.0.0.1", base + 1000), timeout=10,
                                          source_address=(INSIDE, 0))
-        tokens.append(first)
-        check(first.recv(1) == b"X", "the first host got no token")
+        held.append(first)
         first.sendall(b"X")
+        check(first.recv(1) == b"X", "the first host got no token")
         check(closed_at_once(base + 1001, ELSEWHERE),
               "a second host's token connection was served with --max-clients 1")
         again = socket.create_connection(("127.0.0.1", base + 1001), timeout=10,
                                          source_address=(INSIDE, 0))
-        tokens.append(again)
+        held.append(again)
+        again.sendall(b"X")
         check(again.recv(1) == b"X", "the first host's second token connection was refused")
     finally:
-        for sock in tokens:
+        for sock in held:
             sock.close()
     r.signal(2)
     check(r.wait(30) is not None, "the receiver did not end on Ctrl+C")

@@ -2,8 +2,9 @@
 // udp::DatagramAccounting): UDP_GRO trains split, the native header and count mode's end
 // markers decoded, each flow's sequence tracked, the test's declared flows admitted (and every
 // other flow, or a declared one without its token, kept out as foreign); or, in the iperf2
-// layout, iperf 2's heads, each FIN answered with a report. Checks the counters stay consistent
-// and that a lone datagram is data exactly when the declarations admit it.
+// layout, iperf 2's heads, each FIN answered within the report budget, silent streams ended.
+// Checks the counters stay consistent, that a lone datagram is data exactly when the
+// declarations admit it, and that a stream's reports never add up to more bytes than it brought.
 //
 // Input: byte 0 = the layout (bit 7: iperf2, its flows the sources 0-3 by each record's length)
 // and count mode for NTttcp's payload (bits 0-6, end_compat_after: 0 = off, else 1-127
@@ -16,6 +17,8 @@
 // length and segment 0xffff is no buffer: the next test starts, its senders the declarations
 // but the first. tests/fuzz/make_corpus.py writes datagrams a real xttcp sender sent in this
 // form.
+#include <netinet/in.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -70,6 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   uint64_t now_ns = 1'000'000'000;
   uint64_t datagrams = 0;
+  uint64_t streams_ended = 0;                  // iperf2: stream events that ended a stream
+  uint64_t sent_by[4] = {}, answered[4] = {};  // iperf2, per source: bytes sent, reports back
   while (at < size) {
     size_t length = 0, segment = 0;
     for (int i = 0; i < 2 && at < size; ++i) length = length << 8 | data[at++];
@@ -82,7 +87,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t present = length < size - at ? length : size - at;
     const size_t one = segment == 0 || segment > length ? length : segment;
     datagrams += one == 0 ? 1 : (length + one - 1) / one;
-    if (iperf2) socket.set_source(static_cast<uint32_t>(length & 3));
+    if (iperf2) {
+      xttcp::SocketAddress source;  // a source port per flow (only copied by the accounting)
+      auto* in = reinterpret_cast<sockaddr_in*>(&source.storage);
+      in->sin_family = AF_INET;
+      in->sin_port = htons(static_cast<uint16_t>(length & 3));
+      source.length = sizeof(sockaddr_in);
+      socket.set_source(static_cast<uint32_t>(length & 3), source, now_ns);
+      sent_by[length & 3] += length;
+    }
     const size_t data_bytes = socket.on_buffer(data + at, present, length, segment, now_ns);
     FUZZ_CHECK(data_bytes <= length);
     // A lone native datagram (no GRO train) with its header whole: data exactly when admitted.
@@ -90,10 +103,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!iperf2 && one == length && udp::decode(data + at, present, header) &&
         !udp::has_end_flag(data + at))
       FUZZ_CHECK(data_bytes == (admitted(header) ? length : 0));
-    if (const auto fin = socket.take_fin()) {
+    if (iperf2 && (length & 0xf0) == 0xf0) socket.end_silent_streams(now_ns + (length << 24));
+    for (const udp::Iperf2StreamEvent& event : socket.stream_events()) {
       FUZZ_CHECK(iperf2);
-      FUZZ_CHECK(fin->report.lost <= fin->report.datagrams);
+      FUZZ_CHECK(event.report.lost <= event.report.datagrams);
+      FUZZ_CHECK(!event.answer || event.how == udp::StreamEnd::fin);
+      // A source never gets back more report bytes than it sent.
+      if (event.answer) answered[event.flow_id & 3] += xttcp::iperf2::server_report_size;
+      FUZZ_CHECK(answered[event.flow_id & 3] <= sent_by[event.flow_id & 3]);
+      if (event.ended_now) ++streams_ended;
     }
+    socket.clear_stream_events();
     socket.announce_ended();
     at += present;
     now_ns += 10'000 + (length & 0xff) * 997;  // arrivals spread unevenly (jitter)
@@ -101,6 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   FUZZ_CHECK(socket.flows() <= datagrams);
   FUZZ_CHECK(flows_started <= datagrams);
+  if (iperf2) FUZZ_CHECK(streams_ended == flows_ended && flows_ended <= flows_started);
   FUZZ_CHECK(socket.flows() <= registry.flows_per_socket());  // invented ids are bounded
   const auto flows = registry.snapshot();
   FUZZ_CHECK(flows.size() <= datagrams);
@@ -114,7 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (xttcp::udp::is_foreign_record(flow.flow_id)) {
       FUZZ_CHECK(c.unique == 0 && c.expected == 0);
       if ((admission_byte & 0x80) == 0 || !declared)
-        FUZZ_CHECK(flow.flow_id == xttcp::udp::foreign_markers_flow);
+        FUZZ_CHECK(flow.flow_id == xttcp::udp::foreign_markers_flow ||
+                   (iperf2 && flow.flow_id == xttcp::udp::headerless_flow));
     }
     // Every datagram is a first arrival, a duplicate or NTttcp's payload.
     FUZZ_CHECK(c.datagrams == c.unique + c.duplicates + c.compat_datagrams);

@@ -251,6 +251,20 @@ Status check_rr(ParseState& state, const std::vector<OptionUse>& uses) {
     if (response > largest)
       return fail(fmt::format("--response-size: {} bytes is above the largest UDP payload ({})",
                               response, largest));
+    // A responder sends an answer larger than its request only to a request that names a flow
+    // of the test with its token (docs/rr.md, "Who gets an answer").
+    if (response > request && spec.control.no_sync)
+      return fail(fmt::format(
+          "--response-size {} is above -b {}: with -N a UDP responder cannot tell its requester "
+          "from a forged source, and answers no request with more bytes than it brought (give "
+          "--response-size no larger than -b, or drop -N)",
+          response, request));
+    if (response > request && request < rr_limits::udp_proof_bytes)
+      return fail(fmt::format(
+          "--response-size {} is above -b {}: a UDP responder sends a larger answer only to a "
+          "request that carries its flow and token, from {} bytes on (-b {} or more, or "
+          "--response-size no larger than -b)",
+          response, request, rr_limits::udp_proof_bytes, rr_limits::udp_proof_bytes));
   }
   return ok();
 }

@@ -1,7 +1,8 @@
 // The iperf2 dialect's server: iperf 2 has no control connection, so a test is its streams. The
 // first stream's connection (UDP: its first datagram) starts the test; it ends once every stream
-// accepted has been closed by its client (an iperf 2 client closes each TCP stream after -t, and
-// ends each UDP stream with a FIN datagram).
+// accepted has ended (an iperf 2 client closes each TCP stream after -t, and ends each UDP stream
+// with a FIN datagram; a stream also ends on a reset, and a UDP stream after iperf2_silence_ns
+// without a datagram or when newer sources push it out of the flow table: docs/hostile-peers.md).
 #include <atomic>
 
 #include "engine/report/log.hh"
@@ -25,7 +26,7 @@ class Iperf2Receiver final : public ReceiverControl {
   std::function<void()> flow_done_hook() override {
     return [this] {
       // Counted after the accept it pairs with (the same worker thread), so equal means every
-      // stream accepted so far has ended.
+      // stream accepted so far has ended, however it ended.
       if (closed_.fetch_add(1) + 1 == accepted_.load())
         context_.clock.finish(StopCause::flows_done, "the client closed every stream");
     };

@@ -55,8 +55,16 @@ class ReceiverControl {
   // NULL if the data path need not report (empty function): called by a worker for each data
   // connection it accepts (UDP: each new flow), on that worker's thread.
   virtual std::function<void()> accept_hook() { return {}; }
+  // NULL if the data path need not report (empty function): called by a TCP worker for each data
+  // connection it accepts and serves, with the peer and the local (data) port, on that worker's
+  // thread (the Windows dialect's token ports take a thread's token only from its data
+  // connection's host).
+  virtual std::function<void(const SocketAddress& peer, uint16_t port)> data_connection_hook() {
+    return {};
+  }
   // NULL if the data path need not report (empty function): called by a worker each time a
-  // sender closes a data connection in order, on that worker's thread. Count mode has its own.
+  // data connection ends (closed in order, reset or failed; UDP: each flow's end), on that
+  // worker's thread. Count mode has its own.
   virtual std::function<void()> flow_done_hook() { return {}; }
   // Mandatory. Listens (a busy port is reported here, before anything starts) and serves: a
   // start opens the context's gate. Called once the data ports listen.

@@ -43,9 +43,12 @@ class WindowsSender final : public SenderControl {
     context_.log.debug(fmt::format("token sync on ports {}..{} ({} host(s))",
                                    endpoints.front().port(), endpoints.back().port(),
                                    context_.receivers.size()));
-    // UDP: each thread declares its flow after its token, so the receiver counts only those.
+    // UDP: each thread declares its flow after its token, so the receiver counts only those;
+    // only when its datagrams carry the token (xttcp's header): this plane never learns that its
+    // receiver is xttcp, so --udp-payload auto sends NTttcp's payload (settle_udp_payload).
     std::vector<windows_token::FlowDeclaration> flows;
-    if (const auto& udp = context_.udp_flows)
+    if (const auto& udp = context_.udp_flows;
+        udp && spec.workload.udp_payload == UdpPayload::native)
       for (const uint32_t slot : windows_token::token_slots(context_.plan))
         flows.push_back({udp->base | slot, udp->token});
     return exchange_tokens_as_sender(endpoints, context_.source, timeout_, context_.interrupted,
@@ -64,8 +67,11 @@ class WindowsSender final : public SenderControl {
     for (size_t h = 0; h < context_.receivers.size(); ++h) {
       SocketAddress base = context_.receivers[h];
       base.set_port(spec.layout.base_port);
+      // A receiver holds a connection while a port handed to a peer that never used it
+      // frees (handout_claim_wait): that is on top of the connect time.
       auto ports =
-          fetch_assigned_ports(base, threads[h], context_.source, timeout_, context_.interrupted);
+          fetch_assigned_ports(base, threads[h], context_.source,
+                               timeout_ + windows_token::handout_claim_wait, context_.interrupted);
       if (!ports) return ports.error();
       if (Status expected =
               windows_token::check_assigned_ports(*ports, spec.layout.base_port, threads[h]);

@@ -1,10 +1,15 @@
 // The pure pieces every --rr data path shares (io_backends/common/rr_flow.hh, docs/rr.md): the
 // TCP requester's send times in flight and its count of whole responses, the UDP stamp, and the
-// UDP requester's window with its loss pause. Built into the Linux unit tests and, since the
-// iocp backend uses the same header, into the Windows ones (run under Wine).
+// UDP requester's window with its loss pause, and who a UDP responder answers (rr_udp_gate.hh).
+// Built into the Linux unit tests and, since the iocp backend uses the same headers, into the
+// Windows ones (run under Wine).
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "engine/udp/flow_admission.hh"
 #include "io_backends/common/rr_flow.hh"
+#include "io_backends/common/rr_udp_gate.hh"
 
 namespace xttcp {
 namespace {
@@ -31,6 +36,47 @@ TEST(RrFlow, MessageCounterCountsWholeMessagesAcrossReads) {
   EXPECT_EQ(responses.add(1), 1u);
   MessageCounter bytes(1);
   EXPECT_EQ(bytes.add(7), 7u);
+}
+
+// A forged source never gets back more bytes than it sent: nothing shorter than a request is
+// answered, and a larger answer goes only to a request naming a declared flow with its token.
+TEST(RrFlow, AUdpResponderAnswersNoStrangerWithMoreThanItSent) {
+  constexpr uint32_t base = 9u << udp::flow_slot_bits;
+  udp::FlowAdmission admission;
+  UdpRrGate same(64, 64, &admission);
+  std::vector<unsigned char> request(64, 0);
+  EXPECT_EQ(same.answer(request.data(), 1, 1), 0u);  // 1 byte: 64 back, before
+  EXPECT_EQ(same.answer(request.data(), 63, 63), 0u);
+  EXPECT_EQ(same.answer(request.data(), 64, 64), 64u);  // as large as it came: anyone
+  UdpRrGate larger(64, 1000, &admission);
+  EXPECT_EQ(larger.answer(request.data(), 64, 64), 0u);  // no test yet: nobody proven
+  admission.declare(std::vector<udp::DeclaredFlows>{{base, 2, 0x1234}});
+  EXPECT_EQ(larger.answer(request.data(), 64, 64), 0u);  // no proof in it
+  prove_rr_requests(
+      request.data(), 1, 64,
+      [] {
+        WorkerContext context;
+        context.udp_flow_base = base;
+        context.udp_flow_token = 0x1234;
+        return context;
+      }(),
+      1);
+  EXPECT_EQ(larger.answer(request.data(), 64, 64), 1000u);  // flow base | 1, its token
+  write_rr_proof(request.data(), base | 2, 0x1234);         // a flow past the declared count
+  EXPECT_EQ(larger.answer(request.data(), 64, 64), 0u);
+  write_rr_proof(request.data(), base | 1, 0x1235);  // the wrong token
+  EXPECT_EQ(larger.answer(request.data(), 64, 64), 0u);
+  EXPECT_EQ(larger.answer(request.data(), 13, 64), 0u);  // the proof not read whole (MSG_TRUNC)
+  UdpRrGate unsafe(64, 1000, nullptr);                   // no declarations in this run (-N)
+  write_rr_proof(request.data(), base | 1, 0x1234);
+  EXPECT_EQ(unsafe.answer(request.data(), 64, 64), 0u);
+  WorkerReport report;
+  larger.note(report);
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_NE(report.notes[0].find("5 datagram(s) not answered: 0 shorter than a request (64 "
+                                 "bytes), 5 asking a 1000-byte answer"),
+            std::string::npos)
+      << report.notes[0];
 }
 
 TEST(RrFlow, StampRoundTripsThroughADatagram) {

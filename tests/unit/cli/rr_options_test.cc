@@ -57,6 +57,17 @@ TEST(RrOptions, BadCombinationsNameTheOption) {
   EXPECT_NE(parse_error("-s x --rr --zerocopy").find("--zerocopy"), std::string::npos);
   EXPECT_NE(parse_error("-s x --rr -B 1g").find("-B"), std::string::npos);
   EXPECT_NE(parse_error("-s x --rr -P 64 -n 32").find("at most 1024"), std::string::npos);
+  // A UDP answer larger than its request goes only to a request that carries its flow and
+  // token: never with -N, never below 14-byte requests (docs/rr.md).
+  EXPECT_NE(parse_error("-r -u -N --rr -b 64 --response-size 100").find("with -N"),
+            std::string::npos);
+  EXPECT_NE(parse_error("-s x -u -N --rr -b 64 --response-size 100").find("with -N"),
+            std::string::npos);
+  EXPECT_NE(parse_error("-s x -u --rr -b 13 --response-size 100").find("-b 14 or more"),
+            std::string::npos);
+  EXPECT_EQ(parse_ok("-s x -u --rr -b 14 --response-size 100").spec.workload.send_buffer, 14u);
+  EXPECT_EQ(parse_ok("-r -u -N --rr -b 100 --response-size 64").spec.rr.response_bytes(100), 64u);
+  EXPECT_TRUE(parse_ok("-s x -N --rr -b 64 --response-size 100").spec.rr.on);  // TCP: no gate
 }
 
 }  // namespace

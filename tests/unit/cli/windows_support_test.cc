@@ -32,6 +32,17 @@ TEST(WindowsSupport, TokenHandshakeAndSpRun) {
   EXPECT_EQ(refusal("-s -m 2,*,127.0.0.1 -ns -t 2 -sp"), "ok");
 }
 
+// NTttcp for Windows' start proves no key: a receiver that asked for one could never start a
+// test (its data connections are tied to no proven session), so the option is refused.
+TEST(WindowsSupport, AuthKeyIsRefused) {
+  for (const char* line : {"-r -m 1,*,127.0.0.1 -t 2 --auth-key key.txt",
+                           "-s -m 1,*,127.0.0.1 -ns -t 2 --auth-key key.txt"})
+    EXPECT_EQ(refusal(line),
+              "--auth-key: NTttcp for Windows' start (its tokens, -sp or -ns) proves no key; the "
+              "key is for xttcp's own sync connection (--dialect linux), so drop one of them")
+        << line;
+}
+
 TEST(WindowsSupport, NoSyncTimedTcpRuns) {
   EXPECT_EQ(refusal("-s -m 2,*,127.0.0.1 -ns -t 2"), "ok");
   EXPECT_EQ(refusal("-r -m 2,*,127.0.0.1 -ns -t 2 -p 6000 -l 32k -ndl -wu 1 -cd 1 -hpt -xml"),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <future>
 #include <memory>
 #include <thread>
 
@@ -197,6 +198,11 @@ TEST(ControlPlane, WindowsTokensStartTheReceiver) {
   auto receiver = rx.receiver();
   ASSERT_TRUE(receiver->open());
   EXPECT_FALSE(receiver->accept_hook());  // tokens, not connections, start the test
+  // A thread's token counts only from the host of its data connection, which the worker that
+  // accepted it reports (docs/hostile-peers.md): here, the sender's from 127.0.0.1.
+  auto data_connection = receiver->data_connection_hook();
+  ASSERT_TRUE(data_connection);
+  data_connection(*resolve("127.0.0.1", 40000, false), base);
   auto sender = tx.sender();
   auto agreement = sender->agree();
   ASSERT_TRUE(agreement) << agreement.error().message;
@@ -206,6 +212,57 @@ TEST(ControlPlane, WindowsTokensStartTheReceiver) {
   EXPECT_EQ(rx.gate.wait(5s), std::optional<uint32_t>(5));
   EXPECT_FALSE(receiver->failed());
   receiver->stop();
+}
+
+// A token from a host with no data connection on its thread's port is not the sender's: the
+// test does not start, the receiver does not fail, and the port listens on.
+TEST(ControlPlane, AWindowsTokenWithoutADataConnectionStartsNothing) {
+  const uint16_t base = free_base_port();
+  Side rx(Role::receiver, Dialect::windows, base, 5);
+  auto receiver = rx.receiver();
+  ASSERT_TRUE(receiver->open());
+  auto token = connect_tcp(*resolve("127.0.0.1", static_cast<uint16_t>(base + 1000), false), {},
+                           std::chrono::milliseconds(2000));
+  ASSERT_TRUE(token) << token.error().message;
+  const char x = 'X';
+  ASSERT_EQ(send_some(token->get(), &x, 1).bytes, 1);
+  EXPECT_FALSE(rx.gate.wait(1s)) << "a stranger's token started the test";
+  EXPECT_FALSE(receiver->failed());
+  receiver->stop();
+}
+
+// A receiver closes a token connection it does not take as the thread's sender's (one of
+// several at once, say): the xttcp sender connects again and exchanges its token then.
+TEST(ControlPlane, AWindowsSenderConnectsAgainWhenItsTokenConnectionIsClosed) {
+  const uint16_t base = free_base_port();
+  auto listener = listen_tcp(*resolve("127.0.0.1", static_cast<uint16_t>(base + 1000), false), 1);
+  ASSERT_TRUE(listener) << listener.error().message;
+  // The receiver's side: the first connection closed unanswered, the second answered.
+  auto receiver = std::async(std::launch::async, [&]() -> bool {
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    for (int i = 0; i < 2; ++i) {
+      std::optional<UniqueSocket> accepted;
+      while (!accepted) {
+        if (wait_socket(listener->get(), WaitFor::read, deadline) <= 0) return false;
+        auto got = accept_connection(listener->get(), nullptr);
+        if (!got) return false;
+        accepted = std::move(*got);
+      }
+      if (i == 0) continue;  // closed here, before the token
+      char byte = 0;
+      if (wait_socket(accepted->get(), WaitFor::read, deadline) <= 0) return false;
+      if (receive_some(accepted->get(), &byte, 1).bytes != 1 || byte != 'X') return false;
+      const char x = 'X';
+      return send_some(accepted->get(), &x, 1).bytes == 1;
+    }
+    return false;
+  });
+  Side tx(Role::sender, Dialect::windows, base, 5);
+  auto sender = tx.sender();
+  ASSERT_TRUE(sender->agree());
+  Status started = sender->start();
+  EXPECT_TRUE(started) << started.error().message;
+  EXPECT_TRUE(receiver.get());
 }
 
 TEST(ControlPlane, WindowsNoSyncStartsOnEveryThreadsConnection) {

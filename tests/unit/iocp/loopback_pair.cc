@@ -116,6 +116,11 @@ PairOutcome run_pair(const PairOptions& options) {
   receiver_context.local = loopback(options.ipv6, 0);
   receiver_context.counters = receiver_counters.get();
   receiver_context.on_accept = [&accepts] { ++accepts; };
+  std::atomic<uint32_t> data_connections{0};
+  receiver_context.on_data_connection = [&data_connections, port](const SocketAddress& peer,
+                                                                  uint16_t local) {
+    if (local == port && (peer.host() == "127.0.0.1" || peer.host() == "::1")) ++data_connections;
+  };
   ConnectionWatch watch(limits::watched_connections, true);
   if (options.count_reads) receiver_context.connection_watch = &watch;
   receiver_context.udp_flows = &receiver_registry;
@@ -180,6 +185,7 @@ PairOutcome run_pair(const PairOptions& options) {
   out.receiver = get_within(receiver_done, 15s, "receiver");
   out.received = total(receiver_counters.get(), 1);
   out.accepts = accepts.load();
+  out.data_connections = data_connections.load();
   out.sender_flows = sender_registry.snapshot();
   out.receiver_flows = receiver_registry.snapshot();
   out.sent_operations = operations(sender_counters.get(), n);

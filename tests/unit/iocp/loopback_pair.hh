@@ -45,6 +45,7 @@ struct PairOutcome {
   bool ran = false;                 // both workers opened
   uint64_t sent = 0, received = 0;  // bytes, from the flow counters
   uint32_t accepts = 0;             // on_accept calls
+  uint32_t data_connections = 0;    // on_data_connection calls naming a loopback peer and the port
   WorkerReport sender, receiver;
   uint32_t udp_flow_base = 0;
   std::vector<udp::FlowRecord> sender_flows, receiver_flows;  // UDP registries

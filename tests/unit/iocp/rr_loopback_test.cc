@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -20,6 +21,8 @@
 
 #include "engine/net/address.hh"
 #include "engine/stats/rr_clock.hh"
+#include "engine/udp/flow_admission.hh"
+#include "engine/udp/flow_registry.hh"
 #include "io_backends/common/rr_flow.hh"
 #include "loopback_pair.hh"
 
@@ -47,6 +50,7 @@ struct RrOutcome {
   std::vector<HistogramCounts> round_trips;   // per requester flow
   uint64_t answered = 0, answered_bytes = 0;  // responder, every port
   uint32_t accepts = 0;                       // responder's on_accept calls
+  uint32_t data_connections = 0;  // responder's on_data_connection calls naming one of its ports
   int64_t open_connections_after_open = 0;
 };
 
@@ -87,6 +91,13 @@ RrOutcome run_rr(const RrOptions& options) {
   auto histograms = std::make_unique<LatencyHistogram[]>(options.flows);
   auto responder_histograms = std::make_unique<LatencyHistogram[]>(options.ports);
   udp::UdpFlowRegistry responder_registry, requester_registry;
+  // What the requester's hello declares in a run: its flows and token, which its UDP requests
+  // carry, so the responder may answer them with more bytes than they bring (rr_udp_gate.hh).
+  constexpr uint32_t flow_base = 5u << udp::flow_slot_bits;
+  constexpr uint16_t flow_token = 0x5eed;
+  udp::FlowAdmission admission;
+  admission.declare(std::vector<udp::DeclaredFlows>{{flow_base, options.flows, flow_token}});
+  responder_registry.set_admission(&admission);
   std::atomic<uint32_t> accepts{0};
   std::atomic<int64_t> open_connections{0};
 
@@ -96,6 +107,12 @@ RrOutcome run_rr(const RrOptions& options) {
   responder_context.local = *resolve("127.0.0.1", 0, false);
   responder_context.counters = responder_counters.get();
   responder_context.on_accept = [&accepts] { ++accepts; };
+  std::atomic<uint32_t> data_connections{0};
+  responder_context.on_data_connection = [&data_connections, &ports](const SocketAddress& peer,
+                                                                     uint16_t local) {
+    if (peer.host() == "127.0.0.1" && std::find(ports.begin(), ports.end(), local) != ports.end())
+      ++data_connections;
+  };
   responder_context.udp_flows = &responder_registry;
   responder_context.rr_histograms = responder_histograms.get();
   WorkerContext requester_context;
@@ -106,6 +123,8 @@ RrOutcome run_rr(const RrOptions& options) {
   requester_context.counters = requester_counters.get();
   requester_context.open_connections = &open_connections;
   requester_context.udp_flows = &requester_registry;
+  requester_context.udp_flow_base = flow_base;
+  requester_context.udp_flow_token = flow_token;
   requester_context.rr_histograms = histograms.get();
 
   auto responder = backend->make_worker(responder_context);
@@ -169,6 +188,7 @@ RrOutcome run_rr(const RrOptions& options) {
     EXPECT_EQ(responder_histograms[i].read().count, 0u) << "a responder times nothing";
   }
   out.accepts = accepts.load();
+  out.data_connections = data_connections.load();
   return out;
 }
 
@@ -208,6 +228,7 @@ void expect_transactions(const RrOptions& options, const RrOutcome& out) {
   } else {
     EXPECT_EQ(out.responder.connections, options.flows);
     EXPECT_EQ(out.accepts, options.flows);
+    EXPECT_EQ(out.data_connections, options.flows);  // the Windows dialect's tokens need them
     EXPECT_EQ(out.requester.rr_lost, 0u);
     ASSERT_EQ(out.requester.connection_stats.size(), options.flows);
     uint64_t reported = 0;

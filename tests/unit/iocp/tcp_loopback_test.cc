@@ -14,6 +14,7 @@ void expect_exact(const PairOptions& options, const PairOutcome& out) {
   EXPECT_EQ(out.sender.connections, options.connections);
   EXPECT_EQ(out.receiver.connections, options.connections);
   EXPECT_EQ(out.accepts, options.connections);
+  EXPECT_EQ(out.data_connections, options.connections);  // the Windows dialect's tokens need them
   EXPECT_EQ(out.sender.errors, 0u) << out.sender.first_error;
   EXPECT_EQ(out.receiver.errors, 0u) << out.receiver.first_error;
   EXPECT_EQ(out.sender.closed_by_peer, 0u);

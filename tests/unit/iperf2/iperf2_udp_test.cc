@@ -12,6 +12,7 @@
 #include "engine/report/iperf2_console.hh"
 #include "engine/udp/datagram_accounting.hh"
 #include "tests/unit/cli/cli_test_util.hh"
+#include "tests/unit/iperf2/iperf2_datagrams.hh"
 #include "tests/unit/report/golden.hh"
 
 #ifndef IPERF2_DATA_DIR
@@ -113,57 +114,50 @@ TEST(Iperf2Udp, HighSequenceWordsAndCounts) {
 }
 
 // The receive side: iperf 2's datagrams by source, loss from the numbers, the FIN answered.
-struct Datagrams {
-  udp::UdpFlowRegistry registry;
-  std::function<void()> ended = [this] { ++flows_ended; };
-  std::function<void()> started = [this] { ++flows_started; };
-  udp::DatagramAccounting accounting{registry, 0, &ended, udp::DatagramLayout::iperf2, &started};
-  int flows_started = 0, flows_ended = 0;
-
-  void send(int64_t sequence, uint64_t at_ns, std::size_t length = 200) {
-    std::vector<unsigned char> d(length, 'B');
-    iperf2::encode_head({sequence, 100, static_cast<uint32_t>(sequence < 0 ? 0 : sequence)},
-                        d.data());
-    accounting.on_datagram(d.data(), d.size(), d.size(), at_ns);
-    accounting.announce_ended();
-  }
-};
+using Datagrams = test::Iperf2Datagrams;
 
 TEST(Iperf2Udp, AccountingCountsLossAndAnswersTheFin) {
   Datagrams d;
-  d.accounting.set_source(40000);
+  d.from(40000);
   for (int64_t n : {1, 2, 4, 3, 6}) d.send(n, static_cast<uint64_t>(n) * 1'000'000);
   EXPECT_EQ(d.flows_started, 1);
-  EXPECT_FALSE(d.accounting.take_fin().has_value());
+  EXPECT_TRUE(d.events().empty());
   d.send(-7, 2'500'001'000);  // 6 data datagrams (5 lost), then the FIN
   EXPECT_EQ(d.flows_ended, 1);
-  auto fin = d.accounting.take_fin();
-  ASSERT_TRUE(fin.has_value());
-  EXPECT_TRUE(fin->first);
-  EXPECT_EQ(fin->flow_id, 40000u);
-  EXPECT_EQ(fin->report.datagrams, 7u);  // data + the FIN, as iperf 2's server counts
-  EXPECT_EQ(fin->report.lost, 1u);
-  EXPECT_EQ(fin->report.out_of_order, 1u);
-  EXPECT_EQ(fin->report.bytes, 6u * 200);
-  EXPECT_EQ(fin->report.stop_sec, 2u);  // first datagram at 1 ms, FIN at 2.500001 s
-  EXPECT_EQ(fin->report.stop_usec, 499001u);
-  // The client repeats its FIN when the report is lost: answered again, counted no more.
-  d.send(-7, 2'600'000'000);
-  fin = d.accounting.take_fin();
-  ASSERT_TRUE(fin.has_value());
-  EXPECT_FALSE(fin->first);
-  EXPECT_EQ(fin->report.bytes, 6u * 200);
+  auto events = d.events();
+  ASSERT_EQ(events.size(), 1u);
+  const udp::Iperf2StreamEvent& fin = events[0];
+  EXPECT_TRUE(fin.ended_now);
+  EXPECT_TRUE(fin.answer);
+  EXPECT_EQ(fin.how, udp::StreamEnd::fin);
+  EXPECT_EQ(fin.flow_id, 40000u);
+  EXPECT_EQ(fin.source.port(), 40000u);
+  EXPECT_EQ(fin.report.datagrams, 7u);  // data + the FIN, as iperf 2's server counts
+  EXPECT_EQ(fin.report.lost, 1u);
+  EXPECT_EQ(fin.report.out_of_order, 1u);
+  EXPECT_EQ(fin.report.bytes, 6u * 200);
+  EXPECT_EQ(fin.report.stop_sec, 2u);  // first datagram at 1 ms, FIN at 2.500001 s
+  EXPECT_EQ(fin.report.stop_usec, 499001u);
+  // The client repeats its FIN when the report is lost: answered again (a quarter second
+  // later), counted no more.
+  d.steady_ns += udp::iperf2_report_spacing_ns;
+  d.send(-7, 2'750'001'000);
+  events = d.events();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_FALSE(events[0].ended_now);
+  EXPECT_TRUE(events[0].answer);
+  EXPECT_EQ(events[0].report.bytes, 6u * 200);
   EXPECT_EQ(d.flows_ended, 1);
 }
 
 TEST(Iperf2Udp, SourcesAreFlows) {
   Datagrams d;
-  d.accounting.set_source(1);
+  d.from(1);
   d.send(1, 1000);
   // Each stream's first datagram says so once, for the receiver to name it.
   EXPECT_EQ(d.accounting.take_began(), std::optional<uint32_t>{1});
   EXPECT_FALSE(d.accounting.take_began().has_value());
-  d.accounting.set_source(2);
+  d.from(2);
   d.send(1, 2000);
   EXPECT_EQ(d.accounting.take_began(), std::optional<uint32_t>{2});
   d.send(2, 3000);
@@ -171,10 +165,10 @@ TEST(Iperf2Udp, SourcesAreFlows) {
   EXPECT_EQ(d.flows_started, 2);
   EXPECT_EQ(d.accounting.flows(), 2u);
   d.send(-3, 4000);
-  auto fin = d.accounting.take_fin();
-  ASSERT_TRUE(fin.has_value());
-  EXPECT_EQ(fin->flow_id, 2u);
-  EXPECT_EQ(fin->report.lost, 0u);
+  const auto events = d.events();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].flow_id, 2u);
+  EXPECT_EQ(events[0].report.lost, 0u);
 }
 
 TEST(Iperf2Udp, TheRegistryKeepsTheNamedFlowsInOrder) {

@@ -111,6 +111,20 @@ TEST(UdpReport, ForeignDatagramsAreSaidApartGolden) {
   EXPECT_EQ(parsed->udp->foreign_end_markers, 5u);
 }
 
+// Datagrams without the header the test's datagrams carry (too short for it): in none of the
+// figures, a console line of their own, counts in the JSON that read back.
+TEST(UdpReport, HeaderlessDatagramsAreSaidApartGolden) {
+  Result r = udp_receiver();
+  r.udp->headerless_datagrams = 500000;
+  r.udp->headerless_bytes = 5750000;
+  expect_golden("udp-receiver-headerless.txt", join_lines(xttcp_extra_lines(r)));
+  Expected<Result> parsed = parse_native_json(render_native_json(r));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_TRUE(parsed->udp);
+  EXPECT_EQ(parsed->udp->headerless_datagrams, 500000u);
+  EXPECT_EQ(parsed->udp->headerless_bytes, 5750000u);
+}
+
 TEST(UdpReport, TcpResultsHaveNoUdpObject) {
   const std::string text = render_native_json(test::sample_receiver());
   EXPECT_EQ(text.find("\"udp\""), std::string::npos);

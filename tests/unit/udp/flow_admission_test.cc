@@ -75,6 +75,44 @@ TEST(FlowAdmission, UndeclaredFlowsAreForeignOnceTheTestsSendersDeclaredTheirs) 
   EXPECT_EQ(udp.flows.size(), 2u);
 }
 
+// Every datagram of a declared flow carries xttcp's header: a shorter one (0 to 23 bytes), or
+// one without the header, is no flow's. It is not data, sits in the slot's headerless record
+// (not in the sums, the run figures or the foreign ones) and takes no table place. Before, such
+// datagrams counted as the test's (NTttcp's payload): 500,382 received of 382 sent.
+TEST(FlowAdmission, DatagramsWithoutTheHeaderAreNoDeclaredFlows) {
+  AdmittingSocket s;
+  s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 1}});
+  EXPECT_TRUE(s.datagram(declared_base, 0));
+  std::array<unsigned char, 100> bytes{};
+  uint64_t apart = 0, apart_bytes = 0;
+  for (std::size_t length = 0; length < header_size; ++length) {
+    EXPECT_FALSE(s.accounting.on_datagram(bytes.data(), length, length, 1));
+    ++apart;
+    apart_bytes += length;
+  }
+  bytes.fill('B');  // NTttcp's payload: no header either
+  EXPECT_FALSE(s.accounting.on_datagram(bytes.data(), bytes.size(), bytes.size(), 1));
+  ++apart;
+  apart_bytes += bytes.size();
+  EXPECT_EQ(s.accounting.flows(), 1u);
+  const auto flows = s.registry.snapshot();
+  EXPECT_EQ(sum(flows).datagrams, 1u);
+  const ForeignCounts counts = foreign_counts(flows);
+  EXPECT_EQ(counts.headerless_datagrams, apart);
+  EXPECT_EQ(counts.headerless_bytes, apart_bytes);  // 0 + 1 + ... + 23 + 100
+  EXPECT_EQ(counts.datagrams, 0u);
+  UdpResult udp;
+  add_run_figures(udp, Role::receiver, flows, {{declared_base, true, 1}});
+  EXPECT_EQ(udp.received, 1u);
+  EXPECT_EQ(udp.headerless_datagrams, apart);
+  EXPECT_EQ(udp.payload, "native");
+  // Without declarations (-N, NTttcp's senders) such datagrams are payload, counted as before.
+  AdmittingSocket open;
+  open.admission.declare(std::nullopt);
+  EXPECT_TRUE(open.accounting.on_datagram(bytes.data(), 10, 10, 1));
+  EXPECT_EQ(foreign_counts(open.registry.snapshot()).headerless_datagrams, 0u);
+}
+
 TEST(FlowAdmission, OnlyADeclaredFlowsEndMarkerEndsIt) {
   AdmittingSocket s;
   s.admission.declare(std::vector<DeclaredFlows>{{declared_base, 1}});
@@ -168,8 +206,33 @@ std::optional<DeclaredFlows> declares(const std::string& hello) {
 
 bool refused(const std::string& hello) { return !declared_udp_flows(hello); }
 
+// A sender declares its flows only when its datagrams carry the token; an older xttcp declared
+// them whatever it sent, and its hello's spec says so: taken as no declaration, so its NTttcp
+// payload is not kept out as headerless.
+TEST(FlowAdmission, OnlyDatagramsCarryingTheTokenAreDeclared) {
+  TestSpec spec;
+  spec.workload.protocol = Protocol::udp;
+  spec.workload.send_buffer = 1024;
+  EXPECT_TRUE(declares_udp_flows(spec));
+  spec.workload.send_buffer = 23;
+  EXPECT_FALSE(declares_udp_flows(spec));  // compat: too short for the header
+  spec.workload.send_buffer = 1024;
+  spec.workload.udp_payload = UdpPayload::compat;
+  EXPECT_FALSE(declares_udp_flows(spec));
+  EXPECT_EQ(declares(hello_json(spec, DeclaredFlows{declared_base, 4, 0xABCD})), std::nullopt);
+  spec.workload.udp_payload = UdpPayload::automatic;
+  spec.rr.on = true;  // --rr: the request carries flow id and token from 14 bytes on
+  spec.workload.send_buffer = 13;
+  EXPECT_FALSE(declares_udp_flows(spec));
+  spec.workload.send_buffer = 14;
+  EXPECT_TRUE(declares_udp_flows(spec));
+  spec.workload.protocol = Protocol::tcp;
+  EXPECT_FALSE(declares_udp_flows(spec));
+}
+
 TEST(FlowAdmission, AHelloDeclaresItsFlowsWithinBounds) {
   TestSpec spec;
+  spec.workload.protocol = Protocol::udp;
   const std::string hello = hello_json(spec, DeclaredFlows{declared_base, 4, 0xABCD});
   EXPECT_EQ(declares(hello), (DeclaredFlows{declared_base, 4, 0xABCD}));
   EXPECT_EQ(declares(R"({"udp_flows":{"base":7340032,"count":3,"token":65535}})"),

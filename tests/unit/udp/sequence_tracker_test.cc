@@ -79,6 +79,37 @@ TEST(SequenceTracker, LossAtStartCountsFromZero) {
   EXPECT_EQ(flow.snapshot().lost(), 3u);
 }
 
+// A first arrival past the first window is a flow met late, or a peer's invented one: its random
+// sequence claims no loss (before: up to 2^32 per flow, 2.2e12 for a spray of 1024).
+TEST(SequenceTracker, AFirstArrivalPastTheFirstWindowStartsTheCount) {
+  Flow flow(64);
+  flow.receive({63});  // inside the first window: counted from 0
+  EXPECT_EQ(flow.snapshot().lost(), 63u);
+  Flow late(64);
+  late.receive({64, 66, 65, 67});
+  expect_counts(late.snapshot(), counts(4, 4, 0, 1, 4));
+  Flow invented;
+  invented.receive({3'000'000'000u});
+  expect_counts(invented.snapshot(), counts(1, 1, 0, 0, 1));
+  EXPECT_EQ(invented.snapshot().lost(), 0u);
+}
+
+TEST(SequenceTracker, AnEndMarkerCountsFromZeroAgain) {
+  // The marker names the flow's whole count: what came before a late first arrival is lost.
+  Flow flow(64);
+  flow.receive({100, 101});
+  EXPECT_EQ(flow.snapshot().lost(), 0u);
+  flow.tracker.on_end(110);
+  EXPECT_EQ(flow.snapshot().expected, 110u);
+  EXPECT_EQ(flow.snapshot().lost(), 108u);
+  // A flow tracked afresh (it left the table) still cannot know what its first place counted.
+  Flow again(64);
+  again.tracker.expect_from_first();
+  again.receive({100, 101});
+  again.tracker.on_end(110);
+  EXPECT_EQ(again.snapshot().expected, 10u);
+}
+
 TEST(SequenceTracker, LossInMiddle) {
   Flow flow;
   flow.receive({0, 1, 2, 5, 6, 9});
@@ -177,19 +208,19 @@ TEST(SequenceTracker, WrapsAroundTwoToThe32) {
   const uint32_t last = 0xFFFFFFFF;
   // 2^32-5 .. 2^32-1 then 0 .. 5, with 2^32-2 arriving after 0 (a reorder across the boundary).
   flow.receive({last - 4, last - 3, last - 2, last, 0, last - 1, 1, 2, 3, 4, 5});
-  // Flows start at 0, so the 2^32-5 sequences before the first arrival count as lost.
-  expect_counts(flow.snapshot(), counts(11, 11, 0, 1, two32 + 6));
-  EXPECT_EQ(flow.snapshot().lost(), two32 - 5);
+  // The first arrival lies past the first window: counting starts there, nothing before it lost.
+  expect_counts(flow.snapshot(), counts(11, 11, 0, 1, 11));
+  EXPECT_EQ(flow.snapshot().lost(), 0u);
   flow.receive({last, 3});  // duplicates on both sides of the boundary
-  expect_counts(flow.snapshot(), counts(13, 11, 2, 1, two32 + 6));
+  expect_counts(flow.snapshot(), counts(13, 11, 2, 1, 11));
 }
 
 TEST(SequenceTracker, ArrivalJustAfterTheBoundaryBeforeTheOnesJustBefore) {
   Flow flow;
   const uint32_t last = 0xFFFFFFFF;
   flow.receive({last - 2, 1, last - 1, last, 0});
-  expect_counts(flow.snapshot(), counts(5, 5, 0, 3, two32 + 2));
-  EXPECT_EQ(flow.snapshot().lost(), two32 + 2 - 5);
+  expect_counts(flow.snapshot(), counts(5, 5, 0, 3, 5));  // from last - 2 to 1
+  EXPECT_EQ(flow.snapshot().lost(), 0u);
 }
 
 TEST(SequenceTracker, ExtendsAcrossSeveralCycles) {
@@ -349,6 +380,7 @@ struct Reference {
   std::set<uint64_t> received;
   bool started = false;
   uint64_t highest = 0;
+  uint64_t origin = 0;  // a first arrival past the first window starts the count
   UdpFlowSnapshot s;
   bool have_transit = false;
   uint64_t previous_transit = 0;
@@ -366,10 +398,11 @@ struct Reference {
     ++s.unique;
     if (started && extended < highest) ++s.reordered;
     if (started && extended < highest && highest - extended >= window) ++too_old;
+    if (!started && extended >= window) origin = extended;
     if (!started || extended > highest) highest = extended;
     started = true;
     received.insert(extended);
-    s.expected = highest + 1;
+    s.expected = highest + 1 - origin;
     const uint64_t transit = receive - send;
     if (have_transit) {
       jitter += (std::fabs(static_cast<double>(static_cast<int64_t>(transit - previous_transit))) -
@@ -384,7 +417,7 @@ struct Reference {
 
 struct RandomCase {
   // Extended sequence of the first datagram sent; the tracker puts the first arrival in cycle 0,
-  // so it stays below 2^32 (the sequences before it simply count as lost).
+  // so it stays below 2^32 (past the first window, the count starts at the first arrival).
   uint64_t first;
   uint32_t window;
   unsigned seed;

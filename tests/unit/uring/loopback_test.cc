@@ -58,6 +58,7 @@ struct Outcome {
   uint64_t sent = 0, received = 0;
   WorkerReport sender, receiver;
   uint32_t accepts = 0;
+  uint32_t data_connections = 0;  // on_data_connection calls naming 127.0.0.1 and the port
 };
 
 Outcome run_pair(const Options& options) {
@@ -98,6 +99,11 @@ Outcome run_pair(const Options& options) {
   receiver_context.local = *resolve("127.0.0.1", 0, false);
   receiver_context.counters = receiver_counters.get();
   receiver_context.on_accept = [&accepts] { ++accepts; };
+  std::atomic<uint32_t> data_connections{0};
+  receiver_context.on_data_connection = [&data_connections, port](const SocketAddress& peer,
+                                                                  uint16_t local) {
+    if (local == port && peer.host() == "127.0.0.1") ++data_connections;
+  };
   ConnectionWatch watch(limits::watched_connections, true);
   if (options.count_reads) receiver_context.connection_watch = &watch;
   WorkerContext sender_context;
@@ -153,6 +159,7 @@ Outcome run_pair(const Options& options) {
   out.receiver = receiver_done.get();
   out.received = total(receiver_counters.get(), 1);
   out.accepts = accepts.load();
+  out.data_connections = data_connections.load();
   return out;
 }
 
@@ -162,6 +169,7 @@ void expect_consistent(const Outcome& out) {
   EXPECT_EQ(out.sender.connections, connections);
   EXPECT_EQ(out.receiver.connections, connections);
   EXPECT_EQ(out.accepts, connections);
+  EXPECT_EQ(out.data_connections, connections);  // the Windows dialect's tokens need them
   EXPECT_EQ(out.sender.errors, 0u) << out.sender.first_error;
   EXPECT_EQ(out.receiver.errors, 0u) << out.receiver.first_error;
   ASSERT_EQ(out.sender.connection_stats.size(), connections);
