@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/net/address.hh"
 #include "engine/report/interval_stream.hh"
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/iperf2_live.hh"
@@ -42,6 +43,31 @@ Status check_result_paths(const TestSpec& spec) {
   return ok();
 }
 
+// An address this host must own (-r's to listen on, -a's to send from) that resolves to one it
+// does not own is a mistake on the command line: refused before the run, in the one format of
+// usage errors, as every dialect's -r once was from the engine after the banner (exit 2) and -a
+// from a failed bind (exit 1). A name that does not resolve is left to the run (exit 1).
+Status check_own_addresses(const TestSpec& spec, const Backend& backend) {
+  if ((backend.capabilities() & cap_raw_frames) != 0) return ok();  // dpdk owns its own
+  const bool iperf2 = spec.dialect == Dialect::iperf2;              // its -B is both
+  std::vector<std::pair<std::string, const char*>> owned;
+  if (spec.role == Role::receiver && spec.dialect != Dialect::windows)
+    owned.emplace_back(spec.layout.address, iperf2 ? "-B" : "-r");
+  if (spec.role == Role::sender) {
+    if (!spec.layout.source_address.empty())
+      owned.emplace_back(spec.layout.source_address, iperf2 ? "-B" : "-a");
+    for (const std::string& source : spec.layout.source_addresses)
+      owned.emplace_back(source, "--source-addresses");
+  }
+  for (const auto& [host, option] : owned) {
+    if (host.empty() || host == "*") continue;
+    auto address = resolve(host, 0, spec.layout.ipv6);
+    if (address && !is_local_address(*address))
+      return fail(fmt::format("{}: {} is not an address of this host", option, host));
+  }
+  return ok();
+}
+
 // Chooses the run's backend, the one time anything does, and checks the spec against it. Also
 // settles --backend auto on a name, so the results and the peer see what really ran, and says in
 // `notes` when auto passed over a backend because of an option.
@@ -52,6 +78,7 @@ Expected<BackendChoice> validate_environment(TestSpec& spec, std::vector<std::st
   auto choice = choose_backend(spec);
   if (!choice) return choice.error();
   if (!choice->auto_note.empty()) notes.push_back(choice->auto_note);
+  if (Status owned = check_own_addresses(spec, choice->backend); !owned) return owned.error();
   spec.backend = std::string(choice->backend.name());
   if (!spec.output.show_nic_packets.empty())
     if (Status exists = check_interface_exists(spec.output.show_nic_packets); !exists)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/spec.hh"
@@ -12,7 +13,9 @@ namespace xttcp {
 
 int run_command(TestSpec spec, const std::vector<std::string>& notes);
 
-// "xttcp: <message> (see 'xttcp --help')" on stderr; returns exit_code::usage.
-int usage_error(const std::string& message);
+// The one format of every command-line error found before a run starts, in every dialect and
+// command: "xttcp: <message> (see '<help>')", one line on stderr; returns exit_code::usage.
+// Errors during a run are the log's own lines ("HH:MM:SS ERR : ...").
+int usage_error(const std::string& message, std::string_view help = "xttcp --help");
 
 }  // namespace xttcp

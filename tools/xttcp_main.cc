@@ -2,12 +2,17 @@
 // Command, then runs it; never sees argv past here. Portable: what differs per OS is in
 // run_command_<os>.cc and behind the engine's own headers.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "io_backends/registry.hh"
+#include "tools/backends_command.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/defaults_profile.hh"
+#include "tools/cli/subcommands.hh"
 #include "tools/compare/compare_command.hh"
 #include "tools/paths/paths_command.hh"
 #include "tools/report/report_command.hh"
@@ -19,77 +24,65 @@
 
 namespace xttcp {
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "xttcp: %s (see 'xttcp --help')\n", message.c_str());
+int usage_error(const std::string& message, std::string_view help) {
+  std::fprintf(stderr, "xttcp: %s (see '%.*s')\n", message.c_str(), static_cast<int>(help.size()),
+               help.data());
   return exit_code::usage;
 }
 
 namespace {
 
-int print_backends(const TestSpec& options) {
-  std::printf("%-9s %-10s %-28s %s\n", "backend", "status", "capabilities", "notes");
-  for (const auto& backend : all_backends()) {
-    const Availability availability = backend->probe();
-    std::printf("%-9s %-10s %-28s %s: %s\n", std::string(backend->name()).c_str(),
-                availability.available ? "available" : "missing",
-                describe_capabilities(backend->capabilities()).c_str(),
-                std::string(backend->description()).c_str(), availability.reason.c_str());
-    if (availability.available)
-      for (const std::string& device : backend->devices(options))
-        std::printf("%-9s %s\n", "", device.c_str());
-  }
-  for (const AbsentBackend& absent : absent_backends())
-    std::printf("%-9s %-10s %-28s %s\n", absent.name.c_str(), "missing", "-",
-                absent.reason.c_str());
-  // What --backend auto (the default) takes, and why the backends before it were passed over.
-  for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
-    TestSpec spec;
-    spec.workload.protocol = protocol;
-    auto chosen = choose_backend(spec);
-    if (!chosen) {
-      std::printf("auto (%s): none: %s\n", to_string(protocol), chosen.error().message.c_str());
-      continue;
-    }
-    std::string why;
-    for (const auto& backend : all_backends()) {
-      if (backend.get() == &chosen->backend) break;
-      if (!backend->probe().available) continue;
-      why.append("; not ").append(backend->name()).append(": ").append(backend->auto_refusal(spec));
-    }
-    std::printf("auto (%s): %s%s\n", to_string(protocol),
-                std::string(chosen->backend.name()).c_str(), why.c_str());
-  }
-  return exit_code::success;
-}
-
-// `xttcp NAME ARGS...`: parse ARGS with the subcommand's grammar (a usage error exits 2), run it.
+// `xttcp NAME ARGS...`: parse ARGS with the subcommand's grammar (a usage error exits 2 and
+// points at the command's own help), run it.
 template <class Request>
-int run_parsed(const std::vector<std::string>& args,
+int run_parsed(const char* name, const std::vector<std::string>& args,
                Expected<Request> (*parse)(const std::vector<std::string>&),
                int (*run)(const Request&)) {
   auto request = parse(args);
-  if (!request) return usage_error(request.error().message);
+  if (!request) return usage_error(request.error().message, fmt::format("xttcp {} --help", name));
   return run(*request);
 }
 
-struct Subcommand {
+// The commands with a grammar of their own (tools/cli/subcommands.hh names them all; topology
+// and backends are read by each dialect's grammar).
+struct CommandRunner {
   const char* name;
   std::string (*help)();
   int (*run)(const std::vector<std::string>& args);
 };
 
-const Subcommand subcommands[] = {
+const CommandRunner runners[] = {
     {"compare", compare_help,
      [](const std::vector<std::string>& a) {
-       return run_parsed(a, parse_compare_args, run_compare);
+       return run_parsed("compare", a, parse_compare_args, run_compare);
      }},
     {"compare-paths", paths_help,
-     [](const std::vector<std::string>& a) { return run_parsed(a, parse_paths_args, run_paths); }},
+     [](const std::vector<std::string>& a) {
+       return run_parsed("compare-paths", a, parse_paths_args, run_paths);
+     }},
     {"report", report_help,
      [](const std::vector<std::string>& a) {
-       return run_parsed(a, parse_report_args, run_report);
+       return run_parsed("report", a, parse_report_args, run_report);
      }},
 };
+
+// `xttcp NAME ...`: runs a command that has its own grammar, prints any command's --help, or
+// refuses a first word that is no command. nullopt: the dialect's grammar reads the line
+// (topology, backends).
+std::optional<int> run_subcommand(std::vector<std::string>& args) {
+  const SubcommandDoc* doc = find_subcommand(args.front());
+  if (doc == nullptr) return usage_error(unknown_command_message(args.front()));
+  const CommandRunner* runner = nullptr;
+  for (const CommandRunner& candidate : runners)
+    if (doc->name == candidate.name) runner = &candidate;
+  if (args.size() == 2 && (args[1] == "--help" || args[1] == "-h")) {
+    std::fputs(runner != nullptr ? runner->help().c_str() : std::string(doc->help).c_str(), stdout);
+    return exit_code::success;
+  }
+  if (runner == nullptr) return std::nullopt;
+  args.erase(args.begin());
+  return runner->run(args);
+}
 
 }  // namespace
 }  // namespace xttcp
@@ -101,18 +94,11 @@ int main(int argc, char** argv) {
   if (!args.empty()) args.erase(args.begin());
   auto dialect = choose_dialect(program, args);
   if (!dialect) return usage_error(dialect.error().message);
+  // A first word that is no option names a command, the same in every dialect; any other is
+  // refused here, before a grammar could take it for a stray word and start a receiver.
+  if (starts_with_command_word(args))
+    if (std::optional<int> code = run_subcommand(args)) return *code;
   add_implied_defaults(program, args);  // as ntttcp: the original's work (--defaults ntttcp)
-  // The subcommands, each with its own grammar, the same in every dialect.
-  if (!args.empty())
-    for (const Subcommand& sub : subcommands)
-      if (args.front() == sub.name) {
-        args.erase(args.begin());
-        if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-          std::fputs(sub.help().c_str(), stdout);
-          return exit_code::success;
-        }
-        return sub.run(args);
-      }
   const bool windows = *dialect == CliDialect::windows;
   const bool iperf2 = *dialect == CliDialect::iperf2;
   auto command = windows  ? parse_windows_dialect(args)

@@ -51,7 +51,7 @@ std::string describe_capabilities(uint32_t caps);
 
 struct Availability {
   bool available = false;
-  std::string reason;  // why not, or a note on what was found
+  std::string reason;  // why not, or what was found ("" if nothing); never "available"
 };
 
 class Backend {

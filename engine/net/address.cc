@@ -62,6 +62,14 @@ std::string peer_network(const SocketAddress& peer) {
   return network;
 }
 
+LiteralFamily literal_family(const std::string& host) {
+  unsigned char bytes[16];
+  if (inet_pton(AF_INET, host.c_str(), bytes) == 1) return LiteralFamily::ipv4;
+  const std::string address = host.substr(0, host.find('%'));
+  if (inet_pton(AF_INET6, address.c_str(), bytes) == 1) return LiteralFamily::ipv6;
+  return LiteralFamily::none;
+}
+
 Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv6) {
   SocketAddress out;
   const int family = ipv6 ? AF_INET6 : AF_INET;

@@ -31,6 +31,12 @@ std::string peer_network(const SocketAddress& peer);
 // host "" or "*" means the wildcard address of the family.
 Expected<SocketAddress> resolve(const std::string& host, uint16_t port, bool ipv6);
 
+// The family an address literal is written in, without any lookup: ipv4 for "10.0.0.1", ipv6
+// for "::1" or "fe80::1%eth0" (a zone after '%'); none for a name or anything else. A command
+// line's literal chooses its family by itself; only a name needs -6.
+enum class LiteralFamily { none, ipv4, ipv6 };
+LiteralFamily literal_family(const std::string& host);
+
 // True when `address` is assigned to a local interface (or is the wildcard). Per platform:
 // address_linux.cc (getifaddrs), address_windows.cc (GetAdaptersAddresses).
 bool is_local_address(const SocketAddress& address);

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace xttcp {
 
 namespace {
@@ -37,9 +39,8 @@ Expected<CidrBlock> parse_cidr(std::string_view text) {
   CidrBlock block;
   block.ipv6 = address.find(':') != std::string::npos;
   if (inet_pton(block.ipv6 ? AF_INET6 : AF_INET, address.c_str(), block.prefix.data()) != 1)
-    return fail("'" + std::string(text) +
-                "' is not an address or CIDR block (e.g. 10.0.0.0/8, "
-                "192.0.2.7, fd00::/8)");
+    return fail(fmt::format(
+        "'{}' is not an address or CIDR block (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8)", text));
   const uint32_t max_bits = block.ipv6 ? 128 : 32;
   block.bits = max_bits;
   if (slash != std::string_view::npos) {
@@ -48,13 +49,11 @@ Expected<CidrBlock> parse_cidr(std::string_view text) {
         std::from_chars(length.data(), length.data() + length.size(), block.bits);
     if (error != std::errc() || end != length.data() + length.size() || length.empty() ||
         block.bits > max_bits)
-      return fail("'" + std::string(text) + "': the prefix length must be 0.." +
-                  std::to_string(max_bits));
+      return fail(fmt::format("'{}': the prefix length must be 0..{}", text, max_bits));
   }
   if (!host_bits_zero(block))
-    return fail("'" + std::string(text) + "' has bits set after the /" +
-                std::to_string(block.bits) + " prefix (did you mean " +
-                std::string(text.substr(0, slash)) + "/" + std::to_string(max_bits) + "?)");
+    return fail(fmt::format("'{}' has bits set after the /{} prefix (did you mean {}/{}?)", text,
+                            block.bits, text.substr(0, slash), max_bits));
   return block;
 }
 

@@ -108,7 +108,7 @@ std::vector<std::string> device_description_lines(const DeviceResult& device) {
   } else {
     std::string table;
     for (uint32_t queue : d.rss.indirection)
-      table += (table.empty() ? "" : " ") + std::to_string(queue);
+      table.append(table.empty() ? "" : " ").append(std::to_string(queue));
     lines.push_back(
         fmt::format("\t indirection table ({} entries): {}", d.rss.indirection.size(), table));
   }

@@ -25,10 +25,10 @@ class DpdkBackend final : public Backend {
   // The EAL starts only when a run asks for it (--dpdk-args), so ports are unknown here.
   Availability probe() const override {
     if (dpdk::Runtime::instance().initialised())
-      return {true, "available (libdpdk " XTTCP_DPDK_VERSION "); ports: " +
+      return {true, "libdpdk " XTTCP_DPDK_VERSION "; ports: " +
                         dpdk::Runtime::instance().describe_ports()};
-    return {true, "available (libdpdk " XTTCP_DPDK_VERSION
-                  "); ports: 'xttcp backends "
+    return {true, "libdpdk " XTTCP_DPDK_VERSION
+                  "; ports: 'xttcp backends "
                   "--dpdk-args \"...\"' lists them"};
   }
   uint32_t capabilities() const override {

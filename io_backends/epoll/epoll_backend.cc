@@ -24,7 +24,7 @@ class EpollBackend final : public Backend {
     int fd = epoll_create1(EPOLL_CLOEXEC);
     if (fd < 0) return {false, "epoll_create1 failed"};
     ::close(fd);
-    return {true, "available"};
+    return {true, ""};
   }
   uint32_t capabilities() const override {
     return cap_tcp | cap_udp | cap_zerocopy_tx | cap_socket_buffers | cap_verify_data |

@@ -22,7 +22,7 @@ class IocpBackend final : public Backend {
     if (Status started = start_sockets(); !started) return {false, started.error().message};
     auto port = iocp::CompletionPort::create();
     if (!port) return {false, port.error().message};
-    return {true, "available"};
+    return {true, ""};
   }
   uint32_t capabilities() const override {
     return cap_tcp | cap_udp | cap_socket_buffers | cap_verify_data | cap_wait_all |

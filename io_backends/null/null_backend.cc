@@ -44,7 +44,7 @@ class NullBackend final : public Backend {
   std::string_view description() const override {
     return "no I/O: measures the engine's own overhead";
   }
-  Availability probe() const override { return {true, "always available"}; }
+  Availability probe() const override { return {true, ""}; }
   // No sockets: none of the socket options (so no hosts to tell apart either).
   uint32_t capabilities() const override { return cap_tcp | cap_several_hosts; }
   std::string_view instead() const override {

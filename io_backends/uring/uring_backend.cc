@@ -26,7 +26,7 @@ class UringBackend final : public Backend {
   Availability probe() const override {
     const UringCapabilities& c = caps();
     if (!c.ring) return {false, c.ring_reason};
-    return {true, "available: " + c.summary()};
+    return {true, c.summary()};
   }
   uint32_t capabilities() const override {
     const UringCapabilities& c = caps();

@@ -67,9 +67,9 @@ TIMEOUT = 60
 def require_dpdk(xttcp):
     out = subprocess.run([xttcp, "backends"], capture_output=True, text=True, timeout=30).stdout
     for line in out.splitlines():
-        if line.startswith("dpdk "):
-            if " available " not in line:
-                raise SkipTest("dpdk backend: " + line.split(None, 2)[2])
+        if line.split()[:1] == ["dpdk"]:
+            if line.split()[1:2] != ["available"]:
+                raise SkipTest("dpdk backend: " + out.split("dpdk", 1)[1].strip())
             return
     raise SkipTest("dpdk backend not listed by 'xttcp backends'")
 

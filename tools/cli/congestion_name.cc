@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
 namespace xttcp {
 
 Status check_congestion_name(std::string_view name) {
@@ -12,8 +14,9 @@ Status check_congestion_name(std::string_view name) {
                c == '_' || c == '-';
       });
   if (!well_formed)
-    return fail("'" + std::string(name) +
-                "' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)");
+    return fail(fmt::format(
+        "'{}' is not an algorithm name (1..15 letters, digits, '_' or '-', e.g. cubic, bbr)",
+        name));
   return ok();
 }
 

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include <fmt/format.h>
+
+#include "tools/cli/subcommands.hh"
+
 namespace xttcp {
 
 namespace {
@@ -22,10 +26,6 @@ bool mentions_defaults(const std::vector<std::string>& args) {
   });
 }
 
-bool starts_subcommand(const std::vector<std::string>& args) {
-  return !args.empty() && (args[0] == "compare" || args[0] == "topology" || args[0] == "backends");
-}
-
 }  // namespace
 
 bool invoked_as_original(std::string_view program_name) {
@@ -34,7 +34,8 @@ bool invoked_as_original(std::string_view program_name) {
 }
 
 void add_implied_defaults(std::string_view program_name, std::vector<std::string>& args) {
-  if (!invoked_as_original(program_name) || mentions_defaults(args) || starts_subcommand(args))
+  if (!invoked_as_original(program_name) || mentions_defaults(args) ||
+      starts_with_command_word(args))
     return;
   args.insert(args.begin(), "--defaults=ntttcp");
 }
@@ -42,7 +43,7 @@ void add_implied_defaults(std::string_view program_name, std::vector<std::string
 Expected<Defaults> parse_defaults_name(std::string_view value) {
   if (value == "xttcp") return Defaults::xttcp;
   if (value == "ntttcp") return Defaults::ntttcp;
-  return fail("'" + std::string(value) + "' is not one of xttcp, ntttcp");
+  return fail(fmt::format("'{}' is not one of xttcp, ntttcp", value));
 }
 
 void apply_defaults_profile(TestSpec& spec, const std::function<bool(std::string_view)>& given) {

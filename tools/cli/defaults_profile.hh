@@ -18,8 +18,8 @@ namespace xttcp {
 bool invoked_as_original(std::string_view program_name);
 
 // Adds "--defaults=ntttcp" to a run's words when the name is the original's and the line does
-// not say --defaults itself. Subcommands (compare, topology, backends) are left alone: they start
-// the line and have no data path.
+// not say --defaults itself. A line that starts with a command (subcommands.hh) is left alone:
+// commands have no data path.
 void add_implied_defaults(std::string_view program_name, std::vector<std::string>& args);
 
 // The --defaults row's value ("xttcp" or "ntttcp").

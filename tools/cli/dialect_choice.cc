@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "tools/cli/command.hh"
+#include "tools/cli/subcommands.hh"
 
 namespace xttcp {
 
@@ -98,7 +99,9 @@ Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<s
            (std::tolower(static_cast<unsigned char>(word[1])) == 'r' ||
             std::tolower(static_cast<unsigned char>(word[1])) == 's');
   });
-  if (dialect == CliDialect::windows && by_name.implied_role != nullptr && !role_given)
+  // Not before a command (ntttcps compare A B) nor a word refused as one.
+  if (dialect == CliDialect::windows && by_name.implied_role != nullptr && !role_given &&
+      !starts_with_command_word(args))
     args.insert(args.begin(), by_name.implied_role);
   return dialect;
 }

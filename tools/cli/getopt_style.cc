@@ -64,8 +64,9 @@ bool is_long_name(std::span<const OptionDef> table, std::string_view name) {
 
 class Splitter {
  public:
-  Splitter(const std::vector<std::string>& args, std::span<const OptionDef> table)
-      : args_(args), table_(table) {}
+  Splitter(const std::vector<std::string>& args, std::span<const OptionDef> table,
+           const OptionHint& hint)
+      : args_(args), table_(table), hint_(hint) {}
 
   Expected<GetoptLine> run() {
     while (next_ < args_.size()) {
@@ -119,11 +120,23 @@ class Splitter {
     value_owner_ = has_value ? std::optional<std::size_t>(uses_.size() - 1) : std::nullopt;
   }
 
+  // The hint for an option typed as `typed`, given the word after it.
+  std::optional<std::string> hint_for(std::string_view typed) const {
+    if (!hint_) return std::nullopt;
+    return hint_(typed, next_ < args_.size() ? std::string_view(args_[next_]) : "");
+  }
+
   Status long_option(const std::string& body) {
     const std::size_t equals = body.find('=');
     const std::string name = body.substr(0, equals);
     auto found = find_long(table_, name);
-    if (!found) return found.error();
+    if (!found) {
+      const std::string typed = "--" + name;
+      if (!is_long_name(table_, name) && found.error().message.starts_with("unknown option"))
+        if (auto hint = hint_for(typed))
+          return fail("unknown option '" + typed + "' (" + *hint + ")");
+      return found.error();
+    }
     const OptionDef& def = **found;
     OptionUse use{&def, true, std::nullopt};
     if (equals != std::string::npos) use.value = body.substr(equals + 1);
@@ -150,6 +163,8 @@ class Splitter {
     // Attached values of -r/-s/-f/-O/-x/-j are addresses and file names such as
     // "-xrun-1.xml", so after those letters only an exact long name counts.
     const std::string body = word.substr(1);
+    if (body.size() >= 2)
+      if (auto hint = hint_for(word)) return fail("unknown option '" + word + "' (" + *hint + ")");
     if (body.size() >= 4) {
       const OptionDef* first = find_short(table_, body[0]);
       const bool takes_word = first != nullptr && first->value == ValueKind::optional;
@@ -187,6 +202,7 @@ class Splitter {
     const char typed = word[at];
     std::string message = std::string("unknown option '-") + typed + "'";
     if (word.size() > 2) message += " in '" + word + "'";
+    if (auto hint = hint_for(std::string("-") + typed)) return fail(message + " (" + *hint + ")");
     // -v for -V, -q for -Q: the same letter in the other case is the likely intent.
     for (char other : {static_cast<char>(std::toupper(static_cast<unsigned char>(typed))),
                        static_cast<char>(std::tolower(static_cast<unsigned char>(typed)))}) {
@@ -212,6 +228,7 @@ class Splitter {
 
   const std::vector<std::string>& args_;
   std::span<const OptionDef> table_;
+  const OptionHint& hint_;
   std::size_t next_ = 0;
   std::vector<OptionUse> uses_;
   std::vector<StrayWord> strays_;
@@ -221,8 +238,8 @@ class Splitter {
 }  // namespace
 
 Expected<GetoptLine> split_getopt_style(const std::vector<std::string>& args,
-                                        std::span<const OptionDef> table) {
-  return Splitter(args, table).run();
+                                        std::span<const OptionDef> table, const OptionHint& hint) {
+  return Splitter(args, table, hint).run();
 }
 
 std::string stray_words_note(const std::vector<StrayWord>& strays) {

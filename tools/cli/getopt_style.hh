@@ -7,6 +7,7 @@
 // refused: it was meant as an option.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,9 +31,17 @@ struct GetoptLine {
   std::vector<StrayWord> strays;  // in command-line order
 };
 
-// The split line, or one line naming the offending word and the rule.
+// What an option the table does not have likely meant, from another tool's habits: given the
+// word as typed ("-c", "--client", "-xml") and the word after it ("" if none). A word of one dash
+// and several letters that the hint knows ("-xml") is refused even where getopt would read it
+// as a bundle (-x with the value 'ml'): the bundle is never what was meant.
+using OptionHint =
+    std::function<std::optional<std::string>(std::string_view typed, std::string_view next)>;
+
+// The split line, or one line naming the offending word and the rule (and the hint, if any).
 Expected<GetoptLine> split_getopt_style(const std::vector<std::string>& args,
-                                        std::span<const OptionDef> table);
+                                        std::span<const OptionDef> table,
+                                        const OptionHint& hint = {});
 
 // The note for the stray words of a line ("" when none): "ignoring 'callback', 'interrupts':
 // not options or option values, as NTTTCP-for-Linux ignores them (--show-dev-interrupts took

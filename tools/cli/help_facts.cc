@@ -12,14 +12,7 @@ constexpr UsageLine linux_usage[] = {
     {"xttcp [-r [ADDR]] [options]", "receiver (the default role)"},
     {"xttcp -s ADDR [options]", "sender, connecting to the receiver at ADDR"},
     {"xttcp --local [options]", "receiver and sender in one process, over loopback"},
-    {"xttcp backends", "list the I/O backends and why any is unavailable"},
-    {"xttcp backends --dpdk-args \"A\"",
-     "... and the DPDK ports (PMD, NUMA, queues) EAL args A find"},
-    {"xttcp topology [--nic IF] [--json FILE]",
-     "show CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU)"},
-    {"xttcp compare BASE.json NEW.json", "regression verdict (xttcp compare --help)"},
-    {"xttcp compare-paths [options]",
-     "one workload on each backend, one table (compare-paths --help)"},
+    {"xttcp COMMAND [ARGS]", "one of the commands below (xttcp COMMAND --help)"},
     {"xttcp --help | --version", ""},
     {"xttcp --dialect windows ...", "NTttcp for Windows' command line (with --help: its help)"},
 };
@@ -48,7 +41,8 @@ constexpr DialectHelp linux_help{
     "Options may come in any order. Values may be attached (-P4, -r10.0.0.1) or follow as the\n"
     "next word; -r, -s, -f, -O, -x and -j take the next word only if it does not start with\n"
     "'-'. Values above a maximum are lowered to it with a note. As in NTTTCP-for-Linux, words\n"
-    "that are neither options nor values (and all words after --) are ignored, with a note.",
+    "that are neither options nor values (and all words after --) are ignored, with a note;\n"
+    "one that looks like a command, a file or a second -m mapping is refused (exit 2).",
     linux_notes,
     linux_examples,
 };
@@ -56,7 +50,7 @@ constexpr DialectHelp linux_help{
 constexpr UsageLine windows_usage[] = {
     {"xttcp --dialect windows -r -m THREADS,CPU,HOST [...] [options]", "receiver"},
     {"xttcp --dialect windows -s -m THREADS,CPU,HOST [...] [options]", "sender"},
-    {"xttcp --dialect windows topology [--nic IF] [--json FILE]", "CPUs, NUMA nodes, NICs"},
+    {"xttcp COMMAND [ARGS]", "one of the commands below, the same in every dialect"},
 };
 
 constexpr std::string_view windows_notes[] = {

@@ -1,9 +1,25 @@
 // The iperf2 dialect's --help: iperf 2.1.8's options as xttcp runs them (docs/iperf2.md).
 #include <string>
 
+#include <fmt/format.h>
+
 #include "tools/cli/command.hh"
+#include "tools/cli/subcommands.hh"
 
 namespace xttcp {
+
+namespace {
+
+// xttcp's commands are the same in every dialect: named from their one table.
+std::string commands_line() {
+  std::string names;
+  for (const SubcommandDoc& doc : subcommands())
+    names.append(names.empty() ? "" : ", ").append(doc.name);
+  return fmt::format("xttcp's commands, the first word in any dialect: {} (xttcp COMMAND --help)\n",
+                     names);
+}
+
+}  // namespace
 
 std::string iperf2_dialect_help() {
   return R"(Usage: iperf [-s|-c host] [options]      (xttcp in the iperf2 dialect)
@@ -46,7 +62,7 @@ xttcp's own:
 Refused with the reason: -d -r -R --full-duplex -L (one direction per run), -n, -F, -I, -M,
 -m, -S, -T, -H, -o, -z, -U, -X, --bounceback*, --isochronous, --trip-times, and the other
 iperf 2.1.8 options docs/iperf2.md lists.
-)";
+)" + commands_line();
 }
 
 }  // namespace xttcp

@@ -43,6 +43,19 @@ Expected<uint32_t> whole_seconds(const std::string& text) {
   return static_cast<uint32_t>(*seconds);
 }
 
+// -W, -t, -C: whole seconds, as NTTTCP's sync protocol tells them to the peer. A fraction
+// ("-t 1.5", an iperf habit) is refused with the rule rather than rounded.
+Expected<uint32_t> phase_seconds(const std::string& text) {
+  auto seconds = whole_seconds(text);
+  if (seconds) return seconds;
+  if (auto fraction = parse_seconds(text, true); fraction && text.find('.') != std::string::npos)
+    return fail(fmt::format(
+        "'{}' is not a whole number of seconds (-W, -t and -C are whole seconds, as the peer is "
+        "told them; --interval and --repeat-pause take fractions)",
+        text));
+  return seconds;
+}
+
 // ---- setters: options that do more than store one value (option_binders.hh has the rest) ----
 
 Status set_receiver(ParseState& state, const Value& value) {
@@ -158,6 +171,13 @@ Status set_buffer(ParseState& state, const Value& value) {
                     *value, *size, limits::max_buffer_bytes));
   state.spec().workload.send_buffer = static_cast<uint32_t>(*size);
   state.spec().workload.recv_buffer = static_cast<uint32_t>(*size);
+  // iperf's -b 100m is a rate; here it is 100 MiB per call. The spelling decides, not the size:
+  // NTTTCP users write buffers in k (LISA: -b 64k, 1024k).
+  if (std::string_view("mMgG").find(value->back()) != std::string_view::npos)
+    state.note(fmt::format(
+        "-b {}: each send and receive moves up to {} bytes (-b is NTTTCP's buffer size; a rate, "
+        "as iperf's -b {}, is -B {} here)",
+        *value, *size, *value, *value));
   return ok();
 }
 
@@ -345,11 +365,11 @@ const OptionDef table[] = {
   {'B', "", required, "RATE", sender_side | ignored_on_receiver, compatible,
    "bandwidth limit over all sender threads in bits/s, k/m/g = 1000-based", "off", bind::parsed<&Workload::rate_limit_bps, parse_rate>},
   {'W', "", required, "SEC", for_any, compatible,
-   "warm-up seconds (traffic not measured)", "0", bind::parsed<&Workload::warmup_s, whole_seconds>},
+   "warm-up seconds (traffic not measured)", "0", bind::parsed<&Workload::warmup_s, phase_seconds>},
   {'t', "", required, "SEC", for_any, compatible,
-   "measured seconds; 0 = run until stopped, no results", "60", bind::parsed<&Workload::duration_s, whole_seconds>},
+   "measured seconds; 0 = run until stopped, no results", "60", bind::parsed<&Workload::duration_s, phase_seconds>},
   {'C', "", required, "SEC", for_any, compatible,
-   "cool-down seconds (traffic not measured)", "0", bind::parsed<&Workload::cooldown_s, whole_seconds>},
+   "cool-down seconds (traffic not measured)", "0", bind::parsed<&Workload::cooldown_s, phase_seconds>},
   {'N', "", none, "", two_hosts, compatible,
    "no sync: no control connection on port PORT - 1; needed with Windows NTttcp", "",
    bind::flag<&Control::no_sync>},

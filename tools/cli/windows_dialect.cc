@@ -15,6 +15,7 @@
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
 #include "tools/cli/output_paths.hh"
+#include "tools/cli/subcommands.hh"
 #include "tools/cli/suggest.hh"
 #include "tools/cli/topology_request.hh"
 #include "tools/cli/windows_options.hh"
@@ -415,6 +416,7 @@ std::string windows_dialect_help() {
   std::string text = fmt::format("xttcp {} - {}\n\nUsage:\n", XTTCP_VERSION, facts.title);
   text += render_usage(facts.usage);
   for (std::string_view line : split_lines(facts.usage_note)) text += fmt::format("  {}\n", line);
+  text += "\nCommands (the first word on the line):\n" + render_subcommands();
   text += fmt::format("\n{}\n\nNTttcp for Windows options:\n", facts.syntax);
   for (const WindowsOptionDef& def : windows_options()) {
     if (def.apply == nullptr || def.name == "?") continue;

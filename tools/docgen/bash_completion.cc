@@ -10,6 +10,7 @@
 #include "io_backends/registry.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
+#include "tools/cli/subcommands.hh"
 #include "tools/cli/windows_options.hh"
 
 namespace xttcp {
@@ -27,7 +28,7 @@ void linux_words(std::vector<std::string>& options, std::vector<std::string>& fi
   for (const OptionDef& def : linux_options()) {
     std::vector<std::string> names;
     if (def.short_name != 0) names.push_back(std::string("-") + def.short_name);
-    if (!def.long_name.empty()) names.push_back("--" + std::string(def.long_name));
+    if (!def.long_name.empty()) names.push_back(fmt::format("--{}", def.long_name));
     for (const std::string& name : names) {
       options.push_back(name);
       if (def.value != ValueKind::none && def.value_name == "FILE") files.push_back(name);
@@ -39,14 +40,14 @@ void windows_words(std::vector<std::string>& options, std::vector<std::string>& 
   for (const WindowsOptionDef& def : windows_options()) {
     // Refused options are not offered; nor is -? (-h's twin), a glob character to bash.
     if (def.apply == nullptr || def.name == "?") continue;
-    options.push_back("-" + std::string(def.name));
+    options.push_back(fmt::format("-{}", def.name));
     if (def.value != WindowsValue::none && def.value_name == "FILE")
-      files.push_back("-" + std::string(def.name));
+      files.push_back(fmt::format("-{}", def.name));
   }
   for (const OptionDef& def : windows_native_options()) {
-    options.push_back("--" + std::string(def.long_name));
+    options.push_back(fmt::format("--{}", def.long_name));
     if (def.value != ValueKind::none && def.value_name == "FILE")
-      files.push_back("--" + std::string(def.long_name));
+      files.push_back(fmt::format("--{}", def.long_name));
   }
   options.insert(options.end(), {"--help", "--version"});
 }
@@ -59,6 +60,9 @@ std::string render_bash_completion() {
   windows_words(windows_options_words, windows_files);
   std::vector<std::string> backends{std::string(auto_backend)};
   for (const auto& backend : all_backends()) backends.emplace_back(backend->name());
+  // The commands, from the one table --help and the man page read (a command named once).
+  std::vector<std::string> commands;
+  for (const SubcommandDoc& doc : subcommands()) commands.emplace_back(doc.name);
   std::set<std::string> all_files(linux_files.begin(), linux_files.end());
   all_files.insert(windows_files.begin(), windows_files.end());
 
@@ -82,13 +86,13 @@ _xttcp() {{
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
   elif ((COMP_CWORD == 1)); then
-    COMPREPLY=($(compgen -W 'backends topology compare compare-paths report' -- "$cur"))
+    COMPREPLY=($(compgen -W '{}' -- "$cur"))
   fi
 }}
 complete -F _xttcp xttcp
 )",
       join(linux_options_words), join(windows_options_words), join(backends),
-      fmt::join(all_files, "|"));
+      fmt::join(all_files, "|"), join(commands));
 }
 
 }  // namespace xttcp

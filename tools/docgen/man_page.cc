@@ -5,6 +5,7 @@
 #include "tools/cli/help_facts.hh"
 #include "tools/cli/linux_options.hh"
 #include "tools/cli/option_table.hh"
+#include "tools/cli/subcommands.hh"
 #include "tools/cli/windows_options.hh"
 #include "tools/docgen/roff.hh"
 #include "xttcp_config.h"
@@ -18,17 +19,18 @@ std::string linux_tag(const OptionDef& def) {
   std::string tag;
   if (def.short_name != 0) tag += roff::bold(std::string("-") + def.short_name);
   if (def.short_name != 0 && !def.long_name.empty()) tag += ", ";
-  if (!def.long_name.empty()) tag += roff::bold("--" + std::string(def.long_name));
-  if (def.value == ValueKind::required) tag += " " + roff::italic(def.value_name);
-  if (def.value == ValueKind::optional) tag += " [" + roff::italic(def.value_name) + "]";
+  if (!def.long_name.empty()) tag += roff::bold(fmt::format("--{}", def.long_name));
+  if (def.value == ValueKind::required) tag += fmt::format(" {}", roff::italic(def.value_name));
+  if (def.value == ValueKind::optional) tag += fmt::format(" [{}]", roff::italic(def.value_name));
   return tag;
 }
 
 std::string windows_tag(const WindowsOptionDef& def) {
-  std::string tag = roff::bold("-" + std::string(def.name));
+  std::string tag = roff::bold(fmt::format("-{}", def.name));
   if (def.value == WindowsValue::required || def.value == WindowsValue::list)
-    tag += " " + roff::italic(def.value_name);
-  if (def.value == WindowsValue::optional) tag += " [" + roff::italic(def.value_name) + "]";
+    tag += fmt::format(" {}", roff::italic(def.value_name));
+  if (def.value == WindowsValue::optional)
+    tag += fmt::format(" [{}]", roff::italic(def.value_name));
   return tag;
 }
 
@@ -49,19 +51,35 @@ std::string linux_options_section(std::span<const OptionDef> table, OptionGroup 
   return out;
 }
 
-std::string paragraph(std::string_view text) { return ".PP\n" + roff::escape(text) + "\n"; }
+std::string paragraph(std::string_view text) {
+  return fmt::format(".PP\n{}\n", roff::escape(text));
+}
 
-std::string synopsis(const DialectHelp& facts) {
+// The dialect's usage lines; with `commands`, each command's own line after them.
+std::string synopsis(const DialectHelp& facts, bool commands = false) {
   std::string out = ".nf\n";
   for (const UsageLine& line : facts.usage) out += roff::escape(line.command) + "\n";
+  if (commands)
+    for (const SubcommandDoc& doc : subcommands()) out += roff::escape(doc.usage) + "\n";
   return out + ".fi\n";
+}
+
+std::string commands_section() {
+  std::string out = ".SH COMMANDS\n";
+  out += paragraph(
+      "A command is the first word on the line, the same in every dialect; 'xttcp COMMAND "
+      "--help' prints its options. A first word that is neither a command nor an option is "
+      "refused (exit 2) with what was likely meant.");
+  for (const SubcommandDoc& doc : subcommands())
+    out += fmt::format(".TP\n{}\n{}\n", roff::bold(doc.usage), roff::escape(doc.summary));
+  return out;
 }
 
 std::string usage_list(const DialectHelp& facts) {
   std::string out;
   for (const UsageLine& line : facts.usage) {
     if (line.meaning.empty()) continue;
-    out += ".TP\n" + roff::bold(line.command) + "\n" + roff::escape(line.meaning) + "\n";
+    out += fmt::format(".TP\n{}\n{}\n", roff::bold(line.command), roff::escape(line.meaning));
   }
   return out;
 }
@@ -72,7 +90,7 @@ std::string examples(const DialectHelp& facts) {
   for (const HelpExample& example : facts.examples) {
     if (!example.label.empty()) {
       if (open) out += ".fi\n.RE\n";
-      out += ".PP\n" + roff::escape(example.label) + ":\n.RS\n.nf\n";
+      out += fmt::format(".PP\n{}:\n.RS\n.nf\n", roff::escape(example.label));
       open = true;
     }
     out += (example.is_command ? roff::bold(example.text) : roff::escape(example.text)) + "\n";
@@ -93,7 +111,7 @@ std::string render_man_page(std::string_view doc_dir) {
   out +=
       ".SH NAME\nxttcp \\- network throughput test, compatible with NTTTCP\\-for\\-Linux and "
       "NTttcp for Windows\n";
-  out += ".SH SYNOPSIS\n" + synopsis(linux);
+  out += ".SH SYNOPSIS\n" + synopsis(linux, true);
   out += ".SH DESCRIPTION\n";
   out += paragraph(
       "xttcp measures network throughput between a receiver and a sender, over TCP or UDP, "
@@ -103,6 +121,7 @@ std::string render_man_page(std::string_view doc_dir) {
       "either end may be the original program.");
   out += usage_list(linux);
   out += paragraph(linux.syntax);
+  out += commands_section();
   out += ".SH OPTIONS\n";
   out += ".SS \"NTTTCP\\-for\\-Linux options\"\n" +
          linux_options_section(linux_options(), OptionGroup::compatible);
@@ -122,8 +141,8 @@ std::string render_man_page(std::string_view doc_dir) {
   out += ".SS \"Refused (Windows\\-only or not implemented)\"\n";
   for (const WindowsOptionDef& def : windows_options()) {
     if (def.apply != nullptr) continue;
-    out +=
-        ".TP\n" + roff::bold("-" + std::string(def.name)) + "\n" + roff::escape(def.refusal) + "\n";
+    out += fmt::format(".TP\n{}\n{}\n", roff::bold(fmt::format("-{}", def.name)),
+                       roff::escape(def.refusal));
   }
   out += ".SS \"xttcp options (same as in the Linux dialect)\"\n" +
          linux_options_section(windows_native_options(), OptionGroup::native);

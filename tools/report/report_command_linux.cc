@@ -96,7 +96,7 @@ pid_t start_generator(const std::vector<std::string>& words, int input_fd, int p
   std::vector<char*> envp;
   for (std::string& word : env_words) envp.push_back(word.data());
   envp.push_back(nullptr);
-  const std::string cannot = fmt::format("xttcp report: cannot start {}\n", words[0]);
+  const std::string cannot = fmt::format("xttcp: report: cannot start {}\n", words[0]);
   const pid_t pid = fork();
   if (pid != 0) return pid;
   // The child: only async-signal-safe calls until exec.
@@ -227,18 +227,18 @@ int run_report(const ReportRequest& request) {
   // Every file is read and checked here, as compare reads it, before anything else runs.
   Expected<std::string> input = report_input(request);
   if (!input) {
-    std::fprintf(stderr, "xttcp report: %s\n", input.error().message.c_str());
+    std::fprintf(stderr, "xttcp: report: %s\n", input.error().message.c_str());
     return exit_code::usage;
   }
   if (Status writable = check_result_path(request.output, "-o"); !writable) {
-    std::fprintf(stderr, "xttcp report: %s\n", writable.error().message.c_str());
+    std::fprintf(stderr, "xttcp: report: %s\n", writable.error().message.c_str());
     return exit_code::usage;
   }
   const fs::path program = self_path();
   const std::string generator = find_generator(program);
   if (program.empty() || generator.empty()) {
     std::fprintf(stderr,
-                 "xttcp report: its page generator xttcp_report.py is not beside this program "
+                 "xttcp: report: its page generator xttcp_report.py is not beside this program "
                  "(%s) nor in ../share/xttcp/ (meson install puts it there)\n",
                  program.c_str());
     return exit_code::run_failed;
@@ -250,17 +250,17 @@ int run_report(const ReportRequest& request) {
                                           : base_budget + per_extra_file * extra_files;
   const Generated made = run_generator(words, *input, budget);
   if (!made.why.empty()) {
-    std::fprintf(stderr, "xttcp report: %s; %s is untouched\n", made.why.c_str(),
+    std::fprintf(stderr, "xttcp: report: %s; %s is untouched\n", made.why.c_str(),
                  request.output.c_str());
     return exit_code::run_failed;
   }
   if (made.exit_code != 0)  // the generator said why on stderr
     return made.exit_code == exit_code::usage ? exit_code::usage : exit_code::run_failed;
   if (Status written = write_file_atomically(request.output, made.page); !written) {
-    std::fprintf(stderr, "xttcp report: %s\n", written.error().message.c_str());
+    std::fprintf(stderr, "xttcp: report: %s\n", written.error().message.c_str());
     return exit_code::run_failed;
   }
-  std::fprintf(stderr, "xttcp report: wrote %s (%zu bytes)\n", request.output.c_str(),
+  std::fprintf(stderr, "xttcp: report: wrote %s (%zu bytes)\n", request.output.c_str(),
                made.page.size());
   return exit_code::success;
 }

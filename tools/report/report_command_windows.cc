@@ -8,7 +8,7 @@ namespace xttcp {
 
 int run_report(const ReportRequest&) {
   std::fputs(
-      "xttcp report: not on Windows (its plots need python3-matplotlib); copy the --json files "
+      "xttcp: report: not on Windows (its plots need python3-matplotlib); copy the --json files "
       "to a Linux machine and run 'xttcp report' there\n",
       stderr);
   return exit_code::run_failed;

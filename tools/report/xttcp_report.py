@@ -23,7 +23,7 @@ try:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 except ImportError:
-    sys.exit("xttcp report: needs matplotlib (Debian: python3-matplotlib; "
+    sys.exit("xttcp: report: needs matplotlib (Debian: python3-matplotlib; "
              "scripts/install-deps.sh installs it)")
 
 # Each series has its own colour, the same on every plot (and what the test looks for).
@@ -398,13 +398,13 @@ def main():
         if not doc["files"] or not all(f["runs"] for f in doc["files"]):
             raise ValueError("a file without runs")
     except (ValueError, KeyError, TypeError) as e:
-        print(f"xttcp report: the page's input is not what xttcp report writes ({e})",
+        print(f"xttcp: report: the page's input is not what xttcp report writes ({e})",
               file=sys.stderr)
         return 2
     try:
         sys.stdout.write(page(doc))
     except MemoryError:
-        print("xttcp report: the page needs more memory than its generator may take (2 GiB)",
+        print("xttcp: report: the page needs more memory than its generator may take (2 GiB)",
               file=sys.stderr)
         return 1
     return 0

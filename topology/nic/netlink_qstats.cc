@@ -40,18 +40,20 @@ void put_attr(std::vector<std::uint8_t>& out, std::uint16_t type, const void* da
   pad(out);
 }
 
-// Header + genl header; the length is patched by finish().
+// nlmsghdr (length, type, flags, seq, port id) + genlmsghdr (cmd, version, reserved).
+constexpr std::size_t header_bytes = 16 + 4;
+
+// Header + genl header; the length is patched by finish(). Written into a vector of its full
+// size (the port id and reserved bytes stay 0: the kernel fills the port id in), not grown a
+// field at a time, whose first insert GCC 12 takes for a write past a 0-byte buffer.
 std::vector<std::uint8_t> start(std::uint16_t type, std::uint16_t flags, std::uint32_t seq,
                                 std::uint8_t cmd, std::uint8_t version) {
-  std::vector<std::uint8_t> out;
-  store<std::uint32_t>(out, 0);
-  store<std::uint16_t>(out, type);
-  store<std::uint16_t>(out, flags);
-  store<std::uint32_t>(out, seq);
-  store<std::uint32_t>(out, 0);  // port id: the kernel fills ours in
-  out.push_back(cmd);
-  out.push_back(version);
-  store<std::uint16_t>(out, 0);
+  std::vector<std::uint8_t> out(header_bytes, 0);
+  std::memcpy(out.data() + 4, &type, sizeof type);
+  std::memcpy(out.data() + 6, &flags, sizeof flags);
+  std::memcpy(out.data() + 8, &seq, sizeof seq);
+  out[16] = cmd;
+  out[17] = version;
   return out;
 }
 

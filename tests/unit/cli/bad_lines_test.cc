@@ -118,7 +118,7 @@ const BadLine bad_lines[] = {
     {{"--show"}, "option '--show' is ambiguous"},
     {{"--frobnicate"}, "unknown option '--frobnicate'"},
     {{"-z"}, "unknown option '-z'"},
-    {{"-v"}, "unknown option '-v' (did you mean '-V'?)"},
+    {{"-v"}, "unknown option '-v' (-V is verbose; the version is --version)"},
     {{"-Vz"}, "unknown option '-z' in '-Vz'"},
     {{"-no-delay"}, "unknown option '-no-delay' (did you mean '--no-delay'?)"},
     {{"-no-dealy"}, "unknown option '-no-dealy' (did you mean '--no-delay'?)"},

@@ -601,11 +601,26 @@ TEST(LinuxDialectHelp, NamesEveryOptionDefaultAndExitCode) {
                              "--version"}) {
     EXPECT_NE(help.find(std::string("\n  ") + option), std::string::npos) << option;
   }
-  for (const char* text :
-       {"[default: 16, max 512]", "[default: 4, max 25600]", "[default: 1, max 1000]",
-        "[default: 5001]", "[default: 60]", "[default: 0.5]", "[default: 10]", "[default: auto]",
-        "[receiver only]", "[sender or --local]", "Examples:", "Exit codes:", "  0  ", "  1  ",
-        "  2  usage error", "xttcp backends", "xttcp topology"}) {
+  for (const char* text : {"[default: 16, max 512]",
+                           "[default: 4, max 25600]",
+                           "[default: 1, max 1000]",
+                           "[default: 5001]",
+                           "[default: 60]",
+                           "[default: 0.5]",
+                           "[default: 10]",
+                           "[default: auto]",
+                           "[receiver only]",
+                           "[sender or --local]",
+                           "Examples:",
+                           "Exit codes:",
+                           "  0  ",
+                           "  1  ",
+                           "  2  usage error",
+                           "\n  backends ",
+                           "\n  topology ",
+                           "\n  report ",
+                           "\n  compare ",
+                           "\n  compare-paths "}) {
     EXPECT_NE(help.find(text), std::string::npos) << text;
   }
 }

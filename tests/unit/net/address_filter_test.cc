@@ -68,7 +68,7 @@ TEST(AddressFilter, RefusesWhatIsNotABlock) {
 TEST(AddressFilter, BoundedList) {
   std::string list;
   for (size_t i = 0; i <= AddressFilter::max_blocks; ++i)
-    list += (i ? "," : "") + std::string("10.0.0.") + std::to_string(i % 256);
+    list.append(i ? "," : "").append("10.0.0.").append(std::to_string(i % 256));
   EXPECT_FALSE(AddressFilter::parse(list));
 }
 
