@@ -69,7 +69,7 @@ void print_result(const Result& result, Log& log) {
   }
 }
 
-bool finish_result(const Result& result, Log& log) {
+bool finish_result(const Result& result, Log& log, bool native_json) {
   const TestSpec& spec = result.spec;
   bool written = true;
   auto write = [&](const std::optional<std::string>& path, auto render, bool append = false) {
@@ -91,7 +91,7 @@ bool finish_result(const Result& result, Log& log) {
         },
         true);
   }
-  write(spec.output.native_json_file, [&] { return render_native_json(result); });
+  if (native_json) write(spec.output.native_json_file, [&] { return render_native_json(result); });
   write(spec.output.csv_file, [&] { return render_interval_csv(result); });  // every dialect
   return written;
 }

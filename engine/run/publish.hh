@@ -19,6 +19,7 @@ bool publish_result(const Result& result, Log& log);
 // figures of this end first (a framework may kill the receiver the moment its sender returns:
 // LISA does), then, once the peer's result is in, its block, the closing separator and the files.
 void print_result(const Result& result, Log& log);
-bool finish_result(const Result& result, Log& log);
+// `native_json`: false when the caller writes --json itself (a -H receiver keeps every test's).
+bool finish_result(const Result& result, Log& log, bool native_json = true);
 
 }  // namespace xttcp

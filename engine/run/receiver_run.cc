@@ -14,6 +14,8 @@
 #include "engine/report/interval_stream.hh"
 #include "engine/run/descriptor_limit.hh"
 #include "engine/report/log.hh"
+#include "engine/report/native_runs.hh"
+#include "engine/report/result_file.hh"
 #include "engine/run/control_plane/receiver_control.hh"
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
@@ -73,7 +75,36 @@ struct Receiver {
   const SystemProbe& probe;
   const HostInfo& host;
   const std::vector<CounterSnapshot>& before_release;  // count mode's window start
+  struct HeldTests* held_tests = nullptr;              // -H with --json: every test's result
 };
+
+// -H with --json: the file holds every test's result, as a set of runs ("xttcp-runs", as
+// --repeat writes; `xttcp compare` reads it), rewritten whole after each test. Bounded: the
+// oldest results give way past this many.
+constexpr size_t kHeldTestsKept = 200;
+struct HeldTests {
+  RunSet set;
+  bool dropped_said = false;
+};
+
+// Adds `result` to the -H receiver's set and writes the set; false (an error logged) if the file
+// could not be written.
+bool keep_held_test(HeldTests& held, const Result& result, const std::string& path, Log& log) {
+  held.set.runs.push_back(result);
+  if (held.set.runs.size() > kHeldTestsKept) {
+    held.set.runs.erase(held.set.runs.begin());
+    if (!held.dropped_said) {
+      log.info(fmt::format("--json {}: keeps the last {} tests' results (-H); older ones give way",
+                           path, kHeldTestsKept));
+      held.dropped_said = true;
+    }
+  }
+  if (Status written = write_file_atomically(path, render_native_runs(held.set)); !written) {
+    log.error(written.error().message);
+    return false;
+  }
+  return true;
+}
 
 enum class Next { another_test, done };
 
@@ -261,7 +292,12 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
   if (env.result_out) *env.result_out = result;
   if (env.intervals) env.intervals->end(result);
-  if (env.print_results && !finish_result(result, env.log)) code = exit_code::run_failed;
+  const bool keep_every_test = r.held_tests != nullptr && r.spec.output.native_json_file;
+  if (env.print_results && !finish_result(result, env.log, !keep_every_test))
+    code = exit_code::run_failed;
+  if (env.print_results && keep_every_test &&
+      !keep_held_test(*r.held_tests, result, *r.spec.output.native_json_file, env.log))
+    code = exit_code::run_failed;
   if (window.cut_short && sender_gone && !interrupted) {
     env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
                               r.spec.workload.duration_s));
@@ -303,9 +339,9 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
         fmt::format("this test runs its sender's {} (this receiver's own {} is for "
                     "senders that do not say theirs)",
                     describe_phases(*asked), describe_phases(phases_of(receiver.spec))));
-  const Receiver r{spec,          receiver.admission,     receiver.plan, receiver.backend,
-                   receiver.pool, receiver.control,       receiver.gate, receiver.probe,
-                   receiver.host, receiver.before_release};
+  const Receiver r{spec,          receiver.admission,      receiver.plan,      receiver.backend,
+                   receiver.pool, receiver.control,        receiver.gate,      receiver.probe,
+                   receiver.host, receiver.before_release, receiver.held_tests};
   // The window begins when the light went on (its counters taken by the opener then), not when
   // this thread woke: on a loaded host that can be after the sender started, which put the
   // sender's 'E' inside our window (a false "sender side was interrupted").
@@ -428,9 +464,18 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   if (env.on_listening) env.on_listening();
 
   int code = exit_code::success;
-  const Receiver receiver{spec, admission,     plan, std::string(setup->backend->name()),
-                          pool, *control,      gate, probe,
-                          host, before_release};
+  HeldTests held_tests;
+  const Receiver receiver{spec,
+                          admission,
+                          plan,
+                          std::string(setup->backend->name()),
+                          pool,
+                          *control,
+                          gate,
+                          probe,
+                          host,
+                          before_release,
+                          spec.control.hold ? &held_tests : nullptr};
   Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
   timeline.add_sink(env.intervals, spec.role);
   timeline.add_sink(env.live_report, spec.role);

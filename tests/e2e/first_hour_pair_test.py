@@ -32,12 +32,13 @@ def sender(xttcp, started, base, extra=(), name="sender"):
 
 
 def sender_follows(xttcp, started):
-    """Item 1, the regression recipe: a -H receiver without -t, a sender -t 2 --repeat 2. Each
-    test runs the sender's 2 s (before: the receiver's default 60 s won; the sender measured 3 s,
-    then "Test cooldown is in progress..." for 57 s, and nothing warned)."""
+    """Items 1 and 10, the regression recipe: a -H receiver without -t, with --json, a sender
+    -t 2 --repeat 2. Each test runs the sender's 2 s (before: the receiver's default 60 s won;
+    the sender measured 3 s, then "Test cooldown is in progress..." for 57 s, and nothing
+    warned), and the receiver's --json keeps both tests (before: only the last)."""
     base = free_port_block(1)
     out = scratch_dir()
-    rx = receiver(xttcp, started, base, ["-H", "-P", "1"])
+    rx = receiver(xttcp, started, base, ["-H", "-P", "1", "--json", f"{out}/r.json"])
     tx = sender(xttcp, started, base, ["-P", "1", "-n", "1", "-t", "2", "--repeat", "2",
                                        "--json", f"{out}/s.json"])
     deadline = time.monotonic() + 90
@@ -59,6 +60,20 @@ def sender_follows(xttcp, started):
         check(0 < took < 10, f"the receiver measured {took} s of a 2 s test")
     rx.signal(signal.SIGINT)
     check(rx.wait(15) == 0, f"the receiver ended badly:\n{rx.describe()}")
+    # Item 10: the -H receiver's --json keeps every test (before: only the last), none of them
+    # marked cut short, each with its sender's result; `compare` reads it as a set of runs.
+    held = load_json(f"{out}/r.json")
+    check(held.get("schema") == "xttcp-runs", f"the -H receiver's --json is {held.get('schema')}, "
+          "not the set of its tests")
+    check(len(held["runs"]) == 2, f"{len(held['runs'])} tests in the -H receiver's --json, not 2")
+    for i, run in enumerate(held["runs"]):
+        check(not run["end"]["cut_short"], f"the receiver marked test {i + 1} cut short: "
+              f"{run['end']}")
+        check(run.get("peer", {}).get("summary", {}).get("total_bytes", 0) > 0,
+              f"test {i + 1} in the receiver's --json has no sender result")
+    compare = Process([xttcp, "compare", f"{out}/r.json", f"{out}/r.json"], "compare")
+    started.append(compare)
+    check(compare.wait(60) == 0, f"compare could not read the -H file:\n{compare.describe()}")
 
 
 def refused_pair(xttcp, started, receiver_args, sender_args, both_ends, preexec_fn=None):

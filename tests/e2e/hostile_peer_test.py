@@ -13,7 +13,7 @@ import struct
 import time
 
 from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, cpu_seconds, free_port_block,
-                       load_json, native_sender_hello, parse_totals, rss_kb, run_cases,
+                       last_test, load_json, native_sender_hello, parse_totals, rss_kb, run_cases,
                        scratch_dir, socket_backends, wait_listening, wait_udp_bound)
 
 HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
@@ -133,7 +133,7 @@ def deep_nesting(xttcp, started):
     honest_test(xttcp, started, base)
     receiver.signal(signal.SIGINT)
     check(receiver.wait(15) == 0, "the receiver did not end cleanly")
-    peer = load_json(native).get("peer")
+    peer = last_test(load_json(native)).get("peer")
     check(peer is not None and peer["role"] == "sender" and peer["summary"]["total_bytes"] > 0,
           "the real sender's result is not in --json")
 

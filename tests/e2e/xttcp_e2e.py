@@ -310,6 +310,12 @@ def load_xml(path, root):
     return tree.getroot()
 
 
+def last_test(doc):
+    """The last test's result in a result file: itself, or the last of a set of runs (a -H
+    receiver's --json holds every test, as --repeat's does)."""
+    return doc["runs"][-1] if doc.get("schema") == "xttcp-runs" else doc
+
+
 def load_json(path):
     with open(path) as f:
         return json.load(f)

@@ -171,7 +171,7 @@ TEST(ControlPlane, AMismatchedWorkloadIsRefusedAtTheHelloNamingBothSettings) {
                 "the receiver does not"),
             std::string::npos)
       << agreement.error().message;
-  EXPECT_FALSE(rx.gate.wait(0s));  // no test started
+  EXPECT_FALSE(rx.gate.wait(1s));  // no test started
   receiver->stop();
 }
 
