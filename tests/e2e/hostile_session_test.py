@@ -9,6 +9,7 @@ import os
 import select
 import signal
 import socket
+import struct
 import time
 
 from hostile_peer_test import EARLY_EXIT, HELLO_INT, START, Peer, frame, start_receiver
@@ -338,6 +339,39 @@ def auth_legacy_and_options(xttcp, started):
     receiver.wait(15)
 
 
+def legacy_receiver_three_years(xttcp, started):
+    """Item 13: a receiver that is not xttcp (no HELLO_ACK) answers a -t 2 sender's proposal
+    with a cycle of three years. NTTTCP's rule lets the receiver's longer -t win, but only up to
+    the sender's --max-cycle (default 3600 s): the sender refuses in one line (before: it kept
+    sending at full rate for the three years)."""
+    base = free_port_block(1)
+    with socket.create_server(("127.0.0.1", base - 1)) as server:
+        sender = real_sender(xttcp, started, base, "2")
+        server.settimeout(10)
+        conn, _ = server.accept()
+        conn.settimeout(10)
+        with conn:
+            def read_int():
+                data = b""
+                while len(data) < 4:
+                    chunk = conn.recv(4 - len(data))
+                    check(chunk, "the sender closed the sync connection early")
+                    data += chunk
+                return struct.unpack("!i", data)[0]
+            check(read_int() == HELLO_INT, "the sender did not say hello first")
+            conn.sendall(struct.pack("!i", 60))  # NTTTCP takes it as a proposal: no HELLO_ACK
+            check(read_int() == 88, "no busy check ('X')")
+            conn.sendall(struct.pack("!i", 11))
+            read_int()  # the sender's proposal
+            conn.sendall(struct.pack("!i", THREE_YEARS))
+            code = sender.wait(30)
+    check(code == 1, f"the sender exited {code}, expected 1:\n{sender.describe()}")
+    check(f"the receiver answered a test cycle of {THREE_YEARS} s and this sender runs at most "
+          "3600 s (--max-cycle)" in sender.stderr(), f"the sender does not say why:\n"
+          f"{sender.stderr()}")
+    check("Network activity progressing" not in sender.stdout(), "the sender started sending")
+
+
 CASES = {
     "join-running-test": join_running_test,
     "hold-three-years": hold_three_years,
@@ -348,6 +382,7 @@ CASES = {
     "auth-pair": auth_pair,
     "auth-refusals": auth_refusals,
     "auth-options": auth_legacy_and_options,
+    "legacy-receiver-three-years": legacy_receiver_three_years,
 }
 
 if __name__ == "__main__":

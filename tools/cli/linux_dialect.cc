@@ -276,8 +276,8 @@ Status check_session(const ParseState& state) {
   if (control.max_cycle_s && *control.max_cycle_s != 0 && spec.workload.duration_s != 0 &&
       *control.max_cycle_s < spec.cycle_s())
     return fail(fmt::format(
-        "--max-cycle: {} s is shorter than this receiver's own cycle (-W + -t + -C = {} s)",
-        *control.max_cycle_s, spec.cycle_s()));
+        "--max-cycle: {} s is shorter than this {}'s own cycle (-W + -t + -C = {} s)",
+        *control.max_cycle_s, spec.is_sender() ? "sender" : "receiver", spec.cycle_s()));
   if (control.auth_key_file.empty()) return ok();
   if (control.no_sync)
     return fail(

@@ -498,9 +498,10 @@ const OptionDef table[] = {
   {0, "max-clients", required, "N", for_receiver, native,
    "serve at most N sender hosts (distinct addresses) in one test; connections from further "
    "hosts are closed at once and counted", "no limit", bind::parsed<&AccessSpec::max_clients, bind::count<1, limits::max_clients, "at least 1 (leave it out for no limit)">>},
-  {0, "max-cycle", required, "SEC", for_receiver, native,
-   "the longest test (warm-up + -t + cool-down) a sender may ask this receiver for; 0 = no "
-   "limit (continuous senders included)", "3600, or -W + -t + -C if longer",
+  {0, "max-cycle", required, "SEC", two_hosts, native,
+   "the longest test (warm-up + -t + cool-down) a sender may ask this receiver for, or a "
+   "receiver's answer may make this sender run; 0 = no limit (continuous senders included)",
+   "3600, or -W + -t + -C if longer",
    bind::parsed<&Control::max_cycle_s, whole_seconds>},
   {0, "auth-key", required, "FILE", for_any, native,
    "prove the shared secret in FILE (16 to 4096 bytes, not readable by others) on the sync "

@@ -95,6 +95,15 @@ class SyncSender final : public SenderControl {
       else
         log.info(fmt::format("Test cycle time negotiated is: {} seconds", *cycle));
     }
+    // An NTTTCP receiver's longer -t wins (its rule), but only as far as this sender allows:
+    // a receiver's word never keeps it sending for years.
+    const uint32_t longest = spec.max_cycle();
+    if (longest != 0 && (*cycle == 0 || static_cast<uint32_t>(*cycle) > longest) &&
+        static_cast<uint32_t>(*cycle) != proposal)
+      return fail(fmt::format(
+          "sync: the receiver answered a test cycle of {} s{} and this sender runs at most {} s "
+          "(--max-cycle): give this sender --max-cycle {}, or the receiver a shorter -t",
+          *cycle, *cycle == 0 ? " (continuous)" : "", longest, *cycle == 0 ? 0 : *cycle));
     if (receiver_spec_)
       if (auto differs =
               cycle_disagreement(proposal, static_cast<uint32_t>(*cycle), *receiver_spec_))
