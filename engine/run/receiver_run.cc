@@ -388,6 +388,20 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   return go_on ? Next::another_test : Next::done;
 }
 
+// "listening on 10.0.0.2: sync port 5000 (TCP), data ports 5001-5016 (TCP)".
+std::string listening_line(const TestSpec& spec, uint16_t first_data_port) {
+  const char* data_protocol = spec.workload.protocol == Protocol::udp ? "UDP" : "TCP";
+  const uint32_t last = uint32_t{first_data_port} + spec.layout.ports - 1;
+  std::string where =
+      spec.layout.address.empty() ? std::string("every address") : spec.layout.address;
+  std::string ports =
+      spec.layout.ports == 1
+          ? fmt::format("data port {} ({})", first_data_port, data_protocol)
+          : fmt::format("data ports {}-{} ({})", first_data_port, last, data_protocol);
+  if (spec.control.no_sync) return fmt::format("listening on {}: {}", where, ports);
+  return fmt::format("listening on {}: sync port {} (TCP), {}", where, spec.sync_port(), ports);
+}
+
 }  // namespace
 
 int run_receiver(const TestSpec& spec, RunEnv& env) {
@@ -455,6 +469,10 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::run_failed;
   }
   log.info(fmt::format("{} threads created", spec.layout.ports + control->threads()));
+  // What a firewall rule needs, said at once (not under the original's name, whose console is
+  // the original's).
+  if (spec.defaults != Defaults::ntttcp && spec.dialect == Dialect::linux)
+    log.info(listening_line(spec, data_spec.layout.base_port));
   const std::vector<CounterSnapshot> before_release = pool.snapshot();
   // Taken here, not as the first test begins: with -N a datagram opens the test, and on a
   // loaded host the workers could count the first ones before this thread took a later

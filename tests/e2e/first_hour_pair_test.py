@@ -211,6 +211,17 @@ def legacy_connections_closed(xttcp, started):
     check(parse_totals(rx.stdout())["bytes"] > 0, "the receiver counted nothing")
 
 
+def receiver_says_ports(xttcp, started):
+    """Item 5: the receiver says at once where it listens, the sync port (PORT - 1) included, as
+    a cloud firewall rule needs it (before: only with -V, and never the sync port)."""
+    base = free_port_block(4)
+    rx = receiver(xttcp, started, base, ["-P", "4", "-t", "1"])
+    rx.wait_output(f"listening on 127.0.0.1: sync port {base - 1} (TCP), data ports "
+                   f"{base}-{base + 3} (TCP)", timeout=10)
+    rx.signal(signal.SIGINT)
+    rx.wait(15)
+
+
 CASES = {
     "sender-follows": sender_follows,
     "udp-to-tcp": udp_to_tcp,
@@ -219,6 +230,7 @@ CASES = {
     "connections-beyond-descriptors": connections_beyond_descriptors,
     "legacy-counted-nothing": legacy_counted_nothing,
     "legacy-connections-closed": legacy_connections_closed,
+    "receiver-says-ports": receiver_says_ports,
 }
 
 if __name__ == "__main__":
