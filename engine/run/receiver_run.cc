@@ -63,6 +63,15 @@ std::function<void()> count_mode_end(const TestSpec& spec, PhaseClock& clock,
   };
 }
 
+// -H with --json: the file holds every test's result, as a set of runs ("xttcp-runs", as
+// --repeat writes; `xttcp compare` reads it), rewritten whole after each test. Bounded: the
+// oldest results give way past this many.
+constexpr size_t kHeldTestsKept = 200;
+struct HeldTests {
+  RunSet set;
+  bool dropped_said = false;
+};
+
 // What one receiver serves for its whole life (every test with -H).
 struct Receiver {
   const TestSpec& spec;
@@ -75,16 +84,7 @@ struct Receiver {
   const SystemProbe& probe;
   const HostInfo& host;
   const std::vector<CounterSnapshot>& before_release;  // count mode's window start
-  struct HeldTests* held_tests = nullptr;              // -H with --json: every test's result
-};
-
-// -H with --json: the file holds every test's result, as a set of runs ("xttcp-runs", as
-// --repeat writes; `xttcp compare` reads it), rewritten whole after each test. Bounded: the
-// oldest results give way past this many.
-constexpr size_t kHeldTestsKept = 200;
-struct HeldTests {
-  RunSet set;
-  bool dropped_said = false;
+  HeldTests* held_tests = nullptr;                     // -H with --json: every test's result
 };
 
 // Adds `result` to the -H receiver's set and writes the set; false (an error logged) if the file
