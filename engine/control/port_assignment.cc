@@ -40,7 +40,7 @@ Expected<std::array<char, 4>> read_port(NativeSocket socket, Clock::time_point d
   return bytes;
 }
 
-constexpr int kPollMs = 50;
+constexpr int kPortHandoutPollMs = 50;
 
 // A connection on the base port waiting for its data port.
 struct Waiting {
@@ -155,7 +155,7 @@ void serve_assigned_ports(UniqueSocket listener, uint16_t first_port, uint32_t t
     std::vector<SocketPoll> entries;
     if (listening) entries.push_back(SocketPoll{listener.get()});
     for (const Waiting& w : waiting) entries.push_back(SocketPoll{w.socket.get()});
-    int wait_ms = door.wait_ms(now, kPollMs);
+    int wait_ms = door.wait_ms(now, kPortHandoutPollMs);
     if (retry)
       wait_ms = std::min<int>(
           wait_ms,

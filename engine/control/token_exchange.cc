@@ -15,7 +15,7 @@ namespace xttcp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kPollMs = 50;
+constexpr int kTokenExchangePollMs = 50;
 
 // One port's exchange: connecting -> exchanging -> done; back to waiting after a refused
 // connect, or a connection the receiver closed or reset before its token.
@@ -140,10 +140,11 @@ Status exchange_tokens_as_sender(const std::vector<SocketAddress>& endpoints,
       }
     }
     if (entries.empty()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));  // all waiting to retry
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(kTokenExchangePollMs));  // all waiting to retry
       continue;
     }
-    if (poll_sockets(entries, kPollMs) < 0) continue;  // interrupted: look again
+    if (poll_sockets(entries, kTokenExchangePollMs) < 0) continue;  // interrupted: look again
     for (size_t i = 0; i < entries.size(); ++i) {
       TokenSlot& slot = *polled[i];
       const SocketPoll& entry = entries[i];

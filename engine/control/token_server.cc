@@ -19,7 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using Why = TokenPortRules::Why;
-constexpr int kPollMs = 50;
+constexpr int kTokenServerPollMs = 50;
 
 // A counted thread's sender may declare its flow after the tokens (UDP); an NTttcp sender
 // closes at once: none comes.
@@ -257,7 +257,7 @@ class TokenServer {
       entries.push_back(SocketPoll{declaring_[i].socket.get()});
       what.emplace_back(Kind::declaring, i);
     }
-    const int wait_ms = door_.wait_ms(now, kPollMs);
+    const int wait_ms = door_.wait_ms(now, kTokenServerPollMs);
     if (entries.empty()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
       return;

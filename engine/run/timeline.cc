@@ -80,7 +80,9 @@ class Timeline::Run {
         break;
       }
       if (!on_time) {  // cancelled: close the window here if it was open
-        if (stage_ == Stage::measure && !continuous_) close_window(now, true);
+        // A cancel that came once the window's end had passed (the peer's 'E' as its own
+        // window ended, while this thread was still to wake on a loaded host) cut nothing.
+        if (stage_ == Stage::measure && !continuous_) close_window(now, now < measure_end_);
         break;
       }
       if (!at_edge) {  // an interval: real-time line, sample, and the peer watch

@@ -264,9 +264,11 @@ class SyncReceiver final : public ReceiverControl {
   }
 
  private:
-  // The UDP flows the test's native senders declared; nullopt when one of them rightly declared
-  // none (its datagrams carry no token: then every flow is the test's).
+  // The UDP flows the test's native senders declared; nullopt when there is none or one of them
+  // rightly declared none (its datagrams carry no token: then every flow is the test's).
   std::optional<std::vector<udp::DeclaredFlows>> flows_of(const std::vector<int>& senders) const {
+    // Only NTTTCP senders (no hello): nothing declared, every flow is the test's.
+    if (senders.empty()) return std::nullopt;
     std::vector<udp::DeclaredFlows> flows;
     for (int id : senders) {
       auto found = declared_.find(id);
