@@ -16,16 +16,16 @@ struct Habit {
   std::string_view hint;   // what to type here
 };
 
-constexpr std::string_view one_way =
+constexpr std::string_view one_way_hint =
     "each run sends one way: start the sender (-s ADDR) on the host that should send and the "
     "receiver (-r) on the other";
-constexpr std::string_view reverse =
+constexpr std::string_view reverse_hint =
     "iperf's reverse mode: each run sends one way, so start the sender (-s ADDR) on the host "
     "that should send and the receiver (-r) on the other";
-constexpr std::string_view socket_buffer =
+constexpr std::string_view socket_buffer_hint =
     "iperf's socket buffer (-w) is left to the kernel in this dialect (--dialect iperf2 has -w); "
     "-W is the warm-up";
-constexpr std::string_view affinity =
+constexpr std::string_view affinity_hint =
     "CPU affinity: -m PORTS,CPU,ADDR pins every worker to CPU, --pin spreads them one per core";
 
 // Options of iperf 2, iperf 3 and sockperf that this dialect does not have, or that mean
@@ -36,18 +36,18 @@ constexpr Habit other_tools[] = {
      "command line is --dialect iperf2"},
     {"--client", "the sender is -s HOST here"},
     {"--server", "the receiver is -r here"},
-    {"-R", reverse},
-    {"--reverse", reverse},
-    {"--bidir", one_way},
-    {"--dualtest", one_way},
-    {"--full-duplex", one_way},
+    {"-R", reverse_hint},
+    {"--reverse", reverse_hint},
+    {"--bidir", one_way_hint},
+    {"--dualtest", one_way_hint},
+    {"--full-duplex", one_way_hint},
     {"-J", "iperf 3's JSON: --json FILE writes xttcp's result, -j FILE NTTTCP's"},
     {"-Z", "iperf 3's zero-copy sends: --zerocopy"},
-    {"-A", affinity},
-    {"--affinity", affinity},
+    {"-A", affinity_hint},
+    {"--affinity", affinity_hint},
     {"-4", "IPv4 is the default; -6 or an IPv6 address for IPv6"},
-    {"-w", socket_buffer},
-    {"--window", socket_buffer},
+    {"-w", socket_buffer_hint},
+    {"--window", socket_buffer_hint},
     {"-v", "-V is verbose; the version is --version"},
     {"-?", "the help is --help"},
     {"--time", "the measured seconds are -t SEC"},
@@ -150,7 +150,8 @@ std::optional<std::string> option_habit(std::string_view typed, std::string_view
              "(receiver: its own)";
     return "the report interval is --interval SEC";
   }
-  if (typed == "-d") return "iperf 2's dual test: " + std::string(one_way) + "; -D is daemon mode";
+  if (typed == "-d")
+    return "iperf 2's dual test: " + std::string(one_way_hint) + "; -D is daemon mode";
   for (const Habit& habit : other_tools)
     if (habit.typed == typed) return std::string(habit.hint);
   if (typed.size() > 2 && typed[0] == '-' && typed[1] != '-') {
