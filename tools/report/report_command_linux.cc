@@ -42,7 +42,7 @@ constexpr auto per_extra_file = std::chrono::seconds(60);
 constexpr rlim_t generator_memory = rlim_t{2} << 30;  // 2 GiB
 constexpr size_t page_limit = 256u << 20;             // a runaway generator does not fill memory
 
-fs::path self_path() {
+fs::path own_program_path() {
   std::error_code ec;
   fs::path path = fs::read_symlink("/proc/self/exe", ec);
   return ec ? fs::path() : path;
@@ -234,7 +234,7 @@ int run_report(const ReportRequest& request) {
     std::fprintf(stderr, "xttcp: report: %s\n", writable.error().message.c_str());
     return exit_code::usage;
   }
-  const fs::path program = self_path();
+  const fs::path program = own_program_path();
   const std::string generator = find_generator(program);
   if (program.empty() || generator.empty()) {
     std::fprintf(stderr,
