@@ -206,6 +206,10 @@ def gcc_clean(xttcp, started):
     wanted = ["topology/nic/netlink_qstats.cc", "engine/net/address_filter.cc",
               "tools/docgen/man_page.cc", "engine/report/queue_console.cc",
               "tools/backends_command.cc"]
+    listed = [e for e in entries if any(e["file"].endswith(name) for name in wanted)]
+    if not listed and any("-unity" in e["file"] for e in entries):
+        raise SkipTest("a unity build (the sanitizer leg) compiles these files inside unity "
+                       "sources; the release build checks them one by one")
     found = 0
     for entry in entries:
         if not any(entry["file"].endswith(name) for name in wanted):
