@@ -222,6 +222,28 @@ def receiver_says_ports(xttcp, started):
     rx.wait(15)
 
 
+def sender_first_then_ctrl_c(xttcp, started):
+    """Items 4 and 5: a sender started before its receiver (or at the wrong port) says so at
+    once, naming the sync port, and Ctrl+C ends its wait at once with "interrupted" (before:
+    10 silent seconds, then "refused the connection"; SIGINT ignored for the whole
+    --connect-timeout). Also with -N, whose data connects wait the same way."""
+    for extra in ([], ["-N"]):
+        base = free_port_block(1)
+        tx = sender(xttcp, started, base, ["-P", "1", "-n", "1", "-t", "1",
+                                           "--connect-timeout", "120", *extra],
+                    f"sender{' -N' if extra else ''} with no receiver")
+        if not extra:
+            tx.wait_output(f"sync: 127.0.0.1:{base - 1} refused the connection: nothing listens "
+                           "there yet (the receiver's sync port is its -p minus 1)", timeout=10)
+        else:
+            tx.wait_output("Starting sender activity", timeout=10)
+        tx.signal(signal.SIGINT)
+        code = tx.wait(30)  # the wait it was in lasts 120 s: only Ctrl+C ends it sooner
+        check(code != 0, f"an interrupted sender exited {code}")
+        check("interrupted" in tx.stderr(), f"the sender does not say it was interrupted:\n"
+              f"{tx.stderr()}")
+
+
 CASES = {
     "sender-follows": sender_follows,
     "udp-to-tcp": udp_to_tcp,
@@ -231,6 +253,7 @@ CASES = {
     "legacy-counted-nothing": legacy_counted_nothing,
     "legacy-connections-closed": legacy_connections_closed,
     "receiver-says-ports": receiver_says_ports,
+    "sender-first-then-ctrl-c": sender_first_then_ctrl_c,
 }
 
 if __name__ == "__main__":
