@@ -12,17 +12,16 @@ import resource
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import threading
 
+from hostile_peer_test import Peer, frame
 from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, free_port_block, load_json,
-                       native_sender_hello, run_cases, scratch_dir, wait_listening)
+                       run_cases, scratch_dir, wait_listening)
 
 SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 GOLDEN = os.path.join(SOURCE_ROOT, "tests", "golden", "compare")
 SINGLE = os.path.join(GOLDEN, "single-base.json")  # a run without --repeat: compare's test null
-HELLO, HELLO_ACK = 0xC0DE7801 - (1 << 32), 0xC0DE7802 - (1 << 32)
 START, EARLY_EXIT = 82, 69
 # Old binaries read a whole file before its size check; under this address-space limit a 3 GB
 # file or /dev/zero made them abort with std::bad_alloc (signal 6) instead of refusing it.
@@ -249,34 +248,6 @@ def receiver_frame_case(frame, field):
     return case
 
 
-class SyncPeer:
-    """A native sender's sync connection spoken by hand (docs/architecture.md)."""
-
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.base = port + 1
-
-    def read_exact(self, count):
-        data = b""
-        while len(data) < count:
-            chunk = self.sock.recv(count - len(data))
-            check(chunk, "the receiver closed the sync connection")
-            data += chunk
-        return data
-
-    def exchange(self, value):
-        self.sock.sendall(struct.pack("!i", value))
-        return struct.unpack("!i", self.read_exact(4))[0]
-
-    def send_frame(self, payload):
-        self.sock.sendall(struct.pack("!I", len(payload)) + payload)
-
-    def hello(self):
-        check(self.exchange(HELLO) == HELLO_ACK, "no HELLO_ACK")
-        self.send_frame(native_sender_hello(self.base))
-        self.read_exact(struct.unpack("!I", self.read_exact(4))[0])
-
-
 def send_data(port, stop):
     """A sender's data connection: bytes until `stop` is set or the receiver closes it."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as data:
@@ -299,7 +270,7 @@ def peer_sender_too_fast(xttcp, started):
                         "--json", native], "receiver")
     started.append(receiver)
     wait_listening(base - 1)
-    peer = SyncPeer(base - 1)
+    peer = Peer(base - 1)
     peer.hello()
     check(peer.exchange(START) == START, "the start was refused")
     stop = threading.Event()
@@ -311,10 +282,10 @@ def peer_sender_too_fast(xttcp, started):
         stop.set()
         sender.join(10)
     peer.exchange(EARLY_EXIT)
-    peer.send_frame(json.dumps({"schema": "xttcp-result", "schema_version": 1,
+    peer.send(frame(json.dumps({"schema": "xttcp-result", "schema_version": 1,
                                 "role": "sender", "host": {"hostname": "attacker"},
                                 "summary": {"duration_s": 1.0,
-                                            "total_bytes": 499_935_375_250_000_000}}).encode())
+                                            "total_bytes": 499_935_375_250_000_000}}).encode()))
     code = receiver.wait(30)
     peer.sock.close()
     check(code == 0, f"the receiver exited {code}")
