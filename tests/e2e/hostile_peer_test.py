@@ -14,7 +14,8 @@ import time
 
 from xttcp_e2e import (Failure, Process, ScriptedReceiver, check, cpu_seconds, free_port_block,
                        last_test, load_json, native_sender_hello, parse_totals, rss_kb, run_cases,
-                       scratch_dir, socket_backends, wait_listening, wait_udp_bound)
+                       scratch_dir, small_quarantine_env, socket_backends, wait_listening,
+                       wait_udp_bound)
 
 HELLO_INT = 0xC0DE7801 - (1 << 32)      # xttcp's native hello, an int32
 HELLO = struct.pack("!i", HELLO_INT)
@@ -311,12 +312,7 @@ def udp_flow_spray(xttcp, started):
     for backend in backends:
         base = free_port_block(1)
         out = scratch_dir()
-        # An AddressSanitizer build keeps freed memory in quarantine (256 MB by default), so
-        # every flow the table drops would stay resident: a small quarantine there measures the
-        # table, not the sanitizer. Other builds ignore the variable.
-        env = dict(os.environ)
-        env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"),
-                                                     "quarantine_size_mb=4"]))
+        env = small_quarantine_env()  # every flow the table drops is freed memory
         receiver = start_receiver(xttcp, started, base,
                                   ["-u", "-H", "-t", "1", "--backend", backend], env=env)
         wait_udp_bound(base)

@@ -54,6 +54,25 @@ def socket_backends(xttcp):
             if line.split()[:2] in (["epoll", "available"], ["io_uring", "available"])]
 
 
+def address_sanitized(xttcp):
+    """Whether the binary is built with AddressSanitizer (the sanitizer leg): it reserves
+    terabytes of shadow address space, so an address-space limit kills it at start."""
+    with open(xttcp, "rb") as f:
+        while chunk := f.read(1 << 20):
+            if b"__asan_init" in chunk:
+                return True
+    return False
+
+
+def small_quarantine_env():
+    """The environment with AddressSanitizer's quarantine at 4 MB: it keeps freed memory
+    resident (256 MB by default), so an RSS bound would measure the sanitizer, not the table
+    under test. Builds without the sanitizer ignore the variable."""
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"), "quarantine_size_mb=4"]))
+    return env
+
+
 def check(condition, message):
     if not condition:
         raise Failure(message)
