@@ -9,8 +9,8 @@
 #   --dpdk     accepted for old command lines; DPDK is the default
 #   --windows  also the Windows cross toolchain (mingw-w64, posix threads) and Wine, which run
 #              the Windows leg of scripts/test.sh (about 1.1 GB; only when asked for)
-#   --deb      also debhelper, lintian and fakeroot, which scripts/build-deb.sh builds and
-#              checks the Debian package with
+#   --deb      also debhelper, lintian, fakeroot and mmdebstrap, which scripts/build-deb.sh
+#              builds, checks and tries the Debian package (in a fresh root) with
 #   --fuzz     also clang 14 and its libFuzzer/sanitizer runtimes (libclang-rt-14-dev), which
 #              build tests/fuzz (the main build stays GCC); scripts/test.sh (CI) asks for it
 set -euo pipefail
@@ -52,8 +52,9 @@ if ((with_windows)); then
 fi
 # dpdk-dev has dpdk-testpmd (bench/compare/dpdk_txonly.py); libdpdk-dev the build files.
 ((with_dpdk)) && packages+=(libdpdk-dev dpdk-dev)
-# The Debian package (scripts/build-deb.sh): dh with its meson build system, and lintian.
-((with_deb)) && packages+=(debhelper lintian fakeroot dpkg-dev)
+# The Debian package (scripts/build-deb.sh): dh with its meson build system, lintian, and
+# mmdebstrap for the fresh root it is installed into.
+((with_deb)) && packages+=(debhelper lintian fakeroot dpkg-dev mmdebstrap)
 # clang-14 does not pull in compiler-rt, where -fsanitize=fuzzer,address,undefined live.
 ((with_fuzz)) && packages+=(clang-14 libclang-rt-14-dev)
 

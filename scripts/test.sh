@@ -11,21 +11,28 @@
 #   4. build-fuzz/:     the libFuzzer targets of tests/fuzz (clang, ASan + UBSan), each run for
 #                       a few seconds from its seed corpus (suite fuzz). Skipped, with the reason,
 #                       when clang cannot build them (tests/fuzz/toolchain.sh exits 77).
+#   5. build-deb/:      the Debian package, built, linted and tried in a fresh root
+#                       (scripts/build-deb.sh), when its inputs changed since it was last proven
+#                       (scripts/package-inputs.sh --changed), or with --deb; never with --no-deb.
 # Legs 2 to 4 compile in the background (nice 19) while leg 1's tests run; their tests run after.
-# Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [--no-fuzz] [meson test
-#        arguments, e.g. --suite unit] (the Windows and fuzz legs run all of their own suites)
+# Usage: scripts/test.sh [--no-sanitize] [--windows|--no-windows] [--no-fuzz] [--deb|--no-deb]
+#        [meson test arguments, e.g. --suite unit] (the Windows, fuzz and package legs run all of
+#        their own checks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitize=1
 fuzz=1
 windows=auto  # auto: only in CI
+deb=auto  # auto: when the package's inputs changed
 while [[ $# -gt 0 ]]; do
   case $1 in
     --no-sanitize) sanitize=0 ;;
     --no-fuzz) fuzz=0 ;;
     --windows) windows=yes ;;
     --no-windows) windows=no ;;
+    --deb) deb=yes ;;
+    --no-deb) deb=no ;;
     *) break ;;
   esac
   shift
@@ -207,13 +214,29 @@ if [[ $windows == yes ]]; then
 fi
 wait "$builds_pid" || true
 
+# The package: a full optimised build of its own (minutes), so only when what can break it changed.
+package_leg=none  # none, passed or failed: one test in the closing line
+if [[ $deb == auto ]]; then
+  if scripts/package-inputs.sh --changed; then deb=yes; else deb=no; fi
+fi
+if [[ $deb == yes ]]; then
+  begin=$SECONDS
+  if scripts/install-deps.sh --deb && scripts/build-deb.sh build-deb; then
+    package_leg=passed
+  else
+    package_leg=failed
+    status=1
+  fi
+  timings+=("package leg: $((SECONDS - begin)) s (scripts/build-deb.sh)")
+fi
+
 printf '%s\n' "${timings[@]}"
 # One closing line any CI reads: "N passed, N failed, N skipped" over every leg run.
-python3 - "$skipped_legs" "${logs[@]}" <<'PY'
+python3 - "$skipped_legs" "$package_leg" "${logs[@]}" <<'PY'
 import json, sys
-ok = failed = 0
 skipped = int(sys.argv[1])
-for path in sys.argv[2:]:
+ok, failed = int(sys.argv[2] == "passed"), int(sys.argv[2] == "failed")  # the package leg
+for path in sys.argv[3:]:
     with open(path) as f:
         for line in f:
             result = json.loads(line).get("result")

@@ -2,8 +2,12 @@
 """meson install into a scratch root (--destdir): the program runs from there (--version); the
 man page xttcp(1) renders with man -l without a troff warning and names every option of both
 dialects' --help; the bash completion registers for xttcp and offers options, --backend values
-and the Windows dialect's options; the documents and the JSON schema are there.
+and the Windows dialect's options; the documents and the JSON schema are there; every installed
+script's interpreter and every module it imports is declared by debian/control (Depends or
+Recommends), so a new script never ships in the package without what it needs (the package
+build, scripts/build-deb.sh, is too long for every CI run; this check is not).
 Usage: install_test.py BUILD_DIR"""
+import ast
 import os
 import re
 import shutil
@@ -54,6 +58,97 @@ def complete(completion, words):
     return run(["bash", "-c", script]).stdout.split()
 
 
+# What an installed script's interpreter and imports need from Debian. A script needing anything
+# else fails the check until its package is declared in debian/control and named here.
+ESSENTIAL_INTERPRETERS = {"sh", "bash", "dash"}  # Essential: yes, never declared
+INTERPRETER_PACKAGES = {"python3": "python3", "perl": "perl"}
+MODULE_PACKAGES = {"matplotlib": "python3-matplotlib", "numpy": "python3-numpy"}
+
+
+def declared_relations(control_path, package):
+    """The packages the binary package `package` names in Depends, Pre-Depends or Recommends
+    (every alternative, without versions or architectures)."""
+    with open(control_path, encoding="utf-8") as f:
+        lines = [line for line in f.read().splitlines() if not line.startswith("#")]
+    paragraphs, fields, last = [], {}, None
+    for line in lines + [""]:
+        if not line.strip():
+            if fields:
+                paragraphs.append(fields)
+            fields, last = {}, None
+        elif line[0] in " \t" and last:
+            fields[last] += " " + line.strip()
+        else:
+            last, _, value = line.partition(":")
+            fields[last] = value.strip()
+    mine = [p for p in paragraphs if p.get("Package") == package]
+    check(len(mine) == 1, f"debian/control has no paragraph for the package {package}")
+    names = set()
+    for field in ("Pre-Depends", "Depends", "Recommends"):
+        for relation in re.split(r"[,|]", mine[0].get(field, "")):
+            name = re.sub(r"\(.*?\)|\[.*?\]|<.*?>|:\S+", "", relation).strip()
+            if name:
+                names.add(name)
+    return names
+
+
+def script_needs(path):
+    """The Debian packages a script needs (its interpreter and, for Python, its imports), or
+    None when the file is not a script."""
+    with open(path, "rb") as f:
+        head = f.readline(256)
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].decode("utf-8", "replace").split()
+    check(words, f"{path}: an empty #! line")
+    interpreter = os.path.basename(words[1] if words[0].endswith("/env") and len(words) > 1
+                                   else words[0])
+    if interpreter in ESSENTIAL_INTERPRETERS:
+        return set()
+    interpreter = re.sub(r"[\d.]+$", "3", interpreter) if interpreter.startswith("python") \
+        else interpreter
+    check(interpreter in INTERPRETER_PACKAGES,
+          f"{path}: interpreter {interpreter} is not in this test's INTERPRETER_PACKAGES")
+    needs = {INTERPRETER_PACKAGES[interpreter]}
+    if interpreter == "python3":
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            modules = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                       [node.module] if isinstance(node, ast.ImportFrom) and node.module and
+                       not node.level else [])
+            for module in (m.split(".")[0] for m in modules):
+                if module in sys.stdlib_module_names:
+                    continue
+                check(module in MODULE_PACKAGES,
+                      f"{path}: imports {module}, which this test's MODULE_PACKAGES does not map "
+                      "to a Debian package (add it there and to debian/control)")
+                needs.add(MODULE_PACKAGES[module])
+    return needs
+
+
+def check_declared_dependencies(root, control_path):
+    """Every installed script outside usr/share/doc (as lintian sees them) has what it needs
+    declared for the package."""
+    declared = declared_relations(control_path, "xttcp")
+    scripts = 0
+    for folder, _, names in os.walk(root):
+        if "/share/doc/" in folder + "/":
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.islink(path):
+                continue
+            needs = script_needs(path)
+            if needs is None:
+                continue
+            scripts += 1
+            missing = sorted(needs - declared)
+            check(not missing, f"{os.path.relpath(path, root)} needs {', '.join(missing)}, which "
+                  "debian/control does not declare (Depends or Recommends of xttcp)")
+    check(scripts >= 1, "no installed script found (xttcp_report.py is one): is the walk wrong?")
+
+
 def body(build_dir, root):
     run(["meson", "install", "-C", build_dir, "--destdir", root, "--no-rebuild", "--quiet"])
     xttcp = find(root, "/bin/xttcp")
@@ -97,6 +192,20 @@ def body(build_dir, root):
 
     # `xttcp report` finds its generator where meson install put it (PREFIX/share/xttcp/).
     find(root, "/share/xttcp/xttcp_report.py")
+    control = os.path.join(SOURCE_ROOT, "debian", "control")
+    check_declared_dependencies(root, control)
+    # The check can fail: the same control without its Recommends is refused.
+    with open(control, encoding="utf-8") as f:
+        stripped = re.sub(r"^Recommends:.*\n", "", f.read(), flags=re.M)
+    planted = os.path.join(root, "control-without-recommends")
+    with open(planted, "w", encoding="utf-8") as f:
+        f.write(stripped)
+    try:
+        check_declared_dependencies(root, planted)
+    except Failure as refused:
+        check("python3" in str(refused), f"the planted control was refused oddly: {refused}")
+    else:
+        raise Failure("a debian/control without python3-matplotlib passed the dependency check")
     if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True,
                       timeout=60).returncode == 0:
         golden = os.path.join(SOURCE_ROOT, "tests", "golden", "compare", "base.json")

@@ -61,7 +61,8 @@ std::string find_generator(const fs::path& program) {
 }
 
 // Debian's interpreter has Debian's matplotlib; another python3 first in PATH may not. A full
-// path: the child is started with execve.
+// path (the child is started with execve), or empty when there is none: the Debian package only
+// recommends python3, so a minimal install has no interpreter.
 std::string python_program() {
   if (access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
   const char* path = std::getenv("PATH");
@@ -71,7 +72,7 @@ std::string python_program() {
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
     dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
   }
-  return "/usr/bin/python3";  // absent: the start fails and says so
+  return {};
 }
 
 struct Generated {
@@ -243,7 +244,14 @@ int run_report(const ReportRequest& request) {
                  program.c_str());
     return exit_code::run_failed;
   }
-  const std::vector<std::string> words = {python_program(), generator};
+  const std::string python = python_program();
+  if (python.empty()) {
+    std::fprintf(stderr,
+                 "xttcp: report: needs python3 with matplotlib to draw the page, and there is no "
+                 "python3 in /usr/bin nor PATH (Debian: apt install python3-matplotlib)\n");
+    return exit_code::run_failed;
+  }
+  const std::vector<std::string> words = {python, generator};
   const auto extra_files = static_cast<long>(request.files.size() - 1);
   const std::chrono::seconds budget = request.time_limit_s
                                           ? std::chrono::seconds(*request.time_limit_s)

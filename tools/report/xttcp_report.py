@@ -23,8 +23,8 @@ try:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 except ImportError:
-    sys.exit("xttcp: report: needs matplotlib (Debian: python3-matplotlib; "
-             "scripts/install-deps.sh installs it)")
+    sys.exit(f"xttcp: report: needs matplotlib to draw the page, and {sys.executable} has none "
+             "(Debian: apt install python3-matplotlib)")
 
 # Each series has its own colour, the same on every plot (and what the test looks for).
 THIS_END = "#1f77b4"
