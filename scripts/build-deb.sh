@@ -15,10 +15,17 @@
 #   5. on success, debian/package-checked records the hash of the package's inputs
 #      (scripts/package-inputs.sh): CI builds the package only when they differ from it.
 # Usage: scripts/build-deb.sh [OUT_DIR]   (default build-deb/; the .deb and the logs land there)
+#        scripts/build-deb.sh --try DEB [OUT_DIR]   steps 3 and 4 only, on a .deb already built
+#        (nothing recorded): how to see what a changed package would do in a fresh root
 # Needs: scripts/install-deps.sh --deb (debhelper, lintian, fakeroot, mmdebstrap), root (the
 # fresh root), and Debian's apt repositories. Takes minutes: a full optimised build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tried=
+if [[ ${1:-} == --try ]]; then
+  tried=$(realpath "${2:?--try needs the .deb to try}")
+  shift 2
+fi
 out=$(realpath -m "${1:-build-deb}")
 mkdir -p "$out"
 for tool in dpkg-buildpackage dh lintian fakeroot mmdebstrap unshare; do
@@ -31,27 +38,32 @@ if [[ $(id -u) -ne 0 ]]; then
   echo "build-deb: needs root (mmdebstrap --mode=root makes the fresh root the package is tried in)" >&2
   exit 1
 fi
-# The build dependencies from debian/control, installed or not: said before the long build.
-if ! dpkg-checkbuilddeps; then
-  echo "build-deb: missing build dependencies (scripts/install-deps.sh installs them)" >&2
-  exit 1
+
+if [[ -z $tried ]]; then
+  # The build dependencies from debian/control, installed or not: said before the long build.
+  if ! dpkg-checkbuilddeps; then
+    echo "build-deb: missing build dependencies (scripts/install-deps.sh installs them)" >&2
+    exit 1
+  fi
+  source_dir=$out/source
+  rm -rf "$source_dir" "$out"/xttcp_* "$out"/xttcp-dbgsym_*
+  git clone --quiet --shared . "$source_dir"
+  echo "build-deb: building $(git -C "$source_dir" rev-parse --short=12 HEAD) in $source_dir"
+  (cd "$source_dir" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
+    tail -n 40 "$out/build.log" >&2
+    echo "build-deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
+    exit 1
+  }
+  deb=$(ls "$out"/xttcp_*.deb)
+  checked=$(ls "$out"/xttcp_*.changes)
+  checks=$source_dir/scripts/deb-root-checks.sh
+  echo "build-deb: $deb"
+else
+  deb=$tried checked=$tried checks=scripts/deb-root-checks.sh
 fi
 
-source_dir=$out/source
-rm -rf "$source_dir" "$out"/xttcp_* "$out"/xttcp-dbgsym_*
-git clone --quiet --shared . "$source_dir"
-echo "build-deb: building $(git -C "$source_dir" rev-parse --short=12 HEAD) in $source_dir"
-(cd "$source_dir" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
-  tail -n 40 "$out/build.log" >&2
-  echo "build-deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
-  exit 1
-}
-deb=$(ls "$out"/xttcp_*.deb)
-changes=$(ls "$out"/xttcp_*.changes)
-echo "build-deb: $deb"
-
 # lintian: errors and warnings fail; informational tags are shown.
-lintian --fail-on error,warning --display-info "$changes" | tee "$out/lintian.log"
+lintian --fail-on error,warning --display-info "$checked" | tee "$out/lintian.log"
 echo "build-deb: lintian passed (no error, no warning)"
 
 # The fresh root: this machine's release and apt sources, nothing of this machine's packages.
@@ -69,7 +81,7 @@ echo "build-deb: installing into a fresh $suite root (log: $out/root.log)"
 mmdebstrap --mode=root --variant=apt --skip=essential/unlink \
   --setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
   --setup-hook="sync-in $cache /var/cache/apt/archives/" \
-  --customize-hook="copy-in $deb $source_dir/scripts/deb-root-checks.sh /tmp/" \
+  --customize-hook="copy-in $deb $checks /tmp/" \
   --customize-hook="$apt_in_root --no-install-recommends /tmp/$(basename "$deb")" \
   --customize-hook="$checks_in_root bare" \
   --customize-hook="$apt_in_root --no-install-recommends python3" \
@@ -86,5 +98,5 @@ mmdebstrap --mode=root --variant=apt --skip=essential/unlink \
   exit 1
 }
 grep '^deb-root-checks' "$out/root.log"
-scripts/package-inputs.sh --record "$source_dir"
+[[ -n $tried ]] || scripts/package-inputs.sh --record "$source_dir"
 echo "build-deb: installed into a fresh $suite root and ran from it: ok"
