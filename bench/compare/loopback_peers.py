@@ -255,8 +255,10 @@ def available_backends(binary):
     """Backend name -> '' if available, else the reason (from `xttcp backends`)."""
     out = subprocess.run([binary, "backends"], capture_output=True, text=True, timeout=30).stdout
     found = {"auto": ""}  # --backend auto always resolves to something (or the run says why)
-    for line in out.splitlines()[1:]:
-        if line.startswith("auto ("):  # "auto (TCP): io_uring": what auto takes, not a backend
+    for line in out.splitlines():
+        # A backend's line starts at the margin ("epoll      available"); its details are
+        # indented; "auto (TCP): io_uring" says what auto takes, not a backend.
+        if line[:1].isspace() or line.startswith("auto ("):
             continue
         fields = line.split(None, 3)
         if len(fields) >= 2:
