@@ -180,7 +180,8 @@ Status open_bounded(DataWorker& worker) {
 }
 
 TEST(IocpFailures, ConnectToClosedPortRetriesThenFailsNamingThePort) {
-  const uint16_t port = free_port(false, SOCK_STREAM);
+  const ClosedPort closed;
+  const uint16_t port = closed.port();
   ASSERT_NE(port, 0);
   auto s = make_sender(port, 2);
   ASSERT_NE(s, nullptr);

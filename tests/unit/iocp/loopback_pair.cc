@@ -63,6 +63,21 @@ uint16_t free_port(bool ipv6, int type) {
   return port;
 }
 
+ClosedPort::ClosedPort() : socket_(INVALID_SOCKET) {
+  if (!start_sockets()) return;
+  socket_ = socket(AF_INET, SOCK_STREAM, 0);
+  if (socket_ == INVALID_SOCKET) return;
+  SocketAddress address = loopback(false, 0);
+  int length = static_cast<int>(sizeof address.storage);
+  if (bind(socket_, address.get(), address.length) == 0 &&
+      getsockname(socket_, address.get(), &length) == 0)
+    port_ = address.port();
+}
+
+ClosedPort::~ClosedPort() {
+  if (socket_ != INVALID_SOCKET) closesocket(socket_);
+}
+
 bool ipv6_loopback_works() { return free_port(true, SOCK_STREAM) != 0; }
 
 PairOutcome run_pair(const PairOptions& options) {

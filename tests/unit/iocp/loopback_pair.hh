@@ -12,6 +12,7 @@
 #include <future>
 #include <vector>
 
+#include "base/socket_headers.hh"
 #include "engine/backend/backend.hh"
 #include "engine/udp/flow_registry.hh"
 
@@ -58,6 +59,23 @@ PairOutcome run_pair(const PairOptions& options);
 // A port that was free a moment ago on the loopback address of the family (type: SOCK_STREAM
 // or SOCK_DGRAM); 0 when none could be bound.
 uint16_t free_port(bool ipv6, int type);
+
+// A loopback TCP port held bound, never listening, for the object's life: a connect to it is
+// refused. A port that was only free (free_port) can meanwhile get a listener from a test
+// running beside this one, or be picked by a retried connect as its own source port (the
+// socket then connects to itself): both made "refused" tests connect (CI, once in 3 ms).
+class ClosedPort {
+ public:
+  ClosedPort();
+  ~ClosedPort();
+  ClosedPort(const ClosedPort&) = delete;
+  ClosedPort& operator=(const ClosedPort&) = delete;
+  uint16_t port() const { return port_; }  // 0: none could be bound
+
+ private:
+  SOCKET socket_;
+  uint16_t port_ = 0;
+};
 
 // Whether ::1 can be bound here (Wine on a host without IPv6 cannot).
 bool ipv6_loopback_works();
