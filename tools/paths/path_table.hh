@@ -30,6 +30,7 @@ struct PathWorkload {
   uint32_t ports = 1, threads_per_port = 1;  // -P, -n: flows = ports x threads
   double seconds = 0;                        // -t of every run
   uint32_t repeat = 1;
+  bool receive_copy = false;  // the receiver copies what it reads (--skip-rx-copy=off)
 };
 
 // The figures of one run, from the sender's result and its peer's (both processes' CPU).

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <variant>
 
 #include "base/exit_codes.hh"
 #include "base/read_file.hh"
@@ -64,16 +65,16 @@ Expected<Result> read_result(const std::string& path) {
   return result;
 }
 
-Expected<fs::path> scratch_dir() {
+Expected<fs::path> scratch_dir(const char* who) {
   std::error_code ec;
   const fs::path parent = fs::temp_directory_path(ec);
-  if (ec) return fail("compare-paths: no temporary directory: " + ec.message());
+  if (ec) return fail(fmt::format("{}: no temporary directory: {}", who, ec.message()));
   std::mt19937_64 random(std::random_device{}());
   for (int attempt = 0; attempt < 20; ++attempt) {
     fs::path dir = parent / fmt::format("xttcp-paths-{:016x}", random());
     if (fs::create_directory(dir, ec)) return dir;
   }
-  return fail("compare-paths: cannot create a directory in " + parent.string());
+  return fail(fmt::format("{}: cannot create a directory in {}", who, parent.string()));
 }
 
 // The backends to run: those asked for, each available and accepting the workload; or by
@@ -104,20 +105,11 @@ Status write_file(const std::string& path, const std::string& text, const char* 
 
 }  // namespace
 
-int run_paths(const PathsRequest& request) {
-  if (Status pairs = can_run_pairs(); !pairs)
-    return complain(pairs.error().message, exit_code::usage);
-  auto names = backends_to_run(request);
-  if (!names) return complain(names.error().message, exit_code::usage);
-  if (request.runs_dir) {
-    std::error_code ec;
-    if (!fs::is_directory(*request.runs_dir, ec))
-      return complain(
-          fmt::format("compare-paths: --runs-dir: '{}' is not a directory", *request.runs_dir),
-          exit_code::usage);
-  }
-  auto dir = scratch_dir();
-  if (!dir) return complain(dir.error().message, exit_code::run_failed);
+std::variant<MeasuredPaths, PathsFailure> measure_paths(const PathsRequest& request,
+                                                        const std::vector<std::string>& names,
+                                                        const char* who) {
+  auto dir = scratch_dir(who);
+  if (!dir) return PathsFailure{dir.error().message, exit_code::run_failed};
   struct Cleanup {
     fs::path dir;
     ~Cleanup() {
@@ -126,24 +118,25 @@ int run_paths(const PathsRequest& request) {
     }
   } cleanup{*dir};
 
-  PathTable table;
+  MeasuredPaths measured;
+  PathTable& table = measured.table;
   table.workload = request.workload;
   table.unit = cycle_unit_of(request.workload);
-  for (const std::string& name : *names) {
+  for (const std::string& name : names) {
     table.rows.emplace_back();
     table.rows.back().backend = name;
   }
-  std::vector<RunSet> sets(names->size());
+  measured.sets.resize(names.size());
   const std::string load_before = machine_load();
   const PathWorkload& w = request.workload;
   const double timeout_s = w.seconds + 60;
   for (uint32_t round = 1; round <= w.repeat; ++round) {
-    for (size_t b = 0; b < names->size(); ++b) {
-      const std::string& name = (*names)[b];
-      std::fprintf(stderr, "compare-paths: round %u of %u: %s\n", round, w.repeat, name.c_str());
+    for (size_t b = 0; b < names.size(); ++b) {
+      const std::string& name = names[b];
+      std::fprintf(stderr, "%s: round %u of %u: %s\n", who, round, w.repeat, name.c_str());
       auto port =
           request.port != 0 ? Expected<uint16_t>(request.port) : free_port_block(w.ports + 1);
-      if (!port) return complain(port.error().message, exit_code::run_failed);
+      if (!port) return PathsFailure{port.error().message, exit_code::run_failed};
       const fs::path run_dir = *dir / fmt::format("{}-{}", name, round);
       fs::create_directory(run_dir);
       const std::string result_file = (run_dir / "sender.json").string();
@@ -155,6 +148,7 @@ int run_paths(const PathsRequest& request) {
       pair.receiver_netns = request.receiver_netns;
       pair.sender_netns = request.sender_netns;
       pair.receiver_args = {"-r", request.to, "--wait-timeout", "30"};
+      if (w.receive_copy) pair.receiver_args.emplace_back("--skip-rx-copy=off");
       pair.receiver_args.insert(pair.receiver_args.end(), common.begin(), common.end());
       pair.sender_args = {"-s",     request.to, "-n", std::to_string(w.threads_per_port),
                           "--json", result_file};
@@ -173,12 +167,11 @@ int run_paths(const PathsRequest& request) {
         std::ifstream err(
             run_dir / (failed->message.find("the sender") == 0 ? "sender.err" : "receiver.err"));
         std::fprintf(stderr, "%s", std::string(std::istreambuf_iterator<char>(err), {}).c_str());
-        return complain(
-            fmt::format("compare-paths: {} (round {}): {}", name, round, failed->message),
-            failed->usage ? exit_code::usage : exit_code::run_failed);
+        return PathsFailure{fmt::format("{}: {} (round {}): {}", who, name, round, failed->message),
+                            failed->usage ? exit_code::usage : exit_code::run_failed};
       }
       auto result = read_result(result_file);
-      if (!result) return complain(result.error().message, exit_code::run_failed);
+      if (!result) return PathsFailure{result.error().message, exit_code::run_failed};
       if (table.cpu_model.empty()) {
         table.tool_version = result->tool_version;
         table.cpu_model = result->host.cpu_model;
@@ -194,7 +187,7 @@ int run_paths(const PathsRequest& request) {
             fmt::format("{} round {}: the receiver shared no result; its CPU "
                         "is not in the figures",
                         name, round));
-      sets[b].runs.push_back(std::move(*result));
+      measured.sets[b].runs.push_back(std::move(*result));
     }
   }
   if (!load_before.empty())
@@ -203,6 +196,25 @@ int run_paths(const PathsRequest& request) {
                     "the CPUs: compare rows of one run, not across runs)",
                     load_before, machine_load()));
   summarize_rows(table);
+  return measured;
+}
+
+int run_paths(const PathsRequest& request) {
+  if (Status pairs = can_run_pairs(); !pairs)
+    return complain(pairs.error().message, exit_code::usage);
+  auto names = backends_to_run(request);
+  if (!names) return complain(names.error().message, exit_code::usage);
+  if (request.runs_dir) {
+    std::error_code ec;
+    if (!fs::is_directory(*request.runs_dir, ec))
+      return complain(
+          fmt::format("compare-paths: --runs-dir: '{}' is not a directory", *request.runs_dir),
+          exit_code::usage);
+  }
+  auto outcome = measure_paths(request, *names, "compare-paths");
+  if (auto* failed = std::get_if<PathsFailure>(&outcome))
+    return complain(failed->message, failed->exit_code);
+  auto& [table, sets] = std::get<MeasuredPaths>(outcome);
 
   if (request.runs_dir)
     for (size_t b = 0; b < names->size(); ++b)

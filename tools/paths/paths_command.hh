@@ -7,9 +7,11 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "base/status.hh"
+#include "engine/report/native_runs.hh"
 #include "tools/paths/path_table.hh"
 
 namespace xttcp {
@@ -35,5 +37,21 @@ std::string paths_help();
 
 // Runs every pair, prints the table (or JSON) and returns the exit code.
 int run_paths(const PathsRequest& request);
+
+// The rounds of `request`'s workload on each of `names` (process pairs, each sender's result
+// read back): the summarized table and every backend's runs, or the failure (its message, and
+// the exit code: 2 when a process refused its options). `who` starts each progress line on
+// stderr and each message ("compare-paths", "calibrate").
+struct MeasuredPaths {
+  PathTable table;
+  std::vector<RunSet> sets;  // per backend, in `names`' order
+};
+struct PathsFailure {
+  std::string message;
+  int exit_code = 1;
+};
+std::variant<MeasuredPaths, PathsFailure> measure_paths(const PathsRequest& request,
+                                                        const std::vector<std::string>& names,
+                                                        const char* who);
 
 }  // namespace xttcp
