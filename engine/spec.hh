@@ -222,7 +222,10 @@ struct TestSpec {
   Role role = Role::receiver;
   // The grammar the user wrote: the console and XML formats follow it.
   Dialect dialect = Dialect::linux;
-  std::string backend = "auto";         // --backend; "auto" = the registry's choice
+  std::string backend = "auto";  // --backend; "auto" = the registry's choice
+  // With --backend auto, once the tools layer settled it (backend then holds the name): why that
+  // one, measured here or by rule, for the console and the result; "" when one was named.
+  std::string backend_why;
   Defaults defaults = Defaults::xttcp;  // --defaults (the fields it set may be set again after it)
 
   Workload workload;

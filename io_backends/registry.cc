@@ -51,15 +51,19 @@ std::string auto_note(const Backend& chosen, const std::vector<Refusal>& refusal
 
 }  // namespace
 
-Expected<BackendChoice> choose_backend(const TestSpec& spec) {
+Expected<BackendChoice> choose_backend(const TestSpec& spec, std::string_view measured_best) {
   if (spec.backend != auto_backend) {
     auto backend = find_backend(spec.backend);
     if (!backend) return backend.error();
     if (Status supported = accepts(**backend, spec); !supported) return supported.error();
     return BackendChoice{**backend, {}};
   }
-  std::vector<Refusal> refusals;
   const auto& backends = all_backends();
+  for (const auto& backend : backends)
+    if (!measured_best.empty() && backend->name() == measured_best && backend->probe().available &&
+        backend->auto_refusal(spec).empty() && accepts(*backend, spec))
+      return BackendChoice{*backend, {}, true};
+  std::vector<Refusal> refusals;
   for (std::size_t rank = 0; rank < backends.size(); ++rank) {
     Backend& backend = *backends[rank];
     if (!backend.probe().available || !backend.auto_refusal(spec).empty()) continue;

@@ -31,7 +31,10 @@ Expected<Backend*> find_backend(std::string_view name);
 // BackendChoice::auto_note names the backends auto would have preferred but that refuse one of the
 // spec's options, e.g. "--backend auto runs epoll: -lm: the io_uring backend does not time each
 // send/recv call (use --backend epoll)"; "" when none was passed over for an option.
-Expected<BackendChoice> choose_backend(const TestSpec& spec);
+// `measured_best` (the tools layer's record of what calibrate measured fastest for this shape on
+// this host) goes before the preference order when it is available and accepts the spec;
+// BackendChoice::measured then says auto took it.
+Expected<BackendChoice> choose_backend(const TestSpec& spec, std::string_view measured_best = {});
 inline constexpr std::string_view auto_backend = "auto";
 // What `auto` takes when no backend asks for the spec; "" when this build has none.
 std::string_view fallback_backend();

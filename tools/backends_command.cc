@@ -9,6 +9,8 @@
 #include "base/exit_codes.hh"
 #include "io_backends/registry.hh"
 #include "tools/cli/help_layout.hh"
+#include "tools/paths/auto_store.hh"
+#include "tools/version_text.hh"
 
 namespace xttcp {
 
@@ -73,7 +75,7 @@ int print_backends(const TestSpec& options) {
   for (Protocol protocol : {Protocol::tcp, Protocol::udp}) {
     TestSpec spec;
     spec.workload.protocol = protocol;
-    auto chosen = choose_backend(spec);
+    auto chosen = choose_backend(spec, auto_advice(spec, build_identity()).best);
     const std::string left = fmt::format("auto ({}):", to_string(protocol));
     if (!chosen) {
       wrapped(out, left, fmt::format("none: {}", chosen.error().message));
@@ -85,7 +87,20 @@ int print_backends(const TestSpec& options) {
       if (!backend->probe().available) continue;
       why.append("; not ").append(backend->name()).append(": ").append(backend->auto_refusal(spec));
     }
+    if (chosen->measured) why = "; measured fastest here for the default workload (below)";
     wrapped(out, left, fmt::format("{}{}", chosen->backend.name(), why));
+  }
+  // What `xttcp calibrate` measured on this host, kernel and build, per workload shape.
+  const std::string record = auto_record_path();
+  if (auto entries = record.empty() ? Expected<std::vector<AutoEntry>>(std::vector<AutoEntry>{})
+                                    : load_auto_record(record);
+      !entries) {
+    wrapped(out, "auto record:", "ignored: " + entries.error().message);
+  } else {
+    const HostIdentity identity = this_host_identity(build_identity());
+    for (const WorkloadShape& shape : calibrated_shapes())
+      if (const AutoEntry* entry = find_auto_entry(*entries, identity, shape))
+        wrapped(out, "auto (measured):", auto_reason(*entry));
   }
   std::fputs(out.c_str(), stdout);
   return exit_code::success;

@@ -20,8 +20,10 @@
 #include "engine/run/windows_dialect_support.hh"
 #include "engine/stats/system_probe.hh"
 #include "io_backends/registry.hh"
+#include "tools/paths/auto_store.hh"
 #include "tools/process_control.hh"
 #include "tools/run_command.hh"
+#include "tools/version_text.hh"
 #include "xttcp_config.h"
 
 namespace xttcp {
@@ -68,6 +70,17 @@ Status check_own_addresses(const TestSpec& spec, const Backend& backend) {
   return ok();
 }
 
+// Why auto took `backend` without a measurement: its rule, and why no measurement applied.
+std::string rule_reason(const Backend& backend, const AutoAdvice& advice) {
+  std::string why = fmt::format("{}: the rule for this build (docs/data-paths.md)", backend.name());
+  if (!advice.why_not.empty())
+    why += "; " + advice.why_not;
+  else if (!advice.best.empty())
+    why +=
+        fmt::format("; {}, measured faster here, does not take this test's options", advice.best);
+  return why;
+}
+
 // Chooses the run's backend, the one time anything does, and checks the spec against it. Also
 // settles --backend auto on a name, so the results and the peer see what really ran, and says in
 // `notes` when auto passed over a backend because of an option.
@@ -75,9 +88,16 @@ Expected<BackendChoice> validate_environment(TestSpec& spec, std::vector<std::st
   if (Status supported = check_windows_dialect_supported(spec); !supported)
     return supported.error();
   if (Status allowed = check_process_options(spec); !allowed) return allowed.error();
-  auto choice = choose_backend(spec);
+  const bool automatic = spec.backend == auto_backend;
+  const AutoAdvice advice = automatic ? auto_advice(spec, build_identity()) : AutoAdvice{};
+  auto choice = choose_backend(spec, advice.best);
   if (!choice) return choice.error();
   if (!choice->auto_note.empty()) notes.push_back(choice->auto_note);
+  if (automatic) {
+    spec.backend_why = choice->measured ? advice.why : rule_reason(choice->backend, advice);
+    // The original's console stays the original's (--defaults ntttcp); the result says it.
+    if (spec.defaults != Defaults::ntttcp) notes.push_back("--backend auto: " + spec.backend_why);
+  }
   if (Status owned = check_own_addresses(spec, choice->backend); !owned) return owned.error();
   spec.backend = std::string(choice->backend.name());
   if (!spec.output.show_nic_packets.empty())

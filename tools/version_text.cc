@@ -13,6 +13,8 @@
 
 namespace xttcp {
 
+std::string build_identity() { return fmt::format("{} ({})", XTTCP_VERSION, build_commit()); }
+
 std::string version_text() {
   std::string paths;
   for (const auto& backend : all_backends())

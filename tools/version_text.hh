@@ -11,6 +11,8 @@ namespace xttcp {
 // file the build generates from tools/build_commit.cc.in.
 const char* build_commit();
 
+// "0.1.0 (aaf6269abcd0)": the version and commit, which a measurement of this build is valid for.
+std::string build_identity();
 // Every line of `xttcp --version`, the first "xttcp VERSION" as before.
 std::string version_text();
 

@@ -14,6 +14,7 @@
 #include "tools/cli/defaults_profile.hh"
 #include "tools/cli/subcommands.hh"
 #include "tools/compare/compare_command.hh"
+#include "tools/paths/calibrate_command.hh"
 #include "tools/paths/paths_command.hh"
 #include "tools/report/report_command.hh"
 #include "tools/process_control.hh"
@@ -59,6 +60,10 @@ const CommandRunner runners[] = {
     {"compare-paths", paths_help,
      [](const std::vector<std::string>& a) {
        return run_parsed("compare-paths", a, parse_paths_args, run_paths);
+     }},
+    {"calibrate", calibrate_help,
+     [](const std::vector<std::string>& a) {
+       return run_parsed("calibrate", a, parse_calibrate_args, run_calibrate);
      }},
     {"report", report_help,
      [](const std::vector<std::string>& a) {

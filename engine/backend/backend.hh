@@ -105,6 +105,9 @@ struct BackendChoice {
   // epoll: -lm: the io_uring backend does not time each send/recv call (use --backend epoll)";
   // "" when it passed over none for an option, or the backend was named.
   std::string auto_note;
+  // With --backend auto: taken because calibrate measured it fastest for this workload's shape
+  // on this host (the tools layer's record), not by the preference order.
+  bool measured = false;
 };
 
 }  // namespace xttcp

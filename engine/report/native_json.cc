@@ -348,6 +348,8 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
   doc["tool"] = {{"name", "xttcp"}, {"version", r.tool_version}};
   doc["role"] = to_string(r.role);
   doc["backend"] = r.backend;
+  if (!r.spec.backend_why.empty())  // --backend auto: what it took and why
+    doc["backend_choice"] = {{"asked", "auto"}, {"why", r.spec.backend_why}};
   doc["host"] = {
       {"hostname", r.host.hostname},   {"os", r.host.os},
       {"kernel", r.host.kernel},       {"cpu_model", r.host.cpu_model},

@@ -499,6 +499,8 @@ Result read_result(const ordered_json& j, bool with_peer) {
       r.host.nic = n;
     }
   }
+  if (const auto* choice = object_member(j, "backend_choice", ""))  // --backend auto only
+    read(*choice, "why", r.spec.backend_why, "backend_choice");
   read(j, "cpu_mapping", r.cpu_mapping, "");
   if (const auto* placement = object_member(j, "placement", "")) {  // absent before issue 14
     read(*placement, "asked", r.placement.asked, "placement");

@@ -21,6 +21,8 @@ constexpr SubcommandDoc table[] = {
      "one HTML page of result files: plots per interval, spread, CPU, comparison", ""},
     {"compare-paths", "xttcp compare-paths [options]",
      "one workload on each backend in turn, one table with ratios against epoll", ""},
+    {"calibrate", "xttcp calibrate [-t SEC] [--repeat N] | --show",
+     "measure epoll and io_uring here on loopback; --backend auto then takes the faster", ""},
     {"topology", "xttcp topology [--nic IF] [--json FILE]",
      "CPUs, NUMA nodes and NICs (queue -> IRQ -> CPU), with tuning warnings",
      "xttcp topology [--nic IF] [--json FILE]\n"

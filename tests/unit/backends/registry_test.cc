@@ -101,5 +101,46 @@ TEST(ChooseBackend, AutoNamesWhatItPassedOverForAnOption) {
             "(use --backend io_uring)");
 }
 
+// What calibrate measured fastest here goes first for auto, when it is available and takes the
+// spec; otherwise the preference order decides, and the choice says it was not measured.
+TEST(ChooseBackend, AutoTakesTheMeasuredBackendFirst) {
+  auto uring = find_backend("io_uring");
+  if (!uring) GTEST_SKIP() << uring.error().message;
+  TestSpec spec;
+  auto choice = choose_backend(spec, "io_uring");
+  ASSERT_TRUE(choice) << choice.error().message;
+  EXPECT_EQ(choice->backend.name(), "io_uring");
+  EXPECT_TRUE(choice->measured);
+  auto ruled = choose_backend(spec);
+  ASSERT_TRUE(ruled) << ruled.error().message;
+  EXPECT_EQ(ruled->backend.name(), fallback_backend());
+  EXPECT_FALSE(ruled->measured);
+}
+
+TEST(ChooseBackend, AMeasuredBackendThatRefusesTheSpecIsPassedOver) {
+  auto uring = find_backend("io_uring");
+  if (!uring) GTEST_SKIP() << uring.error().message;
+  TestSpec verified;
+  verified.workload.verify_data = true;  // -d: epoll checks the bytes, io_uring does not
+  ASSERT_FALSE(accepts(**uring, verified));
+  auto choice = choose_backend(verified, "io_uring");
+  ASSERT_TRUE(choice) << choice.error().message;
+  EXPECT_EQ(choice->backend.name(), "epoll");
+  EXPECT_FALSE(choice->measured);
+}
+
+TEST(ChooseBackend, AMeasuredNameThisBuildLacksIsIgnored) {
+  TestSpec spec;
+  auto choice = choose_backend(spec, "nope");
+  ASSERT_TRUE(choice) << choice.error().message;
+  EXPECT_FALSE(choice->measured);
+  TestSpec named;
+  named.backend = "null";  // a named backend is never overridden by a measurement
+  auto kept = choose_backend(named, "epoll");
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_EQ(kept->backend.name(), "null");
+  EXPECT_FALSE(kept->measured);
+}
+
 }  // namespace
 }  // namespace xttcp

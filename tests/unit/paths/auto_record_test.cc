@@ -1,0 +1,141 @@
+// The auto record (tools/paths/auto_record.hh): which data path a measurement decides, the
+// sentence that says why, the shape of a run, and the record file, written and read back, and
+// refused when it is damaged, oversized or names a choice its own figures do not make.
+#include "tools/paths/auto_record.hh"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace xttcp {
+namespace {
+
+AutoEntry entry_for(const std::string& shape, std::vector<MeasuredPath> paths) {
+  AutoEntry e;
+  e.identity = {"host-a", "6.18.44", "Intel(R) Xeon(R) Processor", "0.1.0 (abc)"};
+  e.shape = shape;
+  e.measured_on = "2026-12-06";
+  e.seconds = 1;
+  e.paths = std::move(paths);
+  e.chosen = choose_measured(e.paths);
+  return e;
+}
+
+TEST(AutoRecord, TheFasterPathIsChosen) {
+  EXPECT_EQ(choose_measured({{"epoll", 83.2, 0.10}, {"io_uring", 95.9, 0.09}}), "io_uring");
+  EXPECT_EQ(choose_measured({{"epoll", 104.3, 0.15}, {"io_uring", 80.0, 0.09}}), "epoll");
+}
+
+TEST(AutoRecord, WithinThreePercentTheCheaperInCpuIsChosen) {
+  // 100 vs 98: a tie in throughput; io_uring's receiver does no copy-sized work per byte.
+  EXPECT_EQ(choose_measured({{"epoll", 100, 0.15}, {"io_uring", 98, 0.09}}), "io_uring");
+  // 100 vs 96: not a tie, the faster wins however dear.
+  EXPECT_EQ(choose_measured({{"epoll", 100, 0.15}, {"io_uring", 96, 0.09}}), "epoll");
+}
+
+TEST(AutoRecord, NothingMovedNothingIsChosen) {
+  EXPECT_EQ(choose_measured({}), "");
+  EXPECT_EQ(choose_measured({{"epoll", 0, 0}, {"io_uring", 0, 0}}), "");
+}
+
+TEST(AutoRecord, TheReasonSaysTheRatioTheShapeAndTheDate) {
+  const AutoEntry e = entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.09}});
+  EXPECT_EQ(auto_reason(e),
+            "io_uring: 1.15x epoll's throughput for 1 TCP connection, no receive copy, measured "
+            "on this host on 2026-12-06 ('xttcp calibrate' measures again)");
+  const AutoEntry tie = entry_for("tcp/many/copy", {{"epoll", 100, 0.2}, {"io_uring", 99, 0.1}});
+  EXPECT_EQ(auto_reason(tie),
+            "io_uring: as fast as epoll and 0.50x its CPU-s/GB for many TCP connections, receive "
+            "copy, measured on this host on 2026-12-06 ('xttcp calibrate' measures again)");
+}
+
+TEST(AutoRecord, TheShapeOfARun) {
+  TestSpec sender;
+  sender.role = Role::sender;
+  sender.layout.ports = 1;
+  sender.layout.threads_per_port = 1;
+  sender.layout.conns_per_thread = 1;
+  ASSERT_TRUE(shape_of(sender));
+  EXPECT_EQ(shape_key(*shape_of(sender)), "tcp/1/no-copy");
+  sender.layout.conns_per_thread = 2;
+  EXPECT_EQ(shape_key(*shape_of(sender)), "tcp/many/no-copy");
+
+  TestSpec receiver;  // learns its connections from the sender: its -P ports stand for them
+  receiver.layout.ports = 1;
+  receiver.io.skip_rx_copy = false;
+  EXPECT_EQ(shape_key(*shape_of(receiver)), "tcp/1/copy");
+  receiver.layout.ports = 16;
+  EXPECT_EQ(shape_key(*shape_of(receiver)), "tcp/many/copy");
+
+  TestSpec udp;
+  udp.workload.protocol = Protocol::udp;
+  EXPECT_FALSE(shape_of(udp));  // not measured: auto's rule
+  TestSpec rr;
+  rr.rr.on = true;
+  EXPECT_FALSE(shape_of(rr));
+}
+
+TEST(AutoRecord, WrittenAndReadBack) {
+  std::vector<AutoEntry> entries;
+  put_auto_entry(entries, entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.09}}));
+  put_auto_entry(entries,
+                 entry_for("tcp/many/no-copy", {{"epoll", 104, 0.09}, {"io_uring", 99, 0.1}}));
+  const std::string text = render_auto_record(entries);
+  auto back = parse_auto_record(text);
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ(render_auto_record(*back), text);
+  WorkloadShape many{true, false};
+  const AutoEntry* found = find_auto_entry(*back, entries[0].identity, many);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->chosen, "epoll");
+  HostIdentity other = entries[0].identity;
+  other.kernel = "6.19.0";  // a new kernel measures again
+  EXPECT_EQ(find_auto_entry(*back, other, many), nullptr);
+}
+
+TEST(AutoRecord, ANewMeasurementReplacesTheOldAndTheOldestGo) {
+  std::vector<AutoEntry> entries;
+  put_auto_entry(entries, entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.1}}));
+  put_auto_entry(entries, entry_for("tcp/1/no-copy", {{"epoll", 95, 0.1}, {"io_uring", 80, 0.1}}));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].chosen, "epoll");
+  for (size_t i = 0; i < auto_record_max_entries + 5; ++i) {
+    AutoEntry e = entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}});
+    e.identity.host = "host-" + std::to_string(i);
+    put_auto_entry(entries, e);
+  }
+  EXPECT_EQ(entries.size(), auto_record_max_entries);
+  EXPECT_EQ(entries.back().identity.host, "host-" + std::to_string(auto_record_max_entries + 4));
+}
+
+std::string refusal(const std::string& text) {
+  auto parsed = parse_auto_record(text);
+  EXPECT_FALSE(parsed) << "accepted: " << text.substr(0, 200);
+  return parsed ? "" : parsed.error().message;
+}
+
+TEST(AutoRecord, ADamagedRecordIsRefusedNamingWhat) {
+  std::vector<AutoEntry> one{
+      entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.09}})};
+  const std::string good = render_auto_record(one);
+  EXPECT_NE(refusal("not json").find("JSON"), std::string::npos);
+  EXPECT_NE(refusal(R"({"schema":"xttcp-result","schema_version":1,"entries":[]})")
+                .find("not schema xttcp-auto-backend version 1"),
+            std::string::npos);
+  // A hand-edited choice its own measurements do not make is not followed.
+  std::string edited = good;
+  edited.replace(edited.rfind("\"io_uring\""), 10, "\"epoll\"");
+  EXPECT_NE(refusal(edited).find("is not what its measurements decide"), std::string::npos);
+  std::string negative = good;
+  negative.replace(negative.find("80.0"), 4, "-1.0");
+  EXPECT_NE(refusal(negative).find("outside 0.."), std::string::npos);
+  std::string long_host = good;
+  long_host.replace(long_host.find("host-a"), 6, std::string(300, 'h'));
+  EXPECT_NE(refusal(long_host).find("longer than"), std::string::npos);
+  EXPECT_NE(refusal(std::string(auto_record_max_bytes + 1, ' ')).find("limit"), std::string::npos);
+  EXPECT_NE(refusal(std::string(100, '[') + std::string(100, ']')).find("nest"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xttcp
