@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Is `--backend auto` within 5 % of the best data path here (issue 30)? In one run, on loopback:
+`xttcp calibrate` measures into a scratch cache directory (never the user's record), then
+loopback_peers.py measures auto, epoll and io_uring side by side for 1 and 64 streams, with the
+receive copy skipped (xttcp's default) and done (`:copy`, the peers' work), alternating rounds;
+prints auto's throughput against the best path's per row, with the CPU model. A benchmark: it
+prints ratios and asserts none (the machine's load moves them).
+Usage: auto_check.py --xttcp PATH [--seconds S] [--rounds N] [--quick] [--json FILE]"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--xttcp", required=True)
+    parser.add_argument("--seconds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="1 s, 1 round, calibrate -t 1 (smoke)")
+    parser.add_argument("--json", help="also write the rows as JSON here")
+    args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.rounds = 1, 1
+    xttcp = os.path.abspath(args.xttcp)
+    cache = tempfile.mkdtemp(prefix="xttcp-auto-check-")
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
+    try:
+        calibrate = [xttcp, "calibrate", "-t", "1", "--repeat", "1" if args.quick else "2"]
+        done = subprocess.run(calibrate, env=env, capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            print(done.stdout + done.stderr)
+            print(f"auto_check: xttcp calibrate exited {done.returncode}", file=sys.stderr)
+            return 1
+        print(done.stdout, end="")
+        table = os.path.join(cache, "peers.json")
+        measure = [sys.executable, os.path.join(HERE, "loopback_peers.py"), "--xttcp", xttcp,
+                   "--seconds", str(args.seconds), "--rounds", str(args.rounds),
+                   "--streams", "1,64", "--no-peers", "--json", table, "--backends",
+                   "auto,epoll,io_uring,auto:copy,epoll:copy,io_uring:copy"]
+        done = subprocess.run(measure, env=env, capture_output=True, text=True,
+                              timeout=120 + 12 * args.rounds * (args.seconds + 5) * 2)
+        if done.returncode != 0:
+            print(done.stdout + done.stderr)
+            print(f"auto_check: loopback_peers.py exited {done.returncode}", file=sys.stderr)
+            return 1
+        with open(table) as f:
+            doc = json.load(f)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    rows = []
+    for streams in (1, 64):
+        for copy in (False, True):
+            suffix = ":copy" if copy else ""
+            cells = {r["tool"]: r for r in doc["results"] if r["streams"] == streams and
+                     r["tool"].endswith(suffix) and (copy or ":copy" not in r["tool"])}
+            auto = cells.get(f"xttcp/auto{suffix}")
+            paths = [r for tool, r in cells.items() if not tool.startswith("xttcp/auto")]
+            if auto is None or not paths:
+                continue
+            best = max(paths, key=lambda r: r["gbps"])
+            rows.append({"streams": streams, "receive_copy": copy, "auto_gbps": auto["gbps"],
+                         "best": best["tool"], "best_gbps": best["gbps"],
+                         "auto_vs_best": auto["gbps"] / best["gbps"] if best["gbps"] else None})
+    print(f"{'streams':>7} {'copy':>5} {'auto Gbit/s':>11} {'best path':<20} {'Gbit/s':>8} "
+          f"{'auto/best':>9}")
+    for r in rows:
+        ratio = f"{r['auto_vs_best']:.3f}" if r["auto_vs_best"] else "-"
+        print(f"{r['streams']:>7} {'yes' if r['receive_copy'] else 'no':>5} "
+              f"{r['auto_gbps']:>11.2f} {r['best']:<20} {r['best_gbps']:>8.2f} {ratio:>9}")
+    print(f"CPU: {doc['host']['cpu']}; kernel {doc['host']['kernel']}; {args.seconds} s x "
+          f"{args.rounds} rounds; auto from 'xttcp calibrate' run just before, in this run")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"host": doc["host"], "seconds": args.seconds, "rounds": args.rounds,
+                       "rows": rows}, f, indent=2)
+    return 0 if rows else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
