@@ -113,6 +113,8 @@ int run_calibrate(const CalibrateRequest& request) {
                       exit_code::run_failed);
     std::printf("%s:\n", shape_words(shape).c_str());
     print_entry(entry);
+    // A busy machine measures its load, not the paths: said beside the figures.
+    for (const std::string& note : table.notes) std::printf("  %s\n", note.c_str());
     put_auto_entry(*entries, std::move(entry));
   }
   if (Status saved = save_auto_record(path, *entries); !saved)
