@@ -51,6 +51,8 @@ def main():
             return 1
         with open(table) as f:
             doc = json.load(f)
+        with open(os.path.join(cache, "xttcp", "auto-backend.json")) as f:
+            chosen = {e["shape"]: e["chosen"] for e in json.load(f)["entries"]}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     rows = []
@@ -64,15 +66,27 @@ def main():
             if auto is None or not paths:
                 continue
             best = max(paths, key=lambda r: r["gbps"])
-            rows.append({"streams": streams, "receive_copy": copy, "auto_gbps": auto["gbps"],
+            shape = f"tcp/{'1' if streams == 1 else 'many'}/{'copy' if copy else 'no-copy'}"
+            ran = chosen.get(shape, "?")
+            # The same path run under its own name in this run: how far apart two runs of one
+            # configuration are here (the noise any choice is judged against).
+            twin = cells.get(f"xttcp/{ran}{suffix}")
+            rows.append({"streams": streams, "receive_copy": copy, "auto_ran": ran,
+                         "auto_gbps": auto["gbps"], "auto_named_gbps": twin["gbps"] if twin else None,
+                         "paths": {t: r["gbps"] for t, r in cells.items()
+                                   if not t.startswith("xttcp/auto")},
                          "best": best["tool"], "best_gbps": best["gbps"],
                          "auto_vs_best": auto["gbps"] / best["gbps"] if best["gbps"] else None})
-    print(f"{'streams':>7} {'copy':>5} {'auto Gbit/s':>11} {'best path':<20} {'Gbit/s':>8} "
-          f"{'auto/best':>9}")
+    print(f"{'streams':>7} {'copy':>5} {'auto ran':<9} {'auto':>7} {'same path':>9} "
+          f"{'best path':<20} {'Gbit/s':>7} {'auto/best':>9}")
     for r in rows:
         ratio = f"{r['auto_vs_best']:.3f}" if r["auto_vs_best"] else "-"
-        print(f"{r['streams']:>7} {'yes' if r['receive_copy'] else 'no':>5} "
-              f"{r['auto_gbps']:>11.2f} {r['best']:<20} {r['best_gbps']:>8.2f} {ratio:>9}")
+        twin = f"{r['auto_named_gbps']:.2f}" if r["auto_named_gbps"] else "-"
+        print(f"{r['streams']:>7} {'yes' if r['receive_copy'] else 'no':>5} {r['auto_ran']:<9} "
+              f"{r['auto_gbps']:>7.2f} {twin:>9} {r['best']:<20} {r['best_gbps']:>7.2f} "
+              f"{ratio:>9}")
+    print("auto ran: what calibrate recorded for the shape; same path: that path run under its "
+          "own name in this run (two runs of one configuration: the noise)")
     print(f"CPU: {doc['host']['cpu']}; kernel {doc['host']['kernel']}; {args.seconds} s x "
           f"{args.rounds} rounds; auto from 'xttcp calibrate' run just before, in this run")
     if args.json:
