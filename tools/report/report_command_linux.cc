@@ -104,7 +104,7 @@ pid_t start_generator(const std::vector<std::string>& words, int input_fd, int p
   const rlimit memory{generator_memory, generator_memory};
   if (setrlimit(RLIMIT_AS, &memory) == 0 && dup2(input_fd, 0) >= 0 && dup2(page_fd, 1) >= 0)
     execve(argv[0], argv.data(), envp.data());
-  [[maybe_unused]] const ssize_t said = write(2, cannot.data(), cannot.size());
+  [[maybe_unused]] const ssize_t said = ::write(2, cannot.data(), cannot.size());
   _exit(127);
 }
 
@@ -176,7 +176,7 @@ Generated run_generator(const std::vector<std::string>& words, const std::string
     }
     if (ready <= 0) continue;  // timed out (the deadline check stops it) or interrupted
     if (writing >= 0 && fds[1].revents != 0) {
-      const ssize_t n = write(writing, input.data() + written, input.size() - written);
+      const ssize_t n = ::write(writing, input.data() + written, input.size() - written);
       if (n > 0) written += static_cast<size_t>(n);
       // Done, or the child stopped reading (EPIPE): its exit status says why.
       if (written == input.size() || (n < 0 && errno != EAGAIN && errno != EINTR)) {
@@ -186,7 +186,7 @@ Generated run_generator(const std::vector<std::string>& words, const std::string
     }
     if (fds[0].revents == 0) continue;
     for (;;) {  // drain what is there, never blocking
-      const ssize_t n = read(reading, chunk.data(), chunk.size());
+      const ssize_t n = ::read(reading, chunk.data(), chunk.size());
       if (n > 0) {
         out.page.append(chunk.data(), static_cast<size_t>(n));
         if (out.page.size() > page_limit) {
