@@ -499,8 +499,6 @@ Result read_result(const ordered_json& j, bool with_peer) {
       r.host.nic = n;
     }
   }
-  if (const auto* choice = object_member(j, "backend_choice", ""))  // --backend auto only
-    read(*choice, "why", r.spec.backend_why, "backend_choice");
   read(j, "cpu_mapping", r.cpu_mapping, "");
   if (const auto* placement = object_member(j, "placement", "")) {  // absent before issue 14
     read(*placement, "asked", r.placement.asked, "placement");
@@ -516,6 +514,9 @@ Result read_result(const ordered_json& j, bool with_peer) {
   read(j, "start_time", r.start_time, "");
   read(j, "negotiated_cycle_s", r.negotiated_cycle_s, "");
   if (const auto* spec = member(j, "spec")) r.spec = read_spec(*spec);
+  // After the spec, which it belongs to (read_spec starts from a default spec).
+  if (const auto* choice = object_member(j, "backend_choice", ""))  // --backend auto only
+    read(*choice, "why", r.spec.backend_why, "backend_choice");
 
   if (const auto* intervals = array_member(j, "intervals")) {
     for (const auto& i : *intervals) {
