@@ -157,6 +157,23 @@ def bad_arguments(xttcp, started):
         check(done.returncode == 2 and len(lines) == 1 and words in lines[0],
               f"calibrate {' '.join(args)}: exit {done.returncode}, stderr {done.stderr!r}")
         check(not os.path.exists(record_path(cache)), "a refused calibrate wrote a record")
+    # A record it could not keep is said before anything is measured: exit 1, one line.
+    not_a_dir = os.path.join(cache, "a-file")
+    with open(not_a_dir, "w", encoding="utf-8") as f:
+        f.write("x")
+    os.makedirs(record_path(os.path.join(cache, "dir")))  # the record's name is a directory
+    homeless = dict(os.environ)
+    homeless.pop("HOME", None)
+    homeless.pop("XDG_CACHE_HOME", None)
+    for env, words in ((env_with_cache(not_a_dir), "calibrate: cannot create"),
+                       (env_with_cache(os.path.join(cache, "dir")), "Is a directory"),
+                       (homeless, "calibrate: no cache directory to keep the record in")):
+        done = subprocess.run([xttcp, "calibrate"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL, env=env)
+        lines = done.stderr.strip().splitlines()
+        check(done.returncode == 1 and len(lines) == 1 and words in lines[0]
+              and "round" not in done.stderr, f"calibrate without a record to keep: exit "
+              f"{done.returncode}, stderr {done.stderr!r}")
     helped = run([xttcp, "calibrate", "--help"], cache)
     check(helped.returncode == 0 and "127.0.0.1 only" in helped.stdout, "calibrate --help")
 

@@ -37,12 +37,16 @@ Expected<std::vector<AutoEntry>> load_auto_record(const std::string& path) {
   return entries;
 }
 
-Status save_auto_record(const std::string& path, const std::vector<AutoEntry>& entries) {
+Status prepare_auto_record(const std::string& path) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   if (ec)
     return fail(
         fmt::format("cannot create {}: {}", fs::path(path).parent_path().string(), ec.message()));
+  return check_result_path(path, "the record");
+}
+
+Status save_auto_record(const std::string& path, const std::vector<AutoEntry>& entries) {
   return write_file_atomically(path, render_auto_record(entries));
 }
 

@@ -23,7 +23,10 @@ HostIdentity this_host_identity(const std::string& xttcp);
 
 // The record's entries; an empty list when there is no file. Errors name the file.
 Expected<std::vector<AutoEntry>> load_auto_record(const std::string& path);
-// Writes the entries whole (write_file_atomically), creating the directory.
+// Creates the record's directory and checks that the record can be written there: before a
+// calibration measures, so a record it could not keep costs no runs.
+Status prepare_auto_record(const std::string& path);
+// Writes the entries whole (write_file_atomically).
 Status save_auto_record(const std::string& path, const std::vector<AutoEntry>& entries);
 
 // What --backend auto should prefer for `spec` on this host, and the sentence that says why:

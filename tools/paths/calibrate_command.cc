@@ -76,6 +76,8 @@ int run_calibrate(const CalibrateRequest& request) {
   if (request.show_only) return show(path, identity);
   if (Status pairs = can_run_pairs(); !pairs)
     return complain("calibrate: " + pairs.error().message, exit_code::run_failed);
+  if (Status writable = prepare_auto_record(path); !writable)
+    return complain("calibrate: " + writable.error().message, exit_code::run_failed);
   // Read first: a damaged record is said now, not after the runs (it is then replaced).
   auto entries = load_auto_record(path);
   if (!entries) {
