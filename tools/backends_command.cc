@@ -91,16 +91,15 @@ int print_backends(const TestSpec& options) {
     wrapped(out, left, fmt::format("{}{}", chosen->backend.name(), why));
   }
   // What `xttcp calibrate` measured on this host, kernel and build, per workload shape.
-  const std::string record = auto_record_path();
-  if (auto entries = record.empty() ? Expected<std::vector<AutoEntry>>(std::vector<AutoEntry>{})
-                                    : load_auto_record(record);
-      !entries) {
-    wrapped(out, "auto record:", "ignored: " + entries.error().message);
-  } else {
-    const HostIdentity identity = this_host_identity(build_identity());
-    for (const WorkloadShape& shape : calibrated_shapes())
-      if (const AutoEntry* entry = find_auto_entry(*entries, identity, shape))
-        wrapped(out, "auto (measured):", auto_reason(*entry));
+  if (const std::string record = auto_record_path(); !record.empty()) {
+    if (auto entries = load_auto_record(record); !entries) {
+      wrapped(out, "auto record:", "ignored: " + entries.error().message);
+    } else {
+      const HostIdentity identity = this_host_identity(build_identity());
+      for (const WorkloadShape& shape : calibrated_shapes())
+        if (const AutoEntry* entry = find_auto_entry(*entries, identity, shape))
+          wrapped(out, "auto (measured):", auto_reason(*entry));
+    }
   }
   std::fputs(out.c_str(), stdout);
   return exit_code::success;

@@ -1,8 +1,8 @@
 // calibrate's command line: its own small grammar (the same in every dialect), like compare-paths'.
 #include <fmt/format.h>
 
-#include "base/units.hh"
 #include "tools/paths/calibrate_command.hh"
+#include "tools/paths/count_option.hh"
 
 namespace xttcp {
 
@@ -12,12 +12,7 @@ Expected<CalibrateRequest> parse_calibrate_args(const std::vector<std::string>& 
     const std::string& word = args[i];
     auto counted = [&](uint64_t low, uint64_t high) -> Expected<uint64_t> {
       if (i + 1 >= args.size()) return fail(fmt::format("calibrate: {} needs a value", word));
-      const std::string& text = args[++i];
-      auto value = parse_count(text, high);
-      if (!value || *value < low)
-        return fail(fmt::format("calibrate: {}: '{}' is not a whole number from {} to {}", word,
-                                text, low, high));
-      return *value;
+      return count_option("calibrate", word, args[++i], low, high);
     };
     if (word == "-t") {
       auto v = counted(1, 60);

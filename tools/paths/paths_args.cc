@@ -4,20 +4,12 @@
 #include "base/units.hh"
 #include "engine/rr_spec.hh"
 #include "engine/spec.hh"
+#include "tools/paths/count_option.hh"
 #include "tools/paths/paths_command.hh"
 
 namespace xttcp {
 
 namespace {
-
-Expected<uint64_t> count_in(const std::string& option, const std::string& text, uint64_t low,
-                            uint64_t high) {
-  auto value = parse_count(text, high);
-  if (!value || *value < low)
-    return fail(fmt::format("compare-paths: {}: '{}' is not a whole number from {} to {}", option,
-                            text, low, high));
-  return *value;
-}
 
 Expected<uint64_t> size_in(const std::string& option, const std::string& text, uint64_t high) {
   auto value = parse_size(text);
@@ -56,7 +48,7 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
     auto counted = [&](uint64_t low, uint64_t high) -> Expected<uint64_t> {
       auto text = value();
       if (!text) return text.error();
-      return count_in(word, *text, low, high);
+      return count_option("compare-paths", word, *text, low, high);
     };
     auto sized = [&](uint64_t high) -> Expected<uint64_t> {
       auto text = value();
