@@ -65,7 +65,7 @@ def calibrate(xttcp, cache):
     check(done.returncode == 0, f"calibrate exited {done.returncode}:\n{done.stdout}{done.stderr}")
     with open(record_path(cache), encoding="utf-8") as f:
         record = json.load(f)
-    check(record["schema"] == "xttcp-auto-backend" and record["schema_version"] == 1,
+    check(record["schema"] == "xttcp-auto-backend" and record["schema_version"] == 2,
           f"the record's schema: {record.get('schema')} {record.get('schema_version')}")
     return done, record
 
@@ -87,9 +87,14 @@ def calibrate_then_follow(xttcp, started):
     for e in record["entries"]:
         check({p["backend"] for p in e["paths"]} == set(socket_backends(xttcp)),
               f"{e['shape']} measured {[p['backend'] for p in e['paths']]}")
-        check(all(p["throughput_gbps"] > 0 and p["cpu_s_per_gb"] > 0 for p in e["paths"]),
+        check(all(p["throughput_min_gbps"] <= p["throughput_gbps"] <= p["throughput_max_gbps"]
+                  and p["runs"] >= 1 and p["cpu_s_per_gb"] > 0 for p in e["paths"]),
               f"{e['shape']}: a path without figures: {e['paths']}")
         check(f"auto takes {e['chosen']}: " in done.stdout, f"calibrate did not say {e['shape']}")
+        # --repeat 1: one run each says nothing of the spread, so calibrate measured more.
+        check(all(p["runs"] >= 2 for p in e["paths"]), f"{e['shape']}: one run decided")
+    check("the runs overlap: one more round" in done.stderr,
+          f"calibrate never measured more rounds:\n{done.stderr}")
     shown = run([xttcp, "calibrate", "--show"], cache)
     check(shown.returncode == 0 and shown.stdout.count("auto takes ") == 4,
           f"calibrate --show:\n{shown.stdout}{shown.stderr}")
@@ -114,7 +119,8 @@ def record_is_followed(xttcp, started):
     other = next(b for b in socket_backends(xttcp) if b != rule_backend)
     for e in record["entries"]:
         for p in e["paths"]:
-            p["throughput_gbps"] = 50.0 if p["backend"] == other else 10.0
+            gbps = 50.0 if p["backend"] == other else 10.0
+            p["throughput_gbps"] = p["throughput_min_gbps"] = p["throughput_max_gbps"] = gbps
         e["chosen"] = other
     with open(record_path(cache), "w", encoding="utf-8") as f:
         json.dump(record, f)

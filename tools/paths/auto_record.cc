@@ -60,12 +60,22 @@ Expected<AutoEntry> parse_entry(const json& j) {
   for (const json& p : *paths) {
     if (!p.is_object()) return fail("entry: a path is not an object");
     auto backend = text_field(p, "backend", "path");
-    auto gbps = number_field(p, "throughput_gbps", "path", 1e6);
-    auto cpu = number_field(p, "cpu_s_per_gb", "path", 1e6);
     if (!backend) return backend.error();
-    if (!gbps) return gbps.error();
-    if (!cpu) return cpu.error();
-    e.paths.push_back({*backend, *gbps, *cpu});
+    Expected<double> numbers[] = {number_field(p, "throughput_gbps", "path", 1e6),
+                                  number_field(p, "throughput_min_gbps", "path", 1e6),
+                                  number_field(p, "throughput_max_gbps", "path", 1e6),
+                                  number_field(p, "cpu_s_per_gb", "path", 1e6),
+                                  number_field(p, "runs", "path", auto_record_max_runs)};
+    for (const auto& number : numbers)
+      if (!number) return number.error();
+    const MeasuredPath path{*backend,    *numbers[0], *numbers[3],
+                            *numbers[1], *numbers[2], static_cast<uint32_t>(*numbers[4])};
+    if (!(path.throughput_min_gbps <= path.throughput_gbps &&
+          path.throughput_gbps <= path.throughput_max_gbps) ||
+        path.runs < 1 || static_cast<double>(path.runs) != *numbers[4])
+      return fail(
+          fmt::format("path '{}': its runs are not a range holding the median", path.backend));
+    e.paths.push_back(path);
   }
   // The choice must be one of the measured paths and what they decide: a hand-edited record
   // that names another is refused rather than followed.
@@ -103,16 +113,39 @@ std::optional<WorkloadShape> shape_of(const TestSpec& spec) {
   return WorkloadShape{connections > 1, !spec.io.skip_rx_copy};
 }
 
-std::string choose_measured(const std::vector<MeasuredPath>& paths) {
+bool outran(const MeasuredPath& faster, const MeasuredPath& slower) {
+  return faster.runs >= 2 && slower.runs >= 2 &&
+         faster.throughput_min_gbps > slower.throughput_max_gbps;
+}
+
+namespace {
+
+// The path with the highest median throughput, or none when nothing moved data.
+const MeasuredPath* fastest(const std::vector<MeasuredPath>& paths) {
   const MeasuredPath* best = nullptr;
   for (const MeasuredPath& p : paths)
     if (p.throughput_gbps > 0 && (best == nullptr || p.throughput_gbps > best->throughput_gbps))
       best = &p;
+  return best;
+}
+
+}  // namespace
+
+bool throughput_decides(const std::vector<MeasuredPath>& paths) {
+  const MeasuredPath* best = fastest(paths);
+  if (best == nullptr) return false;
+  for (const MeasuredPath& p : paths)
+    if (&p != best && p.throughput_gbps > 0 && !outran(*best, p)) return false;
+  return true;
+}
+
+std::string choose_measured(const std::vector<MeasuredPath>& paths) {
+  const MeasuredPath* best = fastest(paths);
   if (best == nullptr) return {};
   const MeasuredPath* chosen = best;
   for (const MeasuredPath& p : paths)
-    if (p.throughput_gbps >= best->throughput_gbps * (1 - auto_tie_fraction) &&
-        p.cpu_s_per_gb > 0 && p.cpu_s_per_gb < chosen->cpu_s_per_gb)
+    if (p.throughput_gbps > 0 && !outran(*best, p) && p.cpu_s_per_gb > 0 &&
+        p.cpu_s_per_gb < chosen->cpu_s_per_gb)
       chosen = &p;
   return chosen->backend;
 }
@@ -131,15 +164,18 @@ std::string auto_reason(const AutoEntry& entry) {
     if (shape_key(s) == entry.shape) shape = shape_words(s);
   std::string versus;
   if (chosen != nullptr && runner_up != nullptr && runner_up->throughput_gbps > 0) {
-    const double ratio = chosen->throughput_gbps / runner_up->throughput_gbps;
-    versus = ratio >= 1 - auto_tie_fraction && ratio < 1 + auto_tie_fraction
-                 ? fmt::format("as fast as {} and {:.2f}x its CPU-s/GB", runner_up->backend,
-                               runner_up->cpu_s_per_gb > 0
-                                   ? chosen->cpu_s_per_gb / runner_up->cpu_s_per_gb
-                                   : 1.0)
-                 : fmt::format("{:.2f}x {}'s throughput", ratio, runner_up->backend);
+    const uint32_t runs = std::min(chosen->runs, runner_up->runs);
+    if (throughput_decides(entry.paths))
+      versus = fmt::format("{:.2f}x {}'s throughput, faster in every one of {} runs,",
+                           chosen->throughput_gbps / runner_up->throughput_gbps, runner_up->backend,
+                           runs);
+    else
+      versus = fmt::format(
+          "as fast as {} within the spread of {} runs each, and {:.2f}x its CPU-s/GB,",
+          runner_up->backend, runs,
+          runner_up->cpu_s_per_gb > 0 ? chosen->cpu_s_per_gb / runner_up->cpu_s_per_gb : 1.0);
   } else {
-    versus = "the only data path measured";
+    versus = "the only data path measured,";
   }
   return fmt::format(
       "{}: {} for {}, measured on this host on {} ('xttcp calibrate' measures "
@@ -172,6 +208,9 @@ std::string render_auto_record(const std::vector<AutoEntry>& entries) {
     for (const MeasuredPath& p : e.paths)
       paths.push_back({{"backend", p.backend},
                        {"throughput_gbps", p.throughput_gbps},
+                       {"throughput_min_gbps", p.throughput_min_gbps},
+                       {"throughput_max_gbps", p.throughput_max_gbps},
+                       {"runs", p.runs},
                        {"cpu_s_per_gb", p.cpu_s_per_gb}});
     list.push_back({{"host", e.identity.host},
                     {"kernel", e.identity.kernel},

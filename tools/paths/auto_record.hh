@@ -1,12 +1,14 @@
 // What `--backend auto` learned on this host (docs/data-paths.md, "How auto chooses"): `xttcp
 // calibrate` measures each kernel-socket data path on loopback for a few workload shapes and
-// records, per shape, the one that moved the most bytes (the cheaper in CPU-s/GB when they are
-// within 3 %); a later run whose shape was measured on the same host, kernel, CPU and xttcp
+// records, per shape, the one that moved the most bytes, when its runs beat every run of the
+// others; when the runs overlap, throughput cannot tell them apart and the cheaper in CPU-s/GB
+// is recorded. A later run whose shape was measured on the same host, kernel, CPU and xttcp
 // build takes that one and says why. The record is a small JSON file in the user's cache
 // directory that a user may read and delete. Pure: text in, decisions out.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,13 +19,12 @@
 namespace xttcp {
 
 inline constexpr const char* auto_record_schema_name = "xttcp-auto-backend";
-inline constexpr int auto_record_schema_version = 1;
+inline constexpr int auto_record_schema_version = 2;  // 2: each path's run range and count
 // The record is read whole: anything larger, or with more entries, is not ours to trust.
 inline constexpr std::size_t auto_record_max_bytes = 256 * 1024;
 inline constexpr std::size_t auto_record_max_entries = 64;
 inline constexpr std::size_t auto_record_max_backends = 8;
-// Two data paths closer than this in throughput are a tie, settled by CPU-s/GB.
-inline constexpr double auto_tie_fraction = 0.03;
+inline constexpr uint32_t auto_record_max_runs = 100;
 
 // Where a measurement holds: a new kernel, CPU (a VM moved) or xttcp build measures again.
 struct HostIdentity {
@@ -53,9 +54,16 @@ std::optional<WorkloadShape> shape_of(const TestSpec& spec);
 
 struct MeasuredPath {
   std::string backend;
-  double throughput_gbps = 0;
-  double cpu_s_per_gb = 0;  // both processes' CPU over the bytes moved
+  double throughput_gbps = 0;  // the median run
+  double cpu_s_per_gb = 0;     // both processes' CPU over the bytes moved (median run)
+  double throughput_min_gbps = 0, throughput_max_gbps = 0;  // the slowest and fastest run
+  uint32_t runs = 0;
 };
+
+// `faster` beat `slower` in every run: its slowest run moved more than the other's fastest,
+// over at least two runs each (one run says nothing of the spread). Anything less is within
+// the spread of this machine's runs, not a finding.
+bool outran(const MeasuredPath& faster, const MeasuredPath& slower);
 
 struct AutoEntry {
   HostIdentity identity;
@@ -66,13 +74,18 @@ struct AutoEntry {
   std::string chosen;
 };
 
-// The path to take from measurements: the highest throughput; within auto_tie_fraction of it,
-// the lowest CPU-s/GB. Empty when nothing moved data.
+// The path to take from measurements: the one with the highest median throughput when it
+// outran every other; otherwise, among it and the paths it did not outrun (a tie), the lowest
+// CPU-s/GB. Empty when nothing moved data.
 std::string choose_measured(const std::vector<MeasuredPath>& paths);
 
-// The console's and the result's reason, e.g. "io_uring: 1.15x epoll's throughput for 1 TCP
-// connection, no receive copy, measured on this host on 2026-12-06 ('xttcp calibrate' measures
-// again)".
+// Whether the measurement decides by throughput (the fastest outran the rest); false is a tie
+// that CPU-s/GB settles, and calibrate measures more rounds before it accepts one.
+bool throughput_decides(const std::vector<MeasuredPath>& paths);
+
+// The console's and the result's reason, e.g. "io_uring: 1.15x epoll's throughput, faster in
+// every one of 3 runs, for 1 TCP connection, no receive copy, measured on this host on
+// 2026-12-06 ('xttcp calibrate' measures again)".
 std::string auto_reason(const AutoEntry& entry);
 
 // The entry for `identity` and `shape`, if the record has one.

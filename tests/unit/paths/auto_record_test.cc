@@ -1,6 +1,7 @@
-// The auto record (tools/paths/auto_record.hh): which data path a measurement decides, the
-// sentence that says why, the shape of a run, and the record file, written and read back, and
-// refused when it is damaged, oversized or names a choice its own figures do not make.
+// The auto record (tools/paths/auto_record.hh): which data path a measurement decides (by
+// throughput only when the runs separate), the sentence that says why, the shape of a run, and
+// the record file, written and read back, and refused when it is damaged, oversized or names a
+// choice its own figures do not make.
 #include "tools/paths/auto_record.hh"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,16 @@
 
 namespace xttcp {
 namespace {
+
+// A path whose `runs` runs all moved `gbps` (no spread).
+MeasuredPath steady(const std::string& backend, double gbps, double cpu, uint32_t runs = 3) {
+  return {backend, gbps, cpu, gbps, gbps, runs};
+}
+
+// A path whose runs spread from `low` to `high` around the median `gbps`.
+MeasuredPath spread(const std::string& backend, double gbps, double low, double high, double cpu) {
+  return {backend, gbps, cpu, low, high, 3};
+}
 
 AutoEntry entry_for(const std::string& shape, std::vector<MeasuredPath> paths) {
   AutoEntry e;
@@ -21,32 +32,64 @@ AutoEntry entry_for(const std::string& shape, std::vector<MeasuredPath> paths) {
   return e;
 }
 
-TEST(AutoRecord, TheFasterPathIsChosen) {
-  EXPECT_EQ(choose_measured({{"epoll", 83.2, 0.10}, {"io_uring", 95.9, 0.09}}), "io_uring");
-  EXPECT_EQ(choose_measured({{"epoll", 104.3, 0.15}, {"io_uring", 80.0, 0.09}}), "epoll");
+TEST(AutoRecord, TheFasterPathIsChosenWhenItsRunsBeatEveryRunOfTheOther) {
+  EXPECT_EQ(choose_measured({steady("epoll", 83.2, 0.10), steady("io_uring", 95.9, 0.12)}),
+            "io_uring");
+  EXPECT_EQ(choose_measured({steady("epoll", 104.3, 0.15), steady("io_uring", 80.0, 0.09)}),
+            "epoll");
+  // A gap of 2 % is a finding when every run says so, however dear the faster is.
+  EXPECT_EQ(choose_measured(
+                {spread("epoll", 100, 99, 101, 0.15), spread("io_uring", 98, 97, 98.5, 0.09)}),
+            "epoll");
+  EXPECT_TRUE(throughput_decides(
+      {spread("epoll", 100, 99, 101, 0.15), spread("io_uring", 98, 97, 98.5, 0.09)}));
 }
 
-TEST(AutoRecord, WithinThreePercentTheCheaperInCpuIsChosen) {
-  // 100 vs 98: a tie in throughput; io_uring's receiver does no copy-sized work per byte.
-  EXPECT_EQ(choose_measured({{"epoll", 100, 0.15}, {"io_uring", 98, 0.09}}), "io_uring");
-  // 100 vs 96: not a tie, the faster wins however dear.
-  EXPECT_EQ(choose_measured({{"epoll", 100, 0.15}, {"io_uring", 96, 0.09}}), "epoll");
+TEST(AutoRecord, RunsThatOverlapAreATieAndTheCheaperInCpuIsChosen) {
+  // io_uring's median leads by 15 %, but one epoll run beat its slowest: the spread of this
+  // machine's runs, not a finding. The cheaper per GB is taken.
+  const std::vector<MeasuredPath> overlap{spread("epoll", 84, 75, 90, 0.10),
+                                          spread("io_uring", 96, 80, 110, 0.12)};
+  EXPECT_FALSE(throughput_decides(overlap));
+  EXPECT_EQ(choose_measured(overlap), "epoll");
+  // Runs that touch (one's slowest equals the other's fastest) do not separate either.
+  EXPECT_FALSE(throughput_decides(
+      {spread("epoll", 84, 80, 85, 0.10), spread("io_uring", 96, 85, 100, 0.12)}));
+  // One run each says nothing of the spread: a tie, however far apart.
+  EXPECT_FALSE(throughput_decides({steady("epoll", 50, 0.10, 1), steady("io_uring", 90, 0.12, 1)}));
+  EXPECT_EQ(choose_measured({steady("epoll", 50, 0.10, 1), steady("io_uring", 90, 0.12, 1)}),
+            "epoll");
+  // A tie where the faster median is also the cheaper keeps it.
+  EXPECT_EQ(
+      choose_measured({spread("epoll", 84, 75, 90, 0.15), spread("io_uring", 96, 80, 110, 0.12)}),
+      "io_uring");
 }
 
 TEST(AutoRecord, NothingMovedNothingIsChosen) {
   EXPECT_EQ(choose_measured({}), "");
-  EXPECT_EQ(choose_measured({{"epoll", 0, 0}, {"io_uring", 0, 0}}), "");
+  EXPECT_EQ(choose_measured({steady("epoll", 0, 0), steady("io_uring", 0, 0)}), "");
+  EXPECT_FALSE(throughput_decides({}));
+  // One path that moved data decides alone; one that moved none is no rival.
+  EXPECT_TRUE(throughput_decides({steady("epoll", 10, 0.1), steady("io_uring", 0, 0)}));
 }
 
-TEST(AutoRecord, TheReasonSaysTheRatioTheShapeAndTheDate) {
-  const AutoEntry e = entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.09}});
+TEST(AutoRecord, TheReasonSaysTheRatioTheRunsTheShapeAndTheDate) {
+  const AutoEntry e =
+      entry_for("tcp/1/no-copy", {steady("epoll", 80, 0.1), steady("io_uring", 92, 0.09)});
   EXPECT_EQ(auto_reason(e),
-            "io_uring: 1.15x epoll's throughput for 1 TCP connection, no receive copy, measured "
-            "on this host on 2026-12-06 ('xttcp calibrate' measures again)");
-  const AutoEntry tie = entry_for("tcp/many/copy", {{"epoll", 100, 0.2}, {"io_uring", 99, 0.1}});
+            "io_uring: 1.15x epoll's throughput, faster in every one of 3 runs, for 1 TCP "
+            "connection, no receive copy, measured on this host on 2026-12-06 ('xttcp calibrate' "
+            "measures again)");
+  const AutoEntry tie = entry_for(
+      "tcp/many/copy", {spread("epoll", 100, 90, 105, 0.2), spread("io_uring", 99, 95, 104, 0.1)});
   EXPECT_EQ(auto_reason(tie),
-            "io_uring: as fast as epoll and 0.50x its CPU-s/GB for many TCP connections, receive "
-            "copy, measured on this host on 2026-12-06 ('xttcp calibrate' measures again)");
+            "io_uring: as fast as epoll within the spread of 3 runs each, and 0.50x its "
+            "CPU-s/GB, for many TCP connections, receive copy, measured on this host on "
+            "2026-12-06 ('xttcp calibrate' measures again)");
+  const AutoEntry alone = entry_for("tcp/1/copy", {steady("epoll", 50, 0.2)});
+  EXPECT_EQ(auto_reason(alone),
+            "epoll: the only data path measured, for 1 TCP connection, receive copy, measured on "
+            "this host on 2026-12-06 ('xttcp calibrate' measures again)");
 }
 
 TEST(AutoRecord, TheShapeOfARun) {
@@ -77,9 +120,10 @@ TEST(AutoRecord, TheShapeOfARun) {
 
 TEST(AutoRecord, WrittenAndReadBack) {
   std::vector<AutoEntry> entries;
-  put_auto_entry(entries, entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.09}}));
-  put_auto_entry(entries,
-                 entry_for("tcp/many/no-copy", {{"epoll", 104, 0.09}, {"io_uring", 99, 0.1}}));
+  put_auto_entry(entries, entry_for("tcp/1/no-copy",
+                                    {steady("epoll", 80, 0.1), steady("io_uring", 92, 0.09)}));
+  put_auto_entry(entries, entry_for("tcp/many/no-copy",
+                                    {steady("epoll", 104, 0.09), steady("io_uring", 99, 0.1)}));
   const std::string text = render_auto_record(entries);
   auto back = parse_auto_record(text);
   ASSERT_TRUE(back) << back.error().message;
@@ -96,12 +140,14 @@ TEST(AutoRecord, WrittenAndReadBack) {
 
 TEST(AutoRecord, ANewMeasurementReplacesTheOldAndTheOldestGo) {
   std::vector<AutoEntry> entries;
-  put_auto_entry(entries, entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.1}}));
-  put_auto_entry(entries, entry_for("tcp/1/no-copy", {{"epoll", 95, 0.1}, {"io_uring", 80, 0.1}}));
+  put_auto_entry(
+      entries, entry_for("tcp/1/no-copy", {steady("epoll", 80, 0.1), steady("io_uring", 92, 0.1)}));
+  put_auto_entry(
+      entries, entry_for("tcp/1/no-copy", {steady("epoll", 95, 0.1), steady("io_uring", 80, 0.1)}));
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].chosen, "epoll");
   for (size_t i = 0; i < auto_record_max_entries + 5; ++i) {
-    AutoEntry e = entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}});
+    AutoEntry e = entry_for("tcp/1/no-copy", {steady("epoll", 80, 0.1)});
     e.identity.host = "host-" + std::to_string(i);
     put_auto_entry(entries, e);
   }
@@ -117,11 +163,11 @@ std::string refusal(const std::string& text) {
 
 TEST(AutoRecord, ADamagedRecordIsRefusedNamingWhat) {
   std::vector<AutoEntry> one{
-      entry_for("tcp/1/no-copy", {{"epoll", 80, 0.1}, {"io_uring", 92, 0.09}})};
+      entry_for("tcp/1/no-copy", {steady("epoll", 80, 0.1), steady("io_uring", 92, 0.09)})};
   const std::string good = render_auto_record(one);
   EXPECT_NE(refusal("not json").find("JSON"), std::string::npos);
   EXPECT_NE(refusal(R"({"schema":"xttcp-result","schema_version":1,"entries":[]})")
-                .find("not schema xttcp-auto-backend version 1"),
+                .find("not schema xttcp-auto-backend version 2"),
             std::string::npos);
   // A hand-edited choice its own measurements do not make is not followed.
   std::string edited = good;
@@ -130,6 +176,18 @@ TEST(AutoRecord, ADamagedRecordIsRefusedNamingWhat) {
   std::string negative = good;
   negative.replace(negative.find("80.0"), 4, "-1.0");
   EXPECT_NE(refusal(negative).find("outside 0.."), std::string::npos);
+  // Runs whose range does not hold the median, or no runs, are not a measurement.
+  auto edit = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  EXPECT_NE(refusal(edit("\"runs\": 3", "\"runs\": 0")).find("not a range holding the median"),
+            std::string::npos);
+  EXPECT_NE(refusal(edit("\"throughput_min_gbps\": 80.0", "\"throughput_min_gbps\": 81.0"))
+                .find("not a range holding the median"),
+            std::string::npos);
   std::string long_host = good;
   long_host.replace(long_host.find("host-a"), 6, std::string(300, 'h'));
   EXPECT_NE(refusal(long_host).find("longer than"), std::string::npos);
