@@ -3,10 +3,16 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "engine/spec.hh"
 
 namespace xttcp {
+
+// How far a paced TCP sender may run ahead of its schedule before it sleeps (Pacer): one
+// wakeup per millisecond's worth of data, as iperf3's default --pacing-timer, rather than one
+// per write.
+inline constexpr int64_t tcp_pacing_burst_ns = 1'000'000;
 
 // In bytes/s (0 = unpaced): -B (bits/s over all `spec.sender_connections()`) split by the
 // worker's `connections`, and NTttcp for Windows' -thr (KB/s, 1 KB = 1024 B, per thread = per

@@ -96,7 +96,7 @@ void EpollSender::send_loop(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
   const CallTimer timer(context_.latency_period);  // -lm
 
-  Pacer pacer(Paced ? sender_worker_rate(spec, connections_.size()) : 0.0);
+  Pacer pacer(Paced ? sender_worker_rate(spec, connections_.size()) : 0.0, tcp_pacing_burst_ns);
   if constexpr (Paced) {
     pacer.set_stop(&stop);
     pacer.start();

@@ -275,7 +275,7 @@ void UringSender::run(const std::atomic<bool>& stop) {
   const TestSpec& spec = *context_.spec;
   const double rate = sender_worker_rate(spec, connections_.size());  // -B, -thr
   const bool paced = rate > 0;
-  Pacer pacer(rate);
+  Pacer pacer(rate, tcp_pacing_burst_ns);
   if (paced) {
     pacer.set_stop(&stop);
     pacer.start();
