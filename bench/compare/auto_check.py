@@ -70,7 +70,6 @@ def main():
             paths = [r for tool, r in cells.items() if not tool.startswith("xttcp/auto")]
             if auto is None or not paths:
                 continue
-            best = max(paths, key=lambda r: r["gbps"])
             shape = f"tcp/{'1' if streams == 1 else 'many'}/{'copy' if copy else 'no-copy'}"
             ran = chosen.get(shape, "?")
             # The same path run under its own name in this run: one configuration with auto.
@@ -82,19 +81,19 @@ def main():
                       if not tool.startswith("xttcp/auto") and tool != f"xttcp/{ran}{suffix}"]
             rival = max(others, key=lambda r: r["gbps"]) if others else None
             if rival is None or pooled >= rival["gbps"]:
-                verdict = "best"
-            elif rival["gbps_min"] > high:
-                verdict = "lost"
+                verdict, best_name, best_gbps = "best", f"xttcp/{ran}{suffix}", pooled
             else:
-                verdict = "tie"
+                verdict = "lost" if rival["gbps_min"] > high else "tie"
+                best_name, best_gbps = rival["tool"], rival["gbps"]
             rows.append({"streams": streams, "receive_copy": copy, "auto_ran": ran,
                          "auto_gbps": auto["gbps"], "auto_named_gbps": twin["gbps"] if twin else None,
                          "pooled_gbps": pooled, "pooled_range": [low, high],
                          "paths": {t: r["gbps"] for t, r in cells.items()
                                    if not t.startswith("xttcp/auto")},
-                         "best": best["tool"], "best_gbps": best["gbps"],
-                         "auto_vs_best": pooled / best["gbps"] if best["gbps"] else None,
+                         "best": best_name, "best_gbps": best_gbps,
+                         "auto_vs_best": pooled / best_gbps if best_gbps else None,
                          "verdict": verdict})
+
     print(f"{'streams':>7} {'copy':>5} {'auto ran':<9} {'auto':>7} {'same path':>9} "
           f"{'pooled':>7} {'range':>13} {'best path':<20} {'Gbit/s':>7} {'auto/best':>9} "
           f"{'verdict':>7}")

@@ -8,6 +8,7 @@ gives no stream option to any tool: each runs at its own defaults (xttcp and NTT
 connections; iperf2 and iperf3: 1).
 Reported per tool: the receiver's throughput (median over rounds, with the rounds' range), CPU
 seconds per GB received for the sender and for the receiver separately (each process's rusage),
+their context switches per GB (sleeps and preemptions: what a data path saves by waking less),
 and the ratio to the best peer at the same streams and write size.
 
   bench/compare/loopback_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3]
@@ -77,6 +78,7 @@ class Child:
         self.proc = subprocess.Popen(args, stdout=self.out, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, cwd=cwd)
         self.cpu = 0.0
+        self.switches = 0  # context switches: voluntary (sleeps) + involuntary (preempted)
 
     def wait(self, timeout):
         deadline = time.monotonic() + timeout
@@ -84,6 +86,7 @@ class Child:
             pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
             if pid == self.proc.pid:
                 self.cpu = usage.ru_utime + usage.ru_stime
+                self.switches = usage.ru_nvcsw + usage.ru_nivcsw
                 self.proc.returncode = os.waitstatus_to_exitcode(status)
                 return self.proc.returncode
             time.sleep(0.02)
@@ -127,15 +130,19 @@ class Children:
 
 
 class Sample:
-    def __init__(self, nbytes, seconds, sender_cpu, receiver_cpu):
+    def __init__(self, nbytes, seconds, sender, receiver):
         self.nbytes, self.seconds = nbytes, seconds
-        self.sender_cpu, self.receiver_cpu = sender_cpu, receiver_cpu
+        self.sender_cpu, self.receiver_cpu = sender.cpu, receiver.cpu
+        self.sender_switches, self.receiver_switches = sender.switches, receiver.switches
 
     def bps(self):
         return self.nbytes * 8 / self.seconds if self.seconds else 0.0
 
     def cpu_per_gb(self, cpu):
         return cpu / (self.nbytes / 1e9) if self.nbytes else None
+
+    def per_gb(self, count):
+        return count / (self.nbytes / 1e9) if self.nbytes else None
 
 
 VARIANT_SUFFIXES = "copy (--skip-rx-copy=off), mark / nomark (--receive-mark=on / off), " \
@@ -189,8 +196,7 @@ def run_xttcp(binary, variant, streams, size, seconds, port, tmp):
         server.wait(seconds + SETTLE_S)
     with open(rjson) as f:
         doc = json.load(f)
-    return Sample(doc["summary"]["total_bytes"], doc["summary"]["duration_s"], client.cpu,
-                  server.cpu)
+    return Sample(doc["summary"]["total_bytes"], doc["summary"]["duration_s"], client, server)
 
 
 def run_ntttcp(binary, streams, size, seconds, port, tmp):
@@ -211,7 +217,7 @@ def run_ntttcp(binary, streams, size, seconds, port, tmp):
     duration = re.search(r"test duration\s*:\s*([\d.]+)\s*seconds", text)
     if not nbytes or not duration:
         raise RuntimeError(f"ntttcp receiver printed no totals:\n{text[-500:]}")
-    return Sample(int(nbytes.group(1)), float(duration.group(1)), client.cpu, server.cpu)
+    return Sample(int(nbytes.group(1)), float(duration.group(1)), client, server)
 
 
 def run_iperf2(streams, size, seconds, port, tmp):
@@ -233,7 +239,7 @@ def run_iperf2(streams, size, seconds, port, tmp):
     total = re.search(r"\[SUM\].*?([\d.]+) Kbits/sec", text)
     count = streams or 1
     bps = float(total.group(1)) * 1e3 if total and count > 1 else sum(rates[:count]) * 1e3
-    return Sample(bps / 8 * seconds, seconds, client.cpu, server.cpu)
+    return Sample(bps / 8 * seconds, seconds, client, server)
 
 
 def run_iperf3(streams, size, seconds, port, tmp):
@@ -248,7 +254,7 @@ def run_iperf3(streams, size, seconds, port, tmp):
         server.wait(15)
     doc = json.loads(client.text())
     received = doc["end"]["sum_received"]
-    return Sample(received["bytes"], received["seconds"], client.cpu, server.cpu)
+    return Sample(received["bytes"], received["seconds"], client, server)
 
 
 def available_backends(binary):
@@ -406,6 +412,8 @@ def main():
                 rates = [s.bps() / 1e9 for s in values]
                 tx = median_or_none([s.cpu_per_gb(s.sender_cpu) for s in values])
                 rx = median_or_none([s.cpu_per_gb(s.receiver_cpu) for s in values])
+                tx_sw = median_or_none([s.per_gb(s.sender_switches) for s in values])
+                rx_sw = median_or_none([s.per_gb(s.receiver_switches) for s in values])
                 results.append({
                     "streams": streams or "default", "size": size or "default", "tool": name,
                     "gbps": round(gbps / 1e9, 2) if gbps is not None else None,
@@ -413,6 +421,8 @@ def main():
                     "gbps_max": round(max(rates), 2) if rates else None,
                     "sender_cpu_s_per_gb": round(tx, 3) if tx is not None else None,
                     "receiver_cpu_s_per_gb": round(rx, 3) if rx is not None else None,
+                    "sender_switches_per_gb": round(tx_sw) if tx_sw is not None else None,
+                    "receiver_switches_per_gb": round(rx_sw) if rx_sw is not None else None,
                     "vs_best_peer": round(gbps / best_peer, 2) if gbps and best_peer else None,
                     "rounds_ok": len(values), "cpu": cpu,
                     "load_1m": [round(x, 2) for x in load]})
@@ -421,18 +431,22 @@ def main():
         return "-" if value is None else f"{value:.{digits}f}"
 
     print(f"{'streams':>7} {'size':>7} {'tool':<19} {'Gbit/s':>7} {'min-max':>13} "
-          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'vs best peer':>12} {'load':>9}")
+          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'tx sw/GB':>8} {'rx sw/GB':>8} "
+          f"{'vs best peer':>12} {'load':>9}")
     for row in results:
         ratio = f"{row['vs_best_peer']:.2f}x" if row["vs_best_peer"] else "-"
         spread = f"{number(row['gbps_min'], 1)}-{number(row['gbps_max'], 1)}"
         print(f"{row['streams']:>7} {row['size']:>7} {row['tool']:<19} "
               f"{number(row['gbps'], 2):>7} {spread:>13} "
               f"{number(row['sender_cpu_s_per_gb'], 3):>11} "
-              f"{number(row['receiver_cpu_s_per_gb'], 3):>11} {ratio:>12} "
+              f"{number(row['receiver_cpu_s_per_gb'], 3):>11} "
+              f"{number(row['sender_switches_per_gb'], 0):>8} "
+              f"{number(row['receiver_switches_per_gb'], 0):>8} {ratio:>12} "
               f"{row['load_1m'][0]:>4.1f}-{row['load_1m'][1]:<4.1f}")
     print(f"CPU: {cpu}; congestion control: "
           f"{args.congestion or read_sysctl('net/ipv4/tcp_congestion_control') + ' (the system default)'}; "
-          "load = the 1-minute load average before-after each cell")
+          "load = the 1-minute load average before-after each cell; sw/GB = the process's "
+          "context switches (sleeps and preemptions) per GB")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"schema": 2,

@@ -46,7 +46,7 @@ from loopback_peers import cpu_model, read_sysctl, variant_options  # noqa: E402
 
 RECEIVER_CPU, SENDER_CPU = 0, 1
 WARM_S = 1.0        # after data first flows: slow start and the pacer's first second
-TAIL_S = 3          # each tool runs this much longer than warm-up + window
+TAIL_S = 5          # each tool runs this much longer than warm-up + window (a late harness)
 FLOWING_BYTES = 1 << 20
 START_BOUND_S = 20  # readiness bounds: a listener, then the first MB on the veth
 
