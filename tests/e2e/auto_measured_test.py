@@ -139,12 +139,21 @@ def record_is_followed(xttcp, started):
 def damaged_record(xttcp, started):
     cache = scratch_dir()
     os.makedirs(os.path.dirname(record_path(cache)))
-    for content in ("not json at all", "[" * 100000, json.dumps({"schema": "other"})):
+    for content in ("not json at all", "[" * 100000, json.dumps({"schema": "other"}),
+                    json.dumps({"schema": 4})):  # a number: the old binary threw and aborted
         with open(record_path(cache), "w", encoding="utf-8") as f:
             f.write(content)
         said, _ = local_run(xttcp, cache)
         check(said is not None and "the record is ignored: " in said and
               record_path(cache) in said, f"a damaged record ({content[:20]!r}): {said}")
+    # The commands that read the record say so in one line too (the old binary aborted).
+    backends = run([xttcp, "backends"], cache)
+    check(backends.returncode == 0 and "terminate" not in backends.stderr,
+          f"xttcp backends with a damaged record: {backends.returncode}\n{backends.stderr}")
+    shown = run([xttcp, "calibrate", "--show"], cache)
+    check(shown.returncode == 1 and len(shown.stderr.strip().splitlines()) == 1 and
+          record_path(cache) in shown.stderr,
+          f"calibrate --show with a damaged record: {shown.returncode}\n{shown.stderr}")
     with open(record_path(cache), "wb") as f:
         f.write(b" " * (300 * 1024))
     said, _ = local_run(xttcp, cache)

@@ -36,6 +36,15 @@ Expected<double> number_field(const json& j, const char* key, const char* where,
   return value;
 }
 
+// A path's figure: 0 (nothing measured) or a measurement between 1e-9 and 1e6 (Gbit/s, CPU-s/GB).
+// A denormal is no measurement, and it would make the ratios auto prints infinite.
+Expected<double> figure_field(const json& j, const char* key) {
+  auto value = number_field(j, key, "path", 1e6);
+  if (value && *value != 0 && *value < 1e-9)
+    return fail(fmt::format("path: '{}' is {}, neither 0 nor at least 1e-9", key, *value));
+  return value;
+}
+
 Expected<AutoEntry> parse_entry(const json& j) {
   if (!j.is_object()) return fail("an entry is not an object");
   AutoEntry e;
@@ -61,11 +70,10 @@ Expected<AutoEntry> parse_entry(const json& j) {
     if (!p.is_object()) return fail("entry: a path is not an object");
     auto backend = text_field(p, "backend", "path");
     if (!backend) return backend.error();
-    Expected<double> numbers[] = {number_field(p, "throughput_gbps", "path", 1e6),
-                                  number_field(p, "throughput_min_gbps", "path", 1e6),
-                                  number_field(p, "throughput_max_gbps", "path", 1e6),
-                                  number_field(p, "cpu_s_per_gb", "path", 1e6),
-                                  number_field(p, "runs", "path", auto_record_max_runs)};
+    Expected<double> numbers[] = {
+        figure_field(p, "throughput_gbps"), figure_field(p, "throughput_min_gbps"),
+        figure_field(p, "throughput_max_gbps"), figure_field(p, "cpu_s_per_gb"),
+        number_field(p, "runs", "path", auto_record_max_runs)};
     for (const auto& number : numbers)
       if (!number) return number.error();
     const MeasuredPath path{*backend,    *numbers[0], *numbers[3],
@@ -234,8 +242,13 @@ Expected<std::vector<AutoEntry>> parse_auto_record(const std::string& text) {
   if (!parsed) return parsed.error();
   const json& doc = *parsed;
   if (!doc.is_object()) return fail("not a JSON object");
-  if (doc.value("schema", "") != auto_record_schema_name || !doc.contains("schema_version") ||
-      doc.at("schema_version") != auto_record_schema_version)
+  // Each member's type is looked at before its value: a number where the name belongs is a
+  // damaged record, not an exception.
+  const auto schema = doc.find("schema");
+  const auto version = doc.find("schema_version");
+  if (schema == doc.end() || !schema->is_string() || *schema != auto_record_schema_name ||
+      version == doc.end() || !version->is_number_integer() ||
+      *version != auto_record_schema_version)
     return fail(fmt::format("not schema {} version {}", auto_record_schema_name,
                             auto_record_schema_version));
   auto list = doc.find("entries");

@@ -169,6 +169,12 @@ TEST(AutoRecord, ADamagedRecordIsRefusedNamingWhat) {
   EXPECT_NE(refusal(R"({"schema":"xttcp-result","schema_version":1,"entries":[]})")
                 .find("not schema xttcp-auto-backend version 2"),
             std::string::npos);
+  // A member of the wrong type is a damaged record, not an exception (found by fuzz-auto_record).
+  for (const char* wrong : {R"({"schema": 4})", R"({"schema": null, "schema_version": 2})",
+                            R"({"schema": "xttcp-auto-backend", "schema_version": "2"})",
+                            R"({"schema": "xttcp-auto-backend", "schema_version": 2.5})"})
+    EXPECT_NE(refusal(wrong).find("not schema xttcp-auto-backend version 2"), std::string::npos)
+        << wrong;
   // A hand-edited choice its own measurements do not make is not followed.
   std::string edited = good;
   edited.replace(edited.rfind("\"io_uring\""), 10, "\"epoll\"");
@@ -187,6 +193,10 @@ TEST(AutoRecord, ADamagedRecordIsRefusedNamingWhat) {
             std::string::npos);
   EXPECT_NE(refusal(edit("\"throughput_min_gbps\": 80.0", "\"throughput_min_gbps\": 81.0"))
                 .find("not a range holding the median"),
+            std::string::npos);
+  // A denormal figure is no measurement (and made auto's ratio infinite: fuzz-auto_record).
+  EXPECT_NE(refusal(edit("\"throughput_min_gbps\": 80.0", "\"throughput_min_gbps\": 5e-324"))
+                .find("neither 0 nor at least 1e-9"),
             std::string::npos);
   std::string long_host = good;
   long_host.replace(long_host.find("host-a"), 6, std::string(300, 'h'));
