@@ -10,7 +10,10 @@ from xttcp_e2e import (Process, all_totals, check, free_port_block, parse_totals
 def body(started):
     xttcp = xttcp_binary()
     base = free_port_block(1)
-    common = ["-P", "1", "-p", str(base), "-t", "1", "-Q"]
+    # A warm-up second puts both windows inside steady traffic. Without it the receiver's
+    # window begins when it says go and the sender's when it hears it: on a loaded host the gap
+    # is dead time in the receiver's window only (CI's sanitizer leg: 100 ms, 10 % of -t 1).
+    common = ["-P", "1", "-p", str(base), "-W", "1", "-t", "1", "-Q"]
     receiver = Process([xttcp, "-r", "127.0.0.1", "-H", *common], "receiver")
     started.append(receiver)
     wait_listening(base - 1)
@@ -25,8 +28,8 @@ def body(started):
     got = all_totals(receiver.stdout())
     check(len(got) == 2, f"receiver reported {len(got)} tests, expected 2")
     for i in range(2):
-        # 5 %: two 1 s windows on two clocks, without warm-up; on a loaded machine 30 ms of
-        # scheduling delay at one edge is 3 % (CI failed this at 3 % with a build beside it).
+        # 5 %: two 1 s windows on two clocks; on a loaded machine 30 ms of scheduling delay at
+        # an edge is 3 % (CI failed this at 3 % with a build beside it).
         check(counts_agree(got[i], sent[i], 0.05, 1),
               f"test {i + 1}: receiver {got[i]} vs sender {sent[i]}")
 
