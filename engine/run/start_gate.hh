@@ -36,6 +36,10 @@ class StartGate {
   void count_with(std::function<std::vector<CounterSnapshot>()> snapshot) {
     snapshot_ = std::move(snapshot);
   }
+  // What else the receiver notes at an opening, under the gate's lock, so that the engine reads
+  // it after wait() (its descriptor shortfall: what ran short after the light went on is the
+  // test's, whenever the engine's thread wakes). Set once, before any opener runs.
+  void note_with(std::function<void()> note) { note_ = std::move(note); }
   // A start for a cycle of `cycle_s` seconds; ignored while a test runs or one is pending.
   void open(uint32_t cycle_s) {
     {
@@ -44,6 +48,7 @@ class StartGate {
       pending_ = cycle_s;
       opening_.at = SteadyClock::now();
       if (snapshot_) opening_.counts = snapshot_();
+      if (note_) note_();
     }
     changed_.notify_all();
   }
@@ -91,6 +96,7 @@ class StartGate {
   std::optional<uint32_t> pending_;
   Opening opening_;
   std::function<std::vector<CounterSnapshot>()> snapshot_;
+  std::function<void()> note_;
 };
 
 }  // namespace xttcp

@@ -10,10 +10,11 @@ from xttcp_e2e import (Process, all_totals, check, free_port_block, parse_totals
 def body(started):
     xttcp = xttcp_binary()
     base = free_port_block(1)
-    # A warm-up second puts both windows inside steady traffic. Without it the receiver's
-    # window begins when it says go and the sender's when it hears it: on a loaded host the gap
-    # is dead time in the receiver's window only (CI's sanitizer leg: 100 ms, 10 % of -t 1).
-    common = ["-P", "1", "-p", str(base), "-W", "1", "-t", "1", "-Q"]
+    # A warm-up and a cool-down second put both windows inside steady traffic. The receiver's
+    # window begins when it says go, the sender's when it hears it: on a loaded host the gap
+    # (either way: a held start can open late) is dead time in one window only (CI's sanitizer
+    # leg: 100 ms, 10 % of -t 1; 180 ms in a second test beside other tests).
+    common = ["-P", "1", "-p", str(base), "-W", "1", "-t", "1", "-C", "1", "-Q"]
     receiver = Process([xttcp, "-r", "127.0.0.1", "-H", *common], "receiver")
     started.append(receiver)
     wait_listening(base - 1)
@@ -28,9 +29,10 @@ def body(started):
     got = all_totals(receiver.stdout())
     check(len(got) == 2, f"receiver reported {len(got)} tests, expected 2")
     for i in range(2):
-        # 5 %: two 1 s windows on two clocks; on a loaded machine 30 ms of scheduling delay at
-        # an edge is 3 % (CI failed this at 3 % with a build beside it).
-        check(counts_agree(got[i], sent[i], 0.05, 1),
+        # 10 %: two 1 s windows on two clocks, up to ~0.2 s apart on a loaded machine, both in
+        # steady traffic whose rate moves with the load (5.7 % seen with the sanitizer build
+        # beside two busy loops).
+        check(counts_agree(got[i], sent[i], 0.10, 1),
               f"test {i + 1}: receiver {got[i]} vs sender {sent[i]}")
 
 

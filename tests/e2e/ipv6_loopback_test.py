@@ -15,9 +15,9 @@ def body(started):
         raise SkipTest(f"no IPv6 loopback here ({e})")
     xttcp = xttcp_binary()
     base = free_port_block(1, ipv6=True)
-    # -W 1: both windows inside steady traffic (see hold_mode_test.py: without a warm-up the
-    # receiver's window holds the sender's start delay as dead time).
-    common = ["-6", "-P", "1", "-p", str(base), "-W", "1", "-t", "1", "-Q"]
+    # -W 1 -C 1: both windows inside steady traffic (see hold_mode_test.py: otherwise one
+    # window holds the other's start delay as dead time).
+    common = ["-6", "-P", "1", "-p", str(base), "-W", "1", "-t", "1", "-C", "1", "-Q"]
     receiver = Process([xttcp, "-r", "::1", *common, "--wait-timeout", "30"], "receiver")
     started.append(receiver)
     wait_listening(base - 1, ipv6=True)
