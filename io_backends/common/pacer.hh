@@ -40,20 +40,17 @@ class Pacer {
     timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (ahead_ns(now, due) <= burst_ns_) return;
-    for (;;) {
-      if (now.tv_sec > due.tv_sec || (now.tv_sec == due.tv_sec && now.tv_nsec >= due.tv_nsec))
-        return;
+    // Asleep until due, in slices that look at the stop flag between them.
+    for (int64_t ahead = ahead_ns(now, due); ahead > 0;) {
       if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) return;
-      timespec slice = now;
-      slice.tv_nsec += slice_ns;
-      if (slice.tv_nsec >= 1'000'000'000) {
-        slice.tv_sec += 1;
-        slice.tv_nsec -= 1'000'000'000;
+      if (ahead <= slice_ns) {
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nullptr);
+      } else {
+        const timespec slice{0, slice_ns};
+        clock_nanosleep(CLOCK_MONOTONIC, 0, &slice, nullptr);
       }
-      const bool due_first =
-          due.tv_sec < slice.tv_sec || (due.tv_sec == slice.tv_sec && due.tv_nsec < slice.tv_nsec);
-      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, due_first ? &due : &slice, nullptr);
       clock_gettime(CLOCK_MONOTONIC, &now);
+      ahead = ahead_ns(now, due);
     }
   }
 
