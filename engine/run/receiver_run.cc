@@ -350,12 +350,6 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   StartGate::Opening opening = r.gate.take_opening();
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
   test_start = {start, r.pool.total_bytes(), r.control.starts_on_request()};
-  // From the light going on, not from this thread's waking: on a loaded host the sender's
-  // first data connections can come (and be closed for want of descriptors) before it wakes
-  // (CI's sanitizer leg: one closed, and the test said nothing). Before the light, they are
-  // strangers', not this test's.
-  const DescriptorShortfall shortfall_before =
-      opening.counts.empty() ? DescriptorShortfall::of(r.admission, true) : short_at_opening;
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
   if (spec.workload.duration_s != 0)
@@ -365,8 +359,12 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
   const MeasuredWindow window = timeline.run(
       {spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
+  // From the light going on, not from this thread's waking: on a loaded host the sender's
+  // first data connections can come (and be closed for want of descriptors) before it wakes
+  // (CI's sanitizer leg: one closed, and the test said nothing). Before the light, they are
+  // strangers', not this test's.
   const DescriptorShortfall shortfall =
-      DescriptorShortfall::of(r.admission).since(shortfall_before);
+      DescriptorShortfall::of(r.admission).since(short_at_opening);
   // The gate first: a start that comes once the control plane says "finished" (the next
   // sender, as soon as this one left) must be kept, not dropped as this test's.
   r.gate.finished();
