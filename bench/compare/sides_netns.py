@@ -30,8 +30,8 @@ import json
 import os
 import platform
 import shutil
+import math
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "e2e_netns"))
 sys.path.insert(0, HERE)
 from netns import VethPair  # noqa: E402
 from xttcp_e2e import Failure, SkipTest  # noqa: E402
-from loopback_peers import cpu_model, read_sysctl, variant_options  # noqa: E402
+from loopback_peers import cpu_model, median_or_none, read_sysctl, variant_options  # noqa: E402
 
 RECEIVER_CPU, SENDER_CPU = 0, 1
 WARM_S = 1.0        # after data first flows: slow start and the pacer's first second
@@ -177,7 +177,7 @@ def pinned(cpu, args):
 def measure(net, tool, bps, seconds, port):
     """One test; returns the window's figures."""
     address, link = net.ipv4("a"), net.links["a"]
-    tool_seconds = int(WARM_S + seconds + TAIL_S + 0.999)
+    tool_seconds = math.ceil(WARM_S + seconds + TAIL_S)
     receiver = net.start("a", pinned(RECEIVER_CPU, tool.receiver(address, port, tool_seconds)),
                          f"{tool.name} receiver", cwd=tool.cwd)
     sender = None
@@ -234,11 +234,6 @@ def idle_busy(seconds=1.0):
     after, elapsed = cpu_idle_ticks(), time.monotonic() - start
     ticks = os.sysconf("SC_CLK_TCK")
     return {cpu: max(0.0, 1 - (after[cpu] - before[cpu]) / ticks / elapsed) for cpu in after}
-
-
-def median(values):
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
 
 
 def main():
@@ -303,7 +298,7 @@ def main():
                     for key in ("gbps", "sender_cpu_s_per_gb", "receiver_cpu_s_per_gb",
                                 "sender_process_s_per_gb", "receiver_process_s_per_gb",
                                 "sender_cpu_busy", "receiver_cpu_busy"):
-                        value = median([run[key] for run in runs])
+                        value = median_or_none([run[key] for run in runs])
                         row[key] = round(value, 4) if value is not None else None
                     results.append(row)
     except SkipTest as skip:
@@ -312,6 +307,7 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    add_peer_ratios(results)
     print_table(results, background)
     if args.json:
         with open(args.json, "w") as f:
@@ -326,32 +322,40 @@ def main():
     return 1 if failures else 0
 
 
+def add_peer_ratios(results):
+    """Each row's sender and receiver CPU-s/GB over the cheapest peer's at the same rate."""
+    sides = ("sender_cpu_s_per_gb", "receiver_cpu_s_per_gb")
+    for rate in {row["rate"] for row in results}:
+        rows = [row for row in results if row["rate"] == rate]
+        peers = [row for row in rows if not row["tool"].startswith("xttcp")]
+        cheapest = {side: min((row[side] for row in peers if row[side] is not None), default=None)
+                    for side in sides}
+        for row in rows:
+            for side in sides:
+                ratio = row[side] / cheapest[side] if row[side] and cheapest[side] else None
+                row[side.split("_")[0] + "_vs_cheapest_peer"] = (
+                    round(ratio, 3) if ratio is not None else None)
+
+
 def print_table(results, background):
     def number(value, digits=3):
         return "-" if value is None else f"{value:.{digits}f}"
 
+    def ratio(value):
+        return "-" if value is None else f"{value:.2f}x"
+
     print(f"{'rate':<13} {'tool':<19} {'Gbit/s':>7} {'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} "
           f"{'tx proc':>8} {'rx proc':>8} {'tx busy':>7} {'rx busy':>7} {'tx vs peer':>10} "
           f"{'rx vs peer':>10}")
-    for rate in dict.fromkeys(row["rate"] for row in results):
-        rows = [row for row in results if row["rate"] == rate]
-        peers = [row for row in rows if not row["tool"].startswith("xttcp")]
-        cheapest = {side: min((row[side] for row in peers if row[side] is not None), default=None)
-                    for side in ("sender_cpu_s_per_gb", "receiver_cpu_s_per_gb")}
-        for row in rows:
-            ratios = []
-            for side in ("sender_cpu_s_per_gb", "receiver_cpu_s_per_gb"):
-                ratio = row[side] / cheapest[side] if row[side] and cheapest[side] else None
-                row[side.split("_")[0] + "_vs_cheapest_peer"] = (
-                    round(ratio, 3) if ratio is not None else None)
-                ratios.append("-" if ratio is None else f"{ratio:.2f}x")
-            print(f"{rate:<13} {row['tool']:<19} {number(row['gbps'], 2):>7} "
-                  f"{number(row['sender_cpu_s_per_gb']):>11} "
-                  f"{number(row['receiver_cpu_s_per_gb']):>11} "
-                  f"{number(row['sender_process_s_per_gb']):>8} "
-                  f"{number(row['receiver_process_s_per_gb']):>8} "
-                  f"{number(row['sender_cpu_busy'], 2):>7} {number(row['receiver_cpu_busy'], 2):>7} "
-                  f"{ratios[0]:>10} {ratios[1]:>10}")
+    for row in results:
+        print(f"{row['rate']:<13} {row['tool']:<19} {number(row['gbps'], 2):>7} "
+              f"{number(row['sender_cpu_s_per_gb']):>11} "
+              f"{number(row['receiver_cpu_s_per_gb']):>11} "
+              f"{number(row['sender_process_s_per_gb']):>8} "
+              f"{number(row['receiver_process_s_per_gb']):>8} "
+              f"{number(row['sender_cpu_busy'], 2):>7} {number(row['receiver_cpu_busy'], 2):>7} "
+              f"{ratio(row['sender_vs_cheapest_peer']):>10} "
+              f"{ratio(row['receiver_vs_cheapest_peer']):>10}")
     print(f"CPU: {cpu_model()}; kernel {platform.release()}; congestion control "
           f"{read_sysctl('net/ipv4/tcp_congestion_control')}; receiver on CPU {RECEIVER_CPU}, "
           f"sender on CPU {SENDER_CPU}; background busy before the run: " +
