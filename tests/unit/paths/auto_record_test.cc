@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "tests/unit/golden_file.hh"
+
 namespace xttcp {
 namespace {
 
@@ -136,6 +138,19 @@ TEST(AutoRecord, WrittenAndReadBack) {
   HostIdentity other = entries[0].identity;
   other.kernel = "6.19.0";  // a new kernel measures again
   EXPECT_EQ(find_auto_entry(*back, other, many), nullptr);
+}
+
+TEST(AutoRecord, TheRecordFileAsWritten) {
+  // Schema 2: each path's median, its slowest and fastest run and their count; one shape
+  // decided by throughput, one a tie settled by CPU-s/GB.
+  std::vector<AutoEntry> entries;
+  put_auto_entry(entries,
+                 entry_for("tcp/1/no-copy", {spread("epoll", 65.2, 56.9, 66.8, 0.129),
+                                             spread("io_uring", 95.9, 80.1, 108.5, 0.113)}));
+  put_auto_entry(entries,
+                 entry_for("tcp/many/copy", {spread("epoll", 44.78, 40.62, 46.6, 0.353),
+                                             spread("io_uring", 44.93, 44.18, 47.54, 0.289)}));
+  xttcp::test::expect_golden_in("paths", "auto-record.json", render_auto_record(entries));
 }
 
 TEST(AutoRecord, ANewMeasurementReplacesTheOldAndTheOldestGo) {
