@@ -231,21 +231,30 @@ if [[ $deb == yes ]]; then
 fi
 
 printf '%s\n' "${timings[@]}"
-# One closing line any CI reads: "N passed, N failed, N skipped" over every leg run.
+# One closing line any CI reads: "N passed, N failed, N skipped" over every leg run. Before it,
+# the end of each failed test's output again: a CI that keeps only the tail of the log (ours
+# does) then still shows why, which meson printed minutes earlier.
 python3 - "$skipped_legs" "$package_leg" "${logs[@]}" <<'PY'
 import json, sys
 skipped = int(sys.argv[1])
 ok, failed = int(sys.argv[2] == "passed"), int(sys.argv[2] == "failed")  # the package leg
+failures = []
 for path in sys.argv[3:]:
     with open(path) as f:
         for line in f:
-            result = json.loads(line).get("result")
+            test = json.loads(line)
+            result = test.get("result")
             if result in ("OK", "EXPECTEDFAIL"):
                 ok += 1
             elif result == "SKIP":
                 skipped += 1
             else:
                 failed += 1
+                failures.append((path.split("/")[0], test))
+for leg, test in failures:
+    tail = (test.get("stdout") or "").splitlines()[-40:]
+    print(f"==== {leg}: {test.get('name')} {test.get('result')}, its output's last {len(tail)} lines:")
+    print("\n".join(tail))
 print(f"{ok} passed, {failed} failed, {skipped} skipped")
 PY
 exit $status
