@@ -15,6 +15,7 @@
 #include "tools/cli/subcommands.hh"
 #include "tools/compare/compare_command.hh"
 #include "tools/paths/calibrate_command.hh"
+#include "tools/sweep/sweep_command.hh"
 #include "tools/paths/paths_command.hh"
 #include "tools/report/report_command.hh"
 #include "tools/process_control.hh"
@@ -68,6 +69,10 @@ const CommandRunner runners[] = {
     {"report", report_help,
      [](const std::vector<std::string>& a) {
        return run_parsed("report", a, parse_report_args, run_report);
+     }},
+    {"sweep", sweep_help,
+     [](const std::vector<std::string>& a) {
+       return run_parsed("sweep", a, parse_sweep_args, run_sweep);
      }},
 };
 

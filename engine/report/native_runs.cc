@@ -48,7 +48,7 @@ ordered_json statistics_json(const std::vector<Result>& runs) {
 
 }  // namespace
 
-std::string render_native_runs(const RunSet& set) {
+ordered_json runs_to_json(const RunSet& set) {
   ordered_json doc;
   doc["schema"] = native_runs_schema_name;
   doc["schema_version"] = native_runs_schema_version;
@@ -59,12 +59,21 @@ std::string render_native_runs(const RunSet& set) {
   ordered_json runs = ordered_json::array();
   for (const Result& run : set.runs) runs.push_back(result_to_json(run));
   doc["runs"] = std::move(runs);
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return doc;
+}
+
+std::string render_native_runs(const RunSet& set) {
+  return runs_to_json(set).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 Expected<RunSet> parse_native_runs(std::string_view text) {
   auto doc = parse_bounded_json(text, native_runs_limits, "result file");
   if (!doc) return doc.error();
+  return runs_from_json(*doc);
+}
+
+Expected<RunSet> runs_from_json(const ordered_json& parsed) {
+  const ordered_json* doc = &parsed;
   if (!doc->is_object()) return fail("result file: expected a JSON object");
   auto schema = doc->find("schema");
   if (schema == doc->end() || !schema->is_string())

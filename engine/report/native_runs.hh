@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/status.hh"
 #include "engine/result.hh"
 
@@ -30,5 +32,9 @@ std::string render_native_runs(const RunSet& set);
 // they are derived from the runs. Every run's figures must be plausible (check_plausible with
 // result_file_rules); the error names the run and the field: "runs[2]: summary.duration_s: ...".
 Expected<RunSet> parse_native_runs(std::string_view text);
+
+// The same two as JSON values, for documents that hold sets (a sweep's cells: native_sweep.hh).
+nlohmann::ordered_json runs_to_json(const RunSet& set);
+Expected<RunSet> runs_from_json(const nlohmann::ordered_json& doc);
 
 }  // namespace xttcp

@@ -2,7 +2,8 @@
 """A regression made real and caught: across a veth pair (netns.py) limited by a token bucket
 (tc tbf, on the sender's egress, like a NIC's line rate), three sets of `--repeat 3` against one
 -H receiver: two at the same rate, one at half of it. `xttcp compare` says exit 0 for the two
-alike and exit 3, naming throughput, for the halved one.
+alike and exit 3, naming throughput, for the halved one. The same again with three sweeps
+(`xttcp sweep`): a verdict per cell.
 
   regression_test.py XTTCP
 
@@ -76,5 +77,42 @@ def case_rate_halved(xttcp, started):
     check("REGRESSION (throughput" in table, "the verdict does not name throughput")
 
 
+def swept(net, xttcp, started, path):
+    sender = net.start("b", [xttcp, "sweep", "-s", net.ipv4("a"), "-P", "4", "-p",
+                             str(BASE_PORT), "-t", "1", "--repeat", "2", "--connections", "1,4",
+                             "--sizes", "64K,1M", "--json", path], "sweep (ns b)")
+    started.append(sender)
+    check(sender.wait(120) == 0, f"the sweep failed writing {path}")
+
+
+def case_sweep_rate_halved(xttcp, started):
+    """The same with `xttcp sweep` (2 x 2 cells, --repeat 2) against one -H receiver: the same
+    rate twice is no regression in any cell; half the rate is one in every cell."""
+    out = scratch_dir("xttcp-netns-")
+    files = {name: os.path.join(out, name + ".json") for name in ("base", "again", "halved")}
+    with VethPair(netem=Tbf("400mbit"), netem_side="b") as net:
+        receiver = net.start("a", [xttcp, "-r", net.ipv4("a"), "-P", "4", "-p", str(BASE_PORT),
+                                   "-H", "-Q"], "receiver (ns a)")
+        started.append(receiver)
+        net.wait_listening(receiver, BASE_PORT - 1)
+        swept(net, xttcp, started, files["base"])
+        swept(net, xttcp, started, files["again"])
+        net.apply_netem(Tbf("200mbit"), "b")
+        swept(net, xttcp, started, files["halved"])
+        receiver.signal(signal.SIGINT)
+        check(receiver.wait(10) == 0, "receiver did not end cleanly on SIGINT")
+    code, table = compare(xttcp, files["base"], files["again"])
+    print(table)
+    check(code == 0, f"the same rate twice was called a regression (exit {code})")
+    check("no regression in 4 cells" in table, "the table lacks its verdict over 4 cells")
+    code, table = compare(xttcp, files["base"], files["halved"])
+    print(table)
+    check(code == 3, f"half the rate was not called a regression (exit {code})")
+    check(table.count("REGRESSION (throughput") == 4 and "REGRESSION in 4 of 4 cells" in table,
+          "not every cell was marked a throughput regression")
+
+
 if __name__ == "__main__":
-    sys.exit(run_cases({"rate-halved": case_rate_halved}, interrupted=(Interrupted,)))
+    sys.exit(run_cases({"rate-halved": case_rate_halved,
+                        "sweep-rate-halved": case_sweep_rate_halved},
+                       interrupted=(Interrupted,)))

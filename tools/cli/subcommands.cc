@@ -21,6 +21,8 @@ constexpr SubcommandDoc table[] = {
      "one HTML page of result files: plots per interval, spread, CPU, comparison", ""},
     {"compare-paths", "xttcp compare-paths [options]",
      "one workload on each backend in turn, one table with ratios against epoll", ""},
+    {"sweep", "xttcp sweep -s HOST [options] AXES --json FILE",
+     "a matrix of workloads against one -H receiver, each cell repeated, one file", ""},
     {"calibrate", "xttcp calibrate [-t SEC] [--repeat N] | --show",
      "measure epoll and io_uring here on loopback; --backend auto then takes the faster", ""},
     {"topology", "xttcp topology [--nic IF] [--json FILE]",

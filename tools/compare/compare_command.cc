@@ -9,6 +9,8 @@
 #include "base/exit_codes.hh"
 #include "tools/compare/compare_inputs.hh"
 #include "tools/compare/compare_report.hh"
+#include "tools/compare/sweep_comparison.hh"
+#include "engine/report/result_file.hh"
 
 namespace xttcp {
 
@@ -85,12 +87,46 @@ std::string compare_help() {
          "  metric's change, its significance with repeats (Welch's t-test), a verdict against\n"
          "  --threshold (default 5 %), and what differs in the environment. Metrics that\n"
          "  other load on the host moves (cycles/byte, CPU-s/GB, retransmits/GB) are judged\n"
-         "  only with --judge-all.\n"
+         "  only with --judge-all. Two sweeps (xttcp sweep --json) are compared cell by cell:\n"
+         "  a verdict per cell, worst first, and the cells in one file only listed.\n"
          "  Exit: 0 no regression, 3 regression, 2 usage error or inputs that cannot be "
          "compared.\n";
 }
 
+// Two sweeps: one verdict per cell (sweep_comparison.hh).
+int run_sweep_compare(const CompareRequest& request) {
+  auto base = read_sweep_file(request.base_path);
+  if (!base) return complain("compare: " + base.error().message);
+  auto changed = read_sweep_file(request.new_path);
+  if (!changed) return complain("compare: " + changed.error().message);
+  auto compared = compare_sweeps(request.base_path, *base, request.new_path, *changed,
+                                 request.options, request.allow_different_workload);
+  if (!compared) return complain("compare: " + compared.error().message);
+  if (request.json_file && *request.json_file == "-") {
+    std::fputs(render_sweep_compare_json(*compared).c_str(), stdout);
+  } else {
+    std::fputs(render_sweep_compare_table(*compared).c_str(), stdout);
+    if (request.json_file)
+      if (Status written =
+              write_file_atomically(*request.json_file, render_sweep_compare_json(*compared));
+          !written)
+        return complain("compare: --json: " + written.error().message);
+  }
+  return compared->overall == Verdict::regression ? exit_code::regression : exit_code::success;
+}
+
 int run_compare(const CompareRequest& request) {
+  auto base_is_sweep = is_sweep_file(request.base_path);
+  if (!base_is_sweep) return complain("compare: " + base_is_sweep.error().message);
+  auto new_is_sweep = is_sweep_file(request.new_path);
+  if (!new_is_sweep) return complain("compare: " + new_is_sweep.error().message);
+  if (*base_is_sweep != *new_is_sweep)
+    return complain(
+        fmt::format("compare: {} is a sweep and {} is not: compare a sweep with a "
+                    "sweep, or one of its cells' result files with a result file",
+                    *base_is_sweep ? request.base_path : request.new_path,
+                    *base_is_sweep ? request.new_path : request.base_path));
+  if (*base_is_sweep) return run_sweep_compare(request);
   auto base = read_result_file(request.base_path);
   if (!base) return complain("compare: " + base.error().message);
   auto changed = read_result_file(request.new_path);

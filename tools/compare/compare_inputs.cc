@@ -31,6 +31,26 @@ Expected<RunSet> read_result_file(const std::string& path) {
   return set;
 }
 
+Expected<bool> is_sweep_file(const std::string& path) {
+  Expected<std::string> text = read_whole_file(path, native_runs_max_bytes);
+  if (!text) return text.error();
+  return is_native_sweep(*text);
+}
+
+Expected<Sweep> read_sweep_file(const std::string& path) {
+  Expected<std::string> text = read_whole_file(path, native_runs_max_bytes);
+  if (!text) return text.error();
+  auto sweep = parse_native_sweep(*text);
+  if (!sweep) return fail(fmt::format("{}: {}", path, sweep.error().message));
+  for (size_t i = 0; i < sweep->cells.size(); ++i)
+    if (sweep->cells[i].outcome == CellOutcome::measured)
+      if (Status same =
+              check_one_workload(fmt::format("{}: cells[{}]", path, i), sweep->cells[i].runs);
+          !same)
+        return same.error();
+  return sweep;
+}
+
 Expected<CompareReport> compare_sets(const CompareSet& base, const CompareSet& changed,
                                      const CompareOptions& options, bool allow_different) {
   const RunSet& b = *base.set;

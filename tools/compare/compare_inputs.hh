@@ -7,6 +7,7 @@
 
 #include "base/status.hh"
 #include "engine/report/native_runs.hh"
+#include "engine/report/native_sweep.hh"
 #include "tools/compare/compare_report.hh"
 
 namespace xttcp {
@@ -16,6 +17,12 @@ namespace xttcp {
 // (check_plausible); every run the same test. Errors are one line naming the file and what is
 // wrong: "new.json: runs[1]: summary.duration_s: 1e-300 s is not a measured time (...)".
 Expected<RunSet> read_result_file(const std::string& path);
+
+// What kind of result file `path` is, read within the same bounds: a sweep (xttcp sweep's
+// --json) or not (then read_result_file says what is wrong with it, if anything).
+Expected<bool> is_sweep_file(const std::string& path);
+// A sweep file, every measured cell's runs checked as read_result_file checks a file's.
+Expected<Sweep> read_sweep_file(const std::string& path);
 
 struct CompareSet {
   std::string path;

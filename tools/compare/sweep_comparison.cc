@@ -1,0 +1,203 @@
+#include "tools/compare/sweep_comparison.hh"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "tools/compare/compare_inputs.hh"
+
+namespace xttcp {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string figure(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : "-"; }
+
+std::map<std::string, const SweepCellResult*> by_id(const Sweep& sweep) {
+  std::map<std::string, const SweepCellResult*> cells;
+  for (const SweepCellResult& cell : sweep.cells) cells[cell.cell.id()] = &cell;
+  return cells;
+}
+
+// Why a cell of one side has no counterpart measured on the other.
+std::string missing_words(const SweepCellResult* cell, const Sweep& sweep, const std::string& path,
+                          const SweepCell& wanted) {
+  if (cell != nullptr && cell->outcome == CellOutcome::failed)
+    return fmt::format("failed in {}: {}", path, cell->error);
+  const bool planned = std::find(sweep.plan.begin(), sweep.plan.end(), wanted) != sweep.plan.end();
+  return planned ? fmt::format("not reached in {} (the sweep was stopped)", path)
+                 : fmt::format("not in {}'s plan", path);
+}
+
+int headline_of(const CellComparison& c) {
+  const char* key = c.cell.kind == CellKind::rr ? "latency_average_us" : "throughput_gbps";
+  const auto& metrics = c.report.comparison.metrics;
+  for (size_t i = 0; i < metrics.size(); ++i)
+    if (std::string(metrics[i].metric->key) == key) return static_cast<int>(i);
+  return -1;
+}
+
+const char* verdict_word(Verdict v) {
+  switch (v) {
+    case Verdict::regression: return "REGRESSION";
+    case Verdict::improvement: return "improvement";
+    case Verdict::noise: return "noise";
+    case Verdict::not_comparable: return "not comparable";
+    default: return "same";
+  }
+}
+
+// The metrics that gave a cell its verdict: "throughput, UDP loss".
+std::string deciding_metrics(const Comparison& c) {
+  std::string which;
+  for (const MetricComparison& m : c.metrics)
+    if (m.judged && m.verdict == c.overall && c.overall != Verdict::same)
+      which += (which.empty() ? "" : ", ") + std::string(m.metric->label);
+  return which;
+}
+
+ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+
+}  // namespace
+
+Expected<SweepCompareReport> compare_sweeps(const std::string& base_path, const Sweep& base,
+                                            const std::string& new_path, const Sweep& changed,
+                                            const CompareOptions& options, bool allow_different) {
+  SweepCompareReport report;
+  report.options = options;
+  report.base.path = base_path;
+  report.changed.path = new_path;
+  const auto base_cells = by_id(base);
+  const auto new_cells = by_id(changed);
+  // Every cell either file knows, in the base's plan order, then the new one's extras.
+  std::vector<SweepCell> every = base.plan;
+  for (const SweepCell& cell : changed.plan)
+    if (std::find(every.begin(), every.end(), cell) == every.end()) every.push_back(cell);
+  for (const SweepCell& cell : every) {
+    const auto b = base_cells.find(cell.id());
+    const auto n = new_cells.find(cell.id());
+    const SweepCellResult* in_base = b == base_cells.end() ? nullptr : b->second;
+    const SweepCellResult* in_new = n == new_cells.end() ? nullptr : n->second;
+    const bool base_measured = in_base && in_base->outcome == CellOutcome::measured;
+    const bool new_measured = in_new && in_new->outcome == CellOutcome::measured;
+    report.base.runs += base_measured;
+    report.changed.runs += new_measured;
+    if (!base_measured || !new_measured) {
+      if (!base_measured && !new_measured)
+        report.unmatched.push_back({cell, missing_words(in_base, base, base_path, cell) + "; " +
+                                              missing_words(in_new, changed, new_path, cell)});
+      else if (!base_measured)
+        report.unmatched.push_back({cell, missing_words(in_base, base, base_path, cell)});
+      else
+        report.unmatched.push_back({cell, missing_words(in_new, changed, new_path, cell)});
+      continue;
+    }
+    auto compared = compare_sets({base_path, &in_base->runs}, {new_path, &in_new->runs}, options,
+                                 allow_different);
+    if (!compared)
+      return fail(fmt::format("the cell '{}': {}", cell.label(), compared.error().message));
+    CellComparison c{cell, std::move(*compared)};
+    c.headline = headline_of(c);
+    if (c.headline >= 0) {
+      const MetricComparison& m = c.report.comparison.metrics[size_t(c.headline)];
+      if (m.change_pct)
+        c.worse_by_pct = m.metric->better == Better::higher ? -*m.change_pct : *m.change_pct;
+    }
+    if (report.environment.empty() && report.cells.empty())
+      report.environment = c.report.environment;
+    if (c.report.comparison.overall == Verdict::regression) report.overall = Verdict::regression;
+    report.cells.push_back(std::move(c));
+  }
+  if (report.cells.empty())
+    return fail(fmt::format("no cell was measured in both {} and {}", base_path, new_path));
+  // Regressions first, then by how much worse the headline figure got.
+  std::stable_sort(report.cells.begin(), report.cells.end(),
+                   [](const CellComparison& a, const CellComparison& b) {
+                     const bool ar = a.report.comparison.overall == Verdict::regression;
+                     const bool br = b.report.comparison.overall == Verdict::regression;
+                     if (ar != br) return ar;
+                     return a.worse_by_pct > b.worse_by_pct;
+                   });
+  return report;
+}
+
+std::string render_sweep_compare_table(const SweepCompareReport& r) {
+  std::string out = fmt::format("base: {} ({} cells measured)\nnew:  {} ({} cells measured)\n",
+                                r.base.path, r.base.runs, r.changed.path, r.changed.runs);
+  out += fmt::format(
+      "threshold {}%, alpha {}; each cell judged as 'xttcp compare' judges two files; worst "
+      "first\n\n",
+      figure(r.options.threshold_pct), figure(r.options.alpha));
+  size_t width = 4;
+  for (const CellComparison& c : r.cells) width = std::max(width, c.cell.label().size());
+  out += fmt::format("{:<{}}  {:<18} {:>12} {:>12} {:>9} {:>8}  {}\n", "cell", width, "headline",
+                     "base", "new", "change", "p", "verdict");
+  size_t regressed = 0;
+  for (const CellComparison& c : r.cells) {
+    std::string metric = "-", base = "-", changed = "-", change = "-", p = "-";
+    if (c.headline >= 0) {
+      const MetricComparison& m = c.report.comparison.metrics[size_t(c.headline)];
+      metric = fmt::format("{} ({})", m.metric->label, m.metric->unit);
+      base = figure(m.base.mean);
+      changed = figure(m.changed.mean);
+      if (m.change_pct) change = fmt::format("{:+.1f}%", *m.change_pct);
+      if (m.test) p = fmt::format("{:.3g}", m.test->p);
+    }
+    const Verdict v = c.report.comparison.overall;
+    regressed += v == Verdict::regression;
+    std::string verdict = verdict_word(v);
+    if (const std::string why = deciding_metrics(c.report.comparison); !why.empty())
+      verdict += " (" + why + ")";
+    out += fmt::format("{:<{}}  {:<18} {:>12} {:>12} {:>9} {:>8}  {}\n", c.cell.label(), width,
+                       metric, base, changed, change, p, verdict);
+  }
+  if (!r.unmatched.empty()) {
+    out += "\nnot judged (measured in one file only, or in neither):\n";
+    for (const UnmatchedCell& u : r.unmatched)
+      out += fmt::format("  {}: {}\n", u.cell.label(), u.why);
+  }
+  if (!r.environment.empty()) {
+    out += "\nenvironment differences:\n";
+    for (const Difference& d : r.environment)
+      out +=
+          fmt::format("  {}{}: {} -> {}\n", d.warning ? "WARNING " : "", d.key, d.base, d.changed);
+  }
+  out += r.overall == Verdict::regression
+             ? fmt::format("\nverdict: REGRESSION in {} of {} cells\n", regressed, r.cells.size())
+             : fmt::format("\nverdict: no regression in {} cells\n", r.cells.size());
+  return out;
+}
+
+std::string render_sweep_compare_json(const SweepCompareReport& r) {
+  ordered_json doc;
+  doc["schema"] = "xttcp-sweep-compare";
+  doc["schema_version"] = 1;
+  doc["base"] = {{"path", r.base.path}, {"cells_measured", r.base.runs}};
+  doc["new"] = {{"path", r.changed.path}, {"cells_measured", r.changed.runs}};
+  doc["threshold_pct"] = number(r.options.threshold_pct);
+  doc["alpha"] = number(r.options.alpha);
+  doc["verdict"] = r.overall == Verdict::regression ? "regression" : "no regression";
+  ordered_json cells = ordered_json::array();
+  for (const CellComparison& c : r.cells) {
+    // Each cell's full comparison, as 'xttcp compare --json' writes one.
+    ordered_json one = ordered_json::parse(render_compare_json(c.report));
+    ordered_json entry = {{"id", c.cell.id()},
+                          {"label", c.cell.label()},
+                          {"verdict", to_string(c.report.comparison.overall)},
+                          {"worse_by_pct", number(c.worse_by_pct)},
+                          {"comparison", std::move(one)}};
+    cells.push_back(std::move(entry));
+  }
+  doc["cells"] = std::move(cells);
+  ordered_json unmatched = ordered_json::array();
+  for (const UnmatchedCell& u : r.unmatched)
+    unmatched.push_back({{"id", u.cell.id()}, {"label", u.cell.label()}, {"why", u.why}});
+  doc["not_judged"] = std::move(unmatched);
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace xttcp

@@ -1,0 +1,47 @@
+// `xttcp compare` of two sweeps (docs/regression.md, "Sweeps"): each cell measured in both
+// judged as two result files are (compare_sets), a table sorted by effect (the worst change of
+// a cell's headline figure first), and every cell that is in one file only (not planned, failed
+// or not reached) listed by name, never dropped. Pure: sweeps in, a report out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.hh"
+#include "engine/report/native_sweep.hh"
+#include "tools/compare/compare_report.hh"
+
+namespace xttcp {
+
+struct CellComparison {
+  SweepCell cell;
+  CompareReport report;
+  // The cell's headline metric (throughput; --rr: call latency), an index into
+  // report.comparison.metrics (-1: neither side had it), and its change toward worse in per
+  // cent (positive: worse), for sorting and the table.
+  int headline = -1;
+  double worse_by_pct = 0;
+};
+
+struct UnmatchedCell {
+  SweepCell cell;
+  std::string why;  // "only in new.json", "failed in base.json: ..."
+};
+
+struct SweepCompareReport {
+  CompareSide base, changed;  // runs = cells measured
+  CompareOptions options;
+  std::vector<CellComparison> cells;  // worst first
+  std::vector<UnmatchedCell> unmatched;
+  std::vector<Difference> environment;  // of the first cell both measured
+  Verdict overall = Verdict::same;      // regression if any cell regressed
+};
+
+Expected<SweepCompareReport> compare_sweeps(const std::string& base_path, const Sweep& base,
+                                            const std::string& new_path, const Sweep& changed,
+                                            const CompareOptions& options, bool allow_different);
+
+std::string render_sweep_compare_table(const SweepCompareReport& report);
+std::string render_sweep_compare_json(const SweepCompareReport& report);
+
+}  // namespace xttcp
