@@ -46,9 +46,18 @@ ReceiverSync::Outcome ReceiverSync::on_request(int peer, int32_t request) {
 }
 
 void ReceiverSync::query_state(int peer, Outcome& out) const {
-  // A receiver that would refuse a start says it is busy, so a sender stops at its busy check.
-  const bool busy = state_ != sync_code::kStateRunning && why_not_starting() != nullptr;
-  out.replies.push_back({peer, busy ? sync_code::kStateRunning : state_});
+  // A receiver that would refuse a start says it is busy, so a sender stops at its busy check;
+  // why is said here, where its user looks (the wire has no word for it).
+  const char* why = state_ != sync_code::kStateRunning ? why_not_starting() : nullptr;
+  if (why != nullptr)
+    out.log_info.push_back(fmt::format("told a sender this receiver is busy: {}", why));
+  out.replies.push_back({peer, why != nullptr ? sync_code::kStateRunning : state_});
+}
+
+std::optional<ReceiverSync::Busy> ReceiverSync::busy() const {
+  const char* why = why_not_starting();
+  if (why == nullptr) return std::nullopt;
+  return Busy{why, state_ != sync_code::kStateRunning && settling()};
 }
 
 const char* ReceiverSync::why_not_starting() const {

@@ -67,6 +67,15 @@ class ReceiverSync {
   // A finished test whose senders have not all left yet: the receiver is busy.
   bool settling() const { return state_ == sync_code::kStateFinished && !participants_.empty(); }
 
+  // Why a new test may not start now (what a busy check answers "running" for), and whether it
+  // passes by itself in a moment (a finished test's senders still leaving); nullopt when one
+  // may. A native sender is told in the receiver's hello.
+  struct Busy {
+    std::string why;
+    bool passing = false;
+  };
+  std::optional<Busy> busy() const;
+
   int32_t state() const { return state_; }
   uint32_t negotiated_cycle_s() const { return negotiated_cycle_s_; }
   size_t parked_peers() const { return parked_.size(); }

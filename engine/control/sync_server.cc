@@ -101,6 +101,11 @@ void SyncServer::test_finished() {
   wake_.notify();  // the settle deadlines run from now
 }
 
+void SyncServer::test_ran_its_course() {
+  std::lock_guard lock(mutex_);
+  test_budget_.give_back();
+}
+
 int32_t SyncServer::state() const {
   std::lock_guard lock(mutex_);
   return sync_.state();
@@ -443,6 +448,21 @@ bool SyncServer::handle_frame(Connection& connection, bool hello_frame, std::str
       return false;
     }
     std::string hello = std::move(*answer);
+    // A receiver that would answer its busy check "running" says why here, and whether it
+    // passes in a moment: the wire's busy check has no word for it.
+    std::optional<ReceiverSync::Busy> busy;
+    {
+      std::lock_guard lock(mutex_);
+      sync_.set_starts_allowed(test_budget_.has_room(SteadyClock::now()));
+      busy = sync_.busy();
+    }
+    if (busy) {
+      auto doc = nlohmann::ordered_json::parse(hello, nullptr, false);
+      if (doc.is_object()) {
+        doc["busy"] = {{"why", busy->why}, {"passing", busy->passing}};
+        hello = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      }
+    }
     if (hello.size() > sync_code::kMaxFrameBytes) {
       log("sync: the receiver's hello frame is over the size limit; sending {}", true);
       hello = "{}";

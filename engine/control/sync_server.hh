@@ -102,6 +102,10 @@ class SyncServer {
   void stop();   // idempotent; returns within about one 200 ms loop period
   // State -> finished (13); safe from any thread.
   void test_finished();
+  // The test just finished ran its whole cycle with data: its start does not count against the
+  // budget of tests per period, which bounds tests that start and end at once (a flood), not
+  // a user's back-to-back tests (xttcp sweep, --repeat with -t 1). Safe from any thread.
+  void test_ran_its_course();
   // Sent to every native sender that has sent its result, now or when it does (until it
   // disconnects). Cleared when a new test starts. Safe from any thread.
   void publish_result(std::string result_json);

@@ -37,6 +37,10 @@ class LineBudget {
     }
     return verdict;
   }
+  // One taken back: what it was taken for turned out not to count (a test that ran its course).
+  void give_back() {
+    if (used_ > 0) --used_;
+  }
   // Whether take() would print now, without taking.
   bool has_room(Clock::time_point now) const {
     return now - period_start_ >= period_ || used_ < limit_;

@@ -70,17 +70,38 @@ Expected<TestSpec> spec_in_hello(const std::string& hello) {
   return read;
 }
 
+namespace {
+
+// A line of the receiver's, bounded and printable before it reaches our console.
+std::string printable_line(const std::string& text) {
+  std::string line = text.substr(0, 400);
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return line;
+}
+
+}  // namespace
+
 std::optional<std::string> refusal_in_hello(const std::string& hello) {
   auto doc = parse_bounded_json(hello, {sync_code::kMaxHelloBytes, 16}, "hello");
   if (!doc || !doc->is_object()) return std::nullopt;
   const auto refused = doc->find("refused");
   if (refused == doc->end()) return std::nullopt;
   if (!refused->is_string()) return std::string("(no reason given)");
-  // A line of the receiver's, bounded and printable before it reaches our console.
-  std::string why = refused->get<std::string>().substr(0, 400);
-  for (char& c : why)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  return why;
+  return printable_line(refused->get<std::string>());
+}
+
+std::optional<ReceiverBusy> busy_in_hello(const std::string& hello) {
+  auto doc = parse_bounded_json(hello, {sync_code::kMaxHelloBytes, 16}, "hello");
+  if (!doc || !doc->is_object()) return std::nullopt;
+  const auto busy = doc->find("busy");
+  if (busy == doc->end() || !busy->is_object()) return std::nullopt;
+  ReceiverBusy said{"(no reason given)", false};
+  if (auto why = busy->find("why"); why != busy->end() && why->is_string())
+    said.why = printable_line(why->get<std::string>());
+  if (auto passing = busy->find("passing"); passing != busy->end() && passing->is_boolean())
+    said.passing = passing->get<bool>();
+  return said;
 }
 
 std::optional<std::string> cycle_disagreement(uint32_t proposed_s, uint32_t answered_s,

@@ -23,6 +23,14 @@ Expected<TestSpec> spec_in_hello(const std::string& hello);
 // The receiver's refusal of a sender's hello ({"type":"hello","refused":"why"}), if it is one.
 std::optional<std::string> refusal_in_hello(const std::string& hello);
 
+// A receiver that may not start a test now says why in its hello ({"busy": {"why", "passing"}}),
+// and whether it passes by itself in a moment (its last test's senders still leaving).
+struct ReceiverBusy {
+  std::string why;  // printable, at most 400 bytes
+  bool passing = false;
+};
+std::optional<ReceiverBusy> busy_in_hello(const std::string& hello);
+
 // Why the cycle a native `receiver` answered is not the one this sender proposed, in one line
 // naming whose setting wins and how to change it; nothing when they agree. With -M the
 // receiver's -t is every sender's; otherwise only its --max-cycle can cut a proposal.

@@ -79,6 +79,9 @@ class ReceiverControl {
       SteadyClock::time_point start, std::optional<SteadyClock::time_point> measure_end) = 0;
   // Mandatory. The test's window and cool-down are over; a sender may now hand in its result.
   virtual void test_finished() = 0;
+  // After test_finished(): the test ran its whole window. A control plane that bounds the tests
+  // started per period counts only those that did not (the default: nothing to do).
+  virtual void test_ran_its_course() {}
   // The streams the test under way has had so far, when the control plane counts them (the
   // iperf2 dialect's server: its live lines show one stream's id or [SUM]); nullopt otherwise.
   virtual std::optional<uint32_t> streams() const { return std::nullopt; }

@@ -245,6 +245,8 @@ class SyncReceiver final : public ReceiverControl {
     server_->test_finished();
   }
 
+  void test_ran_its_course() override { server_->test_ran_its_course(); }
+
   bool starts_on_request() const override { return true; }
   std::optional<TestPhases> test_phases() const override {
     std::lock_guard lock(phases_mutex_);

@@ -2,7 +2,10 @@
 // start, 'E' at the end; with an xttcp receiver (native hello) both results are exchanged.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "engine/control/sync_client.hh"
 #include "engine/control/sync_codes.hh"
@@ -26,6 +29,27 @@ class SyncSender final : public SenderControl {
  public:
   explicit SyncSender(const SenderControlContext& context)
       : context_(context), timeout_(seconds(context.spec.control.connect_timeout_s)) {}
+
+  // How long a busy receiver is asked again: only one whose hello said its busy spell passes
+  // by itself (its last test's senders still leaving: a sweep's or --repeat's next test comes
+  // at once); a running test or a refusal is said at once, as NTTTCP does.
+  std::chrono::milliseconds busy_patience() const {
+    if (!receiver_busy_ || !receiver_busy_->passing) return milliseconds(0);
+    return std::min<std::chrono::milliseconds>(timeout_, seconds(5));
+  }
+
+  // The state a busy check gets, asked again every 100 ms while it is "running", for
+  // busy_patience() and at most 50 asks (a receiver closes a connection past 256 requests).
+  Expected<int32_t> busy_check(SyncClient& sync) {
+    const auto give_up = std::chrono::steady_clock::now() + busy_patience();
+    auto state = sync.exchange(sync_code::kQueryState, timeout_);
+    for (int asked = 1; state && *state == sync_code::kStateRunning && asked < 50; ++asked) {
+      if (context_.interrupted.load() || std::chrono::steady_clock::now() >= give_up) break;
+      std::this_thread::sleep_for(milliseconds(100));
+      state = sync.exchange(sync_code::kQueryState, timeout_);
+    }
+    return state;
+  }
 
   Expected<Agreement> agree() override {
     const TestSpec& spec = context_.spec;
@@ -72,14 +96,22 @@ class SyncSender final : public SenderControl {
       if (auto mismatch = workload_mismatch(spec, *receiver))
         return fail("sync: this test cannot run: " + *mismatch);
       receiver_spec_ = std::move(*receiver);
+      receiver_busy_ = busy_in_hello(*peer_hello);
       if (local) agreement_.control_local = *local;
       log.debug("receiver is xttcp: results will be exchanged at the end");
     }
 
-    auto state = sync->exchange(sync_code::kQueryState, timeout_);
+    auto state = busy_check(*sync);
     if (!state) return state.error();
-    if (*state == sync_code::kStateRunning)
+    if (*state == sync_code::kStateRunning) {
+      if (receiver_busy_ && !receiver_busy_->passing)
+        return fail("sender: receiver is busy: " + receiver_busy_->why);
+      if (receiver_busy_)
+        return fail(fmt::format("sender: receiver is busy: {} (still, after {:.0f} s)",
+                                receiver_busy_->why,
+                                std::chrono::duration<double>(busy_patience()).count()));
       return fail("sender: receiver is busy with another test");
+    }
 
     std::string note;
     const uint32_t proposal = safe_cycle_proposal(spec.cycle_s(), &note);
@@ -189,7 +221,8 @@ class SyncSender final : public SenderControl {
   milliseconds timeout_;
   Agreement agreement_;
   std::optional<SyncClient> sync_;
-  std::optional<TestSpec> receiver_spec_;  // a native receiver's, from its hello
+  std::optional<TestSpec> receiver_spec_;      // a native receiver's, from its hello
+  std::optional<ReceiverBusy> receiver_busy_;  // what its hello said, when it was busy
   std::atomic<bool> starting_{false};
   bool receiver_lost_ = false;
 };

@@ -308,7 +308,16 @@ TEST(ReceiverSync, NoTestStartsWhileTheLastOnesSendersAreStillThere) {
   EXPECT_EQ(only_reply(refused, 2), kEarlyExit);
   EXPECT_FALSE(refused.start);
   EXPECT_TRUE(sync.on_request(1, kEarlyExit).result_may_follow);  // the sender's still may
+  // Said, and said to pass by itself (a native sender's hello carries it: it asks again).
+  ASSERT_TRUE(sync.busy());
+  EXPECT_EQ(sync.busy()->why, "the last test's senders have not all left yet");
+  EXPECT_TRUE(sync.busy()->passing);
+  EXPECT_EQ(sync.on_request(2, kQueryState).log_info,
+            std::vector<std::string>{
+                "told a sender this receiver is busy: the last test's senders have not all "
+                "left yet"});
   sync.on_peer_closed(1);
+  EXPECT_FALSE(sync.busy());
   EXPECT_FALSE(sync.settling());
   EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateFinished);
   EXPECT_TRUE(sync.on_request(2, kStart).start);
@@ -320,6 +329,8 @@ TEST(ReceiverSync, NoTestStartsWhileStartsAreNotAllowed) {
   auto sync = make(10);
   sync.set_starts_allowed(false);
   EXPECT_EQ(only_reply(sync.on_request(1, kQueryState), 1), kStateRunning);
+  ASSERT_TRUE(sync.busy());
+  EXPECT_FALSE(sync.busy()->passing);  // a sender is told at once
   auto refused = sync.on_request(1, kStart);
   EXPECT_EQ(only_reply(refused, 1), kEarlyExit);
   ASSERT_EQ(refused.log_error.size(), 1u);

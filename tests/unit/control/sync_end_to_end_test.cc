@@ -640,6 +640,27 @@ TEST(SyncHostile, TestsPerPeriodAreBounded) {
   server->stop();
 }
 
+// A test that ran its course does not count against that budget: a sweep's or --repeat's
+// back-to-back tests are no flood (before: the 31st test in a minute was told "busy").
+TEST(SyncHostile, TestsThatRanTheirCourseDoNotSpendTheBudget) {
+  Recorder recorder;
+  SyncLimits limits;
+  limits.tests_per_period = 2;
+  limits.test_period = 1h;
+  auto server = start_server(recorder, 10, false, limits);
+  ASSERT_TRUE(server);
+  for (int test = 0; test < 4; ++test) {
+    auto sender = connect_client(server->port());
+    for (int tries = 0; tries < 50 && exchange(sender, kQueryState) == kStateRunning; ++tries)
+      std::this_thread::sleep_for(20ms);  // the last sender's close is processed first
+    EXPECT_EQ(exchange(sender, kStart), kStart) << "test " << test + 1;
+    server->test_finished();
+    server->test_ran_its_course();
+  }
+  EXPECT_EQ(count_events(recorder, "start 10"), 4u);
+  server->stop();
+}
+
 // Lines held back by the budget are said once its period is over, even if no later line comes.
 TEST(SyncHostile, HeldBackLinesAreSaidWithoutALaterLine) {
   Recorder recorder;

@@ -85,6 +85,21 @@ TEST(WorkloadAgreement, RefusalIsReadPrintable) {
   EXPECT_EQ(long_one->size(), 400u);
 }
 
+TEST(WorkloadAgreement, BusyIsReadPrintableWithWhetherItPasses) {
+  EXPECT_FALSE(busy_in_hello(hello_json(test::sender_spec(1, 1, 1), std::nullopt)));
+  auto passing = busy_in_hello(
+      "{\"type\":\"hello\",\"busy\":{\"why\":\"senders\\nleaving\",\"passing\":true}}");
+  ASSERT_TRUE(passing);
+  EXPECT_EQ(passing->why, "senders leaving");
+  EXPECT_TRUE(passing->passing);
+  auto bare = busy_in_hello("{\"busy\":{\"passing\":\"yes\"}}");  // wrong types: not passing
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->why, "(no reason given)");
+  EXPECT_FALSE(bare->passing);
+  EXPECT_FALSE(busy_in_hello("{\"busy\":true}"));
+  EXPECT_FALSE(busy_in_hello("garbage"));
+}
+
 TEST(WorkloadAgreement, CycleDisagreementSaysWhoseSettingWins) {
   TestSpec receiver = receiver_spec(1);
   EXPECT_EQ(cycle_disagreement(3, 3, receiver), std::nullopt);
