@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""`xttcp report`: a real loopback run's page and a golden before/after pair's page (the verdict,
-each metric's runs side by side), self-contained (no network reference); bad inputs exit 2 and
-leave -o untouched. With 'render': both pages drawn by headless Chromium and the screenshots
-checked for the plots' colours (each series has its own, tools/report/xttcp_report.py)."""
+"""`xttcp report`: a real loopback run's page, a golden before/after pair's page (the verdict,
+each metric's runs side by side, base and new on the same axes) and a golden pair of sweeps' page
+(a verdict per cell, the heatmap, the curves, each cell on demand), self-contained (no network
+reference); bad inputs exit 2 and leave -o untouched. With 'render': the pages drawn by headless
+Chromium in a window 1280 pixels wide and the screenshots checked for what is visible: the
+plots' colours (each series has its own, tools/report/xttcp_report.py), the heatmap's red where
+a cell regressed, and nothing drawn past the page's right margin (no text cut at the edge)."""
 import os
 import re
 import shutil
@@ -13,7 +16,10 @@ from xttcp_e2e import SkipTest, check, free_port_block, run_test, scratch_dir, x
 
 SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 GOLDEN = os.path.join(SOURCE_ROOT, "tests", "golden", "compare")
+SWEEPS = os.path.join(SOURCE_ROOT, "tests", "golden", "sweep")
 THIS_END, BASE_SIDE, NEW_SIDE = "#1f77b4", "#2ca02c", "#d62728"
+WORST = "#a50026"  # the heatmap's colour for a change 50 % or more toward worse
+WIDTH = 1280
 
 
 def run(args, timeout=120):
@@ -69,12 +75,35 @@ def make_pages(xttcp, out):
     page = read(pair_page)
     check("<title>driver A against B</title>" in page, "--title is not the page's title")
     check("Verdict: <b>REGRESSION</b>" in page, "the pair's page does not give compare's verdict")
-    check("throughput_gbps" in page and "-20.3 %" in page,
+    check("<td class='label'>throughput</td>" in page and "-20.3 %" in page,
           "the pair's verdict table lacks the throughput change compare computes (-20.3 %)")
+    check(">throughput_gbps<" not in page and ">cpu_s_per_gb<" not in page,
+          "the pair's table shows a metric's JSON key, not its name")
+    check("Throughput per interval, base and new" in page,
+          "the pair's page does not draw base and new on the same axes")
     for colour in (BASE_SIDE, NEW_SIDE, THIS_END):
         check(colour in page, f"the pair's page draws nothing in {colour}")
     check_self_contained(page, "golden pair")
-    return [real_page, pair_page]
+
+    sweep_page = os.path.join(out, "sweep.html")
+    base, new = os.path.join(SWEEPS, "base.json"), os.path.join(SWEEPS, "new.json")
+    code, err = report(xttcp, base, new, "-o", sweep_page)
+    check(code == 0, f"report of the golden sweeps exited {code}: {err}")
+    page = read(sweep_page)
+    for needed in ("<h2>Heatmap</h2>", "<h2>Curves</h2>", "<h2>Each cell</h2>",
+                   "REGRESSION in 7 of 8 cells", "TCP, 16 connections, 1M writes, epoll",
+                   "noise (throughput)", "TCP: against the number of connections"):
+        check(needed in page, f"the sweeps' page lacks {needed!r}")
+    check(page.count("<details") == 8, "the sweeps' page does not hold each cell on demand")
+    check_self_contained(page, "sweeps")
+    # One sweep alone: its cells and its curves.
+    one_page = os.path.join(out, "one-sweep.html")
+    code, err = report(xttcp, base, "-o", one_page)
+    check(code == 0, f"report of one sweep exited {code}: {err}")
+    page = read(one_page)
+    check("8 of 8 cells measured" in page and "<h2>Curves</h2>" in page,
+          "one sweep's page lacks its cells or curves")
+    return [real_page, pair_page, sweep_page]
 
 
 def check_refusals(xttcp, out):
@@ -88,6 +117,8 @@ def check_refusals(xttcp, out):
          "a page in a missing directory"),
         ([os.path.join(GOLDEN, "base.json"), "-o", page, "--threshold", "x"], "a bad threshold"),
         ([os.path.join(GOLDEN, "base.json")], "no -o"),
+        ([os.path.join(SWEEPS, "base.json"), os.path.join(GOLDEN, "base.json"), "-o", page],
+         "a sweep beside a result file"),
     ]
     for args, what in cases:
         code, err = report(xttcp, *args)
@@ -105,21 +136,34 @@ def colour_pixels(png, colour):
     return int(near.sum())
 
 
+def ink_past_margin(png):
+    """Pixels that are not white in the rightmost 24 columns: the page keeps a margin there, so
+    anything drawn is a plot, table or line of text that ran past it (cut in a narrower window)."""
+    import matplotlib.image
+    pixels = matplotlib.image.imread(png)[:, -24:, :3]
+    return int((pixels.min(axis=2) < 0.9).sum())
+
+
 def render(pages, out):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         raise SkipTest("no chromium here (scripts/install-deps.sh installs Debian's)")
-    for page, colours in zip(pages, ((THIS_END,), (BASE_SIDE, NEW_SIDE, THIS_END))):
+    for page, colours in zip(pages, ((THIS_END,), (BASE_SIDE, NEW_SIDE, THIS_END),
+                                     (WORST, THIS_END))):
         png = page + ".png"
         done = run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    f"--user-data-dir={os.path.join(out, 'chromium')}", "--window-size=1200,6000",
-                    f"--screenshot={png}", "file://" + page], timeout=90)
+                    f"--user-data-dir={os.path.join(out, 'chromium')}",
+                    f"--window-size={WIDTH},6000", f"--screenshot={png}", "file://" + page],
+                   timeout=90)
         check(os.path.exists(png), f"chromium wrote no screenshot of {page}: {done.stderr[-400:]}")
         for colour in colours:
             count = colour_pixels(png, colour)
             # A scatter dot is ~20 pixels, a bar thousands: the plots are drawn, not just text.
             check(count >= 50, f"the screenshot of {os.path.basename(page)} has {count} pixels "
                                f"of {colour}, want >= 50")
+        inked = ink_past_margin(png)
+        check(inked == 0, f"the screenshot of {os.path.basename(page)} has {inked} pixels drawn "
+                          f"in the last 24 of its {WIDTH}: something runs past the page's margin")
 
 
 def body(started):

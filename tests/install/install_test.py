@@ -111,19 +111,33 @@ def script_needs(path):
           f"{path}: interpreter {interpreter} is not in this test's INTERPRETER_PACKAGES")
     needs = {INTERPRETER_PACKAGES[interpreter]}
     if interpreter == "python3":
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), path)
-        for node in ast.walk(tree):
-            modules = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                       [node.module] if isinstance(node, ast.ImportFrom) and node.module and
-                       not node.level else [])
-            for module in (m.split(".")[0] for m in modules):
-                if module in sys.stdlib_module_names:
-                    continue
-                check(module in MODULE_PACKAGES,
-                      f"{path}: imports {module}, which this test's MODULE_PACKAGES does not map "
-                      "to a Debian package (add it there and to debian/control)")
-                needs.add(MODULE_PACKAGES[module])
+        needs |= python_module_needs(path, set())
+    return needs
+
+
+def python_module_needs(path, seen):
+    """The Debian packages a Python file's imports need; a module installed beside it (the
+    report generator's own) is followed into, not mapped."""
+    seen.add(path)
+    needs = set()
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    for node in ast.walk(tree):
+        modules = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                   [node.module] if isinstance(node, ast.ImportFrom) and node.module and
+                   not node.level else [])
+        for module in (m.split(".")[0] for m in modules):
+            if module in sys.stdlib_module_names:
+                continue
+            sibling = os.path.join(os.path.dirname(path), module + ".py")
+            if os.path.isfile(sibling):
+                if sibling not in seen:
+                    needs |= python_module_needs(sibling, seen)
+                continue
+            check(module in MODULE_PACKAGES,
+                  f"{path}: imports {module}, which this test's MODULE_PACKAGES does not map "
+                  "to a Debian package (add it there and to debian/control)")
+            needs.add(MODULE_PACKAGES[module])
     return needs
 
 
@@ -192,6 +206,8 @@ def body(build_dir, root):
 
     # `xttcp report` finds its generator where meson install put it (PREFIX/share/xttcp/).
     find(root, "/share/xttcp/xttcp_report.py")
+    for module in ("xttcp_report_common.py", "xttcp_report_sweeps.py"):
+        find(root, "/share/xttcp/" + module)
     control = os.path.join(SOURCE_ROOT, "debian", "control")
     check_declared_dependencies(root, control)
     # The check can fail: the same control without its Recommends is refused.
@@ -213,6 +229,11 @@ def body(build_dir, root):
         run([xttcp, "report", golden, "-o", page])
         with open(page, encoding="utf-8") as f:
             check("<svg" in f.read(), "the installed xttcp report wrote a page without plots")
+        # And a page of sweeps, drawn by the installed modules beside the generator.
+        sweep = os.path.join(SOURCE_ROOT, "tests", "golden", "sweep", "base.json")
+        run([xttcp, "report", sweep, "-o", page])
+        with open(page, encoding="utf-8") as f:
+            check("<h2>Curves</h2>" in f.read(), "the installed xttcp report drew no sweep")
 
 
 def main():

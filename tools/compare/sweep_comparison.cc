@@ -152,6 +152,12 @@ std::string render_sweep_compare_table(const SweepCompareReport& r) {
     std::string verdict = verdict_word(v);
     if (const std::string why = deciding_metrics(c.report.comparison); !why.empty())
       verdict += " (" + why + ")";
+    // Past the threshold but not significant: said so, not "same".
+    if (v == Verdict::same && c.headline >= 0) {
+      const MetricComparison& m = c.report.comparison.metrics[size_t(c.headline)];
+      if (m.verdict != Verdict::same)
+        verdict = fmt::format("{} ({})", verdict_word(m.verdict), m.metric->label);
+    }
     out += fmt::format("{:<{}}  {:<18} {:>12} {:>12} {:>9} {:>8}  {}\n", c.cell.label(), width,
                        metric, base, changed, change, p, verdict);
   }

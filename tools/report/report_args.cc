@@ -73,7 +73,10 @@ std::string report_help() {
          "  With two files or more, each is compared with the first (xttcp compare): the\n"
          "  verdict table and every metric's runs side by side. Plots by matplotlib\n"
          "  (python3-matplotlib); the page needs no network. The files are checked as\n"
-         "  compare checks them; the page's generator gets --time-limit seconds (default\n"
+         "  compare checks them. Sweeps (xttcp sweep --json; every file one) get a verdict per\n"
+         "  cell, a heatmap of each cell's change per metric, curves against connections and\n"
+         "  size with base and new on the same axes, and each cell's comparison on demand.\n"
+         "  The page's generator gets --time-limit seconds (default\n"
          "  120, and 60 more per file after the first) and 2 GiB of memory.\n"
          "  Exit: 0 written, 2 usage error or an input that is not a result, 1 failure.\n";
 }

@@ -12,7 +12,11 @@
 namespace xttcp {
 
 // One JSON document: {"title", "files": [{"path", "runs": [result...]}], "comparisons":
-// [{"path", "compare": xttcp-compare}]}. Errors: one line naming the file and the field.
+// [{"path", "compare": xttcp-compare}]}; for sweeps (every file one: read_sweep_file) "files" and
+// "comparisons" are empty and {"sweeps": [{"path", "interrupted", "planned", "cells": [{"id",
+// "label", "kind", "connections", "size_bytes", "backend", "outcome", "error", "statistics",
+// "runs"}]}], "sweep_comparisons": [{"path", "compare": xttcp-sweep-compare}]} say it. Errors:
+// one line naming the file and the field.
 Expected<std::string> report_input(const ReportRequest& request);
 
 }  // namespace xttcp

@@ -5,32 +5,34 @@ Run by the xttcp program (tools/report/report_command_linux.cc), which reads and
 result files as `xttcp compare` does (size first, bounded parse, plausible figures), compares
 each with the first, and writes here one JSON document rewritten from what it checked
 (tools/report/report_input.hh): {"title", "files": [{"path", "runs"}], "comparisons": [{"path",
-"compare"}]}. So this script reads no file, runs no program and sees no field the program did not
-check. Plots are matplotlib's, inlined as SVG: the page needs no network and no other file.
-docs/regression.md says what each section shows.
+"compare"}]}, or for sweeps {"sweeps", "sweep_comparisons"} (xttcp_report_sweeps.py draws those).
+So this script reads no file, runs no program and sees no field the program did not check. Plots
+are matplotlib's, inlined as SVG: the page needs no network and no other file; it fits a window
+1280 pixels wide. docs/regression.md says what each section shows.
 
 Usage: xttcp_report.py < INPUT.json > PAGE.html
 Exit: 0 page written to stdout; 2 the input is not what xttcp report writes; 1 out of memory.
 """
 import html
-import io
 import json
 import sys
 
 try:
-    import matplotlib
-    matplotlib.use("svg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
-except ImportError:
+    from xttcp_report_common import (BASE_SIDE, NEW_SIDE, PEER_END, THIS_END, metric_label,
+                                     metric_unit, non_negative_error, plain, svg)
+    import xttcp_report_sweeps
+except ImportError as missing:
     sys.exit(f"xttcp: report: needs matplotlib to draw the page, and {sys.executable} has none "
-             "(Debian: apt install python3-matplotlib)")
+             f"(Debian: apt install python3-matplotlib; {missing})")
 
-# Each series has its own colour, the same on every plot (and what the test looks for).
-THIS_END = "#1f77b4"
-PEER_END = "#ff7f0e"
-BASE_SIDE = "#2ca02c"
-NEW_SIDE = "#d62728"
+# Several runs on one plot: each its own shade of its end's colour (this end blues, the peer
+# oranges; base greens, new reds), so that no two lines blend into a third colour.
+SHADES = {THIS_END: plt.cm.Blues, PEER_END: plt.cm.Oranges, BASE_SIDE: plt.cm.Greens,
+          NEW_SIDE: plt.cm.Reds}
+# Past this many connections, per-interval TCP_INFO is drawn as percentile bands.
+MAX_LINES = 8
 CPU_PARTS = [("user_pct", "user", "#9467bd"), ("system_pct", "system", "#8c564b"),
              ("softirq_pct", "softirq", "#e377c2"), ("iowait_pct", "iowait", "#7f7f7f"),
              ("idle_pct", "idle", "#dddddd")]
@@ -42,11 +44,6 @@ MAX_BARS = 64
 MAX_POINTS = 2000
 # Per-interval TCP_INFO: a run watches at most 64 connections.
 MAX_SERIES = 64
-
-
-def plain(text):
-    """Text from a result as matplotlib draws it, literally: '$...$' would be mathtext."""
-    return str(text).replace("$", r"\$")
 
 
 def thin(xs, ys, limit=MAX_POINTS):
@@ -69,14 +66,6 @@ def bars(ax, values, colour, positions=None, errors=None):
     return True
 
 
-def svg(fig):
-    out = io.StringIO()
-    fig.savefig(out, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    text = out.getvalue()
-    return text[text.index("<svg"):]  # inline: no XML prolog or DOCTYPE
-
-
 def gbps(bps):
     return (bps or 0) / 1e9
 
@@ -93,30 +82,67 @@ def peer_of(run):
     return peer if isinstance(peer, dict) else None
 
 
-def plot_intervals(runs):
-    """Throughput per interval, this end and the peer's, one line per run."""
-    fig, ax = plt.subplots(figsize=(8, 3.2))
-    for i, run in enumerate(runs):
-        ends = [(run, THIS_END, run.get("role", "this end"))]
-        if peer_of(run):
-            ends.append((run["peer"], PEER_END, "peer: " + run["peer"].get("role", "")))
-        for end, colour, label in ends:
-            intervals = end.get("intervals") or []
+def shade(colour, i, count):
+    """The i-th of `count` distinct shades of a series' colour: the first run the colour itself,
+    the others lighter to darker shades of its family."""
+    if i == 0 or count <= 1:
+        return colour
+    return SHADES[colour](0.45 + 0.5 * (i - 1) / max(1, count - 2))
+
+
+def interval_lines(ax, runs, groups):
+    """Each run's throughput per interval: `groups` is [(label, colour, end of a run)]; every
+    run its own shade and legend entry, this end solid and the peer dashed."""
+    for label, colour, end_of in groups:
+        for i, run in enumerate(runs):
+            end = end_of(run)
+            intervals = (end or {}).get("intervals") or []
             if not intervals:
                 continue
             xs, ys = thin([iv["start_s"] + iv["seconds"] for iv in intervals],
                           [gbps(iv.get("throughput_bps")) for iv in intervals])
+            name = f"{label}, run {i + 1}" if len(runs) > 1 else label
             ax.plot([intervals[0]["start_s"]] + xs, [ys[0]] + ys, drawstyle="steps-pre",
-                    color=colour, alpha=1.0 if len(runs) == 1 else 0.6,
-                    label=plain(label) if i == 0 else None)
+                    color=shade(colour, i, len(runs)), linewidth=1.2,
+                    linestyle="--" if colour == PEER_END else "-", label=plain(name))
+
+
+def finish_interval_plot(ax, fig, title, entries):
     ax.set_xlabel("seconds into the measured window")
-    ax.set_ylabel("Gbit/s")
+    ax.set_ylabel("throughput (Gbit/s)")
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower right")
-    ax.set_title("Throughput per interval" + (f" ({len(runs)} runs)" if len(runs) > 1 else ""))
+        # Beside the plot when there are many runs, so it hides no line.
+        if entries > 4:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7, frameon=False)
+        else:
+            ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(title)
     return svg(fig)
+
+
+def plot_intervals(runs):
+    """Throughput per interval, this end and the peer's, one line per run."""
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    role = runs[0].get("role", "this end")
+    peer = peer_of(runs[0])
+    groups = [(role, THIS_END, lambda run: run)]
+    if peer:
+        groups.append(("peer: " + peer.get("role", ""), PEER_END, peer_of))
+    interval_lines(ax, runs, groups)
+    return finish_interval_plot(
+        ax, fig, "Throughput per interval" + (f" ({len(runs)} runs)" if len(runs) > 1 else ""),
+        len(runs) * len(groups))
+
+
+def plot_intervals_side_by_side(base_runs, new_runs):
+    """Base and new on the same axes: every run of each, this end's throughput per interval."""
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    interval_lines(ax, base_runs, [("base", BASE_SIDE, lambda run: run)])
+    interval_lines(ax, new_runs, [("new", NEW_SIDE, lambda run: run)])
+    return finish_interval_plot(ax, fig, "Throughput per interval, base and new",
+                                len(base_runs) + len(new_runs))
 
 
 def jain_index(values):
@@ -144,9 +170,12 @@ def plot_flows(run):
             ax.set_ylabel("Gbit/s")
             ax.set_title("Per thread")
         elif panel == "connections":
-            values = [c.get("bytes", 0) / 1e9 for c in connections]
+            # Gbit/s, as per thread: one unit for one quantity on the page.
+            seconds = (run.get("summary") or {}).get("duration_s") or 0
+            values = [c.get("bytes", 0) * 8 / seconds / 1e9 if seconds else 0.0
+                      for c in connections]
             many = bars(ax, values, THIS_END)
-            ax.set_ylabel("GB")
+            ax.set_ylabel("Gbit/s")
             ax.set_title("Per connection")
         else:
             direction = "tx" if run.get("role") == "sender" else "rx"
@@ -191,8 +220,10 @@ def plot_tcp(run):
     if not connections:
         return None
     fig, (rtt, retrans) = plt.subplots(1, 2, figsize=(8, 3))
-    many = bars(rtt, [c["rtt_us"] for c in connections], THIS_END,
-                errors=[c.get("rttvar_us", 0) for c in connections])
+    # ± rttvar, the lower arm stopped at zero: no RTT is negative.
+    rtts = [c["rtt_us"] for c in connections]
+    spread = [c.get("rttvar_us", 0) for c in connections]
+    many = bars(rtt, rtts, THIS_END, errors=[[min(r, v) for r, v in zip(rtts, spread)], spread])
     rtt.set_title("RTT (µs)" if many else "RTT ± rttvar (µs)")
     bars(retrans, [c.get("total_retrans", 0) for c in connections], THIS_END)
     retrans.set_title("Retransmitted segments")
@@ -217,16 +248,36 @@ def plot_tcp_over_time(run):
             series.setdefault(c["id"], []).append((end, iv["seconds"], c))
     fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex=True)
     (rate, rtt), (cwnd, retrans) = axes
+    figures = ((rate, lambda s, c: c["bytes"] * 8 / s / 1e9 if s else 0),
+               (rtt, lambda s, c: c["rtt_us"]), (cwnd, lambda s, c: c["snd_cwnd"]),
+               (retrans, lambda s, c: c["retransmits"]))
     drawn = sorted(series.items())[:MAX_SERIES]
-    colours = plt.cm.viridis([i / max(1, len(drawn) - 1) for i in range(len(drawn))])
-    for colour, (ident, points) in zip(colours, drawn):
-        xs = [p[0] for p in points]
-        style = {"color": colour, "linewidth": 0.9, "alpha": 0.8}
-        for ax, ys in ((rate, [c["bytes"] * 8 / s / 1e9 if s else 0 for _, s, c in points]),
-                       (rtt, [c["rtt_us"] for _, _, c in points]),
-                       (cwnd, [c["snd_cwnd"] for _, _, c in points]),
-                       (retrans, [c["retransmits"] for _, _, c in points])):
-            ax.plot(*thin(xs, ys), **style)
+    if len(drawn) <= MAX_LINES:
+        # A few connections: a line each, told apart by colour and named in the legend.
+        colours = plt.cm.tab10(range(len(drawn)))
+        for colour, (ident, points) in zip(colours, drawn):
+            xs = [p[0] for p in points]
+            for ax, value in figures:
+                ax.plot(*thin(xs, [value(s, c) for _, s, c in points]), color=colour,
+                        linewidth=1.1, label=plain(f"connection {ident}"))
+        rate.legend(fontsize=7, loc="lower right")
+    else:
+        # Many: per interval, the median over the connections and the band from the 10th to
+        # the 90th percentile (64 lines were unreadable).
+        ends = sorted({iv["start_s"] + iv["seconds"] for iv in intervals})
+        for ax, value in figures:
+            p10, p50, p90 = [], [], []
+            for iv in intervals:
+                ys = sorted(value(iv["seconds"], c) for c in iv["connections"])
+                pick = lambda q: ys[min(len(ys) - 1, int(q * (len(ys) - 1) + 0.5))]  # noqa: E731
+                p10.append(pick(0.1))
+                p50.append(pick(0.5))
+                p90.append(pick(0.9))
+            ax.fill_between(ends, p10, p90, color=THIS_END, alpha=0.25, linewidth=0,
+                            label="10th to 90th percentile")
+            ax.plot(ends, p50, color=THIS_END, linewidth=1.3, label="median")
+        rate.legend(fontsize=7, loc="lower right",
+                    title=f"{len(drawn)} connections", title_fontsize=7)
     for ax, title in ((rate, "Gbit/s per connection"), (rtt, "RTT (µs)"),
                       (cwnd, "congestion window (segments)"),
                       (retrans, "retransmitted segments per interval")):
@@ -257,7 +308,13 @@ def plot_distributions(comparison):
     metrics = [m for m in comparison["metrics"] if m["base"].get("values")]
     if not metrics:
         return "<p>No metric both sides measured.</p>"
-    fig, axes = plt.subplots(1, len(metrics), figsize=(2.6 * len(metrics), 3.2), squeeze=False)
+    # At most four panels a row: the page is 1280 pixels wide and no label may be cut.
+    columns = min(4, len(metrics))
+    rows = -(-len(metrics) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(2.7 * columns, 3.2 * rows), squeeze=False)
+    for ax in axes.flat[len(metrics):]:
+        ax.set_visible(False)
+    axes = [list(axes.flat)]
     for ax, m in zip(axes[0], metrics):
         for x, side, colour in ((0, "base", BASE_SIDE), (1, "new", NEW_SIDE)):
             values = [v for v in m[side]["values"] if v is not None]
@@ -266,13 +323,18 @@ def plot_distributions(comparison):
             mean = m[side].get("mean")
             if mean is not None:
                 low, high = m[side].get("ci_low"), m[side].get("ci_high")
-                err = [[mean - low], [high - mean]] if low is not None and high is not None else None
+                # Every metric is a quantity that cannot be negative: the interval stops at 0.
+                err = (non_negative_error(mean, low, high)
+                       if low is not None and high is not None else None)
                 ax.errorbar([x + 0.25], [mean], yerr=err, fmt="_", color=colour, capsize=4,
                             markersize=14)
         ax.set_xticks([0, 1], ["base", "new"])
         ax.set_xlim(-0.5, 1.6)
-        ax.set_title(plain(f"{m['metric']}\n{m['verdict']}"), fontsize=9)
-        ax.set_ylabel(plain(m["unit"]))
+        ax.set_title(plain(f"{metric_label(m['metric'])}\n{m['verdict']}"), fontsize=9)
+        ax.set_ylabel(plain(metric_unit(m["metric"], m["unit"])))
+        # From zero, with room above the highest point (at the frame it would hide).
+        top = ax.get_ylim()[1]
+        ax.set_ylim(0, top * 1.1 if top > 0 else 1)
         ax.ticklabel_format(axis="y", useOffset=False, style="plain")
         ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
@@ -291,8 +353,9 @@ def verdict_table(comparison):
         change = m.get("change_pct")
         verdict = m["verdict"] + ("" if m.get("judged", True) else " (not judged)")
         rows.append(
-            f"<tr class='{html.escape(m['verdict'])}'><td>{html.escape(m['metric'])}</td>"
-            f"<td>{html.escape(m['unit'])}</td><td>{figure_text(m['base'].get('mean'))}</td>"
+            f"<tr class='{html.escape(m['verdict'])}'><td class='label'>"
+            f"{html.escape(metric_label(m['metric']))}</td>"
+            f"<td>{html.escape(metric_unit(m['metric'], m['unit']))}</td><td>{figure_text(m['base'].get('mean'))}</td>"
             f"<td>{figure_text(m['new'].get('mean'))}</td>"
             f"<td>{'–' if change is None else f'{change:+.1f} %'}</td>"
             f"<td>{figure_text(m.get('p_value'))}</td><td>{html.escape(verdict)}</td></tr>")
@@ -360,10 +423,14 @@ def file_section(path, runs):
 
 
 STYLE = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 16px; max-width: 1200px;
+       color: #222; box-sizing: border-box; overflow-wrap: anywhere; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 1em 0; }
+table { border-collapse: collapse; margin: 1em 0; max-width: 100%; }
 td, th { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
+td.label { text-align: left; }
+details { margin: 0.3em 0; } details summary { cursor: pointer; }
+details.regression summary { color: #b00; } details.improvement summary { color: #070; }
 tr.regression td { background: #fdd; } tr.improvement td { background: #dfd; }
 p.verdict.regression b { color: #b00; } p.verdict b { color: #070; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.1em 1em; }
@@ -374,13 +441,17 @@ svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; }
 
 def page(doc):
     title = doc["title"]
-    files = [(f["path"], f["runs"]) for f in doc["files"]]
     body = [f"<h1>{html.escape(title)}</h1>"]
+    if doc.get("sweeps"):
+        body += xttcp_report_sweeps.sweep_sections(doc, verdict_table, plot_distributions)
+    files = [(f["path"], f["runs"]) for f in doc["files"]]
+    runs_of = dict(files)
     for c in doc["comparisons"]:
         body.append(f"<section><h2>{html.escape(files[0][0])} (base) against "
                     f"{html.escape(c['path'])} (new)</h2>")
         body.append(verdict_table(c["compare"]))
         body.append(plot_distributions(c["compare"]))
+        body.append(plot_intervals_side_by_side(files[0][1], runs_of.get(c["path"], [])))
         body.append("</section>")
     body += [file_section(path, runs) for path, runs in files]
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
@@ -395,7 +466,10 @@ def main():
         return 2
     try:
         doc = json.load(sys.stdin)
-        if not doc["files"] or not all(f["runs"] for f in doc["files"]):
+        if doc.get("sweeps"):
+            if not all(isinstance(s["cells"], list) for s in doc["sweeps"]):
+                raise ValueError("a sweep without cells")
+        elif not doc["files"] or not all(f["runs"] for f in doc["files"]):
             raise ValueError("a file without runs")
     except (ValueError, KeyError, TypeError) as e:
         print(f"xttcp: report: the page's input is not what xttcp report writes ({e})",

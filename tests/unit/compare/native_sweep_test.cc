@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/report/native_sweep.hh"
+#include "tests/unit/golden_file.hh"
+#include "tools/compare/compare_inputs.hh"
 #include "tools/compare/sweep_comparison.hh"
 
 namespace xttcp {
@@ -130,6 +132,21 @@ TEST(SweepComparison, EveryCellJudgedWorstFirstAndTheRestListed) {
   EXPECT_EQ(doc["cells"][0]["id"], "tcp/c4/s65536");
   EXPECT_EQ(doc["cells"][0]["comparison"]["verdict"], "regression");
   EXPECT_EQ(doc["not_judged"].size(), 2u);
+}
+
+// A real pair (tests/golden/sweep: 8 cells of a loopback sweep in a namespace, then the same
+// with lo's MTU at 1500), as compare's table and JSON say it.
+TEST(SweepComparison, TheGoldenPairAsTableAndJson) {
+  const std::string dir = std::string(GOLDEN_DIR) + "/sweep/";
+  auto base = read_sweep_file(dir + "base.json");
+  ASSERT_TRUE(base) << base.error().message;
+  auto changed = read_sweep_file(dir + "new.json");
+  ASSERT_TRUE(changed) << changed.error().message;
+  auto report = compare_sweeps("base.json", *base, "new.json", *changed, CompareOptions{}, false);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->overall, Verdict::regression);
+  test::expect_golden_in("sweep", "compare.table.txt", render_sweep_compare_table(*report));
+  test::expect_golden_in("sweep", "compare.json", render_sweep_compare_json(*report));
 }
 
 TEST(SweepComparison, NoCellInCommonIsAnError) {
