@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """xttcp sweep against one -H receiver on loopback: every cell measured and kept in one file,
-compare of a sweep with itself (exit 0, a verdict per cell), Ctrl+C (by PID) keeps the cells
-that finished, a receiver that is not there stops the sweep after three failed cells, and the
-command line's mistakes are one line with exit 2 before anything runs.
+compare of a sweep with itself (exit 0, a verdict per cell), TCP, UDP and --rr cells each to its
+kind's receiver, Ctrl+C (by PID) keeps the cells that finished, a receiver that is not there
+stops the sweep after three failed cells, and the command line's mistakes are one line with exit
+2 before anything runs.
 
   sweep_test.py XTTCP [CASE...]"""
 import os
@@ -16,9 +17,9 @@ from xttcp_e2e import (Process, check, free_port_block, load_json, run_cases, sc
 PORTS = 4
 
 
-def held_receiver(xttcp, started, base):
-    receiver = Process([xttcp, "-r", "127.0.0.1", "-H", "-P", str(PORTS), "-p", str(base), "-Q"],
-                       "receiver -H")
+def held_receiver(xttcp, started, base, *kind):
+    receiver = Process([xttcp, "-r", "127.0.0.1", "-H", "-P", str(PORTS), "-p", str(base), "-Q",
+                        *kind], "receiver -H " + " ".join(kind))
     started.append(receiver)
     wait_listening(base - 1)
     return receiver
@@ -61,6 +62,42 @@ def case_loopback(xttcp, started):
           f"compare's table lacks a verdict per cell:\n{done.stdout}")
     receiver.signal(signal.SIGINT)
     check(receiver.wait(10) == 0, "the receiver did not end cleanly on SIGINT")
+
+
+def case_three_kinds(xttcp, started):
+    """TCP, UDP and --rr cells in one sweep: each kind to its own -H receiver (--udp-port,
+    --rr-port); without --udp-port a UDP cell reaches the TCP receiver, which refuses it in one
+    line, and the cell is kept as failed with that line."""
+    tcp, udp, rr = free_port_block(PORTS), free_port_block(PORTS), free_port_block(PORTS)
+    held_receiver(xttcp, started, tcp)
+    held_receiver(xttcp, started, udp, "-u")
+    held_receiver(xttcp, started, rr, "--rr", "-b", "64")
+    out = os.path.join(scratch_dir(), "sweep.json")
+    common = [xttcp, "sweep", "-s", "127.0.0.1", "-p", str(tcp), "-P", str(PORTS), "-t", "1",
+              "--connections", "1", "--sizes", "64K", "--udp-sizes", "1400", "--rr-sizes", "64"]
+    sweep = Process(common + ["--udp-port", str(udp), "--rr-port", str(rr), "--json", out],
+                    "sweep")
+    started.append(sweep)
+    check(sweep.wait(120) == 0, "the sweep over three kinds failed")
+    doc = load_json(out)
+    kinds = {c["kind"]: c for c in doc["cells"]}
+    check(sorted(kinds) == ["rr", "tcp", "udp"] and
+          all(c["outcome"] == "measured" for c in doc["cells"]),
+          f"not one measured cell of each kind: {[(c['id'], c['outcome']) for c in doc['cells']]}")
+    check(kinds["udp"]["runs"]["runs"][0]["spec"]["protocol"] == "udp" and
+          kinds["rr"]["runs"]["runs"][0].get("rr"), "the UDP or --rr cell did not run as one")
+    done = subprocess.run([xttcp, "compare", out, out], capture_output=True, text=True,
+                          timeout=60)
+    check(done.returncode == 0 and "round trip p50" in done.stdout,
+          f"compare of the three kinds: exit {done.returncode}\n{done.stdout}{done.stderr}")
+    # The UDP and --rr cells sent to the TCP receiver: each refused in one line, kept as failed.
+    sweep = Process(common + ["--json", out], "sweep without --udp-port and --rr-port")
+    started.append(sweep)
+    check(sweep.wait(120) == 1, "a sweep with refused cells did not exit 1")
+    doc = load_json(out)
+    errors = {c["kind"]: c.get("error", "") for c in doc["cells"] if c["outcome"] == "failed"}
+    check(sorted(errors) == ["rr", "udp"] and "-u" in errors["udp"] and "--rr" in errors["rr"],
+          f"the UDP and --rr cells were not kept with their refusals: {errors}")
 
 
 def case_interrupted(xttcp, started):
@@ -113,6 +150,8 @@ def case_refused(xttcp, started):
         (["--preset", "nope", "--json", out], "not a preset"),
         (["--connections", "1", "-x", "r.xml", "--json", out], "same file"),
         (["--connections", "1", "--backends", "epoll,nosuch", "--json", out], "nosuch"),
+        (["--connections", "1", "--udp-port", "6001", "--json", out], "no UDP cell"),
+        (["--udp-sizes", "64", "--udp-port", "1", "--json", out], "not a port"),
     ]:
         done = subprocess.run(common + args, capture_output=True, text=True, timeout=30)
         lines = done.stderr.strip().splitlines()
@@ -122,5 +161,6 @@ def case_refused(xttcp, started):
 
 
 if __name__ == "__main__":
-    sys.exit(run_cases({"loopback": case_loopback, "interrupted": case_interrupted,
+    sys.exit(run_cases({"loopback": case_loopback, "three-kinds": case_three_kinds,
+                        "interrupted": case_interrupted,
                         "no-receiver": case_no_receiver, "refused": case_refused}))

@@ -79,14 +79,14 @@ def case_rate_halved(xttcp, started):
 
 def swept(net, xttcp, started, path):
     sender = net.start("b", [xttcp, "sweep", "-s", net.ipv4("a"), "-P", "4", "-p",
-                             str(BASE_PORT), "-t", "1", "--repeat", "2", "--connections", "1,4",
+                             str(BASE_PORT), "-t", "1", "--repeat", "3", "--connections", "1,4",
                              "--sizes", "64K,1M", "--json", path], "sweep (ns b)")
     started.append(sender)
     check(sender.wait(120) == 0, f"the sweep failed writing {path}")
 
 
 def case_sweep_rate_halved(xttcp, started):
-    """The same with `xttcp sweep` (2 x 2 cells, --repeat 2) against one -H receiver: the same
+    """The same with `xttcp sweep` (2 x 2 cells, --repeat 3) against one -H receiver: the same
     rate twice is no regression in any cell; half the rate is one in every cell."""
     out = scratch_dir("xttcp-netns-")
     files = {name: os.path.join(out, name + ".json") for name in ("base", "again", "halved")}

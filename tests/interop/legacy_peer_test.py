@@ -67,4 +67,5 @@ def body(started):
     check(agree(s["bytes"], r["bytes"], 2), f"legacy sent {s['bytes']}, xttcp got {r['bytes']}")
 
 
-run_test(body)
+if __name__ == "__main__":
+    run_test(body)

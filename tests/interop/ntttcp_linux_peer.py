@@ -5,6 +5,7 @@ sections 1.4 and 1.9): the legacy sync protocol as the original implements it, T
 xttcp pairs with a peer that knows nothing of xttcp's native extension. Loopback only.
 
   ntttcp_linux_peer.py receiver --port BASE --ports N --duration T [--udp [--size B]]
+                       [--tests K]
   ntttcp_linux_peer.py sender --port BASE --ports N --duration T [--address 127.0.0.1]
                        [--udp [--size B] [--rate BITS_PER_S]]
 
@@ -14,7 +15,9 @@ errors (ECONNREFUSED, ENOBUFS, ...); --rate paces it like -B. The receiver has o
 port and counts bytes read with --size buffers (default 65536, the original's receive -b). Unlike
 the original it does not wait for a 30 s receive timeout: it ends with its window, like TCP. It
 also prints, after the totals, a line the original does not have: "udp datagrams :N, not all 'B'
-:M", so a test can check what payload it got.
+:M", so a test can check what payload it got. --tests K is the original's -H bounded: the
+receiver serves K tests in a row, each to its own sender, then exits (the original holds on until
+it is killed); a busy check between them says finished (13), not running.
 """
 import argparse
 import socket
@@ -59,11 +62,12 @@ class Receiver:
         self.log = []
         self.datagrams = 0
         self.not_compat = 0  # datagrams that are not all 'B'
+        self.done = False  # every test served: the port threads end
 
     def data_port(self, listener):
         listener.settimeout(0.2)
         conns = []
-        while self.state != FINISHED:
+        while not self.done:
             try:
                 conn, _ = listener.accept()
                 conn.setblocking(False)
@@ -89,7 +93,7 @@ class Receiver:
     def udp_port(self, sock):
         sock.settimeout(0.2)  # only so that the thread sees the end of the test
         buffer = bytearray(self.args.size or UDP_RECEIVE_SIZE)
-        while self.state != FINISHED:
+        while not self.done:
             try:
                 n = sock.recv_into(buffer)
             except OSError:  # the timeout above, or an error the original would ignore too
@@ -101,7 +105,8 @@ class Receiver:
                 self.not_compat += 0 if compat else 1
 
     def sync(self, conn):
-        while self.state != FINISHED:
+        # Served until the sender closes it: its 'E' may come after the window.
+        while True:
             try:
                 request = recv_int(conn)
             except (ConnectionError, OSError):
@@ -147,21 +152,31 @@ class Receiver:
         sync.bind(("127.0.0.1", a.port - 1))
         sync.listen(8)
         sync.settimeout(30)
-        conn, _ = sync.accept()
-        threading.Thread(target=self.sync, args=(conn,), daemon=True).start()
-        if not self.started.wait(30):
-            print("receiver: no start within 30 s", file=sys.stderr)
-            return 1
-        time.sleep(max(0.0, self.begin + a.duration - time.monotonic()))
-        with self.lock:
-            total, datagrams, not_compat = self.bytes, self.datagrams, self.not_compat
-        elapsed = time.monotonic() - self.begin
-        self.state = FINISHED
-        print_totals(elapsed, total)
-        if a.udp:
-            print(f"udp datagrams\t:{datagrams}, not all 'B'\t:{not_compat}")
-        for line in self.log:
-            print(line)
+        for _ in range(a.tests):
+            # Each test's sender: its busy check, cycle and start on a connection of its own.
+            self.started.clear()
+            while not self.started.is_set():
+                try:
+                    conn, _ = sync.accept()
+                except socket.timeout:
+                    print("receiver: no start within 30 s", file=sys.stderr)
+                    self.done = True
+                    return 1
+                threading.Thread(target=self.sync, args=(conn,), daemon=True).start()
+                self.started.wait(30)
+            time.sleep(max(0.0, self.begin + a.duration - time.monotonic()))
+            with self.lock:
+                total, datagrams, not_compat = self.bytes, self.datagrams, self.not_compat
+            elapsed = time.monotonic() - self.begin
+            self.state = FINISHED
+            print_totals(elapsed, total)
+            if a.udp:
+                print(f"udp datagrams\t:{datagrams}, not all 'B'\t:{not_compat}")
+            for line in self.log:
+                print(line)
+            self.log.clear()
+            sys.stdout.flush()
+        self.done = True
         return 0
 
 
@@ -252,6 +267,8 @@ def main():
     parser.add_argument("--size", type=int, default=None,
                         help=f"UDP datagram size (sender, default {UDP_SEND_SIZE}) or receive "
                              f"buffer (receiver, default {UDP_RECEIVE_SIZE})")
+    parser.add_argument("--tests", type=int, default=1,
+                        help="receiver: tests to serve in a row (the original's -H, bounded)")
     parser.add_argument("--rate", type=float, default=0,
                         help="UDP sender: pace to this many bits/s over all ports, like -B")
     args = parser.parse_args()

@@ -86,9 +86,10 @@ std::string compare_help() {
          "  Compares two result files (--json output; one run or --repeat N runs each): every\n"
          "  metric's change, its significance with repeats (Welch's t-test), a verdict against\n"
          "  --threshold (default 5 %), and what differs in the environment. Metrics that\n"
-         "  other load on the host moves (cycles/byte, CPU-s/GB, retransmits/GB) are judged\n"
-         "  only with --judge-all. Two sweeps (xttcp sweep --json) are compared cell by cell:\n"
-         "  a verdict per cell, worst first, and the cells in one file only listed.\n"
+         "  other load on the host moves (cycles/byte, CPU-s/GB, retransmits/GB, --rr p99) are\n"
+         "  judged only with --judge-all. Two sweeps (xttcp sweep --json) are compared cell\n"
+         "  by cell: a verdict per cell (their tests significant together: Holm), worst first,\n"
+         "  and the cells in one file only listed.\n"
          "  Exit: 0 no regression, 3 regression, 2 usage error or inputs that cannot be "
          "compared.\n";
 }

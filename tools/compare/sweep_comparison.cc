@@ -34,7 +34,7 @@ std::string missing_words(const SweepCellResult* cell, const Sweep& sweep, const
 }
 
 int headline_of(const CellComparison& c) {
-  const char* key = c.cell.kind == CellKind::rr ? "latency_average_us" : "throughput_gbps";
+  const char* key = c.cell.kind == CellKind::rr ? "round_trip_p50_us" : "throughput_gbps";
   const auto& metrics = c.report.comparison.metrics;
   for (size_t i = 0; i < metrics.size(); ++i)
     if (std::string(metrics[i].metric->key) == key) return static_cast<int>(i);
@@ -61,6 +61,37 @@ std::string deciding_metrics(const Comparison& c) {
 }
 
 ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+
+// Holm's step-down over the judged tests of every cell: sorted by p, the k-th smallest of m is
+// significant while p <= alpha / (m - k + 1); from the first that is not, none is. A change past
+// the threshold whose test is not significant in the family is noise, as compare calls it for
+// one file. Each cell's overall verdict is then taken again, as compare_runs takes it.
+size_t correct_for_the_family(std::vector<CellComparison>& cells, double alpha) {
+  std::vector<MetricComparison*> family;
+  for (CellComparison& c : cells)
+    for (MetricComparison& m : c.report.comparison.metrics)
+      if (m.judged && m.test) family.push_back(&m);
+  std::stable_sort(
+      family.begin(), family.end(),
+      [](const MetricComparison* a, const MetricComparison* b) { return a->test->p < b->test->p; });
+  bool still = true;
+  for (size_t k = 0; k < family.size(); ++k) {
+    still = still && family[k]->test->p <= alpha / double(family.size() - k);
+    Verdict& v = family[k]->verdict;
+    if (!still && (v == Verdict::regression || v == Verdict::improvement)) v = Verdict::noise;
+  }
+  for (CellComparison& c : cells) {
+    bool regressed = false, improved = false;
+    for (const MetricComparison& m : c.report.comparison.metrics) {
+      regressed = regressed || (m.judged && m.verdict == Verdict::regression);
+      improved = improved || (m.judged && m.verdict == Verdict::improvement);
+    }
+    c.report.comparison.overall = regressed  ? Verdict::regression
+                                  : improved ? Verdict::improvement
+                                             : Verdict::same;
+  }
+  return family.size();
+}
 
 }  // namespace
 
@@ -109,11 +140,13 @@ Expected<SweepCompareReport> compare_sweeps(const std::string& base_path, const 
     }
     if (report.environment.empty() && report.cells.empty())
       report.environment = c.report.environment;
-    if (c.report.comparison.overall == Verdict::regression) report.overall = Verdict::regression;
     report.cells.push_back(std::move(c));
   }
   if (report.cells.empty())
     return fail(fmt::format("no cell was measured in both {} and {}", base_path, new_path));
+  report.family_tests = correct_for_the_family(report.cells, options.alpha);
+  for (const CellComparison& c : report.cells)
+    if (c.report.comparison.overall == Verdict::regression) report.overall = Verdict::regression;
   // Regressions first, then by how much worse the headline figure got.
   std::stable_sort(report.cells.begin(), report.cells.end(),
                    [](const CellComparison& a, const CellComparison& b) {
@@ -129,9 +162,9 @@ std::string render_sweep_compare_table(const SweepCompareReport& r) {
   std::string out = fmt::format("base: {} ({} cells measured)\nnew:  {} ({} cells measured)\n",
                                 r.base.path, r.base.runs, r.changed.path, r.changed.runs);
   out += fmt::format(
-      "threshold {}%, alpha {}; each cell judged as 'xttcp compare' judges two files; worst "
-      "first\n\n",
-      figure(r.options.threshold_pct), figure(r.options.alpha));
+      "threshold {}%, alpha {} over the sweep: each cell judged as 'xttcp compare' judges two "
+      "files, its tests significant together (Holm, {} tests); worst first\n\n",
+      figure(r.options.threshold_pct), figure(r.options.alpha), r.family_tests);
   size_t width = 4;
   for (const CellComparison& c : r.cells) width = std::max(width, c.cell.label().size());
   out += fmt::format("{:<{}}  {:<18} {:>12} {:>12} {:>9} {:>8}  {}\n", "cell", width, "headline",
@@ -186,6 +219,8 @@ std::string render_sweep_compare_json(const SweepCompareReport& r) {
   doc["new"] = {{"path", r.changed.path}, {"cells_measured", r.changed.runs}};
   doc["threshold_pct"] = number(r.options.threshold_pct);
   doc["alpha"] = number(r.options.alpha);
+  doc["significance"] = {{"method", "Holm step-down over every judged test of every cell"},
+                         {"tests", r.family_tests}};
   doc["verdict"] = r.overall == Verdict::regression ? "regression" : "no regression";
   ordered_json cells = ordered_json::array();
   for (const CellComparison& c : r.cells) {

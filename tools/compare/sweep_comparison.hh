@@ -1,7 +1,8 @@
 // `xttcp compare` of two sweeps (docs/regression.md, "Sweeps"): each cell measured in both
-// judged as two result files are (compare_sets), a table sorted by effect (the worst change of
-// a cell's headline figure first), and every cell that is in one file only (not planned, failed
-// or not reached) listed by name, never dropped. Pure: sweeps in, a report out.
+// judged as two result files are (compare_sets), then the significance of all of them together
+// (Holm), a table sorted by effect (the worst change of a cell's headline figure first), and every
+// cell that is in one file only (not planned, failed or not reached) listed by name, never
+// dropped. Pure: sweeps in, a report out.
 #pragma once
 
 #include <string>
@@ -16,7 +17,7 @@ namespace xttcp {
 struct CellComparison {
   SweepCell cell;
   CompareReport report;
-  // The cell's headline metric (throughput; --rr: call latency), an index into
+  // The cell's headline metric (throughput; --rr: the median round trip), an index into
   // report.comparison.metrics (-1: neither side had it), and its change toward worse in per
   // cent (positive: worse), for sorting and the table.
   int headline = -1;
@@ -35,6 +36,10 @@ struct SweepCompareReport {
   std::vector<UnmatchedCell> unmatched;
   std::vector<Difference> environment;  // of the first cell both measured
   Verdict overall = Verdict::same;      // regression if any cell regressed
+  // Holm's step-down over every judged significance test of every cell, so that the chance of
+  // any false alarm in the sweep stays at alpha (each cell alone would have its own alpha: with
+  // 6 cells, 2 of 8 pairs of identical sweeps had one). The tests in that family.
+  size_t family_tests = 0;
 };
 
 Expected<SweepCompareReport> compare_sweeps(const std::string& base_path, const Sweep& base,

@@ -23,6 +23,9 @@ METRIC_NAMES = {
     "udp_loss_pct": ("UDP loss", "%"),
     "latency_average_us": ("call latency, average", "µs"),
     "latency_max_us": ("call latency, max", "µs"),
+    "transactions_per_s": ("transactions per second", "1/s"),
+    "round_trip_p50_us": ("round trip, median", "µs"),
+    "round_trip_p99_us": ("round trip, 99th percentile", "µs"),
 }
 
 

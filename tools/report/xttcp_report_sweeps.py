@@ -23,7 +23,7 @@ KIND_WORDS = {"tcp": "TCP", "udp": "UDP", "rr": "RR"}
 # What each kind of cell is drawn by: its headline first.
 CURVE_METRICS = {"tcp": ["throughput_gbps", "cpu_s_per_gb"],
                  "udp": ["throughput_gbps", "udp_loss_pct"],
-                 "rr": ["latency_average_us", "cpu_s_per_gb"]}
+                 "rr": ["round_trip_p50_us", "transactions_per_s"]}
 
 
 def size_words(size):
@@ -51,12 +51,16 @@ def verdict_class(verdict):
     return {"regression": "regression", "improvement": "improvement"}.get(verdict, "")
 
 
+def headline_key(cell):
+    """The figure a cell is judged by first: throughput; --rr: the median round trip."""
+    return "round_trip_p50_us" if cell.get("id", "").startswith("rr/") else "throughput_gbps"
+
+
 def cell_verdict_words(cell):
     """A cell's verdict, and the metrics that gave it; "noise" where the headline figure moved
     past the threshold without significance (the cell's overall verdict says "same" then)."""
     metrics = cell["comparison"]["metrics"]
-    head = next((m for m in metrics if m["metric"] in ("throughput_gbps", "latency_average_us")),
-                None)
+    head = next((m for m in metrics if m["metric"] == headline_key(cell)), None)
     deciding = [metric_label(m["metric"]) for m in metrics
                 if m.get("judged", True) and m["verdict"] == cell["verdict"]
                 and cell["verdict"] in ("regression", "improvement")]
@@ -70,8 +74,7 @@ def cells_table(comparison):
     rows = []
     for c in comparison["cells"]:
         metrics = c["comparison"]["metrics"]
-        head = next((m for m in metrics
-                     if m["metric"] in ("throughput_gbps", "latency_average_us")), None)
+        head = next((m for m in metrics if m["metric"] == headline_key(c)), None)
         change = head.get("change_pct") if head else None
         p = head.get("p_value") if head else None
         verdict = cell_verdict_words(c)
@@ -264,13 +267,13 @@ def single_sweep_table(sweep):
                         f"<td colspan='3'>failed: {html.escape(c['error'])}</td></tr>")
             continue
         figures = []
-        for key in ("throughput_gbps", "cpu_s_per_gb", "latency_average_us"):
+        for key in ("throughput_gbps", "cpu_s_per_gb", "round_trip_p50_us"):
             s = cell_stat(c, key)
             figures.append("–" if s is None else f"{s[0]:.4g}")
         rows.append(f"<tr><td class='label'>{html.escape(c['label'])}</td>" +
                     "".join(f"<td>{f}</td>" for f in figures) + "</tr>")
     return ("<table class='cells'><tr><th>cell</th><th>throughput (Gbit/s)</th>"
-            "<th>CPU seconds per GB</th><th>call latency, average (µs)</th></tr>" +
+            "<th>CPU seconds per GB</th><th>round trip, median (µs)</th></tr>" +
             "".join(rows) + "</table>")
 
 

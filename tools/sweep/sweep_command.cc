@@ -77,12 +77,11 @@ double planned_seconds(const SweepRequest& request) {
   return test * n + s.repeat.pause_s * (n - 1);
 }
 
-// "12.34 Gbit/s (median of 3 runs, cv 1.2 %)", or the request/response rate for --rr.
+// "throughput 12.34 Gbit/s (median of 3 runs, cv 1.2 %)"; for --rr the median round trip.
 std::string cell_summary(const RunSet& set) {
+  const std::string headline = set.runs.front().rr ? "round_trip_p50_us" : "throughput_gbps";
   for (const MetricStatistics& m : run_set_statistics(set.runs)) {
-    const std::string key = m.metric->key;
-    if (key != "throughput_gbps" && key != "latency_average_us") continue;
-    if (key == "throughput_gbps" && set.runs.front().rr) continue;
+    if (m.metric->key != headline) continue;
     return fmt::format("{} {:.2f} {} (median of {} run{}, cv {:.1f} %)", m.metric->label,
                        m.summary.median, m.metric->unit, m.summary.n, m.summary.n == 1 ? "" : "s",
                        m.summary.cv * 100);

@@ -150,6 +150,11 @@ std::vector<std::string> cell_args(const SweepRequest& request, const SweepCell&
                "-b", std::to_string(cell.size_bytes)});
   if (cell.kind == CellKind::udp) args.emplace_back("-u");
   if (cell.kind == CellKind::rr) args.emplace_back("--rr");
+  // Its own receiver, when it has one (the last -p is the one that counts).
+  const uint16_t port = cell.kind == CellKind::udp  ? request.udp_port
+                        : cell.kind == CellKind::rr ? request.rr_port
+                                                    : 0;
+  if (port != 0) args.insert(args.end(), {"-p", std::to_string(port)});
   if (!cell.backend.empty()) args.insert(args.end(), {"--backend", cell.backend});
   return args;
 }
@@ -197,6 +202,16 @@ Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& args) {
       if (!text) return text.error();
       if (Status known = apply_preset(*text, preset); !known) return known.error();
       have_preset = true;
+    } else if (word == "--udp-port" || word == "--rr-port") {
+      auto text = value();
+      if (!text) return text.error();
+      auto port = parse_count(*text, 65535);
+      if (!port || *port < 2)
+        return fail(
+            fmt::format("sweep: {}: '{}' is not a port from 2 to 65535 (the receiver's "
+                        "-p: its sync port is one below)",
+                        word, *text));
+      (word == "--udp-port" ? request.udp_port : request.rr_port) = static_cast<uint16_t>(*port);
     } else if (word == "--json") {
       auto text = value();
       if (!text) return text.error();
@@ -225,6 +240,10 @@ Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& args) {
         "--backends or --preset");
   if (request.json_file.empty())
     return fail("sweep: --json FILE is required: the sweep keeps every finished cell in it");
+  if (request.udp_port != 0 && axes.udp_sizes.empty())
+    return fail("sweep: --udp-port: no UDP cell to send there (--udp-sizes)");
+  if (request.rr_port != 0 && axes.rr_sizes.empty())
+    return fail("sweep: --rr-port: no --rr cell to send there (--rr-sizes)");
 
   auto line = split_getopt_style(request.shared_args, linux_options());
   if (!line) return fail("sweep: " + line.error().message);
@@ -267,14 +286,16 @@ std::string sweep_help() {
          "    --connections LIST      TCP cells: connections (up to the receiver's -P one port\n"
          "                            each; above it, -P ports with LIST/P each, as LISA does)\n"
          "    --sizes LIST            TCP cells: write sizes (-b)\n"
-         "    --udp-sizes LIST        UDP cells: datagram sizes (the receiver must serve -u)\n"
+         "    --udp-sizes LIST        UDP cells: datagram sizes\n"
          "    --udp-connections LIST  UDP cells: flows (default: --connections, else 1)\n"
-         "    --rr-sizes LIST         --rr cells: request sizes (the receiver must serve --rr)\n"
+         "    --rr-sizes LIST         --rr cells: request sizes\n"
          "    --rr-connections LIST   --rr cells: flows (default 1)\n"
          "    --backends LIST         every cell on each of these data paths in turn\n"
          "    --preset lisa           LISA's ladder: TCP 1..20480 connections at -b 64K, UDP\n"
          "                            1..1024 flows at -b 1K (the receiver with -P 64)\n"
          "    --preset quick          TCP 1,4,16,64 x 64K,1M and UDP 64,1400 x 1,4 flows\n"
+         "  A receiver serves one protocol: UDP and --rr cells go to the -H receiver at\n"
+         "  --udp-port PORT (started with -u) and --rr-port PORT (with --rr), else to -p's.\n"
          "  An axis given beside a preset replaces the preset's. The sender options are\n"
          "  NTTTCP-for-Linux's (-s, -p, -P, -t, -W, -C, -B, -N, --repeat, --repeat-pause, ...)\n"
          "  except those a cell sets (-n, -l, -m, -b, -u, --rr) or files every cell would\n"

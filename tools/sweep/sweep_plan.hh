@@ -28,7 +28,10 @@ struct SweepRequest {
   std::vector<std::string> shared_args;  // every cell's sender options, as given
   TestSpec shared;                       // those options, parsed
   SweepAxes axes;
-  std::string json_file;         // --json FILE: rewritten after every cell
+  std::string json_file;  // --json FILE: rewritten after every cell
+  // --udp-port, --rr-port: the base port of the receiver that serves UDP (-u) and --rr cells
+  // (a receiver serves one protocol); 0: the shared -p, the same receiver.
+  uint16_t udp_port = 0, rr_port = 0;
   std::vector<SweepCell> cells;  // the plan, in the order the cells run
 };
 

@@ -149,6 +149,33 @@ TEST(SweepComparison, TheGoldenPairAsTableAndJson) {
   test::expect_golden_in("sweep", "compare.json", render_sweep_compare_json(*report));
 }
 
+// Two cells each significant alone (0.025 < p < 0.05) are not significant together: Holm's
+// step-down over the sweep's tests calls them noise, so that more cells do not mean more false
+// alarms. A cell far more significant stays a regression.
+TEST(SweepComparison, ManyCellsAreJudgedTogether) {
+  const std::vector<double> base_rates = {10, 10.3, 9.7}, new_rates = {9.0, 9.45, 8.55};
+  auto alone = compare_runs(measured(cell_one, base_rates).runs.runs,
+                            measured(cell_one, new_rates).runs.runs, CompareOptions{});
+  ASSERT_EQ(alone.overall, Verdict::regression);
+  const double p = alone.metrics.front().test->p;
+  ASSERT_TRUE(p > 0.025 && p < 0.05) << p;
+  Sweep base = sweep_of(base_rates, base_rates);
+  Sweep changed = sweep_of(new_rates, new_rates);
+  auto report = compare_sweeps("b", base, "n", changed, CompareOptions{}, false);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->family_tests, 2u);
+  EXPECT_EQ(report->overall, Verdict::same);
+  for (const CellComparison& c : report->cells) {
+    EXPECT_EQ(c.report.comparison.overall, Verdict::same);
+    EXPECT_EQ(c.report.comparison.metrics.front().verdict, Verdict::noise);
+  }
+  changed = sweep_of(new_rates, {5, 5.05, 4.95});
+  report = compare_sweeps("b", base, "n", changed, CompareOptions{}, false);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->overall, Verdict::regression);
+  EXPECT_EQ(report->cells.front().cell, cell_four);
+}
+
 TEST(SweepComparison, NoCellInCommonIsAnError) {
   Sweep base = sweep_of({10}, {30});
   Sweep other = base;
