@@ -14,10 +14,13 @@ The kinds alternate pair by pair, so the machine's drift falls on each alike. Al
 --loopback-pairs N, N pairs of identical sets on 127.0.0.1 with no cap (what the machine's own
 noise does to an uncapped run); and with --sweep-pairs N, N pairs of identical `xttcp sweep`s
 on 127.0.0.1 (6 cells: 1, 4, 16 connections x 64K, 1M): a pair is a false alarm when any cell is
-called a regression, so its rate is the family's, which grows with the number of cells.
+called a regression (its rate is the family's: compare takes the cells' tests together, Holm);
+and with --sweep-netns N, N pairs of each kind above as 4-cell sweeps (1, 4 connections x 64K,
+1M) across the capped veth: how often a sweep catches a 10 % and a 30 % slowdown.
 
   bench/compare/verdict_rates.py --xttcp build/xttcp [--same 20] [--slower 10] [--repeat 3]
-      [--seconds 2] [--rate 400mbit] [--loopback-pairs 20] [--sweep-pairs 10] [--json FILE]
+      [--seconds 2] [--rate 400mbit] [--loopback-pairs 20] [--sweep-pairs 10]
+      [--sweep-netns 5] [--json FILE]
 
 Root only (namespaces); every process is started and stopped by PID and every wait is bounded.
 """
@@ -26,6 +29,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import signal
 import socket
 import subprocess
@@ -79,11 +83,67 @@ def compare(xttcp, base, new):
     return done.returncode == 3, change
 
 
+def bounded_wait(process, timeout_s, path):
+    """Waits for a sender or sweep; past the bound it is killed by its PID, then reaped."""
+    try:
+        code = process.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)
+        raise SystemExit(f"{path}: not written within {timeout_s} s: killed")
+    if code != 0:
+        raise SystemExit(f"{path}: the sender or sweep exited {code}")
+
+
 def one_set(run, xttcp, target, port, path, args):
     sender = run([xttcp, "-s", target, "-P", "1", "-n", "1", "-p", str(port), "-t",
                   str(args.seconds), "-Q", "--repeat", str(args.repeat), "--json", path])
-    if sender.wait(timeout=args.seconds * args.repeat * 3 + 60) != 0:
-        raise SystemExit(f"a sender failed writing {path}")
+    bounded_wait(sender, args.seconds * args.repeat * 3 + 60, path)
+
+
+def sweep_file(run, xttcp, target, port, path, args, axes, ports):
+    sweep = run([xttcp, "sweep", "-s", target, "-P", str(ports), "-p", str(port), "-t",
+                 str(args.seconds), "--repeat", str(args.repeat), *axes, "--json", path])
+    bounded_wait(sweep, args.seconds * args.repeat * 6 * 4 + 300, path)
+
+
+def compare_sweeps(xttcp, base, new):
+    done = subprocess.run([xttcp, "compare", base, new], capture_output=True, text=True,
+                          timeout=60)
+    if done.returncode not in (0, 3):
+        raise SystemExit(f"compare failed ({done.returncode}): {done.stderr.strip()}")
+    cells = sum(1 for line in done.stdout.splitlines() if "REGRESSION (" in line)
+    return done.returncode == 3, cells
+
+
+def namespace_sweep_pairs(args, xttcp, scratch):
+    """Pairs of 4-cell sweeps across the capped veth: same rate, 10 % and 30 % slower."""
+    rate = rate_bits(args.rate)
+    axes = ["--connections", "1,4", "--sizes", "64K,1M"]
+    kinds = []
+    for _ in range(args.sweep_netns):
+        kinds += [("same", 1.0), ("slower10", 0.90), ("slower30", 0.70)]
+    results = {"same": [], "slower10": [], "slower30": []}
+    with VethPair(netem=Tbf(args.rate), netem_side="b") as net:
+        receiver = net.start("a", [xttcp, "-r", net.ipv4("a"), "-P", "4", "-p", str(PORT),
+                                   "-H", "-Q"], "receiver (ns a)")
+        try:
+            net.wait_listening(receiver, PORT - 1)
+            start = lambda argv: net.start("b", argv, "sweep (ns b)")  # noqa: E731
+            for n, (kind, factor) in enumerate(kinds):
+                base, new = (os.path.join(scratch, f"ns-sweep-{n}-{s}.json") for s in "bn")
+                net.apply_netem(Tbf(args.rate), "b")
+                sweep_file(start, xttcp, net.ipv4("a"), PORT, base, args, axes, 4)
+                net.apply_netem(Tbf(f"{rate * factor / 1e3:.0f}kbit"), "b")
+                sweep_file(start, xttcp, net.ipv4("a"), PORT, new, args, axes, 4)
+                alarm, cells = compare_sweeps(xttcp, base, new)
+                results[kind].append({"regression": alarm, "cells_regressed": cells, "cells": 4})
+                print(f"sweep pair {n + 1} of {len(kinds)}: {kind}: {cells} of 4 cells called a "
+                      "regression", file=sys.stderr, flush=True)
+        finally:
+            receiver.signal(signal.SIGINT)
+            receiver.wait(10)
+    return results
 
 
 def namespace_pairs(args, xttcp, scratch):
@@ -238,6 +298,7 @@ def main():
     parser.add_argument("--rate", default="400mbit")
     parser.add_argument("--loopback-pairs", type=int, default=0)
     parser.add_argument("--sweep-pairs", type=int, default=0)
+    parser.add_argument("--sweep-netns", type=int, default=0)
     parser.add_argument("--no-namespaces", action="store_true",
                         help="skip the capped pairs (loopback and sweep pairs only)")
     parser.add_argument("--json")
@@ -252,8 +313,14 @@ def main():
         except SkipTest as skip:
             print(f"SKIP: {skip}")
             return 77
+    try:
+        netns_sweeps = namespace_sweep_pairs(args, xttcp, scratch) if args.sweep_netns else {}
+    except SkipTest as skip:
+        print(f"SKIP: {skip}")
+        return 77
     loop = loopback_pairs(args, xttcp, scratch) if args.loopback_pairs else []
     sweeps = sweep_pairs(args, xttcp, scratch) if args.sweep_pairs else []
+    shutil.rmtree(scratch, ignore_errors=True)
     lines = [f"xttcp compare's verdicts: {cpu_model()}, {os.cpu_count()} CPUs, kernel "
              f"{platform.release()}, {started:%Y-%m-%d}",
              f"each set --repeat {args.repeat} x -t {args.seconds}, 1 connection, threshold 5 %, "
@@ -266,6 +333,14 @@ def main():
                   rate_line("slower30", results["slower30"], "caught")]
     if loop:
         lines.append(rate_line("loopback", loop, "false alarms (127.0.0.1, no cap)"))
+    for kind, what in (("same", "with a false alarm"), ("slower10", "caught"),
+                       ("slower30", "caught")):
+        rows = netns_sweeps.get(kind) or []
+        if rows:
+            cells = sum(r["cells_regressed"] for r in rows)
+            lines.append(f"{'sweep ' + kind:<16} {sum(r['regression'] for r in rows):>3} of "
+                         f"{len(rows):<3} pairs of 4-cell sweeps {what}; {cells} of "
+                         f"{4 * len(rows)} cells called a regression")
     if sweeps:
         cells = sum(r["cells_regressed"] for r in sweeps)
         lines.append(f"{'sweeps':<10} {sum(r['regression'] for r in sweeps):>3} of "
@@ -277,7 +352,8 @@ def main():
             json.dump({"cpu": cpu_model(), "kernel": platform.release(),
                        "date": f"{started:%Y-%m-%d}", "repeat": args.repeat,
                        "seconds": args.seconds, "rate": args.rate, "pairs": results,
-                       "loopback": loop, "sweeps": sweeps}, f, indent=1)
+                       "loopback": loop, "sweeps": sweeps, "netns_sweeps": netns_sweeps},
+                      f, indent=1)
     return 0
 
 

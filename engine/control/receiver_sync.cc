@@ -49,8 +49,10 @@ void ReceiverSync::query_state(int peer, Outcome& out) const {
   // A receiver that would refuse a start says it is busy, so a sender stops at its busy check;
   // why is said here, where its user looks (the wire has no word for it).
   const char* why = state_ != sync_code::kStateRunning ? why_not_starting() : nullptr;
-  if (why != nullptr)
+  // Said once per reason, not at every ask (a sender waiting for a passing spell asks again).
+  if (why != nullptr && why != last_busy_said_)
     out.log_info.push_back(fmt::format("told a sender this receiver is busy: {}", why));
+  last_busy_said_ = why;
   out.replies.push_back({peer, why != nullptr ? sync_code::kStateRunning : state_});
 }
 

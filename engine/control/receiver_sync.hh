@@ -106,6 +106,8 @@ class ReceiverSync {
   std::vector<int> participants_;  // senders of the current test (answered 'R' or 'W')
   std::vector<int> native_;        // connections that said HELLO, while open
   bool starts_allowed_ = true;
+  // The busy reason last logged (a static string; nullptr: none since): said once per spell.
+  mutable const char* last_busy_said_ = nullptr;
 };
 
 }  // namespace xttcp

@@ -102,7 +102,7 @@ class SyncServer {
   void stop();   // idempotent; returns within about one 200 ms loop period
   // State -> finished (13); safe from any thread.
   void test_finished();
-  // The test just finished ran its whole cycle with data: its start does not count against the
+  // The test just finished ran its whole window with data: its start does not count against the
   // budget of tests per period, which bounds tests that start and end at once (a flood), not
   // a user's back-to-back tests (xttcp sweep, --repeat with -t 1). Safe from any thread.
   void test_ran_its_course();

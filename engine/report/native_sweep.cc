@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <optional>
 #include <set>
 
 #include "engine/report/bounded_json.hh"
@@ -54,8 +57,15 @@ Expected<SweepCell> cell_from(const ordered_json& doc) {
   if (!size) return size.error();
   cell.size_bytes = *size;
   if (auto backend = doc.find("backend"); backend != doc.end()) {
-    if (!backend->is_string() || backend->get<std::string>().size() > 32)
-      return fail("backend: not a backend's name");
+    // A name that reaches the console in labels: letters, digits, '_', '-' and '.' only.
+    const auto is_name = [](const std::string& name) {
+      return name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                      c == '.';
+             });
+    };
+    if (!backend->is_string() || !is_name(backend->get<std::string>()))
+      return fail("backend: not a backend's name (at most 32 letters, digits, '_', '-', '.')");
     cell.backend = backend->get<std::string>();
   }
   return cell;
@@ -67,6 +77,68 @@ ordered_json cell_to_json(const SweepCell& cell) {
           {"connections", cell.connections},
           {"size_bytes", cell.size_bytes},
           {"backend", cell.backend}};
+}
+
+// A failed cell's reason, as it reaches the console: at most 400 bytes, cut on a UTF-8 boundary,
+// control characters (ESC, newlines) as spaces.
+std::string printable_reason(const std::string& text) {
+  size_t end = std::min<size_t>(text.size(), 400);
+  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end;
+  std::string reason = text.substr(0, end);
+  for (char& c : reason)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return reason;
+}
+
+// The document's "schema" when it is a string; "" otherwise.
+std::string schema_of(const ordered_json& doc) {
+  if (!doc.is_object()) return {};
+  auto schema = doc.find("schema");
+  return schema != doc.end() && schema->is_string() ? schema->get<std::string>() : std::string();
+}
+
+// Reads a document only as far as its top-level "schema" string (SAX: no tree is built, and it
+// stops there), so that telling a sweep from a result file costs nothing before the one parse
+// that reads it. Nested at most 64 deep; anything else is "no schema".
+class SchemaPeek {
+ public:
+  std::optional<std::string> schema;
+
+  bool null() { return other_value(); }
+  bool boolean(bool) { return other_value(); }
+  bool number_integer(nlohmann::json::number_integer_t) { return other_value(); }
+  bool number_unsigned(nlohmann::json::number_unsigned_t) { return other_value(); }
+  bool number_float(nlohmann::json::number_float_t, const std::string&) { return other_value(); }
+  bool binary(nlohmann::json::binary_t&) { return other_value(); }
+  bool string(std::string& value) {
+    if (!wanted_) return true;
+    schema = value;
+    return false;  // found: stop
+  }
+  bool start_object(std::size_t) { return !wanted_ && ++depth_ <= 64; }
+  bool end_object() { return --depth_ > 0; }  // the top-level object ended: stop
+  bool start_array(std::size_t) { return !wanted_ && ++depth_ <= 64; }
+  bool end_array() { return --depth_ > 0; }
+  bool key(std::string& name) {
+    wanted_ = depth_ == 1 && name == "schema";
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
+
+ private:
+  bool other_value() { return !wanted_; }  // "schema" is not a string: no schema, stop
+  int depth_ = 0;
+  bool wanted_ = false;
+};
+
+std::optional<std::string> top_level_schema(std::string_view text) {
+  SchemaPeek peek;
+  nlohmann::json::sax_parse(text.begin(), text.end(), &peek, nlohmann::json::input_format_t::json,
+                            false);
+  return peek.schema;
 }
 
 Expected<Sweep> sweep_from(const ordered_json& doc) {
@@ -121,7 +193,7 @@ Expected<Sweep> sweep_from(const ordered_json& doc) {
     if (*outcome == "failed") {
       result.outcome = CellOutcome::failed;
       if (auto error = c.find("error"); error != c.end() && error->is_string())
-        result.error = error->get<std::string>().substr(0, 400);
+        result.error = printable_reason(error->get<std::string>());
     } else {
       auto runs = c.find("runs");
       if (runs == c.end()) return fail(fmt::format("cells[{}]: runs: missing", i));
@@ -176,6 +248,8 @@ std::string render_native_sweep(const Sweep& sweep) {
   doc["sender_args"] = sweep.sender_args;
   doc["repeat"] = sweep.repeat;
   doc["interrupted"] = sweep.interrupted;
+  // Every planned cell ran (measured or failed): a file cut short, however, says false.
+  doc["complete"] = !sweep.interrupted && sweep.cells.size() == sweep.plan.size();
   ordered_json plan = ordered_json::array();
   for (const SweepCell& cell : sweep.plan) plan.push_back(cell_to_json(cell));
   doc["plan"] = std::move(plan);
@@ -197,16 +271,14 @@ std::string render_native_sweep(const Sweep& sweep) {
 Expected<Sweep> parse_native_sweep(std::string_view text) {
   auto doc = parse_bounded_json(text, native_sweep_limits, "sweep file");
   if (!doc) return doc.error();
-  if (!doc->is_object() || doc->value("schema", std::string()) != native_sweep_schema_name)
+  if (schema_of(*doc) != native_sweep_schema_name)
     return fail(fmt::format("sweep file: schema is not \"{}\"", native_sweep_schema_name));
   return sweep_from(*doc);
 }
 
 bool is_native_sweep(std::string_view text) {
-  auto doc = parse_bounded_json(text, native_sweep_limits, "result file");
-  if (!doc || !doc->is_object()) return false;
-  auto schema = doc->find("schema");
-  return schema != doc->end() && *schema == native_sweep_schema_name;
+  const std::optional<std::string> schema = top_level_schema(text);
+  return schema && *schema == native_sweep_schema_name;
 }
 
 }  // namespace xttcp

@@ -49,7 +49,10 @@ struct Sweep {
   uint32_t repeat = 1;                 // runs per cell
   std::vector<SweepCell> plan;         // every cell asked for, in order
   std::vector<SweepCellResult> cells;  // those that ran (measured or failed), in order
-  bool interrupted = false;            // Ctrl+C: the cells after the last one here did not run
+  // Ctrl+C, or three failed cells in a row: the cells after the last one here did not run. The
+  // file also says "complete" (derived: not interrupted, and every planned cell ran), false in
+  // every file written while the sweep still runs.
+  bool interrupted = false;
 };
 
 // Pretty (2-space indent), ends with '\n'. The environment is the first measured run's host.

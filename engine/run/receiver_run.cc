@@ -369,9 +369,11 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   // sender, as soon as this one left) must be kept, not dropped as this test's.
   r.gate.finished();
   r.control.test_finished();
-  // Before its sender has our result and the next one can ask: a test that ran its window is
-  // no flood (the budget of tests per period bounds those that end at once).
-  if (window.measured && !window.cut_short) r.control.test_ran_its_course();
+  // Before its sender has our result and the next one can ask: a test that ran its window with
+  // data is no flood (the budget of tests per period bounds those that end at once or carry
+  // nothing).
+  if (window.measured && !window.cut_short && r.pool.total_bytes() != test_start.bytes)
+    r.control.test_ran_its_course();
   r.admission.next_test();
   std::vector<Result> early = early_sender_results(r, window, env);
   // With -H the workers go on serving; their reports come at the very end.

@@ -39,7 +39,8 @@ def case_loopback(xttcp, started):
         check(f"sweep: cell {k} of 4: " in err, f"no progress line for cell {k}:\n{err}")
     check("about" in err and "elapsed" in err, f"progress lines lack elapsed time and ETA:\n{err}")
     doc = load_json(out)
-    check(doc["schema"] == "xttcp-sweep" and not doc["interrupted"], f"{out}: not a whole sweep")
+    check(doc["schema"] == "xttcp-sweep" and not doc["interrupted"] and doc["complete"],
+          f"{out}: not a whole sweep")
     check(doc["environment"] and doc["environment"].get("cpu_model"),
           "the sweep's environment is missing")
     ids = [c["id"] for c in doc["cells"]]
@@ -114,8 +115,8 @@ def case_interrupted(xttcp, started):
     check(sweep.wait(60) == 1, "an interrupted sweep did not exit 1")
     doc = load_json(out)
     kept = len(doc["cells"])
-    check(doc["interrupted"] and 1 <= kept < 8, f"the file holds {kept} cells, interrupted "
-                                                f"{doc['interrupted']}")
+    check(doc["interrupted"] and not doc["complete"] and 1 <= kept < 8,
+          f"the file holds {kept} cells, interrupted {doc['interrupted']}")
     check(all(c["outcome"] == "measured" for c in doc["cells"]),
           "a cell cut short by Ctrl+C was kept")
     check(f"interrupted after {kept} of 8 cells" in sweep.stderr(),
@@ -133,6 +134,7 @@ def case_no_receiver(xttcp, started):
     doc = load_json(out)
     check(len(doc["cells"]) == 3 and all(c["outcome"] == "failed" for c in doc["cells"]),
           f"expected three failed cells, then a stop: {[c['outcome'] for c in doc['cells']]}")
+    check(doc["interrupted"] and not doc["complete"], "a sweep that gave up says it is whole")
     check(all(c["error"] for c in doc["cells"]), "a failed cell does not say why")
     check("3 cells in a row failed" in sweep.stderr(), sweep.stderr())
 

@@ -133,7 +133,7 @@ std::string render_compare_json(const CompareReport& r) {
   doc["workload_differences"] = differences_json(r.workload, false);
   doc["environment_differences"] = differences_json(r.environment, true);
   doc["verdict"] = to_string(c.overall);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace xttcp

@@ -62,23 +62,36 @@ std::string deciding_metrics(const Comparison& c) {
 
 ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
 
-// Holm's step-down over the judged tests of every cell: sorted by p, the k-th smallest of m is
-// significant while p <= alpha / (m - k + 1); from the first that is not, none is. A change past
-// the threshold whose test is not significant in the family is noise, as compare calls it for
-// one file. Each cell's overall verdict is then taken again, as compare_runs takes it.
+// Holm's step-down over the judged tests of every cell: sorted by p, the k-th smallest of m
+// (from 1) is significant while p < alpha / (m - k + 1); from the first that is not, none is.
+// Equivalently its adjusted p, the largest of (m - j + 1) p_j for j <= k (at most 1), is below
+// alpha: that is the p a cell shows. A change past the threshold whose test is not significant in
+// the family is noise, as compare calls it for one file. Each cell's overall verdict is then
+// taken again, as compare_runs takes it.
 size_t correct_for_the_family(std::vector<CellComparison>& cells, double alpha) {
-  std::vector<MetricComparison*> family;
-  for (CellComparison& c : cells)
-    for (MetricComparison& m : c.report.comparison.metrics)
-      if (m.judged && m.test) family.push_back(&m);
-  std::stable_sort(
-      family.begin(), family.end(),
-      [](const MetricComparison* a, const MetricComparison* b) { return a->test->p < b->test->p; });
-  bool still = true;
+  struct Member {
+    MetricComparison* metric;
+    std::optional<double>* family_p;
+  };
+  std::vector<Member> family;
+  for (CellComparison& c : cells) {
+    c.family_p.assign(c.report.comparison.metrics.size(), std::nullopt);
+    for (size_t i = 0; i < c.report.comparison.metrics.size(); ++i) {
+      MetricComparison& m = c.report.comparison.metrics[i];
+      if (m.judged && m.test) family.push_back({&m, &c.family_p[i]});
+    }
+  }
+  std::stable_sort(family.begin(), family.end(), [](const Member& a, const Member& b) {
+    return a.metric->test->p < b.metric->test->p;
+  });
+  double adjusted = 0;
   for (size_t k = 0; k < family.size(); ++k) {
-    still = still && family[k]->test->p <= alpha / double(family.size() - k);
-    Verdict& v = family[k]->verdict;
-    if (!still && (v == Verdict::regression || v == Verdict::improvement)) v = Verdict::noise;
+    const double scaled = double(family.size() - k) * family[k].metric->test->p;
+    adjusted = std::min(1.0, std::max(adjusted, scaled));
+    *family[k].family_p = adjusted;
+    Verdict& v = family[k].metric->verdict;
+    if (!(adjusted < alpha) && (v == Verdict::regression || v == Verdict::improvement))
+      v = Verdict::noise;
   }
   for (CellComparison& c : cells) {
     bool regressed = false, improved = false;
@@ -168,7 +181,7 @@ std::string render_sweep_compare_table(const SweepCompareReport& r) {
   size_t width = 4;
   for (const CellComparison& c : r.cells) width = std::max(width, c.cell.label().size());
   out += fmt::format("{:<{}}  {:<18} {:>12} {:>12} {:>9} {:>8}  {}\n", "cell", width, "headline",
-                     "base", "new", "change", "p", "verdict");
+                     "base", "new", "change", "p (Holm)", "verdict");
   size_t regressed = 0;
   for (const CellComparison& c : r.cells) {
     std::string metric = "-", base = "-", changed = "-", change = "-", p = "-";
@@ -178,7 +191,11 @@ std::string render_sweep_compare_table(const SweepCompareReport& r) {
       base = figure(m.base.mean);
       changed = figure(m.changed.mean);
       if (m.change_pct) change = fmt::format("{:+.1f}%", *m.change_pct);
-      if (m.test) p = fmt::format("{:.3g}", m.test->p);
+      // The p the verdict used: adjusted for the sweep's family of tests.
+      if (const auto& fp = c.family_p.at(size_t(c.headline)); fp)
+        p = fmt::format("{:.3g}", *fp);
+      else if (m.test)
+        p = fmt::format("{:.3g}", m.test->p);
     }
     const Verdict v = c.report.comparison.overall;
     regressed += v == Verdict::regression;
@@ -226,10 +243,15 @@ std::string render_sweep_compare_json(const SweepCompareReport& r) {
   for (const CellComparison& c : r.cells) {
     // Each cell's full comparison, as 'xttcp compare --json' writes one.
     ordered_json one = ordered_json::parse(render_compare_json(c.report));
+    ordered_json family_p = ordered_json::object();
+    for (size_t i = 0; i < c.family_p.size(); ++i)
+      if (c.family_p[i])
+        family_p[c.report.comparison.metrics[i].metric->key] = number(*c.family_p[i]);
     ordered_json entry = {{"id", c.cell.id()},
                           {"label", c.cell.label()},
                           {"verdict", to_string(c.report.comparison.overall)},
                           {"worse_by_pct", number(c.worse_by_pct)},
+                          {"holm_p", std::move(family_p)},
                           {"comparison", std::move(one)}};
     cells.push_back(std::move(entry));
   }

@@ -5,6 +5,7 @@
 // dropped. Pure: sweeps in, a report out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct CellComparison {
   // cent (positive: worse), for sorting and the table.
   int headline = -1;
   double worse_by_pct = 0;
+  // Per metric (report.comparison.metrics' order), its p-value adjusted for the sweep's family
+  // of tests (Holm): what the verdict compares with alpha. nullopt: no test, or not judged.
+  std::vector<std::optional<double>> family_p;
 };
 
 struct UnmatchedCell {

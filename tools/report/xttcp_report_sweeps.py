@@ -114,7 +114,10 @@ def heatmap(comparison, plan_order):
             worse = -change if m["better"] == "higher" else change
             row.append(max(-HEAT_LIMIT, min(HEAT_LIMIT, worse)))
             row_texts.append(f"{change:+.1f}%")
-            row_marks.append(m["verdict"] in ("regression", "improvement"))
+            # Only what counts in the verdict is marked: a not-judged metric's test was not
+            # taken with the sweep's others (Holm), so its own "significant" would mislead.
+            row_marks.append(m["verdict"] in ("regression", "improvement") and
+                             m.get("judged", True))
         grid.append(row)
         marks.append(row_marks)
         texts.append(row_texts)

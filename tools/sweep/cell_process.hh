@@ -1,7 +1,7 @@
 // What `xttcp sweep` needs of the OS: run this program as one cell's sender, bounded in time
-// and stopped by PID, and pass the user's Ctrl+C on to it. Linux: posix_spawn of
-// /proc/self/exe in a process group of its own (cell_process_linux.cc); Windows: not yet, and
-// every call says so (cell_process_windows.cc).
+// and stopped by PID, gone with the sweep, and pass the user's Ctrl+C on to it. Linux: fork and
+// exec of /proc/self/exe in a process group of its own, with a parent-death signal
+// (cell_process_linux.cc); Windows: not yet, and every call says so (cell_process_windows.cc).
 #pragma once
 
 #include <string>
@@ -14,8 +14,8 @@ namespace xttcp {
 // Whether this OS runs a sweep's cells (Windows: no, with the reason).
 Status can_run_cells();
 
-// From now on, SIGINT and SIGTERM to this process set the flag that cell_interrupted() reads
-// and are passed on to the running cell, once.
+// From now on, SIGINT, SIGTERM and SIGHUP to this process set the flag that cell_interrupted()
+// reads and are passed on to the running cell (as SIGINT), once.
 void watch_cell_interrupts();
 bool cell_interrupted();
 

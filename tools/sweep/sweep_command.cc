@@ -89,6 +89,19 @@ std::string cell_summary(const RunSet& set) {
   return fmt::format("{} runs", set.runs.size());
 }
 
+// The sweep file, whole or not at all, and never larger than `compare` and `report` read.
+Status write_sweep(const std::string& path, const Sweep& sweep) {
+  const std::string text = render_native_sweep(sweep);
+  if (text.size() > native_runs_max_bytes)
+    return fail(
+        fmt::format("sweep: {} would hold {} MiB after {} cells, more than compare reads "
+                    "({} MiB): run fewer cells or runs per file",
+                    path, text.size() >> 20, sweep.cells.size(), native_runs_max_bytes >> 20));
+  if (Status written = write_file_atomically(path, text); !written)
+    return fail("sweep: " + written.error().message);
+  return ok();
+}
+
 std::string joined(const std::vector<std::string>& words) {
   std::string line;
   for (const std::string& word : words) line += (line.empty() ? "" : " ") + word;
@@ -161,12 +174,8 @@ int run_sweep(const SweepRequest& request) {
       std::fprintf(stderr, "sweep: cell %zu of %zu interrupted: not kept\n", k + 1, total);
       break;
     }
-    if (exit->code == exit_code::usage) {
-      // Every other cell would be refused alike (a receiver that cannot serve the options).
-      return complain(
-          fmt::format("sweep: the cell '{}' was refused: {}", cell.label(), reason_of(out, err)),
-          exit_code::usage);
-    }
+    // A sender that refused its options (exit 2: e.g. more connections than this host's open
+    // files allow) is that cell's failure, like any other: the cells after it may well run.
     SweepCellResult result;
     result.cell = cell;
     result.seconds = took;
@@ -190,22 +199,21 @@ int run_sweep(const SweepRequest& request) {
                    result.error.c_str());
     }
     sweep.cells.push_back(std::move(result));
-    if (Status written = write_file_atomically(request.json_file, render_native_sweep(sweep));
-        !written)
-      return complain("sweep: " + written.error().message, exit_code::run_failed);
-    if (failed_in_a_row == max_failures_in_a_row && k + 1 < total) {
+    const bool giving_up = failed_in_a_row == max_failures_in_a_row && k + 1 < total;
+    sweep.interrupted = giving_up;  // the file says it stopped short, not that it is whole
+    if (Status written = write_sweep(request.json_file, sweep); !written)
+      return complain(written.error().message, exit_code::run_failed);
+    if (giving_up)
       return complain(fmt::format("sweep: {} cells in a row failed: stopping ({} holds the {} "
                                   "that ran)",
                                   max_failures_in_a_row, request.json_file, sweep.cells.size()),
                       exit_code::run_failed);
-    }
   }
   const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
   if (sweep.cells.size() < total) {
     sweep.interrupted = true;
-    if (Status written = write_file_atomically(request.json_file, render_native_sweep(sweep));
-        !written)
-      return complain("sweep: " + written.error().message, exit_code::run_failed);
+    if (Status written = write_sweep(request.json_file, sweep); !written)
+      return complain(written.error().message, exit_code::run_failed);
     return complain(fmt::format("sweep: interrupted after {} of {} cells in {}; {} holds them",
                                 sweep.cells.size(), total, clock_text(elapsed), request.json_file),
                     exit_code::run_failed);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/read_file.hh"
 #include "base/units.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/getopt_style.hh"
@@ -159,7 +160,74 @@ std::vector<std::string> cell_args(const SweepRequest& request, const SweepCell&
   return args;
 }
 
-Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& args) {
+namespace {
+
+// The sweep's own options a --plan file may hold: its axes and ports, not a sender's options.
+bool plan_file_option(const std::string& word) {
+  for (const char* name :
+       {"--connections", "--sizes", "--udp-sizes", "--udp-connections", "--rr-sizes",
+        "--rr-connections", "--backends", "--preset", "--udp-port", "--rr-port"})
+    if (word == name) return true;
+  return false;
+}
+
+// --plan FILE: its words, one option and its value per line ("--connections 1,4,16,64"), '#'
+// comments and blank lines skipped. Bounded (64 KiB, 256 lines); only the sweep's own options.
+Expected<std::vector<std::string>> plan_file_words(const std::string& path) {
+  auto text = read_whole_file(path, 64 * 1024);
+  if (!text) return fail("sweep: --plan: " + text.error().message);
+  std::vector<std::string> words;
+  std::istringstream lines(*text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    if (number > 256) return fail(fmt::format("sweep: --plan {}: more than 256 lines", path));
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string option, value, extra;
+    if (!(fields >> option)) continue;
+    if (!plan_file_option(option) || !(fields >> value) || (fields >> extra))
+      return fail(
+          fmt::format("sweep: --plan {}: line {}: not 'OPTION VALUE' of the sweep's own "
+                      "(--connections, --sizes, --udp-sizes, --udp-connections, "
+                      "--rr-sizes, --rr-connections, --backends, --preset, --udp-port, "
+                      "--rr-port)",
+                      path, number));
+    words.insert(words.end(), {option, value});
+  }
+  return words;
+}
+
+}  // namespace
+
+Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& given_args) {
+  // --plan FILE's options take its place: the command line's after it still win. The sweep's
+  // own options also take "--option=value".
+  std::vector<std::string> spelled;
+  for (const std::string& word : given_args) {
+    const auto equals = word.find('=');
+    const std::string name = word.substr(0, equals);
+    if (word.rfind("--", 0) == 0 && equals != std::string::npos &&
+        (plan_file_option(name) || name == "--plan" || name == "--json")) {
+      spelled.push_back(name);
+      spelled.push_back(word.substr(equals + 1));
+    } else {
+      spelled.push_back(word);
+    }
+  }
+  std::vector<std::string> args;
+  bool planned = false;
+  for (size_t i = 0; i < spelled.size(); ++i) {
+    if (spelled[i] != "--plan") {
+      args.push_back(spelled[i]);
+      continue;
+    }
+    if (planned) return fail("sweep: --plan is given twice");
+    if (i + 1 >= spelled.size()) return fail("sweep: --plan needs a value");
+    auto words = plan_file_words(spelled[++i]);
+    if (!words) return words.error();
+    args.insert(args.end(), words->begin(), words->end());
+    planned = true;
+  }
   SweepRequest request;
   SweepAxes preset, given;
   bool have_preset = false;
@@ -244,6 +312,10 @@ Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& args) {
     return fail("sweep: --udp-port: no UDP cell to send there (--udp-sizes)");
   if (request.rr_port != 0 && axes.rr_sizes.empty())
     return fail("sweep: --rr-port: no --rr cell to send there (--rr-sizes)");
+  if (!axes.udp_connections.empty() && axes.udp_sizes.empty())
+    return fail("sweep: --udp-connections: no UDP cell to give them (--udp-sizes)");
+  if (!axes.rr_connections.empty() && axes.rr_sizes.empty())
+    return fail("sweep: --rr-connections: no --rr cell to give them (--rr-sizes)");
 
   auto line = split_getopt_style(request.shared_args, linux_options());
   if (!line) return fail("sweep: " + line.error().message);
@@ -263,11 +335,16 @@ Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& args) {
                             request.cells.size(), max_sweep_cells));
   const uint32_t ports = request.shared.layout.ports;
   for (const SweepCell& cell : request.cells) {
-    if (cell.connections > ports && cell.connections % ports != 0)
+    if (cell.connections > ports && cell.connections % ports != 0) {
+      const char* option = cell.kind == CellKind::rr ? "--rr-connections"
+                           : cell.kind == CellKind::udp && !axes.udp_connections.empty()
+                               ? "--udp-connections"
+                               : "--connections";
       return fail(fmt::format(
-          "sweep: {} connections: above the receiver's -P {} a cell needs a multiple of it "
-          "(each port gets the same number)",
-          cell.connections, ports));
+          "sweep: {}: {}: above the receiver's -P {} a cell needs a multiple of it (each port "
+          "gets the same number)",
+          option, cell.connections, ports));
+    }
     // Each cell's whole command line, as its sender will parse it.
     auto parsed = parse_linux_dialect(cell_args(request, cell));
     if (!parsed)
@@ -277,7 +354,7 @@ Expected<SweepRequest> parse_sweep_args(const std::vector<std::string>& args) {
 }
 
 std::string sweep_help() {
-  return "xttcp sweep -s HOST [sender options] AXES --json FILE [--repeat N]\n"
+  return "xttcp sweep -s HOST [sender options] AXES|--plan FILE --json FILE [--repeat N]\n"
          "  Runs a matrix of workloads against one receiver that stays for test after test\n"
          "  (xttcp -r -H -P 64 ... there), each cell --repeat N times, and keeps every finished\n"
          "  cell in FILE (rewritten after each one, so Ctrl+C or a lost host keeps them). Judge\n"
@@ -296,6 +373,8 @@ std::string sweep_help() {
          "    --preset quick          TCP 1,4,16,64 x 64K,1M and UDP 64,1400 x 1,4 flows\n"
          "  A receiver serves one protocol: UDP and --rr cells go to the -H receiver at\n"
          "  --udp-port PORT (started with -u) and --rr-port PORT (with --rr), else to -p's.\n"
+         "  --plan FILE holds axes (and --preset, --udp-port, --rr-port), one 'OPTION VALUE' a\n"
+         "  line, '#' comments; options after it on the command line win.\n"
          "  An axis given beside a preset replaces the preset's. The sender options are\n"
          "  NTTTCP-for-Linux's (-s, -p, -P, -t, -W, -C, -B, -N, --repeat, --repeat-pause, ...)\n"
          "  except those a cell sets (-n, -l, -m, -b, -u, --rr) or files every cell would\n"

@@ -101,15 +101,21 @@ class SyncSender final : public SenderControl {
       log.debug("receiver is xttcp: results will be exchanged at the end");
     }
 
+    const auto asked_from = std::chrono::steady_clock::now();
     auto state = busy_check(*sync);
     if (!state) return state.error();
     if (*state == sync_code::kStateRunning) {
       if (receiver_busy_ && !receiver_busy_->passing)
         return fail("sender: receiver is busy: " + receiver_busy_->why);
-      if (receiver_busy_)
-        return fail(fmt::format("sender: receiver is busy: {} (still, after {:.0f} s)",
-                                receiver_busy_->why,
-                                std::chrono::duration<double>(busy_patience()).count()));
+      if (receiver_busy_) {
+        // Its hello's reason, and how long it stayed busy after it (the reason may have moved
+        // on: a new test of someone else's).
+        const double waited =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - asked_from).count();
+        return fail(fmt::format("sender: receiver is busy ({}; still busy {:.1f} s later{})",
+                                receiver_busy_->why, waited,
+                                context_.interrupted.load() ? ", when interrupted" : ""));
+      }
       return fail("sender: receiver is busy with another test");
     }
 

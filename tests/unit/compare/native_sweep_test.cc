@@ -100,6 +100,25 @@ TEST(NativeSweep, BadDocumentsFailNamingThePlace) {
             "sweep file: schema_version: 2 is not supported (this xttcp reads 1 to 1)");
   EXPECT_FALSE(is_native_sweep("{\"schema\": \"xttcp-runs\"}"));
   EXPECT_FALSE(is_native_sweep("not json"));
+  // Only the top level's "schema" string says it (read without building the document).
+  EXPECT_TRUE(
+      is_native_sweep("{\"a\": {\"schema\": 1, \"b\": [1, {}]}, \"schema\": "
+                      "\"xttcp-sweep\", \"rest\": [ broken"));
+  EXPECT_FALSE(is_native_sweep("{\"a\": {\"schema\": \"xttcp-sweep\"}}"));
+  EXPECT_FALSE(is_native_sweep("{\"schema\": 1}"));
+  EXPECT_FALSE(is_native_sweep("{\"schema\": {\"x\": \"xttcp-sweep\"}}"));
+  EXPECT_FALSE(is_native_sweep("[\"schema\", \"xttcp-sweep\"]"));
+  EXPECT_FALSE(is_native_sweep(std::string(100, '[') + "\"schema\""));
+  // A schema that is not a string is refused, not thrown.
+  EXPECT_FALSE(parse_native_sweep("{\"schema\": 1}"));
+  auto odd = nlohmann::ordered_json::parse(good);
+  odd["cells"][0]["backend"] = "ep\u001b[31moll";
+  EXPECT_FALSE(parse_native_sweep(odd.dump()));
+  odd = nlohmann::ordered_json::parse(good);
+  odd["cells"][2]["error"] = "two\nlines \u001b[2J";
+  auto read = parse_native_sweep(odd.dump());
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->cells[2].error, "two lines  [2J");
 }
 
 TEST(SweepComparison, EveryCellJudgedWorstFirstAndTheRestListed) {
@@ -169,11 +188,18 @@ TEST(SweepComparison, ManyCellsAreJudgedTogether) {
     EXPECT_EQ(c.report.comparison.overall, Verdict::same);
     EXPECT_EQ(c.report.comparison.metrics.front().verdict, Verdict::noise);
   }
+  // Step down: once the far more significant cell is taken (p below alpha / 2), the other is
+  // tested against alpha / 1 and is a regression too (Bonferroni would have called it noise).
   changed = sweep_of(new_rates, {5, 5.05, 4.95});
   report = compare_sweeps("b", base, "n", changed, CompareOptions{}, false);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->overall, Verdict::regression);
   EXPECT_EQ(report->cells.front().cell, cell_four);
+  ASSERT_EQ(report->cells.size(), 2u);
+  EXPECT_EQ(report->cells[1].report.comparison.overall, Verdict::regression);
+  EXPECT_NEAR(report->cells[1].family_p.front().value(), p, 1e-12);  // the largest: its own p
+  EXPECT_NEAR(report->cells[0].family_p.front().value(),
+              2 * report->cells[0].report.comparison.metrics.front().test->p, 1e-12);
 }
 
 TEST(SweepComparison, NoCellInCommonIsAnError) {

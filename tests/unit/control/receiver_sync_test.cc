@@ -303,7 +303,10 @@ TEST(ReceiverSync, NoTestStartsWhileTheLastOnesSendersAreStillThere) {
   sync.on_request(1, kStart);
   sync.test_finished();
   EXPECT_TRUE(sync.settling());
-  EXPECT_EQ(only_reply(sync.on_request(2, kQueryState), 2), kStateRunning) << "busy";
+  auto asked = sync.on_request(2, kQueryState);
+  EXPECT_EQ(only_reply(asked, 2), kStateRunning) << "busy";
+  EXPECT_EQ(asked.log_info, std::vector<std::string>{"told a sender this receiver is busy: the "
+                                                     "last test's senders have not all left yet"});
   auto refused = sync.on_request(2, kStart);
   EXPECT_EQ(only_reply(refused, 2), kEarlyExit);
   EXPECT_FALSE(refused.start);
@@ -312,10 +315,7 @@ TEST(ReceiverSync, NoTestStartsWhileTheLastOnesSendersAreStillThere) {
   ASSERT_TRUE(sync.busy());
   EXPECT_EQ(sync.busy()->why, "the last test's senders have not all left yet");
   EXPECT_TRUE(sync.busy()->passing);
-  EXPECT_EQ(sync.on_request(2, kQueryState).log_info,
-            std::vector<std::string>{
-                "told a sender this receiver is busy: the last test's senders have not all "
-                "left yet"});
+  EXPECT_TRUE(sync.on_request(2, kQueryState).log_info.empty()) << "said once, not at every ask";
   sync.on_peer_closed(1);
   EXPECT_FALSE(sync.busy());
   EXPECT_FALSE(sync.settling());

@@ -3,6 +3,8 @@
 // in one line before anything runs.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "tools/sweep/sweep_plan.hh"
 
 namespace xttcp {
@@ -77,6 +79,45 @@ TEST(SweepPlan, PresetsAndAnAxisThatReplacesOne) {
   EXPECT_EQ(quick->cells.size(), 2u + 4u);  // 2 x 64K,1M; UDP 64,1400 x 1,4 flows
 }
 
+std::string plan_file(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(SweepPlan, APlanFileHoldsTheAxesAndTheCommandLineWins) {
+  const std::string path = plan_file("plan.txt",
+                                     "# driver matrix\n"
+                                     "--connections 1,4\n"
+                                     "\n"
+                                     "--sizes 64K,1M   # two write sizes\n"
+                                     "--udp-sizes 1400\n");
+  auto request =
+      parse_sweep_args(words({"-s", "h", "--plan", path.c_str(), "--sizes", "16K", "--json", "s"}));
+  ASSERT_TRUE(request) << request.error().message;
+  std::vector<std::string> ids;
+  for (const SweepCell& cell : request->cells) ids.push_back(cell.id());
+  EXPECT_EQ(ids, words({"tcp/c1/s16384", "tcp/c4/s16384", "udp/c1/s1400", "udp/c4/s1400"}));
+  EXPECT_EQ(request->shared_args, words({"-s", "h"}));
+}
+
+TEST(SweepPlan, APlanFileHoldsOnlyTheSweepsOwnOptions) {
+  const std::string sender = plan_file("sender.txt", "--connections 1\n-t 30\n");
+  EXPECT_EQ(refusal({"-s", "h", "--plan", sender.c_str(), "--json", "s"}),
+            "sweep: --plan " + sender +
+                ": line 2: not 'OPTION VALUE' of the sweep's own (--connections, --sizes, "
+                "--udp-sizes, --udp-connections, --rr-sizes, --rr-connections, --backends, "
+                "--preset, --udp-port, --rr-port)");
+  const std::string two = plan_file("two.txt", "--connections 1 4\n");
+  EXPECT_NE(refusal({"-s", "h", "--plan", two.c_str(), "--json", "s"}).find("line 1"),
+            std::string::npos);
+  EXPECT_EQ(refusal({"-s", "h", "--plan", "/nonexistent/plan", "--json", "s"}).substr(0, 21),
+            "sweep: --plan: cannot");
+  const std::string ok = plan_file("ok.txt", "--connections 1\n");
+  EXPECT_EQ(refusal({"-s", "h", "--plan", ok.c_str(), "--plan", ok.c_str(), "--json", "s"}),
+            "sweep: --plan is given twice");
+}
+
 TEST(SweepPlan, MistakesAreOneLineBeforeAnythingRuns) {
   EXPECT_EQ(refusal({"-s", "h", "--connections", "1"}),
             "sweep: --json FILE is required: the sweep keeps every finished cell in it");
@@ -92,8 +133,14 @@ TEST(SweepPlan, MistakesAreOneLineBeforeAnythingRuns) {
             "sweep: -j: every cell would write over the same file; the sweep's --json FILE "
             "holds every cell's runs");
   EXPECT_EQ(refusal({"-s", "h", "--connections", "20", "--json", "s"}),
-            "sweep: 20 connections: above the receiver's -P 16 a cell needs a multiple of it "
+            "sweep: --connections: 20: above the receiver's -P 16 a cell needs a multiple of it "
             "(each port gets the same number)");
+  EXPECT_EQ(refusal({"-s", "h", "--udp-sizes", "64", "--udp-connections", "1,20", "--json", "s"})
+                .substr(0, 29),
+            "sweep: --udp-connections: 20:");
+  EXPECT_EQ(refusal({"-s", "h", "--connections", "1", "--udp-connections", "2", "--json", "s"}),
+            "sweep: --udp-connections: no UDP cell to give them (--udp-sizes)");
+  EXPECT_EQ(refusal({"-s", "h", "--connections=1", "--json=s"}), "(accepted)");
   EXPECT_EQ(refusal({"-s", "h", "--connections", "1,", "--json", "s"}),
             "sweep: --connections: '1,' is not a comma-separated list");
   EXPECT_EQ(refusal({"-s", "h", "--sizes", "64K,abc", "--json", "s"}),
