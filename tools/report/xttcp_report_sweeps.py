@@ -76,7 +76,8 @@ def cells_table(comparison):
         metrics = c["comparison"]["metrics"]
         head = next((m for m in metrics if m["metric"] == headline_key(c)), None)
         change = head.get("change_pct") if head else None
-        p = head.get("p_value") if head else None
+        # The p the verdict used: adjusted for the sweep's family of tests (Holm).
+        p = (c.get("holm_p") or {}).get(head["metric"]) if head else None
         verdict = cell_verdict_words(c)
         rows.append(
             f"<tr class='{verdict_class(c['verdict'])}'><td class='label'>"
@@ -84,8 +85,8 @@ def cells_table(comparison):
             f"<td>{html.escape(metric_label(head['metric'])) if head else '–'}</td>"
             f"<td>{'–' if change is None else f'{change:+.1f} %'}</td>"
             f"<td>{'–' if p is None else f'{p:.3g}'}</td><td>{html.escape(verdict)}</td></tr>")
-    return ("<table class='cells'><tr><th>cell</th><th>headline</th><th>change</th><th>p</th>"
-            "<th>verdict</th></tr>" + "".join(rows) + "</table>")
+    return ("<table class='cells'><tr><th>cell</th><th>headline</th><th>change</th>"
+            "<th>p (Holm)</th><th>verdict</th></tr>" + "".join(rows) + "</table>")
 
 
 def heatmap(comparison, plan_order):
@@ -306,8 +307,8 @@ def sweep_sections(doc, verdict_table, plot_distributions):
                     f"{html.escape(entry['path'])} (new)</h2>")
         body.append(f"<p class='verdict {'regression' if regressed else ''}'>Verdict: "
                     f"<b>{html.escape(verdict)}</b> (threshold {comparison['threshold_pct']:g} %, "
-                    f"alpha {comparison['alpha']:g}, each cell judged as 'xttcp compare' judges "
-                    "two files)</p>")
+                    f"alpha {comparison['alpha']:g} over the sweep: each cell judged as 'xttcp "
+                    "compare' judges two files, the cells' tests significant together, Holm)</p>")
         body.append(cells_table(comparison))
         if comparison["not_judged"]:
             body.append("<p>Not judged (measured in one sweep only, or in neither):</p><ul>" +
