@@ -91,6 +91,16 @@ def case_three_kinds(xttcp, started):
                           timeout=60)
     check(done.returncode == 0 and "round trip p50" in done.stdout,
           f"compare of the three kinds: exit {done.returncode}\n{done.stdout}{done.stderr}")
+    # The page draws every kind (UDP's loss, --rr's round trip), if matplotlib is here.
+    page = os.path.join(scratch_dir(), "kinds.html")
+    done = subprocess.run([xttcp, "report", out, out, "-o", page], capture_output=True,
+                          text=True, timeout=120)
+    if "needs matplotlib" not in done.stderr:
+        check(done.returncode == 0, f"report of the three kinds: {done.stderr}")
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        check("RR, 1 flow, 64 requests" in text and "UDP, 1 flow, 1400 datagrams" in text,
+              "the page lacks the UDP or --rr cell")
     # The UDP and --rr cells sent to the TCP receiver: each refused in one line, kept as failed.
     sweep = Process(common + ["--json", out], "sweep without --udp-port and --rr-port")
     started.append(sweep)

@@ -77,7 +77,7 @@ std::string report_help() {
          "  cell, a heatmap of each cell's change per metric, curves against connections and\n"
          "  size with base and new on the same axes, and each cell's comparison on demand.\n"
          "  The page's generator gets --time-limit seconds (default\n"
-         "  120, and 60 more per file after the first) and 2 GiB of memory.\n"
+         "  120, 60 more per file after the first, 1 more per sweep cell) and 2 GiB of memory.\n"
          "  Exit: 0 written, 2 usage error or an input that is not a result, 1 failure.\n";
 }
 

@@ -39,8 +39,9 @@ using Clock = std::chrono::steady_clock;
 // about 85 MB for a small page), and so is the page it writes.
 constexpr auto base_budget = std::chrono::seconds(120);
 constexpr auto per_extra_file = std::chrono::seconds(60);
-constexpr rlim_t generator_memory = rlim_t{2} << 30;  // 2 GiB
-constexpr size_t page_limit = 256u << 20;             // a runaway generator does not fill memory
+constexpr auto per_sweep_cell = std::chrono::seconds(1);  // a sweep cell's own table and plot
+constexpr rlim_t generator_memory = rlim_t{2} << 30;      // 2 GiB
+constexpr size_t page_limit = 256u << 20;  // a runaway generator does not fill memory
 
 fs::path own_program_path() {
   std::error_code ec;
@@ -226,7 +227,8 @@ Generated run_generator(const std::vector<std::string>& words, const std::string
 
 int run_report(const ReportRequest& request) {
   // Every file is read and checked here, as compare reads it, before anything else runs.
-  Expected<std::string> input = report_input(request);
+  size_t cells_drawn = 0;
+  Expected<std::string> input = report_input(request, &cells_drawn);
   if (!input) {
     std::fprintf(stderr, "xttcp: report: %s\n", input.error().message.c_str());
     return exit_code::usage;
@@ -255,7 +257,8 @@ int run_report(const ReportRequest& request) {
   const auto extra_files = static_cast<long>(request.files.size() - 1);
   const std::chrono::seconds budget = request.time_limit_s
                                           ? std::chrono::seconds(*request.time_limit_s)
-                                          : base_budget + per_extra_file * extra_files;
+                                          : base_budget + per_extra_file * extra_files +
+                                                per_sweep_cell * static_cast<long>(cells_drawn);
   const Generated made = run_generator(words, *input, budget);
   if (!made.why.empty()) {
     std::fprintf(stderr, "xttcp: report: %s; %s is untouched\n", made.why.c_str(),

@@ -43,7 +43,8 @@ ordered_json sweep_json(const std::string& path, const Sweep& sweep) {
 }
 
 // Sweeps: each one's cells, and each against the first (a verdict per cell, compare's).
-Expected<std::string> sweeps_input(const ReportRequest& request, const CompareOptions& options) {
+Expected<std::string> sweeps_input(const ReportRequest& request, const CompareOptions& options,
+                                   size_t* cells_drawn) {
   std::vector<Sweep> sweeps;
   for (const std::string& path : request.files) {
     auto sweep = read_sweep_file(path);
@@ -62,6 +63,7 @@ Expected<std::string> sweeps_input(const ReportRequest& request, const CompareOp
     auto compared = compare_sweeps(request.files.front(), sweeps.front(), request.files[i],
                                    sweeps[i], options, true);
     if (!compared) return fail("report: " + compared.error().message);
+    if (cells_drawn != nullptr) *cells_drawn += compared->cells.size();
     doc["sweep_comparisons"].push_back(
         {{"path", request.files[i]},
          {"compare", ordered_json::parse(render_sweep_compare_json(*compared))}});
@@ -71,7 +73,8 @@ Expected<std::string> sweeps_input(const ReportRequest& request, const CompareOp
 
 }  // namespace
 
-Expected<std::string> report_input(const ReportRequest& request) {
+Expected<std::string> report_input(const ReportRequest& request, size_t* cells_drawn) {
+  if (cells_drawn != nullptr) *cells_drawn = 0;
   CompareOptions options;
   if (request.threshold_pct) options.threshold_pct = *request.threshold_pct;
   // A page of sweeps, or of result files: not both.
@@ -86,7 +89,7 @@ Expected<std::string> report_input(const ReportRequest& request) {
         fmt::format("report: {} is a sweep and {} is not: a page shows sweeps or result "
                     "files, not both",
                     *sweep_file, *result_file));
-  if (sweep_file) return sweeps_input(request, options);
+  if (sweep_file) return sweeps_input(request, options, cells_drawn);
   std::vector<RunSet> sets;
   for (const std::string& path : request.files) {
     auto set = read_result_file(path);

@@ -17,6 +17,8 @@ namespace xttcp {
 // "label", "kind", "connections", "size_bytes", "backend", "outcome", "error", "statistics",
 // "runs"}]}], "sweep_comparisons": [{"path", "compare": xttcp-sweep-compare}]} say it. Errors:
 // one line naming the file and the field.
-Expected<std::string> report_input(const ReportRequest& request);
+// `cells_drawn`, when given, is set to the number of sweep cells the page draws one by one (their
+// comparisons), for the generator's time budget.
+Expected<std::string> report_input(const ReportRequest& request, size_t* cells_drawn = nullptr);
 
 }  // namespace xttcp

@@ -193,9 +193,10 @@ def draw_curves(sides, x_of, key_of, name_of, x_label, metrics, title):
         xs_all = sorted({x_of(c) for side in sides.values() for c in measured(side[0])})
         if len(xs_all) > 1 and xs_all[-1] / max(1, xs_all[0]) >= 8:
             ax.set_xscale("log", base=2)
-            ax.set_xticks(xs_all, [size_words(x) if "size" in x_label else str(x)
-                                   for x in xs_all], fontsize=8)
-            ax.minorticks_off()
+        # Ticks at the values measured only: connections and sizes are whole numbers.
+        ax.set_xticks(xs_all, [size_words(x) if "size" in x_label else str(x) for x in xs_all],
+                      fontsize=8)
+        ax.minorticks_off()
         ax.set_xlabel(x_label)
         ax.set_ylabel(metric_label(metric, with_unit=True))
         ax.set_ylim(bottom=0)
