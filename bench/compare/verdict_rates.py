@@ -25,6 +25,7 @@ and with --sweep-netns N, N pairs of each kind above as 4-cell sweeps (1, 4 conn
 Root only (namespaces); every process is started and stopped by PID and every wait is bounded.
 """
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -41,23 +42,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "e2e_netns"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "e2e"))
 from netns import VethPair  # noqa: E402
+from regression_test import Tbf  # noqa: E402  (tc tbf, as the e2e test caps its veth)
 from xttcp_e2e import SkipTest  # noqa: E402
 from loopback_peers import cpu_model  # noqa: E402
 
 PORT = 5001  # the namespaces are new: nothing else listens in them
-
-
-class Tbf:
-    """tc tbf for VethPair.apply_netem (which replaces the root qdisc)."""
-
-    def __init__(self, rate):
-        self.rate = rate
-
-    def args(self):
-        return ["tbf", "rate", self.rate, "burst", "128kb", "latency", "50ms"]
-
-    def __str__(self):
-        return " ".join(self.args())
 
 
 def rate_bits(text):
@@ -197,11 +186,12 @@ def free_port_block(count):
     raise SystemExit("no free port block")
 
 
-def loopback_pairs(args, xttcp, scratch):
-    results = []
-    port = free_port_block(2)
-    receiver = subprocess.Popen([xttcp, "-r", "127.0.0.1", "-P", "1", "-p", str(port), "-H",
-                                 "-Q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+@contextlib.contextmanager
+def held_loopback_receiver(xttcp, ports):
+    """An -H receiver on 127.0.0.1 with `ports` data ports, listening; stopped by its PID."""
+    port = free_port_block(ports + 1)
+    receiver = subprocess.Popen([xttcp, "-r", "127.0.0.1", "-P", str(ports), "-p", str(port),
+                                 "-H", "-Q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -211,16 +201,7 @@ def loopback_pairs(args, xttcp, scratch):
             if time.monotonic() > deadline or receiver.poll() is not None:
                 raise SystemExit("the loopback receiver did not listen")
             time.sleep(0.05)
-        start = lambda argv: subprocess.Popen(argv, stdout=subprocess.DEVNULL,  # noqa: E731
-                                              stderr=subprocess.DEVNULL)
-        for n in range(args.loopback_pairs):
-            base, new = (os.path.join(scratch, f"lo-{n}-{side}.json") for side in ("b", "n"))
-            one_set(start, xttcp, "127.0.0.1", port, base, args)
-            one_set(start, xttcp, "127.0.0.1", port, new, args)
-            alarm, change = compare(xttcp, base, new)
-            results.append({"regression": alarm, "change_pct": change})
-            print(f"loopback pair {n + 1} of {args.loopback_pairs}: change {change}%, "
-                  f"{'REGRESSION' if alarm else 'no regression'}", file=sys.stderr, flush=True)
+        yield port
     finally:
         receiver.send_signal(signal.SIGINT)
         try:
@@ -228,6 +209,23 @@ def loopback_pairs(args, xttcp, scratch):
         except subprocess.TimeoutExpired:
             receiver.kill()
             receiver.wait(10)
+
+
+def quiet_process(argv):
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def loopback_pairs(args, xttcp, scratch):
+    results = []
+    with held_loopback_receiver(xttcp, 1) as port:
+        for n in range(args.loopback_pairs):
+            base, new = (os.path.join(scratch, f"lo-{n}-{side}.json") for side in ("b", "n"))
+            one_set(quiet_process, xttcp, "127.0.0.1", port, base, args)
+            one_set(quiet_process, xttcp, "127.0.0.1", port, new, args)
+            alarm, change = compare(xttcp, base, new)
+            results.append({"regression": alarm, "change_pct": change})
+            print(f"loopback pair {n + 1} of {args.loopback_pairs}: change {change}%, "
+                  f"{'REGRESSION' if alarm else 'no regression'}", file=sys.stderr, flush=True)
     return results
 
 
@@ -238,46 +236,15 @@ def sweep_pairs(args, xttcp, scratch):
     """Pairs of identical sweeps against one -H receiver on loopback: per pair, the cells called
     a regression (each a false alarm)."""
     results = []
-    port = free_port_block(17)
-    receiver = subprocess.Popen([xttcp, "-r", "127.0.0.1", "-P", "16", "-p", str(port), "-H",
-                                 "-Q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port - 1)) == 0:
-                    break
-            if time.monotonic() > deadline or receiver.poll() is not None:
-                raise SystemExit("the loopback receiver did not listen")
-            time.sleep(0.05)
+    with held_loopback_receiver(xttcp, 16) as port:
         for n in range(args.sweep_pairs):
-            files = []
-            for side in ("b", "n"):
-                path = os.path.join(scratch, f"sweep-{n}-{side}.json")
-                done = subprocess.run([xttcp, "sweep", "-s", "127.0.0.1", "-P", "16", "-p",
-                                       str(port), "-t", str(args.seconds), "--repeat",
-                                       str(args.repeat), *SWEEP_AXES, "--json", path],
-                                      capture_output=True, text=True,
-                                      timeout=args.seconds * args.repeat * 6 * 4 + 300)
-                if done.returncode != 0:
-                    raise SystemExit(f"a sweep failed: {done.stderr.strip()[-300:]}")
-                files.append(path)
-            done = subprocess.run([xttcp, "compare", *files], capture_output=True, text=True,
-                                  timeout=60)
-            if done.returncode not in (0, 3):
-                raise SystemExit(f"compare failed ({done.returncode}): {done.stderr.strip()}")
-            cells = sum(1 for line in done.stdout.splitlines() if "REGRESSION (" in line)
-            results.append({"regression": done.returncode == 3, "cells_regressed": cells,
-                            "cells": 6})
+            base, new = (os.path.join(scratch, f"sweep-{n}-{side}.json") for side in ("b", "n"))
+            for path in (base, new):
+                sweep_file(quiet_process, xttcp, "127.0.0.1", port, path, args, SWEEP_AXES, 16)
+            alarm, cells = compare_sweeps(xttcp, base, new)
+            results.append({"regression": alarm, "cells_regressed": cells, "cells": 6})
             print(f"sweep pair {n + 1} of {args.sweep_pairs}: {cells} of 6 cells called a "
                   "regression", file=sys.stderr, flush=True)
-    finally:
-        receiver.send_signal(signal.SIGINT)
-        try:
-            receiver.wait(10)
-        except subprocess.TimeoutExpired:
-            receiver.kill()
-            receiver.wait(10)
     return results
 
 

@@ -217,6 +217,10 @@ const char* to_string(CellKind kind) {
   return "tcp";
 }
 
+const char* headline_metric(CellKind kind) {
+  return kind == CellKind::rr ? "round_trip_p50_us" : "throughput_gbps";
+}
+
 std::string SweepCell::id() const {
   std::string id = fmt::format("{}/c{}/s{}", to_string(kind), connections, size_bytes);
   if (!backend.empty()) id += "/" + backend;

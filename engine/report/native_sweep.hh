@@ -20,6 +20,9 @@ inline constexpr std::size_t max_sweep_cells = 1024;
 
 enum class CellKind { tcp, udp, rr };
 const char* to_string(CellKind kind);  // "tcp", "udp", "rr"
+// The metric a cell of this kind is judged by first (run_metrics' key): throughput; --rr: the
+// median round trip.
+const char* headline_metric(CellKind kind);
 
 // One workload of the matrix: what its sender runs beside the options every cell shares.
 struct SweepCell {

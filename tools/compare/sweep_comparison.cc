@@ -34,7 +34,7 @@ std::string missing_words(const SweepCellResult* cell, const Sweep& sweep, const
 }
 
 int headline_of(const CellComparison& c) {
-  const char* key = c.cell.kind == CellKind::rr ? "round_trip_p50_us" : "throughput_gbps";
+  const std::string key = headline_metric(c.cell.kind);
   const auto& metrics = c.report.comparison.metrics;
   for (size_t i = 0; i < metrics.size(); ++i)
     if (std::string(metrics[i].metric->key) == key) return static_cast<int>(i);

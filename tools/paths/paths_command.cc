@@ -1,12 +1,12 @@
 // compare-paths' run: the rounds of process pairs, their results read back, the table printed.
 #include "tools/paths/paths_command.hh"
+#include "tools/scratch_dir.hh"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <variant>
 
 #include "base/exit_codes.hh"
@@ -65,18 +65,6 @@ Expected<Result> read_result(const std::string& path) {
   return result;
 }
 
-Expected<fs::path> scratch_dir(const char* who) {
-  std::error_code ec;
-  const fs::path parent = fs::temp_directory_path(ec);
-  if (ec) return fail(fmt::format("{}: no temporary directory: {}", who, ec.message()));
-  std::mt19937_64 random(std::random_device{}());
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    fs::path dir = parent / fmt::format("xttcp-paths-{:016x}", random());
-    if (fs::create_directory(dir, ec)) return dir;
-  }
-  return fail(fmt::format("{}: cannot create a directory in {}", who, parent.string()));
-}
-
 // The backends to run: those asked for, each available and accepting the workload; or by
 // default epoll and io_uring where they are available. The baseline, epoll, runs first.
 Expected<std::vector<std::string>> backends_to_run(const PathsRequest& request) {
@@ -108,15 +96,9 @@ Status write_file(const std::string& path, const std::string& text, const char* 
 std::variant<MeasuredPaths, PathsFailure> measure_paths(const PathsRequest& request,
                                                         const std::vector<std::string>& names,
                                                         const char* who) {
-  auto dir = scratch_dir(who);
+  auto dir = make_scratch_dir(who);
   if (!dir) return PathsFailure{dir.error().message, exit_code::run_failed};
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{*dir};
+  const ScratchDirRemoval cleanup{*dir};
 
   MeasuredPaths measured;
   PathTable& table = measured.table;

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "base/exit_codes.hh"
@@ -17,6 +16,7 @@
 #include "engine/report/result_file.hh"
 #include "io_backends/registry.hh"
 #include "tools/compare/compare_inputs.hh"
+#include "tools/scratch_dir.hh"
 #include "tools/sweep/cell_process.hh"
 
 namespace xttcp {
@@ -28,18 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 // Cells in a row that fail before the sweep gives up: the receiver is gone or refuses them all.
 constexpr int max_failures_in_a_row = 3;
-
-Expected<fs::path> scratch_dir() {
-  std::error_code ec;
-  const fs::path parent = fs::temp_directory_path(ec);
-  if (ec) return fail(fmt::format("sweep: no temporary directory: {}", ec.message()));
-  std::mt19937_64 random(std::random_device{}());
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    fs::path dir = parent / fmt::format("xttcp-sweep-{:016x}", random());
-    if (fs::create_directory(dir, ec)) return dir;
-  }
-  return fail(fmt::format("sweep: cannot create a directory in {}", parent.string()));
-}
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -78,8 +66,8 @@ double planned_seconds(const SweepRequest& request) {
 }
 
 // "throughput 12.34 Gbit/s (median of 3 runs, cv 1.2 %)"; for --rr the median round trip.
-std::string cell_summary(const RunSet& set) {
-  const std::string headline = set.runs.front().rr ? "round_trip_p50_us" : "throughput_gbps";
+std::string cell_summary(CellKind kind, const RunSet& set) {
+  const std::string headline = headline_metric(kind);
   for (const MetricStatistics& m : run_set_statistics(set.runs)) {
     if (m.metric->key != headline) continue;
     return fmt::format("{} {:.2f} {} (median of {} run{}, cv {:.1f} %)", m.metric->label,
@@ -123,15 +111,9 @@ int run_sweep(const SweepRequest& request) {
         return complain("sweep: --backends: " + found.error().message, exit_code::usage);
   if (Status writable = check_result_path(request.json_file, "--json"); !writable)
     return complain("sweep: " + writable.error().message, exit_code::usage);
-  auto dir = scratch_dir();
+  auto dir = make_scratch_dir("sweep");
   if (!dir) return complain(dir.error().message, exit_code::run_failed);
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{*dir};
+  const ScratchDirRemoval cleanup{*dir};
   watch_cell_interrupts();
 
   Sweep sweep;
@@ -186,7 +168,7 @@ int run_sweep(const SweepRequest& request) {
       result.runs = std::move(*runs);
       failed_in_a_row = 0;
       std::fprintf(stderr, "sweep: cell %zu of %zu: %s\n", k + 1, total,
-                   cell_summary(result.runs).c_str());
+                   cell_summary(cell.kind, result.runs).c_str());
     } else {
       result.outcome = CellOutcome::failed;
       result.error = exit->timed_out

@@ -77,6 +77,14 @@ TEST(NativeSweep, RoundTrip) {
   EXPECT_EQ(back->sender_args, "-s 10.0.0.2 -t 10");
 }
 
+// The sweep file as written (schema "xttcp-sweep"): plan, cells, a failed cell's reason, the
+// environment once, interrupted and complete.
+TEST(NativeSweep, TheFileAsWritten) {
+  Sweep s = sweep_of({10, 11}, {30, 31});
+  s.repeat = 2;
+  test::expect_golden_in("sweep", "sweep-file.json", render_native_sweep(s));
+}
+
 TEST(NativeSweep, BadDocumentsFailNamingThePlace) {
   const std::string good = render_native_sweep(sweep_of({10}, {30}));
   const auto broken = [&](auto change) {
