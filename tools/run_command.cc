@@ -196,4 +196,9 @@ int run(TestSpec spec, std::vector<std::string> notes) {
 
 int run_command(TestSpec spec, const std::vector<std::string>& notes) { return run(spec, notes); }
 
+int command_error(const std::string& message, int code) {
+  std::fprintf(stderr, "xttcp: %s\n", message.c_str());
+  return code;
+}
+
 }  // namespace xttcp

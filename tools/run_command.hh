@@ -18,4 +18,7 @@ int run_command(TestSpec spec, const std::vector<std::string>& notes);
 // Errors during a run are the log's own lines ("HH:MM:SS ERR : ...").
 int usage_error(const std::string& message, std::string_view help = "xttcp --help");
 
+// A command's own failure: "xttcp: <message>", one line on stderr; returns `code`.
+int command_error(const std::string& message, int code);
+
 }  // namespace xttcp

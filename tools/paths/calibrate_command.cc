@@ -14,6 +14,7 @@
 #include "tools/paths/auto_store.hh"
 #include "tools/paths/paths_command.hh"
 #include "tools/paths/process_pair.hh"
+#include "tools/run_command.hh"
 #include "tools/version_text.hh"
 
 namespace xttcp {
@@ -22,11 +23,6 @@ namespace {
 
 // Rounds calibrate adds to a shape whose runs still overlap, beyond --repeat.
 constexpr uint32_t calibrate_extra_rounds = 2;
-
-int complain(const std::string& message, int code) {
-  std::fprintf(stderr, "xttcp: %s\n", message.c_str());
-  return code;
-}
 
 std::string today_utc() {
   return fmt::format(
@@ -71,7 +67,8 @@ void print_entry(const AutoEntry& entry) {
 
 int show(const std::string& path, const HostIdentity& identity) {
   auto entries = load_auto_record(path);
-  if (!entries) return complain("calibrate: " + entries.error().message, exit_code::run_failed);
+  if (!entries)
+    return command_error("calibrate: " + entries.error().message, exit_code::run_failed);
   bool any = false;
   for (const WorkloadShape& shape : calibrated_shapes()) {
     const AutoEntry* entry = find_auto_entry(*entries, identity, shape);
@@ -92,15 +89,15 @@ int show(const std::string& path, const HostIdentity& identity) {
 int run_calibrate(const CalibrateRequest& request) {
   const std::string path = auto_record_path();
   if (path.empty())
-    return complain(
+    return command_error(
         "calibrate: no cache directory to keep the record in (set HOME or XDG_CACHE_HOME)",
         exit_code::run_failed);
   const HostIdentity identity = this_host_identity(build_identity());
   if (request.show_only) return show(path, identity);
   if (Status pairs = can_run_pairs(); !pairs)
-    return complain("calibrate: " + pairs.error().message, exit_code::run_failed);
+    return command_error("calibrate: " + pairs.error().message, exit_code::run_failed);
   if (Status writable = prepare_auto_record(path); !writable)
-    return complain("calibrate: " + writable.error().message, exit_code::run_failed);
+    return command_error("calibrate: " + writable.error().message, exit_code::run_failed);
   // Read first: a damaged record is said now, not after the runs (it is then replaced).
   auto entries = load_auto_record(path);
   if (!entries) {
@@ -110,8 +107,9 @@ int run_calibrate(const CalibrateRequest& request) {
   }
   const std::vector<std::string> names = measurable_backends();
   if (names.empty())
-    return complain("calibrate: neither epoll nor io_uring is available here: nothing to choose",
-                    exit_code::run_failed);
+    return command_error(
+        "calibrate: neither epoll nor io_uring is available here: nothing to choose",
+        exit_code::run_failed);
   const std::string date = today_utc();
   for (const WorkloadShape& shape : calibrated_shapes()) {
     PathsRequest paths;  // to 127.0.0.1: calibrate never sends anywhere else
@@ -123,7 +121,7 @@ int run_calibrate(const CalibrateRequest& request) {
     w.receive_copy = shape.receive_copy;
     auto outcome = measure_paths(paths, names, "calibrate");
     if (auto* failed = std::get_if<PathsFailure>(&outcome))
-      return complain(failed->message, failed->exit_code);
+      return command_error(failed->message, failed->exit_code);
     PathTable& table = std::get<MeasuredPaths>(outcome).table;
     // Runs that overlap are a tie so far: more rounds may separate them (a bounded number; what
     // still overlaps then is a tie that CPU-s/GB settles).
@@ -135,7 +133,7 @@ int run_calibrate(const CalibrateRequest& request) {
       one_more.workload.repeat = 1;
       auto more = measure_paths(one_more, names, "calibrate");
       if (auto* failed = std::get_if<PathsFailure>(&more))
-        return complain(failed->message, failed->exit_code);
+        return command_error(failed->message, failed->exit_code);
       add_runs(table, std::get<MeasuredPaths>(more).table);
     }
     AutoEntry entry;
@@ -146,8 +144,9 @@ int run_calibrate(const CalibrateRequest& request) {
     entry.paths = measured_paths(table);
     entry.chosen = choose_measured(entry.paths);
     if (entry.chosen.empty())
-      return complain(fmt::format("calibrate: {}: no data path moved any data", shape_words(shape)),
-                      exit_code::run_failed);
+      return command_error(
+          fmt::format("calibrate: {}: no data path moved any data", shape_words(shape)),
+          exit_code::run_failed);
     std::printf("%s:\n", shape_words(shape).c_str());
     print_entry(entry);
     // A busy machine measures its load, not the paths: said beside the figures.
@@ -155,7 +154,7 @@ int run_calibrate(const CalibrateRequest& request) {
     put_auto_entry(*entries, std::move(entry));
   }
   if (Status saved = save_auto_record(path, *entries); !saved)
-    return complain("calibrate: " + saved.error().message, exit_code::run_failed);
+    return command_error("calibrate: " + saved.error().message, exit_code::run_failed);
   std::printf("recorded in %s (CPU: %s)\n", path.c_str(), identity.cpu_model.c_str());
   return exit_code::success;
 }

@@ -1,6 +1,5 @@
 // compare-paths' run: the rounds of process pairs, their results read back, the table printed.
 #include "tools/paths/paths_command.hh"
-#include "tools/scratch_dir.hh"
 
 #include <fmt/format.h>
 
@@ -15,17 +14,14 @@
 #include "engine/report/native_runs.hh"
 #include "io_backends/registry.hh"
 #include "tools/paths/process_pair.hh"
+#include "tools/run_command.hh"
+#include "tools/scratch_dir.hh"
 
 namespace xttcp {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-int complain(const std::string& message, int code) {
-  std::fprintf(stderr, "xttcp: %s\n", message.c_str());
-  return code;
-}
 
 // The spec a sender of this workload would run, to ask each backend before anything starts.
 TestSpec sender_spec(const PathWorkload& w, const std::string& backend) {
@@ -183,19 +179,19 @@ std::variant<MeasuredPaths, PathsFailure> measure_paths(const PathsRequest& requ
 
 int run_paths(const PathsRequest& request) {
   if (Status pairs = can_run_pairs(); !pairs)
-    return complain(pairs.error().message, exit_code::usage);
+    return command_error(pairs.error().message, exit_code::usage);
   auto names = backends_to_run(request);
-  if (!names) return complain(names.error().message, exit_code::usage);
+  if (!names) return command_error(names.error().message, exit_code::usage);
   if (request.runs_dir) {
     std::error_code ec;
     if (!fs::is_directory(*request.runs_dir, ec))
-      return complain(
+      return command_error(
           fmt::format("compare-paths: --runs-dir: '{}' is not a directory", *request.runs_dir),
           exit_code::usage);
   }
   auto outcome = measure_paths(request, *names, "compare-paths");
   if (auto* failed = std::get_if<PathsFailure>(&outcome))
-    return complain(failed->message, failed->exit_code);
+    return command_error(failed->message, failed->exit_code);
   auto& [table, sets] = std::get<MeasuredPaths>(outcome);
 
   if (request.runs_dir)
@@ -204,7 +200,7 @@ int run_paths(const PathsRequest& request) {
               write_file((fs::path(*request.runs_dir) / ((*names)[b] + ".json")).string(),
                          render_native_runs(sets[b]), "--runs-dir");
           !written)
-        return complain(written.error().message, exit_code::run_failed);
+        return command_error(written.error().message, exit_code::run_failed);
   if (request.json_file && *request.json_file == "-") {
     std::fputs(render_paths_json(table).c_str(), stdout);
     return exit_code::success;
@@ -213,7 +209,7 @@ int run_paths(const PathsRequest& request) {
   if (request.json_file)
     if (Status written = write_file(*request.json_file, render_paths_json(table), "--json");
         !written)
-      return complain(written.error().message, exit_code::run_failed);
+      return command_error(written.error().message, exit_code::run_failed);
   return exit_code::success;
 }
 
