@@ -263,7 +263,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   std::optional<std::string> silent;
   const bool unwatched =
       r.spec.control.no_sync && r.spec.workload.protocol == Protocol::tcp && !count_mode(r.spec);
-  if (unwatched && !window.cut_short && (silent = silent_tail(result)))
+  if (unwatched && !window.cut_short && (silent = silent_tail(result, window.late_s)))
     result.notes.push_back(*silent);
   if (carried_nothing(result) && !interrupted) {
     // No result: one line, the senders are told (they fail too), and nothing is written, so an

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "engine/run/latency_result.hh"
+#include "engine/run/result_checks.hh"
 #include "engine/run/rr_result.hh"
 #include "engine/stats/call_clock.hh"
 #include "engine/stats/device_window.hh"
@@ -149,6 +150,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   add_watched_connections(window, r);
   r.stop = window.stop;
   r.cut_short = window.cut_short;
+  if (std::optional<std::string> pause = host_pause_note(window.late_s, window.seconds))
+    r.notes.push_back(std::move(*pause));
 
   if (spec.io.time_each_call)
     fill_latency(r, *facts.plan, window_latency(window), call_clock_ns_per_tick());

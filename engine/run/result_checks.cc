@@ -63,7 +63,7 @@ std::optional<std::string> count_mismatch(const Result& sender, const Result& re
       sender.total_bytes);
 }
 
-std::optional<std::string> silent_tail(const Result& receiver) {
+std::optional<std::string> silent_tail(const Result& receiver, double late_s) {
   if (receiver.duration_s <= 0 || receiver.intervals.empty()) return std::nullopt;
   double last_data_end = 0;  // s into the window
   double longest_gap = 0;
@@ -76,11 +76,20 @@ std::optional<std::string> silent_tail(const Result& receiver) {
   }
   if (!any) return std::nullopt;  // nothing at all: the totals say so
   const double tail = receiver.duration_s - last_data_end;
-  if (tail <= std::max({1.0, receiver.duration_s / 5, 4 * longest_gap})) return std::nullopt;
+  const double awake = std::max(receiver.duration_s - late_s, 0.0);  // the time we could see
+  if (tail - late_s <= std::max({1.0, awake / 5, 4 * longest_gap})) return std::nullopt;
   return fmt::format(
       "no data arrived in the last {:.2f} s of the {:.2f} s window: the sender "
       "stopped early (a shorter -t, or it went away)",
       tail, receiver.duration_s);
+}
+
+std::optional<std::string> host_pause_note(double late_s, double window_s) {
+  if (late_s < 0.25 || late_s < window_s / 20) return std::nullopt;
+  return fmt::format(
+      "this host did not run xttcp for {:.2f} s of the {:.2f} s window (its clock woke that "
+      "late: an overloaded or paused machine); the figures include that time",
+      late_s, window_s);
 }
 
 }  // namespace xttcp

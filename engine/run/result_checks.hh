@@ -29,7 +29,14 @@ uint64_t in_flight_bound(const Result& sender);
 // Receiver: no data in the last part of the window (more than 1 s, a fifth of it, and four
 // times the longest gap between data before it, so sparse -B pacing is no alarm): the sender
 // stopped early. The receiver checks it with -N over TCP, where no control connection can tell
-// (a UDP sender may well send a burst).
-std::optional<std::string> silent_tail(const Result& receiver);
+// (a UDP sender may well send a burst). `late_s`: the time in the window the host did not run
+// this process (MeasuredWindow::late_s); a sender paused with it is not a sender that stopped
+// (CI: a 1 s window closed 2.01 s late, its last 2.19 s silent on both ends).
+std::optional<std::string> silent_tail(const Result& receiver, double late_s);
+
+// A note, not a failure: the host did not run this process for `late_s` of its `window_s` s
+// window (its clock woke that much later than asked), at least a quarter second and a twentieth
+// of the window; the figures are true of the window, which that time is part of.
+std::optional<std::string> host_pause_note(double late_s, double window_s);
 
 }  // namespace xttcp

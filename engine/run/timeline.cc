@@ -71,8 +71,10 @@ class Timeline::Run {
                                                                 : cycle_end_;
       if (continuous_) edge = SteadyClock::time_point::max();
       const bool at_edge = edge <= tick;
-      const bool on_time = t_.clock_.wait_until(at_edge ? edge : tick);
+      const SteadyClock::time_point target = at_edge ? edge : tick;
+      const bool on_time = t_.clock_.wait_until(target);
       const auto now = SteadyClock::now();
+      if (stage_ == Stage::measure && !continuous_) count_lateness(target, now);
 
       if (!on_time && t_.clock_.finished() && !t_.clock_.cancelled()) {  // count mode: all done
         if (stage_ == Stage::measure) close_window(now, false);
@@ -334,6 +336,13 @@ class Timeline::Run {
       current_sample_.started_at = window_.started_at;
     }
   }
+  // A wake that came late in the window: this process was not run for that long (a loaded or
+  // paused host). Wakes that were all late at once (a tick, then the edge it hid) count once.
+  void count_lateness(SteadyClock::time_point target, SteadyClock::time_point now) {
+    const SteadyClock::time_point from = std::max(target, last_wake_);
+    if (now > from) window_.late_s += Seconds(now - from).count();
+    last_wake_ = now;
+  }
   void close_window(SteadyClock::time_point now, bool cut_short) {
     close_sample(now, false);
     window_.end = t_.pool_.snapshot();
@@ -386,6 +395,7 @@ class Timeline::Run {
   // -sam: the sample being measured, from sample_open_.
   MeasuredWindow current_sample_;
   SteadyClock::time_point sample_open_;
+  SteadyClock::time_point last_wake_;  // count_lateness: when the clock last woke this thread
   int samples_begun_ = 0;
   // The live line: where the test stands (not under the original's name), --rr's figures (when
   // the line is shown) and count mode's open end.

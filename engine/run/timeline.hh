@@ -34,6 +34,9 @@ struct MeasuredWindow {
   bool cut_short = false;  // the window ended before its duration (cancelled)
   StopReason stop;         // why the test ended before its cycle (cause none: on time)
   double seconds = 0;
+  // How much later than asked the clock woke this process inside the window, summed: time the
+  // host did not run it (overloaded or paused), which the figures include.
+  double late_s = 0;
   std::vector<CounterSnapshot> begin, end;          // per flow slot
   std::vector<udp::FlowRecord> udp_begin, udp_end;  // UDP runs: every flow's datagram counts
   // --rr: every flow's round-trip histogram (the whole window only; empty begin = all zero).

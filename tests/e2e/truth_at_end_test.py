@@ -4,7 +4,8 @@
   flagged as cut short (end.cut_short in --json), and exit 0;
 - Ctrl+C on a receiver ends it at once (it waits for no sender's result);
 - a -N receiver whose sender was killed early says its data stopped, and exits 1 (and so does
-  a -ns receiver of the Windows dialect);
+  a -ns receiver of the Windows dialect); a host that did not run either end (paused) is no
+  sender that stopped, and both ends say how long it did not run them;
 - a sender whose receiver counted far less than it sent says so, and exits 1."""
 import os
 import signal
@@ -76,6 +77,43 @@ def nosync_sender_killed(xttcp, started):
           f"the receiver does not say its data stopped:\n{receiver.stderr()}")
 
 
+def nosync_host_paused(xttcp, started):
+    """A host that stops running both ends for longer than the test (a VM paused, a machine
+    overloaded; CI saw a 1 s window close 2.01 s late, its last 2.19 s silent): the receiver
+    does not blame its sender for the silence, and both ends say how long the host did not run
+    them. As in CI, the sender stops first and the receiver still sees a silent interval."""
+    base = free_port_block(1)
+    out = scratch_dir()
+    common = ["-P", "1", "-p", str(base), "-t", "3", "-N", "--interval", "0.25"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common, "--json", os.path.join(out, "r.json")],
+                       "receiver")
+    started.append(receiver)
+    wait_listening(base)
+    sender = Process([xttcp, "-s", "127.0.0.1", "-n", "1", *common,
+                      "--json", os.path.join(out, "s.json")], "sender")
+    started.append(sender)
+    sender.wait_output("Network activity progressing")
+    receiver.wait_output("Real-time throughput")  # its window is open
+    sender.signal(signal.SIGSTOP)
+    lines = receiver.stdout().count("Real-time throughput")
+    deadline = time.monotonic() + 20
+    while receiver.stdout().count("Real-time throughput") < lines + 2:  # one interval silent
+        check(time.monotonic() < deadline, "the receiver printed no more real-time lines")
+        time.sleep(0.01)
+    receiver.signal(signal.SIGSTOP)
+    time.sleep(4)  # the pause itself, past the 3 s window's end: no readiness to wait for
+    receiver.signal(signal.SIGCONT)  # its window closes before its sender sends again
+    receiver.wait_output("Test run completed.")
+    sender.signal(signal.SIGCONT)
+    check(sender.wait(30) == 0, f"the paused sender failed:\n{sender.stderr()}")
+    check(receiver.wait(30) == 0, f"the paused receiver failed:\n{receiver.stderr()}")
+    for name in ("r.json", "s.json"):
+        notes = load_json(os.path.join(out, name)).get("notes", [])
+        check(not any("no data arrived" in n for n in notes), f"{name}: a silent tail: {notes}")
+        check(any(n.startswith("this host did not run xttcp for ") for n in notes),
+              f"{name}: no note says the host did not run it: {notes}")
+
+
 def established(port):
     """True once a TCP connection to `port` on loopback is established (/proc/net/tcp)."""
     with open("/proc/net/tcp") as f:
@@ -132,6 +170,7 @@ CASES = {
     "receiver-interrupted": receiver_interrupted,
     "nosync-sender-killed": nosync_sender_killed,
     "windows-nosync-sender-killed": windows_nosync_sender_killed,
+    "nosync-host-paused": nosync_host_paused,
     "receiver-counted-less": receiver_counted_less,
 }
 

@@ -77,7 +77,7 @@ Result receiver_with(double seconds, std::initializer_list<int> with) {
 }
 
 TEST(SilentTail, ASenderThatStoppedEarlyIsNamed) {
-  auto silent = silent_tail(receiver_with(5, {0, 1}));  // data for 1 s of 5 (-N, sender killed)
+  auto silent = silent_tail(receiver_with(5, {0, 1}), 0);  // data for 1 s of 5 (-N, sender killed)
   ASSERT_TRUE(silent);
   EXPECT_EQ(*silent,
             "no data arrived in the last 4.00 s of the 5.00 s window: the sender "
@@ -85,16 +85,45 @@ TEST(SilentTail, ASenderThatStoppedEarlyIsNamed) {
 }
 
 TEST(SilentTail, DataToTheEndOrSparsePacingIsNoAlarm) {
-  EXPECT_FALSE(silent_tail(receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9})));
-  EXPECT_FALSE(silent_tail(receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7})));  // 1 s is a fifth
-  EXPECT_FALSE(silent_tail(receiver_with(10, {0, 8})));  // a send every 4 s (-B, big -b)
-  EXPECT_FALSE(silent_tail(receiver_with(5, {})));       // nothing at all: the totals say so
+  EXPECT_FALSE(silent_tail(receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), 0));
+  EXPECT_FALSE(silent_tail(receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7}), 0));  // 1 s is a fifth
+  EXPECT_FALSE(silent_tail(receiver_with(10, {0, 8}), 0));  // a send every 4 s (-B, big -b)
+  EXPECT_FALSE(silent_tail(receiver_with(5, {}), 0));       // nothing at all: the totals say so
   Result warmup = receiver_with(5, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   IntervalSample before;
   before.start_s = -0.5;  // warm-up intervals are not the window
   before.seconds = 0.5;
   warmup.intervals.insert(warmup.intervals.begin(), before);
-  EXPECT_FALSE(silent_tail(warmup));
+  EXPECT_FALSE(silent_tail(warmup, 0));
+}
+
+// CI: a -N --rr test of 1 s whose window closed 2.01 s late (the host ran neither end), its
+// last 2.19 s silent: the host's pause, not a sender that stopped.
+TEST(SilentTail, TimeTheHostDidNotRunUsIsNoSenderStopping) {
+  Result paused = receiver_with(3.01, {0});
+  paused.intervals.resize(2);
+  paused.intervals[1].start_s = 0.5;
+  paused.intervals[1].seconds = 2.51;  // the last interval: the late wake that closed the window
+  paused.intervals[0].seconds = 0.5;
+  paused.intervals[0].bytes = 1000;
+  EXPECT_TRUE(silent_tail(paused, 0));
+  EXPECT_FALSE(silent_tail(paused, 2.01));
+  // A sender that stopped is still named when the host paused too, but for less than the tail.
+  auto stopped = silent_tail(receiver_with(10, {0, 1}), 2.0);
+  ASSERT_TRUE(stopped);
+  EXPECT_NE(stopped->find("no data arrived in the last 9.00 s of the 10.00 s window"),
+            std::string::npos);
+}
+
+TEST(HostPauseNote, ALateClockOfAQuarterSecondAndATwentiethOfTheWindowIsSaid) {
+  EXPECT_FALSE(host_pause_note(0, 10));
+  EXPECT_FALSE(host_pause_note(0.2, 1));   // under a quarter second
+  EXPECT_FALSE(host_pause_note(0.4, 10));  // under a twentieth of the window
+  auto note = host_pause_note(2.01, 3.01);
+  ASSERT_TRUE(note);
+  EXPECT_EQ(*note,
+            "this host did not run xttcp for 2.01 s of the 3.01 s window (its clock woke that "
+            "late: an overloaded or paused machine); the figures include that time");
 }
 
 TEST(RefusedPeerResult, APeersAbsurdFiguresAreRefusedInOneLineNamingTheField) {
