@@ -10,6 +10,7 @@
 
 #include "engine/access_spec.hh"
 #include "engine/iperf2_spec.hh"
+#include "engine/iperf3_spec.hh"
 #include "engine/rr_spec.hh"
 #include "engine/repeat_options.hh"
 #include "topology/placement_spec.hh"
@@ -64,7 +65,7 @@ inline constexpr uint32_t max_cycle_s = 3600;
 
 // The command-line dialect a run was asked in; it chooses the console and XML formats and, for
 // iperf2, the control plane and the wire headers (docs/iperf2.md).
-enum class Dialect { linux, windows, iperf2 };
+enum class Dialect { linux, windows, iperf2, iperf3 };
 
 // --defaults: whose defaults a run starts from. xttcp's are the fast ones (MSG_TRUNC receive,
 // UDP segmentation and batching, io_uring for TCP); ntttcp's do the original's work (a receiver
@@ -128,6 +129,10 @@ struct Layout {
   std::optional<uint32_t> worker_threads;  // --threads: OS threads running the flows
   bool pin_workers = false;                // --pin: each worker on its own CPU
   std::optional<uint32_t> numa_node;       // -na: NUMA node of unpinned threads
+  // The data connections come on the control port and are made by the control plane (the
+  // iperf3 dialect: accepted and told apart by their cookie, or connected), which hands them
+  // to the workers (WorkerContext::adopted): no port per flow.
+  bool one_port = false;
   uint32_t mapped_threads() const {
     uint32_t total = 0;
     for (const ThreadMapping& mapping : mappings) total += mapping.threads;
@@ -242,6 +247,7 @@ struct TestSpec {
   RrSpec rr;                // --rr and its options (engine/rr_spec.hh)
   RepeatOptions repeat;     // --repeat, --repeat-pause (sender)
   Iperf2Options iperf2;     // the iperf2 dialect's reports (engine/iperf2_spec.hh)
+  Iperf3Options iperf3;     // the iperf3 dialect's server (engine/iperf3_spec.hh)
 
   // Derived counts.
   // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).

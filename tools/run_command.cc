@@ -12,6 +12,7 @@
 #include "engine/report/interval_stream.hh"
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/iperf2_live.hh"
+#include "engine/iperf3/server_run.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
 #include "engine/report/result_file.hh"
@@ -120,7 +121,8 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   options.quiet = spec.output.quiet;
   options.verbose = spec.output.verbose;
   options.log_file = spec.output.log_file;
-  options.info_to_err = spec.dialect == Dialect::iperf2;
+  options.info_to_err = spec.dialect == Dialect::iperf2 || spec.dialect == Dialect::iperf3;
+  options.info_when_verbose = spec.dialect == Dialect::iperf3;
   if (spec.output.json_stream == "-") options.out = stderr;  // the stream alone on stdout
   auto log = Log::open(options);
   if (!log) return usage_error(log.error().message);
@@ -129,6 +131,8 @@ int run(TestSpec spec, std::vector<std::string> notes) {
     (*log)->raw(windows_banner_line());
   } else if (spec.dialect == Dialect::iperf2) {
     for (const std::string& line : iperf2_banner_lines(spec)) (*log)->raw(line);
+  } else if (spec.dialect == Dialect::iperf3) {
+    // iperf3's server prints its own banner before each test (engine/iperf3/server_run.cc).
   } else {
     (*log)->raw(fmt::format("xttcp {} (NTTTCP for Linux 1.4.3 compatible)", XTTCP_VERSION));
     (*log)->raw(linux_separator);
@@ -174,6 +178,10 @@ int run(TestSpec spec, std::vector<std::string> notes) {
       code = spec.repeat.count > 1 ? run_repeated_sender(spec, env) : run_sender(spec, env);
       break;
     case Role::receiver:
+      if (spec.dialect == Dialect::iperf3) {
+        code = iperf3::run_server(spec, env);
+        break;
+      }
       // iperf 2's server serves test after test until Ctrl+C; each test listens anew, on a
       // clock of its own (the last test finished the clock: a test on it would end at once).
       for (;;) {

@@ -111,14 +111,17 @@ int main(int argc, char** argv) {
   add_implied_defaults(program, args);  // as ntttcp: the original's work (--defaults ntttcp)
   const bool windows = *dialect == CliDialect::windows;
   const bool iperf2 = *dialect == CliDialect::iperf2;
+  const bool iperf3 = *dialect == CliDialect::iperf3;
   auto command = windows  ? parse_windows_dialect(args)
                  : iperf2 ? parse_iperf2_dialect(args)
+                 : iperf3 ? parse_iperf3_dialect(args)
                           : parse_linux_dialect(args);
   if (!command) return usage_error(command.error().message);
   switch (command->action) {
     case Action::help:
       std::fputs((windows  ? windows_dialect_help()
                   : iperf2 ? iperf2_dialect_help()
+                  : iperf3 ? iperf3_dialect_help()
                            : linux_dialect_help())
                      .c_str(),
                  stdout);

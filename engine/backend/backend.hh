@@ -45,6 +45,9 @@ enum Capability : uint32_t {
   cap_udp_receive_coalescing = 1u << 16,  // io.udp_receive_coalescing (-uro, receiver): UDP_GRO
   cap_peer_filter = 1u << 17,  // a receiver asks WorkerContext::admission about every peer
   cap_count_reads = 1u << 18,  // io.count_reads (TCP receiver): each connection's reads by size
+  // layout.one_port (the iperf3 dialect): TCP connections the control plane made, served as
+  // they are given (WorkerContext::adopted) instead of listening or connecting.
+  cap_adopted_connections = 1u << 19,
 };
 // "tcp,udp,zerocopy-tx", or "-" for none ('xttcp backends').
 std::string describe_capabilities(uint32_t caps);

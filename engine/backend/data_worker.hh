@@ -109,6 +109,11 @@ struct WorkerContext {
   // adds each connection it opens or accepts (watch_connection) and removes it before closing
   // its socket (unwatch_connection). Engine-owned; null = not wanted.
   ConnectionWatch* connection_watch = nullptr;
+  // layout.one_port: the TCP connections the control plane made for this worker's flows, in
+  // the order of plan->flows (one each), already connected and past their preamble (the iperf3
+  // dialect's cookie). open() takes them over (they are the worker's to close) instead of
+  // listening or connecting. Empty otherwise.
+  std::vector<NativeSocket> adopted;
 };
 
 // A TCP connection just opened as `socket`, counting into flow `slot`: its watch id (keep it for

@@ -63,6 +63,8 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
         "--auth-key: the {} backend cannot tie TCP data connections to the session (epoll and "
         "io_uring can)",
         backend.name()));
+  if (lacks(cap_adopted_connections) && spec.layout.one_port)
+    return refuse("--dialect iperf3", "does not serve connections made on the control port");
   return ok();
 }
 

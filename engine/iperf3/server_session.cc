@@ -155,6 +155,12 @@ StreamAdmission ServerSession::admit() {
   return admission;
 }
 
+std::string ServerSession::terminate() {
+  if (phase_ == Phase::over) return {};
+  phase_ = Phase::over;
+  return state_bytes({State::server_terminate});
+}
+
 std::string ServerSession::results_wanted() {
   if (phase_ != Phase::stopping) return {};
   phase_ = Phase::client_results;

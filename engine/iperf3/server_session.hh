@@ -76,6 +76,9 @@ class ServerSession {
   bool awaiting_streams() const { return phase_ == Phase::streams; }
   uint32_t streams_expected() const;
 
+  // Ctrl+C: SERVER_TERMINATE, for the control connection; the test is over.
+  std::string terminate();
+
   // After Event::test_end, once the data stopped: EXCHANGE_RESULTS.
   std::string results_wanted();
   // After Event::client_results: our results, then DISPLAY_RESULTS.

@@ -85,6 +85,7 @@ std::optional<std::string> Log::log_file_error() const {
 }
 
 void Log::info(std::string_view message) {
+  if (options_.info_when_verbose && !options_.verbose) return;
   std::lock_guard lock(mutex_);
   line_locked(options_.info_to_err ? options_.err : options_.out, "INFO", message);
 }
@@ -103,6 +104,11 @@ void Log::error(std::string_view message) {
 void Log::raw(std::string_view line) {
   std::lock_guard lock(mutex_);
   line_locked(options_.out, "", line);
+}
+
+void Log::raw_error(std::string_view line) {
+  std::lock_guard lock(mutex_);
+  line_locked(options_.err, "", line);
 }
 
 void Log::realtime(std::string_view line) {

@@ -22,6 +22,8 @@ class Log {
     // The iperf2 dialect: info() lines go to stderr, so standard output holds iperf 2's
     // report alone (scripts parse it, -y C most of all).
     bool info_to_err = false;
+    // The iperf3 dialect: info() lines only with -V, as iperf3 prints nothing beyond its report.
+    bool info_when_verbose = false;
     // -O: every line printed (not the real-time lines) is also written here. Like the original,
     // an existing file is replaced when the log opens, then lines are appended as they come.
     std::optional<std::string> log_file;
@@ -36,10 +38,11 @@ class Log {
   Log(const Log&) = delete;
   Log& operator=(const Log&) = delete;
 
-  void info(std::string_view message);   // "13:01:00 INFO: message" to out
-  void debug(std::string_view message);  // "13:01:00 DBG : message", only when verbose
-  void error(std::string_view message);  // "13:01:00 ERR : message" to err
-  void raw(std::string_view line);       // a line as is (banner, separators, the -V flags block)
+  void info(std::string_view message);    // "13:01:00 INFO: message" to out
+  void debug(std::string_view message);   // "13:01:00 DBG : message", only when verbose
+  void error(std::string_view message);   // "13:01:00 ERR : message" to err
+  void raw(std::string_view line);        // a line as is (banner, separators, the -V flags block)
+  void raw_error(std::string_view line);  // a line as is, to err (a dialect's own error lines)
 
   // A live line (engine/report/live_line.hh: "Real-time throughput: 13.31Gbps ..."). On a
   // terminal (and TERM is not "dumb") the line is cleared and ended by '\r' so the next one

@@ -59,8 +59,11 @@ struct EnumNames<UdpPayload> {
 };
 template <>
 struct EnumNames<Dialect> {
-  static constexpr std::array<std::pair<Dialect, const char*>, 3> names{
-      {{Dialect::linux, "linux"}, {Dialect::windows, "windows"}, {Dialect::iperf2, "iperf2"}}};
+  static constexpr std::array<std::pair<Dialect, const char*>, 4> names{
+      {{Dialect::linux, "linux"},
+       {Dialect::windows, "windows"},
+       {Dialect::iperf2, "iperf2"},
+       {Dialect::iperf3, "iperf3"}}};
 };
 
 template <class E>

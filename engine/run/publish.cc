@@ -62,6 +62,9 @@ void print_result(const Result& result, Log& log) {
         log.raw(line);
       for (const std::string& note : result.notes) log.info(note);
       return;
+    case Dialect::iperf3:  // its server prints its own rows (engine/iperf3/server_run.cc)
+      for (const std::string& note : result.notes) log.info(note);
+      return;
     case Dialect::linux:
       for (const std::string& line : linux_summary_lines(result)) log.info(line);
       for (const std::string& line : xttcp_extra_lines(result)) log.info(line);

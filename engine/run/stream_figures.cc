@@ -6,7 +6,7 @@ namespace {
 
 uint64_t grown(uint64_t now, uint64_t before) { return now >= before ? now - before : 0; }
 
-std::vector<StreamInterval> sender_streams(const StreamEdges& e) {
+std::vector<StreamInterval> slot_streams(const StreamEdges& e) {
   std::vector<StreamInterval> out;
   if (e.flows_now == nullptr) return out;
   const std::vector<CounterSnapshot>& now = *e.flows_now;
@@ -80,7 +80,7 @@ std::vector<StreamInterval> udp_receiver_streams(const StreamEdges& e) {
 }  // namespace
 
 std::vector<StreamInterval> stream_figures(const StreamEdges& e) {
-  if (e.role == Role::sender) return sender_streams(e);
+  if (e.role == Role::sender || (e.slots_are_streams && !e.udp)) return slot_streams(e);
   return e.udp ? udp_receiver_streams(e) : tcp_receiver_streams(e);
 }
 

@@ -27,9 +27,12 @@ struct StreamEdges {
   const std::vector<ConnectionWatch::Reading>* readings_now = nullptr;
   const std::vector<ConnectionInterval>* connections = nullptr;
   bool tallies = false;  // a TCP receiver's readings carry tallies
+  // layout.one_port: each flow slot is one stream (one connection), on a receiver too.
+  bool slots_are_streams = false;
 };
 
-// Sender: one per flow slot, in slot order. TCP receiver with tallies: one per watched connection,
+// Sender, or a TCP receiver whose slots are its streams: one per flow slot, in slot order. TCP
+// receiver with tallies: one per watched connection,
 // in id (accept) order. UDP receiver: one per test flow that received in the interval, in the
 // order the flows first arrived. Otherwise none.
 std::vector<StreamInterval> stream_figures(const StreamEdges& edges);

@@ -166,9 +166,10 @@ class Timeline::Run {
         if (readings) sample.connections = interval_figures(readings_, *readings, t_.pool_.role());
         if (t_.per_stream_ && udp_run_) announce_udp_streams();
         if (t_.per_stream_)
-          sample.per_stream = stream_figures(
-              {t_.pool_.role(), udp_run_, &sample_flows_, &slots, &udp_delta, &readings_,
-               readings ? &*readings : nullptr, &sample.connections, t_.pool_.counts_reads()});
+          sample.per_stream =
+              stream_figures({t_.pool_.role(), udp_run_, &sample_flows_, &slots, &udp_delta,
+                              &readings_, readings ? &*readings : nullptr, &sample.connections,
+                              t_.pool_.counts_reads(), t_.pool_.spec().layout.one_port});
         window_.intervals.push_back(sample);
         // Each stream's share is for the sinks; the result keeps it for as many streams as it
         // keeps connections' figures (limits::watched_connections), not for thousands.

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "engine/net/os_socket.hh"
 #include "engine/report/log.hh"
 #include "engine/stats/rr_clock.hh"
 
@@ -61,7 +62,23 @@ WorkerPool::WorkerPool(Backend& backend, const TestSpec& spec, const Plan& plan,
   reports_.resize(plan.workers.size());
 }
 
-WorkerPool::~WorkerPool() { stop_and_join(); }
+WorkerPool::~WorkerPool() {
+  stop_and_join();
+  for (uint32_t i = 0; i < adopted_unclaimed_.size(); ++i) close_unclaimed(i);
+}
+
+void WorkerPool::adopt(const std::vector<NativeSocket>& by_slot) {
+  adopted_unclaimed_.assign(contexts_.size(), 1);
+  for (uint32_t i = 0; i < contexts_.size(); ++i)
+    for (const FlowPlan& flow : plan_.workers[i].flows)
+      contexts_[i].adopted.push_back(by_slot.at(flow.slot));
+}
+
+void WorkerPool::close_unclaimed(uint32_t index) {
+  if (index >= adopted_unclaimed_.size() || !adopted_unclaimed_[index]) return;
+  for (NativeSocket socket : contexts_[index].adopted) close_socket(socket);
+  adopted_unclaimed_[index] = false;
+}
 
 uint32_t WorkerPool::pick_udp_flow_base() {
   // Flow ids are base | slot with slots < 2^20 (limits::max_connections): 12 random bits keep
@@ -105,6 +122,8 @@ void WorkerPool::worker_main(uint32_t index) {
   }
   if (status) {
     auto made = backend_.make_worker(context);
+    if (!made) close_unclaimed(index);
+    if (index < adopted_unclaimed_.size()) adopted_unclaimed_[index] = false;  // the worker's now
     if (made) {
       worker = std::move(*made);
       status = worker->open();

@@ -77,6 +77,12 @@ class WorkerPool {
     if (udp_flows_) udp_flows_->set_admission(admission);
   }
 
+  // layout.one_port: the connections the control plane made, by flow slot (one per slot), for
+  // the workers to serve (WorkerContext::adopted). The pool owns them from here: a worker
+  // takes its own over when it is made; those of a worker never made are closed here. Before
+  // open_all().
+  void adopt(const std::vector<NativeSocket>& by_slot);
+
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);
   // Lets every worker enter its data loop.
@@ -141,6 +147,9 @@ class WorkerPool {
   std::vector<std::thread> threads_;
   std::vector<WorkerReport> reports_;
   std::vector<std::vector<OpenedConnection>> opened_lists_;  // one list per worker (WorkerContext)
+  // Per worker: its adopted sockets are still the pool's to close (no worker took them over).
+  std::vector<char> adopted_unclaimed_;  // char, not bool: each worker writes its own
+  void close_unclaimed(uint32_t index);
   bool all_opened_ = false;
 
   std::atomic<bool> stop_{false};

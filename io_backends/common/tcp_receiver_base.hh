@@ -16,6 +16,8 @@
 #include "engine/stats/rate_mark.hh"
 #include "io_backends/common/accept_failure.hh"
 #include "io_backends/common/iperf2_stream_start.hh"
+#include "engine/net/socket_setup.hh"
+#include "io_backends/common/socket_buffers.hh"
 #include "io_backends/common/tcp_tuning.hh"
 
 namespace xttcp {
@@ -107,6 +109,27 @@ class TcpReceiverBase : protected TcpReceiverBook {
   // A connection accepted on `listener` as `fd` from `peer` (nullptr: the socket is asked): a
   // fresh slot (a freed one when there is one), counted. Returns its index in connections_.
   uint32_t add_connection(const Listener& listener, int fd, const SocketAddress* peer = nullptr) {
+    const uint32_t index = add_connection_to(listener.slot, fd, peer);
+    acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
+    return index;
+  }
+  // layout.one_port: every connection the control plane made (WorkerContext::adopted), taken
+  // over in flow order as the flows' connections; `serve(index)` then serves each. The sockets
+  // are this worker's from here, whatever fails.
+  template <class Serve>
+  Status adopt_connections(Serve&& serve) {
+    std::vector<UniqueFd> taken;
+    for (NativeSocket socket : context_.adopted) taken.emplace_back(socket);
+    for (size_t i = 0; i < taken.size(); ++i) {
+      if (Status mode = set_nonblocking(taken[i].get(), true); !mode) return mode;
+      if (Status sized = apply_socket_buffers(taken[i].get(), *context_.spec); !sized) return sized;
+      if (Status tuned = apply_tcp_tuning(taken[i].get(), *context_.spec); !tuned) return tuned;
+      serve(add_connection_to(context_.plan->flows[i].slot, taken[i].release()));
+    }
+    return ok();
+  }
+  // A connection as flow `slot`'s: a fresh slot (a freed one when there is one), counted.
+  uint32_t add_connection_to(uint32_t slot, int fd, const SocketAddress* peer = nullptr) {
     uint32_t index;
     if (!free_.empty()) {
       index = free_.back();
@@ -118,10 +141,9 @@ class TcpReceiverBase : protected TcpReceiverBook {
     Connection& c = connections_[index];
     c = Connection{};
     c.fd.reset(fd);
-    c.slot = listener.slot;
+    c.slot = slot;
     c.watch_id = watch_connection(context_, fd, c.slot, &c.tally);
     c.remote = peer != nullptr ? peer->to_string() : peer_text(fd);
-    acknowledge_iperf2_stream(*context_.spec, fd);  // the iperf2 dialect's server: its header ack
     ++report_.connections;
     return index;
   }

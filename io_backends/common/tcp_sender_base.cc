@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
+#include "io_backends/common/socket_buffers.hh"
+#include "io_backends/common/tcp_tuning.hh"
 
 namespace xttcp {
 
@@ -22,11 +25,28 @@ std::string zerocopy_fallback_note(const ZeroCopyStats& total) {
 }
 
 Expected<std::vector<UniqueFd>> TcpSenderBook::connect_all(bool blocking) {
+  if (!context_.adopted.empty()) return adopt_all(blocking);
   auto sockets = connect_flows(context_, report_.notes);
   if (!sockets || !blocking) return sockets;
   // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
   for (UniqueFd& fd : *sockets)
     if (Status mode = set_nonblocking(fd.get(), false); !mode) return mode.error();
+  return sockets;
+}
+
+Expected<std::vector<UniqueFd>> TcpSenderBook::adopt_all(bool blocking) {
+  std::vector<UniqueFd> sockets;
+  for (NativeSocket socket : context_.adopted) sockets.emplace_back(socket);  // ours to close now
+  for (size_t i = 0; i < sockets.size(); ++i) {
+    if (Status mode = set_nonblocking(sockets[i].get(), !blocking); !mode) return mode.error();
+    if (Status sized = apply_socket_buffers(sockets[i].get(), *context_.spec); !sized)
+      return sized.error();
+    if (Status tuned = apply_tcp_tuning(sockets[i].get(), *context_.spec); !tuned)
+      return tuned.error();
+    auto peer = peer_address_of(sockets[i].get());
+    record_opened(context_, sockets[i].get(), peer ? *peer : SocketAddress{}, false,
+                  context_.plan->flows[i].slot);
+  }
   return sockets;
 }
 

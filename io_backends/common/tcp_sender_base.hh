@@ -40,6 +40,9 @@ class TcpSenderBook {
   // Every flow connected (connect_flows), in blocking mode when `blocking`; the caller keeps
   // them as connections.
   Expected<std::vector<UniqueFd>> connect_all(bool blocking);
+  // layout.one_port: the connections the control plane made (WorkerContext::adopted), taken
+  // over in flow order, in the mode asked.
+  Expected<std::vector<UniqueFd>> adopt_all(bool blocking);
   // A send failed with `err`: the connection is closed; the peer going away is counted, any
   // other error reported.
   void connection_lost(TcpSendConnection& connection, int err);

@@ -31,7 +31,7 @@ class EpollBackend final : public Backend {
            cap_wait_all | cap_thread_rate | cap_call_timing | cap_count_mode | cap_several_hosts |
            cap_udp_unconnected |  // -uc: sendto/sendmmsg with the address; receivers never connect
            cap_udp_receive_coalescing |  // -uro: UDP_GRO (common/udp_flows.cc)
-           cap_peer_filter | cap_count_reads;
+           cap_peer_filter | cap_count_reads | cap_adopted_connections;
   }
   std::string_view instead() const override { return "use --backend iocp (Windows)"; }
   // The fallback of --backend auto, for TCP and UDP alike.

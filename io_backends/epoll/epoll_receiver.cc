@@ -52,6 +52,8 @@ Status EpollReceiver::open() {
   if (!buffer_)
     return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
 
+  if (!context_.adopted.empty())
+    return adopt_connections([this](uint32_t index) { serve_connection(index, 0); });
   if (Status opened = open_listeners(false); !opened) return opened;
   for (size_t i = 0; i < listeners_.size(); ++i) {
     epoll_event event{};
@@ -86,22 +88,27 @@ void EpollReceiver::accept_all(uint32_t listener_index) {
       ::close(fd);
       continue;
     }
-    const uint32_t index = add_connection(listener, fd, &peer);
-    connections_[index].queued = true;
-    connections_[index].port = listener.port;
-    if (recv_flags_ & MSG_WAITALL) {
-      const int lowat = static_cast<int>(context_.spec->workload.recv_buffer);
-      setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof lowat);
-    }
-    epoll_event event{};
-    event.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
-    event.data.u64 = index;
-    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0)
-      record_error(std::string("epoll_ctl: ") + std::strerror(errno));
-    ready_.push_back(index);  // data may have arrived before the registration
-    if (context_.on_accept) context_.on_accept();
-    report_data_connection(context_, fd);
+    serve_connection(add_connection(listener, fd, &peer), listener.port);
   }
+}
+
+void EpollReceiver::serve_connection(uint32_t index, uint16_t port) {
+  Connection& c = connections_[index];
+  const int fd = c.fd.get();
+  c.queued = true;
+  c.port = port;
+  if (recv_flags_ & MSG_WAITALL) {
+    const int lowat = static_cast<int>(context_.spec->workload.recv_buffer);
+    setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof lowat);
+  }
+  epoll_event event{};
+  event.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
+  event.data.u64 = index;
+  if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0)
+    record_error(std::string("epoll_ctl: ") + std::strerror(errno));
+  ready_.push_back(index);  // data may have arrived before the registration
+  if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, fd);
 }
 
 void EpollReceiver::close_connection(uint32_t index, int err) {

@@ -29,6 +29,8 @@ class EpollReceiver final : public DataWorker,
   using Connection = EpollReceiveConnection;
 
   void accept_all(uint32_t index);
+  // A connection just added (accepted on `port`, or adopted: port 0) joins the epoll set.
+  void serve_connection(uint32_t index, uint16_t port);
   // Listeners whose rest is over go back into the epoll set; the wait's timeout until the next.
   int resume_listeners(int timeout_ms);
   void close_connection(uint32_t index, int err);

@@ -59,15 +59,25 @@ Expected<Command> parse_iperf2_dialect(const std::vector<std::string>& args);
 // Full help text of the iperf2 dialect.
 std::string iperf2_dialect_help();
 
-enum class CliDialect { linux, windows, iperf2 };
+// iperf3 3.12's command line (docs/iperf3.md): its server, -s, with the options a server keeps
+// for itself (-p, -B, -i, -f, -1, -V); a test's settings come from its client over the wire.
+// The spec has dialect = Dialect::iperf3 and layout.one_port. Options xttcp does not run are
+// refused in one line naming the option and why.
+Expected<Command> parse_iperf3_dialect(const std::vector<std::string>& args);
 
-// Which grammar reads the command line: `--dialect linux|windows|iperf2` (or --dialect=...)
+// Full help text of the iperf3 dialect.
+std::string iperf3_dialect_help();
+
+enum class CliDialect { linux, windows, iperf2, iperf3 };
+
+// Which grammar reads the command line: `--dialect linux|windows|iperf2|iperf3` (or --dialect=...)
 // anywhere in `args` wins and is removed from them; otherwise the program name (basename, any
 // case): ntttcp.exe, ntttcps[.exe], ntttcpr[.exe] and, on Windows builds, ntttcp choose windows;
-// any iperf[.exe] chooses iperf2; any other name (xttcp, and ntttcp on Linux, NTTTCP-for-Linux's
-// own name) chooses the host's dialect: linux on a Linux build, windows on a Windows build. When
-// the choice is windows and the name is ntttcps / ntttcpr, "-s" / "-r" is inserted at the front of
-// `args`, so an explicit -r / -s later on the line still wins, as in the original.
+// any iperf[.exe] chooses iperf2, any iperf3[.exe] iperf3; any other name (xttcp, and ntttcp on
+// Linux, NTTTCP-for-Linux's own name) chooses the host's dialect: linux on a Linux build, windows
+// on a Windows build. When the choice is windows and the name is ntttcps / ntttcpr, "-s" / "-r" is
+// inserted at the front of `args`, so an explicit -r / -s later on the line still wins, as in the
+// original.
 Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<std::string>& args);
 
 }  // namespace xttcp

@@ -45,6 +45,7 @@ NameChoice choice_from_name(std::string_view program_name) {
   if (name == "ntttcpr") return {CliDialect::windows, "-r"};
   if (name == "ntttcp" && (exe || bare_ntttcp_is_windows)) return {CliDialect::windows, nullptr};
   if (name == "iperf") return {CliDialect::iperf2, nullptr};
+  if (name == "iperf3") return {CliDialect::iperf3, nullptr};
   return {};
 }
 
@@ -53,7 +54,8 @@ Expected<CliDialect> dialect_named(const std::string& value) {
   if (name == "linux") return CliDialect::linux;
   if (name == "windows") return CliDialect::windows;
   if (name == "iperf2") return CliDialect::iperf2;
-  return fail("--dialect: '" + value + "' is not linux, windows or iperf2");
+  if (name == "iperf3") return CliDialect::iperf3;
+  return fail("--dialect: '" + value + "' is not linux, windows, iperf2 or iperf3");
 }
 
 const char* dialect_name(CliDialect dialect) {
@@ -61,6 +63,7 @@ const char* dialect_name(CliDialect dialect) {
     case CliDialect::linux: return "linux";
     case CliDialect::windows: return "windows";
     case CliDialect::iperf2: return "iperf2";
+    case CliDialect::iperf3: return "iperf3";
   }
   return "?";
 }
@@ -73,7 +76,8 @@ Expected<CliDialect> choose_dialect(std::string_view program_name, std::vector<s
     std::optional<std::string> value;
     std::size_t words = 1;
     if (args[i] == "--dialect") {
-      if (i + 1 >= args.size()) return fail("--dialect needs a value (linux, windows or iperf2)");
+      if (i + 1 >= args.size())
+        return fail("--dialect needs a value (linux, windows, iperf2 or iperf3)");
       value = args[i + 1];
       words = 2;
     } else if (args[i].starts_with("--dialect=")) {

@@ -12,10 +12,11 @@
 
 #include "base/status.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/option_rows.hh"
 
 namespace xttcp::iperf2_cli {
 
-enum class Arg { none, required, optional };
+using option_rows::Arg;
 
 // What the rows record while the line is read.
 struct Iperf2Parse {
@@ -32,21 +33,8 @@ struct Iperf2Parse {
   bool udp = false;                     // -u
 };
 
-// One option xttcp runs: its error lines read "-P: <the rule>".
-struct OptionRow {
-  char short_name;  // 0: long only
-  const char* long_name;
-  Arg arg;
-  Status (*apply)(Iperf2Parse&, const std::string& value);
-};
-
-// One option iperf 2.1.8 documents that xttcp refuses, and why.
-struct RefusedRow {
-  char short_name;
-  const char* long_name;
-  Arg arg;
-  const char* reason;
-};
+using OptionRow = option_rows::OptionRow<Iperf2Parse>;
+using option_rows::RefusedRow;
 
 // Reads `args` (argv without argv[0]) through the rows; fails with one line naming the option.
 Status read_line(const std::vector<std::string>& args, std::span<const OptionRow> rows,

@@ -611,11 +611,11 @@ TEST(DialectChoice, Errors) {
   std::vector<std::string> args = words("-r --dialect");
   auto missing = choose_dialect("xttcp", args);
   ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().message, "--dialect needs a value (linux, windows or iperf2)");
+  EXPECT_EQ(missing.error().message, "--dialect needs a value (linux, windows, iperf2 or iperf3)");
   args = words("--dialect bsd");
   auto bad = choose_dialect("xttcp", args);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().message, "--dialect: 'bsd' is not linux, windows or iperf2");
+  EXPECT_EQ(bad.error().message, "--dialect: 'bsd' is not linux, windows, iperf2 or iperf3");
   args = words("--dialect linux --dialect windows");
   auto conflict = choose_dialect("xttcp", args);
   ASSERT_FALSE(conflict.has_value());

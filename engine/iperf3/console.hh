@@ -1,0 +1,87 @@
+// iperf3 3.12's console lines (tests/reference/iperf3-3.12/README.md 8; its src/iperf_locale.c
+// formats and src/units.c numbers): the server's banner and connection lines, the interval rows
+// of each stream and their [SUM], and the summary. Pure: figures in, lines out.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/report/interval_sink.hh"
+
+namespace xttcp::iperf3 {
+
+// A number as iperf3's unit_snprintf writes it, 4 places then the unit: `format` 'a' adaptive
+// bits (1000-based), 'A' adaptive bytes (1024-based), or one of k m g t / K M G T; a value in
+// bytes ("36.9 Gbit" for 4.6e9 bytes/s in 'a'). The caller appends "s" or "s/sec".
+std::string unit_text(double bytes, char format);
+
+inline constexpr const char* separator = "- - - - - - - - - - - - - - - - - - - - - - - - -";
+inline constexpr const char* banner_rule =
+    "-----------------------------------------------------------";
+
+// One row of a stream (its socket number, as 3.12 prints) or of [SUM] (id nullopt).
+struct Row {
+  std::optional<int> id;  // nullopt: [SUM]
+  double start_s = 0, end_s = 0;
+  uint64_t bytes = 0;
+  std::optional<int64_t> retransmits;  // a TCP sender's: the Retr column
+  std::optional<uint64_t> cwnd_bytes;  // a TCP sender's intervals: the Cwnd column
+  std::string tail;                    // "", "sender", "receiver" or "(omitted)"
+};
+std::string row_text(const Row& row, char format);
+
+// The header over rows with (or without) Retr and Cwnd.
+std::string header(bool retransmits, bool cwnd);
+
+// The server's lines before a test: the banner, and once the client is in, its control peer.
+std::vector<std::string> banner_lines(uint16_t port, uint32_t test_number);
+std::string accepted_line(const std::string& host, uint16_t port);
+// A stream's connection, as both ends print it.
+std::string connected_line(int id, const std::string& local_host, uint16_t local_port,
+                           const std::string& remote_host, uint16_t remote_port);
+
+// Prints each interval's rows as it ends (the interval header first): one per stream in slot
+// order, then [SUM] and a separator when there is more than one stream. Receiver rows have no
+// Retr/Cwnd; a TCP sender's have both.
+class LiveReport final : public IntervalSink {
+ public:
+  // `ids`: each flow slot's socket number; `emit`: where a line goes.
+  LiveReport(std::vector<int> ids, bool sender, char format, double interval_s,
+             std::function<void(const std::string&)> emit)
+      : ids_(std::move(ids)),
+        sender_(sender),
+        format_(format),
+        interval_s_(interval_s),
+        emit_(std::move(emit)) {}
+  bool wants_streams() const override { return true; }
+  // The last line printed was a separator (the [SUM] of several streams ends with one).
+  bool ended_with_separator() const { return ended_with_separator_; }
+  void interval(Role role, std::chrono::system_clock::time_point window_start,
+                const IntervalSample& sample, bool udp) override;
+
+ private:
+  std::vector<int> ids_;
+  bool sender_;
+  char format_;
+  double interval_s_;
+  std::function<void(const std::string&)> emit_;
+  bool header_said_ = false;
+  bool ended_with_separator_ = false;
+};
+
+// The summary: a separator when `separator_first` (not after intervals of several streams, whose
+// last [SUM] ended with one), the header, one row per stream of this end's direction ("sender"
+// or "receiver"), then [SUM] when there is more than one.
+struct SummaryStream {
+  int id = 0;
+  uint64_t bytes = 0;
+  double seconds = 0;
+  std::optional<int64_t> retransmits;  // a TCP sender's
+};
+std::vector<std::string> summary_lines(const std::vector<SummaryStream>& streams, bool sender,
+                                       char format, bool separator_first);
+
+}  // namespace xttcp::iperf3

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The iperf3 dialect against Debian's iperf3 3.12 (/usr/bin/iperf3) on loopback: xttcp invoked
+as `iperf3 -s` (a link) serves a real `iperf3 -c`, over iperf3's own protocol on one port.
+TCP with -P 4, and reverse (-R, the server sends) with -P 2 and -O 1: the client's -J document
+says the test ran (no "error"), its sent and received totals agree within 2 % (the received
+side is xttcp's count, handed over in iperf3's results message), and a consumer's fields are
+there (intervals[].sum, end.cpu_utilization_percent with xttcp's CPU as the remote); xttcp's
+own summary [SUM] is the figure it handed over. A second client while a test runs is told the
+server is busy; what xttcp does not serve yet (UDP) is refused in iperf3's words, and the
+server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
+tcp-p4, reverse, busy, refused-udp, interrupted.
+Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
+import json
+import os
+import re
+import subprocess
+
+from xttcp_e2e import (Process, SkipTest, check, free_port_block, run_cases, scratch_dir,
+                       wait_listening, within)
+
+IPERF3 = "/usr/bin/iperf3"
+
+
+def need_iperf3():
+    if not os.access(IPERF3, os.X_OK):
+        raise SkipTest(f"{IPERF3} is missing (apt-get install iperf3; scripts/install-deps.sh "
+                       "does)")
+
+
+def as_iperf3(xttcp):
+    """xttcp under the name iperf3: the name chooses the iperf3 dialect."""
+    link = os.path.join(scratch_dir("xttcp-iperf3-"), "iperf3")
+    os.symlink(xttcp, link)
+    return link
+
+
+def server(xttcp, started, *extra):
+    port = free_port_block(1)
+    s = Process([as_iperf3(xttcp), "-s", "-p", str(port), *extra], "xttcp as iperf3 -s")
+    started.append(s)
+    wait_listening(port)
+    return s, port
+
+
+def client(port, *args, timeout=60):
+    """A real iperf3 client's -J run: its exit code and document."""
+    done = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-J", *args],
+                          capture_output=True, text=True, timeout=timeout)
+    try:
+        doc = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise AssertionError(f"iperf3 -J printed no JSON:\n{done.stdout}\n{done.stderr}")
+    return done.returncode, doc
+
+
+def summary_sum_bytes(text, tail):
+    """The bytes of xttcp's summary row for its direction: [SUM] with several streams, else the
+    stream's; in iperf3's units (GBytes...), so approximate."""
+    units = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
+    rows = [l for l in text.splitlines() if l.rstrip().endswith(tail)]
+    check(rows, f"no summary row ending '{tail}':\n{text}")
+    m = re.search(r"sec\s+([\d.]+) (\w+)", rows[-1])
+    check(m is not None, f"unreadable summary row {rows[-1]!r}")
+    return float(m.group(1)) * units[m.group(2)]
+
+
+def check_test(doc, streams, sender_tail, server_out):
+    check("error" not in doc, f"the client says: {doc.get('error')}")
+    end = doc["end"]
+    sent, received = end["sum_sent"]["bytes"], end["sum_received"]["bytes"]
+    check(sent > 0 and received > 0, f"sent {sent}, received {received}")
+    check(within(received, sent, 0.02), f"received {received} is not within 2 % of sent {sent}")
+    check(len(end["streams"]) == streams, f"{len(end['streams'])} streams, not {streams}")
+    check(doc["intervals"] and all("sum" in i for i in doc["intervals"]),
+          "intervals without their sum")
+    cpu = end["cpu_utilization_percent"]
+    check(cpu["remote_total"] > 0, f"no remote CPU from xttcp: {cpu}")
+    # xttcp's own summary is its side's total, the one it handed to the client.
+    ours = received if sender_tail == "receiver" else sent
+    shown = summary_sum_bytes(server_out, sender_tail)
+    check(within(shown, ours, 0.01), f"xttcp's summary shows {shown:.0f} bytes, it sent {ours}")
+
+
+def tcp_p4(xttcp, started):
+    need_iperf3()
+    s, port = server(xttcp, started, "-1")
+    code, doc = client(port, "-P", "4", "-t", "2")
+    check(code == 0, f"iperf3 -c exited {code}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+    check_test(doc, 4, "receiver", s.stdout())
+    check("Server listening on" in s.stdout() and "Accepted connection from 127.0.0.1" in s.stdout(),
+          f"no banner or accepted line:\n{s.stdout()}")
+
+
+def reverse(xttcp, started):
+    need_iperf3()
+    s, port = server(xttcp, started, "-1")
+    code, doc = client(port, "-R", "-P", "2", "-t", "2", "-O", "1")
+    check(code == 0, f"iperf3 -c -R exited {code}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+    check(doc["start"]["test_start"]["reverse"] == 1, "the client did not run in reverse")
+    check_test(doc, 2, "sender", s.stdout())
+    check("Retr" in s.stdout(), "a sending server's rows have no Retr column")
+
+
+def busy(xttcp, started):
+    """While one client's test runs, another is told what 3.12 tells it."""
+    need_iperf3()
+    s, port = server(xttcp, started, "-1")
+    first = Process([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-t", "4", "--forceflush"],
+                    "first client")
+    started.append(first)
+    first.wait_output("Gbits/sec")  # its test runs: an interval row came
+    code, doc = client(port, "-t", "1")
+    check(doc.get("error") == "the server is busy running a test. try again later",
+          f"the second client was told {doc.get('error')!r}")
+    check(first.wait(30) == 0, f"the first client failed:\n{first.stdout()}{first.stderr()}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+
+
+def refused_udp(xttcp, started):
+    """UDP is not served yet: the client is told in iperf3's words, and the server serves the
+    next client."""
+    need_iperf3()
+    s, port = server(xttcp, started)
+    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-u", "-t", "1"],
+                             capture_output=True, text=True, timeout=30)
+    check(refused.returncode == 1, f"iperf3 -u exited {refused.returncode}")
+    check("an option you are trying to set is not implemented yet" in refused.stderr,
+          f"the UDP client was told:\n{refused.stderr}")
+    check("UDP (-u) is not served yet" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
+    code, doc = client(port, "-t", "1")
+    check(code == 0 and "error" not in doc, f"the next client failed: {doc.get('error')}")
+    s.signal(2)
+    check(s.wait(20) == 0, "the server did not exit 0 on Ctrl+C")
+
+
+def interrupted(xttcp, started):
+    """Ctrl+C on the server mid-test: its client is told the server has terminated (SERVER_
+    TERMINATE, as 3.12's server tells it) and the server leaves at once."""
+    need_iperf3()
+    s, port = server(xttcp, started)
+    c = Process([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-t", "30", "--forceflush"],
+                "client")
+    started.append(c)
+    c.wait_output("bits/sec")
+    s.signal(2)
+    check(s.wait(10) == 0, "the interrupted server did not exit 0 within 10 s")
+    check("iperf3: interrupt - the server has terminated" in s.stderr(),
+          f"the server does not say it terminated:\n{s.stderr()}")
+    check(c.wait(20) == 1, "the client of an interrupted server did not exit 1")
+    check("the server has terminated" in c.stderr(), f"the client was told:\n{c.stderr()}")
+
+
+CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "busy": busy, "refused-udp": refused_udp,
+         "interrupted": interrupted}
+
+if __name__ == "__main__":
+    raise SystemExit(run_cases(CASES))
