@@ -158,14 +158,19 @@ TestSpec test_spec(const TestSpec& server, const Parameters& p) {
   if (p.window > 0) t.io.socket_recv_buffer = t.io.socket_send_buffer = p.window;
   t.io.no_delay = p.nodelay;
   t.io.congestion = p.congestion;
+  // -b and --fq-rate are per stream in iperf3, xttcp's over every stream; they pace the sending
+  // end: this server only with -R (a client that sends paces itself).
+  if (p.reverse) {
+    t.workload.rate_limit_bps = p.rate_bps * p.parallel;
+    t.workload.fq_rate_limit_bps = p.fq_rate_bps * p.parallel;
+  }
   return t;
 }
 
 // Why this server cannot run what the client asked: an iperf3 error code for its client.
 std::optional<int32_t> unsupported(const Parameters& p) {
   if (p.protocol == Protocol::sctp) return error_no_sctp;
-  if (p.protocol == Protocol::udp || p.bidirectional || p.rate_bps > 0 || p.mss > 0 ||
-      p.authenticated)
+  if (p.protocol == Protocol::udp || p.bidirectional || p.mss > 0 || p.authenticated)
     return error_not_implemented;
   return std::nullopt;
 }
@@ -174,7 +179,6 @@ std::string what_was_refused(const Parameters& p) {
   if (p.protocol == Protocol::sctp) return "SCTP";
   if (p.protocol == Protocol::udp) return "UDP (-u) is not served yet";
   if (p.bidirectional) return "--bidir is not served yet";
-  if (p.rate_bps > 0) return "a TCP rate (-b) is not served yet";
   if (p.mss > 0) return "-M is not served yet";
   return "authentication (--username) is not served";
 }

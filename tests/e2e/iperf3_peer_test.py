@@ -8,7 +8,7 @@ there (intervals[].sum, end.cpu_utilization_percent with xttcp's CPU as the remo
 own summary [SUM] is the figure it handed over. A second client while a test runs is told the
 server is busy; what xttcp does not serve yet (UDP) is refused in iperf3's words, and the
 server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
-tcp-p4, reverse, busy, refused-udp, interrupted.
+tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-udp, interrupted.
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import os
@@ -103,6 +103,21 @@ def reverse(xttcp, started):
     check("Retr" in s.stdout(), "a sending server's rows have no Retr column")
 
 
+def reverse_rate(xttcp, started):
+    """-R -b: the server paces its sends at the client's rate per stream (iperf3's -b is per
+    stream): never faster than asked (a loaded machine may be slower)."""
+    need_iperf3()
+    s, port = server(xttcp, started, "-1")
+    code, doc = client(port, "-R", "-b", "40M", "-P", "2", "-t", "2")
+    check(code == 0 and "error" not in doc, f"iperf3 -c -R -b failed: {doc.get('error')}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+    sent = doc["end"]["sum_sent"]
+    asked = 2 * 40e6
+    check(sent["bits_per_second"] <= 1.2 * asked,
+          f"the server sent at {sent['bits_per_second'] / 1e6:.1f} Mbit/s, over the "
+          f"{asked / 1e6:.0f} asked")
+
+
 def busy(xttcp, started):
     """While one client's test runs, another is told what 3.12 tells it."""
     need_iperf3()
@@ -152,8 +167,8 @@ def interrupted(xttcp, started):
     check("the server has terminated" in c.stderr(), f"the client was told:\n{c.stderr()}")
 
 
-CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "busy": busy, "refused-udp": refused_udp,
-         "interrupted": interrupted}
+CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,
+         "refused-udp": refused_udp, "interrupted": interrupted}
 
 if __name__ == "__main__":
     raise SystemExit(run_cases(CASES))
