@@ -74,7 +74,9 @@ Expected<Plan> make_plan(const TestSpec& spec, const std::vector<int>& cpus) {
     return fail("-P x -n x -l: " + std::to_string(spec.sender_connections()) +
                 " connections is more than the " + std::to_string(limits::max_connections) +
                 " xttcp supports");
-  if (uint32_t last = uint32_t{spec.layout.base_port} + spec.layout.ports - 1; last > 65535)
+  // One port (the iperf3 dialect): the flows' ports are never listened on or connected to.
+  if (uint32_t last = uint32_t{spec.layout.base_port} + spec.layout.ports - 1;
+      last > 65535 && !spec.layout.one_port)
     return fail("-p/-P: ports " + std::to_string(spec.layout.base_port) + ".." +
                 std::to_string(last) + " run past 65535");
   if (spec.layout.source_base_port != 0 && spec.role == Role::sender &&

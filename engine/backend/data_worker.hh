@@ -111,8 +111,9 @@ struct WorkerContext {
   ConnectionWatch* connection_watch = nullptr;
   // layout.one_port: the TCP connections the control plane made for this worker's flows, in
   // the order of plan->flows (one each), already connected and past their preamble (the iperf3
-  // dialect's cookie). open() takes them over (they are the worker's to close) instead of
-  // listening or connecting. Empty otherwise.
+  // dialect's cookie). The worker owns them from its construction (make_worker): it closes
+  // them whatever fails; open() serves them instead of listening or connecting. Empty
+  // otherwise.
   std::vector<NativeSocket> adopted;
 };
 

@@ -35,6 +35,12 @@ constexpr milliseconds poll_step{100};  // how soon a wait sees Ctrl+C
 // Data connections that connected but have not sent their cookie yet, at most: beyond them a
 // connection is refused at once (a flood of silent connections holds nothing).
 constexpr std::size_t max_pending_streams = 64;
+// Connections taken from the listener at most per turn: a flood of them never starves the
+// turn's other work (its deadline, the control connection, the end of the test).
+constexpr int accepts_per_turn = 64;
+// A test whose data and control connection both stay silent this long is ended (3.12: 120 s
+// by default, "idle timeout for receiving data"; only while it receives).
+constexpr seconds idle_limit{60};
 
 bool interrupted(const RunEnv& env) { return user_interrupted(env); }
 
@@ -76,17 +82,19 @@ class Control {
     return write_all(socket_.get(), bytes, SteadyClock::now() + message_wait);
   }
   // The session's next event, reading as needed until `deadline`, `stop` or Ctrl+C
-  // (Event::none then). A peer that is gone is Event::failed.
+  // (Event::none then; a deadline already past still reads what has come). A peer that is gone
+  // is Event::failed.
   ServerStep next(ServerSession& session, SteadyClock::time_point deadline,
                   const std::atomic<bool>* stop = nullptr) {
     for (ServerStep step = session.on_control({});; step = session.on_control({})) {
       if (step.event != ServerStep::Event::none) return step;
       for (;;) {
         if (interrupted(env_) || (stop != nullptr && stop->load())) return {};
-        const auto now = SteadyClock::now();
-        if (now >= deadline) return {};
-        if (wait_socket(socket_.get(), WaitFor::read, std::min(deadline, now + poll_step)) > 0)
-          break;
+        const int ready = wait_socket(socket_.get(), WaitFor::read,
+                                      std::min(deadline, SteadyClock::now() + poll_step));
+        if (ready > 0) break;
+        if (ready < 0) return session.on_control_closed();
+        if (SteadyClock::now() >= deadline) return {};
       }
       char buffer[4096];
       const SocketTransfer got = receive_some(socket_.get(), buffer, sizeof buffer);
@@ -128,9 +136,10 @@ struct AcceptedStreams {
 
 // The next event is `wanted`, within message_wait; else false and the line why.
 bool expect(Control& control, ServerSession& session, ServerStep::Event wanted, ServerStep& step,
-            Log& log, std::string_view what) {
+            Log& log, std::string_view what, const RunEnv& env) {
   step = control.next(session, SteadyClock::now() + message_wait);
   if (step.event == wanted) return true;
+  if (step.event == ServerStep::Event::none && interrupted(env)) return false;  // said at the end
   if (step.event == ServerStep::Event::none)
     complain(log, fmt::format("the client sent no {} within {} s", what, message_wait.count()));
   else
@@ -161,8 +170,11 @@ TestSpec test_spec(const TestSpec& server, const Parameters& p) {
   // -b and --fq-rate are per stream in iperf3, xttcp's over every stream; they pace the sending
   // end: this server only with -R (a client that sends paces itself).
   if (p.reverse) {
-    t.workload.rate_limit_bps = p.rate_bps * p.parallel;
-    t.workload.fq_rate_limit_bps = p.fq_rate_bps * p.parallel;
+    auto times_streams = [&](uint64_t rate) {  // saturating: an absurd rate is no rate
+      return rate > UINT64_MAX / p.parallel ? 0 : rate * p.parallel;
+    };
+    t.workload.rate_limit_bps = times_streams(p.rate_bps);
+    t.workload.fq_rate_limit_bps = times_streams(p.fq_rate_bps);
   }
   return t;
 }
@@ -222,7 +234,7 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session, Co
     std::vector<SocketPoll> polls{{listener_.get()}, {control.socket()}};
     for (const PendingStream& p : pending) polls.push_back({p.socket.get()});
     if (poll_sockets(polls, static_cast<int>(poll_step.count())) < 0) continue;
-    if (polls[1].readable) {  // only CLIENT_TERMINATE or its end can come now
+    if (polls[1].readable || polls[1].hung_up) {  // only CLIENT_TERMINATE or its end can come
       ServerStep step = control.next(session, SteadyClock::now());
       if (step.event == ServerStep::Event::failed ||
           step.event == ServerStep::Event::client_terminated) {
@@ -260,7 +272,7 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session, Co
       }
     }
     if (!polls[0].readable) continue;
-    for (;;) {
+    for (int taken = 0; taken < accepts_per_turn; ++taken) {
       SocketAddress peer;
       auto socket = accept_connection(listener_.get(), &peer);
       if (!socket || !*socket) break;
@@ -275,7 +287,7 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session, Co
 }
 
 void Server::refuse_strangers() {
-  for (;;) {
+  for (int taken = 0; taken < accepts_per_turn; ++taken) {
     SocketAddress peer;
     auto socket = accept_connection(listener_.get(), &peer);
     if (!socket || !*socket) return;
@@ -288,14 +300,15 @@ void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   Control control(std::move(control_socket), env_);
   ServerSession session;
   ServerStep step;
-  if (!expect(control, session, ServerStep::Event::cookie, step, env_.log, "cookie")) {
+  if (!expect(control, session, ServerStep::Event::cookie, step, env_.log, "cookie", env_)) {
     if (interrupted(env_)) (void)control.write(session.terminate());
     return;
   }
   say(accepted_line(peer.host(), peer.port()));
   if (Status sent = control.write(step.write); !sent)
     return complain(env_.log, sent.error().message);
-  if (!expect(control, session, ServerStep::Event::parameters, step, env_.log, "parameters")) {
+  if (!expect(control, session, ServerStep::Event::parameters, step, env_.log, "parameters",
+              env_)) {
     if (interrupted(env_)) (void)control.write(session.terminate());
     return;
   }
@@ -396,6 +409,27 @@ void Server::run_test(ServerSession& session, Control& control, const TestSpec& 
   });
   SystemProbe probe(t);
   Timeline timeline(clock, pool, probe, env_.log, t.output.interval_s);
+  // A test whose bytes stopped moving for idle_limit is ended: a client that went quiet (or
+  // stopped reading) holds no server for the rest of its -t.
+  uint64_t last_bytes = 0;
+  auto last_progress = SteadyClock::now();
+  timeline.set_watch(
+      [&]() -> std::optional<StopReason> {
+        const uint64_t bytes = pool.total_bytes();
+        const auto now = SteadyClock::now();
+        if (bytes != last_bytes) {
+          last_bytes = bytes;
+          last_progress = now;
+          return std::nullopt;
+        }
+        if (now - last_progress < idle_limit) return std::nullopt;
+        return StopReason{
+            StopCause::sender_left,
+            t.role == Role::receiver
+                ? fmt::format("idle timeout for receiving data ({} s)", idle_limit.count())
+                : fmt::format("the client read nothing for {} s", idle_limit.count())};
+      },
+      true);
   LiveReport live(streams.ids, t.role == Role::sender, spec_.iperf3.format, t.output.interval_s,
                   [this](const std::string& line) { say(line); });
   const bool rows = !spec_.iperf3.json && spec_.iperf3.intervals;
@@ -412,6 +446,8 @@ void Server::run_test(ServerSession& session, Control& control, const TestSpec& 
     watch.join();
     (void)control.write(session.terminate());
     (void)wait_socket(control.socket(), WaitFor::read, SteadyClock::now() + seconds(1));
+    (void)pool.stop_and_join();
+    return;
   }
   const std::vector<WorkerReport> reports = pool.stop_and_join();
   stop_watch.store(true);
@@ -420,8 +456,11 @@ void Server::run_test(ServerSession& session, Control& control, const TestSpec& 
   if (ending.event != ServerStep::Event::test_end) {
     if (!ending.message.empty())
       complain(env_.log, ending.message);
-    else if (clock.cancelled() && !interrupted(env_))
+    else if (clock.cancelled())
       complain(env_.log, clock.reason().message);
+    else
+      complain(env_.log,
+               fmt::format("the client did not end its test within {} s of its time", end_grace_s));
     return;
   }
   const Results ours = our_results(p, window, reports);
@@ -436,11 +475,11 @@ void Server::run_test(ServerSession& session, Control& control, const TestSpec& 
   if (Status sent = control.write(session.results_wanted()); !sent)
     return complain(env_.log, sent.error().message);
   ServerStep step;
-  if (!expect(control, session, ServerStep::Event::client_results, step, env_.log, "results"))
+  if (!expect(control, session, ServerStep::Event::client_results, step, env_.log, "results", env_))
     return;
   if (Status sent = control.write(session.send_results(ours)); !sent)
     return complain(env_.log, sent.error().message);
-  (void)expect(control, session, ServerStep::Event::done, step, env_.log, "IPERF_DONE");
+  (void)expect(control, session, ServerStep::Event::done, step, env_.log, "IPERF_DONE", env_);
 }
 
 }  // namespace

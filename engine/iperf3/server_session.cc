@@ -78,9 +78,14 @@ ServerStep ServerSession::on_control(std::span<const unsigned char> bytes) {
       return step;
     }
     default: {
-      auto byte = buffer_.take(1);
-      if (!byte) return {};
-      return running_state(static_cast<unsigned char>((*byte)[0]));
+      // TEST_START from a client is a no-op in 3.12: skipped here, so what follows it in the
+      // same read is not left waiting for more bytes.
+      while (auto byte = buffer_.take(1)) {
+        const auto value = static_cast<unsigned char>((*byte)[0]);
+        if (state_of(value) == State::test_start) continue;
+        return running_state(value);
+      }
+      return {};
     }
   }
 }
@@ -94,7 +99,6 @@ ServerStep ServerSession::running_state(unsigned char byte) {
     step.message = "the client has terminated";
     return step;
   }
-  if (state == State::test_start) return step;  // 3.12 takes it as a no-op
   if (state == State::test_end && phase_ == Phase::running) {
     phase_ = Phase::stopping;
     step.event = ServerStep::Event::test_end;

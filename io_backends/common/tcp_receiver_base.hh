@@ -46,7 +46,11 @@ struct TcpReceiveConnection {
 // The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
 class TcpReceiverBook {
  protected:
-  explicit TcpReceiverBook(const WorkerContext& context) : context_(context) {}
+  // Takes the adopted connections over at once (WorkerContext::adopted): whatever fails later,
+  // they are this worker's to close.
+  explicit TcpReceiverBook(const WorkerContext& context) : context_(context) {
+    for (NativeSocket socket : context.adopted) adopted_.emplace_back(socket);
+  }
 
   void record_error(const std::string& what) {
     if (report_.errors++ == 0) report_.first_error = what;
@@ -81,8 +85,9 @@ class TcpReceiverBook {
   uint32_t highest_mark_ = 0;  // for the note
 
   const WorkerContext& context_;
-  uint32_t resting_ = 0;  // listeners not accepting for want of descriptors
-  uint64_t resets_ = 0;   // connections the peer ended with a reset
+  std::vector<UniqueFd> adopted_;  // layout.one_port: until adopt_connections() serves them
+  uint32_t resting_ = 0;           // listeners not accepting for want of descriptors
+  uint64_t resets_ = 0;            // connections the peer ended with a reset
   WorkerReport report_;
 };
 
@@ -118,8 +123,8 @@ class TcpReceiverBase : protected TcpReceiverBook {
   // are this worker's from here, whatever fails.
   template <class Serve>
   Status adopt_connections(Serve&& serve) {
-    std::vector<UniqueFd> taken;
-    for (NativeSocket socket : context_.adopted) taken.emplace_back(socket);
+    std::vector<UniqueFd> taken = std::move(adopted_);
+    adopted_.clear();
     for (size_t i = 0; i < taken.size(); ++i) {
       if (Status mode = set_nonblocking(taken[i].get(), true); !mode) return mode;
       if (Status sized = apply_socket_buffers(taken[i].get(), *context_.spec); !sized) return sized;

@@ -25,7 +25,7 @@ std::string zerocopy_fallback_note(const ZeroCopyStats& total) {
 }
 
 Expected<std::vector<UniqueFd>> TcpSenderBook::connect_all(bool blocking) {
-  if (!context_.adopted.empty()) return adopt_all(blocking);
+  if (!adopted_.empty()) return adopt_all(blocking);
   auto sockets = connect_flows(context_, report_.notes);
   if (!sockets || !blocking) return sockets;
   // io_uring waits with its own poll; blocking mode keeps any kernel from answering EAGAIN.
@@ -35,8 +35,8 @@ Expected<std::vector<UniqueFd>> TcpSenderBook::connect_all(bool blocking) {
 }
 
 Expected<std::vector<UniqueFd>> TcpSenderBook::adopt_all(bool blocking) {
-  std::vector<UniqueFd> sockets;
-  for (NativeSocket socket : context_.adopted) sockets.emplace_back(socket);  // ours to close now
+  std::vector<UniqueFd> sockets = std::move(adopted_);
+  adopted_.clear();
   for (size_t i = 0; i < sockets.size(); ++i) {
     if (Status mode = set_nonblocking(sockets[i].get(), !blocking); !mode) return mode.error();
     if (Status sized = apply_socket_buffers(sockets[i].get(), *context_.spec); !sized)

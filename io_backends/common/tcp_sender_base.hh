@@ -32,7 +32,11 @@ std::string zerocopy_fallback_note(const ZeroCopyStats& total);
 // The parts of a sender that need no connection type (tcp_sender_base.cc).
 class TcpSenderBook {
  protected:
-  explicit TcpSenderBook(const WorkerContext& context) : context_(context) {}
+  // Takes the adopted connections over at once (WorkerContext::adopted): whatever fails later,
+  // they are this worker's to close.
+  explicit TcpSenderBook(const WorkerContext& context) : context_(context) {
+    for (NativeSocket socket : context.adopted) adopted_.emplace_back(socket);
+  }
 
   void record_error(const std::string& what) {
     if (report_.errors++ == 0) report_.first_error = what;
@@ -56,7 +60,8 @@ class TcpSenderBook {
   }
 
   const WorkerContext& context_;
-  ZeroCopyStats zerocopy_total_;  // what --zerocopy=auto decides on
+  std::vector<UniqueFd> adopted_;  // layout.one_port: until adopt_all() hands them on
+  ZeroCopyStats zerocopy_total_;   // what --zerocopy=auto decides on
   WorkerReport report_;
 };
 

@@ -52,7 +52,7 @@ Status EpollReceiver::open() {
   if (!buffer_)
     return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
 
-  if (!context_.adopted.empty())
+  if (!adopted_.empty())
     return adopt_connections([this](uint32_t index) { serve_connection(index, 0); });
   if (Status opened = open_listeners(false); !opened) return opened;
   for (size_t i = 0; i < listeners_.size(); ++i) {

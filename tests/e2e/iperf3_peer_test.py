@@ -8,11 +8,14 @@ there (intervals[].sum, end.cpu_utilization_percent with xttcp's CPU as the remo
 own summary [SUM] is the figure it handed over. A second client while a test runs is told the
 server is busy; what xttcp does not serve yet (UDP) is refused in iperf3's words, and the
 server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
-tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-udp, interrupted.
+tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-udp, interrupted,
+hostile-client (a stranger's stream refused; a control connection closed mid-setup ends the test
+at once).
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import os
 import re
+import socket
 import subprocess
 
 from xttcp_e2e import (Process, SkipTest, check, free_port_block, run_cases, scratch_dir,
@@ -167,8 +170,46 @@ def interrupted(xttcp, started):
     check("the server has terminated" in c.stderr(), f"the client was told:\n{c.stderr()}")
 
 
+def read_exactly(sock, count, timeout=10):
+    sock.settimeout(timeout)
+    data = b""
+    while len(data) < count:
+        chunk = sock.recv(count - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def hostile_client(xttcp, started):
+    """A client written here, breaking the protocol where 3.12's server would hang or spin: a
+    stranger's stream (another cookie) is refused with 0xFF while the test's own is taken; a
+    control connection closed while its streams are awaited ends the test at once, and the
+    server serves the next (real) client."""
+    need_iperf3()
+    s, port = server(xttcp, started)
+    cookie = b"a" * 36 + b"\0"
+    params = json.dumps({"tcp": True, "time": 1, "parallel": 1}).encode()
+    control = socket.create_connection(("127.0.0.1", port), timeout=10)
+    control.sendall(cookie)
+    check(read_exactly(control, 1) == b"\x09", "no PARAM_EXCHANGE")
+    control.sendall(len(params).to_bytes(4, "big") + params)
+    check(read_exactly(control, 1) == b"\x0a", "no CREATE_STREAMS")
+    stranger = socket.create_connection(("127.0.0.1", port), timeout=10)
+    stranger.sendall(b"b" * 36 + b"\0")
+    check(read_exactly(stranger, 1) == b"\xff", "a stranger's stream was not refused with 0xFF")
+    stranger.close()
+    control.close()  # mid-setup: the test ends now, not after its 10 s wait for streams
+    s.wait_output("the client has unexpectedly closed the connection", timeout=5,
+                  stderr_too=True)
+    code, doc = client(port, "-t", "1")
+    check(code == 0 and "error" not in doc, f"the next client failed: {doc.get('error')}")
+    s.signal(2)
+    check(s.wait(20) == 0, "the server did not exit 0 on Ctrl+C")
+
+
 CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,
-         "refused-udp": refused_udp, "interrupted": interrupted}
+         "refused-udp": refused_udp, "interrupted": interrupted, "hostile-client": hostile_client}
 
 if __name__ == "__main__":
     raise SystemExit(run_cases(CASES))

@@ -222,6 +222,18 @@ TEST(ServerSession, AClientThatBreaksTheProtocolEndsItsTestInOneLine) {
   // A client that floods its control connection is not read further.
   EXPECT_EQ(run({cookie, params, std::string(200000, '\x01')}).message,
             "the client sent more on its control connection than the protocol holds");
+  // TEST_START from a client is a no-op: what follows it in the same read is taken at once.
+  {
+    ServerSession s;
+    for (const std::string& chunk : {cookie, params}) {
+      for (ServerStep step = s.on_control(bytes(chunk)); step.event != ServerStep::Event::none;
+           step = s.on_control({}))
+        if (step.event == ServerStep::Event::parameters) (void)s.accept_parameters();
+    }
+    ASSERT_TRUE(s.on_stream(cookie_bytes(cookie)).all_streams);
+    EXPECT_EQ(s.on_control(bytes(std::string("\x01\x01\x01\x04"))).event,
+              ServerStep::Event::test_end);
+  }
   // The cookie and the parameters in one read, in pieces of one byte: the same events.
   ServerSession server;
   std::vector<ServerStep::Event> events;
