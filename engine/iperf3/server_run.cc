@@ -7,7 +7,9 @@
 
 #include "engine/iperf3/console.hh"
 #include "engine/iperf3/errors.hh"
+#include "engine/iperf3/server_control.hh"
 #include "engine/iperf3/server_session.hh"
+#include "engine/iperf3/server_test.hh"
 #include "engine/net/os_socket.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
@@ -25,13 +27,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-// Every wait on a peer is bounded (3.12 waits for ever on a cookie or a message: one silent
-// connection stops its server).
-constexpr seconds message_wait{10};  // the cookie, the parameters, the results, IPERF_DONE
 constexpr seconds streams_wait{10};  // every stream of the test, from CREATE_STREAMS
-// 3.12's server gives a test 40 s beyond its time and omit before it gives up on TEST_END.
-constexpr uint32_t end_grace_s = 40;
-constexpr milliseconds poll_step{100};  // how soon a wait sees Ctrl+C
 // Data connections that connected but have not sent their cookie yet, at most: beyond them a
 // connection is refused at once (a flood of silent connections holds nothing).
 constexpr std::size_t max_pending_streams = 64;
@@ -41,77 +37,6 @@ constexpr int accepts_per_turn = 64;
 // A test whose data and control connection both stay silent this long is ended (3.12: 120 s
 // by default, "idle timeout for receiving data"; only while it receives).
 constexpr seconds idle_limit{60};
-
-bool interrupted(const RunEnv& env) { return user_interrupted(env); }
-
-// An error line as 3.12's server prints it, on stderr ("iperf3: error - ..."); the ends of a
-// client's test it prints without "error -" (reference 6.5).
-void complain(Log& log, const std::string& message) {
-  const bool plain = message == "the client has unexpectedly closed the connection" ||
-                     message == "the client has terminated";
-  log.raw_error(plain ? "iperf3: " + message : "iperf3: error - " + message);
-}
-
-bool would_block(int error) {
-  const SocketError kind = classify_socket_error(error);
-  return kind == SocketError::would_block || kind == SocketError::interrupted;
-}
-
-// Writes all of `bytes`, bounded by `deadline`.
-Status write_all(NativeSocket socket, std::string_view bytes, SteadyClock::time_point deadline) {
-  while (!bytes.empty()) {
-    const SocketTransfer sent = send_some(socket, bytes.data(), bytes.size());
-    if (sent.bytes > 0) {
-      bytes.remove_prefix(static_cast<std::size_t>(sent.bytes));
-      continue;
-    }
-    if (sent.bytes < 0 && !would_block(sent.error))
-      return fail("cannot write to the client: " + socket_error_text(sent.error));
-    if (wait_socket(socket, WaitFor::write, deadline) <= 0)
-      return fail("the client did not read its control connection in time");
-  }
-  return ok();
-}
-
-// The control connection of one test: its bytes through the session, bounded waits.
-class Control {
- public:
-  Control(UniqueSocket socket, const RunEnv& env) : socket_(std::move(socket)), env_(env) {}
-  NativeSocket socket() const { return socket_.get(); }
-  Status write(std::string_view bytes) {
-    return write_all(socket_.get(), bytes, SteadyClock::now() + message_wait);
-  }
-  // The session's next event, reading as needed until `deadline`, `stop` or Ctrl+C
-  // (Event::none then; a deadline already past still reads what has come). A peer that is gone
-  // is Event::failed.
-  ServerStep next(ServerSession& session, SteadyClock::time_point deadline,
-                  const std::atomic<bool>* stop = nullptr) {
-    for (ServerStep step = session.on_control({});; step = session.on_control({})) {
-      if (step.event != ServerStep::Event::none) return step;
-      for (;;) {
-        if (interrupted(env_) || (stop != nullptr && stop->load())) return {};
-        const int ready = wait_socket(socket_.get(), WaitFor::read,
-                                      std::min(deadline, SteadyClock::now() + poll_step));
-        if (ready > 0) break;
-        if (ready < 0) return session.on_control_closed();
-        if (SteadyClock::now() >= deadline) return {};
-      }
-      char buffer[4096];
-      const SocketTransfer got = receive_some(socket_.get(), buffer, sizeof buffer);
-      if (got.bytes == 0 || (got.bytes < 0 && !would_block(got.error)))
-        return session.on_control_closed();
-      if (got.bytes > 0) {
-        step = session.on_control(std::span<const unsigned char>(
-            reinterpret_cast<const unsigned char*>(buffer), static_cast<std::size_t>(got.bytes)));
-        if (step.event != ServerStep::Event::none) return step;
-      }
-    }
-  }
-
- private:
-  UniqueSocket socket_;
-  const RunEnv& env_;
-};
 
 // A connection that came while no stream is awaited: 3.12 writes 0xFF and closes it without
 // reading.
@@ -134,67 +59,6 @@ struct AcceptedStreams {
   std::string start_bytes;  // TEST_START and TEST_RUNNING, for the control connection
 };
 
-// The next event is `wanted`, within message_wait; else false and the line why.
-bool expect(Control& control, ServerSession& session, ServerStep::Event wanted, ServerStep& step,
-            Log& log, std::string_view what, const RunEnv& env) {
-  step = control.next(session, SteadyClock::now() + message_wait);
-  if (step.event == wanted) return true;
-  if (step.event == ServerStep::Event::none && interrupted(env)) return false;  // said at the end
-  if (step.event == ServerStep::Event::none)
-    complain(log, fmt::format("the client sent no {} within {} s", what, message_wait.count()));
-  else
-    complain(log, step.message);
-  return false;
-}
-
-// The test's settings as the engine runs them: this server's spec with what the client asked.
-TestSpec test_spec(const TestSpec& server, const Parameters& p) {
-  TestSpec t = server;
-  t.role = p.reverse ? Role::sender : Role::receiver;
-  t.workload.protocol = xttcp::Protocol::tcp;
-  t.layout.one_port = true;
-  t.layout.ports = p.parallel;
-  t.layout.threads_per_port = 1;
-  t.layout.conns_per_thread = 1;
-  t.control.no_sync = true;
-  t.workload.warmup_s = p.omit_s;
-  // The client ends the test (TEST_END); this server's own end is 3.12's grace after it.
-  t.workload.duration_s = (p.time_s > 0 ? p.time_s : max_time_s) + end_grace_s;
-  t.workload.cooldown_s = 0;
-  const uint32_t length = p.length > 0 ? p.length : 131072;
-  t.workload.send_buffer = length;
-  t.workload.recv_buffer = length;
-  if (p.window > 0) t.io.socket_recv_buffer = t.io.socket_send_buffer = p.window;
-  t.io.no_delay = p.nodelay;
-  t.io.congestion = p.congestion;
-  // -b and --fq-rate are per stream in iperf3, xttcp's over every stream; they pace the sending
-  // end: this server only with -R (a client that sends paces itself).
-  if (p.reverse) {
-    auto times_streams = [&](uint64_t rate) {  // saturating: an absurd rate is no rate
-      return rate > UINT64_MAX / p.parallel ? 0 : rate * p.parallel;
-    };
-    t.workload.rate_limit_bps = times_streams(p.rate_bps);
-    t.workload.fq_rate_limit_bps = times_streams(p.fq_rate_bps);
-  }
-  return t;
-}
-
-// Why this server cannot run what the client asked: an iperf3 error code for its client.
-std::optional<int32_t> unsupported(const Parameters& p) {
-  if (p.protocol == Protocol::sctp) return error_no_sctp;
-  if (p.protocol == Protocol::udp || p.bidirectional || p.mss > 0 || p.authenticated)
-    return error_not_implemented;
-  return std::nullopt;
-}
-
-std::string what_was_refused(const Parameters& p) {
-  if (p.protocol == Protocol::sctp) return "SCTP";
-  if (p.protocol == Protocol::udp) return "UDP (-u) is not served yet";
-  if (p.bidirectional) return "--bidir is not served yet";
-  if (p.mss > 0) return "-M is not served yet";
-  return "authentication (--username) is not served";
-}
-
 class Server {
  public:
   Server(const TestSpec& spec, RunEnv& env, UniqueSocket listener)
@@ -207,9 +71,9 @@ class Server {
   void say(const std::string& line) {
     if (!spec_.iperf3.json) env_.log.raw(line);
   }
-  std::optional<AcceptedStreams> accept_streams(ServerSession& session, Control& control);
+  std::optional<AcceptedStreams> accept_streams(ServerSession& session, ServerControl& control);
   void refuse_strangers();
-  void run_test(ServerSession& session, Control& control, const TestSpec& t, const Plan& plan,
+  void run_test(ServerSession& session, ServerControl& control, const TestSpec& t, const Plan& plan,
                 AcceptedStreams streams);
 
   const TestSpec& spec_;
@@ -217,7 +81,8 @@ class Server {
   UniqueSocket listener_;
 };
 
-std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session, Control& control) {
+std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
+                                                      ServerControl& control) {
   AcceptedStreams streams;
   streams.sockets.resize(session.streams_expected());
   streams.ids.resize(session.streams_expected());
@@ -297,25 +162,23 @@ void Server::refuse_strangers() {
 
 void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   set_no_delay(control_socket.get());
-  Control control(std::move(control_socket), env_);
+  ServerControl control(std::move(control_socket), env_);
   ServerSession session;
   ServerStep step;
-  if (!expect(control, session, ServerStep::Event::cookie, step, env_.log, "cookie", env_)) {
+  if (!control.expect(session, ServerStep::Event::cookie, step, "cookie")) {
     if (interrupted(env_)) (void)control.write(session.terminate());
     return;
   }
   say(accepted_line(peer.host(), peer.port()));
   if (Status sent = control.write(step.write); !sent)
     return complain(env_.log, sent.error().message);
-  if (!expect(control, session, ServerStep::Event::parameters, step, env_.log, "parameters",
-              env_)) {
+  if (!control.expect(session, ServerStep::Event::parameters, step, "parameters")) {
     if (interrupted(env_)) (void)control.write(session.terminate());
     return;
   }
-  if (std::optional<int32_t> code = unsupported(step.parameters)) {
-    complain(env_.log, "the client asked for what this server does not run: " +
-                           what_was_refused(step.parameters));
-    (void)control.write(session.refuse(*code, 0));
+  if (std::optional<Refusal> refused = refusal(step.parameters)) {
+    complain(env_.log, "the client asked for what this server does not run: " + refused->why);
+    (void)control.write(session.refuse(refused->code, 0));
     return;
   }
   const TestSpec t = test_spec(spec_, session.parameters());
@@ -334,39 +197,8 @@ void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   if (interrupted(env_)) (void)control.write(session.terminate());
 }
 
-// Our results for the client: this end's CPU and each stream's bytes, as 3.12 sends them.
-Results our_results(const Parameters& p, const MeasuredWindow& window,
-                    const std::vector<WorkerReport>& reports) {
-  Results r;
-  const double busy_s = (window.system_end.process_user_s - window.system_begin.process_user_s) +
-                        (window.system_end.process_system_s - window.system_begin.process_system_s);
-  const double wall = window.seconds > 0 ? window.seconds : 1;
-  r.cpu_user =
-      100.0 * (window.system_end.process_user_s - window.system_begin.process_user_s) / wall;
-  r.cpu_system =
-      100.0 * (window.system_end.process_system_s - window.system_begin.process_system_s) / wall;
-  r.cpu_total = 100.0 * busy_s / wall;
-  const bool sender = p.reverse;
-  r.sender_has_retransmits = sender ? 1 : -1;
-  std::vector<int64_t> retransmits(window.end.size(), 0);
-  for (const WorkerReport& report : reports)
-    for (const ConnectionStats& c : report.connection_stats) {
-      if (c.stream && *c.stream < retransmits.size()) retransmits[*c.stream] = c.total_retrans;
-      if (!c.congestion.empty()) r.congestion_used = c.congestion;
-    }
-  for (std::size_t slot = 0; slot < window.end.size(); ++slot) {
-    StreamTotals s;
-    s.id = slot == 0 ? 1 : static_cast<int32_t>(slot) + 2;
-    s.bytes = window.end[slot].bytes - (slot < window.begin.size() ? window.begin[slot].bytes : 0);
-    s.retransmits = sender ? retransmits[slot] : -1;
-    s.end_time = window.seconds;
-    r.streams.push_back(s);
-  }
-  return r;
-}
-
-void Server::run_test(ServerSession& session, Control& control, const TestSpec& t, const Plan& plan,
-                      AcceptedStreams streams) {
+void Server::run_test(ServerSession& session, ServerControl& control, const TestSpec& t,
+                      const Plan& plan, AcceptedStreams streams) {
   const Parameters& p = session.parameters();
   for (std::size_t i = 0; i < streams.sockets.size(); ++i) {
     auto local = local_address_of(streams.sockets[i].get());
@@ -475,11 +307,10 @@ void Server::run_test(ServerSession& session, Control& control, const TestSpec& 
   if (Status sent = control.write(session.results_wanted()); !sent)
     return complain(env_.log, sent.error().message);
   ServerStep step;
-  if (!expect(control, session, ServerStep::Event::client_results, step, env_.log, "results", env_))
-    return;
+  if (!control.expect(session, ServerStep::Event::client_results, step, "results")) return;
   if (Status sent = control.write(session.send_results(ours)); !sent)
     return complain(env_.log, sent.error().message);
-  (void)expect(control, session, ServerStep::Event::done, step, env_.log, "IPERF_DONE", env_);
+  (void)control.expect(session, ServerStep::Event::done, step, "IPERF_DONE");
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+#include "engine/iperf3/server_test.hh"
+
+#include "engine/iperf3/errors.hh"
+
+namespace xttcp::iperf3 {
+
+// The test's settings as the engine runs them: this server's spec with what the client asked.
+TestSpec test_spec(const TestSpec& server, const Parameters& p) {
+  TestSpec t = server;
+  t.role = p.reverse ? Role::sender : Role::receiver;
+  t.workload.protocol = xttcp::Protocol::tcp;
+  t.layout.one_port = true;
+  t.layout.ports = p.parallel;
+  t.layout.threads_per_port = 1;
+  t.layout.conns_per_thread = 1;
+  t.control.no_sync = true;
+  t.workload.warmup_s = p.omit_s;
+  // The client ends the test (TEST_END); this server's own end is 3.12's grace after it.
+  t.workload.duration_s = (p.time_s > 0 ? p.time_s : max_time_s) + end_grace_s;
+  t.workload.cooldown_s = 0;
+  const uint32_t length = p.length > 0 ? p.length : 131072;
+  t.workload.send_buffer = length;
+  t.workload.recv_buffer = length;
+  if (p.window > 0) t.io.socket_recv_buffer = t.io.socket_send_buffer = p.window;
+  t.io.no_delay = p.nodelay;
+  t.io.congestion = p.congestion;
+  // -b and --fq-rate are per stream in iperf3, xttcp's over every stream; they pace the sending
+  // end: this server only with -R (a client that sends paces itself).
+  if (p.reverse) {
+    auto times_streams = [&](uint64_t rate) {  // saturating: an absurd rate is no rate
+      return rate > UINT64_MAX / p.parallel ? 0 : rate * p.parallel;
+    };
+    t.workload.rate_limit_bps = times_streams(p.rate_bps);
+    t.workload.fq_rate_limit_bps = times_streams(p.fq_rate_bps);
+  }
+  return t;
+}
+
+std::optional<Refusal> refusal(const Parameters& p) {
+  if (p.protocol == Protocol::sctp) return Refusal{error_no_sctp, "SCTP is not served"};
+  if (p.protocol == Protocol::udp)
+    return Refusal{error_not_implemented, "UDP (-u) is not served yet"};
+  if (p.bidirectional) return Refusal{error_not_implemented, "--bidir is not served yet"};
+  if (p.mss > 0) return Refusal{error_not_implemented, "-M is not served yet"};
+  if (p.authenticated)
+    return Refusal{error_not_implemented, "authentication (--username) is not served"};
+  return std::nullopt;
+}
+
+// Our results for the client: this end's CPU and each stream's bytes, as 3.12 sends them.
+Results our_results(const Parameters& p, const MeasuredWindow& window,
+                    const std::vector<WorkerReport>& reports) {
+  Results r;
+  const double busy_s = (window.system_end.process_user_s - window.system_begin.process_user_s) +
+                        (window.system_end.process_system_s - window.system_begin.process_system_s);
+  const double wall = window.seconds > 0 ? window.seconds : 1;
+  r.cpu_user =
+      100.0 * (window.system_end.process_user_s - window.system_begin.process_user_s) / wall;
+  r.cpu_system =
+      100.0 * (window.system_end.process_system_s - window.system_begin.process_system_s) / wall;
+  r.cpu_total = 100.0 * busy_s / wall;
+  const bool sender = p.reverse;
+  r.sender_has_retransmits = sender ? 1 : -1;
+  std::vector<int64_t> retransmits(window.end.size(), 0);
+  for (const WorkerReport& report : reports)
+    for (const ConnectionStats& c : report.connection_stats) {
+      if (c.stream && *c.stream < retransmits.size()) retransmits[*c.stream] = c.total_retrans;
+      if (!c.congestion.empty()) r.congestion_used = c.congestion;
+    }
+  for (std::size_t slot = 0; slot < window.end.size(); ++slot) {
+    StreamTotals s;
+    s.id = slot == 0 ? 1 : static_cast<int32_t>(slot) + 2;
+    s.bytes = window.end[slot].bytes - (slot < window.begin.size() ? window.begin[slot].bytes : 0);
+    s.retransmits = sender ? retransmits[slot] : -1;
+    s.end_time = window.seconds;
+    r.streams.push_back(s);
+  }
+  return r;
+}
+
+}  // namespace xttcp::iperf3
