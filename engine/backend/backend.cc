@@ -30,6 +30,7 @@ std::string describe_capabilities(uint32_t caps) {
       {cap_udp_receive_coalescing, "udp-receive-coalescing"},
       {cap_peer_filter, "peer-filter"},
       {cap_count_reads, "count-reads"},
+      {cap_adopted_connections, "adopted-connections"},
   };
   std::string out;
   for (auto [bit, name] : names) {
