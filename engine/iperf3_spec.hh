@@ -10,8 +10,10 @@ struct Iperf3Options {
   bool one_off = false;  // -1: serve one test, then exit
   // -f: 'a' adaptive bits (the default), or one of k m g t (bits) / K M G T (bytes) per second.
   char format = 'a';
-  bool forceflush = false;  // --forceflush: every line flushed as printed
-  bool intervals = true;    // -i 0: no interval rows
+  // --forceflush: every line flushed as printed; taken for iperf3's command lines, and what
+  // xttcp's log does for every line anyway.
+  bool forceflush = false;
+  bool intervals = true;  // -i 0: no interval rows
 };
 
 }  // namespace xttcp

@@ -13,8 +13,6 @@ std::size_t control_capacity(const Parameters& p) {
   return length_size + (p.get_server_output ? max_results_with_output_bytes : max_results_bytes);
 }
 
-std::string state_bytes(State state) { return std::string(1, static_cast<char>(byte_of(state))); }
-
 }  // namespace
 
 ClientSession::ClientSession(const Cookie& cookie, Parameters parameters)
@@ -83,7 +81,7 @@ ClientStep ClientSession::on_control(std::span<const unsigned char> bytes) {
   } else if (state == State::display_results && phase_ == Phase::display) {
     phase_ = Phase::over;
     step.event = ClientStep::Event::done;
-    step.write = state_bytes(State::iperf_done);
+    step.write = state_bytes({State::iperf_done});
   } else {
     return fail(error_text(error_unknown_message, 0));
   }
@@ -98,7 +96,7 @@ ClientStep ClientSession::on_control_closed() {
 std::string ClientSession::end_test() {
   if (phase_ != Phase::running) return {};
   phase_ = Phase::ending;
-  return state_bytes(State::test_end);
+  return state_bytes({State::test_end});
 }
 
 std::string ClientSession::send_results(const Results& ours) {
@@ -110,7 +108,7 @@ std::string ClientSession::send_results(const Results& ours) {
 std::string ClientSession::terminate() {
   if (phase_ == Phase::over) return {};
   phase_ = Phase::over;
-  return state_bytes(State::client_terminate);
+  return state_bytes({State::client_terminate});
 }
 
 }  // namespace xttcp::iperf3

@@ -1,33 +1,16 @@
 #include "engine/iperf3/console.hh"
 
-#include <cctype>
 #include <fmt/format.h>
+
+#include "engine/report/iperf2_console.hh"
 
 namespace xttcp::iperf3 {
 
 std::string unit_text(double value, char format) {
-  static constexpr const char* byte_labels[] = {"Byte", "KByte", "MByte", "GByte", "TByte"};
-  static constexpr const char* bit_labels[] = {"bit", "Kbit", "Mbit", "Gbit", "Tbit"};
-  const bool bytes = std::isupper(static_cast<unsigned char>(format)) != 0;
-  if (!bytes) value *= 8;
-  int conv = 0;
-  switch (std::toupper(static_cast<unsigned char>(format))) {
-    case 'B': conv = 0; break;
-    case 'K': conv = 1; break;
-    case 'M': conv = 2; break;
-    case 'G': conv = 3; break;
-    case 'T': conv = 4; break;
-    default: {  // adaptive
-      const double base = bytes ? 1024.0 : 1000.0;
-      for (double n = value; n >= base && conv < 4; n /= base) ++conv;
-    }
-  }
-  double scaled = value;
-  for (int i = 0; i < conv; ++i) scaled /= bytes ? 1024.0 : 1000.0;
-  const char* label = bytes ? byte_labels[conv] : bit_labels[conv];
-  if (scaled < 9.995) return fmt::format("{:4.2f} {}", scaled, label);
-  if (scaled < 99.95) return fmt::format("{:4.1f} {}", scaled, label);
-  return fmt::format("{:4.0f} {}", scaled, label);
+  // iperf3's unit_snprintf is iperf 2's, its labels without the plural "s" 3.12's formats add.
+  std::string text = iperf2_amount(value, format);
+  text.pop_back();
+  return text;
 }
 
 std::string row_text(const Row& row, char format) {

@@ -56,6 +56,12 @@ std::optional<State> state_of(unsigned char byte) {
 
 unsigned char byte_of(State state) { return static_cast<unsigned char>(state); }
 
+std::string state_bytes(std::initializer_list<State> states) {
+  std::string bytes;
+  for (State s : states) bytes += static_cast<char>(byte_of(s));
+  return bytes;
+}
+
 std::string_view name_of(State state) {
   switch (state) {
     case State::test_start: return "TEST_START";

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +53,8 @@ enum class State : int8_t {
 // sent); nullopt for any other byte.
 std::optional<State> state_of(unsigned char byte);
 unsigned char byte_of(State state);
+// The states as the bytes on the wire, in order.
+std::string state_bytes(std::initializer_list<State> states);
 std::string_view name_of(State state);  // "TEST_START", as iperf3 spells it
 
 // Whom a state may come from: the client sends 1 (a no-op), 4, 12 and 16; the server the rest.

@@ -10,14 +10,8 @@ namespace {
 // Nothing the client sends is larger than its results (3.12's client never sends its output).
 constexpr std::size_t control_capacity = length_size + max_results_bytes + cookie_size;
 
-std::string state_bytes(std::initializer_list<State> states) {
-  std::string bytes;
-  for (State s : states) bytes += static_cast<char>(byte_of(s));
-  return bytes;
-}
-
 // A state the client may send, at a point of the test where it makes no sense.
-std::string fmt_unexpected(State state) {
+std::string out_of_turn(State state) {
   return fmt::format("received an unknown control message ({} out of turn)", name_of(state));
 }
 
@@ -109,7 +103,7 @@ ServerStep ServerSession::running_state(unsigned char byte) {
     step.event = ServerStep::Event::done;
     return step;
   }
-  return fail(state ? fmt_unexpected(*state) : "received an unknown control message");
+  return fail(state ? out_of_turn(*state) : "received an unknown control message");
 }
 
 ServerStep ServerSession::on_control_closed() {

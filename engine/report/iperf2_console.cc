@@ -95,7 +95,7 @@ std::string iperf2_amount(double bytes, char format) {
       ++unit;
     }
   } else {
-    unit = lower == 'k' ? 1 : lower == 'm' ? 2 : lower == 'g' ? 3 : 0;
+    unit = lower == 'k' ? 1 : lower == 'm' ? 2 : lower == 'g' ? 3 : lower == 't' ? 4 : 0;
     value /= std::pow(step, unit);
   }
   const char* name = as_bytes ? byte_units[unit] : bit_units[unit];

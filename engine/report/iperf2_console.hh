@@ -23,7 +23,7 @@ std::vector<std::string> iperf2_banner_lines(const TestSpec& spec);
 std::vector<std::string> iperf2_report_lines(const Result& result, bool intervals_printed = false);
 
 // iperf 2's number form (its byte_snprintf): `value` in bytes, shown as bytes or bits in
-// `format` (a A b B k K m M g G), three significant digits, "1.93 GBytes" / "16.4 Gbits".
+// `format` (a A b B k K m M g G t T), three significant digits, "1.93 GBytes" / "16.4 Gbits".
 std::string iperf2_amount(double bytes, char format);
 // "[  1]" for stream 1.
 std::string iperf2_stream_id(uint32_t id);

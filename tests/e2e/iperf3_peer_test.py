@@ -10,7 +10,7 @@ server is busy; what xttcp does not serve yet (UDP) is refused in iperf3's words
 server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
 tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-udp, interrupted,
 hostile-client (a stranger's stream refused; a control connection closed mid-setup ends the test
-at once).
+at once; connections that bring no cookie leave no line).
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import os
@@ -202,10 +202,17 @@ def hostile_client(xttcp, started):
     control.close()  # mid-setup: the test ends now, not after its 10 s wait for streams
     s.wait_output("the client has unexpectedly closed the connection", timeout=5,
                   stderr_too=True)
+    # Connections that bring no cookie are no test: they leave no line on the server's stderr.
+    lines = len(s.stderr().splitlines())
+    for _ in range(20):
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
     code, doc = client(port, "-t", "1")
     check(code == 0 and "error" not in doc, f"the next client failed: {doc.get('error')}")
     s.signal(2)
     check(s.wait(20) == 0, "the server did not exit 0 on Ctrl+C")
+    extra = s.stderr().splitlines()[lines:]
+    check(extra == ["iperf3: interrupt - the server has terminated"],
+          f"connections without a cookie left lines: {extra}")
 
 
 CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,

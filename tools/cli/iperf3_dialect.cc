@@ -11,6 +11,7 @@
 #include "base/units.hh"
 #include "engine/iperf3/control_wire.hh"
 #include "tools/cli/command.hh"
+#include "tools/cli/option_binders.hh"
 #include "tools/cli/option_rows.hh"
 
 namespace xttcp {
@@ -96,13 +97,9 @@ Status set_version(Iperf3Parse& p, const std::string&) {
   return ok();
 }
 Status set_skip_rx_copy(Iperf3Parse& p, const std::string& v) {
-  if (v.empty() || v == "on") {
-    p.spec.io.skip_rx_copy = true;
-  } else if (v == "off") {
-    p.spec.io.skip_rx_copy = false;
-  } else {
-    return fail(fmt::format("'{}' is not on or off", v));
-  }
+  auto on = bind::on_off(v.empty() ? std::nullopt : std::optional<std::string>(v));
+  if (!on) return on.error();
+  p.spec.io.skip_rx_copy = *on;
   return ok();
 }
 Status set_backend(Iperf3Parse& p, const std::string& v) {
