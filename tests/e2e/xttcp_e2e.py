@@ -155,6 +155,17 @@ class Process:
             check(time.monotonic() < deadline, f"{self.name} never printed {text!r}")
             time.sleep(0.02)
 
+    def wait_stderr(self, pattern, timeout=20):
+        """Waits until stderr holds a match of the regular expression `pattern` (a note printed
+        when a test ends comes after its last table row); fails if the process exits first."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.stderr()):
+            check(self.proc.poll() is None, f"{self.name} exited before printing /{pattern}/:\n"
+                  f"{self.stderr()}")
+            check(time.monotonic() < deadline, f"{self.name} never printed /{pattern}/:\n"
+                  f"{self.stderr()}")
+            time.sleep(0.02)
+
     def describe(self):
         return (f"--- {self.name}: {' '.join(self.args)}\n"
                 f"exit {self.proc.poll()}\nstdout:\n{self.stdout()}\nstderr:\n{self.stderr()}")
