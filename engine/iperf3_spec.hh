@@ -1,7 +1,10 @@
-// What only the iperf3 dialect asks for (docs/iperf3.md): how its server runs and reports. The
-// options it shares with the other dialects (-p, -B, -i, -V) land in the spec's common parts; a
-// test's own settings (streams, time, direction, lengths) come from its client over the wire.
+// What only the iperf3 dialect asks for (docs/iperf3.md): how its ends run and report. The
+// options it shares with the other dialects (-p, -B, -i, -V, -P, -t, ...) land in the spec's
+// common parts; a server takes a test's own settings from its client over the wire.
 #pragma once
+
+#include <cstdint>
+#include <string>
 
 namespace xttcp {
 
@@ -14,6 +17,15 @@ struct Iperf3Options {
   // xttcp's log does for every line anyway.
   bool forceflush = false;
   bool intervals = true;  // -i 0: no interval rows
+
+  // The client's own (iperf3 -c HOST; the spec's common parts hold -P, -t, -O, -l, -w, -N, -C,
+  // -Z, -B and --cport).
+  bool reverse = false;             // -R: the server sends
+  uint64_t bytes = 0;               // -n: the test ends once this many bytes moved; 0: by -t
+  uint64_t blocks = 0;              // -k: ... once this many blocks (sends or reads)
+  uint64_t stream_rate_bps = 0;     // -b: per stream, as iperf3 counts it; 0: unlimited
+  uint64_t stream_fq_rate_bps = 0;  // --fq-rate: per stream
+  std::string title;                // -T: the client's lines start with "TITLE:  "
 };
 
 }  // namespace xttcp

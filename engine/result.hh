@@ -160,6 +160,8 @@ struct TcpSample {
   uint32_t rtt_us = 0, rttvar_us = 0;
   uint32_t snd_cwnd = 0;  // segments
   uint32_t snd_mss = 0;   // bytes per segment
+  uint32_t snd_wnd = 0;   // the peer's receive window, bytes (Linux 5.4+; 0 where unknown)
+  uint32_t pmtu = 0;      // path MTU, bytes
   uint32_t total_retrans = 0;
   uint64_t delivery_rate_bps = 0, pacing_rate_bps = 0;  // bits per second
   uint64_t bytes_acked = 0, bytes_received = 0;
@@ -175,6 +177,7 @@ struct ConnectionInterval {
   uint64_t bytes = 0;  // acknowledged (sender) or received (receiver) by TCP in the interval
   uint32_t rtt_us = 0, rttvar_us = 0, snd_cwnd = 0;
   uint32_t snd_mss = 0;  // not in result files (the iperf2 dialect's -e Cwnd is cwnd x mss)
+  uint32_t snd_wnd = 0, pmtu = 0;  // not in result files (the iperf3 dialect's -J has them)
   uint32_t retransmits = 0;
   uint64_t delivery_rate_bps = 0, pacing_rate_bps = 0;
   uint64_t busy_us = 0, rwnd_limited_us = 0, sndbuf_limited_us = 0;

@@ -12,6 +12,7 @@
 #include "engine/report/interval_stream.hh"
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/iperf2_live.hh"
+#include "engine/iperf3/client_run.hh"
 #include "engine/iperf3/server_run.hh"
 #include "engine/report/linux_console.hh"
 #include "engine/report/log.hh"
@@ -175,6 +176,10 @@ int run(TestSpec spec, std::vector<std::string> notes) {
   int code = exit_code::run_failed;
   switch (spec.role) {
     case Role::sender:
+      if (spec.dialect == Dialect::iperf3) {
+        code = iperf3::run_client(spec, env);
+        break;
+      }
       code = spec.repeat.count > 1 ? run_repeated_sender(spec, env) : run_sender(spec, env);
       break;
     case Role::receiver:

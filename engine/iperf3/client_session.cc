@@ -36,12 +36,10 @@ ClientStep ClientSession::on_control(std::span<const unsigned char> bytes) {
     const uint32_t most =
         parameters_.get_server_output ? max_results_with_output_bytes : max_results_bytes;
     auto text = buffer_.take_message(most, "results");
-    if (!text)
-      return fail(error_text(error_receive_results, 0) + " (" + text.error().message + ")");
+    if (!text) return fail(error_text(error_receive_results, text.error().message));
     if (!*text) return {};
     auto results = read_results(**text, most);
-    if (!results)
-      return fail(error_text(error_receive_results, 0) + " (" + results.error().message + ")");
+    if (!results) return fail(error_text(error_receive_results, results.error().message));
     phase_ = Phase::display;
     ClientStep step;
     step.event = ClientStep::Event::server_results;

@@ -1,5 +1,6 @@
 #include "engine/iperf3/console.hh"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "engine/report/iperf2_console.hh"
@@ -116,6 +117,36 @@ std::vector<std::string> summary_lines(const std::vector<SummaryStream>& streams
             std::nullopt,
             tail};
     lines.push_back(row_text(sum, format));
+  }
+  return lines;
+}
+
+std::vector<std::string> client_summary_lines(const std::vector<StreamBothEnds>& streams,
+                                              char format, bool separator_first) {
+  std::vector<std::string> lines;
+  if (separator_first) lines.push_back(separator);
+  const bool retransmits =
+      std::any_of(streams.begin(), streams.end(), [](const auto& s) { return s.retransmits; });
+  lines.push_back(header(retransmits, false));
+  Row sent_sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, "sender"};
+  Row received_sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, "receiver"};
+  if (retransmits) sent_sum.retransmits = 0;
+  for (const StreamBothEnds& s : streams) {
+    const std::optional<int64_t> retr =
+        retransmits ? std::optional<int64_t>(s.retransmits.value_or(0)) : std::nullopt;
+    lines.push_back(
+        row_text({s.id, 0, s.sent_s, s.sent_bytes, retr, std::nullopt, "sender"}, format));
+    lines.push_back(row_text(
+        {s.id, 0, s.received_s, s.received_bytes, std::nullopt, std::nullopt, "receiver"}, format));
+    sent_sum.bytes += s.sent_bytes;
+    sent_sum.end_s = s.sent_s;
+    if (retr) *sent_sum.retransmits += *retr;
+    received_sum.bytes += s.received_bytes;
+    received_sum.end_s = s.received_s;
+  }
+  if (streams.size() > 1) {
+    lines.push_back(row_text(sent_sum, format));
+    lines.push_back(row_text(received_sum, format));
   }
   return lines;
 }

@@ -84,4 +84,18 @@ struct SummaryStream {
 std::vector<std::string> summary_lines(const std::vector<SummaryStream>& streams, bool sender,
                                        char format, bool separator_first);
 
+// The client's summary: both directions of each stream, its sender's row (from whichever end
+// sent) then its receiver's, then [SUM] of each when there is more than one stream. As 3.12's,
+// the [SUM] rows take the last stream's times.
+struct StreamBothEnds {
+  int id = 0;
+  uint64_t sent_bytes = 0;
+  double sent_s = 0;
+  std::optional<int64_t> retransmits;  // the sender's, when it knows them (TCP_INFO)
+  uint64_t received_bytes = 0;
+  double received_s = 0;
+};
+std::vector<std::string> client_summary_lines(const std::vector<StreamBothEnds>& streams,
+                                              char format, bool separator_first);
+
 }  // namespace xttcp::iperf3

@@ -135,4 +135,10 @@ std::string error_text(int32_t code, int32_t os_errno) {
   return text;
 }
 
+std::string error_text(int32_t code, std::string_view detail) {
+  std::string text = error_text(code, 0);
+  if (!text.ends_with(": ")) text += ": ";
+  return text + std::string(detail);
+}
+
 }  // namespace xttcp::iperf3

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace xttcp::iperf3 {
 
@@ -39,5 +40,9 @@ enum ErrorCode : int32_t {
 // The line 3.12 prints for `code` (after "iperf3: error - "), with ": " and strerror(os_errno)
 // where 3.12 appends them; "int_errno=N" for a code it does not know, as it does.
 std::string error_text(int32_t code, int32_t os_errno);
+
+// The line for `code` with what this end found instead of an OS error: "unable to receive
+// results: iperf3 results: 4294967295 bytes announced, over the limit of 65536".
+std::string error_text(int32_t code, std::string_view detail);
 
 }  // namespace xttcp::iperf3

@@ -7,9 +7,11 @@
 
 #include "engine/iperf3/console.hh"
 #include "engine/iperf3/errors.hh"
-#include "engine/iperf3/server_control.hh"
+#include "engine/iperf3/idle_watch.hh"
+#include "engine/iperf3/control_connection.hh"
 #include "engine/iperf3/server_session.hh"
 #include "engine/iperf3/server_test.hh"
+#include "engine/iperf3/test_results.hh"
 #include "engine/net/os_socket.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
@@ -34,9 +36,6 @@ constexpr std::size_t max_pending_streams = 64;
 // Connections taken from the listener at most per turn: a flood of them never starves the
 // turn's other work (its deadline, the control connection, the end of the test).
 constexpr int accepts_per_turn = 64;
-// A test whose data and control connection both stay silent this long is ended (3.12: 120 s
-// by default, "idle timeout for receiving data"; only while it receives).
-constexpr seconds idle_limit{60};
 
 // A connection that came while no stream is awaited: 3.12 writes 0xFF and closes it without
 // reading.
@@ -162,7 +161,7 @@ void Server::refuse_strangers() {
 
 void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   set_no_delay(control_socket.get());
-  ServerControl control(std::move(control_socket), env_);
+  ServerControl control(std::move(control_socket), env_, "the client");
   ServerSession session;
   ServerStep step;
   // A connection that never brings a cookie is no client's test: it leaves no line (a port
@@ -204,7 +203,6 @@ void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
 
 void Server::run_test(ServerSession& session, ServerControl& control, const TestSpec& t,
                       const Plan& plan, AcceptedStreams streams) {
-  const Parameters& p = session.parameters();
   for (std::size_t i = 0; i < streams.sockets.size(); ++i) {
     auto local = local_address_of(streams.sockets[i].get());
     auto remote = peer_address_of(streams.sockets[i].get());
@@ -246,27 +244,7 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
   });
   SystemProbe probe(t);
   Timeline timeline(clock, pool, probe, env_.log, t.output.interval_s);
-  // A test whose bytes stopped moving for idle_limit is ended: a client that went quiet (or
-  // stopped reading) holds no server for the rest of its -t.
-  uint64_t last_bytes = 0;
-  auto last_progress = SteadyClock::now();
-  timeline.set_watch(
-      [&]() -> std::optional<StopReason> {
-        const uint64_t bytes = pool.total_bytes();
-        const auto now = SteadyClock::now();
-        if (bytes != last_bytes) {
-          last_bytes = bytes;
-          last_progress = now;
-          return std::nullopt;
-        }
-        if (now - last_progress < idle_limit) return std::nullopt;
-        return StopReason{
-            StopCause::sender_left,
-            t.role == Role::receiver
-                ? fmt::format("idle timeout for receiving data ({} s)", idle_limit.count())
-                : fmt::format("the client read nothing for {} s", idle_limit.count())};
-      },
-      true);
+  timeline.set_watch(IdleWatch(pool, "the client"), true);
   LiveReport live(streams.ids, t.role == Role::sender, spec_.iperf3.format, t.output.interval_s,
                   [this](const std::string& line) { say(line); });
   const bool rows = !spec_.iperf3.json && spec_.iperf3.intervals;
@@ -300,7 +278,7 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
                fmt::format("the client did not end its test within {} s of its time", end_grace_s));
     return;
   }
-  const Results ours = our_results(p, window, reports);
+  const Results ours = our_results(t.role == Role::sender, window, reports);
   std::vector<SummaryStream> summary;
   for (std::size_t i = 0; i < ours.streams.size(); ++i)
     summary.push_back({streams.ids[i], ours.streams[i].bytes, window.seconds,

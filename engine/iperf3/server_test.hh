@@ -1,6 +1,5 @@
 // What one iperf3 test is to the engine (server_run.cc): the spec it runs from the parameters
-// its client sent, what this server refuses of them, and the results message it hands back
-// from the measured window. Pure.
+// its client sent, and what this server refuses of them. Pure.
 #pragma once
 
 #include <cstdint>
@@ -32,11 +31,5 @@ struct Refusal {
   std::string why;
 };
 std::optional<Refusal> refusal(const Parameters& p);
-
-// Our results for the client: this end's CPU over the window (process time, as 3.12 counts it),
-// each stream's bytes in the window by flow slot (ids 1, 3, 4, ...), a sender's retransmits
-// (TCP_INFO) and the congestion control in use.
-Results our_results(const Parameters& p, const MeasuredWindow& window,
-                    const std::vector<WorkerReport>& reports);
 
 }  // namespace xttcp::iperf3

@@ -28,14 +28,17 @@ struct ConnectOptions {
   bool bind_to_device = false;          // SO_BINDTODEVICE to the interface owning `source`
   bool no_delay = false;
   uint64_t max_pacing_rate_bytes = 0;  // SO_MAX_PACING_RATE, 0 = unset (Linux only)
+  // SO_SNDBUF and SO_RCVBUF before connect, so the window scale the SYN offers fits them
+  // (iperf3's -w); 0 = unset.
+  uint64_t socket_buffers = 0;
   // TCP with a source address and port 0: IP_BIND_ADDRESS_NO_PORT (Linux), so connect() picks
   // the port by the whole 4-tuple; bind() alone would take a port of its own for every socket
   // and run out after ~28k connections per source address.
   bool port_at_connect = false;
 };
 
-// SO_MAX_PACING_RATE, then SO_BINDTODEVICE and bind() to the source when one is set (any
-// socket type, before connect).
+// SO_MAX_PACING_RATE and the socket buffers, then SO_BINDTODEVICE and bind() to the source when
+// one is set (any socket type, before connect).
 Status apply_connect_options(NativeSocket socket, const ConnectOptions& options);
 
 // A sender retries a refused data or control connect this long after the refusal, until its
@@ -54,6 +57,9 @@ Expected<UniqueSocket> connect_tcp(const SocketAddress& remote, const ConnectOpt
                                    std::chrono::milliseconds timeout);
 
 Status set_nonblocking(NativeSocket socket, bool on);
+// SO_SNDBUF and SO_RCVBUF as the kernel keeps them (Linux: double what was asked); 0 when
+// unreadable.
+std::pair<int64_t, int64_t> socket_buffer_sizes(NativeSocket socket);
 // A listener that hands over a connection only once its first bytes came (Linux: up to 30 s,
 // TCP_DEFER_ACCEPT), so a preamble can be read at accept without waiting. Windows: nothing.
 Status defer_accept_until_data(NativeSocket listener);

@@ -92,6 +92,13 @@ Status apply_connect_options(NativeSocket fd, const ConnectOptions& options) {
         static_cast<uint32_t>(std::min<uint64_t>(options.max_pacing_rate_bytes, UINT32_MAX));
     setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof rate);
   }
+  if (options.socket_buffers > 0) {
+    const int size = static_cast<int>(std::min<uint64_t>(options.socket_buffers, INT32_MAX));
+    if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) != 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size) != 0)
+      return fail(
+          fmt::format("cannot set the socket buffers to {} bytes: {}", size, errno_text(errno)));
+  }
   if (options.source) {
     if (options.bind_to_device) {
       if (auto device = interface_of(*options.source))
@@ -142,6 +149,15 @@ Expected<UniqueSocket> connect_tcp(const SocketAddress& remote, const ConnectOpt
   if (rc < 0) return fail(remote.to_string() + ": poll: " + errno_text(errno));
   if (auto done = finish_connect(fd->get(), remote); !done) return done.error();
   return std::move(*fd);
+}
+
+std::pair<int64_t, int64_t> socket_buffer_sizes(NativeSocket fd) {
+  int send = 0, receive = 0;
+  socklen_t length = sizeof send;
+  if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &send, &length) != 0) send = 0;
+  length = sizeof receive;
+  if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive, &length) != 0) receive = 0;
+  return {send, receive};
 }
 
 Expected<UniqueSocket> open_tcp_socket(int family) {

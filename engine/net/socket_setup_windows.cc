@@ -47,12 +47,31 @@ Expected<UniqueSocket> listen_tcp(const SocketAddress& address, int backlog) {
 Status apply_connect_options(NativeSocket socket, const ConnectOptions& options) {
   // SO_MAX_PACING_RATE and SO_BINDTODEVICE have no Winsock equivalent; the source address
   // alone selects the interface (NTttcp's -nic does the same).
+  if (options.socket_buffers > 0) {
+    const int size = static_cast<int>(std::min<uint64_t>(options.socket_buffers, INT32_MAX));
+    if (setsockopt(socket, SOL_SOCKET, SO_SNDBUF, reinterpret_cast<const char*>(&size),
+                   sizeof size) != 0 ||
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, reinterpret_cast<const char*>(&size),
+                   sizeof size) != 0)
+      return fail("cannot set the socket buffers: " + socket_error_text(WSAGetLastError()));
+  }
   if (options.source) {
     if (bind(socket, options.source->get(), options.source->length) != 0)
       return fail("cannot bind source " + options.source->to_string() + ": " +
                   socket_error_text(WSAGetLastError()));
   }
   return ok();
+}
+
+std::pair<int64_t, int64_t> socket_buffer_sizes(NativeSocket socket) {
+  int send = 0, receive = 0;
+  int length = sizeof send;
+  if (getsockopt(socket, SOL_SOCKET, SO_SNDBUF, reinterpret_cast<char*>(&send), &length) != 0)
+    send = 0;
+  length = sizeof receive;
+  if (getsockopt(socket, SOL_SOCKET, SO_RCVBUF, reinterpret_cast<char*>(&receive), &length) != 0)
+    receive = 0;
+  return {send, receive};
 }
 
 Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote,

@@ -103,6 +103,8 @@ std::vector<ConnectionInterval> interval_figures(
     c.rttvar_us = to.rttvar_us;
     c.snd_cwnd = to.snd_cwnd;
     c.snd_mss = to.snd_mss;
+    c.snd_wnd = to.snd_wnd;
+    c.pmtu = to.pmtu;
     c.retransmits = grown(to.total_retrans, from.total_retrans);
     c.delivery_rate_bps = to.delivery_rate_bps;
     c.pacing_rate_bps = to.pacing_rate_bps;

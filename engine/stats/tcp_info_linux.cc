@@ -68,8 +68,11 @@ std::optional<TcpSample> read_tcp_sample(NativeSocket fd) {
   sample.rttvar_us = info.tcpi_rttvar;
   sample.snd_cwnd = info.tcpi_snd_cwnd;
   sample.snd_mss = info.tcpi_snd_mss;
+  sample.pmtu = info.tcpi_pmtu;
   if (reported(offsetof(tcp_info, tcpi_total_retrans), sizeof info.tcpi_total_retrans))
     sample.total_retrans = info.tcpi_total_retrans;
+  if (reported(offsetof(tcp_info, tcpi_snd_wnd), sizeof info.tcpi_snd_wnd))
+    sample.snd_wnd = info.tcpi_snd_wnd;
   if (reported(offsetof(tcp_info, tcpi_pacing_rate), sizeof info.tcpi_pacing_rate) &&
       info.tcpi_pacing_rate != ~uint64_t{0})
     sample.pacing_rate_bps = info.tcpi_pacing_rate * 8;  // ~0: unlimited, no pacing

@@ -1,6 +1,7 @@
 // The iperf3 dialect: iperf3 3.12's command line (tests/reference/iperf3-3.12/README.md 9,
 // docs/iperf3.md) read getopt-style into the spec. Its server takes every test setting from
-// the client over the wire; what it keeps for itself is where it listens and how it reports.
+// the client over the wire (a client's option given to it is refused, as 3.12 refuses it);
+// what it keeps for itself is where it listens and how it reports.
 // What xttcp does not do (yet) is refused in one line naming the option and why. Rows only
 // record; the rules between options run at the end, so option order never matters.
 #include <cmath>
@@ -10,6 +11,8 @@
 
 #include "base/units.hh"
 #include "engine/iperf3/control_wire.hh"
+#include "engine/iperf3/parameters.hh"
+#include "engine/net/address.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/option_binders.hh"
 #include "tools/cli/option_rows.hh"
@@ -27,8 +30,46 @@ struct Iperf3Parse {
   std::optional<std::string> client;  // -c HOST
   std::optional<std::string> bind;    // -B
   bool ipv4 = false, ipv6 = false;    // -4, -6
+  std::string client_only;            // the first option given that only a client takes
+  std::vector<std::string> ends;      // -t, -n, -k as given: one at most
 };
 using OptionRow = option_rows::OptionRow<Iperf3Parse>;
+
+// iperf3's numbers (its unit_atof and unit_atof_rate): a fraction, then one of k m g t in
+// either case, 1024-based for sizes and 1000-based for rates.
+Expected<double> iperf3_number(std::string_view text, double base) {
+  double scale = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'k':
+      case 'K': scale = base; break;
+      case 'm':
+      case 'M': scale = base * base; break;
+      case 'g':
+      case 'G': scale = base * base * base; break;
+      case 't':
+      case 'T': scale = base * base * base * base; break;
+      default: break;
+    }
+    if (scale != 1) text.remove_suffix(1);
+  }
+  auto value = parse_seconds(text, true);  // a non-negative decimal, as seconds are
+  if (!value) return fail(fmt::format("'{}' is not a number with an optional K, M, G or T", text));
+  return *value * scale;
+}
+
+// A client's option: remembered, so that a server given it is told (as 3.12 tells it).
+void client_option(Iperf3Parse& p, const char* name) {
+  if (p.client_only.empty()) p.client_only = name;
+}
+
+// A whole number from `min` to `max`, or the rule in one line.
+Expected<uint64_t> in_range(const std::string& v, uint64_t min, uint64_t max) {
+  auto n = parse_count(v, max);
+  if (!n || *n < min)
+    return fail(fmt::format("'{}' is not a whole number from {} to {}", v, min, max));
+  return n;
+}
 
 Status set_server(Iperf3Parse& p, const std::string&) {
   p.server = true;
@@ -88,6 +129,10 @@ Status set_forceflush(Iperf3Parse& p, const std::string&) {
   p.spec.iperf3.forceflush = true;
   return ok();
 }
+Status set_json(Iperf3Parse& p, const std::string&) {
+  p.spec.iperf3.json = true;
+  return ok();
+}
 Status set_help(Iperf3Parse& p, const std::string&) {
   p.action = Action::help;
   return ok();
@@ -108,6 +153,132 @@ Status set_backend(Iperf3Parse& p, const std::string& v) {
   return ok();
 }
 
+Status set_time(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-t");
+  auto n = in_range(v, 1, iperf3::max_time_s);
+  if (!n)
+    return fail(
+        fmt::format("'{}' is not a whole number of seconds from 1 to {}", v, iperf3::max_time_s));
+  p.spec.workload.duration_s = static_cast<uint32_t>(*n);
+  p.ends.push_back("-t");
+  return ok();
+}
+Status set_bytes(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-n");
+  auto n = iperf3_number(v, 1024);
+  if (!n || *n < 1 || *n >= 1.8e19)
+    return fail(fmt::format("'{}' is not a size of at least 1 byte", v));
+  p.spec.iperf3.bytes = static_cast<uint64_t>(*n);
+  p.ends.push_back("-n");
+  return ok();
+}
+Status set_blocks(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-k");
+  auto n = iperf3_number(v, 1024);
+  if (!n || *n < 1 || *n >= 1.8e19)
+    return fail(fmt::format("'{}' is not a count of at least 1 block", v));
+  p.spec.iperf3.blocks = static_cast<uint64_t>(*n);
+  p.ends.push_back("-k");
+  return ok();
+}
+Status set_parallel(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-P");
+  auto n = in_range(v, 1, iperf3::max_parallel);
+  if (!n)
+    return fail(fmt::format("'{}' is not a number of streams from 1 to {} (iperf3's maximum)", v,
+                            iperf3::max_parallel));
+  p.spec.layout.ports = static_cast<uint32_t>(*n);
+  return ok();
+}
+Status set_reverse(Iperf3Parse& p, const std::string&) {
+  client_option(p, "-R");
+  p.spec.iperf3.reverse = true;
+  return ok();
+}
+Status set_bitrate(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-b");
+  if (v.find('/') != std::string::npos)
+    return fail("a burst (RATE/N) is not served: xttcp paces every send by its own clock");
+  auto n = iperf3_number(v, 1000);
+  if (!n || *n >= 1.8e19)
+    return fail(fmt::format("'{}' is not a rate in bits/s (0: unlimited)", v));
+  p.spec.iperf3.stream_rate_bps = static_cast<uint64_t>(*n);
+  return ok();
+}
+Status set_fq_rate(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "--fq-rate");
+  auto n = iperf3_number(v, 1000);
+  if (!n || *n >= 1.8e19)
+    return fail(fmt::format("'{}' is not a rate in bits/s (0: unlimited)", v));
+  p.spec.iperf3.stream_fq_rate_bps = static_cast<uint64_t>(*n);
+  return ok();
+}
+Status set_length(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-l");
+  auto n = iperf3_number(v, 1024);
+  if (!n || *n < 1 || *n > iperf3::max_tcp_length)
+    return fail(
+        fmt::format("'{}' is not a block size from 1 byte to 1M (iperf3's TCP maximum)", v));
+  p.spec.workload.send_buffer = p.spec.workload.recv_buffer = static_cast<uint32_t>(*n);
+  return ok();
+}
+Status set_window(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-w");
+  auto n = iperf3_number(v, 1024);
+  if (!n || *n < 1 || *n > iperf3::max_window)
+    return fail(fmt::format("'{}' is not a socket buffer size from 1 byte to 512M", v));
+  p.spec.io.socket_recv_buffer = p.spec.io.socket_send_buffer = static_cast<int64_t>(*n);
+  return ok();
+}
+Status set_omit(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-O");
+  auto n = in_range(v, 0, iperf3::max_omit_s);
+  if (!n)
+    return fail(
+        fmt::format("'{}' is not a whole number of seconds from 0 to {}", v, iperf3::max_omit_s));
+  p.spec.workload.warmup_s = static_cast<uint32_t>(*n);
+  return ok();
+}
+Status set_zerocopy(Iperf3Parse& p, const std::string&) {
+  client_option(p, "-Z");
+  p.spec.io.zerocopy = ZeroCopy::on;
+  return ok();
+}
+Status set_congestion(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-C");
+  if (v.empty() || v.size() > iperf3::max_congestion_bytes)
+    return fail(fmt::format("'{}' is not a congestion control name of 1 to {} characters", v,
+                            iperf3::max_congestion_bytes));
+  p.spec.io.congestion = v;
+  return ok();
+}
+Status set_no_delay(Iperf3Parse& p, const std::string&) {
+  client_option(p, "-N");
+  p.spec.io.no_delay = true;
+  return ok();
+}
+Status set_title(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-T");
+  if (v.size() > iperf3::max_text_bytes)
+    return fail(fmt::format("a title of at most {} bytes", iperf3::max_text_bytes));
+  p.spec.iperf3.title = v;
+  return ok();
+}
+Status set_cport(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "--cport");
+  auto n = in_range(v, 1, 65535);
+  if (!n) return fail(fmt::format("'{}' is not a port from 1 to 65535", v));
+  p.spec.layout.source_base_port = static_cast<uint16_t>(*n);
+  return ok();
+}
+Status set_connect_timeout(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "--connect-timeout");
+  auto n = in_range(v, 1, 3600 * 1000);
+  if (!n) return fail(fmt::format("'{}' is not a number of milliseconds from 1 to 3600000", v));
+  p.spec.control.connect_timeout_s = static_cast<uint32_t>((*n + 999) / 1000);
+  return ok();
+}
+
 constexpr OptionRow rows[] = {
     {'s', "server", Arg::none, set_server},
     {'c', "client", Arg::required, set_client},
@@ -120,49 +291,46 @@ constexpr OptionRow rows[] = {
     {'V', "verbose", Arg::none, set_verbose},
     {'f', "format", Arg::required, set_format},
     {0, "forceflush", Arg::none, set_forceflush},
+    {'J', "json", Arg::none, set_json},
     {'h', "help", Arg::none, set_help},
     {'v', "version", Arg::none, set_version},
     {0, "backend", Arg::required, set_backend},
     {0, "skip-rx-copy", Arg::optional, set_skip_rx_copy},
+    {'t', "time", Arg::required, set_time},
+    {'n', "bytes", Arg::required, set_bytes},
+    {'k', "blockcount", Arg::required, set_blocks},
+    {'P', "parallel", Arg::required, set_parallel},
+    {'R', "reverse", Arg::none, set_reverse},
+    {'b', "bitrate", Arg::required, set_bitrate},
+    {'l', "length", Arg::required, set_length},
+    {'w', "window", Arg::required, set_window},
+    {'O', "omit", Arg::required, set_omit},
+    {'Z', "zerocopy", Arg::none, set_zerocopy},
+    {'C', "congestion", Arg::required, set_congestion},
+    {'N', "no-delay", Arg::none, set_no_delay},
+    {'T', "title", Arg::required, set_title},
+    {0, "cport", Arg::required, set_cport},
+    {0, "fq-rate", Arg::required, set_fq_rate},
+    {0, "connect-timeout", Arg::required, set_connect_timeout},
 };
 
-// The client's options: a server takes them from its client, and xttcp's iperf3 client is not
-// built yet (issue 32): xttcp's own sender (xttcp -s HOST) or iperf3 itself serve that end.
-constexpr const char* client_side =
-    "xttcp's iperf3 client is not built yet (serve iperf3 clients with -s, or use xttcp's own "
-    "sender)";
+// What xttcp's iperf3 client does not run yet (issue 32), and the other end that does.
+constexpr const char* not_yet = "is not run by xttcp's iperf3 client yet (iperf3 itself runs it)";
 
 constexpr option_rows::RefusedRow refused[] = {
-    {'J', "json", Arg::none, "the server's JSON document is not written yet (its console is)"},
     {0, "logfile", Arg::required, "xttcp prints on standard output (redirect it: >> FILE)"},
-    {'t', "time", Arg::required, client_side},
-    {'n', "bytes", Arg::required, client_side},
-    {'k', "blockcount", Arg::required, client_side},
-    {'P', "parallel", Arg::required, client_side},
-    {'R', "reverse", Arg::none, client_side},
-    {0, "bidir", Arg::none, client_side},
-    {'u', "udp", Arg::none, client_side},
-    {'b', "bitrate", Arg::required, client_side},
-    {'l', "length", Arg::required, client_side},
-    {'w', "window", Arg::required, client_side},
-    {'O', "omit", Arg::required, client_side},
-    {'Z', "zerocopy", Arg::none, client_side},
-    {'C', "congestion", Arg::required, client_side},
-    {'N', "no-delay", Arg::none, client_side},
-    {'M', "set-mss", Arg::required, client_side},
-    {'T', "title", Arg::required, client_side},
-    {0, "get-server-output", Arg::none, client_side},
-    {0, "cport", Arg::required, client_side},
-    {0, "fq-rate", Arg::required, client_side},
-    {0, "pacing-timer", Arg::required, client_side},
-    {0, "connect-timeout", Arg::required, client_side},
-    {0, "udp-counters-64bit", Arg::none, client_side},
-    {0, "repeating-payload", Arg::none, client_side},
-    {0, "extra-data", Arg::required, client_side},
-    {'S', "tos", Arg::required, client_side},
-    {0, "dscp", Arg::required, client_side},
-    {'L', "flowlabel", Arg::required, client_side},
-    {0, "dont-fragment", Arg::none, client_side},
+    {'u', "udp", Arg::none, "UDP (-u) is not run by xttcp's iperf3 ends yet (TCP is)"},
+    {0, "bidir", Arg::none, "--bidir is not run by xttcp's iperf3 ends yet (-R is)"},
+    {'M', "set-mss", Arg::required, "-M is not run by xttcp's iperf3 ends yet"},
+    {0, "get-server-output", Arg::none, not_yet},
+    {0, "pacing-timer", Arg::required, "xttcp paces every send by its own clock"},
+    {0, "udp-counters-64bit", Arg::none, "UDP (-u) is not run by xttcp's iperf3 ends yet"},
+    {0, "repeating-payload", Arg::none, not_yet},
+    {0, "extra-data", Arg::required, not_yet},
+    {'S', "tos", Arg::required, not_yet},
+    {0, "dscp", Arg::required, not_yet},
+    {'L', "flowlabel", Arg::required, not_yet},
+    {0, "dont-fragment", Arg::none, not_yet},
     {'A', "affinity", Arg::required,
      "xttcp places its threads by the topology (--threads, --pin, -m in the other dialects)"},
     {'D', "daemon", Arg::none, "xttcp does not detach in the iperf3 dialect (run it with &)"},
@@ -193,14 +361,40 @@ Expected<Command> finish(Iperf3Parse& p) {
   TestSpec& spec = p.spec;
   if (p.server && p.client)
     return fail("-s and -c cannot be used together (a run is either server or client)");
-  if (p.client) return fail(fmt::format("-c: {}", client_side));
-  if (!p.server) return fail("-s is needed (see 'iperf3 --help')");
+  if (!p.server && !p.client) return fail("-s or -c is needed (see 'iperf3 --help')");
   if (p.ipv4 && p.ipv6) return fail("-4 and -6 cannot be used together");
-  spec.role = Role::receiver;
+  if (p.server && !p.client_only.empty())
+    return fail(
+        fmt::format("{}: a client's option (a server takes every test setting from its "
+                    "client)",
+                    p.client_only));
+  if (p.server && spec.iperf3.json)
+    return fail(
+        "-J: not served by xttcp's iperf3 server yet (its client writes the document; "
+        "the server prints its console)");
+  if (p.ends.size() > 1)
+    return fail(
+        fmt::format("{} and {}: only one of -t, -n and -k ends a test", p.ends[0], p.ends[1]));
   spec.layout.one_port = true;
   spec.layout.ipv6 = p.ipv6;
-  spec.layout.address = p.bind.value_or(p.ipv6 ? "::" : "");
   spec.output.quiet = true;  // iperf3's interval rows, not NTTTCP's real-time line
+  if (p.server) {
+    spec.role = Role::receiver;
+    spec.layout.address = p.bind.value_or(p.ipv6 ? "::" : "");
+  } else {
+    // The client: the test as the engine runs it is client_run.cc's (the direction, -b per
+    // stream); -n and -k end it, else -t.
+    spec.role = Role::sender;
+    spec.layout.address = *p.client;
+    spec.layout.ipv6 = p.ipv6 || literal_family(*p.client) == LiteralFamily::ipv6;
+    spec.layout.source_address = p.bind.value_or("");
+    spec.layout.threads_per_port = 1;
+    spec.layout.conns_per_thread = 1;
+    spec.control.no_sync = true;
+    if (p.ends.empty() || p.ends[0] != "-t")
+      spec.workload.duration_s =
+          (spec.iperf3.bytes || spec.iperf3.blocks) ? iperf3::max_time_s : 10;
+  }
   command.spec = spec;
   return command;
 }
@@ -212,6 +406,9 @@ Expected<Command> parse_iperf3_dialect(const std::vector<std::string>& args) {
   parse.spec.dialect = Dialect::iperf3;
   parse.spec.layout.base_port = iperf3::default_port;
   parse.spec.output.interval_s = 1.0;
+  parse.spec.layout.ports = 1;                                                     // -P
+  parse.spec.workload.warmup_s = 0;                                                // -O
+  parse.spec.workload.send_buffer = parse.spec.workload.recv_buffer = 128 * 1024;  // -l
   if (Status read = option_rows::read_line<Iperf3Parse>(args, rows, refused, parse, "iperf3",
                                                         "iperf3 --help");
       !read)
@@ -220,20 +417,21 @@ Expected<Command> parse_iperf3_dialect(const std::vector<std::string>& args) {
 }
 
 std::string iperf3_dialect_help() {
-  return R"(Usage: iperf3 -s [options]    (xttcp, the iperf3 dialect: iperf3 3.12's command line)
+  return R"(Usage: iperf3 [-s|-c host] [options]    (xttcp, the iperf3 dialect: iperf3 3.12's command line)
 
-xttcp serves iperf3 3.12 clients over iperf3's own protocol: one TCP port for the
-control connection and every stream; the streams run on xttcp's workers, spread over
-the cores. Every test setting (-P, -t, -R, -l, -w, -O, -N, -C, -b with -R) comes from
-the client. docs/iperf3.md.
+xttcp runs either end of an iperf3 3.12 test over iperf3's own protocol: one TCP port
+for the control connection and every stream; the streams run on xttcp's workers, spread
+over the cores. A server takes every test setting from its client. docs/iperf3.md.
 
 Server or Client:
-  -p, --port #              server port to listen on (default 5201)
+  -p, --port #              server port to listen on/connect to (default 5201)
   -f, --format [kmgtKMGT]   format to report: Kbits, Mbits, Gbits, Tbits (upper case: bytes)
   -i, --interval #          seconds between periodic reports (0: none; 0.1 to 60)
   -V, --verbose             more detailed output
+  -J, --json                output in JSON format (iperf3 3.12's document)
   --forceflush              force flushing output at every interval
-  -B, --bind <host>         listen on this address only
+  -B, --bind <host>         bind to this address (the server listens on it; the client
+                            connects from it)
   -4, --version4            only use IPv4
   -6, --version6            only use IPv6
   -v, --version             show version information and quit
@@ -241,13 +439,31 @@ Server or Client:
 Server specific:
   -s, --server              run in server mode
   -1, --one-off             handle one client connection then exit
+Client specific:
+  -c, --client <host>       run in client mode, connecting to <host>
+  -t, --time #              time in seconds to transmit for (default 10)
+  -n, --bytes #[KMGT]       number of bytes to transmit (instead of -t)
+  -k, --blockcount #[KMGT]  number of blocks (sends or reads) to transmit (instead of -t)
+  -P, --parallel #          number of parallel client streams to run (1 to 128)
+  -R, --reverse             run in reverse mode (server sends, client receives)
+  -b, --bitrate #[KMGT]     target bitrate in bits/sec per stream (default: unlimited)
+  --fq-rate #[KMGT]         fair-queuing pacing in bits/sec per stream
+  -l, --length #[KMGT]      length of the buffer to read or write (default 128 KB)
+  -w, --window #[KMGT]      socket buffer sizes, at both ends
+  -O, --omit N              omit the first N seconds
+  -Z, --zerocopy            zero-copy sends (MSG_ZEROCOPY)
+  -C, --congestion <algo>   congestion control algorithm, at both ends
+  -N, --no-delay            set TCP no delay, disabling Nagle's algorithm
+  -T, --title <str>         prefix every output line with this string
+  --cport <port>            the streams' first source port (each next one +1)
+  --connect-timeout #       control connection timeout, in ms
 xttcp:
   --backend NAME            the data path (epoll; 'xttcp backends' lists them)
   --skip-rx-copy[=on|off]   on (the default): received bytes are discarded in the kernel
                             (MSG_TRUNC); off: copied into user space, as iperf3 does
   --dialect iperf3          this grammar (also chosen by the program name iperf3)
 
-Not yet served: the iperf3 client (-c), UDP (-u), --bidir, -M, -J, authentication.
+Not yet run by xttcp: UDP (-u), --bidir, -M, --get-server-output, authentication.
 )";
 }
 

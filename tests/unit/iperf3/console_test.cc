@@ -62,6 +62,32 @@ TEST(Lines, TheSummaryOfSeveralStreamsAsServerTcpP2) {
   EXPECT_EQ(summary_lines({{5, 1, 2, 0}}, true, 'a', true).front(), separator);
 }
 
+TEST(Lines, TheClientsSummaryAsClientTcpP2) {
+  // client-tcp-P2.txt: each stream's sender then receiver row, the [SUM] rows at the last
+  // stream's times.
+  const auto lines = client_summary_lines(
+      {{5, 3962000000, 1.996, 0, 3958000000, 2.004}, {7, 3919000000, 2.0, 0, 3915000000, 2.0}}, 'a',
+      false);
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{
+                "[ ID] Interval           Transfer     Bitrate         Retr",
+                "[  5]   0.00-2.00   sec  3.69 GBytes  15.9 Gbits/sec    0             sender",
+                "[  5]   0.00-2.00   sec  3.69 GBytes  15.8 Gbits/sec                  receiver",
+                "[  7]   0.00-2.00   sec  3.65 GBytes  15.7 Gbits/sec    0             sender",
+                "[  7]   0.00-2.00   sec  3.65 GBytes  15.7 Gbits/sec                  receiver",
+                "[SUM]   0.00-2.00   sec  7.34 GBytes  31.5 Gbits/sec    0             sender",
+                "[SUM]   0.00-2.00   sec  7.33 GBytes  31.5 Gbits/sec                  receiver",
+            }));
+  // One stream: no [SUM]; after intervals of one stream, the separator first.
+  const auto one = client_summary_lines({{5, 1000, 1, 3, 990, 1}}, 'a', true);
+  ASSERT_EQ(one.size(), 4u);
+  EXPECT_EQ(one[0], separator);
+  EXPECT_TRUE(one[2].ends_with("/sec    3             sender")) << one[2];
+  // A sender that knows no retransmits: no Retr column at all.
+  EXPECT_EQ(client_summary_lines({{5, 1000, 1, std::nullopt, 990, 1}}, 'a', false).front(),
+            header(false, false));
+}
+
 TEST(LiveReport, EachIntervalsRowsThenSumAndSeparator) {
   std::vector<std::string> printed;
   LiveReport live({5, 8}, false, 'a', 1.0, [&](const std::string& l) { printed.push_back(l); });

@@ -1,6 +1,7 @@
 // What one iperf3 test is to the engine: the spec from the client's parameters, the refusals,
 // and the results message from a measured window (engine/iperf3/server_test.hh).
 #include "engine/iperf3/server_test.hh"
+#include "engine/iperf3/test_results.hh"
 
 #include <gtest/gtest.h>
 
@@ -57,8 +58,6 @@ TEST(Refusals, WhatThisServerDoesNotRunYet) {
 }
 
 TEST(OurResults, TheWindowsBytesPerStreamAndTheProcessCpu) {
-  Parameters p;
-  p.parallel = 2;
   MeasuredWindow w;
   w.seconds = 2;
   w.begin = {CounterSnapshot{100}, CounterSnapshot{200}};
@@ -67,7 +66,7 @@ TEST(OurResults, TheWindowsBytesPerStreamAndTheProcessCpu) {
   w.system_end.process_user_s = 1.5;
   w.system_begin.process_system_s = 2.0;
   w.system_end.process_system_s = 3.0;
-  Results r = our_results(p, w, {});
+  Results r = our_results(false, w, {});
   EXPECT_DOUBLE_EQ(r.cpu_user, 25.0);
   EXPECT_DOUBLE_EQ(r.cpu_system, 50.0);
   EXPECT_DOUBLE_EQ(r.cpu_total, 75.0);
@@ -79,14 +78,13 @@ TEST(OurResults, TheWindowsBytesPerStreamAndTheProcessCpu) {
   EXPECT_EQ(r.streams[1].bytes, 2000u);
   EXPECT_EQ(r.streams[1].retransmits, -1);
   EXPECT_EQ(r.streams[1].end_time, 2.0);
-  p.reverse = true;
   WorkerReport report;
   ConnectionStats c;
   c.stream = 1;
   c.total_retrans = 7;
   c.congestion = "bbr";
   report.connection_stats.push_back(c);
-  r = our_results(p, w, {report});
+  r = our_results(true, w, {report});
   EXPECT_EQ(r.sender_has_retransmits, 1);
   EXPECT_EQ(r.streams[0].retransmits, 0);
   EXPECT_EQ(r.streams[1].retransmits, 7);

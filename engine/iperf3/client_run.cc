@@ -1,0 +1,378 @@
+#include "engine/iperf3/client_run.hh"
+
+#include <array>
+#include <atomic>
+#include <fmt/format.h>
+#include <random>
+#include <thread>
+#include <tuple>
+
+#include "engine/iperf3/client_test.hh"
+#include "engine/iperf3/console.hh"
+#include "engine/iperf3/control_connection.hh"
+#include "engine/iperf3/idle_watch.hh"
+#include "engine/iperf3/json_document.hh"
+#include "engine/iperf3/test_results.hh"
+#include "engine/net/address.hh"
+#include "engine/net/os_socket.hh"
+#include "engine/net/socket_io.hh"
+#include "engine/net/socket_setup.hh"
+#include "engine/report/log.hh"
+#include "engine/run/run_setup.hh"
+#include "engine/run/timeline.hh"
+#include "engine/run/worker_pool.hh"
+#include "engine/stats/system_probe.hh"
+#include "engine/stats/tcp_info.hh"
+
+namespace xttcp::iperf3 {
+
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using Event = ClientStep::Event;
+
+// How often the control watch looks at the byte and block counts when -n or -k ends the test.
+constexpr milliseconds count_step{10};
+
+Cookie fresh_cookie() {
+  std::random_device random;
+  std::array<unsigned char, cookie_size - 1> bytes{};
+  for (unsigned char& b : bytes) b = static_cast<unsigned char>(random());
+  return make_cookie(bytes);
+}
+
+// The streams this client opened, by flow slot, and the numbers it prints for them (their
+// sockets, as 3.12 prints).
+struct OpenStreams {
+  std::vector<UniqueSocket> sockets;
+  std::vector<int> ids;
+  std::vector<ConnectedStream> ends;  // -J's start.connected
+};
+
+// `uname -a` as 3.12 writes it in -J (without GNU/Linux's last word).
+std::string system_info() {
+  std::string os = read_host_info().os;
+  if (os.ends_with(" GNU/Linux")) os.resize(os.size() - 10);
+  return os;
+}
+
+class Client {
+ public:
+  Client(const TestSpec& spec, RunEnv& env)
+      : spec_(spec), env_(env), test_(client_engine_spec(spec)) {
+    if (spec.iperf3.json) json_.emplace(test_.role == Role::sender);
+  }
+  int run();
+
+ private:
+  // A console line of the client's, as 3.12's -T prefixes it (none with -J: the document).
+  void say(const std::string& line) {
+    if (json_) return;
+    env_.log.raw(spec_.iperf3.title.empty() ? line : spec_.iperf3.title + ":  " + line);
+  }
+  // The test ended without its results: 3.12's line why on stderr, and with -J the document
+  // with its "error" (3.12 exits 0 then; xttcp 1, as for every failed run).
+  int failed(const std::string& message) {
+    complain(env_.log, message);
+    if (json_) {
+      json_->set_error(message);
+      env_.log.raw(json_->text());
+    }
+    return exit_code::run_failed;
+  }
+  // The next control event is `wanted` (within message_wait), else the test ends here.
+  bool expect(ClientControl& control, ClientSession& session, Event wanted, ClientStep& step,
+              std::string_view what);
+  int ended_early(ClientControl& control, ClientSession& session, const ClientStep& step);
+  ConnectOptions connect_options(uint16_t source_port) const;
+  Expected<OpenStreams> open_streams(const SocketAddress& server, const ClientSession& session);
+  int run_test(ClientControl& control, ClientSession& session, const Plan& plan,
+               OpenStreams streams);
+
+  const TestSpec& spec_;
+  RunEnv& env_;
+  const TestSpec test_;               // as the workers run it (client_engine_spec)
+  std::optional<JsonDocument> json_;  // -J
+  std::string awaited_;  // the control message awaited last, for the line when it never came
+};
+
+// -B and --cport (`source_port`, 0: the system's).
+ConnectOptions Client::connect_options(uint16_t source_port) const {
+  ConnectOptions options;
+  if (!spec_.layout.source_address.empty() || source_port != 0) {
+    auto source = resolve(spec_.layout.source_address, source_port, spec_.layout.ipv6);
+    if (source) options.source = *source;
+  }
+  options.no_delay = spec_.io.no_delay;
+  if (spec_.io.socket_send_buffer > 0)
+    options.socket_buffers = static_cast<uint64_t>(spec_.io.socket_send_buffer);
+  return options;
+}
+
+bool Client::expect(ClientControl& control, ClientSession& session, Event wanted, ClientStep& step,
+                    std::string_view what) {
+  awaited_ = what;
+  step = control.next(session, SteadyClock::now() + message_wait);
+  return step.event == wanted;
+}
+
+// The control connection did not bring what was awaited (`step`): Ctrl+C (the server is told,
+// CLIENT_TERMINATE, as 3.12 tells it), the server's error or end, or silence.
+int Client::ended_early(ClientControl& control, ClientSession& session, const ClientStep& step) {
+  if (interrupted(env_)) {
+    (void)control.write(session.terminate());
+    env_.log.raw_error("iperf3: interrupt - the client has terminated");
+    if (json_) {
+      json_->set_error("interrupt - the client has terminated");
+      env_.log.raw(json_->text());
+    }
+    return exit_code::run_failed;
+  }
+  if (step.event == Event::failed) return failed(step.message);
+  return failed(step.message.empty() ? fmt::format("the server sent no {} within {} s", awaited_,
+                                                   message_wait.count())
+                                     : step.message);
+}
+
+// The data connections, one after another as 3.12 opens them, each starting with the cookie.
+Expected<OpenStreams> Client::open_streams(const SocketAddress& server,
+                                           const ClientSession& session) {
+  OpenStreams streams;
+  const std::string cookie = session.hello();
+  const uint32_t count = session.parameters().parallel;
+  const auto timeout = seconds(spec_.control.connect_timeout_s);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t cport = spec_.layout.source_base_port;
+    if (cport && cport + i > 65535) return fail("--cport: the streams' ports run past 65535");
+    const auto source_port = static_cast<uint16_t>(cport ? cport + i : 0);
+    auto socket = connect_tcp(server, connect_options(source_port), timeout);
+    if (!socket) return fail("unable to create a new stream: " + socket.error().message);
+    if (Status sent = write_control(socket->get(), cookie, "the server"); !sent)
+      return fail("unable to create a new stream: " + sent.error().message);
+    auto local = local_address_of(socket->get());
+    auto remote = peer_address_of(socket->get());
+    const int id = static_cast<int>(socket->get());
+    if (local && remote) {
+      say(connected_line(id, local->host(), local->port(), remote->host(), remote->port()));
+      streams.ends.push_back({id, local->host(), local->port(), remote->host(), remote->port()});
+    }
+    streams.ids.push_back(id);
+    streams.sockets.push_back(std::move(*socket));
+  }
+  return streams;
+}
+
+int Client::run() {
+  auto setup = prepare_run(test_, env_.choice.backend);
+  if (!setup) return failed(setup.error().message);
+  auto server = resolve(spec_.layout.address, spec_.layout.base_port, spec_.layout.ipv6);
+  if (!server) return failed("unable to connect to server: " + server.error().message);
+  auto socket = connect_tcp(*server, connect_options(0), seconds(spec_.control.connect_timeout_s));
+  if (!socket) return failed("unable to connect to server: " + socket.error().message);
+  set_no_delay(socket->get());
+  ClientSession session(fresh_cookie(), client_parameters(spec_));
+  ClientControl control(std::move(*socket), env_, "the server");
+  if (Status sent = control.write(session.hello()); !sent) return failed(sent.error().message);
+  ClientStep step;
+  if (!expect(control, session, Event::parameters, step, "PARAM_EXCHANGE"))
+    return ended_early(control, session, step);
+  // 3.12 says it once the server took the test (a busy one answers before: no line).
+  say(fmt::format("Connecting to host {}, port {}", spec_.layout.address, spec_.layout.base_port));
+  if (spec_.iperf3.reverse)
+    say(fmt::format("Reverse mode, remote host {} is sending", spec_.layout.address));
+  if (Status sent = control.write(step.write); !sent) return failed(sent.error().message);
+  if (!expect(control, session, Event::create_streams, step, "CREATE_STREAMS"))
+    return ended_early(control, session, step);
+  auto streams = open_streams(*server, session);
+  if (!streams) {
+    (void)control.write(session.terminate());
+    return failed(streams.error().message);
+  }
+  if (json_) {
+    json_->set_sockets(streams->ids);
+    DocumentStart start;
+    start.connected = streams->ends;
+    start.system_info = system_info();
+    start.time = std::chrono::system_clock::now();
+    start.peer_host = spec_.layout.address;
+    start.peer_port = spec_.layout.base_port;
+    const std::string cookie = session.hello();
+    start.cookie = cookie.substr(0, cookie.find('\0'));
+    start.tcp_mss_default = read_tcp_info(control.socket()).snd_mss;
+    if (!streams->sockets.empty())
+      std::tie(start.sndbuf_actual, start.rcvbuf_actual) =
+          socket_buffer_sizes(streams->sockets.front().get());
+    start.test = session.parameters();
+    json_->set_start(start);
+  }
+  if (!expect(control, session, Event::test_start, step, "TEST_START") ||
+      !expect(control, session, Event::test_running, step, "TEST_RUNNING"))
+    return ended_early(control, session, step);
+  return run_test(control, session, setup->plan, std::move(*streams));
+}
+
+int Client::run_test(ClientControl& control, ClientSession& session, const Plan& plan,
+                     OpenStreams streams) {
+  const bool sending = test_.role == Role::sender;
+  if (spec_.output.verbose)
+    say(
+        fmt::format("Starting Test: protocol: TCP, {} streams, {} byte blocks, omitting {} "
+                    "seconds, {} second test, tos 0",
+                    streams.ids.size(), test_.workload.send_buffer, test_.workload.warmup_s,
+                    session.parameters().time_s));
+  PhaseClock clock;
+  const CancelHook on_interrupt =
+      env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
+  WorkerPool pool(env_.choice.backend, test_, plan, {}, {});
+  std::vector<NativeSocket> by_slot;
+  for (UniqueSocket& s : streams.sockets) by_slot.push_back(s.release());
+  pool.adopt(by_slot);
+  pool.set_notice_log(&env_.log);
+  if (Status opened = pool.open_all(seconds(10)); !opened) {
+    (void)control.write(session.terminate());
+    return failed(opened.error().message);
+  }
+  // The server's end (SERVER_TERMINATE, an error, its control connection closing) comes on the
+  // control connection while the workers run; -n and -k end the test once the counts after the
+  // omit period reach them (3.12 checks them only once it stopped omitting).
+  const uint64_t bytes_end = spec_.iperf3.bytes, blocks_end = spec_.iperf3.blocks;
+  const bool counted = bytes_end > 0 || blocks_end > 0;
+  const auto measuring_from = SteadyClock::now() + seconds(test_.workload.warmup_s);
+  std::atomic<bool> stop_watch{false};
+  ClientStep server_end;
+  std::thread watch([&] {
+    // Bytes and calls when measuring began: none before it without -O (a fast test is over
+    // before the first look).
+    std::optional<std::pair<uint64_t, uint64_t>> base;
+    if (test_.workload.warmup_s == 0) base.emplace(0, 0);
+    while (!stop_watch.load()) {
+      const auto step_end = SteadyClock::now() + (counted ? count_step : poll_step);
+      ClientStep step = control.next(session, step_end, &stop_watch);
+      if (step.event == Event::failed) {
+        server_end = step;
+        clock.cancel(StopCause::sender_left, step.message);
+        return;
+      }
+      if (!counted || SteadyClock::now() < measuring_from) continue;
+      const uint64_t bytes = pool.total_bytes(), calls = pool.total_operations();
+      if (!base) base.emplace(bytes, calls);
+      // A receiving client's reads may take more than a block each: the blocks are also
+      // reached once their bytes came (a 3.12 server stops sending at -k blocks).
+      const uint64_t moved = bytes - base->first;
+      if ((bytes_end && moved >= bytes_end) ||
+          (blocks_end && (calls - base->second >= blocks_end ||
+                          moved / test_.workload.send_buffer >= blocks_end))) {
+        clock.finish(StopCause::flows_done, "the test's -n or -k was reached");
+        return;
+      }
+    }
+  });
+  SystemProbe probe(test_);
+  Timeline timeline(clock, pool, probe, env_.log, test_.output.interval_s);
+  timeline.set_watch(IdleWatch(pool, "the server"), true);
+  LiveReport live(streams.ids, sending, spec_.iperf3.format, test_.output.interval_s,
+                  [this](const std::string& line) { say(line); });
+  if (json_)
+    timeline.add_sink(&*json_, test_.role);
+  else if (spec_.iperf3.intervals)
+    timeline.add_sink(&live, test_.role);
+  timeline.begin_from(pool.snapshot());
+  const auto start = SteadyClock::now();
+  pool.release();
+  const MeasuredWindow window =
+      timeline.run({test_.workload.warmup_s, test_.workload.duration_s, test_.cycle_s(), 0}, start);
+  stop_watch.store(true);
+  watch.join();
+  if (interrupted(env_)) {
+    (void)control.write(session.terminate());
+    (void)pool.stop_and_join();
+    env_.log.raw_error("iperf3: interrupt - the client has terminated");
+    return exit_code::run_failed;
+  }
+  if (server_end.event == Event::failed) {
+    (void)pool.stop_and_join();
+    return failed(server_end.message);
+  }
+  // A sending client stops before it says TEST_END (3.12 stops sending then); a receiving one
+  // goes on reading until the server's results, so the server never blocks on a full pipe
+  // while TEST_END is on its way (reference 2.3).
+  std::vector<WorkerReport> reports;
+  if (sending) reports = pool.stop_and_join();
+  if (Status sent = control.write(session.end_test()); !sent) return failed(sent.error().message);
+  ClientStep step;
+  const bool exchanged =
+      expect(control, session, Event::exchange_results, step, "EXCHANGE_RESULTS");
+  if (!sending) reports = pool.stop_and_join();
+  if (!exchanged) return ended_early(control, session, step);
+  (void)log_worker_errors(reports, env_.log);
+  const Results ours = our_results(sending, window, reports);
+  if (Status sent = control.write(session.send_results(ours)); !sent)
+    return failed(sent.error().message);
+  if (!expect(control, session, Event::server_results, step, "its results"))
+    return ended_early(control, session, step);
+  const Results theirs = step.results;
+  if (!expect(control, session, Event::done, step, "DISPLAY_RESULTS"))
+    return ended_early(control, session, step);
+  if (Status sent = control.write(step.write); !sent) return failed(sent.error().message);
+
+  if (json_) {
+    json_->set_end({sending, window.seconds, ours, theirs});
+    env_.log.raw(json_->text());
+    return exit_code::success;
+  }
+  // Each stream's two ends, matched by stream id; 3.12's server sends its streams in the order
+  // they connected, as ours are.
+  std::vector<StreamBothEnds> both;
+  for (std::size_t i = 0; i < ours.streams.size(); ++i) {
+    const StreamTotals& mine = ours.streams[i];
+    const StreamTotals* peer = nullptr;
+    for (const StreamTotals& s : theirs.streams)
+      if (s.id == mine.id) peer = &s;
+    StreamTotals none;
+    none.end_time = 0;
+    const StreamTotals& other = peer ? *peer : none;
+    const StreamTotals& sent = sending ? mine : other;
+    const StreamTotals& received = sending ? other : mine;
+    const Results& sender_results = sending ? ours : theirs;
+    StreamBothEnds s;
+    s.id = streams.ids[i];
+    s.sent_bytes = sent.bytes;
+    s.sent_s = sent.end_time.value_or(window.seconds);
+    if (sender_results.sender_has_retransmits == 1)
+      s.retransmits = std::max<int64_t>(0, sent.retransmits);
+    s.received_bytes = received.bytes;
+    s.received_s = received.end_time.value_or(window.seconds);
+    both.push_back(s);
+  }
+  if (spec_.output.verbose) say("Test Complete. Summary Results:");
+  for (const std::string& line :
+       client_summary_lines(both, spec_.iperf3.format, !live.ended_with_separator()))
+    say(line);
+  if (spec_.output.verbose) {
+    const Results& local = ours;
+    say(fmt::format(
+        "CPU Utilization: local/{} {:.1f}% ({:.1f}%u/{:.1f}%s), remote/{} {:.1f}% "
+        "({:.1f}%u/{:.1f}%s)",
+        sending ? "sender" : "receiver", local.cpu_total, local.cpu_user, local.cpu_system,
+        sending ? "receiver" : "sender", theirs.cpu_total, theirs.cpu_user, theirs.cpu_system));
+    const std::optional<std::string>& sender_cc =
+        sending ? ours.congestion_used : theirs.congestion_used;
+    const std::optional<std::string>& receiver_cc =
+        sending ? theirs.congestion_used : ours.congestion_used;
+    if (sender_cc) say("snd_tcp_congestion " + *sender_cc);
+    if (receiver_cc) say("rcv_tcp_congestion " + *receiver_cc);
+  }
+  say("");
+  say("iperf Done.");
+  return exit_code::success;
+}
+
+}  // namespace
+
+int run_client(const TestSpec& spec, RunEnv& env) {
+  Client client(spec, env);
+  return client.run();
+}
+
+}  // namespace xttcp::iperf3

@@ -1,0 +1,55 @@
+#include "engine/iperf3/client_test.hh"
+
+namespace xttcp::iperf3 {
+
+Parameters client_parameters(const TestSpec& client) {
+  const Iperf3Options& o = client.iperf3;
+  Parameters p;
+  p.protocol = Protocol::tcp;
+  p.omit_s = client.workload.warmup_s;
+  const bool counted = o.bytes > 0 || o.blocks > 0;
+  p.time_s = counted ? 0 : client.workload.duration_s;
+  p.bytes = o.bytes;
+  p.blocks = o.blocks;
+  p.nodelay = client.io.no_delay;
+  p.parallel = client.layout.ports;
+  p.reverse = o.reverse;
+  if (client.io.socket_send_buffer > 0)
+    p.window = static_cast<uint32_t>(client.io.socket_send_buffer);
+  p.length = client.workload.send_buffer;
+  p.rate_bps = o.stream_rate_bps;
+  p.fq_rate_bps = o.stream_fq_rate_bps;
+  p.title = o.title;
+  p.congestion = client.io.congestion;
+  p.zerocopy = client.io.zerocopy == ZeroCopy::on;
+  return p;
+}
+
+TestSpec client_engine_spec(const TestSpec& client) {
+  TestSpec t = client;
+  const Iperf3Options& o = client.iperf3;
+  t.role = o.reverse ? Role::receiver : Role::sender;
+  t.workload.protocol = xttcp::Protocol::tcp;
+  t.layout.one_port = true;
+  t.layout.threads_per_port = 1;
+  t.layout.conns_per_thread = 1;
+  t.control.no_sync = true;
+  t.workload.cooldown_s = 0;
+  t.workload.recv_buffer = t.workload.send_buffer;
+  // -b and --fq-rate are per stream in iperf3, xttcp's over every stream; they pace the
+  // sending end: with -R the server (it was told them in the parameters).
+  t.workload.rate_limit_bps = 0;
+  t.workload.fq_rate_limit_bps = 0;
+  if (!o.reverse) {
+    const uint64_t streams = client.layout.ports;
+    auto times_streams = [&](uint64_t rate) {  // saturating: an absurd rate is no rate
+      return rate > UINT64_MAX / streams ? 0 : rate * streams;
+    };
+    t.workload.rate_limit_bps = times_streams(o.stream_rate_bps);
+    t.workload.fq_rate_limit_bps = times_streams(o.stream_fq_rate_bps);
+  }
+  if (o.reverse) t.io.zerocopy = ZeroCopy::off;  // -Z is the sender's: the server's then
+  return t;
+}
+
+}  // namespace xttcp::iperf3

@@ -1,0 +1,209 @@
+#include "engine/iperf3/json_document.hh"
+
+#include <algorithm>
+#include <ctime>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace xttcp::iperf3 {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double rate(uint64_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) * 8 / seconds : 0;
+}
+
+Json test_start(const Parameters& p) {
+  Json t;
+  t["protocol"] = p.protocol == Protocol::udp ? "UDP" : "TCP";
+  t["num_streams"] = p.parallel;
+  t["blksize"] = p.length > 0 ? p.length : 131072;
+  t["omit"] = p.omit_s;
+  t["duration"] = p.time_s;
+  t["bytes"] = p.bytes;
+  t["blocks"] = p.blocks;
+  t["reverse"] = p.reverse ? 1 : 0;
+  t["tos"] = p.tos;
+  t["target_bitrate"] = p.rate_bps;
+  return t;
+}
+
+Json start_object(const DocumentStart& s) {
+  Json connected = Json::array();
+  for (const ConnectedStream& c : s.connected)
+    connected.push_back({{"socket", c.socket},
+                         {"local_host", c.local_host},
+                         {"local_port", c.local_port},
+                         {"remote_host", c.remote_host},
+                         {"remote_port", c.remote_port}});
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(s.time);
+  const Json timestamp = {
+      {"time", fmt::format("{:%a, %d %b %Y %H:%M:%S} GMT", fmt::gmtime(seconds))},
+      {"timesecs", static_cast<int64_t>(seconds)}};
+  const Json peer = {{"host", s.peer_host}, {"port", s.peer_port}};
+  Json start;
+  start["connected"] = connected;
+  start["version"] = "iperf 3.12";
+  start["system_info"] = s.system_info;
+  // 3.12's two ends write the same keys in two orders.
+  auto buffers = [&] {
+    start["sock_bufsize"] = s.test.window;
+    start["sndbuf_actual"] = s.sndbuf_actual;
+    start["rcvbuf_actual"] = s.rcvbuf_actual;
+  };
+  if (!s.client) buffers();
+  start["timestamp"] = timestamp;
+  start[s.client ? "connecting_to" : "accepted_connection"] = peer;
+  start["cookie"] = s.cookie;
+  start["tcp_mss_default"] = s.tcp_mss_default;
+  start["target_bitrate"] = s.test.rate_bps;
+  if (s.client) buffers();
+  start["test_start"] = test_start(s.test);
+  return start;
+}
+
+}  // namespace
+
+void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
+                            const IntervalSample& sample, bool) {
+  const double start = sample.start_s, end = sample.start_s + sample.seconds;
+  Json streams = Json::array();
+  int64_t retransmits = 0;
+  for (const StreamInterval& s : sample.per_stream) {
+    Json entry;
+    entry["socket"] = s.key < sockets_.size() ? sockets_[s.key] : static_cast<int>(s.key);
+    entry["start"] = start;
+    entry["end"] = end;
+    entry["seconds"] = sample.seconds;
+    entry["bytes"] = s.bytes;
+    entry["bits_per_second"] = rate(s.bytes, sample.seconds);
+    if (sending_) {
+      const ConnectionInterval tcp = s.tcp.value_or(ConnectionInterval{});
+      const uint64_t cwnd = uint64_t{tcp.snd_cwnd} * tcp.snd_mss;
+      entry["retransmits"] = tcp.retransmits;
+      entry["snd_cwnd"] = cwnd;
+      entry["snd_wnd"] = tcp.snd_wnd;
+      entry["rtt"] = tcp.rtt_us;
+      entry["rttvar"] = tcp.rttvar_us;
+      entry["pmtu"] = tcp.pmtu;
+      retransmits += tcp.retransmits;
+      if (s.tcp && s.key < peaks_.size()) {
+        Peaks& p = peaks_[s.key];
+        p.max_snd_cwnd = std::max(p.max_snd_cwnd, cwnd);
+        p.max_snd_wnd = std::max<uint64_t>(p.max_snd_wnd, tcp.snd_wnd);
+        p.max_rtt = std::max(p.max_rtt, tcp.rtt_us);
+        p.min_rtt = p.rtt_count == 0 ? tcp.rtt_us : std::min(p.min_rtt, tcp.rtt_us);
+        p.rtt_sum += tcp.rtt_us;
+        ++p.rtt_count;
+      }
+    }
+    entry["omitted"] = false;  // the omit period's intervals are not reported (docs/iperf3.md)
+    entry["sender"] = sending_;
+    streams.push_back(std::move(entry));
+  }
+  Json sum;
+  sum["start"] = start;
+  sum["end"] = end;
+  sum["seconds"] = sample.seconds;
+  sum["bytes"] = sample.bytes;
+  sum["bits_per_second"] = rate(sample.bytes, sample.seconds);
+  if (sending_) sum["retransmits"] = retransmits;
+  sum["omitted"] = false;
+  sum["sender"] = sending_;
+  intervals_.push_back(Json{{"streams", streams}, {"sum", sum}}.dump());
+}
+
+std::string JsonDocument::text() const {
+  Json doc;
+  doc["start"] = start_ ? start_object(*start_) : Json::object();
+  Json intervals = Json::array();
+  for (const std::string& i : intervals_) intervals.push_back(Json::parse(i));
+  doc["intervals"] = intervals;
+  Json end = Json::object();
+  if (end_) {
+    const DocumentEnd& e = *end_;
+    const Results& sender = e.sending ? e.ours : e.theirs;
+    const Results& receiver = e.sending ? e.theirs : e.ours;
+    const bool retransmits = sender.sender_has_retransmits == 1;
+    Json streams = Json::array();
+    uint64_t sent_bytes = 0, received_bytes = 0;
+    int64_t sent_retransmits = 0;
+    double sent_s = 0, received_s = 0;
+    for (std::size_t i = 0; i < e.ours.streams.size(); ++i) {
+      const int32_t id = e.ours.streams[i].id;
+      auto find = [id](const Results& r) -> StreamTotals {
+        for (const StreamTotals& s : r.streams)
+          if (s.id == id) return s;
+        StreamTotals none;
+        none.bytes = 0;
+        return none;
+      };
+      const StreamTotals sent = find(sender), received = find(receiver);
+      const int socket = i < sockets_.size() ? sockets_[i] : id;
+      // 3.12: each entry's end is its own end's time; a receiver entry's seconds is this end's.
+      const double sent_time = sent.end_time.value_or(e.seconds);
+      const double received_time = received.end_time.value_or(e.seconds);
+      Json s;
+      s["socket"] = socket;
+      s["start"] = 0;
+      s["end"] = sent_time;
+      s["seconds"] = sent_time;
+      s["bytes"] = sent.bytes;
+      s["bits_per_second"] = rate(sent.bytes, sent_time);
+      if (retransmits) {
+        const Peaks p = e.sending && i < peaks_.size() ? peaks_[i] : Peaks{};
+        s["retransmits"] = std::max<int64_t>(0, sent.retransmits);
+        s["max_snd_cwnd"] = p.max_snd_cwnd;
+        s["max_snd_wnd"] = p.max_snd_wnd;
+        s["max_rtt"] = p.max_rtt;
+        s["min_rtt"] = p.min_rtt;
+        s["mean_rtt"] = p.rtt_count ? p.rtt_sum / p.rtt_count : 0;
+      }
+      s["sender"] = e.sending;
+      Json r;
+      r["socket"] = socket;
+      r["start"] = 0;
+      r["end"] = received_time;
+      r["seconds"] = e.seconds;
+      r["bytes"] = received.bytes;
+      r["bits_per_second"] = rate(received.bytes, received_time);
+      r["sender"] = e.sending;
+      streams.push_back(Json{{"sender", s}, {"receiver", r}});
+      sent_bytes += sent.bytes;
+      received_bytes += received.bytes;
+      sent_retransmits += std::max<int64_t>(0, sent.retransmits);
+      sent_s = sent_time;  // as 3.12's sums: the last stream's times
+      received_s = received_time;
+    }
+    end["streams"] = streams;
+    Json sum_sent;
+    sum_sent["start"] = 0;
+    sum_sent["end"] = sent_s;
+    sum_sent["seconds"] = sent_s;
+    sum_sent["bytes"] = sent_bytes;
+    sum_sent["bits_per_second"] = rate(sent_bytes, sent_s);
+    if (retransmits) sum_sent["retransmits"] = sent_retransmits;
+    sum_sent["sender"] = e.sending;
+    end["sum_sent"] = sum_sent;
+    end["sum_received"] = {{"start", 0},
+                           {"end", received_s},
+                           {"seconds", received_s},
+                           {"bytes", received_bytes},
+                           {"bits_per_second", rate(received_bytes, received_s)},
+                           {"sender", e.sending}};
+    end["cpu_utilization_percent"] = {
+        {"host_total", e.ours.cpu_total},   {"host_user", e.ours.cpu_user},
+        {"host_system", e.ours.cpu_system}, {"remote_total", e.theirs.cpu_total},
+        {"remote_user", e.theirs.cpu_user}, {"remote_system", e.theirs.cpu_system}};
+    if (sender.congestion_used) end["sender_tcp_congestion"] = *sender.congestion_used;
+    if (receiver.congestion_used) end["receiver_tcp_congestion"] = *receiver.congestion_used;
+  }
+  doc["end"] = end;
+  if (error_) doc["error"] = *error_;
+  return doc.dump(1, '\t', false, Json::error_handler_t::replace);
+}
+
+}  // namespace xttcp::iperf3

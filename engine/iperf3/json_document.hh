@@ -1,0 +1,86 @@
+// iperf3 3.12's -J document (tests/reference/iperf3-3.12/README.md 7; client-tcp*.json,
+// server-tcp.json): `start`, `intervals`, `end`, and `error` when the test failed, with 3.12's
+// keys in 3.12's nesting and order, so whatever reads iperf3's -J reads xttcp's. Built as the
+// test runs: start once the streams connected, each interval as it ends (an IntervalSink), the
+// end from both ends' results. Pure.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/iperf3/parameters.hh"
+#include "engine/iperf3/results.hh"
+#include "engine/report/interval_sink.hh"
+
+namespace xttcp::iperf3 {
+
+// One stream's connection, as `start.connected[]` lists it.
+struct ConnectedStream {
+  int socket = 0;  // the number 3.12 prints (its socket)
+  std::string local_host;
+  uint16_t local_port = 0;
+  std::string remote_host;
+  uint16_t remote_port = 0;
+};
+
+struct DocumentStart {
+  std::vector<ConnectedStream> connected;
+  std::string system_info;  // uname -a, as 3.12 writes it
+  std::chrono::system_clock::time_point time;
+  bool client = true;     // `connecting_to` (client) or `accepted_connection` (server)
+  std::string peer_host;  // the server (client) or the client's control connection (server)
+  uint16_t peer_port = 0;
+  std::string cookie;
+  uint32_t tcp_mss_default = 0;  // the control connection's MSS (a server writes 0, as 3.12)
+  int64_t sndbuf_actual = 0, rcvbuf_actual = 0;  // a stream's socket buffers
+  Parameters test;                               // `test_start`
+};
+
+// This end's results and the peer's, and who sent, for `end`.
+struct DocumentEnd {
+  bool sending = true;   // this end sent the data
+  double seconds = 0;    // this end's measured window
+  Results ours, theirs;  // theirs: as the peer's results message said
+};
+
+class JsonDocument final : public IntervalSink {
+ public:
+  // `sending`: this end sends (its interval entries carry TCP_INFO).
+  explicit JsonDocument(bool sending) : sending_(sending) {}
+
+  // Each stream's number (its socket), by flow slot, once the streams connected.
+  void set_sockets(std::vector<int> sockets) {
+    sockets_ = std::move(sockets);
+    peaks_.assign(sockets_.size(), Peaks{});
+  }
+
+  void set_start(const DocumentStart& start) { start_ = start; }
+  bool wants_streams() const override { return true; }
+  void interval(Role role, std::chrono::system_clock::time_point window_start,
+                const IntervalSample& sample, bool udp) override;
+  void set_end(const DocumentEnd& end) { end_ = end; }
+  void set_error(const std::string& message) { error_ = message; }
+
+  // The whole document, as 3.12 prints it at the end of a test (tab-indented).
+  std::string text() const;
+
+ private:
+  // What 3.12 keeps of a sending stream's TCP_INFO over the test, for `end.streams[].sender`.
+  struct Peaks {
+    uint64_t max_snd_cwnd = 0, max_snd_wnd = 0;
+    uint32_t max_rtt = 0, min_rtt = 0;
+    uint64_t rtt_sum = 0, rtt_count = 0;
+  };
+  bool sending_;
+  std::vector<int> sockets_;
+  std::vector<Peaks> peaks_;
+  std::optional<DocumentStart> start_;
+  std::vector<std::string> intervals_;  // each interval's JSON text
+  std::optional<DocumentEnd> end_;
+  std::optional<std::string> error_;
+};
+
+}  // namespace xttcp::iperf3

@@ -1,0 +1,55 @@
+// The client's test (engine/iperf3/client_test.hh): the parameters it sends for a command line,
+// as 3.12's client fills them, and the test its workers run.
+#include <gtest/gtest.h>
+
+#include "engine/iperf3/client_test.hh"
+#include "tests/unit/cli/cli_test_util.hh"
+#include "tools/cli/command.hh"
+
+namespace xttcp::iperf3 {
+namespace {
+
+TestSpec client_spec(const std::string& line) {
+  auto command = parse_iperf3_dialect(test::words(line));
+  EXPECT_TRUE(command.has_value()) << "'" << line << "': " << command.error().message;
+  return command ? command->spec : TestSpec{};
+}
+
+TEST(ClientParameters, AsIperf3FillsThem) {
+  // wire-tcp1.txt: iperf3 -c H -t 2 sends exactly these keys.
+  EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -t 2"))),
+            R"({"tcp":true,"omit":0,"time":2,"num":0,"blockcount":0,"parallel":1,"len":131072,)"
+            R"("pacing_timer":1000,"client_version":"3.12"})");
+  const Parameters p =
+      client_parameters(client_spec("-c h -P 4 -R -O 1 -l 64K -w 1M -b 100M -N -C cubic -T x"));
+  EXPECT_EQ(p.parallel, 4u);
+  EXPECT_TRUE(p.reverse);
+  EXPECT_EQ(p.omit_s, 1u);
+  EXPECT_EQ(p.length, 65536u);
+  EXPECT_EQ(p.window, 1048576u);
+  EXPECT_EQ(p.rate_bps, 100000000u);  // per stream, as iperf3 sends it
+  EXPECT_TRUE(p.nodelay);
+  EXPECT_EQ(p.congestion, "cubic");
+  EXPECT_EQ(p.title, "x");
+  const Parameters counted = client_parameters(client_spec("-c h -n 10M"));
+  EXPECT_EQ(counted.time_s, 0u);  // -n ends the test: "time" 0, as 3.12 sends
+  EXPECT_EQ(counted.bytes, 10485760u);
+}
+
+TEST(ClientEngineSpec, TheDirectionAndThePacing) {
+  const TestSpec sends = client_engine_spec(client_spec("-c h -P 4 -b 100M -t 3 -O 2"));
+  EXPECT_EQ(sends.role, Role::sender);
+  EXPECT_TRUE(sends.layout.one_port);
+  EXPECT_EQ(sends.layout.ports, 4u);
+  EXPECT_EQ(sends.workload.rate_limit_bps, 400000000u);  // xttcp's -B is over every stream
+  EXPECT_EQ(sends.workload.warmup_s, 2u);                // -O as the warm-up
+  EXPECT_EQ(sends.workload.duration_s, 3u);
+  EXPECT_EQ(sends.workload.cooldown_s, 0u);
+  const TestSpec receives = client_engine_spec(client_spec("-c h -P 4 -b 100M -R -Z"));
+  EXPECT_EQ(receives.role, Role::receiver);
+  EXPECT_EQ(receives.workload.rate_limit_bps, 0u);  // the server paces what it sends
+  EXPECT_EQ(receives.io.zerocopy, ZeroCopy::off);
+}
+
+}  // namespace
+}  // namespace xttcp::iperf3
