@@ -32,8 +32,9 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 using Event = ClientStep::Event;
 
-// How often the control watch looks at the byte and block counts when -n or -k ends the test.
-constexpr milliseconds count_step{10};
+// How often the control watch looks at the byte and block counts (-n, -k), and how soon it
+// leaves when the window closed (TEST_END waits for it).
+constexpr milliseconds watch_step{10};
 
 Cookie fresh_cookie() {
   std::random_device random;
@@ -247,7 +248,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     std::optional<std::pair<uint64_t, uint64_t>> base;
     if (test_.workload.warmup_s == 0) base.emplace(0, 0);
     while (!stop_watch.load()) {
-      const auto step_end = SteadyClock::now() + (counted ? count_step : poll_step);
+      const auto step_end = SteadyClock::now() + watch_step;
       ClientStep step = control.next(session, step_end, &stop_watch);
       if (step.event == Event::failed) {
         server_end = step;
@@ -282,6 +283,12 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
   pool.release();
   const MeasuredWindow window =
       timeline.run({test_.workload.warmup_s, test_.workload.duration_s, test_.cycle_s(), 0}, start);
+  const auto window_closed = SteadyClock::now();
+  // A sending client stops at once (3.12 stops sending at TEST_END); a receiving one goes on
+  // reading until the server's results, so the server never blocks on a full pipe while
+  // TEST_END is on its way (reference 2.3).
+  std::vector<WorkerReport> reports;
+  if (sending) reports = pool.stop_and_join();
   stop_watch.store(true);
   watch.join();
   if (interrupted(env_)) {
@@ -294,11 +301,12 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     (void)pool.stop_and_join();
     return failed(server_end.message);
   }
-  // A sending client stops before it says TEST_END (3.12 stops sending then); a receiving one
-  // goes on reading until the server's results, so the server never blocks on a full pipe
-  // while TEST_END is on its way (reference 2.3).
-  std::vector<WorkerReport> reports;
-  if (sending) reports = pool.stop_and_join();
+  // As 3.12, the test is counted up to TEST_END: what a sender wrote after the window closed
+  // (while its workers stopped) reaches the server, which counts until TEST_END comes, and
+  // belongs in both counts.
+  MeasuredWindow to_end = window;
+  to_end.end = pool.snapshot();
+  to_end.seconds += std::chrono::duration<double>(SteadyClock::now() - window_closed).count();
   if (Status sent = control.write(session.end_test()); !sent) return failed(sent.error().message);
   ClientStep step;
   const bool exchanged =
@@ -306,7 +314,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
   if (!sending) reports = pool.stop_and_join();
   if (!exchanged) return ended_early(control, session, step);
   (void)log_worker_errors(reports, env_.log);
-  const Results ours = our_results(sending, window, reports);
+  const Results ours = our_results(sending, to_end, reports);
   if (Status sent = control.write(session.send_results(ours)); !sent)
     return failed(sent.error().message);
   if (!expect(control, session, Event::server_results, step, "its results"))
@@ -317,7 +325,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
   if (Status sent = control.write(step.write); !sent) return failed(sent.error().message);
 
   if (json_) {
-    json_->set_end({sending, window.seconds, ours, theirs});
+    json_->set_end({sending, to_end.seconds, ours, theirs});
     env_.log.raw(json_->text());
     return exit_code::success;
   }
@@ -338,11 +346,11 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     StreamBothEnds s;
     s.id = streams.ids[i];
     s.sent_bytes = sent.bytes;
-    s.sent_s = sent.end_time.value_or(window.seconds);
+    s.sent_s = sent.end_time.value_or(to_end.seconds);
     if (sender_results.sender_has_retransmits == 1)
       s.retransmits = std::max<int64_t>(0, sent.retransmits);
     s.received_bytes = received.bytes;
-    s.received_s = received.end_time.value_or(window.seconds);
+    s.received_s = received.end_time.value_or(to_end.seconds);
     both.push_back(s);
   }
   if (spec_.output.verbose) say("Test Complete. Summary Results:");
