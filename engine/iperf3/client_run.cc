@@ -51,13 +51,6 @@ struct OpenStreams {
   std::vector<ConnectedStream> ends;  // -J's start.connected
 };
 
-// `uname -a` as 3.12 writes it in -J (without GNU/Linux's last word).
-std::string system_info() {
-  std::string os = read_host_info().os;
-  if (os.ends_with(" GNU/Linux")) os.resize(os.size() - 10);
-  return os;
-}
-
 class Client {
  public:
   Client(const TestSpec& spec, RunEnv& env)

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <fmt/format.h>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,9 +44,13 @@ class ControlConnection {
   using Step = decltype(std::declval<Session&>().on_control({}));
   using Event = typename Step::Event;
 
-  // `peer`: "the client" or "the server", for the lines.
-  ControlConnection(UniqueSocket socket, const RunEnv& env, std::string_view peer)
-      : socket_(std::move(socket)), env_(env), peer_(peer) {}
+  // `peer`: "the client" or "the server", for the lines; `on_error`: where expect()'s line
+  // why goes (by default stderr, as 3.12 prints it: complain()).
+  ControlConnection(UniqueSocket socket, const RunEnv& env, std::string_view peer,
+                    std::function<void(const std::string&)> on_error = {})
+      : socket_(std::move(socket)), env_(env), peer_(peer), on_error_(std::move(on_error)) {
+    if (!on_error_) on_error_ = [this](const std::string& line) { complain(env_.log, line); };
+  }
   NativeSocket socket() const { return socket_.get(); }
   Status write(std::string_view bytes) { return write_control(socket_.get(), bytes, peer_); }
 
@@ -82,11 +87,9 @@ class ControlConnection {
     step = next(session, SteadyClock::now() + message_wait);
     if (step.event == wanted) return true;
     if (step.event == Event::none && interrupted(env_)) return false;
-    if (step.event == Event::none)
-      complain(env_.log,
-               fmt::format("{} sent no {} within {} s", peer_, what, message_wait.count()));
-    else
-      complain(env_.log, step.message);
+    on_error_(step.event == Event::none
+                  ? fmt::format("{} sent no {} within {} s", peer_, what, message_wait.count())
+                  : step.message);
     return false;
   }
 
@@ -94,6 +97,7 @@ class ControlConnection {
   UniqueSocket socket_;
   const RunEnv& env_;
   std::string_view peer_;
+  std::function<void(const std::string&)> on_error_;
 };
 
 using ServerControl = ControlConnection<ServerSession>;

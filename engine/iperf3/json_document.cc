@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/stats/system_probe.hh"
+
 namespace xttcp::iperf3 {
 
 namespace {
@@ -66,6 +68,12 @@ Json start_object(const DocumentStart& s) {
 }
 
 }  // namespace
+
+std::string system_info() {
+  std::string os = read_host_info().os;
+  if (os.ends_with(" GNU/Linux")) os.resize(os.size() - 10);  // 3.12 writes uname's first five
+  return os;
+}
 
 void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
                             const IntervalSample& sample, bool) {

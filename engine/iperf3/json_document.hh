@@ -2,7 +2,7 @@
 // server-tcp.json): `start`, `intervals`, `end`, and `error` when the test failed, with 3.12's
 // keys in 3.12's nesting and order, so whatever reads iperf3's -J reads xttcp's. Built as the
 // test runs: start once the streams connected, each interval as it ends (an IntervalSink), the
-// end from both ends' results. Pure.
+// end from both ends' results. Pure, but for system_info().
 #pragma once
 
 #include <chrono>
@@ -46,10 +46,15 @@ struct DocumentEnd {
   Results ours, theirs;  // theirs: as the peer's results message said
 };
 
+// This host's `uname -a`, as 3.12 writes it in start.system_info.
+std::string system_info();
+
 class JsonDocument final : public IntervalSink {
  public:
   // `sending`: this end sends (its interval entries carry TCP_INFO).
   explicit JsonDocument(bool sending) : sending_(sending) {}
+  // A server learns its direction from the parameters, after its document began.
+  void set_sending(bool sending) { sending_ = sending; }
 
   // Each stream's number (its socket), by flow slot, once the streams connected.
   void set_sockets(std::vector<int> sockets) {

@@ -4,10 +4,12 @@
 #include <atomic>
 #include <fmt/format.h>
 #include <thread>
+#include <tuple>
 
 #include "engine/iperf3/console.hh"
 #include "engine/iperf3/errors.hh"
 #include "engine/iperf3/idle_watch.hh"
+#include "engine/iperf3/json_document.hh"
 #include "engine/iperf3/control_connection.hh"
 #include "engine/iperf3/server_session.hh"
 #include "engine/iperf3/server_test.hh"
@@ -70,14 +72,25 @@ class Server {
   void say(const std::string& line) {
     if (!spec_.iperf3.json) env_.log.raw(line);
   }
+  // The test failed: 3.12's line on stderr, and with -J in the test's document ("error").
+  void fail(const std::string& message) {
+    complain(env_.log, message);
+    if (json_) json_->set_error(message);
+  }
   std::optional<AcceptedStreams> accept_streams(ServerSession& session, ServerControl& control);
   void refuse_strangers();
+  // After the cookie: the rest of the test, its lines said (and with -J put in its document).
+  void serve_test(ServerControl& control, ServerSession& session, ServerStep& step,
+                  const SocketAddress& peer);
   void run_test(ServerSession& session, ServerControl& control, const TestSpec& t, const Plan& plan,
-                AcceptedStreams streams);
+                AcceptedStreams streams, const SocketAddress& peer);
+  DocumentStart document_start(const ServerSession& session, const AcceptedStreams& streams,
+                               const SocketAddress& peer);
 
   const TestSpec& spec_;
   RunEnv& env_;
   UniqueSocket listener_;
+  std::optional<JsonDocument> json_;  // -J: the running test's document
 };
 
 std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
@@ -91,8 +104,8 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
   while (accepted < session.streams_expected()) {
     if (interrupted(env_)) return std::nullopt;
     if (SteadyClock::now() >= deadline) {
-      complain(env_.log, fmt::format("the client opened {} of its {} streams in {} s", accepted,
-                                     session.streams_expected(), streams_wait.count()));
+      fail(fmt::format("the client opened {} of its {} streams in {} s", accepted,
+                       session.streams_expected(), streams_wait.count()));
       return std::nullopt;
     }
     std::vector<SocketPoll> polls{{listener_.get()}, {control.socket()}};
@@ -102,7 +115,7 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
       ServerStep step = control.next(session, SteadyClock::now());
       if (step.event == ServerStep::Event::failed ||
           step.event == ServerStep::Event::client_terminated) {
-        complain(env_.log, step.message);
+        fail(step.message);
         return std::nullopt;
       }
     }
@@ -159,9 +172,39 @@ void Server::refuse_strangers() {
   }
 }
 
+// -J's start: the streams as connected, the client's control connection, the test it asked.
+DocumentStart Server::document_start(const ServerSession& session, const AcceptedStreams& streams,
+                                     const SocketAddress& peer) {
+  json_->set_sending(session.parameters().reverse);
+  json_->set_sockets(streams.ids);
+  DocumentStart start;
+  for (std::size_t i = 0; i < streams.sockets.size(); ++i) {
+    auto local = local_address_of(streams.sockets[i].get());
+    auto remote = peer_address_of(streams.sockets[i].get());
+    if (local && remote)
+      start.connected.push_back(
+          {streams.ids[i], local->host(), local->port(), remote->host(), remote->port()});
+  }
+  start.system_info = system_info();
+  start.time = std::chrono::system_clock::now();
+  start.client = false;
+  start.peer_host = peer.host();
+  start.peer_port = peer.port();
+  const Cookie& cookie = session.cookie();
+  start.cookie.assign(cookie.begin(), std::find(cookie.begin(), cookie.end(), '\0'));
+  start.tcp_mss_default = 0;  // as 3.12's server writes it
+  if (!streams.sockets.empty())
+    std::tie(start.sndbuf_actual, start.rcvbuf_actual) =
+        socket_buffer_sizes(streams.sockets.front().get());
+  start.test = session.parameters();
+  return start;
+}
+
 void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   set_no_delay(control_socket.get());
-  ServerControl control(std::move(control_socket), env_, "the client");
+  json_.reset();
+  ServerControl control(std::move(control_socket), env_, "the client",
+                        [this](const std::string& line) { fail(line); });
   ServerSession session;
   ServerStep step;
   // A connection that never brings a cookie is no client's test: it leaves no line (a port
@@ -174,35 +217,45 @@ void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
     return;
   }
   say(accepted_line(peer.host(), peer.port()));
-  if (Status sent = control.write(step.write); !sent)
-    return complain(env_.log, sent.error().message);
+  // -J: a document for each test that began, printed when it ends, however it ends.
+  if (spec_.iperf3.json) json_.emplace(false);
+  serve_test(control, session, step, peer);
+  if (json_) {
+    if (interrupted(env_)) json_->set_error("interrupt - the server has terminated");
+    env_.log.raw(json_->text());
+  }
+}
+
+void Server::serve_test(ServerControl& control, ServerSession& session, ServerStep& step,
+                        const SocketAddress& peer) {
+  if (Status sent = control.write(step.write); !sent) return fail(sent.error().message);
   if (!control.expect(session, ServerStep::Event::parameters, step, "parameters")) {
     if (interrupted(env_)) (void)control.write(session.terminate());
     return;
   }
   if (std::optional<Refusal> refused = refusal(step.parameters)) {
-    complain(env_.log, "the client asked for what this server does not run: " + refused->why);
+    fail("the client asked for what this server does not run: " + refused->why);
     (void)control.write(session.refuse(refused->code, 0));
     return;
   }
   const TestSpec t = test_spec(spec_, session.parameters());
   auto setup = prepare_run(t, env_.choice.backend);
   if (!setup) {
-    complain(env_.log, setup.error().message);
+    fail(setup.error().message);
     (void)control.write(session.refuse(error_not_implemented, 0));
     return;
   }
   if (Status sent = control.write(session.accept_parameters()); !sent)
-    return complain(env_.log, sent.error().message);
+    return fail(sent.error().message);
   std::optional<AcceptedStreams> streams = accept_streams(session, control);
-  if (streams) run_test(session, control, t, setup->plan, std::move(*streams));
+  if (streams) run_test(session, control, t, setup->plan, std::move(*streams), peer);
   // Ctrl+C: the client is told, as 3.12's server tells it (it prints "the server has
   // terminated").
   if (interrupted(env_)) (void)control.write(session.terminate());
 }
 
 void Server::run_test(ServerSession& session, ServerControl& control, const TestSpec& t,
-                      const Plan& plan, AcceptedStreams streams) {
+                      const Plan& plan, AcceptedStreams streams, const SocketAddress& peer) {
   for (std::size_t i = 0; i < streams.sockets.size(); ++i) {
     auto local = local_address_of(streams.sockets[i].get());
     auto remote = peer_address_of(streams.sockets[i].get());
@@ -210,6 +263,7 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
       say(connected_line(streams.ids[i], local->host(), local->port(), remote->host(),
                          remote->port()));
   }
+  if (json_) json_->set_start(document_start(session, streams, peer));
   PhaseClock clock;
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
@@ -219,12 +273,11 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
   pool.adopt(by_slot);
   pool.set_notice_log(&env_.log);
   if (Status opened = pool.open_all(seconds(10)); !opened) {
-    complain(env_.log, opened.error().message);
+    fail(opened.error().message);
     (void)control.write(session.refuse(error_not_implemented, 0));
     return;
   }
-  if (Status sent = control.write(streams.start_bytes); !sent)
-    return complain(env_.log, sent.error().message);
+  if (Status sent = control.write(streams.start_bytes); !sent) return fail(sent.error().message);
   // TEST_END (or the client's end) comes on the control connection while the workers run; a
   // connection from anyone else is told the server is busy.
   std::atomic<bool> stop_watch{false};
@@ -247,8 +300,10 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
   timeline.set_watch(IdleWatch(pool, "the client"), true);
   LiveReport live(streams.ids, t.role == Role::sender, spec_.iperf3.format, t.output.interval_s,
                   [this](const std::string& line) { say(line); });
-  const bool rows = !spec_.iperf3.json && spec_.iperf3.intervals;
-  if (rows) timeline.add_sink(&live, t.role);
+  if (json_)
+    timeline.add_sink(&*json_, t.role);
+  else if (spec_.iperf3.intervals)
+    timeline.add_sink(&live, t.role);
   timeline.begin_from(pool.snapshot());
   const auto start = SteadyClock::now();
   pool.release();
@@ -270,12 +325,11 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
   (void)log_worker_errors(reports, env_.log);
   if (ending.event != ServerStep::Event::test_end) {
     if (!ending.message.empty())
-      complain(env_.log, ending.message);
+      fail(ending.message);
     else if (clock.cancelled())
-      complain(env_.log, clock.reason().message);
+      fail(clock.reason().message);
     else
-      complain(env_.log,
-               fmt::format("the client did not end its test within {} s of its time", end_grace_s));
+      fail(fmt::format("the client did not end its test within {} s of its time", end_grace_s));
     return;
   }
   const Results ours = our_results(t.role == Role::sender, window, reports);
@@ -288,11 +342,12 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
                                                !live.ended_with_separator()))
     say(line);
   if (Status sent = control.write(session.results_wanted()); !sent)
-    return complain(env_.log, sent.error().message);
+    return fail(sent.error().message);
   ServerStep step;
   if (!control.expect(session, ServerStep::Event::client_results, step, "results")) return;
+  if (json_) json_->set_end({t.role == Role::sender, window.seconds, ours, step.results});
   if (Status sent = control.write(session.send_results(ours)); !sent)
-    return complain(env_.log, sent.error().message);
+    return fail(sent.error().message);
   (void)control.expect(session, ServerStep::Event::done, step, "IPERF_DONE");
 }
 

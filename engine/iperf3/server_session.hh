@@ -85,6 +85,8 @@ class ServerSession {
   std::string send_results(const Results& ours);
 
   const Parameters& parameters() const { return parameters_; }
+  // The test's cookie, once it came (-J's start.cookie).
+  const Cookie& cookie() const { return cookie_; }
 
  private:
   enum class Phase {

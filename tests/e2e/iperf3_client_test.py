@@ -20,8 +20,8 @@ import threading
 import time
 
 from iperf3_peer_test import IPERF3, as_iperf3, need_iperf3, read_exactly, summary_sum_bytes
-from xttcp_e2e import (Failure, Process, check, free_port_block, run_cases, wait_listening,
-                       within)
+from xttcp_e2e import (Failure, Process, check, free_port_block, key_paths, run_cases,
+                       wait_listening, within)
 
 
 def iperf3_server(started, *extra):
@@ -101,18 +101,6 @@ def to_iperf3_bytes(xttcp, started):
     check(doc["start"]["test_start"]["bytes"] == 300 * 2**20, "-n did not go as 'num'")
     sent = summary_sum_bytes(c.stdout(), "sender")
     check(sent >= 0.995 * 300 * 2**20, f"the client stopped at {sent:.0f} bytes, before its -n")
-
-
-def key_paths(value, path=""):
-    """Every key's path in a JSON document (a list's first item standing for all)."""
-    paths = set()
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            paths.add(f"{path}/{key}")
-            paths |= key_paths(inner, f"{path}/{key}")
-    elif isinstance(value, list) and value:
-        paths |= key_paths(value[0], f"{path}[]")
-    return paths
 
 
 def consumer_reads(doc):

@@ -10,7 +10,7 @@ server is busy; what xttcp does not serve yet (UDP) is refused in iperf3's words
 server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
 tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-udp, interrupted,
 hostile-client (a stranger's stream refused; a control connection closed mid-setup ends the test
-at once; connections that bring no cookie leave no line).
+at once; connections that bring no cookie leave no line), server-json (-J: 3.12's server keys).
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import os
@@ -18,8 +18,8 @@ import re
 import socket
 import subprocess
 
-from xttcp_e2e import (Process, SkipTest, check, free_port_block, run_cases, scratch_dir,
-                       wait_listening, within)
+from xttcp_e2e import (Process, SkipTest, check, free_port_block, key_paths, run_cases,
+                       scratch_dir, wait_listening, within)
 
 IPERF3 = "/usr/bin/iperf3"
 
@@ -170,6 +170,33 @@ def interrupted(xttcp, started):
     check("the server has terminated" in c.stderr(), f"the client was told:\n{c.stderr()}")
 
 
+def server_json(xttcp, started):
+    """-J on the server: for the same real client's test, xttcp's document has every key of
+    iperf3 3.12's server document (and the client's figures where 3.12's server writes 0), and
+    its count agrees with the client's within 2 %."""
+    need_iperf3()
+    docs = {}
+    for name, command in (("iperf3", [IPERF3]), ("xttcp", [as_iperf3(xttcp)])):
+        port = free_port_block(1)
+        s = Process([*command, "-s", "-1", "-J", "-B", "127.0.0.1", "-p", str(port)],
+                    f"{name} -s -1 -J")
+        started.append(s)
+        wait_listening(port)
+        code, client_doc = client(port, "-t", "2", "-P", "2")
+        check(code == 0 and "error" not in client_doc, f"the client of {name}: {client_doc}")
+        check(s.wait(30) == 0, f"{name}'s server did not exit 0 after its one test")
+        docs[name] = json.loads(s.stdout())
+        received = docs[name]["end"]["sum_received"]["bytes"]
+        sent = client_doc["end"]["sum_sent"]["bytes"]
+        print(f"{name} -s -J: received {received}; the client sent {sent}")
+        check(within(received, sent, 0.02), f"{name}: received {received}, the client sent {sent}")
+    missing = key_paths(docs["iperf3"]) - key_paths(docs["xttcp"])
+    check(not missing, f"keys of 3.12's server document missing from xttcp's: {sorted(missing)}")
+    check(list(docs["xttcp"]["start"]) == list(docs["iperf3"]["start"]),
+          "the start keys are not in 3.12's server order")
+    check(docs["xttcp"]["end"]["sum_sent"]["bytes"] > 0, "the client's figures are not there")
+
+
 def read_exactly(sock, count, timeout=10):
     sock.settimeout(timeout)
     data = b""
@@ -216,7 +243,8 @@ def hostile_client(xttcp, started):
 
 
 CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,
-         "refused-udp": refused_udp, "interrupted": interrupted, "hostile-client": hostile_client}
+         "refused-udp": refused_udp, "interrupted": interrupted, "hostile-client": hostile_client,
+         "server-json": server_json}
 
 if __name__ == "__main__":
     raise SystemExit(run_cases(CASES))

@@ -351,6 +351,19 @@ def load_json(path):
         return json.load(f)
 
 
+def key_paths(value, path=""):
+    """Every key's path in a JSON document (a list's first item standing for all): two
+    documents with the same paths have the same keys in the same nesting."""
+    paths = set()
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            paths.add(f"{path}/{key}")
+            paths |= key_paths(inner, f"{path}/{key}")
+    elif isinstance(value, list) and value:
+        paths |= key_paths(value[0], f"{path}[]")
+    return paths
+
+
 def within(a, b, fraction):
     return abs(a - b) <= fraction * max(a, b)
 

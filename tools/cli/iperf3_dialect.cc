@@ -368,10 +368,6 @@ Expected<Command> finish(Iperf3Parse& p) {
         fmt::format("{}: a client's option (a server takes every test setting from its "
                     "client)",
                     p.client_only));
-  if (p.server && spec.iperf3.json)
-    return fail(
-        "-J: not served by xttcp's iperf3 server yet (its client writes the document; "
-        "the server prints its console)");
   if (p.ends.size() > 1)
     return fail(
         fmt::format("{} and {}: only one of -t, -n and -k ends a test", p.ends[0], p.ends[1]));
