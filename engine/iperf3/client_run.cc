@@ -284,12 +284,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
   if (sending) reports = pool.stop_and_join();
   stop_watch.store(true);
   watch.join();
-  if (interrupted(env_)) {
-    (void)control.write(session.terminate());
-    (void)pool.stop_and_join();
-    env_.log.raw_error("iperf3: interrupt - the client has terminated");
-    return exit_code::run_failed;
-  }
+  if (interrupted(env_)) return ended_early(control, session, {});  // the pool stops after it
   if (server_end.event == Event::failed) {
     (void)pool.stop_and_join();
     return failed(server_end.message);
@@ -322,30 +317,8 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     env_.log.raw(json_->text());
     return exit_code::success;
   }
-  // Each stream's two ends, matched by stream id; 3.12's server sends its streams in the order
-  // they connected, as ours are.
-  std::vector<StreamBothEnds> both;
-  for (std::size_t i = 0; i < ours.streams.size(); ++i) {
-    const StreamTotals& mine = ours.streams[i];
-    const StreamTotals* peer = nullptr;
-    for (const StreamTotals& s : theirs.streams)
-      if (s.id == mine.id) peer = &s;
-    StreamTotals none;
-    none.end_time = 0;
-    const StreamTotals& other = peer ? *peer : none;
-    const StreamTotals& sent = sending ? mine : other;
-    const StreamTotals& received = sending ? other : mine;
-    const Results& sender_results = sending ? ours : theirs;
-    StreamBothEnds s;
-    s.id = streams.ids[i];
-    s.sent_bytes = sent.bytes;
-    s.sent_s = sent.end_time.value_or(to_end.seconds);
-    if (sender_results.sender_has_retransmits == 1)
-      s.retransmits = std::max<int64_t>(0, sent.retransmits);
-    s.received_bytes = received.bytes;
-    s.received_s = received.end_time.value_or(to_end.seconds);
-    both.push_back(s);
-  }
+  const std::vector<StreamBothEnds> both =
+      both_ends(sending, ours, theirs, streams.ids, to_end.seconds);
   if (spec_.output.verbose) say("Test Complete. Summary Results:");
   for (const std::string& line :
        client_summary_lines(both, spec_.iperf3.format, !live.ended_with_separator()))

@@ -1,5 +1,7 @@
 #include "engine/iperf3/client_test.hh"
 
+#include <algorithm>
+
 namespace xttcp::iperf3 {
 
 Parameters client_parameters(const TestSpec& client) {
@@ -50,6 +52,31 @@ TestSpec client_engine_spec(const TestSpec& client) {
   }
   if (o.reverse) t.io.zerocopy = ZeroCopy::off;  // -Z is the sender's: the server's then
   return t;
+}
+
+std::vector<StreamBothEnds> both_ends(bool sending, const Results& ours, const Results& theirs,
+                                      const std::vector<int>& ids, double seconds) {
+  std::vector<StreamBothEnds> both;
+  const Results& sender = sending ? ours : theirs;
+  for (std::size_t i = 0; i < ours.streams.size(); ++i) {
+    const StreamTotals& mine = ours.streams[i];
+    StreamTotals other;
+    other.bytes = 0;
+    other.end_time = 0;
+    for (const StreamTotals& s : theirs.streams)
+      if (s.id == mine.id) other = s;
+    const StreamTotals& sent = sending ? mine : other;
+    const StreamTotals& received = sending ? other : mine;
+    StreamBothEnds s;
+    s.id = i < ids.size() ? ids[i] : mine.id;
+    s.sent_bytes = sent.bytes;
+    s.sent_s = sent.end_time.value_or(seconds);
+    if (sender.sender_has_retransmits == 1) s.retransmits = std::max<int64_t>(0, sent.retransmits);
+    s.received_bytes = received.bytes;
+    s.received_s = received.end_time.value_or(seconds);
+    both.push_back(s);
+  }
+  return both;
 }
 
 }  // namespace xttcp::iperf3

@@ -1,9 +1,13 @@
 // What one iperf3 test is to xttcp's client (client_run.cc): the parameters it sends from its
 // command line, and the test its workers run (the direction: -R makes them receive; -b and
-// --fq-rate per stream). Pure.
+// --fq-rate per stream), and its summary's rows from both ends' results. Pure.
 #pragma once
 
+#include <vector>
+
+#include "engine/iperf3/console.hh"
 #include "engine/iperf3/parameters.hh"
+#include "engine/iperf3/results.hh"
 #include "engine/spec.hh"
 
 namespace xttcp::iperf3 {
@@ -16,5 +20,12 @@ Parameters client_parameters(const TestSpec& client);
 // connected by the control plane; -O as warm-up; -b and --fq-rate over all the streams when
 // this end sends.
 TestSpec client_engine_spec(const TestSpec& client);
+
+// The summary's rows: each stream's two ends, this end's and the server's (from its results,
+// matched by stream id; a stream it did not report is 0), by flow slot, with the number
+// printed for it (`ids`). Times are each end's own; this end's is `seconds` where its results
+// give none. A sender's retransmits when the sender knows them.
+std::vector<StreamBothEnds> both_ends(bool sending, const Results& ours, const Results& theirs,
+                                      const std::vector<int>& ids, double seconds);
 
 }  // namespace xttcp::iperf3

@@ -51,5 +51,29 @@ TEST(ClientEngineSpec, TheDirectionAndThePacing) {
   EXPECT_EQ(receives.io.zerocopy, ZeroCopy::off);
 }
 
+TEST(BothEnds, EachStreamsTwoEndsByStreamId) {
+  Results ours, theirs;
+  ours.sender_has_retransmits = 1;
+  ours.streams = {{1, 1000, 2, 0, 0, 0, 0, 2.0}, {3, 2000, 0, 0, 0, 0, 0, 2.0}};
+  theirs.streams = {{3, 1990, -1, 0, 0, 0, 0, 2.01}, {1, 995, -1, 0, 0, 0, 0, 2.01}};
+  const auto both = both_ends(true, ours, theirs, {5, 7}, 2.0);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].id, 5);  // the socket number printed
+  EXPECT_EQ(both[0].sent_bytes, 1000u);
+  EXPECT_EQ(both[0].received_bytes, 995u);  // matched by id, not by place
+  EXPECT_EQ(both[1].received_bytes, 1990u);
+  EXPECT_EQ(both[0].retransmits, 2);
+  EXPECT_DOUBLE_EQ(both[1].received_s, 2.01);
+  // Receiving (-R): the server sent; its retransmits only when it knows them.
+  theirs.sender_has_retransmits = -1;
+  const auto reverse = both_ends(false, ours, theirs, {5, 7}, 2.0);
+  EXPECT_EQ(reverse[0].sent_bytes, 995u);
+  EXPECT_EQ(reverse[0].received_bytes, 1000u);
+  EXPECT_FALSE(reverse[0].retransmits);
+  // A stream the server did not report: 0 from it.
+  theirs.streams.pop_back();
+  EXPECT_EQ(both_ends(true, ours, theirs, {5, 7}, 2.0)[0].received_bytes, 0u);
+}
+
 }  // namespace
 }  // namespace xttcp::iperf3
