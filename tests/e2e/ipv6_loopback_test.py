@@ -26,7 +26,9 @@ def body(started):
     check(sender.wait(30) == 0, "sender failed")
     check(receiver.wait(30) == 0, "receiver failed")
     r, s_ = parse_totals(receiver.stdout()), parse_totals(sender.stdout())
-    check(counts_agree(r["bytes"], s_["bytes"], 0.02, 1), f"{r['bytes']} vs {s_['bytes']}")
+    check(counts_agree(r["bytes"], s_["bytes"], 0.02, 1,
+                       (r["duration"], s_["duration"])),
+          f"{r['bytes']} B in {r['duration']} s vs {s_['bytes']} B in {s_['duration']} s")
 
 
 run_test(body)

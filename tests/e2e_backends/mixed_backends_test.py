@@ -41,7 +41,7 @@ def pair(started, out, name, receiver_args, sender_args):
     r = parse_totals(receiver.stdout())
     s = parse_totals(sender.stdout())
     check(r["bytes"] > 0 and s["bytes"] > 0, f"{name}: no bytes moved")
-    check(counts_agree(r["bytes"], s["bytes"], 0.02, 2),
+    check(counts_agree(r["bytes"], s["bytes"], 0.02, 2, (r["duration"], s["duration"])),
           f"{name}: receiver {r['bytes']} and sender {s['bytes']} differ by more than 2 %")
     return r, s, load_json(sender_json), sender.stdout()
 
