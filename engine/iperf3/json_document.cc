@@ -121,15 +121,13 @@ void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
   if (sending_) sum["retransmits"] = retransmits;
   sum["omitted"] = false;
   sum["sender"] = sending_;
-  intervals_.push_back(Json{{"streams", streams}, {"sum", sum}}.dump());
+  intervals_.push_back(Json{{"streams", std::move(streams)}, {"sum", std::move(sum)}});
 }
 
 std::string JsonDocument::text() const {
   Json doc;
   doc["start"] = start_ ? start_object(*start_) : Json::object();
-  Json intervals = Json::array();
-  for (const std::string& i : intervals_) intervals.push_back(Json::parse(i));
-  doc["intervals"] = intervals;
+  doc["intervals"] = intervals_;
   Json end = Json::object();
   if (end_) {
     const DocumentEnd& e = *end_;

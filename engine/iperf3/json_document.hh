@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/iperf3/parameters.hh"
 #include "engine/iperf3/results.hh"
 #include "engine/report/interval_sink.hh"
@@ -83,7 +85,7 @@ class JsonDocument final : public IntervalSink {
   std::vector<int> sockets_;
   std::vector<Peaks> peaks_;
   std::optional<DocumentStart> start_;
-  std::vector<std::string> intervals_;  // each interval's JSON text
+  nlohmann::ordered_json intervals_ = nlohmann::ordered_json::array();
   std::optional<DocumentEnd> end_;
   std::optional<std::string> error_;
 };

@@ -24,10 +24,12 @@ from xttcp_e2e import (Failure, Process, check, free_port_block, key_paths, run_
                        wait_listening, within)
 
 
-def iperf3_server(started, *extra):
-    """Debian's iperf3 3.12 as the server of one test, its -J document at the end."""
-    port = free_port_block(1)
-    s = Process([IPERF3, "-s", "-1", "-J", "-B", "127.0.0.1", "-p", str(port), *extra], "iperf3 -s -1 -J")
+def iperf3_server(started, options=("-1", "-J"), port=None):
+    """Debian's iperf3 3.12 as a server on 127.0.0.1 with `options` (by default -1 -J: one
+    test, its document at the end; none: test after test), listening when this returns."""
+    port = port or free_port_block(1)
+    s = Process([IPERF3, "-s", *options, "-B", "127.0.0.1", "-p", str(port)],
+                " ".join(["iperf3 -s", *options]))
     started.append(s)
     wait_listening(port)
     return s, port
@@ -126,10 +128,7 @@ def json_as_iperf3s(xttcp, started):
     and -R: the two documents have the same keys in the same nesting, one reader reads both, and
     what it reads agrees (each document's totals within 2 % of its own other end)."""
     need_iperf3()
-    port = free_port_block(1)
-    s = Process([IPERF3, "-s", "-B", "127.0.0.1", "-p", str(port)], "iperf3 -s")
-    started.append(s)
-    wait_listening(port)
+    s, port = iperf3_server(started, ())  # test after test
     for direction in ([], ["-R"]):
         args = ["-c", "127.0.0.1", "-p", str(port), "-J", "-t", "2", "-P", "2", *direction]
         real = subprocess.run([IPERF3, *args], capture_output=True, text=True, timeout=60)
@@ -178,10 +177,7 @@ def to_xttcp(xttcp, started):
 def busy_server(xttcp, started):
     """A server running another client's test answers 0xFF: 3.12's line, exit 1."""
     need_iperf3()
-    port = free_port_block(1)
-    s = Process([IPERF3, "-s", "-1", "-B", "127.0.0.1", "-p", str(port)], "iperf3 -s -1")
-    started.append(s)
-    wait_listening(port)
+    s, port = iperf3_server(started, ("-1",))
     first = Process([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-t", "5", "--forceflush"],
                     "first client")
     started.append(first)
@@ -208,10 +204,7 @@ def server_terminated(xttcp, started):
 def client_interrupted(xttcp, started):
     """Ctrl+C on the client mid-test: the server is told (CLIENT_TERMINATE) and says so."""
     need_iperf3()
-    port = free_port_block(1)
-    s = Process([IPERF3, "-s", "-1", "-B", "127.0.0.1", "-p", str(port)], "iperf3 -s -1")
-    started.append(s)
-    wait_listening(port)
+    s, port = iperf3_server(started, ("-1",))
     for direction in ([], ["-R"]):
         c = xttcp_client(xttcp, started, port, "-t", "30", *direction)
         c.wait_output("bits/sec")
@@ -222,9 +215,7 @@ def client_interrupted(xttcp, started):
         if not direction:
             check(s.wait(20) == 0, "iperf3 -s -1 did not end after its client terminated")
             check("the client has terminated" in s.stderr(), f"the server said:\n{s.stderr()}")
-            s = Process([IPERF3, "-s", "-1", "-B", "127.0.0.1", "-p", str(port)], "iperf3 -s -1 (again)")
-            started.append(s)
-            wait_listening(port)
+            s, _ = iperf3_server(started, ("-1",), port=port)
 
 
 def nothing_listening(xttcp, started):

@@ -163,23 +163,21 @@ Status set_time(Iperf3Parse& p, const std::string& v) {
   p.ends.push_back("-t");
   return ok();
 }
-Status set_bytes(Iperf3Parse& p, const std::string& v) {
-  client_option(p, "-n");
+// -n or -k: the count that ends the test instead of -t.
+Status set_end_count(Iperf3Parse& p, const std::string& v, const char* option, uint64_t& count,
+                     const char* what) {
+  client_option(p, option);
   auto n = iperf3_number(v, 1024);
-  if (!n || *n < 1 || *n >= 1.8e19)
-    return fail(fmt::format("'{}' is not a size of at least 1 byte", v));
-  p.spec.iperf3.bytes = static_cast<uint64_t>(*n);
-  p.ends.push_back("-n");
+  if (!n || *n < 1 || *n >= 1.8e19) return fail(fmt::format("'{}' is not a {}", v, what));
+  count = static_cast<uint64_t>(*n);
+  p.ends.push_back(option);
   return ok();
 }
+Status set_bytes(Iperf3Parse& p, const std::string& v) {
+  return set_end_count(p, v, "-n", p.spec.iperf3.bytes, "size of at least 1 byte");
+}
 Status set_blocks(Iperf3Parse& p, const std::string& v) {
-  client_option(p, "-k");
-  auto n = iperf3_number(v, 1024);
-  if (!n || *n < 1 || *n >= 1.8e19)
-    return fail(fmt::format("'{}' is not a count of at least 1 block", v));
-  p.spec.iperf3.blocks = static_cast<uint64_t>(*n);
-  p.ends.push_back("-k");
-  return ok();
+  return set_end_count(p, v, "-k", p.spec.iperf3.blocks, "count of at least 1 block");
 }
 Status set_parallel(Iperf3Parse& p, const std::string& v) {
   client_option(p, "-P");
@@ -195,23 +193,22 @@ Status set_reverse(Iperf3Parse& p, const std::string&) {
   p.spec.iperf3.reverse = true;
   return ok();
 }
-Status set_bitrate(Iperf3Parse& p, const std::string& v) {
-  client_option(p, "-b");
-  if (v.find('/') != std::string::npos)
-    return fail("a burst (RATE/N) is not served: xttcp paces every send by its own clock");
+// -b or --fq-rate: bits/s per stream (0: unlimited).
+Status set_stream_rate(Iperf3Parse& p, const std::string& v, const char* option, uint64_t& rate) {
+  client_option(p, option);
   auto n = iperf3_number(v, 1000);
   if (!n || *n >= 1.8e19)
     return fail(fmt::format("'{}' is not a rate in bits/s (0: unlimited)", v));
-  p.spec.iperf3.stream_rate_bps = static_cast<uint64_t>(*n);
+  rate = static_cast<uint64_t>(*n);
   return ok();
 }
+Status set_bitrate(Iperf3Parse& p, const std::string& v) {
+  if (v.find('/') != std::string::npos)
+    return fail("a burst (RATE/N) is not served: xttcp paces every send by its own clock");
+  return set_stream_rate(p, v, "-b", p.spec.iperf3.stream_rate_bps);
+}
 Status set_fq_rate(Iperf3Parse& p, const std::string& v) {
-  client_option(p, "--fq-rate");
-  auto n = iperf3_number(v, 1000);
-  if (!n || *n >= 1.8e19)
-    return fail(fmt::format("'{}' is not a rate in bits/s (0: unlimited)", v));
-  p.spec.iperf3.stream_fq_rate_bps = static_cast<uint64_t>(*n);
-  return ok();
+  return set_stream_rate(p, v, "--fq-rate", p.spec.iperf3.stream_fq_rate_bps);
 }
 Status set_length(Iperf3Parse& p, const std::string& v) {
   client_option(p, "-l");
