@@ -26,6 +26,11 @@ struct Iperf3Options {
   uint64_t stream_rate_bps = 0;     // -b: per stream, as iperf3 counts it; 0: unlimited
   uint64_t stream_fq_rate_bps = 0;  // --fq-rate: per stream
   std::string title;                // -T: the client's lines start with "TITLE:  "
+  bool udp_counters_64bit = false;  // --udp-counters-64bit: 64-bit sequence numbers (-u)
+  bool get_server_output = false;   // --get-server-output: the server's lines after the summary
+  // -u without -l: the datagram is the control connection's MSS (at most 65507), else 1460,
+  // as 3.12 picks it once connected.
+  bool udp_length_from_mss = false;
 };
 
 }  // namespace xttcp

@@ -19,6 +19,7 @@ const char* to_string(UdpPayload payload) {
     case UdpPayload::native: return "native";
     case UdpPayload::compat: return "compat";
     case UdpPayload::iperf2: return "iperf2";
+    case UdpPayload::iperf3: return "iperf3";
   }
   return "?";
 }

@@ -23,8 +23,9 @@ enum class Protocol { tcp, udp };
 // --udp-payload: native = xttcp's 24-byte header per datagram (flow, sequence, send time);
 // compat = NTTTCP-for-Linux's all-'B' payload; automatic = native unless the receiver is NTTTCP;
 // iperf2 = iperf 2's 16-byte head and client header (the iperf2 dialect sets it at both ends,
-// engine/iperf2/udp_datagram.hh).
-enum class UdpPayload { automatic, native, compat, iperf2 };
+// engine/iperf2/udp_datagram.hh); iperf3 = iperf3's 12- or 16-byte head (the iperf3 dialect,
+// engine/iperf3/udp_datagram.hh).
+enum class UdpPayload { automatic, native, compat, iperf2, iperf3 };
 inline constexpr uint32_t udp_native_header_bytes = 24;  // engine/udp/datagram_header.hh
 
 // NTTTCP-for-Linux limits (const.h) and defaults (default_ntttcp_test()).

@@ -13,6 +13,7 @@
 #include "engine/iperf3/idle_watch.hh"
 #include "engine/iperf3/json_document.hh"
 #include "engine/iperf3/test_results.hh"
+#include "engine/iperf3/udp_streams.hh"
 #include "engine/net/address.hh"
 #include "engine/net/os_socket.hh"
 #include "engine/net/socket_io.hh"
@@ -54,7 +55,7 @@ struct OpenStreams {
 class Client {
  public:
   Client(const TestSpec& spec, RunEnv& env)
-      : spec_(spec), env_(env), test_(client_engine_spec(spec)) {
+      : spec_(spec), env_(env), asked_(spec), test_(client_engine_spec(spec)) {
     if (spec.iperf3.json) json_.emplace(test_.role == Role::sender);
   }
   int run();
@@ -80,13 +81,16 @@ class Client {
               std::string_view what);
   int ended_early(ClientControl& control, ClientSession& session, const ClientStep& step);
   ConnectOptions connect_options(uint16_t source_port) const;
+  // --get-server-output: after the summary, as 3.12 prints it.
+  void say_server_output(const Results& server);
   Expected<OpenStreams> open_streams(const SocketAddress& server, const ClientSession& session);
   int run_test(ClientControl& control, ClientSession& session, const Plan& plan,
                OpenStreams streams);
 
   const TestSpec& spec_;
   RunEnv& env_;
-  const TestSpec test_;               // as the workers run it (client_engine_spec)
+  TestSpec asked_;                    // the command line's test, its UDP length settled
+  TestSpec test_;                     // as the workers run it (client_engine_spec)
   std::optional<JsonDocument> json_;  // -J
   std::string awaited_;  // the control message awaited last, for the line when it never came
 };
@@ -102,6 +106,31 @@ ConnectOptions Client::connect_options(uint16_t source_port) const {
   if (spec_.io.socket_send_buffer > 0)
     options.socket_buffers = static_cast<uint64_t>(spec_.io.socket_send_buffer);
   return options;
+}
+
+void Client::say_server_output(const Results& server) {
+  std::string text;
+  if (server.server_output_json) {
+    const nlohmann::ordered_json doc =
+        nlohmann::ordered_json::parse(*server.server_output_json, nullptr, false);
+    if (doc.is_discarded()) return;
+    say("");
+    say("Server JSON output:");
+    text = doc.dump(1, '\t', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  } else if (server.server_output_text) {
+    say("");
+    say("Server output:");
+    text = *server.server_output_text;
+  } else {
+    return;
+  }
+  // The text's lines, then the empty line 3.12's "%s\n" leaves after its last newline.
+  for (std::size_t from = 0; from < text.size();) {
+    const std::size_t end = std::min(text.find('\n', from), text.size());
+    say(text.substr(from, end - from));
+    from = end + 1;
+  }
+  say("");
 }
 
 bool Client::expect(ClientControl& control, ClientSession& session, Event wanted, ClientStep& step,
@@ -140,10 +169,17 @@ Expected<OpenStreams> Client::open_streams(const SocketAddress& server,
     const uint32_t cport = spec_.layout.source_base_port;
     if (cport && cport + i > 65535) return fail("--cport: the streams' ports run past 65535");
     const auto source_port = static_cast<uint16_t>(cport ? cport + i : 0);
-    auto socket = connect_tcp(server, connect_options(source_port), timeout);
-    if (!socket) return fail("unable to create a new stream: " + socket.error().message);
-    if (Status sent = write_control(socket->get(), cookie, "the server"); !sent)
-      return fail("unable to create a new stream: " + sent.error().message);
+    Expected<UniqueSocket> socket = UniqueSocket();
+    if (test_.workload.protocol == xttcp::Protocol::udp) {
+      socket = open_udp_stream(server, connect_options(source_port).source, spec_.iperf3.reverse,
+                               [this] { return interrupted(env_); });
+      if (!socket) return socket.error();
+    } else {
+      socket = connect_tcp(server, connect_options(source_port), timeout);
+      if (!socket) return fail("unable to create a new stream: " + socket.error().message);
+      if (Status sent = write_control(socket->get(), cookie, "the server"); !sent)
+        return fail("unable to create a new stream: " + sent.error().message);
+    }
     auto local = local_address_of(socket->get());
     auto remote = peer_address_of(socket->get());
     const int id = static_cast<int>(socket->get());
@@ -158,14 +194,20 @@ Expected<OpenStreams> Client::open_streams(const SocketAddress& server,
 }
 
 int Client::run() {
-  auto setup = prepare_run(test_, env_.choice.backend);
-  if (!setup) return failed(setup.error().message);
   auto server = resolve(spec_.layout.address, spec_.layout.base_port, spec_.layout.ipv6);
   if (!server) return failed("unable to connect to server: " + server.error().message);
   auto socket = connect_tcp(*server, connect_options(0), seconds(spec_.control.connect_timeout_s));
   if (!socket) return failed("unable to connect to server: " + socket.error().message);
   set_no_delay(socket->get());
-  ClientSession session(fresh_cookie(), client_parameters(spec_));
+  if (spec_.iperf3.udp_length_from_mss) {
+    const uint32_t mss = tcp_max_segment(socket->get());
+    asked_.workload.send_buffer = asked_.workload.recv_buffer =
+        mss > 0 && mss <= max_udp_length ? mss : 1460;
+    test_ = client_engine_spec(asked_);
+  }
+  auto setup = prepare_run(test_, env_.choice.backend);
+  if (!setup) return failed(setup.error().message);
+  ClientSession session(fresh_cookie(), client_parameters(asked_));
   ClientControl control(std::move(*socket), env_, "the server");
   if (Status sent = control.write(session.hello()); !sent) return failed(sent.error().message);
   ClientStep step;
@@ -210,11 +252,11 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
                      OpenStreams streams) {
   const bool sending = test_.role == Role::sender;
   if (spec_.output.verbose)
-    say(
-        fmt::format("Starting Test: protocol: TCP, {} streams, {} byte blocks, omitting {} "
-                    "seconds, {} second test, tos 0",
-                    streams.ids.size(), test_.workload.send_buffer, test_.workload.warmup_s,
-                    session.parameters().time_s));
+    say(fmt::format(
+        "Starting Test: protocol: {}, {} streams, {} byte blocks, omitting {} "
+        "seconds, {} second test, tos 0",
+        test_.workload.protocol == xttcp::Protocol::udp ? "UDP" : "TCP", streams.ids.size(),
+        test_.workload.send_buffer, test_.workload.warmup_s, session.parameters().time_s));
   PhaseClock clock;
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
@@ -271,7 +313,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     timeline.add_sink(&*json_, test_.role);
   else if (spec_.iperf3.intervals)
     timeline.add_sink(&live, test_.role);
-  timeline.begin_from(pool.snapshot());
+  timeline.begin_now();
   const auto start = SteadyClock::now();
   pool.release();
   const MeasuredWindow window =
@@ -294,6 +336,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
   // belongs in both counts.
   MeasuredWindow to_end = window;
   to_end.end = pool.snapshot();
+  if (pool.is_udp()) to_end.udp_end = pool.udp_snapshot();
   to_end.seconds += std::chrono::duration<double>(SteadyClock::now() - window_closed).count();
   if (Status sent = control.write(session.end_test()); !sent) return failed(sent.error().message);
   ClientStep step;
@@ -312,17 +355,22 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     return ended_early(control, session, step);
   if (Status sent = control.write(step.write); !sent) return failed(sent.error().message);
 
+  const std::vector<int64_t> disordered = out_of_order(to_end);
   if (json_) {
-    json_->set_end({sending, to_end.seconds, ours, theirs});
+    json_->set_end({sending, to_end.seconds, ours, theirs, disordered});
+    if (spec_.iperf3.get_server_output) json_->set_server_output(theirs);
     env_.log.raw(json_->text());
     return exit_code::success;
   }
-  const std::vector<StreamBothEnds> both =
-      both_ends(sending, ours, theirs, streams.ids, to_end.seconds);
   if (spec_.output.verbose) say("Test Complete. Summary Results:");
-  for (const std::string& line :
-       client_summary_lines(both, spec_.iperf3.format, !live.ended_with_separator()))
-    say(line);
+  const std::vector<std::string> summary =
+      pool.is_udp()
+          ? client_udp_summary_lines(
+                udp_both_ends(sending, ours, theirs, streams.ids, to_end.seconds, disordered),
+                spec_.iperf3.format, !live.ended_with_separator())
+          : client_summary_lines(both_ends(sending, ours, theirs, streams.ids, to_end.seconds),
+                                 spec_.iperf3.format, !live.ended_with_separator());
+  for (const std::string& line : summary) say(line);
   if (spec_.output.verbose) {
     const Results& local = ours;
     say(fmt::format(
@@ -337,6 +385,7 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     if (sender_cc) say("snd_tcp_congestion " + *sender_cc);
     if (receiver_cc) say("rcv_tcp_congestion " + *receiver_cc);
   }
+  if (spec_.iperf3.get_server_output) say_server_output(theirs);
   say("");
   say("iperf Done.");
   return exit_code::success;

@@ -7,7 +7,9 @@ namespace xttcp::iperf3 {
 Parameters client_parameters(const TestSpec& client) {
   const Iperf3Options& o = client.iperf3;
   Parameters p;
-  p.protocol = Protocol::tcp;
+  p.protocol = client.workload.protocol == xttcp::Protocol::udp ? Protocol::udp : Protocol::tcp;
+  p.udp_counters_64bit = p.protocol == Protocol::udp && o.udp_counters_64bit;
+  p.get_server_output = o.get_server_output;
   p.omit_s = client.workload.warmup_s;
   const bool counted = o.bytes > 0 || o.blocks > 0;
   p.time_s = counted ? 0 : client.workload.duration_s;
@@ -31,7 +33,7 @@ TestSpec client_engine_spec(const TestSpec& client) {
   TestSpec t = client;
   const Iperf3Options& o = client.iperf3;
   t.role = o.reverse ? Role::receiver : Role::sender;
-  t.workload.protocol = xttcp::Protocol::tcp;
+  t.workload.udp_payload = UdpPayload::iperf3;  // read only in a UDP test
   t.layout.one_port = true;
   t.layout.threads_per_port = 1;
   t.layout.conns_per_thread = 1;
@@ -74,6 +76,35 @@ std::vector<StreamBothEnds> both_ends(bool sending, const Results& ours, const R
     if (sender.sender_has_retransmits == 1) s.retransmits = std::max<int64_t>(0, sent.retransmits);
     s.received_bytes = received.bytes;
     s.received_s = received.end_time.value_or(seconds);
+    both.push_back(s);
+  }
+  return both;
+}
+
+std::vector<UdpStreamBothEnds> udp_both_ends(bool sending, const Results& ours,
+                                             const Results& theirs, const std::vector<int>& ids,
+                                             double seconds,
+                                             const std::vector<int64_t>& out_of_order) {
+  const std::vector<StreamBothEnds> bytes = both_ends(sending, ours, theirs, ids, seconds);
+  std::vector<UdpStreamBothEnds> both;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const StreamTotals& mine = ours.streams[i];
+    StreamTotals other;
+    for (const StreamTotals& s : theirs.streams)
+      if (s.id == mine.id) other = s;
+    const StreamTotals& sent = sending ? mine : other;
+    const StreamTotals& received = sending ? other : mine;
+    UdpStreamBothEnds s;
+    s.id = bytes[i].id;
+    s.sent_bytes = bytes[i].sent_bytes;
+    s.sent_s = bytes[i].sent_s;
+    s.sent_packets = sent.packets;
+    s.received_bytes = bytes[i].received_bytes;
+    s.received_s = bytes[i].received_s;
+    s.jitter_ms = received.jitter_s * 1000;
+    s.lost = received.errors;
+    s.received_packets = received.packets;
+    if (!sending && i < out_of_order.size()) s.out_of_order = out_of_order[i];
     both.push_back(s);
   }
   return both;

@@ -27,5 +27,11 @@ TestSpec client_engine_spec(const TestSpec& client);
 // give none. A sender's retransmits when the sender knows them.
 std::vector<StreamBothEnds> both_ends(bool sending, const Results& ours, const Results& theirs,
                                       const std::vector<int>& ids, double seconds);
+// The same for a UDP test: the sender's datagrams sent, the receiver's jitter, lost datagrams
+// and highest sequence number, and (when this end received) its datagrams out of order by slot.
+std::vector<UdpStreamBothEnds> udp_both_ends(bool sending, const Results& ours,
+                                             const Results& theirs, const std::vector<int>& ids,
+                                             double seconds,
+                                             const std::vector<int64_t>& out_of_order);
 
 }  // namespace xttcp::iperf3

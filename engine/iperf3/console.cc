@@ -1,6 +1,7 @@
 #include "engine/iperf3/console.hh"
 
 #include <algorithm>
+#include <cstdio>
 #include <fmt/format.h>
 
 #include "engine/report/iperf2_console.hh"
@@ -14,13 +15,30 @@ std::string unit_text(double value, char format) {
   return text;
 }
 
+namespace {
+
+// The columns every row starts with: who, when, how much, how fast.
+std::string lead(std::optional<int> id, double start_s, double end_s, uint64_t bytes, char format) {
+  const std::string who = id ? fmt::format("[{:3d}]", *id) : std::string("[SUM]");
+  const double seconds = end_s - start_s;
+  const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds : 0;
+  return fmt::format("{} {:6.2f}-{:<6.2f} sec  {}s  {}s/sec", who, start_s, end_s,
+                     unit_text(static_cast<double>(bytes), 'A'), unit_text(rate, format));
+}
+
+double percent(int64_t part, int64_t whole) {
+  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
+std::string out_of_order_line(double end_s, int64_t count) {
+  return fmt::format("[SUM] {:4.1f}-{:4.1f} sec  {} datagrams received out-of-order", 0.0, end_s,
+                     count);
+}
+
+}  // namespace
+
 std::string row_text(const Row& row, char format) {
-  const std::string who = row.id ? fmt::format("[{:3d}]", *row.id) : std::string("[SUM]");
-  const double seconds = row.end_s - row.start_s;
-  const double rate = seconds > 0 ? static_cast<double>(row.bytes) / seconds : 0;
-  std::string text =
-      fmt::format("{} {:6.2f}-{:<6.2f} sec  {}s  {}s/sec", who, row.start_s, row.end_s,
-                  unit_text(static_cast<double>(row.bytes), 'A'), unit_text(rate, format));
+  std::string text = lead(row.id, row.start_s, row.end_s, row.bytes, format);
   if (row.retransmits && row.cwnd_bytes)
     return text + fmt::format("  {:3d}   {}s       {}", *row.retransmits,
                               unit_text(static_cast<double>(*row.cwnd_bytes), 'A'), row.tail);
@@ -34,6 +52,21 @@ std::string header(bool retransmits, bool cwnd) {
   if (retransmits) text += "         Retr";
   if (retransmits && cwnd) text += "  Cwnd";
   return text;
+}
+
+std::string udp_row_text(const UdpRow& row, char format) {
+  const std::string text = lead(row.id, row.start_s, row.end_s, row.bytes, format);
+  if (row.datagrams_only) return text + fmt::format("  {}  {}", row.total, row.tail);
+  // 3.12 prints the lost percent with %.2g: 0 as "0", 0.5 as "0.5", 100 as "1e+02".
+  char lost[32];
+  std::snprintf(lost, sizeof lost, "%.2g", row.lost_percent.value_or(percent(row.lost, row.total)));
+  return text + fmt::format("  {:5.3f} ms  {}/{} ({}%)  {}", row.jitter_ms, row.lost, row.total,
+                            lost, row.tail);
+}
+
+std::string udp_header(bool sender_intervals) {
+  return std::string("[ ID] Interval           Transfer     Bitrate         ") +
+         (sender_intervals ? "Total Datagrams" : "Jitter    Lost/Total Datagrams");
 }
 
 std::vector<std::string> banner_lines(uint16_t port, uint32_t test_number) {
@@ -52,14 +85,36 @@ std::string connected_line(int id, const std::string& local_host, uint16_t local
 }
 
 void LiveReport::interval(Role, std::chrono::system_clock::time_point, const IntervalSample& sample,
-                          bool) {
+                          bool udp) {
   // 3.12 leaves out a last interval shorter than a tenth of -i that carried nothing.
   if (sample.seconds < interval_s_ / 10 && sample.bytes == 0) return;
   if (!header_said_) {
-    emit_(header(sender_, sender_));
+    emit_(udp ? udp_header(sender_) : header(sender_, sender_));
     header_said_ = true;
   }
   const double start = sample.start_s, end = sample.start_s + sample.seconds;
+  if (udp) {
+    UdpRow sum{std::nullopt, start, end, sample.bytes, sender_};
+    double jitter_ms = 0;
+    for (const StreamInterval& s : sample.per_stream) {
+      UdpRow row{s.key < ids_.size() ? ids_[s.key] : static_cast<int>(s.key), start, end, s.bytes,
+                 sender_};
+      row.jitter_ms = static_cast<double>(s.jitter_ns) / 1e6;
+      row.lost = sender_ ? 0 : static_cast<int64_t>(s.lost);
+      row.total = static_cast<int64_t>(sender_ ? s.datagrams : s.lost + s.datagrams);
+      emit_(udp_row_text(row, format_));
+      jitter_ms += row.jitter_ms;
+      sum.lost += row.lost;
+      sum.total += row.total;
+    }
+    if (ids_.size() > 1) {
+      sum.jitter_ms = jitter_ms / static_cast<double>(ids_.size());  // 3.12: over all streams
+      emit_(udp_row_text(sum, format_));
+      emit_(separator);
+    }
+    ended_with_separator_ = ids_.size() > 1;
+    return;
+  }
   int64_t retransmits = 0;
   for (const StreamInterval& s : sample.per_stream) {
     Row row;
@@ -147,6 +202,81 @@ std::vector<std::string> client_summary_lines(const std::vector<StreamBothEnds>&
   if (streams.size() > 1) {
     lines.push_back(row_text(sent_sum, format));
     lines.push_back(row_text(received_sum, format));
+  }
+  return lines;
+}
+
+std::vector<std::string> udp_summary_lines(const std::vector<UdpSummaryStream>& streams,
+                                           bool sender, char format, bool separator_first) {
+  std::vector<std::string> lines;
+  if (separator_first) lines.push_back(separator);
+  lines.push_back(udp_header(false));
+  if (streams.empty()) return lines;
+  const double seconds = streams.front().seconds;
+  const std::string tail = sender ? "sender" : "receiver";
+  UdpRow sum{std::nullopt, 0, seconds, 0};
+  sum.tail = tail;
+  double jitter_ms = 0;
+  for (const UdpSummaryStream& s : streams) {
+    UdpRow row{s.id, 0, seconds, s.bytes};
+    row.total = s.packets;
+    row.tail = tail;
+    if (!sender) {
+      row.jitter_ms = s.jitter_ms;
+      row.lost = s.lost;
+    }
+    if (s.out_of_order > 0) lines.push_back(out_of_order_line(seconds, s.out_of_order));
+    lines.push_back(udp_row_text(row, format));
+    sum.bytes += row.bytes;
+    sum.lost += row.lost;
+    sum.total += row.total;
+    jitter_ms += row.jitter_ms;
+  }
+  if (streams.size() > 1) {
+    sum.jitter_ms = jitter_ms / static_cast<double>(streams.size());
+    lines.push_back(udp_row_text(sum, format));
+  }
+  return lines;
+}
+
+std::vector<std::string> client_udp_summary_lines(const std::vector<UdpStreamBothEnds>& streams,
+                                                  char format, bool separator_first) {
+  std::vector<std::string> lines;
+  if (separator_first) lines.push_back(separator);
+  lines.push_back(udp_header(false));
+  if (streams.empty()) return lines;
+  const double sent_s = streams.front().sent_s, received_s = streams.front().received_s;
+  UdpRow sent_sum{std::nullopt, 0, sent_s, 0};
+  sent_sum.tail = "sender";
+  UdpRow received_sum{std::nullopt, 0, received_s, 0};
+  received_sum.tail = "receiver";
+  double jitter_ms = 0;
+  int64_t packets = 0;  // the senders' counts where known: what 3.12's [SUM] lost % is over
+  for (const UdpStreamBothEnds& s : streams) {
+    UdpRow sent{s.id, 0, sent_s, s.sent_bytes};
+    sent.total = s.sent_packets;
+    sent.tail = "sender";
+    lines.push_back(udp_row_text(sent, format));
+    if (s.out_of_order > 0) lines.push_back(out_of_order_line(sent_s, s.out_of_order));
+    UdpRow received{s.id, 0, received_s, s.received_bytes};
+    received.jitter_ms = s.jitter_ms;
+    received.lost = s.lost;
+    received.total = s.received_packets;
+    received.tail = "receiver";
+    lines.push_back(udp_row_text(received, format));
+    sent_sum.bytes += s.sent_bytes;
+    sent_sum.total += s.sent_packets;
+    received_sum.bytes += s.received_bytes;
+    received_sum.lost += s.lost;
+    received_sum.total += s.received_packets;
+    jitter_ms += s.jitter_ms;
+    packets += s.sent_packets ? s.sent_packets : s.received_packets;
+  }
+  if (streams.size() > 1) {
+    received_sum.jitter_ms = jitter_ms / static_cast<double>(streams.size());
+    received_sum.lost_percent = percent(received_sum.lost, packets);
+    lines.push_back(udp_row_text(sent_sum, format));
+    lines.push_back(udp_row_text(received_sum, format));
   }
   return lines;
 }

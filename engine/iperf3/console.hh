@@ -43,9 +43,27 @@ std::string accepted_line(const std::string& host, uint16_t port);
 std::string connected_line(int id, const std::string& local_host, uint16_t local_port,
                            const std::string& remote_host, uint16_t remote_port);
 
+// A UDP row: a sender's interval (the Total Datagrams column alone), or jitter and lost/total
+// (a receiver's interval, and every summary row).
+struct UdpRow {
+  std::optional<int> id;  // nullopt: [SUM]
+  double start_s = 0, end_s = 0;
+  uint64_t bytes = 0;
+  bool datagrams_only = false;  // a sender's interval: `total` is its datagrams sent
+  double jitter_ms = 0;
+  int64_t lost = 0, total = 0;
+  std::optional<double> lost_percent;  // nullopt: lost/total (3.12's [SUM] divides otherwise)
+  std::string tail;                    // "", "sender", "receiver" or "(omitted)"
+};
+std::string udp_row_text(const UdpRow& row, char format);
+// The header over a UDP sender's intervals (Total Datagrams), or over any other UDP rows.
+std::string udp_header(bool sender_intervals);
+
 // Prints each interval's rows as it ends (the interval header first): one per stream in slot
 // order, then [SUM] and a separator when there is more than one stream. Receiver rows have no
-// Retr/Cwnd; a TCP sender's have both.
+// Retr/Cwnd; a TCP sender's have both. UDP (`udp`): a sender's rows show each stream's datagrams;
+// a receiver's its jitter (jitter_ns) and lost/total, total being lost + datagrams (3.12's change
+// in the highest sequence number); [SUM]'s jitter is the streams' mean.
 class LiveReport final : public IntervalSink {
  public:
   // `ids`: each flow slot's socket number; `emit`: where a line goes.
@@ -97,5 +115,39 @@ struct StreamBothEnds {
 };
 std::vector<std::string> client_summary_lines(const std::vector<StreamBothEnds>& streams,
                                               char format, bool separator_first);
+
+// UDP summaries. As 3.12's, every row takes the first stream's times, a sender's row shows
+// 0.000 ms and 0 lost of the datagrams sent, and [SUM]'s jitter is the streams' mean. A receiver
+// that saw datagrams out of order says so ("[SUM]  0.0- 2.0 sec  3 datagrams received
+// out-of-order") before its row.
+
+// One stream as one end saw it: the server's summary, its own direction only.
+struct UdpSummaryStream {
+  int id = 0;
+  uint64_t bytes = 0;        // sent (sender) or received (receiver)
+  double seconds = 0;        // this end's stream time
+  double jitter_ms = 0;      // a receiver's
+  int64_t lost = 0;          // a receiver's
+  int64_t packets = 0;       // datagrams sent (sender); highest sequence number seen (receiver)
+  int64_t out_of_order = 0;  // a receiver's
+};
+std::vector<std::string> udp_summary_lines(const std::vector<UdpSummaryStream>& streams,
+                                           bool sender, char format, bool separator_first);
+
+// One stream as both ends saw it: the client's summary, a sender row then a receiver row.
+struct UdpStreamBothEnds {
+  int id = 0;
+  uint64_t sent_bytes = 0;       // the sending end's
+  double sent_s = 0;             // the sending end's stream time
+  int64_t sent_packets = 0;      // datagrams the sending end sent; 0: unknown
+  uint64_t received_bytes = 0;   // the receiving end's
+  double received_s = 0;         // the receiving end's stream time
+  double jitter_ms = 0;          // the receiving end's
+  int64_t lost = 0;              // the receiving end's
+  int64_t received_packets = 0;  // the receiving end's highest sequence number seen
+  int64_t out_of_order = 0;      // the receiving end's (known only when this client received)
+};
+std::vector<std::string> client_udp_summary_lines(const std::vector<UdpStreamBothEnds>& streams,
+                                                  char format, bool separator_first);
 
 }  // namespace xttcp::iperf3

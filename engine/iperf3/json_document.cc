@@ -18,11 +18,17 @@ double rate(uint64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) * 8 / seconds : 0;
 }
 
-Json test_start(const Parameters& p) {
+double percent(int64_t part, int64_t whole) {
+  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
+Json test_start(const Parameters& p, uint32_t control_mss) {
+  // Without -l: 128 KiB for TCP; for UDP the control connection's MSS, else 1460 (README 1).
+  const uint32_t udp_default = control_mss > 0 ? control_mss : 1460;
   Json t;
   t["protocol"] = p.protocol == Protocol::udp ? "UDP" : "TCP";
   t["num_streams"] = p.parallel;
-  t["blksize"] = p.length > 0 ? p.length : 131072;
+  t["blksize"] = p.length > 0 ? p.length : p.protocol == Protocol::udp ? udp_default : 131072;
   t["omit"] = p.omit_s;
   t["duration"] = p.time_s;
   t["bytes"] = p.bytes;
@@ -46,25 +52,111 @@ Json start_object(const DocumentStart& s) {
       {"time", fmt::format("{:%a, %d %b %Y %H:%M:%S} GMT", fmt::gmtime(seconds))},
       {"timesecs", static_cast<int64_t>(seconds)}};
   const Json peer = {{"host", s.peer_host}, {"port", s.peer_port}};
+  const bool udp = s.test.protocol == Protocol::udp;
   Json start;
   start["connected"] = connected;
   start["version"] = "iperf 3.12";
   start["system_info"] = s.system_info;
-  // 3.12's two ends write the same keys in two orders.
+  // 3.12's UDP server writes target_bitrate here and again after the cookie, the same value. An
+  // object holds a key once: it stays here, and the second write below changes nothing.
+  if (!s.client && udp) start["target_bitrate"] = s.test.rate_bps;
+  // 3.12's ends write the same keys in other orders: a TCP server its listener's buffers first.
   auto buffers = [&] {
     start["sock_bufsize"] = s.test.window;
     start["sndbuf_actual"] = s.sndbuf_actual;
     start["rcvbuf_actual"] = s.rcvbuf_actual;
   };
-  if (!s.client) buffers();
+  if (!s.client && !udp) buffers();
   start["timestamp"] = timestamp;
   start[s.client ? "connecting_to" : "accepted_connection"] = peer;
   start["cookie"] = s.cookie;
-  start["tcp_mss_default"] = s.tcp_mss_default;
+  if (!udp) start["tcp_mss_default"] = s.tcp_mss_default;
   start["target_bitrate"] = s.test.rate_bps;
-  if (s.client) buffers();
-  start["test_start"] = test_start(s.test);
+  if (s.client || udp) buffers();
+  start["test_start"] = test_start(s.test, s.tcp_mss_default);
   return start;
+}
+
+Json cpu_object(const DocumentEnd& e) {
+  return {{"host_total", e.ours.cpu_total},   {"host_user", e.ours.cpu_user},
+          {"host_system", e.ours.cpu_system}, {"remote_total", e.theirs.cpu_total},
+          {"remote_user", e.theirs.cpu_user}, {"remote_system", e.theirs.cpu_system}};
+}
+
+// 3.12's UDP `end` (iperf_print_results): one `udp` object per stream mixing both ends (bytes
+// and time the sender's, jitter and lost the receiver's), and the sums.
+void udp_end(const DocumentEnd& e, const std::vector<int>& sockets, Json& end) {
+  const Results& sender = e.sending ? e.ours : e.theirs;
+  const Results& receiver = e.sending ? e.theirs : e.ours;
+  auto find = [](const Results& r, int32_t id) {
+    for (const StreamTotals& s : r.streams)
+      if (s.id == id) return s;
+    StreamTotals none;
+    none.bytes = 0;
+    return none;
+  };
+  // Every entry takes the first stream's times: this end's, and the peer's where it said them.
+  double local_s = e.seconds, peer_s = e.seconds;
+  if (!e.ours.streams.empty()) {
+    local_s = e.ours.streams.front().end_time.value_or(e.seconds);
+    const StreamTotals peer = find(e.theirs, e.ours.streams.front().id);
+    peer_s = peer.end_time.value_or(0) > 0 ? *peer.end_time : local_s;
+  }
+  const double sent_s = e.sending ? local_s : peer_s, received_s = e.sending ? peer_s : local_s;
+  Json streams = Json::array();
+  uint64_t sent_bytes = 0, received_bytes = 0;
+  int64_t lost = 0, packets = 0, sent_packets = 0, received_packets = 0;
+  double jitter_s = 0;
+  for (std::size_t i = 0; i < e.ours.streams.size(); ++i) {
+    const int32_t id = e.ours.streams[i].id;
+    const StreamTotals sent = find(sender, id), received = find(receiver, id);
+    // 3.12's one packet count: the sender's if known, else the receiver's.
+    const int64_t count = sent.packets ? sent.packets : received.packets;
+    Json u;
+    u["socket"] = i < sockets.size() ? sockets[i] : id;
+    u["start"] = 0;
+    u["end"] = sent_s;
+    u["seconds"] = sent_s;
+    u["bytes"] = sent.bytes;
+    u["bits_per_second"] = rate(sent.bytes, sent_s);
+    u["jitter_ms"] = received.jitter_s * 1000;
+    u["lost_packets"] = received.errors;
+    u["packets"] = count;
+    u["lost_percent"] = percent(received.errors, sent.packets);  // 0 when the sender's unknown
+    u["out_of_order"] = i < e.out_of_order.size() ? e.out_of_order[i] : 0;
+    u["sender"] = e.sending;
+    streams.push_back(Json{{"udp", std::move(u)}});
+    sent_bytes += sent.bytes;
+    received_bytes += received.bytes;
+    lost += received.errors;
+    packets += count;
+    sent_packets += sent.packets;
+    received_packets += received.packets;
+    jitter_s += received.jitter_s;
+  }
+  const double jitter_ms =
+      streams.empty() ? 0 : jitter_s * 1000 / static_cast<double>(streams.size());
+  const double lost_percent = percent(lost, packets);
+  auto sum = [](double seconds, uint64_t bytes, double bps, double jitter, int64_t lost_packets,
+                int64_t count, double lost_pc, bool sending) {
+    return Json{{"start", 0},
+                {"end", seconds},
+                {"seconds", seconds},
+                {"bytes", bytes},
+                {"bits_per_second", bps},
+                {"jitter_ms", jitter},
+                {"lost_packets", lost_packets},
+                {"packets", count},
+                {"lost_percent", lost_pc},
+                {"sender", sending}};
+  };
+  end["streams"] = streams;
+  // 3.12's old mixed `sum`: the receiver's time over the bytes sent, at the sender's rate.
+  end["sum"] = sum(received_s, sent_bytes, rate(sent_bytes, sent_s), jitter_ms, lost, packets,
+                   lost_percent, e.sending);
+  end["sum_sent"] = sum(sent_s, sent_bytes, rate(sent_bytes, sent_s), 0, 0, sent_packets, 0, true);
+  end["sum_received"] = sum(received_s, received_bytes, rate(received_bytes, received_s), jitter_ms,
+                            lost, received_packets, lost_percent, false);
 }
 
 }  // namespace
@@ -76,10 +168,22 @@ std::string system_info() {
 }
 
 void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
-                            const IntervalSample& sample, bool) {
+                            const IntervalSample& sample, bool udp) {
   const double start = sample.start_s, end = sample.start_s + sample.seconds;
   Json streams = Json::array();
   int64_t retransmits = 0;
+  // UDP: a sender's datagrams; a receiver's lost of its sequence span (lost + received, as 3.12's
+  // change in the highest sequence number) and jitter, whose sum is the streams' mean.
+  int64_t lost = 0, packets = 0;
+  double jitter_ms = 0;
+  auto udp_figures = [&](Json& entry, int64_t lost_packets, int64_t count, double jitter) {
+    if (!sending_) {
+      entry["jitter_ms"] = jitter;
+      entry["lost_packets"] = lost_packets;
+    }
+    entry["packets"] = count;
+    if (!sending_) entry["lost_percent"] = percent(lost_packets, count);
+  };
   for (const StreamInterval& s : sample.per_stream) {
     Json entry;
     entry["socket"] = s.key < sockets_.size() ? sockets_[s.key] : static_cast<int>(s.key);
@@ -88,7 +192,14 @@ void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
     entry["seconds"] = sample.seconds;
     entry["bytes"] = s.bytes;
     entry["bits_per_second"] = rate(s.bytes, sample.seconds);
-    if (sending_) {
+    if (udp) {
+      const auto lost_here = static_cast<int64_t>(sending_ ? 0 : s.lost);
+      const auto count = static_cast<int64_t>(sending_ ? s.datagrams : s.lost + s.datagrams);
+      udp_figures(entry, lost_here, count, static_cast<double>(s.jitter_ns) / 1e6);
+      lost += lost_here;
+      packets += count;
+      jitter_ms += static_cast<double>(s.jitter_ns) / 1e6;
+    } else if (sending_) {
       const ConnectionInterval tcp = s.tcp.value_or(ConnectionInterval{});
       const uint64_t cwnd = uint64_t{tcp.snd_cwnd} * tcp.snd_mss;
       entry["retransmits"] = tcp.retransmits;
@@ -118,7 +229,11 @@ void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
   sum["seconds"] = sample.seconds;
   sum["bytes"] = sample.bytes;
   sum["bits_per_second"] = rate(sample.bytes, sample.seconds);
-  if (sending_) sum["retransmits"] = retransmits;
+  const std::size_t n = std::max(sockets_.size(), sample.per_stream.size());  // 3.12's streams
+  if (udp)
+    udp_figures(sum, lost, packets, n ? jitter_ms / static_cast<double>(n) : 0);
+  else if (sending_)
+    sum["retransmits"] = retransmits;
   sum["omitted"] = false;
   sum["sender"] = sending_;
   intervals_.push_back(Json{{"streams", std::move(streams)}, {"sum", std::move(sum)}});
@@ -129,7 +244,10 @@ std::string JsonDocument::text() const {
   doc["start"] = start_ ? start_object(*start_) : Json::object();
   doc["intervals"] = intervals_;
   Json end = Json::object();
-  if (end_) {
+  if (end_ && start_ && start_->test.protocol == Protocol::udp) {
+    udp_end(*end_, sockets_, end);
+    end["cpu_utilization_percent"] = cpu_object(*end_);
+  } else if (end_) {
     const DocumentEnd& e = *end_;
     const Results& sender = e.sending ? e.ours : e.theirs;
     const Results& receiver = e.sending ? e.theirs : e.ours;
@@ -200,15 +318,17 @@ std::string JsonDocument::text() const {
                            {"bytes", received_bytes},
                            {"bits_per_second", rate(received_bytes, received_s)},
                            {"sender", e.sending}};
-    end["cpu_utilization_percent"] = {
-        {"host_total", e.ours.cpu_total},   {"host_user", e.ours.cpu_user},
-        {"host_system", e.ours.cpu_system}, {"remote_total", e.theirs.cpu_total},
-        {"remote_user", e.theirs.cpu_user}, {"remote_system", e.theirs.cpu_system}};
+    end["cpu_utilization_percent"] = cpu_object(e);
     if (sender.congestion_used) end["sender_tcp_congestion"] = *sender.congestion_used;
     if (receiver.congestion_used) end["receiver_tcp_congestion"] = *receiver.congestion_used;
   }
   doc["end"] = end;
   if (error_) doc["error"] = *error_;
+  if (server_output_json_) {
+    Json server = Json::parse(*server_output_json_, nullptr, false);
+    if (!server.is_discarded()) doc["server_output_json"] = std::move(server);
+  }
+  if (server_output_text_) doc["server_output_text"] = *server_output_text_;
   return doc.dump(1, '\t', false, Json::error_handler_t::replace);
 }
 

@@ -1,8 +1,8 @@
 // iperf3 3.12's -J document (tests/reference/iperf3-3.12/README.md 7; client-tcp*.json,
-// server-tcp.json): `start`, `intervals`, `end`, and `error` when the test failed, with 3.12's
-// keys in 3.12's nesting and order, so whatever reads iperf3's -J reads xttcp's. Built as the
-// test runs: start once the streams connected, each interval as it ends (an IntervalSink), the
-// end from both ends' results. Pure, but for system_info().
+// client-udp*.json, server-tcp.json, server-udp.json): `start`, `intervals`, `end`, and `error`
+// when the test failed, with 3.12's keys in 3.12's nesting and order, so whatever reads iperf3's -J
+// reads xttcp's. Built as the test runs: start once the streams connected, each interval as it ends
+// (an IntervalSink), the end from both ends' results. Pure, but for system_info().
 #pragma once
 
 #include <chrono>
@@ -41,11 +41,17 @@ struct DocumentStart {
   Parameters test;                               // `test_start`
 };
 
-// This end's results and the peer's, and who sent, for `end`.
+// This end's results and the peer's, and who sent, for `end`. UDP: the sender's StreamTotals
+// give bytes and packets (sent), the receiver's jitter_s, errors (lost) and packets (highest
+// sequence number); a stream the peer did not report counts 0 there, as on 3.12's server, which
+// writes its document before the client's results come.
 struct DocumentEnd {
   bool sending = true;   // this end sent the data
   double seconds = 0;    // this end's measured window
   Results ours, theirs;  // theirs: as the peer's results message said
+  // UDP: a receiving end's datagrams seen out of order, by ours.streams' order (the results
+  // message has no such key, so a sender writes 0); missing: 0.
+  std::vector<int64_t> out_of_order = {};
 };
 
 // This host's `uname -a`, as 3.12 writes it in start.system_info.
@@ -70,6 +76,11 @@ class JsonDocument final : public IntervalSink {
                 const IntervalSample& sample, bool udp) override;
   void set_end(const DocumentEnd& end) { end_ = end; }
   void set_error(const std::string& message) { error_ = message; }
+  // --get-server-output: what the server's results carried, at the document's top level.
+  void set_server_output(const Results& server) {
+    server_output_json_ = server.server_output_json;
+    server_output_text_ = server.server_output_text;
+  }
 
   // The whole document, as 3.12 prints it at the end of a test (tab-indented).
   std::string text() const;
@@ -88,6 +99,7 @@ class JsonDocument final : public IntervalSink {
   nlohmann::ordered_json intervals_ = nlohmann::ordered_json::array();
   std::optional<DocumentEnd> end_;
   std::optional<std::string> error_;
+  std::optional<std::string> server_output_json_, server_output_text_;
 };
 
 }  // namespace xttcp::iperf3

@@ -11,9 +11,11 @@
 #include "engine/iperf3/idle_watch.hh"
 #include "engine/iperf3/json_document.hh"
 #include "engine/iperf3/control_connection.hh"
+#include "engine/iperf3/server_output.hh"
 #include "engine/iperf3/server_session.hh"
 #include "engine/iperf3/server_test.hh"
 #include "engine/iperf3/test_results.hh"
+#include "engine/iperf3/udp_streams.hh"
 #include "engine/net/os_socket.hh"
 #include "engine/net/socket_io.hh"
 #include "engine/net/socket_setup.hh"
@@ -70,7 +72,9 @@ class Server {
 
  private:
   void say(const std::string& line) {
-    if (!spec_.iperf3.json) env_.log.raw(line);
+    if (spec_.iperf3.json) return;
+    env_.log.raw(line);
+    output_.add(line);
   }
   // The test failed: 3.12's line on stderr, and with -J in the test's document ("error").
   void fail(const std::string& message) {
@@ -78,6 +82,14 @@ class Server {
     if (json_) json_->set_error(message);
   }
   std::optional<AcceptedStreams> accept_streams(ServerSession& session, ServerControl& control);
+  std::optional<AcceptedStreams> accept_udp_streams(ServerSession& session, ServerControl& control,
+                                                    const SocketAddress& peer, UdpHelloDesk desk);
+  std::vector<std::string> our_summary(const Results& ours, const std::vector<int>& ids,
+                                       bool sending, double window_s,
+                                       const std::vector<int64_t>& disordered, bool udp,
+                                       bool separator_first) const;
+  // While the streams are awaited: false when the control connection ended the test.
+  bool control_still_on(ServerSession& session, ServerControl& control);
   void refuse_strangers();
   // After the cookie: the rest of the test, its lines said (and with -J put in its document).
   void serve_test(ServerControl& control, ServerSession& session, ServerStep& step,
@@ -91,6 +103,7 @@ class Server {
   RunEnv& env_;
   UniqueSocket listener_;
   std::optional<JsonDocument> json_;  // -J: the running test's document
+  ServerOutput output_;               // the running test's lines, for --get-server-output
 };
 
 std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
@@ -111,14 +124,8 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
     std::vector<SocketPoll> polls{{listener_.get()}, {control.socket()}};
     for (const PendingStream& p : pending) polls.push_back({p.socket.get()});
     if (poll_sockets(polls, static_cast<int>(poll_step.count())) < 0) continue;
-    if (polls[1].readable || polls[1].hung_up) {  // only CLIENT_TERMINATE or its end can come
-      ServerStep step = control.next(session, SteadyClock::now());
-      if (step.event == ServerStep::Event::failed ||
-          step.event == ServerStep::Event::client_terminated) {
-        fail(step.message);
-        return std::nullopt;
-      }
-    }
+    if ((polls[1].readable || polls[1].hung_up) && !control_still_on(session, control))
+      return std::nullopt;
     for (std::size_t i = pending.size(); i-- > 0;) {
       PendingStream& p = pending[i];
       if (polls[2 + i].readable) {
@@ -163,6 +170,75 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
   return streams;
 }
 
+bool Server::control_still_on(ServerSession& session, ServerControl& control) {
+  // Only CLIENT_TERMINATE or the connection's end can come now.
+  ServerStep step = control.next(session, SteadyClock::now());
+  if (step.event != ServerStep::Event::failed && step.event != ServerStep::Event::client_terminated)
+    return true;
+  fail(step.message);
+  return false;
+}
+
+// UDP: each stream is a hello the desk took (udp_streams.hh), while the control connection is
+// read all along, as for TCP.
+std::optional<AcceptedStreams> Server::accept_udp_streams(ServerSession& session,
+                                                          ServerControl& control,
+                                                          const SocketAddress& peer,
+                                                          UdpHelloDesk desk) {
+  AcceptedStreams streams;
+  const auto deadline = SteadyClock::now() + streams_wait;
+  while (streams.sockets.size() < session.streams_expected()) {
+    if (interrupted(env_)) return std::nullopt;
+    if (SteadyClock::now() >= deadline) {
+      fail(fmt::format(
+          "the client opened {} of its {} UDP streams in {} s{}", streams.sockets.size(),
+          session.streams_expected(), streams_wait.count(),
+          desk.ignored() ? fmt::format(" ({} other datagrams ignored)", desk.ignored()) : ""));
+      return std::nullopt;
+    }
+    std::vector<SocketPoll> polls{{desk.socket()}, {control.socket()}};
+    if (poll_sockets(polls, static_cast<int>(poll_step.count())) < 0) continue;
+    if ((polls[1].readable || polls[1].hung_up) && !control_still_on(session, control))
+      return std::nullopt;
+    if (!polls[0].readable) continue;
+    auto stream = desk.take(peer.host(), accepts_per_turn);
+    if (!stream) {
+      fail(stream.error().message);
+      return std::nullopt;
+    }
+    if (!*stream) continue;
+    const StreamAdmission admission = session.on_udp_stream();
+    streams.ids.push_back(static_cast<int>((*stream)->get()));
+    streams.sockets.push_back(std::move(**stream));
+    streams.start_bytes += admission.control_write;
+  }
+  if (desk.ignored() > 0)
+    env_.log.debug(fmt::format("iperf3: {} datagrams that were no hello of the client's, ignored",
+                               desk.ignored()));
+  return streams;
+}
+
+// The server's summary: its own direction of each stream.
+std::vector<std::string> Server::our_summary(const Results& ours, const std::vector<int>& ids,
+                                             bool sending, double window_s,
+                                             const std::vector<int64_t>& disordered, bool udp,
+                                             bool separator_first) const {
+  if (udp) {
+    std::vector<UdpSummaryStream> rows;
+    for (std::size_t i = 0; i < ours.streams.size(); ++i) {
+      const StreamTotals& s = ours.streams[i];
+      rows.push_back({ids[i], s.bytes, window_s, s.jitter_s * 1000, s.errors, s.packets,
+                      i < disordered.size() ? disordered[i] : 0});
+    }
+    return udp_summary_lines(rows, sending, spec_.iperf3.format, separator_first);
+  }
+  std::vector<SummaryStream> rows;
+  for (std::size_t i = 0; i < ours.streams.size(); ++i)
+    rows.push_back({ids[i], ours.streams[i].bytes, window_s,
+                    sending ? std::optional<int64_t>(ours.streams[i].retransmits) : std::nullopt});
+  return summary_lines(rows, sending, spec_.iperf3.format, separator_first);
+}
+
 void Server::refuse_strangers() {
   for (int taken = 0; taken < accepts_per_turn; ++taken) {
     SocketAddress peer;
@@ -203,6 +279,7 @@ DocumentStart Server::document_start(const ServerSession& session, const Accepte
 void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   set_no_delay(control_socket.get());
   json_.reset();
+  output_ = ServerOutput();
   ServerControl control(std::move(control_socket), env_, "the client",
                         [this](const std::string& line) { fail(line); });
   ServerSession session;
@@ -238,6 +315,7 @@ void Server::serve_test(ServerControl& control, ServerSession& session, ServerSt
     (void)control.write(session.refuse(refused->code, 0));
     return;
   }
+  if (!session.parameters().get_server_output) output_.stop();
   const TestSpec t = test_spec(spec_, session.parameters());
   auto setup = prepare_run(t, env_.choice.backend);
   if (!setup) {
@@ -245,9 +323,23 @@ void Server::serve_test(ServerControl& control, ServerSession& session, ServerSt
     (void)control.write(session.refuse(error_not_implemented, 0));
     return;
   }
+  const bool udp = session.parameters().protocol == Protocol::udp;
+  // UDP: the desk is open before CREATE_STREAMS goes out (the client sends its hello at once).
+  std::optional<Expected<UdpHelloDesk>> hellos;
+  if (udp) {
+    auto port = local_address_of(listener_.get());
+    hellos.emplace(port ? UdpHelloDesk::open(*port) : Expected<UdpHelloDesk>(port.error()));
+  }
+  if (hellos && !*hellos) {
+    fail(hellos->error().message);
+    (void)control.write(session.refuse(error_not_implemented, 0));
+    return;
+  }
   if (Status sent = control.write(session.accept_parameters()); !sent)
     return fail(sent.error().message);
-  std::optional<AcceptedStreams> streams = accept_streams(session, control);
+  std::optional<AcceptedStreams> streams =
+      udp ? accept_udp_streams(session, control, peer, std::move(**hellos))
+          : accept_streams(session, control);
   if (streams) run_test(session, control, t, setup->plan, std::move(*streams), peer);
   // Ctrl+C: the client is told, as 3.12's server tells it (it prints "the server has
   // terminated").
@@ -304,7 +396,7 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
     timeline.add_sink(&*json_, t.role);
   else if (spec_.iperf3.intervals)
     timeline.add_sink(&live, t.role);
-  timeline.begin_from(pool.snapshot());
+  timeline.begin_now();
   const auto start = SteadyClock::now();
   pool.release();
   const MeasuredWindow window =
@@ -333,20 +425,20 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
     return;
   }
   const Results ours = our_results(t.role == Role::sender, window, reports);
-  std::vector<SummaryStream> summary;
-  for (std::size_t i = 0; i < ours.streams.size(); ++i)
-    summary.push_back({streams.ids[i], ours.streams[i].bytes, window.seconds,
-                       t.role == Role::sender ? std::optional<int64_t>(ours.streams[i].retransmits)
-                                              : std::nullopt});
-  for (const std::string& line : summary_lines(summary, t.role == Role::sender, spec_.iperf3.format,
-                                               !live.ended_with_separator()))
+  const std::vector<int64_t> disordered = out_of_order(window);
+  for (const std::string& line :
+       our_summary(ours, streams.ids, t.role == Role::sender, window.seconds, disordered,
+                   pool.is_udp(), !live.ended_with_separator()))
     say(line);
   if (Status sent = control.write(session.results_wanted()); !sent)
     return fail(sent.error().message);
   ServerStep step;
   if (!control.expect(session, ServerStep::Event::client_results, step, "results")) return;
-  if (json_) json_->set_end({t.role == Role::sender, window.seconds, ours, step.results});
-  if (Status sent = control.write(session.send_results(ours)); !sent)
+  if (json_)
+    json_->set_end({t.role == Role::sender, window.seconds, ours, step.results, disordered});
+  Results sent_results = ours;
+  if (session.parameters().get_server_output) output_.attach(json_, sent_results);
+  if (Status sent = control.write(session.send_results(sent_results)); !sent)
     return fail(sent.error().message);
   (void)control.expect(session, ServerStep::Event::done, step, "IPERF_DONE");
 }

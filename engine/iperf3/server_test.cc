@@ -1,5 +1,7 @@
 #include "engine/iperf3/server_test.hh"
 
+#include <fmt/format.h>
+
 #include "engine/iperf3/errors.hh"
 
 namespace xttcp::iperf3 {
@@ -8,7 +10,10 @@ namespace xttcp::iperf3 {
 TestSpec test_spec(const TestSpec& server, const Parameters& p) {
   TestSpec t = server;
   t.role = p.reverse ? Role::sender : Role::receiver;
-  t.workload.protocol = xttcp::Protocol::tcp;
+  const bool udp = p.protocol == Protocol::udp;
+  t.workload.protocol = udp ? xttcp::Protocol::udp : xttcp::Protocol::tcp;
+  t.workload.udp_payload = UdpPayload::iperf3;  // read only in a UDP test
+  t.iperf3.udp_counters_64bit = p.udp_counters_64bit;
   t.layout.one_port = true;
   t.layout.ports = p.parallel;
   t.layout.threads_per_port = 1;
@@ -38,8 +43,10 @@ TestSpec test_spec(const TestSpec& server, const Parameters& p) {
 
 std::optional<Refusal> refusal(const Parameters& p) {
   if (p.protocol == Protocol::sctp) return Refusal{error_no_sctp, "SCTP is not served"};
-  if (p.protocol == Protocol::udp)
-    return Refusal{error_not_implemented, "UDP (-u) is not served yet"};
+  if (p.protocol == Protocol::udp && (p.length < min_udp_length || p.length > max_udp_length))
+    return Refusal{error_udp_block_size,
+                   fmt::format("a UDP datagram of {} bytes (iperf3's are {} to {})", p.length,
+                               min_udp_length, max_udp_length)};
   if (p.bidirectional) return Refusal{error_not_implemented, "--bidir is not served yet"};
   if (p.mss > 0) return Refusal{error_not_implemented, "-M is not served yet"};
   if (p.authenticated)

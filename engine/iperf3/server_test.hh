@@ -19,7 +19,8 @@ namespace xttcp::iperf3 {
 inline constexpr uint32_t end_grace_s = 40;
 
 // The test's settings as the engine runs them: this server's spec with what the client asked
-// (role: receiver, or sender with -R; one flow per stream on one port; omit as warm-up; the
+// (role: receiver, or sender with -R; TCP or UDP with iperf3's datagram head; one flow per
+// stream on one port; omit as warm-up; the
 // client's end, with 3.12's grace as this end's own; -l, -w, -N, -C; -b and --fq-rate per
 // stream when this end sends).
 TestSpec test_spec(const TestSpec& server, const Parameters& p);

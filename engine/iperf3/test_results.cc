@@ -2,6 +2,28 @@
 
 namespace xttcp::iperf3 {
 
+namespace {
+
+// Each flow slot's datagram counts over the window (a slot is one stream).
+std::vector<udp::UdpFlowSnapshot> udp_by_slot(const MeasuredWindow& window) {
+  std::vector<udp::UdpFlowSnapshot> slots(window.end.size());
+  for (const udp::FlowRecord& r : udp::delta(window.udp_end, window.udp_begin))
+    if (r.slot < slots.size() && udp::is_sender_flow_id(r.flow_id)) {
+      udp::add_counts(slots[r.slot], r.counters);
+      slots[r.slot].jitter_ns = r.counters.jitter_ns;
+    }
+  return slots;
+}
+
+}  // namespace
+
+std::vector<int64_t> out_of_order(const MeasuredWindow& window) {
+  std::vector<int64_t> out;
+  for (const udp::UdpFlowSnapshot& s : udp_by_slot(window))
+    out.push_back(static_cast<int64_t>(s.reordered + s.duplicates));
+  return out;
+}
+
 Results our_results(bool sending, const MeasuredWindow& window,
                     const std::vector<WorkerReport>& reports) {
   Results r;
@@ -27,6 +49,20 @@ Results our_results(bool sending, const MeasuredWindow& window,
     s.retransmits = sending ? retransmits[slot] : -1;
     s.end_time = window.seconds;
     r.streams.push_back(s);
+  }
+  if (window.udp_end.empty()) return r;
+  r.sender_has_retransmits = sending ? 0 : -1;  // a UDP sender knows none
+  const std::vector<udp::UdpFlowSnapshot> udp = udp_by_slot(window);
+  for (std::size_t slot = 0; slot < r.streams.size(); ++slot) {
+    StreamTotals& s = r.streams[slot];
+    s.retransmits = -1;
+    if (sending) {
+      s.packets = static_cast<int64_t>(udp[slot].datagrams);
+      continue;
+    }
+    s.packets = static_cast<int64_t>(udp[slot].expected);
+    s.errors = static_cast<int64_t>(udp[slot].lost());
+    s.jitter_s = static_cast<double>(udp[slot].jitter_ns) / 1e9;
   }
   return r;
 }

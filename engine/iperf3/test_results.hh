@@ -12,8 +12,14 @@ namespace xttcp::iperf3 {
 
 // This end's results, as 3.12 sends them: its CPU over the window (process time, as 3.12
 // counts it), each stream's bytes in the window by flow slot (ids 1, 3, 4, ...), a sending
-// end's retransmits (TCP_INFO) and the congestion control in use.
+// end's retransmits (TCP_INFO) and the congestion control in use. UDP (the window's datagram
+// counts): a sender's datagrams sent; a receiver's lost datagrams, jitter and highest sequence
+// number, each after the omit period (3.12 takes the omitted ones off).
 Results our_results(bool sending, const MeasuredWindow& window,
                     const std::vector<WorkerReport>& reports);
+
+// UDP: each stream's datagrams that came out of order (or twice) in the window, by flow slot;
+// the results message has no such key: only the receiving end knows them.
+std::vector<int64_t> out_of_order(const MeasuredWindow& window);
 
 }  // namespace xttcp::iperf3

@@ -26,6 +26,8 @@ SocketTransfer send_some(NativeSocket socket, const char* data, size_t size);
 SocketTransfer receive_some(NativeSocket socket, char* into, size_t size);
 // What has arrived, up to `size` bytes, without waiting even on a blocking socket.
 SocketTransfer receive_now(NativeSocket socket, char* into, size_t size);
+// One datagram (up to `size` bytes of it; the rest is dropped) and its source, without waiting.
+SocketTransfer receive_datagram(NativeSocket socket, char* into, size_t size, SocketAddress& from);
 
 enum class WaitFor { read, write };
 // Waits until `socket` is readable or writable (a finished connect, failed or not, counts as

@@ -26,6 +26,12 @@ SocketTransfer receive_now(NativeSocket socket, char* into, size_t size) {
   return got < 0 ? SocketTransfer{-1, errno} : SocketTransfer{got, 0};
 }
 
+SocketTransfer receive_datagram(NativeSocket socket, char* into, size_t size, SocketAddress& from) {
+  from.length = sizeof from.storage;
+  const ssize_t got = ::recvfrom(socket, into, size, MSG_DONTWAIT, from.get(), &from.length);
+  return got < 0 ? SocketTransfer{-1, errno} : SocketTransfer{got, 0};
+}
+
 int wait_socket(NativeSocket socket, WaitFor what, std::chrono::steady_clock::time_point deadline) {
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -34,6 +34,16 @@ SocketTransfer receive_now(NativeSocket socket, char* into, size_t size) {
   return receive_some(socket, into, std::min<size_t>(size, ready));
 }
 
+SocketTransfer receive_datagram(NativeSocket socket, char* into, size_t size, SocketAddress& from) {
+  int length = static_cast<int>(sizeof from.storage);
+  const int got = ::recvfrom(socket, into, static_cast<int>(size), 0, from.get(), &length);
+  from.length = length;
+  // A datagram larger than the buffer: its first bytes came, as on Linux.
+  if (got == SOCKET_ERROR && WSAGetLastError() == WSAEMSGSIZE)
+    return SocketTransfer{static_cast<int64_t>(size), 0};
+  return got == SOCKET_ERROR ? SocketTransfer{-1, WSAGetLastError()} : SocketTransfer{got, 0};
+}
+
 int wait_socket(NativeSocket socket, WaitFor what, std::chrono::steady_clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
       deadline - std::chrono::steady_clock::now());

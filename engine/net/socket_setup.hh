@@ -67,6 +67,17 @@ Status defer_accept_until_data(NativeSocket listener);
 // A non-blocking, close-on-exec TCP socket of `family`, not bound yet.
 Expected<UniqueSocket> open_tcp_socket(int family);
 
+// UDP for a control plane that makes its data sockets itself (the iperf3 dialect): a
+// non-blocking UDP socket bound to `address` that another may share (SO_REUSEADDR: a connected
+// one takes its peer's datagrams, the unconnected one the rest); a non-blocking one of
+// `family`, unbound; and connect() of a UDP socket to its one peer. Errors: the reason alone.
+Expected<UniqueSocket> bind_udp(const SocketAddress& address);
+// TCP_MAXSEG of a connected TCP socket (iperf3 sizes its UDP datagrams by it); 0: unknown
+// (Windows: not read).
+uint32_t tcp_max_segment(NativeSocket socket);
+Expected<UniqueSocket> open_udp_socket(int family);
+Status connect_udp(NativeSocket socket, const SocketAddress& peer);
+
 // SO_BINDTODEVICE to the interface owning `source` (Linux). Without CAP_NET_RAW it is skipped:
 // binding the address still selects the interface. Windows has no such option: ok().
 // Error: "cannot bind to device eth1 (owner of -a 10.0.0.1): <reason>".

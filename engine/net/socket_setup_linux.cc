@@ -84,6 +84,31 @@ Expected<UniqueSocket> listen_tcp(const SocketAddress& address, int backlog) {
   return fd;
 }
 
+Expected<UniqueSocket> open_udp_socket(int family) {
+  UniqueSocket fd(socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return fail("socket: " + errno_text(errno));
+  return fd;
+}
+
+Expected<UniqueSocket> bind_udp(const SocketAddress& address) {
+  auto fd = open_udp_socket(address.family());
+  if (!fd) return fd;
+  if (Status bound = bind_listener(fd->get(), address); !bound) return bound.error();
+  return fd;
+}
+
+uint32_t tcp_max_segment(NativeSocket fd) {
+  int mss = 0;
+  socklen_t length = sizeof mss;
+  if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &length) != 0 || mss < 0) return 0;
+  return static_cast<uint32_t>(mss);
+}
+
+Status connect_udp(NativeSocket fd, const SocketAddress& peer) {
+  if (connect(fd, peer.get(), peer.length) != 0) return fail(errno_text(errno));
+  return ok();
+}
+
 Status apply_connect_options(NativeSocket fd, const ConnectOptions& options) {
   int one = 1;
   if (options.max_pacing_rate_bytes > 0) {

@@ -33,6 +33,39 @@ Expected<UniqueSocket> open_tcp_socket(int family) {
   return socket;
 }
 
+Expected<UniqueSocket> open_udp_socket(int family) {
+  if (Status started = start_sockets(); !started) return started.error();
+  UniqueSocket socket(WSASocketW(family, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0,
+                                 WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT));
+  if (!socket.valid()) return fail(socket_error_text(WSAGetLastError()));
+  if (Status made = set_nonblocking(socket.get(), true); !made) return made.error();
+  return socket;
+}
+
+Expected<UniqueSocket> bind_udp(const SocketAddress& address) {
+  auto socket = open_udp_socket(address.family());
+  if (!socket) return socket;
+  BOOL one = TRUE;  // SO_REUSEADDR: the connected streams share the port
+  setsockopt(socket->get(), SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char*>(&one),
+             sizeof one);
+  if (address.family() == AF_INET6) {
+    DWORD v6only = 1;
+    setsockopt(socket->get(), IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&v6only),
+               sizeof v6only);
+  }
+  if (bind(socket->get(), address.get(), address.length) != 0)
+    return fail(socket_error_text(WSAGetLastError()));
+  return std::move(*socket);
+}
+
+uint32_t tcp_max_segment(NativeSocket) { return 0; }
+
+Status connect_udp(NativeSocket socket, const SocketAddress& peer) {
+  if (connect(socket, peer.get(), peer.length) != 0)
+    return fail(socket_error_text(WSAGetLastError()));
+  return ok();
+}
+
 Expected<UniqueSocket> listen_tcp(const SocketAddress& address, int backlog) {
   const std::string where = "port " + std::to_string(address.port());
   auto socket = open_tcp_socket(address.family());

@@ -51,11 +51,12 @@ struct EnumNames<PlacementMode> {
 };
 template <>
 struct EnumNames<UdpPayload> {
-  static constexpr std::array<std::pair<UdpPayload, const char*>, 4> names{
+  static constexpr std::array<std::pair<UdpPayload, const char*>, 5> names{
       {{UdpPayload::automatic, "auto"},
        {UdpPayload::native, "native"},
        {UdpPayload::compat, "compat"},
-       {UdpPayload::iperf2, "iperf2"}}};
+       {UdpPayload::iperf2, "iperf2"},
+       {UdpPayload::iperf3, "iperf3"}}};
 };
 template <>
 struct EnumNames<Dialect> {

@@ -31,7 +31,7 @@ bool declares_udp_flows(const TestSpec& spec) {
   if (w.protocol != Protocol::udp) return false;
   if (spec.rr.on) return w.send_buffer >= rr_limits::udp_proof_bytes;
   return w.udp_payload != UdpPayload::compat && w.udp_payload != UdpPayload::iperf2 &&
-         w.send_buffer >= udp::header_size;
+         w.udp_payload != UdpPayload::iperf3 && w.send_buffer >= udp::header_size;
 }
 
 Expected<std::optional<udp::DeclaredFlows>> declared_udp_flows(const std::string& sender_hello) {

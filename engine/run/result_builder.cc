@@ -41,7 +41,8 @@ UdpResult udp_window(const RunFacts& facts, const MeasuredWindow& window) {
   const TestSpec& spec = *facts.spec;
   UdpResult udp = udp::window_figures(spec, window.udp_begin, window.udp_end, window.seconds);
   if (spec.role == Role::sender)
-    udp.payload = spec.workload.udp_payload == UdpPayload::iperf2 ? "iperf2"
+    udp.payload = spec.workload.udp_payload == UdpPayload::iperf2   ? "iperf2"
+                  : spec.workload.udp_payload == UdpPayload::iperf3 ? "iperf3"
                   : spec.workload.udp_payload == UdpPayload::compat ||
                           spec.workload.send_buffer < udp_native_header_bytes
                       ? "compat"
@@ -181,6 +182,8 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
     if (spec.role == Role::sender) udp.payload = sender_payload;
     if (spec.workload.udp_payload == UdpPayload::iperf2 && udp.payload == "native")
       udp.payload = "iperf2";  // sequenced by iperf 2's heads (the iperf2 dialect's server)
+    if (spec.workload.udp_payload == UdpPayload::iperf3 && udp.payload == "native")
+      udp.payload = "iperf3";
     r.udp = std::move(udp);
   }
   if (spec.role == Role::sender && spec.workload.protocol == Protocol::tcp && rtt_count > 0)

@@ -136,7 +136,7 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
   Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
   timeline.add_sink(env.intervals, spec.role);
   timeline.add_sink(env.live_report, spec.role);
-  timeline.begin_from(pool.snapshot());
+  timeline.begin_now();
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
   const auto lost_deadline =

@@ -20,9 +20,17 @@ std::vector<StreamInterval> slot_streams(const StreamEdges& e) {
     s.bytes = grown(now[slot].bytes, before.bytes);
     s.operations = grown(now[slot].operations, before.operations);
   }
+  // UDP: a receiver's slot is one stream only with layout.one_port (a connected socket each).
   if (e.udp && e.udp_delta != nullptr)
-    for (const udp::FlowRecord& r : *e.udp_delta)
-      if (r.slot < out.size()) out[r.slot].datagrams += r.counters.datagrams;
+    for (const udp::FlowRecord& r : *e.udp_delta) {
+      if (r.slot >= out.size() || !udp::is_sender_flow_id(r.flow_id)) continue;
+      StreamInterval& s = out[r.slot];
+      s.datagrams += r.counters.datagrams;
+      if (e.role == Role::sender) continue;
+      s.lost += r.counters.lost();
+      s.reordered += r.counters.reordered;
+      s.jitter_ns = r.counters.jitter_ns;
+    }
   if (!e.udp && e.readings_now != nullptr && e.connections != nullptr)
     for (std::size_t k = 0; k < e.readings_now->size() && k < e.connections->size(); ++k) {
       const uint32_t slot = (*e.readings_now)[k].slot;
@@ -80,7 +88,7 @@ std::vector<StreamInterval> udp_receiver_streams(const StreamEdges& e) {
 }  // namespace
 
 std::vector<StreamInterval> stream_figures(const StreamEdges& e) {
-  if (e.role == Role::sender || (e.slots_are_streams && !e.udp)) return slot_streams(e);
+  if (e.role == Role::sender || e.slots_are_streams) return slot_streams(e);
   return e.udp ? udp_receiver_streams(e) : tcp_receiver_streams(e);
 }
 

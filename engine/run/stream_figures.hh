@@ -31,7 +31,7 @@ struct StreamEdges {
   bool slots_are_streams = false;
 };
 
-// Sender, or a TCP receiver whose slots are its streams: one per flow slot, in slot order. TCP
+// Sender, or a receiver whose slots are its streams: one per flow slot, in slot order. TCP
 // receiver with tallies: one per watched connection,
 // in id (accept) order. UDP receiver: one per test flow that received in the interval, in the
 // order the flows first arrived. Otherwise none.

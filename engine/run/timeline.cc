@@ -314,7 +314,9 @@ class Timeline::Run {
     t_.begin_from_.reset();
     // Counts taken before the workers were released: no round trip was timed by then.
     if (!from_earlier) window_.rr_begin = t_.pool_.rr_snapshot();
-    window_.udp_begin = t_.pool_.udp_snapshot();
+    window_.udp_begin = from_earlier && t_.begin_udp_from_ ? std::move(*t_.begin_udp_from_)
+                                                           : t_.pool_.udp_snapshot();
+    t_.begin_udp_from_.reset();
     if (auto readings = read_connections()) readings_ = std::move(*readings);
     window_.system_begin = t_.probe_.take();
     window_.device_begin = t_.pool_.device_snapshot();
@@ -406,6 +408,11 @@ class Timeline::Run {
   // --rr requester: every flow's round trips at the current sample's start, and as last read.
   HistogramCounts sample_rr_, rr_now_;
 };
+
+void Timeline::begin_now() {
+  begin_from(pool_.snapshot());
+  begin_udp_from_ = pool_.udp_snapshot();
+}
 
 void Timeline::add_sink(IntervalSink* sink, Role role) {
   if (sink != nullptr) {

@@ -93,6 +93,9 @@ class Timeline {
     begin_from_ = std::move(counts);
     begin_since_ = since;
   }
+  // begin_from() with the pool's counters now, its UDP datagram counts with them: a window
+  // whose bytes start before the workers' release counts their datagrams from there too.
+  void begin_now();
 
  private:
   class Run;  // one run of the phases (timeline.cc)
@@ -110,6 +113,7 @@ class Timeline {
   Role sink_role_ = Role::receiver;
   bool per_stream_ = false;  // a sink wants IntervalSample::per_stream
   std::optional<std::vector<CounterSnapshot>> begin_from_;
+  std::optional<std::vector<udp::FlowRecord>> begin_udp_from_;  // begin_now()'s
   std::optional<SteadyClock::time_point> begin_since_;
 };
 

@@ -4,6 +4,7 @@
 #include <climits>
 #include <string>
 
+#include "engine/iperf3/udp_datagram.hh"
 #include "engine/udp/datagram_header.hh"
 #include "engine/udp/end_marker.hh"
 
@@ -248,6 +249,8 @@ void DatagramAccounting::end_silent_streams(uint64_t steady_ns) {
 bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t available,
                                      std::size_t length, uint64_t now_ns) {
   if (layout_ == DatagramLayout::iperf2) return on_iperf2(data, available, length, now_ns);
+  if (layout_ == DatagramLayout::iperf3 || layout_ == DatagramLayout::iperf3_wide)
+    return on_iperf3(data, available, length, now_ns);
   DatagramHeader header;
   if (decode(data, available, header)) {
     if (has_end_flag(data)) {
@@ -276,6 +279,21 @@ bool DatagramAccounting::on_datagram(const unsigned char* data, std::size_t avai
     compat_ended_ = true;
     flow_ended();
   }
+  return true;
+}
+
+// iperf3 numbers a stream's datagrams from 1; the tracker's flows start at 0, so its `expected`
+// is iperf3's highest sequence seen (the receiver's "packets").
+bool DatagramAccounting::on_iperf3(const unsigned char* data, std::size_t available,
+                                   std::size_t length, uint64_t now_ns) {
+  iperf3::UdpHead head;
+  if (!iperf3::decode_head(data, available, layout_ == DatagramLayout::iperf3_wide, head))
+    return count_headerless(length);
+  Tracked& flow = tracked(slot_);
+  flow.last_ns = now_ns;
+  const uint64_t send_ns = uint64_t{head.seconds} * 1'000'000'000 + head.microseconds * 1000ull;
+  flow.tracker->on_datagram(static_cast<uint32_t>(head.sequence - 1), send_ns, now_ns,
+                            static_cast<uint32_t>(length));
   return true;
 }
 

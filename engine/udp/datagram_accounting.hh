@@ -44,8 +44,11 @@ namespace xttcp::udp {
 struct EndMarker;  // end_marker.hh
 // What heads the datagrams of a run, chosen once: xttcp's header (datagram_header.hh; NTttcp's
 // payload without one), or iperf 2's (engine/iperf2/udp_datagram.hh, the iperf2 dialect). iperf 2
-// names no flow: the receiver says whose datagrams come (set_source), by their source port.
-enum class DatagramLayout { native, iperf2 };
+// names no flow: the receiver says whose datagrams come (set_source), by their source port. Or
+// iperf3's head, 32- or 64-bit (engine/iperf3/udp_datagram.hh, the iperf3 dialect): a connected
+// socket per stream, so the socket's slot is its one flow; a datagram shorter than the head is
+// headerless.
+enum class DatagramLayout { native, iperf2, iperf3, iperf3_wide };
 
 // The iperf2 layout's stream rules (docs/hostile-peers.md, "The iperf2 server"). iperf 2's own
 // server waits for a FIN for ever (unless given -t); its client resends the FIN for 2 s, xttcp's
@@ -146,6 +149,8 @@ class DatagramAccounting {
     uint64_t brought = 0;  // bytes of every datagram its source sent, repeated FINs included
   };
   bool on_iperf2(const unsigned char* data, std::size_t available, std::size_t length,
+                 uint64_t now_ns);
+  bool on_iperf3(const unsigned char* data, std::size_t available, std::size_t length,
                  uint64_t now_ns);
   void count_unsequenced(std::size_t length);
   bool count_headerless(std::size_t length);  // always false: not data

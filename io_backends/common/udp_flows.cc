@@ -12,7 +12,8 @@
 namespace xttcp {
 
 Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, bool blocking,
-                                                 std::vector<std::string>& notes) {
+                                                 std::vector<std::string>& notes,
+                                                 std::vector<UniqueFd> adopted) {
   const TestSpec& spec = *context.spec;
   ConnectOptions options;
   if (spec.workload.fq_rate_limit_bps > 0)
@@ -24,18 +25,25 @@ Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, b
         "-uc: unconnected UDP sockets, every datagram addressed (sendto/sendmmsg); "
         "no GSO");
   UdpSenderSockets out;
-  for (const FlowPlan& plan : context.plan->flows) {
-    const SocketAddress remote = flow_address(context, plan);
+  for (std::size_t k = 0; k < context.plan->flows.size(); ++k) {
+    const FlowPlan& plan = context.plan->flows[k];
+    SocketAddress remote = flow_address(context, plan);
     options.source.reset();
     if (!spec.layout.source_address.empty() || plan.source_port != 0) {
       SocketAddress source = context.local;
       source.set_port(plan.source_port);
       options.source = source;
     }
-    auto fd = open_udp_sender(remote, options, !unconnected);
+    Expected<UniqueFd> fd = k < adopted.size() ? Expected<UniqueFd>(std::move(adopted[k]))
+                                               : open_udp_sender(remote, options, !unconnected);
     if (!fd) return fail("UDP to " + remote.to_string() + ": " + fd.error().message);
-    if (blocking)
-      if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
+    if (k < adopted.size()) {  // connected by the control plane: only the pacing is ours to set
+      if (auto peer = peer_address_of(fd->get())) remote = *peer;
+      ConnectOptions pacing;
+      pacing.max_pacing_rate_bytes = options.max_pacing_rate_bytes;
+      if (Status paced = apply_connect_options(fd->get(), pacing); !paced) return paced.error();
+    }
+    if (Status made = set_nonblocking(fd->get(), !blocking); !made) return made.error();
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (out.flows.empty())
       if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
@@ -79,17 +87,28 @@ int send_due_end_marker(UdpSenderFlow& flow, uint64_t sent, bool compat_data, ui
   return errno;
 }
 
+udp::DatagramLayout datagram_layout(const TestSpec& spec) {
+  switch (spec.workload.udp_payload) {
+    case UdpPayload::iperf2: return udp::DatagramLayout::iperf2;
+    case UdpPayload::iperf3:
+      return spec.iperf3.udp_counters_64bit ? udp::DatagramLayout::iperf3_wide
+                                            : udp::DatagramLayout::iperf3;
+    default: return udp::DatagramLayout::native;
+  }
+}
+
 Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& context, bool blocking,
-                                                       std::vector<std::string>& notes) {
+                                                       std::vector<std::string>& notes,
+                                                       std::vector<UniqueFd> adopted) {
   const TestSpec& spec = *context.spec;
   UdpReceiverSockets out;
   bool refused = false;
-  for (const FlowPlan& flow : context.plan->flows) {
-    const SocketAddress address = flow_address(context, flow);
-    auto fd = open_udp_receiver(address);
+  for (std::size_t k = 0; k < context.plan->flows.size(); ++k) {
+    const FlowPlan& flow = context.plan->flows[k];
+    Expected<UniqueFd> fd = k < adopted.size() ? Expected<UniqueFd>(std::move(adopted[k]))
+                                               : open_udp_receiver(flow_address(context, flow));
     if (!fd) return fd.error();
-    if (blocking)
-      if (Status made = set_nonblocking(fd->get(), false); !made) return made.error();
+    if (Status made = set_nonblocking(fd->get(), !blocking); !made) return made.error();
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();
     if (out.sockets.empty())
       if (std::string note = socket_buffer_note(fd->get(), spec); !note.empty())
@@ -98,11 +117,9 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
     UdpReceiverSocket socket;
     socket.fd = std::move(*fd);
     socket.slot = flow.slot;
-    socket.accounting = std::make_unique<UdpSocketAccounting>(
-        *context.udp_flows, flow.slot, &context.on_flow_done,
-        spec.workload.udp_payload == UdpPayload::iperf2 ? udp::DatagramLayout::iperf2
-                                                        : udp::DatagramLayout::native,
-        &context.on_accept);
+    socket.accounting =
+        std::make_unique<UdpSocketAccounting>(*context.udp_flows, flow.slot, &context.on_flow_done,
+                                              datagram_layout(spec), &context.on_accept);
     socket.accounting->end_compat_after(compat_datagrams_per_flow(spec));
     out.sockets.push_back(std::move(socket));
   }

@@ -41,9 +41,11 @@ struct UdpSenderSockets {
 // One socket per flow of the worker, connected (-a/-f/--fq-rate-limit applied), non-blocking
 // unless `blocking`; GSO set when it pays (choose_gso). With -uc (spec.io.udp_unconnected)
 // the sockets stay unconnected and get no GSO: every send names its flow's `remote`. Notes (why
-// no GSO) go to `notes`.
+// no GSO) go to `notes`. `adopted` (layout.one_port: the connected sockets the control plane
+// made, one per flow in plan order) are used instead of new sockets.
 Expected<UdpSenderSockets> open_udp_sender_flows(const WorkerContext& context, bool blocking,
-                                                 std::vector<std::string>& notes);
+                                                 std::vector<std::string>& notes,
+                                                 std::vector<UniqueFd> adopted = {});
 
 struct UdpReceiverSocket {
   UniqueFd fd;
@@ -102,8 +104,13 @@ uint64_t send_end_markers(std::vector<Flow>& flows, uint64_t sent, bool compat_d
 }
 
 // One bound socket per port of the worker, non-blocking unless `blocking`, with UDP_GRO when
-// --udp-gro asks and the kernel takes it.
+// --udp-gro asks and the kernel takes it; or the `adopted` ones (layout.one_port: connected
+// sockets the control plane made, one per flow in plan order).
 Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& context, bool blocking,
-                                                       std::vector<std::string>& notes);
+                                                       std::vector<std::string>& notes,
+                                                       std::vector<UniqueFd> adopted = {});
+
+// How the run's datagrams are laid out (spec.workload.udp_payload), for their accounting.
+udp::DatagramLayout datagram_layout(const TestSpec& spec);
 
 }  // namespace xttcp

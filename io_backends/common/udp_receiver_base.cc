@@ -8,7 +8,7 @@ namespace xttcp {
 
 Status UdpReceiverBase::open_sockets(bool blocking) {
   const TestSpec& spec = *context_.spec;
-  auto opened = open_udp_receiver_sockets(context_, blocking, report_.notes);
+  auto opened = open_udp_receiver_sockets(context_, blocking, report_.notes, std::move(adopted_));
   if (!opened) return opened.error();
   gro_ = opened->gro;
   if (gro_) context_.udp_flows->gro = true;

@@ -19,7 +19,11 @@ class UdpReceiverBase {
  protected:
   using Socket = UdpReceiverSocket;
 
-  explicit UdpReceiverBase(const WorkerContext& context) : context_(context) {}
+  // Takes the adopted sockets over at once (WorkerContext::adopted): whatever fails later,
+  // they are closed.
+  explicit UdpReceiverBase(const WorkerContext& context) : context_(context) {
+    for (NativeSocket socket : context.adopted) adopted_.emplace_back(socket);
+  }
 
   void record_error(const std::string& what) {
     if (report_.errors++ == 0) report_.first_error = what;
@@ -62,6 +66,7 @@ class UdpReceiverBase {
   bool note_coalescing(Socket& socket, std::size_t length, std::size_t segment);
 
   bool watch_coalescing_ = false;  // --skip-rx-copy with GRO, without -uro
+  std::vector<UniqueFd> adopted_;  // layout.one_port: until open_sockets() takes them
   bool switched_note_ = false;
 };
 

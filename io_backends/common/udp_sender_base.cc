@@ -11,9 +11,11 @@ Expected<std::vector<UdpSenderFlow>> UdpSenderBook::open_sockets(bool blocking) 
   const TestSpec& spec = *context_.spec;
   datagram_ = spec.workload.send_buffer;
   iperf2_ = spec.workload.udp_payload == UdpPayload::iperf2;
-  native_ =
-      !iperf2_ && spec.workload.udp_payload != UdpPayload::compat && datagram_ >= udp::header_size;
-  auto sockets = open_udp_sender_flows(context_, blocking, report_.notes);
+  iperf3_ = spec.workload.udp_payload == UdpPayload::iperf3;
+  iperf3_wide_ = iperf3_ && spec.iperf3.udp_counters_64bit;
+  native_ = !iperf2_ && !iperf3_ && spec.workload.udp_payload != UdpPayload::compat &&
+            datagram_ >= udp::header_size;
+  auto sockets = open_udp_sender_flows(context_, blocking, report_.notes, std::move(adopted_));
   if (!sockets) return sockets.error();
   gso_segments_ = sockets->gso_segments;
   context_.udp_flows->gso_segments = gso_segments_;

@@ -21,7 +21,11 @@ namespace xttcp {
 // The parts that need no flow type (udp_sender_base.cc).
 class UdpSenderBook {
  protected:
-  explicit UdpSenderBook(const WorkerContext& context) : context_(context) {}
+  // Takes the adopted sockets over at once (WorkerContext::adopted): whatever fails later,
+  // they are closed.
+  explicit UdpSenderBook(const WorkerContext& context) : context_(context) {
+    for (NativeSocket socket : context.adopted) adopted_.emplace_back(socket);
+  }
 
   void record_error(const std::string& what) {
     if (report_.errors++ == 0) report_.first_error = what;
@@ -36,11 +40,16 @@ class UdpSenderBook {
   uint32_t datagram_ = 0;      // bytes per datagram
   bool native_ = true;         // xttcp's header in every datagram, else NTTTCP's 'B's ...
   bool iperf2_ = false;        // ... or iperf 2's head and client header (the iperf2 dialect)
+  bool iperf3_ = false;        // ... or iperf3's head (the iperf3 dialect) ...
+  bool iperf3_wide_ = false;   // ... with a 64-bit sequence
   uint32_t gso_segments_ = 0;  // > 0: GSO sends of that many datagrams
   uint64_t budget_ = 0;        // count mode: datagrams per flow (N); 0 = timed
   uint32_t ending_ = 0;        // count mode: flows sending their end markers
   uint64_t refused_ = 0;       // sends answered by ICMP port unreachable
   WorkerReport report_;
+
+ private:
+  std::vector<UniqueFd> adopted_;  // layout.one_port: until open_sockets() takes them
 };
 
 template <class Flow>

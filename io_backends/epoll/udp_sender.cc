@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engine/stats/call_timer.hh"
+#include "engine/iperf3/udp_datagram.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_accounting.hh"
@@ -68,6 +69,9 @@ void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
                     static_cast<uint32_t>(flow.next_sequence), monotonic_ns());
   else if (iperf2_)
     stamp_iperf2_datagrams(buffer_.data(), datagram_, count, flow.next_sequence);
+  else if (iperf3_)
+    iperf3::stamp_heads(buffer_.data(), datagram_, count, flow.next_sequence, monotonic_ns(),
+                        iperf3_wide_);
 }
 
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/udp/datagram_header.hh"
+#include "engine/iperf3/udp_datagram.hh"
 #include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
@@ -70,6 +71,8 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
                       static_cast<uint32_t>(first), now);
     else if (iperf2_)
       stamp_iperf2_datagrams(data, datagram_, count, first);
+    else if (iperf3_)
+      iperf3::stamp_heads(data, datagram_, count, first, now, iperf3_wide_);
     io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(count) * datagram_, 0);
     if (send + 1 < sends) sqe->flags |= IOSQE_IO_LINK;
     sqe->user_data = uring::pack(index, uring::Op::send);

@@ -9,7 +9,8 @@ busy server, a server stopped mid-test (SERVER_TERMINATE), a client stopped by C
 silent or send what the protocol does not hold: each ends within its bounded wait, exit 1 and
 3.12's line. Cases: to-iperf3-p4, to-iperf3-reverse, to-iperf3-bytes, to-xttcp, busy-server,
 server-terminated, client-interrupted, nothing-listening, hostile-servers, json-as-iperf3s (-J:
-the same keys as 3.12's client writes, read by one consumer reader).
+the same keys as 3.12's client writes, read by one consumer reader), server-output
+(--get-server-output: the server's lines or document, printed and in -J).
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import re
@@ -156,6 +157,32 @@ def json_as_iperf3s(xttcp, started):
     s.kill()
 
 
+def server_output(xttcp, started):
+    """--get-server-output against a real server: its lines after the summary (without -J),
+    its document (with -J); and in xttcp's -J, at the top, as 3.12's client puts them."""
+    need_iperf3()
+    for options, heading, key in ((("-1",), "Server output:", "server_output_text"),
+                                  (("-1", "-J"), "Server JSON output:", "server_output_json")):
+        for json_out in (False, True):
+            s, port = iperf3_server(started, options)
+            c = xttcp_client(xttcp, started, port, "-t", "1", "--get-server-output",
+                             *(["-J"] if json_out else []))
+            check(c.wait(60) == 0, f"xttcp's client failed:\n{c.describe()}")
+            check(s.wait(60) == 0, f"iperf3 -s {options} did not exit 0:\n{s.describe()}")
+            if json_out:
+                doc = json.loads(c.stdout())
+                check(key in doc, f"no {key} in xttcp's -J: {sorted(doc)}")
+                got = doc[key]
+                check("receiver" in got if key == "server_output_text" else "end" in got,
+                      f"{key} holds no server summary: {str(got)[:300]}")
+            else:
+                out = c.stdout()
+                check(heading in out and out.index(heading) < out.index("iperf Done."),
+                      f"no '{heading}' before 'iperf Done.':\n{out}")
+                check("Accepted connection from 127.0.0.1" in out or '"accepted_connection"' in out,
+                      f"the server's output is not there:\n{out}")
+
+
 def to_xttcp(xttcp, started):
     """Both ends xttcp, forward and reverse, through iperf3's protocol on one port."""
     port = free_port_block(1)
@@ -297,7 +324,7 @@ def hostile_servers(xttcp, started):
             fake.close()
 
 
-CASES = {"to-iperf3-p4": to_iperf3_p4, "to-iperf3-reverse": to_iperf3_reverse,
+CASES = {"server-output": server_output, "to-iperf3-p4": to_iperf3_p4, "to-iperf3-reverse": to_iperf3_reverse,
          "to-iperf3-bytes": to_iperf3_bytes, "to-xttcp": to_xttcp, "busy-server": busy_server,
          "server-terminated": server_terminated, "client-interrupted": client_interrupted,
          "nothing-listening": nothing_listening, "hostile-servers": hostile_servers,

@@ -6,11 +6,12 @@ says the test ran (no "error"), its sent and received totals agree within 2 % (t
 side is xttcp's count, handed over in iperf3's results message), and a consumer's fields are
 there (intervals[].sum, end.cpu_utilization_percent with xttcp's CPU as the remote); xttcp's
 own summary [SUM] is the figure it handed over. A second client while a test runs is told the
-server is busy; what xttcp does not serve yet (UDP) is refused in iperf3's words, and the
+server is busy; what xttcp does not serve yet (--bidir) is refused in iperf3's words, and the
 server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
-tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-udp, interrupted,
+tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-bidir, interrupted,
 hostile-client (a stranger's stream refused; a control connection closed mid-setup ends the test
-at once; connections that bring no cookie leave no line), server-json (-J: 3.12's server keys).
+at once; connections that bring no cookie leave no line), server-json (-J: 3.12's server keys),
+server-output (--get-server-output: the server's lines, or its -J document).
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import os
@@ -136,17 +137,17 @@ def busy(xttcp, started):
     check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
 
 
-def refused_udp(xttcp, started):
-    """UDP is not served yet: the client is told in iperf3's words, and the server serves the
-    next client."""
+def refused_bidir(xttcp, started):
+    """--bidir is not served yet: the client is told in iperf3's words, and the server serves
+    the next client."""
     need_iperf3()
     s, port = server(xttcp, started)
-    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-u", "-t", "1"],
+    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "--bidir", "-t", "1"],
                              capture_output=True, text=True, timeout=30)
-    check(refused.returncode == 1, f"iperf3 -u exited {refused.returncode}")
+    check(refused.returncode == 1, f"iperf3 --bidir exited {refused.returncode}")
     check("an option you are trying to set is not implemented yet" in refused.stderr,
-          f"the UDP client was told:\n{refused.stderr}")
-    check("UDP (-u) is not served yet" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
+          f"the --bidir client was told:\n{refused.stderr}")
+    check("--bidir is not served yet" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
     code, doc = client(port, "-t", "1")
     check(code == 0 and "error" not in doc, f"the next client failed: {doc.get('error')}")
     s.signal(2)
@@ -197,6 +198,25 @@ def server_json(xttcp, started):
     check(docs["xttcp"]["end"]["sum_sent"]["bytes"] > 0, "the client's figures are not there")
 
 
+def server_output(xttcp, started):
+    """A real client's --get-server-output: xttcp's server hands over its lines of the test
+    (its summary among them), or with -J its document."""
+    need_iperf3()
+    for extra, key in (((), "server_output_text"), (("-J",), "server_output_json")):
+        s, port = server(xttcp, started, "-1", *extra)
+        code, doc = client(port, "-t", "1", "--get-server-output")
+        check(code == 0 and "error" not in doc, f"iperf3 --get-server-output: {doc.get('error')}")
+        check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+        check(key in doc, f"no {key} in the client's document: {sorted(doc)}")
+        if key == "server_output_text":
+            text = doc[key]
+            check(text.startswith("Accepted connection from 127.0.0.1") and
+                  text.rstrip().endswith("receiver"), f"the server's lines:\n{text}")
+        else:
+            check(doc[key]["end"]["sum_received"]["bytes"] > 0,
+                  f"the server's document has no end: {str(doc[key])[:300]}")
+
+
 def read_exactly(sock, count, timeout=10):
     sock.settimeout(timeout)
     data = b""
@@ -243,8 +263,8 @@ def hostile_client(xttcp, started):
 
 
 CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,
-         "refused-udp": refused_udp, "interrupted": interrupted, "hostile-client": hostile_client,
-         "server-json": server_json}
+         "refused-bidir": refused_bidir, "interrupted": interrupted, "hostile-client": hostile_client,
+         "server-json": server_json, "server-output": server_output}
 
 if __name__ == "__main__":
     raise SystemExit(run_cases(CASES))

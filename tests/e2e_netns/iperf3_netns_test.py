@@ -2,8 +2,9 @@
 """The iperf3 dialect across a veth pair between two network namespaces (netns.py), with
 Debian's iperf3 3.12 at the other end: xttcp as `iperf3 -c` in namespace b against
 `iperf3 -s -1 -J` in a (TCP -P 4, and -R -P 2), and a real `iperf3 -c -J` in b against xttcp as
-`iperf3 -s` in a (-P 4, and -R), over IPv4; and both ends xttcp over IPv6. Each test's counts
-agree within 2 % and its bytes crossed the veth. Cases: client, server, ipv6.
+`iperf3 -s` in a (-P 4, and -R), over IPv4; and both ends xttcp over IPv6; UDP (-u) both ways
+with iperf3 3.12 (-P 4, and -R -P 2 with 64-bit counters). Each test's counts agree within 2 %
+and its bytes crossed the veth. Cases: client, server, ipv6, udp.
 Exits 77 when the machine cannot make the namespaces or /usr/bin/iperf3 is missing."""
 import json
 import subprocess
@@ -87,7 +88,46 @@ def case_ipv6(xttcp, started):
                   f"no IPv6 connection line:\n{c.stdout()}")
 
 
-CASES = {"client": case_client, "server": case_server, "ipv6": case_ipv6}
+def case_udp(xttcp, started):
+    """UDP at 20 Mbit/s per stream: xttcp's client in b against iperf3 3.12's server in a, then
+    iperf3 3.12's client in b against xttcp's server in a, each -P 4 and -R -P 2."""
+    need_iperf3()
+    rate = ["-u", "-b", "20M", "-w", "1M", "-t", "2"]
+    shapes = ((["-P", "4"], 4, True), (["-R", "-P", "2", "--udp-counters-64bit"], 2, False))
+    with VethPair() as net:
+        for args, streams, client_sends in shapes:
+            s = net.start("a", [IPERF3, "-s", "-1", "-J", "-B", net.ipv4("a"), "-p", str(PORT)],
+                          "iperf3 -s -1 -J")
+            started.append(s)
+            net.wait_listening(s, PORT)
+            receiving = "a" if client_sends else "b"
+            before = net.link_stats(receiving)["stats64"]["rx"]["bytes"]
+            c = net.start("b", [as_iperf3(xttcp), "-c", net.ipv4("a"), "-p", str(PORT), *rate,
+                                *args], "xttcp as iperf3 -c -u")
+            started.append(c)
+            check(c.wait(60) == 0, f"xttcp's client -u {args} failed:\n{c.describe()}")
+            check(s.wait(60) == 0, f"iperf3 -s -1 did not exit 0:\n{s.describe()}")
+            check_against_iperf3(c, json.loads(s.stdout()), streams, client_sends)
+            crossed_check(net, receiving, before, summary_sum_bytes(c.stdout(), "receiver"))
+        s = net.start("a", [as_iperf3(xttcp), "-s", "-B", net.ipv4("a"), "-p", str(PORT)],
+                      "xttcp as iperf3 -s")
+        started.append(s)
+        net.wait_listening(s, PORT)
+        for args, streams, client_sends in shapes:
+            tail = "receiver" if client_sends else "sender"
+            receiving = "a" if client_sends else "b"
+            before = net.link_stats(receiving)["stats64"]["rx"]["bytes"]
+            done = subprocess.run(net.exec_args("b", [IPERF3, "-c", net.ipv4("a"), "-p", str(PORT),
+                                                      "-J", *rate, *args]),
+                                  capture_output=True, text=True, timeout=60)
+            check(done.returncode == 0, f"iperf3 -c -u {args} exited {done.returncode}:\n"
+                  f"{done.stdout}{done.stderr}")
+            doc = json.loads(done.stdout)
+            check_test(doc, streams, tail, s.stdout())
+            crossed_check(net, receiving, before, doc["end"]["sum_received"]["bytes"])
+
+
+CASES = {"client": case_client, "server": case_server, "ipv6": case_ipv6, "udp": case_udp}
 
 if __name__ == "__main__":
     sys.exit(run_cases(CASES, interrupted=(Interrupted,)))

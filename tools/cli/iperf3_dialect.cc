@@ -12,6 +12,7 @@
 #include "base/units.hh"
 #include "engine/iperf3/control_wire.hh"
 #include "engine/iperf3/parameters.hh"
+#include "engine/iperf3/udp_datagram.hh"
 #include "engine/net/address.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/option_binders.hh"
@@ -32,6 +33,8 @@ struct Iperf3Parse {
   bool ipv4 = false, ipv6 = false;    // -4, -6
   std::string client_only;            // the first option given that only a client takes
   std::vector<std::string> ends;      // -t, -n, -k as given: one at most
+  bool length_given = false;          // -l
+  bool rate_given = false;            // -b
 };
 using OptionRow = option_rows::OptionRow<Iperf3Parse>;
 
@@ -205,7 +208,23 @@ Status set_stream_rate(Iperf3Parse& p, const std::string& v, const char* option,
 Status set_bitrate(Iperf3Parse& p, const std::string& v) {
   if (v.find('/') != std::string::npos)
     return fail("a burst (RATE/N) is not served: xttcp paces every send by its own clock");
+  p.rate_given = true;
   return set_stream_rate(p, v, "-b", p.spec.iperf3.stream_rate_bps);
+}
+Status set_udp(Iperf3Parse& p, const std::string&) {
+  client_option(p, "-u");
+  p.spec.workload.protocol = Protocol::udp;
+  return ok();
+}
+Status set_get_server_output(Iperf3Parse& p, const std::string&) {
+  client_option(p, "--get-server-output");
+  p.spec.iperf3.get_server_output = true;
+  return ok();
+}
+Status set_udp_counters_64bit(Iperf3Parse& p, const std::string&) {
+  client_option(p, "--udp-counters-64bit");
+  p.spec.iperf3.udp_counters_64bit = true;
+  return ok();
 }
 Status set_fq_rate(Iperf3Parse& p, const std::string& v) {
   return set_stream_rate(p, v, "--fq-rate", p.spec.iperf3.stream_fq_rate_bps);
@@ -217,6 +236,7 @@ Status set_length(Iperf3Parse& p, const std::string& v) {
     return fail(
         fmt::format("'{}' is not a block size from 1 byte to 1M (iperf3's TCP maximum)", v));
   p.spec.workload.send_buffer = p.spec.workload.recv_buffer = static_cast<uint32_t>(*n);
+  p.length_given = true;
   return ok();
 }
 Status set_window(Iperf3Parse& p, const std::string& v) {
@@ -309,6 +329,9 @@ constexpr OptionRow rows[] = {
     {0, "cport", Arg::required, set_cport},
     {0, "fq-rate", Arg::required, set_fq_rate},
     {0, "connect-timeout", Arg::required, set_connect_timeout},
+    {'u', "udp", Arg::none, set_udp},
+    {0, "udp-counters-64bit", Arg::none, set_udp_counters_64bit},
+    {0, "get-server-output", Arg::none, set_get_server_output},
 };
 
 // What xttcp's iperf3 client does not run yet (issue 32), and the other end that does.
@@ -316,12 +339,9 @@ constexpr const char* not_yet = "is not run by xttcp's iperf3 client yet (iperf3
 
 constexpr option_rows::RefusedRow refused[] = {
     {0, "logfile", Arg::required, "xttcp prints on standard output (redirect it: >> FILE)"},
-    {'u', "udp", Arg::none, "UDP (-u) is not run by xttcp's iperf3 ends yet (TCP is)"},
     {0, "bidir", Arg::none, "--bidir is not run by xttcp's iperf3 ends yet (-R is)"},
     {'M', "set-mss", Arg::required, "-M is not run by xttcp's iperf3 ends yet"},
-    {0, "get-server-output", Arg::none, not_yet},
     {0, "pacing-timer", Arg::required, "xttcp paces every send by its own clock"},
-    {0, "udp-counters-64bit", Arg::none, "UDP (-u) is not run by xttcp's iperf3 ends yet"},
     {0, "repeating-payload", Arg::none, not_yet},
     {0, "extra-data", Arg::required, not_yet},
     {'S', "tos", Arg::required, not_yet},
@@ -350,6 +370,29 @@ constexpr option_rows::RefusedRow refused[] = {
     {'X', "xbind", Arg::required, "SCTP is not served"},
     {0, "nstreams", Arg::required, "SCTP is not served"},
 };
+
+// -u: 3.12's datagram (-l, else the control connection's MSS: client_run.cc) and rate (-b,
+// else 1 Mibit/s per stream); without -u, --udp-counters-64bit has nothing to count.
+Status settle_udp(Iperf3Parse& p) {
+  TestSpec& spec = p.spec;
+  if (spec.workload.protocol != Protocol::udp) {
+    if (spec.iperf3.udp_counters_64bit) return fail("--udp-counters-64bit: a UDP test's (add -u)");
+    return ok();
+  }
+  if (p.length_given && (spec.workload.send_buffer < iperf3::min_udp_length ||
+                         spec.workload.send_buffer > iperf3::max_udp_length))
+    return fail(fmt::format("-l: a UDP datagram is {} to {} bytes (iperf3's limits), not {}",
+                            iperf3::min_udp_length, iperf3::max_udp_length,
+                            spec.workload.send_buffer));
+  if (!p.length_given) {
+    spec.iperf3.udp_length_from_mss = true;
+    spec.workload.send_buffer = spec.workload.recv_buffer = 1460;
+  }
+  if (!p.rate_given) spec.iperf3.stream_rate_bps = iperf3::default_udp_rate_bps;
+  if (spec.io.zerocopy == ZeroCopy::on)
+    return fail("-Z: zero-copy sends are TCP's here (UDP datagrams are copied)");
+  return ok();
+}
 
 Expected<Command> finish(Iperf3Parse& p) {
   Command command;
@@ -387,6 +430,7 @@ Expected<Command> finish(Iperf3Parse& p) {
     if (p.ends.empty() || p.ends[0] != "-t")
       spec.workload.duration_s =
           (spec.iperf3.bytes || spec.iperf3.blocks) ? iperf3::max_time_s : 10;
+    if (Status udp = settle_udp(p); !udp) return udp.error();
   }
   command.spec = spec;
   return command;
@@ -413,7 +457,8 @@ std::string iperf3_dialect_help() {
   return R"(Usage: iperf3 [-s|-c host] [options]    (xttcp, the iperf3 dialect: iperf3 3.12's command line)
 
 xttcp runs either end of an iperf3 3.12 test over iperf3's own protocol: one TCP port
-for the control connection and every stream; the streams run on xttcp's workers, spread
+for the control connection and every stream (UDP: the same port number); the streams
+run on xttcp's workers, spread
 over the cores. A server takes every test setting from its client. docs/iperf3.md.
 
 Server or Client:
@@ -439,9 +484,13 @@ Client specific:
   -k, --blockcount #[KMGT]  number of blocks (sends or reads) to transmit (instead of -t)
   -P, --parallel #          number of parallel client streams to run (1 to 128)
   -R, --reverse             run in reverse mode (server sends, client receives)
-  -b, --bitrate #[KMGT]     target bitrate in bits/sec per stream (default: unlimited)
+  -u, --udp                 use UDP rather than TCP
+  --udp-counters-64bit      use 64-bit counters in UDP test packets
+  -b, --bitrate #[KMGT]     target bitrate in bits/sec per stream (default: unlimited for
+                            TCP, 1 Mbit/sec for UDP)
   --fq-rate #[KMGT]         fair-queuing pacing in bits/sec per stream
-  -l, --length #[KMGT]      length of the buffer to read or write (default 128 KB)
+  -l, --length #[KMGT]      length of the buffer to read or write (default 128 KB for TCP;
+                            for UDP the control connection's MSS, at most 65507, else 1460)
   -w, --window #[KMGT]      socket buffer sizes, at both ends
   -O, --omit N              omit the first N seconds
   -Z, --zerocopy            zero-copy sends (MSG_ZEROCOPY)
@@ -450,13 +499,14 @@ Client specific:
   -T, --title <str>         prefix every output line with this string
   --cport <port>            the streams' first source port (each next one +1)
   --connect-timeout #       control connection timeout, in ms
+  --get-server-output       get results from server
 xttcp:
   --backend NAME            the data path (epoll; 'xttcp backends' lists them)
   --skip-rx-copy[=on|off]   on (the default): received bytes are discarded in the kernel
                             (MSG_TRUNC); off: copied into user space, as iperf3 does
   --dialect iperf3          this grammar (also chosen by the program name iperf3)
 
-Not yet run by xttcp: UDP (-u), --bidir, -M, --get-server-output, authentication.
+Not yet run by xttcp: --bidir, -M, authentication.
 )";
 }
 

@@ -108,5 +108,36 @@ TEST(StreamFigures, AUdpReceiversTestFlowsThatReceived) {
   EXPECT_EQ(streams[1].key, 0x00010003u) << "in the order the flows arrived, not by id";
 }
 
+TEST(StreamFigures, AOnePortUdpReceiversSlotsAreItsStreams) {
+  // The iperf3 dialect: a connected socket per stream, its one flow numbered by its slot; a
+  // stream silent in the interval still has its row, and headerless datagrams are no stream's.
+  const std::vector<CounterSnapshot> before = {{0, 0, {}}, {1400, 1, {}}};
+  const std::vector<CounterSnapshot> now = {{14000, 3, {}}, {1400, 1, {}}};
+  udp::FlowRecord stream, headerless;
+  stream.slot = 0;
+  stream.flow_id = 0;
+  stream.counters.datagrams = 10;
+  stream.counters.expected = 12;
+  stream.counters.unique = 10;
+  stream.counters.reordered = 1;
+  stream.counters.jitter_ns = 3000;
+  headerless.slot = 0;
+  headerless.flow_id = udp::headerless_flow;
+  headerless.counters.datagrams = 4;
+  const std::vector<udp::FlowRecord> delta = {headerless, stream};
+  StreamEdges edges{Role::receiver, true, &before, &now, &delta};
+  edges.slots_are_streams = true;
+  const std::vector<StreamInterval> streams = stream_figures(edges);
+  ASSERT_EQ(streams.size(), 2u);
+  EXPECT_EQ(streams[0].key, 0u);
+  EXPECT_EQ(streams[0].bytes, 14000u);
+  EXPECT_EQ(streams[0].datagrams, 10u);
+  EXPECT_EQ(streams[0].lost, 2u);
+  EXPECT_EQ(streams[0].reordered, 1u);
+  EXPECT_EQ(streams[0].jitter_ns, 3000u);
+  EXPECT_EQ(streams[1].bytes, 0u);
+  EXPECT_EQ(streams[1].datagrams, 0u);
+}
+
 }  // namespace
 }  // namespace xttcp

@@ -31,9 +31,30 @@ TEST(ClientParameters, AsIperf3FillsThem) {
   EXPECT_TRUE(p.nodelay);
   EXPECT_EQ(p.congestion, "cubic");
   EXPECT_EQ(p.title, "x");
+  // wire-gso.txt: iperf3 -c H -t 1 --get-server-output.
+  EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -t 1 --get-server-output"))),
+            R"({"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":1,"len":131072,)"
+            R"("pacing_timer":1000,"get_server_output":1,"client_version":"3.12"})");
   const Parameters counted = client_parameters(client_spec("-c h -n 10M"));
   EXPECT_EQ(counted.time_s, 0u);  // -n ends the test: "time" 0, as 3.12 sends
   EXPECT_EQ(counted.bytes, 10485760u);
+}
+
+TEST(ClientParameters, UdpAsIperf3FillsThem) {
+  // wire-udp.txt and wire-udp64.txt: iperf3 -c H -u -t 1 -b 10M -l 32768 [--udp-counters-64bit].
+  EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -u -t 1 -b 10M -l 32768"))),
+            R"({"udp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":1,"len":32768,)"
+            R"("bandwidth":10000000,"pacing_timer":1000,"client_version":"3.12"})");
+  EXPECT_EQ(
+      write_parameters(
+          client_parameters(client_spec("-c h -u -t 1 -b 10M -l 32768 --udp-counters-64bit"))),
+      R"({"udp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":1,"len":32768,)"
+      R"("bandwidth":10000000,"pacing_timer":1000,"udp_counters_64bit":1,"client_version":"3.12"})");
+  const TestSpec udp = client_engine_spec(client_spec("-c h -u -P 2 --udp-counters-64bit"));
+  EXPECT_EQ(udp.workload.protocol, xttcp::Protocol::udp);
+  EXPECT_EQ(udp.workload.udp_payload, UdpPayload::iperf3);
+  EXPECT_TRUE(udp.iperf3.udp_counters_64bit);
+  EXPECT_EQ(udp.workload.rate_limit_bps, 2 * 1048576u);  // 3.12's 1 Mibit/s per stream
 }
 
 TEST(ClientEngineSpec, TheDirectionAndThePacing) {
@@ -73,6 +94,23 @@ TEST(BothEnds, EachStreamsTwoEndsByStreamId) {
   // A stream the server did not report: 0 from it.
   theirs.streams.pop_back();
   EXPECT_EQ(both_ends(true, ours, theirs, {5, 7}, 2.0)[0].received_bytes, 0u);
+}
+
+TEST(BothEnds, UdpTakesEachFigureFromItsEnd) {
+  Results ours, theirs;
+  ours.streams = {{1, 1000, -1, 0, 0, 10}, {3, 2000, -1, 0, 0, 20}};
+  theirs.streams = {{3, 1900, -1, 0.002, 1, 20}, {1, 990, -1, 0.001, 0, 10}};
+  const auto sends = udp_both_ends(true, ours, theirs, {5, 7}, 2.0, {4, 4});
+  ASSERT_EQ(sends.size(), 2u);
+  EXPECT_EQ(sends[1].sent_packets, 20);
+  EXPECT_EQ(sends[1].received_bytes, 1900u);  // matched by id
+  EXPECT_DOUBLE_EQ(sends[1].jitter_ms, 2.0);  // the receiver's, in ms
+  EXPECT_EQ(sends[1].lost, 1);
+  EXPECT_EQ(sends[0].out_of_order, 0);  // known only to a receiving client
+  const auto receives = udp_both_ends(false, theirs, ours, {5, 7}, 2.0, {4, 0});
+  EXPECT_EQ(receives[0].sent_packets, 20);  // the server's count of stream 3
+  EXPECT_EQ(receives[0].lost, 1);
+  EXPECT_EQ(receives[0].out_of_order, 4);
 }
 
 }  // namespace

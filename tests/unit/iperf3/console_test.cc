@@ -1,8 +1,10 @@
 // iperf3's console lines from figures, checked against the lines Debian's iperf3 3.12 printed
-// (tests/reference/iperf3-3.12/server-tcp*.txt): the same numbers give the same text.
+// (tests/reference/iperf3-3.12/server-tcp*.txt, *-udp*.txt): the same numbers give the same text.
 #include "engine/iperf3/console.hh"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 namespace xttcp::iperf3 {
 namespace {
@@ -112,6 +114,208 @@ TEST(LiveReport, EachIntervalsRowsThenSumAndSeparator) {
   printed.clear();
   live.interval(Role::receiver, {}, empty, false);
   EXPECT_TRUE(printed.empty());
+}
+
+// The UDP samples (-b 100M -t 2, 32768-byte datagrams): 763 datagrams are 23.8 MBytes.
+constexpr uint64_t datagram = 32768;
+
+std::vector<std::string> live_udp(bool sender, std::vector<int> ids,
+                                  const std::vector<IntervalSample>& samples) {
+  std::vector<std::string> printed;
+  LiveReport live(std::move(ids), sender, 'a', 1.0,
+                  [&](const std::string& l) { printed.push_back(l); });
+  for (const IntervalSample& s : samples)
+    live.interval(sender ? Role::sender : Role::receiver, {}, s, true);
+  return printed;
+}
+
+// One interval: each stream's bytes from its datagrams (received, for a receiver), its lost and
+// its jitter in ns.
+IntervalSample udp_interval(double start_s, double seconds,
+                            std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> streams) {
+  IntervalSample sample;
+  sample.start_s = start_s;
+  sample.seconds = seconds;
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    const auto [datagrams, lost, jitter_ns] = streams[i];
+    sample.per_stream.push_back(
+        StreamInterval{i, datagrams * datagram, 0, datagrams, lost, 0, jitter_ns});
+    sample.bytes += datagrams * datagram;
+  }
+  return sample;
+}
+
+TEST(Udp, RowsAndLostPercentAs312) {
+  EXPECT_EQ(udp_header(true),
+            "[ ID] Interval           Transfer     Bitrate         Total Datagrams");
+  EXPECT_EQ(udp_header(false),
+            "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams");
+  UdpRow row{5, 0, 2, 763 * datagram};
+  row.jitter_ms = 0.05;
+  row.total = 763;
+  row.tail = "receiver";
+  EXPECT_EQ(udp_row_text(row, 'a'),
+            "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.050 ms  0/763 (0%)  receiver");
+  // %.2g: 0.5 as "0.5", a third as "33", all as "1e+02".
+  row.lost = 5;
+  row.total = 1000;
+  EXPECT_TRUE(udp_row_text(row, 'a').ends_with("  5/1000 (0.5%)  receiver"));
+  row.lost = 1;
+  row.total = 3;
+  EXPECT_TRUE(udp_row_text(row, 'a').ends_with("  1/3 (33%)  receiver"));
+  row.lost = 3;
+  EXPECT_TRUE(udp_row_text(row, 'a').ends_with("  3/3 (1e+02%)  receiver"));
+  row.total = 0;
+  EXPECT_TRUE(udp_row_text(row, 'a').ends_with("  3/0 (0%)  receiver"));
+}
+
+TEST(Udp, TheClientAsClientUdp) {
+  // The second interval was a little over a second: 99.8 Mbits/sec.
+  EXPECT_EQ(live_udp(true, {5},
+                     {udp_interval(0, 1, {{382, 0, 0}}), udp_interval(1, 1.0005, {{381, 0, 0}})}),
+            (std::vector<std::string>{
+                "[ ID] Interval           Transfer     Bitrate         Total Datagrams",
+                "[  5]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  382  ",
+                "[  5]   1.00-2.00   sec  11.9 MBytes  99.8 Mbits/sec  381  ",
+            }));
+  EXPECT_EQ(
+      client_udp_summary_lines({{5, 763 * datagram, 2, 763, 763 * datagram, 2, 0.05, 0, 763}}, 'a',
+                               true),
+      (std::vector<std::string>{
+          separator,
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.000 ms  0/763 (0%)  sender",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.050 ms  0/763 (0%)  receiver",
+      }));
+}
+
+TEST(Udp, TwoStreamsAsClientUdpP2) {
+  // The second interval was a little under a second: 381 datagrams at 100 Mbits/sec.
+  EXPECT_EQ(live_udp(true, {5, 7},
+                     {udp_interval(0, 1, {{382, 0, 0}, {382, 0, 0}}),
+                      udp_interval(1.003, 0.997, {{381, 0, 0}, {381, 0, 0}})}),
+            (std::vector<std::string>{
+                "[ ID] Interval           Transfer     Bitrate         Total Datagrams",
+                "[  5]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  382  ",
+                "[  7]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  382  ",
+                "[SUM]   0.00-1.00   sec  23.9 MBytes   200 Mbits/sec  764  ",
+                separator,
+                "[  5]   1.00-2.00   sec  11.9 MBytes   100 Mbits/sec  381  ",
+                "[  7]   1.00-2.00   sec  11.9 MBytes   100 Mbits/sec  381  ",
+                "[SUM]   1.00-2.00   sec  23.8 MBytes   200 Mbits/sec  762  ",
+                separator,
+            }));
+  const uint64_t bytes = 763 * datagram;
+  EXPECT_EQ(
+      client_udp_summary_lines({{5, bytes, 2, 763, bytes, 2, 0.053, 0, 763},
+                                {7, bytes, 2, 763, bytes, 2, 0.051, 0, 763}},
+                               'a', false),
+      (std::vector<std::string>{
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.000 ms  0/763 (0%)  sender",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.053 ms  0/763 (0%)  receiver",
+          "[  7]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.000 ms  0/763 (0%)  sender",
+          "[  7]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.051 ms  0/763 (0%)  receiver",
+          "[SUM]   0.00-2.00   sec  47.7 MBytes   200 Mbits/sec  0.000 ms  0/1526 (0%)  sender",
+          "[SUM]   0.00-2.00   sec  47.7 MBytes   200 Mbits/sec  0.052 ms  0/1526 (0%)  receiver",
+      }));
+}
+
+TEST(Udp, TheReceivingClientAsClientUdpR) {
+  EXPECT_EQ(
+      live_udp(false, {5},
+               {udp_interval(0, 1, {{382, 0, 9000}}), udp_interval(1, 1, {{381, 0, 15000}})}),
+      (std::vector<std::string>{
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  0.009 ms  0/382 (0%)  ",
+          "[  5]   1.00-2.00   sec  11.9 MBytes  99.9 Mbits/sec  0.015 ms  0/381 (0%)  ",
+      }));
+  const uint64_t bytes = 763 * datagram;
+  EXPECT_EQ(
+      client_udp_summary_lines({{5, bytes, 2, 763, bytes, 2, 0.015, 0, 763}}, 'a', true),
+      (std::vector<std::string>{
+          separator,
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.000 ms  0/763 (0%)  sender",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.015 ms  0/763 (0%)  receiver",
+      }));
+}
+
+TEST(Udp, ServersAsServerUdpAndServerUdpR) {
+  const uint64_t bytes = 763 * datagram;
+  // A receiving server: the receiver's rows only.
+  EXPECT_EQ(
+      live_udp(false, {5},
+               {udp_interval(0, 1, {{382, 0, 7000}}), udp_interval(1, 1, {{381, 0, 50000}})}),
+      (std::vector<std::string>{
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  0.007 ms  0/382 (0%)  ",
+          "[  5]   1.00-2.00   sec  11.9 MBytes  99.9 Mbits/sec  0.050 ms  0/381 (0%)  ",
+      }));
+  EXPECT_EQ(
+      udp_summary_lines({{5, bytes, 2, 0.05, 0, 763}}, false, 'a', true),
+      (std::vector<std::string>{
+          separator,
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.050 ms  0/763 (0%)  receiver",
+      }));
+  // A sending server (-R): the sender's rows only, 0.000 ms and 0 lost of what it sent.
+  EXPECT_EQ(
+      live_udp(true, {5}, {udp_interval(0, 1, {{382, 0, 0}}), udp_interval(1, 1, {{381, 0, 0}})}),
+      (std::vector<std::string>{
+          "[ ID] Interval           Transfer     Bitrate         Total Datagrams",
+          "[  5]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  382  ",
+          "[  5]   1.00-2.00   sec  11.9 MBytes  99.9 Mbits/sec  381  ",
+      }));
+  EXPECT_EQ(
+      udp_summary_lines({{5, bytes, 2, 0.05, 2, 763}}, true, 'a', true),
+      (std::vector<std::string>{
+          separator,
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.000 ms  0/763 (0%)  sender",
+      }));
+}
+
+TEST(Udp, TwoStreamsAsServerUdpP2) {
+  EXPECT_EQ(
+      live_udp(false, {5, 6}, {udp_interval(0, 1, {{382, 0, 15200}, {382, 0, 10300}})}),
+      (std::vector<std::string>{
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  0.015 ms  0/382 (0%)  ",
+          "[  6]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec  0.010 ms  0/382 (0%)  ",
+          "[SUM]   0.00-1.00   sec  23.9 MBytes   200 Mbits/sec  0.013 ms  0/764 (0%)  ",
+          separator,
+      }));
+  const uint64_t bytes = 763 * datagram;
+  EXPECT_EQ(
+      udp_summary_lines({{5, bytes, 2, 0.053, 0, 763}, {6, bytes, 2, 0.051, 0, 763}}, false, 'a',
+                        false),
+      (std::vector<std::string>{
+          "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
+          "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.053 ms  0/763 (0%)  receiver",
+          "[  6]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.051 ms  0/763 (0%)  receiver",
+          "[SUM]   0.00-2.00   sec  47.7 MBytes   200 Mbits/sec  0.052 ms  0/1526 (0%)  receiver",
+      }));
+}
+
+TEST(Udp, LossAndReorderingAsIperfPrintResults) {
+  // A receiver's interval: lost of lost + received; [SUM]: summed, jitter the mean.
+  const auto rows = live_udp(false, {5, 6}, {udp_interval(0, 1, {{95, 5, 1000}, {100, 0, 3000}})});
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_TRUE(rows[1].ends_with("  0.001 ms  5/100 (5%)  ")) << rows[1];
+  EXPECT_TRUE(rows[3].ends_with("  0.002 ms  5/200 (2.5%)  ")) << rows[3];
+  // The client's [SUM] receiver row: lost % over the senders' counts, total the receivers'.
+  UdpStreamBothEnds a{5, 1000, 2, 100, 900, 2, 0.1, 10, 98};
+  a.out_of_order = 3;
+  const UdpStreamBothEnds b{7, 1000, 2.5, 100, 1000, 2.5, 0.3, 0, 100};
+  const auto lines = client_udp_summary_lines({a, b}, 'a', false);
+  ASSERT_EQ(lines.size(), 8u);
+  EXPECT_TRUE(lines[1].ends_with("  0.000 ms  0/100 (0%)  sender")) << lines[1];
+  EXPECT_EQ(lines[2], "[SUM]  0.0- 2.0 sec  3 datagrams received out-of-order");
+  EXPECT_TRUE(lines[3].ends_with("  0.100 ms  10/98 (10%)  receiver")) << lines[3];
+  EXPECT_TRUE(lines[5].starts_with("[  7]   0.00-2.00   sec")) << lines[5];  // the first's times
+  EXPECT_TRUE(lines[6].ends_with("  0.000 ms  0/200 (0%)  sender")) << lines[6];
+  EXPECT_TRUE(lines[7].ends_with("  0.200 ms  10/198 (5%)  receiver")) << lines[7];
 }
 
 }  // namespace

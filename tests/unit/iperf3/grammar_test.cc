@@ -112,6 +112,20 @@ TEST(Iperf3Grammar, WhatTheClientSets) {
   EXPECT_EQ(iperf3_spec("-c h -k 10K").iperf3.blocks, 10240u);
 }
 
+TEST(Iperf3Grammar, UdpAsThreeTwelvePicksIt) {
+  const TestSpec udp = iperf3_spec("-c h -u -P 2");
+  EXPECT_EQ(udp.workload.protocol, Protocol::udp);
+  EXPECT_EQ(udp.iperf3.stream_rate_bps, 1048576u);  // 1 Mibit/s per stream without -b
+  EXPECT_TRUE(udp.iperf3.udp_length_from_mss);      // -l: the control connection's MSS
+  EXPECT_FALSE(udp.iperf3.udp_counters_64bit);
+  const TestSpec given = iperf3_spec("-c h -u -b 0 -l 1400 --udp-counters-64bit");
+  EXPECT_EQ(given.iperf3.stream_rate_bps, 0u);  // -b 0: unlimited
+  EXPECT_FALSE(given.iperf3.udp_length_from_mss);
+  EXPECT_EQ(given.workload.send_buffer, 1400u);
+  EXPECT_TRUE(given.iperf3.udp_counters_64bit);
+  EXPECT_EQ(iperf3_spec("-c h").workload.protocol, Protocol::tcp);
+}
+
 TEST(Iperf3Grammar, TheClientsRefusals) {
   EXPECT_EQ(iperf3_error("-c h -t 2 -n 1M"), "-t and -n: only one of -t, -n and -k ends a test");
   EXPECT_EQ(iperf3_error("-c h -P 129"),
@@ -122,8 +136,17 @@ TEST(Iperf3Grammar, TheClientsRefusals) {
   EXPECT_EQ(iperf3_error("-c h -b 10M/5"),
             "-b: a burst (RATE/N) is not served: xttcp paces every send by its own clock");
   EXPECT_EQ(iperf3_error("-c h -b fast"), "-b: 'fast' is not a rate in bits/s (0: unlimited)");
-  EXPECT_EQ(iperf3_error("-c h -u"),
-            "-u: not served: UDP (-u) is not run by xttcp's iperf3 ends yet (TCP is)");
+  EXPECT_EQ(iperf3_error("-c h -u -l 15"),
+            "-l: a UDP datagram is 16 to 65507 bytes (iperf3's limits), not 15");
+  EXPECT_EQ(iperf3_error("-c h --udp-counters-64bit"),
+            "--udp-counters-64bit: a UDP test's (add -u)");
+  EXPECT_EQ(iperf3_error("-c h -u -Z"),
+            "-Z: zero-copy sends are TCP's here (UDP datagrams are copied)");
+  EXPECT_EQ(iperf3_error("-s --get-server-output"),
+            "--get-server-output: a client's option (a server takes every test setting from "
+            "its client)");
+  EXPECT_EQ(iperf3_error("-s -u"),
+            "-u: a client's option (a server takes every test setting from its client)");
   EXPECT_EQ(iperf3_error("-c h --bidir"),
             "--bidir: not served: --bidir is not run by xttcp's iperf3 ends yet (-R is)");
   EXPECT_EQ(iperf3_error("-c h -C abcdefghijklmnop"),
