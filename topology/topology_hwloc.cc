@@ -34,6 +34,11 @@ Expected<HwlocTopology> load_topology(const char* xml_path = nullptr) {
     return fail(fmt::format("cannot load hwloc XML {}: {}", xml_path, std::strerror(errno)));
   // Without this, hwloc 2 drops PCI and OS devices, and NIC locality is lost.
   hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+  // hwloc's Linux backend reads the PCI devices and their locality from sysfs; its pci plugin
+  // (libpciaccess) would probe every device's config space again, and on some VMs' devices
+  // leaks at exit (LeakSanitizer, 7 KB in 63 allocations, every process that loads the
+  // topology).
+  (void)hwloc_topology_set_components(raw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
   if (hwloc_topology_load(raw) != 0) return fail("hwloc_topology_load failed");
   return topology;
 }

@@ -237,8 +237,8 @@ Json udp_document(const std::string& name, bool client) {
 
 std::vector<std::string> start_keys(const std::string& text) {
   std::vector<std::string> keys;
-  for (const auto& [key, value] : nlohmann::ordered_json::parse(text)["start"].items())
-    keys.push_back(key);
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);  // outlives the loop
+  for (const auto& [key, value] : doc["start"].items()) keys.push_back(key);
   return keys;
 }
 
