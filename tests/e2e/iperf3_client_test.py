@@ -125,6 +125,23 @@ def consumer_reads(doc):
     }
 
 
+def both_documents(xttcp, started, port, *args):
+    """The -J documents of iperf3 3.12's client and xttcp's for the same test (`args`) against
+    the server on `port`, checked to have the same keys in the same nesting: (name, document)
+    of each."""
+    common = ["-c", "127.0.0.1", "-p", str(port), "-J", *args]
+    real = subprocess.run([IPERF3, *common], capture_output=True, text=True, timeout=60)
+    check(real.returncode == 0, f"iperf3 {' '.join(common)} failed:\n{real.stderr}")
+    ours = xttcp_client(xttcp, started, port, *common[4:])
+    check(ours.wait(60) == 0, f"xttcp {' '.join(common)} failed:\n{ours.describe()}")
+    theirs_doc, ours_doc = json.loads(real.stdout), json.loads(ours.stdout())
+    missing = key_paths(theirs_doc) - key_paths(ours_doc)
+    extra = key_paths(ours_doc) - key_paths(theirs_doc)
+    check(not missing and not extra, f"{args}: keys only in iperf3's -J: {sorted(missing)}; "
+          f"only in xttcp's: {sorted(extra)}")
+    return (("iperf3", theirs_doc), ("xttcp", ours_doc))
+
+
 def json_as_iperf3s(xttcp, started):
     """-J: iperf3 3.12's client and xttcp's, each against the same iperf3 3.12 server, forward
     and -R: the two documents have the same keys in the same nesting, one reader reads both, and
@@ -132,17 +149,7 @@ def json_as_iperf3s(xttcp, started):
     need_iperf3()
     s, port = iperf3_server(started, ())  # test after test
     for direction in ([], ["-R"]):
-        args = ["-c", "127.0.0.1", "-p", str(port), "-J", "-t", "2", "-P", "2", *direction]
-        real = subprocess.run([IPERF3, *args], capture_output=True, text=True, timeout=60)
-        check(real.returncode == 0, f"iperf3 -c -J {direction} failed:\n{real.stderr}")
-        ours = xttcp_client(xttcp, started, port, *args[4:])
-        check(ours.wait(60) == 0, f"xttcp -c -J {direction} failed:\n{ours.describe()}")
-        theirs_doc, ours_doc = json.loads(real.stdout), json.loads(ours.stdout())
-        missing = key_paths(theirs_doc) - key_paths(ours_doc)
-        extra = key_paths(ours_doc) - key_paths(theirs_doc)
-        check(not missing and not extra, f"{direction}: keys only in iperf3's -J: "
-              f"{sorted(missing)}; only in xttcp's: {sorted(extra)}")
-        for name, doc in (("iperf3", theirs_doc), ("xttcp", ours_doc)):
+        for name, doc in both_documents(xttcp, started, port, "-t", "2", "-P", "2", *direction):
             read = consumer_reads(doc)
             print(f"{direction} {name}: sent {read['sent_bytes']}, received "
                   f"{read['received_bytes']}, {len(read['intervals_bps'])} intervals, CPU "

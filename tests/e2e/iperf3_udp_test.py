@@ -10,12 +10,11 @@ a real server), xttcp-both, json-as-iperf3s, strangers.
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import socket
-import subprocess
 
-from iperf3_client_test import check_against_iperf3, iperf3_server, xttcp_client
-from iperf3_peer_test import (IPERF3, as_iperf3, check_test, client, need_iperf3, read_exactly,
-                              server, summary_sum_bytes)
-from xttcp_e2e import check, key_paths, run_cases, within
+from iperf3_client_test import both_documents, check_against_iperf3, iperf3_server, xttcp_client
+from iperf3_peer_test import (check_test, client, need_iperf3, read_exactly, server,
+                              summary_sum_bytes)
+from xttcp_e2e import check, run_cases, within
 
 RATE = ["-b", "20M", "-w", "1M"]  # per stream; socket buffers that ride out a busy host
 
@@ -103,18 +102,8 @@ def json_as_iperf3s(xttcp, started):
     need_iperf3()
     s, port = iperf3_server(started, ())  # test after test
     for direction in ([], ["-R"]):
-        args = ["-c", "127.0.0.1", "-p", str(port), "-J", "-u", "-t", "2", "-P", "2", *RATE,
-                *direction]
-        real = subprocess.run([IPERF3, *args], capture_output=True, text=True, timeout=60)
-        check(real.returncode == 0, f"iperf3 -c -J -u {direction} failed:\n{real.stderr}")
-        ours = xttcp_client(xttcp, started, port, *args[4:])
-        check(ours.wait(60) == 0, f"xttcp -c -J -u {direction} failed:\n{ours.describe()}")
-        theirs_doc, ours_doc = json.loads(real.stdout), json.loads(ours.stdout())
-        missing = key_paths(theirs_doc) - key_paths(ours_doc)
-        extra = key_paths(ours_doc) - key_paths(theirs_doc)
-        check(not missing and not extra, f"{direction}: keys only in iperf3's -J: "
-              f"{sorted(missing)}; only in xttcp's: {sorted(extra)}")
-        for name, doc in (("iperf3", theirs_doc), ("xttcp", ours_doc)):
+        for name, doc in both_documents(xttcp, started, port, "-u", "-t", "2", "-P", "2", *RATE,
+                                        *direction):
             read = consumer_reads(doc)
             print(f"-u {direction} {name}: sent {read['sent_bytes']}, received "
                   f"{read['received_bytes']}, jitter {read['jitter_ms']:.3f} ms, lost "
