@@ -119,6 +119,16 @@ struct TestStart {
   bool watched = false;
 };
 
+// The receiver's one line for a sender that left mid-test, whatever its window came to: the
+// cause is named the same way whether data had arrived or not (a kill right after the go came
+// with none half the time, and then read as a mere empty test).
+std::string sender_went_away(const MeasuredWindow& window, uint32_t duration_s) {
+  if (!window.measured)
+    return fmt::format("the sender went away before the measured window of a {} s test began",
+                       duration_s);
+  return fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds, duration_s);
+}
+
 // True when the test's window carried no data at all: no result to record.
 bool carried_nothing(const Result& result) {
   return result.total_bytes == 0 && (!result.udp || result.udp->window_datagrams == 0);
@@ -269,7 +279,8 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
     // No result: one line, the senders are told (they fail too), and nothing is written, so an
     // empty test never replaces a real one (-H). Only a lone test fails the run for it.
     env.log.error(fmt::format("the test carried no data ({}): no result recorded",
-                              env.clock.cause() != StopCause::none
+                              sender_gone ? sender_went_away(window, r.spec.workload.duration_s)
+                              : env.clock.cause() != StopCause::none
                                   ? env.clock.reason().message
                                   : "nothing arrived in its window"));
     r.control.publish(result);
@@ -299,8 +310,7 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
       !keep_held_test(*r.held_tests, result, *r.spec.output.native_json_file, env.log))
     code = exit_code::run_failed;
   if (window.cut_short && sender_gone && !interrupted) {
-    env.log.error(fmt::format("the sender went away {:.2f} s into a {} s test", window.seconds,
-                              r.spec.workload.duration_s));
+    env.log.error(sender_went_away(window, r.spec.workload.duration_s));
     code = exit_code::run_failed;
   } else if (silent) {
     env.log.error(*silent);
@@ -387,6 +397,9 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
                     "): no result recorded");
       r.control.test_was_empty();
       if (!spec.control.hold) code = exit_code::run_failed;
+    } else if (env.clock.cause() == StopCause::sender_left && spec.workload.duration_s != 0) {
+      env.log.error(sender_went_away(window, spec.workload.duration_s));
+      code = exit_code::run_failed;
     } else if (!user_interrupted(env) && spec.workload.duration_s != 0) {
       env.log.error("the test ended before its measured window began: " +
                     env.clock.reason().message);
