@@ -21,6 +21,7 @@ struct Iperf3Options {
   // The client's own (iperf3 -c HOST; the spec's common parts hold -P, -t, -O, -l, -w, -N, -C,
   // -Z, -B and --cport).
   bool reverse = false;             // -R: the server sends
+  bool bidir = false;               // --bidir: P streams each way at once
   uint64_t bytes = 0;               // -n: the test ends once this many bytes moved; 0: by -t
   uint64_t blocks = 0;              // -k: ... once this many blocks (sends or reads)
   uint64_t stream_rate_bps = 0;     // -b: per stream, as iperf3 counts it; 0: unlimited

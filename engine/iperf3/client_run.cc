@@ -10,7 +10,8 @@
 #include "engine/iperf3/client_test.hh"
 #include "engine/iperf3/console.hh"
 #include "engine/iperf3/control_connection.hh"
-#include "engine/iperf3/idle_watch.hh"
+#include "engine/iperf3/directions.hh"
+#include "engine/iperf3/group_run.hh"
 #include "engine/iperf3/json_document.hh"
 #include "engine/iperf3/test_results.hh"
 #include "engine/iperf3/udp_streams.hh"
@@ -21,8 +22,6 @@
 #include "engine/report/log.hh"
 #include "engine/run/run_setup.hh"
 #include "engine/run/timeline.hh"
-#include "engine/run/worker_pool.hh"
-#include "engine/stats/system_probe.hh"
 #include "engine/stats/tcp_info.hh"
 
 namespace xttcp::iperf3 {
@@ -44,7 +43,7 @@ Cookie fresh_cookie() {
   return make_cookie(bytes);
 }
 
-// The streams this client opened, by flow slot, and the numbers it prints for them (their
+// The streams this client opened, in stream order, and the numbers it prints for them (their
 // sockets, as 3.12 prints).
 struct OpenStreams {
   std::vector<UniqueSocket> sockets;
@@ -55,8 +54,12 @@ struct OpenStreams {
 class Client {
  public:
   Client(const TestSpec& spec, RunEnv& env)
-      : spec_(spec), env_(env), asked_(spec), test_(client_engine_spec(spec)) {
-    if (spec.iperf3.json) json_.emplace(test_.role == Role::sender);
+      : spec_(spec),
+        env_(env),
+        asked_(spec),
+        groups_(stream_groups(true, client_parameters(spec))),
+        test_(client_engine_spec(spec, groups_.front().sending)) {
+    if (spec.iperf3.json) json_.emplace(groups_);
   }
   int run();
 
@@ -84,13 +87,19 @@ class Client {
   // --get-server-output: after the summary, as 3.12 prints it.
   void say_server_output(const Results& server);
   Expected<OpenStreams> open_streams(const SocketAddress& server, const ClientSession& session);
-  int run_test(ClientControl& control, ClientSession& session, const Plan& plan,
+  // The workers ready on the streams, TEST_START and TEST_RUNNING, then the test.
+  int run_test(ClientControl& control, ClientSession& session, std::vector<Plan> plans,
                OpenStreams streams);
+  // The summary lines from both ends' results, group by group.
+  std::vector<std::string> summary(const std::vector<Results>& ours, const Results& theirs,
+                                   const std::vector<MeasuredWindow>& windows,
+                                   const std::vector<int>& ids, bool separator_first) const;
 
   const TestSpec& spec_;
   RunEnv& env_;
   TestSpec asked_;                    // the command line's test, its UDP length settled
-  TestSpec test_;                     // as the workers run it (client_engine_spec)
+  std::vector<StreamGroup> groups_;   // its directions (--bidir: two)
+  TestSpec test_;                     // as the first group's workers run it (client_engine_spec)
   std::optional<JsonDocument> json_;  // -J
   std::string awaited_;  // the control message awaited last, for the line when it never came
 };
@@ -163,15 +172,18 @@ Expected<OpenStreams> Client::open_streams(const SocketAddress& server,
                                            const ClientSession& session) {
   OpenStreams streams;
   const std::string cookie = session.hello();
-  const uint32_t count = session.parameters().parallel;
+  const std::size_t count = groups_.back().first + groups_.back().count;
   const auto timeout = seconds(spec_.control.connect_timeout_s);
-  for (uint32_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
+    // --bidir's receive streams (after the send streams) take the ports after them.
     const uint32_t cport = spec_.layout.source_base_port;
     if (cport && cport + i > 65535) return fail("--cport: the streams' ports run past 65535");
     const auto source_port = static_cast<uint16_t>(cport ? cport + i : 0);
+    const bool sending =
+        i < groups_.front().count ? groups_.front().sending : !groups_.front().sending;
     Expected<UniqueSocket> socket = UniqueSocket();
     if (test_.workload.protocol == xttcp::Protocol::udp) {
-      socket = open_udp_stream(server, connect_options(source_port).source, spec_.iperf3.reverse,
+      socket = open_udp_stream(server, connect_options(source_port).source, !sending,
                                [this] { return interrupted(env_); });
       if (!socket) return socket.error();
     } else {
@@ -203,10 +215,16 @@ int Client::run() {
     const uint32_t mss = tcp_max_segment(socket->get());
     asked_.workload.send_buffer = asked_.workload.recv_buffer =
         mss > 0 && mss <= max_udp_length ? mss : 1460;
-    test_ = client_engine_spec(asked_);
+    test_ = client_engine_spec(asked_, groups_.front().sending);
   }
-  auto setup = prepare_run(test_, env_.choice.backend);
-  if (!setup) return failed(setup.error().message);
+  // Each direction's plan, before the test: reading the host's topology takes a while, and the
+  // server's clock runs from TEST_START.
+  std::vector<Plan> plans;
+  for (const StreamGroup& group : groups_) {
+    auto setup = prepare_run(client_engine_spec(asked_, group.sending), env_.choice.backend);
+    if (!setup) return failed(setup.error().message);
+    plans.push_back(std::move(setup->plan));
+  }
   ClientSession session(fresh_cookie(), client_parameters(asked_));
   ClientControl control(std::move(*socket), env_, "the server");
   if (Status sent = control.write(session.hello()); !sent) return failed(sent.error().message);
@@ -242,15 +260,35 @@ int Client::run() {
     start.test = session.parameters();
     json_->set_start(start);
   }
-  if (!expect(control, session, Event::test_start, step, "TEST_START") ||
-      !expect(control, session, Event::test_running, step, "TEST_RUNNING"))
-    return ended_early(control, session, step);
-  return run_test(control, session, setup->plan, std::move(*streams));
+  return run_test(control, session, std::move(plans), std::move(*streams));
 }
 
-int Client::run_test(ClientControl& control, ClientSession& session, const Plan& plan,
+std::vector<std::string> Client::summary(const std::vector<Results>& ours, const Results& theirs,
+                                         const std::vector<MeasuredWindow>& windows,
+                                         const std::vector<int>& ids, bool separator_first) const {
+  std::vector<SummaryGroup<StreamBothEnds>> tcp;
+  std::vector<SummaryGroup<UdpStreamBothEnds>> udp;
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const StreamGroup& group = groups_[g];
+    const auto first = ids.begin() + static_cast<std::ptrdiff_t>(group.first);
+    const std::vector<int> group_ids(first, first + static_cast<std::ptrdiff_t>(group.count));
+    if (test_.workload.protocol == xttcp::Protocol::udp) {
+      const std::vector<int64_t> disordered =
+          group.sending ? std::vector<int64_t>{} : out_of_order(windows[g]);
+      udp.push_back({group.sending, group.role,
+                     udp_both_ends(group.sending, ours[g], theirs, group_ids, windows[g].seconds,
+                                   disordered)});
+    } else {
+      tcp.push_back({group.sending, group.role,
+                     both_ends(group.sending, ours[g], theirs, group_ids, windows[g].seconds)});
+    }
+  }
+  return udp.empty() ? client_summary_lines(tcp, spec_.iperf3.format, separator_first)
+                     : client_udp_summary_lines(udp, spec_.iperf3.format, separator_first);
+}
+
+int Client::run_test(ClientControl& control, ClientSession& session, std::vector<Plan> plans,
                      OpenStreams streams) {
-  const bool sending = test_.role == Role::sender;
   if (spec_.output.verbose)
     say(fmt::format(
         "Starting Test: protocol: {}, {} streams, {} byte blocks, omitting {} "
@@ -260,15 +298,30 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
   PhaseClock clock;
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
-  WorkerPool pool(env_.choice.backend, test_, plan, {}, {});
-  std::vector<NativeSocket> by_slot;
-  for (UniqueSocket& s : streams.sockets) by_slot.push_back(s.release());
-  pool.adopt(by_slot);
-  pool.set_notice_log(&env_.log);
-  if (Status opened = pool.open_all(seconds(10)); !opened) {
+  GroupRun runs(env_.choice.backend, env_.log, clock);
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const StreamGroup& group = groups_[g];
+    std::vector<UniqueSocket> sockets;
+    for (std::size_t i = group.first; i < group.first + group.count; ++i)
+      sockets.push_back(std::move(streams.sockets[i]));
+    runs.add(group, client_engine_spec(asked_, group.sending), std::move(plans[g]),
+             std::move(sockets));
+  }
+  LiveReport live(streams.ids, groups_, spec_.iperf3.format, test_.output.interval_s,
+                  [this](const std::string& line) { say(line); });
+  // -J: the document; else the console's rows (-i 0: none).
+  GroupIntervals* renderer = json_                    ? static_cast<GroupIntervals*>(&*json_)
+                             : spec_.iperf3.intervals ? &live
+                                                      : nullptr;
+  if (Status opened = runs.open_all(seconds(10), "the server", renderer, test_.output.interval_s);
+      !opened) {
     (void)control.write(session.terminate());
     return failed(opened.error().message);
   }
+  ClientStep step;
+  if (!expect(control, session, Event::test_start, step, "TEST_START") ||
+      !expect(control, session, Event::test_running, step, "TEST_RUNNING"))
+    return ended_early(control, session, step);
   // The server's end (SERVER_TERMINATE, an error, its control connection closing) comes on the
   // control connection while the workers run; -n and -k end the test once the counts after the
   // omit period reach them (3.12 checks them only once it stopped omitting).
@@ -284,14 +337,14 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     if (test_.workload.warmup_s == 0) base.emplace(0, 0);
     while (!stop_watch.load()) {
       const auto step_end = SteadyClock::now() + watch_step;
-      ClientStep step = control.next(session, step_end, &stop_watch);
-      if (step.event == Event::failed) {
-        server_end = step;
-        clock.cancel(StopCause::sender_left, step.message);
+      ClientStep heard = control.next(session, step_end, &stop_watch);
+      if (heard.event == Event::failed) {
+        server_end = heard;
+        clock.cancel(StopCause::sender_left, heard.message);
         return;
       }
       if (!counted || SteadyClock::now() < measuring_from) continue;
-      const uint64_t bytes = pool.total_bytes(), calls = pool.total_operations();
+      const uint64_t bytes = runs.most_bytes(), calls = runs.most_operations();
       if (!base) base.emplace(bytes, calls);
       // A receiving client's reads may take more than a block each: the blocks are also
       // reached once their bytes came (a 3.12 server stops sending at -k blocks).
@@ -304,49 +357,35 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
       }
     }
   });
-  SystemProbe probe(test_);
-  Timeline timeline(clock, pool, probe, env_.log, test_.output.interval_s);
-  timeline.set_watch(IdleWatch(pool, "the server"), true);
-  LiveReport live(streams.ids, sending, spec_.iperf3.format, test_.output.interval_s,
-                  [this](const std::string& line) { say(line); });
-  if (json_)
-    timeline.add_sink(&*json_, test_.role);
-  else if (spec_.iperf3.intervals)
-    timeline.add_sink(&live, test_.role);
-  timeline.begin_now();
-  const auto start = SteadyClock::now();
-  pool.release();
-  const MeasuredWindow window =
-      timeline.run({test_.workload.warmup_s, test_.workload.duration_s, test_.cycle_s(), 0}, start);
+  runs.run({test_.workload.warmup_s, test_.workload.duration_s, test_.cycle_s(), 0});
   const auto window_closed = SteadyClock::now();
-  // A sending client stops at once (3.12 stops sending at TEST_END); a receiving one goes on
-  // reading until the server's results, so the server never blocks on a full pipe while
-  // TEST_END is on its way (reference 2.3).
-  std::vector<WorkerReport> reports;
-  if (sending) reports = pool.stop_and_join();
+  // Sending workers stop at once (3.12 stops sending at TEST_END); receiving ones go on reading
+  // until the server's results, so the server never blocks on a full pipe while TEST_END is on
+  // its way (reference 2.3).
+  runs.stop(true);
   stop_watch.store(true);
   watch.join();
   if (interrupted(env_)) return ended_early(control, session, {});  // the pool stops after it
   if (server_end.event == Event::failed) {
-    (void)pool.stop_and_join();
+    runs.stop_all();
     return failed(server_end.message);
   }
   // As 3.12, the test is counted up to TEST_END: what a sender wrote after the window closed
   // (while its workers stopped) reaches the server, which counts until TEST_END comes, and
   // belongs in both counts.
-  MeasuredWindow to_end = window;
-  to_end.end = pool.snapshot();
-  if (pool.is_udp()) to_end.udp_end = pool.udp_snapshot();
-  to_end.seconds += std::chrono::duration<double>(SteadyClock::now() - window_closed).count();
+  const double extra_s = std::chrono::duration<double>(SteadyClock::now() - window_closed).count();
+  std::vector<MeasuredWindow> to_end;
+  for (std::size_t g = 0; g < runs.size(); ++g) to_end.push_back(runs.window_to_now(g, extra_s));
   if (Status sent = control.write(session.end_test()); !sent) return failed(sent.error().message);
-  ClientStep step;
   const bool exchanged =
       expect(control, session, Event::exchange_results, step, "EXCHANGE_RESULTS");
-  if (!sending) reports = pool.stop_and_join();
+  runs.stop(false);
   if (!exchanged) return ended_early(control, session, step);
-  (void)log_worker_errors(reports, env_.log);
-  const Results ours = our_results(sending, to_end, reports);
-  if (Status sent = control.write(session.send_results(ours)); !sent)
+  const std::vector<std::vector<WorkerReport>> reports = runs.all_reports();
+  for (const std::vector<WorkerReport>& group_reports : reports)
+    (void)log_worker_errors(group_reports, env_.log);
+  const OurResults ours = our_results(groups_, to_end, reports);
+  if (Status sent = control.write(session.send_results(ours.all)); !sent)
     return failed(sent.error().message);
   if (!expect(control, session, Event::server_results, step, "its results"))
     return ended_early(control, session, step);
@@ -355,33 +394,28 @@ int Client::run_test(ClientControl& control, ClientSession& session, const Plan&
     return ended_early(control, session, step);
   if (Status sent = control.write(step.write); !sent) return failed(sent.error().message);
 
-  const std::vector<int64_t> disordered = out_of_order(to_end);
   if (json_) {
-    json_->set_end({sending, to_end.seconds, ours, theirs, disordered});
+    json_->set_end({to_end.front().seconds, ours.all, theirs, ours.out_of_order});
     if (spec_.iperf3.get_server_output) json_->set_server_output(theirs);
     env_.log.raw(json_->text());
     return exit_code::success;
   }
   if (spec_.output.verbose) say("Test Complete. Summary Results:");
-  const std::vector<std::string> summary =
-      pool.is_udp()
-          ? client_udp_summary_lines(
-                udp_both_ends(sending, ours, theirs, streams.ids, to_end.seconds, disordered),
-                spec_.iperf3.format, !live.ended_with_separator())
-          : client_summary_lines(both_ends(sending, ours, theirs, streams.ids, to_end.seconds),
-                                 spec_.iperf3.format, !live.ended_with_separator());
-  for (const std::string& line : summary) say(line);
+  for (const std::string& line :
+       summary(ours.by_group, theirs, to_end, streams.ids, !live.ended_with_separator()))
+    say(line);
   if (spec_.output.verbose) {
-    const Results& local = ours;
-    say(fmt::format(
-        "CPU Utilization: local/{} {:.1f}% ({:.1f}%u/{:.1f}%s), remote/{} {:.1f}% "
-        "({:.1f}%u/{:.1f}%s)",
-        sending ? "sender" : "receiver", local.cpu_total, local.cpu_user, local.cpu_system,
-        sending ? "receiver" : "sender", theirs.cpu_total, theirs.cpu_user, theirs.cpu_system));
+    const bool sending_first = groups_.front().sending;
+    say(
+        fmt::format("CPU Utilization: local/{} {:.1f}% ({:.1f}%u/{:.1f}%s), remote/{} {:.1f}% "
+                    "({:.1f}%u/{:.1f}%s)",
+                    sending_first ? "sender" : "receiver", ours.all.cpu_total, ours.all.cpu_user,
+                    ours.all.cpu_system, sending_first ? "receiver" : "sender", theirs.cpu_total,
+                    theirs.cpu_user, theirs.cpu_system));
     const std::optional<std::string>& sender_cc =
-        sending ? ours.congestion_used : theirs.congestion_used;
+        sending_first ? ours.all.congestion_used : theirs.congestion_used;
     const std::optional<std::string>& receiver_cc =
-        sending ? theirs.congestion_used : ours.congestion_used;
+        sending_first ? theirs.congestion_used : ours.all.congestion_used;
     if (sender_cc) say("snd_tcp_congestion " + *sender_cc);
     if (receiver_cc) say("rcv_tcp_congestion " + *receiver_cc);
   }

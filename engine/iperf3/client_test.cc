@@ -18,6 +18,7 @@ Parameters client_parameters(const TestSpec& client) {
   p.nodelay = client.io.no_delay;
   p.parallel = client.layout.ports;
   p.reverse = o.reverse;
+  p.bidirectional = o.bidir;
   if (client.io.socket_send_buffer > 0)
     p.window = static_cast<uint32_t>(client.io.socket_send_buffer);
   p.length = client.workload.send_buffer;
@@ -29,10 +30,10 @@ Parameters client_parameters(const TestSpec& client) {
   return p;
 }
 
-TestSpec client_engine_spec(const TestSpec& client) {
+TestSpec client_engine_spec(const TestSpec& client, bool sending) {
   TestSpec t = client;
   const Iperf3Options& o = client.iperf3;
-  t.role = o.reverse ? Role::receiver : Role::sender;
+  t.role = sending ? Role::sender : Role::receiver;
   t.workload.udp_payload = UdpPayload::iperf3;  // read only in a UDP test
   t.layout.one_port = true;
   t.layout.threads_per_port = 1;
@@ -44,7 +45,7 @@ TestSpec client_engine_spec(const TestSpec& client) {
   // sending end: with -R the server (it was told them in the parameters).
   t.workload.rate_limit_bps = 0;
   t.workload.fq_rate_limit_bps = 0;
-  if (!o.reverse) {
+  if (sending) {
     const uint64_t streams = client.layout.ports;
     auto times_streams = [&](uint64_t rate) {  // saturating: an absurd rate is no rate
       return rate > UINT64_MAX / streams ? 0 : rate * streams;
@@ -52,7 +53,7 @@ TestSpec client_engine_spec(const TestSpec& client) {
     t.workload.rate_limit_bps = times_streams(o.stream_rate_bps);
     t.workload.fq_rate_limit_bps = times_streams(o.stream_fq_rate_bps);
   }
-  if (o.reverse) t.io.zerocopy = ZeroCopy::off;  // -Z is the sender's: the server's then
+  if (!sending) t.io.zerocopy = ZeroCopy::off;  // -Z is the sender's: the server's then
   return t;
 }
 

@@ -16,10 +16,10 @@ namespace xttcp::iperf3 {
 // -n or -k ends the test; "len" always).
 Parameters client_parameters(const TestSpec& client);
 
-// The test as this end's workers run it: they send, or receive with -R; one flow per stream,
-// connected by the control plane; -O as warm-up; -b and --fq-rate over all the streams when
-// this end sends.
-TestSpec client_engine_spec(const TestSpec& client);
+// The test as this end's workers of one direction run it (`sending`: the client's own; -R, and
+// --bidir's second group, receive): one flow per stream, connected by the control plane; -O as
+// warm-up; -b and --fq-rate over the group's streams when it sends.
+TestSpec client_engine_spec(const TestSpec& client, bool sending);
 
 // The summary's rows: each stream's two ends, this end's and the server's (from its results,
 // matched by stream id; a stream it did not report is 0), by flow slot, with the number

@@ -17,12 +17,13 @@ std::string unit_text(double value, char format) {
 
 namespace {
 
-// The columns every row starts with: who, when, how much, how fast.
-std::string lead(std::optional<int> id, double start_s, double end_s, uint64_t bytes, char format) {
+// The columns every row starts with: who (and with --bidir its role), when, how much, how fast.
+std::string lead(std::optional<int> id, const std::string& role, double start_s, double end_s,
+                 uint64_t bytes, char format) {
   const std::string who = id ? fmt::format("[{:3d}]", *id) : std::string("[SUM]");
   const double seconds = end_s - start_s;
   const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds : 0;
-  return fmt::format("{} {:6.2f}-{:<6.2f} sec  {}s  {}s/sec", who, start_s, end_s,
+  return fmt::format("{}{} {:6.2f}-{:<6.2f} sec  {}s  {}s/sec", who, role, start_s, end_s,
                      unit_text(static_cast<double>(bytes), 'A'), unit_text(rate, format));
 }
 
@@ -30,15 +31,22 @@ double percent(int64_t part, int64_t whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0;
 }
 
-std::string out_of_order_line(double end_s, int64_t count) {
-  return fmt::format("[SUM] {:4.1f}-{:4.1f} sec  {} datagrams received out-of-order", 0.0, end_s,
-                     count);
+std::string out_of_order_line(const std::string& role, double end_s, int64_t count) {
+  return fmt::format("[SUM]{} {:4.1f}-{:4.1f} sec  {} datagrams received out-of-order", role, 0.0,
+                     end_s, count);
+}
+
+// The rows' tail: which end's figures they are.
+const char* tail_of(bool sender) { return sender ? "sender" : "receiver"; }
+
+bool is_bidir(const auto& groups) {
+  return std::any_of(groups.begin(), groups.end(), [](const auto& g) { return !g.role.empty(); });
 }
 
 }  // namespace
 
 std::string row_text(const Row& row, char format) {
-  std::string text = lead(row.id, row.start_s, row.end_s, row.bytes, format);
+  std::string text = lead(row.id, row.role, row.start_s, row.end_s, row.bytes, format);
   if (row.retransmits && row.cwnd_bytes)
     return text + fmt::format("  {:3d}   {}s       {}", *row.retransmits,
                               unit_text(static_cast<double>(*row.cwnd_bytes), 'A'), row.tail);
@@ -47,16 +55,20 @@ std::string row_text(const Row& row, char format) {
   return text + "                  " + row.tail;
 }
 
-std::string header(bool retransmits, bool cwnd) {
-  std::string text = "[ ID] Interval           Transfer     Bitrate";
+std::string header(bool retransmits, bool cwnd, bool bidir) {
+  std::string text = bidir ? "[ ID][Role] Interval           Transfer     Bitrate"
+                           : "[ ID] Interval           Transfer     Bitrate";
   if (retransmits) text += "         Retr";
   if (retransmits && cwnd) text += "  Cwnd";
   return text;
 }
 
 std::string udp_row_text(const UdpRow& row, char format) {
-  const std::string text = lead(row.id, row.start_s, row.end_s, row.bytes, format);
-  if (row.datagrams_only) return text + fmt::format("  {}  {}", row.total, row.tail);
+  const std::string text = lead(row.id, row.role, row.start_s, row.end_s, row.bytes, format);
+  // 3.12 pads a --bidir sender's count to the Jitter column its header has.
+  if (row.datagrams_only)
+    return text +
+           fmt::format(" {} {}  {}", row.role.empty() ? "" : "          ", row.total, row.tail);
   // 3.12 prints the lost percent with %.2g: 0 as "0", 0.5 as "0.5", 100 as "1e+02".
   char lost[32];
   std::snprintf(lost, sizeof lost, "%.2g", row.lost_percent.value_or(percent(row.lost, row.total)));
@@ -64,8 +76,9 @@ std::string udp_row_text(const UdpRow& row, char format) {
                             lost, row.tail);
 }
 
-std::string udp_header(bool sender_intervals) {
-  return std::string("[ ID] Interval           Transfer     Bitrate         ") +
+std::string udp_header(bool sender_intervals, bool bidir) {
+  return std::string(bidir ? "[ ID][Role]" : "[ ID]") + " Interval           Transfer     " +
+         "Bitrate         " +
          (sender_intervals ? "Total Datagrams" : "Jitter    Lost/Total Datagrams");
 }
 
@@ -84,199 +97,245 @@ std::string connected_line(int id, const std::string& local_host, uint16_t local
                      remote_host, remote_port);
 }
 
-void LiveReport::interval(Role, std::chrono::system_clock::time_point, const IntervalSample& sample,
-                          bool udp) {
+int LiveReport::id_of(const StreamGroup& group, uint64_t key) const {
+  const std::size_t index = group.first + key;
+  return index < ids_.size() ? ids_[index] : static_cast<int>(key);
+}
+
+void LiveReport::intervals(const std::vector<IntervalSample>& by_group, bool udp) {
   // 3.12 leaves out a last interval shorter than a tenth of -i that carried nothing.
-  if (sample.seconds < interval_s_ / 10 && sample.bytes == 0) return;
+  const bool carried = std::any_of(by_group.begin(), by_group.end(), [&](const auto& s) {
+    return s.seconds >= interval_s_ / 10 || s.bytes > 0;
+  });
+  if (!carried || by_group.size() != groups_.size()) return;
+  const bool bidir = is_bidir(groups_);
+  const bool sending = !groups_.empty() && groups_.front().sending;
   if (!header_said_) {
-    emit_(udp ? udp_header(sender_) : header(sender_, sender_));
+    // TCP --bidir: 3.12 knows retransmits for both ends' sends, and says so in one header.
+    emit_(udp ? udp_header(sending && !bidir, bidir)
+              : header(sending || bidir, sending || bidir, bidir));
     header_said_ = true;
   }
-  const double start = sample.start_s, end = sample.start_s + sample.seconds;
-  if (udp) {
-    UdpRow sum{std::nullopt, start, end, sample.bytes, sender_};
-    double jitter_ms = 0;
-    for (const StreamInterval& s : sample.per_stream) {
-      UdpRow row{s.key < ids_.size() ? ids_[s.key] : static_cast<int>(s.key), start, end, s.bytes,
-                 sender_};
-      row.jitter_ms = static_cast<double>(s.jitter_ns) / 1e6;
-      row.lost = sender_ ? 0 : static_cast<int64_t>(s.lost);
-      row.total = static_cast<int64_t>(sender_ ? s.datagrams : s.lost + s.datagrams);
-      emit_(udp_row_text(row, format_));
-      jitter_ms += row.jitter_ms;
-      sum.lost += row.lost;
-      sum.total += row.total;
-    }
-    if (ids_.size() > 1) {
-      sum.jitter_ms = jitter_ms / static_cast<double>(ids_.size());  // 3.12: over all streams
-      emit_(udp_row_text(sum, format_));
-      emit_(separator);
-    }
-    ended_with_separator_ = ids_.size() > 1;
-    return;
+  bool several = false;
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    if (udp)
+      udp_rows(groups_[g], by_group[g]);
+    else
+      tcp_rows(groups_[g], by_group[g]);
+    several = several || groups_[g].count > 1;
   }
+  if (several) emit_(separator);
+  ended_with_separator_ = several;
+}
+
+void LiveReport::udp_rows(const StreamGroup& group, const IntervalSample& sample) {
+  const double start = sample.start_s, end = sample.start_s + sample.seconds;
+  const bool sender = group.sending;
+  UdpRow sum{std::nullopt, start, end, sample.bytes, sender};
+  sum.role = group.role;
+  double jitter_ms = 0;
+  for (const StreamInterval& s : sample.per_stream) {
+    UdpRow row{id_of(group, s.key), start, end, s.bytes, sender};
+    row.role = group.role;
+    row.jitter_ms = static_cast<double>(s.jitter_ns) / 1e6;
+    row.lost = sender ? 0 : static_cast<int64_t>(s.lost);
+    row.total = static_cast<int64_t>(sender ? s.datagrams : s.lost + s.datagrams);
+    emit_(udp_row_text(row, format_));
+    jitter_ms += row.jitter_ms;
+    sum.lost += row.lost;
+    sum.total += row.total;
+  }
+  if (group.count <= 1) return;
+  sum.jitter_ms = jitter_ms / static_cast<double>(group.count);  // 3.12: over all streams
+  emit_(udp_row_text(sum, format_));
+}
+
+void LiveReport::tcp_rows(const StreamGroup& group, const IntervalSample& sample) {
+  const double start = sample.start_s, end = sample.start_s + sample.seconds;
   int64_t retransmits = 0;
   for (const StreamInterval& s : sample.per_stream) {
     Row row;
-    row.id = s.key < ids_.size() ? ids_[s.key] : static_cast<int>(s.key);
+    row.id = id_of(group, s.key);
+    row.role = group.role;
     row.start_s = start;
     row.end_s = end;
     row.bytes = s.bytes;
-    if (sender_) {
+    if (group.sending) {
       row.retransmits = s.tcp ? s.tcp->retransmits : 0;
       row.cwnd_bytes = s.tcp ? uint64_t{s.tcp->snd_cwnd} * s.tcp->snd_mss : 0;
       retransmits += *row.retransmits;
     }
     emit_(row_text(row, format_));
   }
-  if (ids_.size() > 1) {
-    Row sum;
-    sum.start_s = start;
-    sum.end_s = end;
-    sum.bytes = sample.bytes;
-    if (sender_) sum.retransmits = retransmits;
-    emit_(row_text(sum, format_));
-    emit_(separator);
-  }
-  ended_with_separator_ = ids_.size() > 1;
+  if (group.count <= 1) return;
+  Row sum;
+  sum.role = group.role;
+  sum.start_s = start;
+  sum.end_s = end;
+  sum.bytes = sample.bytes;
+  if (group.sending) sum.retransmits = retransmits;
+  emit_(row_text(sum, format_));
 }
 
-std::vector<std::string> summary_lines(const std::vector<SummaryStream>& streams, bool sender,
+std::vector<std::string> summary_lines(const std::vector<SummaryGroup<SummaryStream>>& groups,
                                        char format, bool separator_first) {
   std::vector<std::string> lines;
   if (separator_first) lines.push_back(separator);
-  lines.push_back(header(sender, false));
-  const std::string tail = sender ? "sender" : "receiver";
-  uint64_t bytes = 0;
-  double seconds = 0;
-  int64_t retransmits = 0;
-  for (const SummaryStream& s : streams) {
-    Row row{s.id,
-            0,
-            s.seconds,
-            s.bytes,
-            sender ? std::optional<int64_t>(s.retransmits.value_or(0)) : std::nullopt,
-            std::nullopt,
-            tail};
-    lines.push_back(row_text(row, format));
-    bytes += s.bytes;
-    seconds = std::max(seconds, s.seconds);
-    retransmits += s.retransmits.value_or(0);
-  }
-  if (streams.size() > 1) {
-    Row sum{std::nullopt,
-            0,
-            seconds,
-            bytes,
-            sender ? std::optional<int64_t>(retransmits) : std::nullopt,
-            std::nullopt,
-            tail};
-    lines.push_back(row_text(sum, format));
-  }
-  return lines;
-}
-
-std::vector<std::string> client_summary_lines(const std::vector<StreamBothEnds>& streams,
-                                              char format, bool separator_first) {
-  std::vector<std::string> lines;
-  if (separator_first) lines.push_back(separator);
-  const bool retransmits =
-      std::any_of(streams.begin(), streams.end(), [](const auto& s) { return s.retransmits; });
-  lines.push_back(header(retransmits, false));
-  Row sent_sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, "sender"};
-  Row received_sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, "receiver"};
-  if (retransmits) sent_sum.retransmits = 0;
-  for (const StreamBothEnds& s : streams) {
-    const std::optional<int64_t> retr =
-        retransmits ? std::optional<int64_t>(s.retransmits.value_or(0)) : std::nullopt;
-    lines.push_back(
-        row_text({s.id, 0, s.sent_s, s.sent_bytes, retr, std::nullopt, "sender"}, format));
-    lines.push_back(row_text(
-        {s.id, 0, s.received_s, s.received_bytes, std::nullopt, std::nullopt, "receiver"}, format));
-    sent_sum.bytes += s.sent_bytes;
-    sent_sum.end_s = s.sent_s;
-    if (retr) *sent_sum.retransmits += *retr;
-    received_sum.bytes += s.received_bytes;
-    received_sum.end_s = s.received_s;
-  }
-  if (streams.size() > 1) {
-    lines.push_back(row_text(sent_sum, format));
-    lines.push_back(row_text(received_sum, format));
-  }
-  return lines;
-}
-
-std::vector<std::string> udp_summary_lines(const std::vector<UdpSummaryStream>& streams,
-                                           bool sender, char format, bool separator_first) {
-  std::vector<std::string> lines;
-  if (separator_first) lines.push_back(separator);
-  lines.push_back(udp_header(false));
-  if (streams.empty()) return lines;
-  const double seconds = streams.front().seconds;
-  const std::string tail = sender ? "sender" : "receiver";
-  UdpRow sum{std::nullopt, 0, seconds, 0};
-  sum.tail = tail;
-  double jitter_ms = 0;
-  for (const UdpSummaryStream& s : streams) {
-    UdpRow row{s.id, 0, seconds, s.bytes};
-    row.total = s.packets;
-    row.tail = tail;
-    if (!sender) {
-      row.jitter_ms = s.jitter_ms;
-      row.lost = s.lost;
+  const bool any_sender =
+      std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.sender; });
+  lines.push_back(header(any_sender, false, is_bidir(groups)));
+  for (const SummaryGroup<SummaryStream>& group : groups) {
+    const bool sender = group.sender;
+    const std::string tail = tail_of(sender);
+    Row sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, tail, group.role};
+    if (sender) sum.retransmits = 0;
+    for (const SummaryStream& s : group.streams) {
+      Row row{s.id,
+              0,
+              s.seconds,
+              s.bytes,
+              sender ? std::optional<int64_t>(s.retransmits.value_or(0)) : std::nullopt,
+              std::nullopt,
+              tail,
+              group.role};
+      lines.push_back(row_text(row, format));
+      sum.bytes += s.bytes;
+      sum.end_s = std::max(sum.end_s, s.seconds);
+      if (sender) *sum.retransmits += s.retransmits.value_or(0);
     }
-    if (s.out_of_order > 0) lines.push_back(out_of_order_line(seconds, s.out_of_order));
-    lines.push_back(udp_row_text(row, format));
-    sum.bytes += row.bytes;
-    sum.lost += row.lost;
-    sum.total += row.total;
-    jitter_ms += row.jitter_ms;
-  }
-  if (streams.size() > 1) {
-    sum.jitter_ms = jitter_ms / static_cast<double>(streams.size());
-    lines.push_back(udp_row_text(sum, format));
+    if (group.streams.size() > 1) lines.push_back(row_text(sum, format));
   }
   return lines;
 }
 
-std::vector<std::string> client_udp_summary_lines(const std::vector<UdpStreamBothEnds>& streams,
-                                                  char format, bool separator_first) {
+std::vector<std::string> client_summary_lines(
+    const std::vector<SummaryGroup<StreamBothEnds>>& groups, char format, bool separator_first) {
   std::vector<std::string> lines;
   if (separator_first) lines.push_back(separator);
-  lines.push_back(udp_header(false));
-  if (streams.empty()) return lines;
-  const double sent_s = streams.front().sent_s, received_s = streams.front().received_s;
-  UdpRow sent_sum{std::nullopt, 0, sent_s, 0};
-  sent_sum.tail = "sender";
-  UdpRow received_sum{std::nullopt, 0, received_s, 0};
-  received_sum.tail = "receiver";
-  double jitter_ms = 0;
-  int64_t packets = 0;  // the senders' counts where known: what 3.12's [SUM] lost % is over
-  for (const UdpStreamBothEnds& s : streams) {
-    UdpRow sent{s.id, 0, sent_s, s.sent_bytes};
-    sent.total = s.sent_packets;
-    sent.tail = "sender";
-    lines.push_back(udp_row_text(sent, format));
-    if (s.out_of_order > 0) lines.push_back(out_of_order_line(sent_s, s.out_of_order));
-    UdpRow received{s.id, 0, received_s, s.received_bytes};
-    received.jitter_ms = s.jitter_ms;
-    received.lost = s.lost;
-    received.total = s.received_packets;
-    received.tail = "receiver";
-    lines.push_back(udp_row_text(received, format));
-    sent_sum.bytes += s.sent_bytes;
-    sent_sum.total += s.sent_packets;
-    received_sum.bytes += s.received_bytes;
-    received_sum.lost += s.lost;
-    received_sum.total += s.received_packets;
-    jitter_ms += s.jitter_ms;
-    packets += s.sent_packets ? s.sent_packets : s.received_packets;
+  bool retransmits = false;
+  for (const auto& group : groups)
+    for (const StreamBothEnds& s : group.streams) retransmits = retransmits || s.retransmits;
+  lines.push_back(header(retransmits, false, is_bidir(groups)));
+  for (const SummaryGroup<StreamBothEnds>& group : groups) {
+    Row sent_sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, "sender", group.role};
+    Row received_sum{std::nullopt, 0, 0, 0, std::nullopt, std::nullopt, "receiver", group.role};
+    if (retransmits) sent_sum.retransmits = 0;
+    for (const StreamBothEnds& s : group.streams) {
+      const std::optional<int64_t> retr =
+          retransmits ? std::optional<int64_t>(s.retransmits.value_or(0)) : std::nullopt;
+      lines.push_back(row_text(
+          {s.id, 0, s.sent_s, s.sent_bytes, retr, std::nullopt, "sender", group.role}, format));
+      lines.push_back(row_text({s.id, 0, s.received_s, s.received_bytes, std::nullopt, std::nullopt,
+                                "receiver", group.role},
+                               format));
+      sent_sum.bytes += s.sent_bytes;
+      sent_sum.end_s = s.sent_s;
+      if (retr) *sent_sum.retransmits += *retr;
+      received_sum.bytes += s.received_bytes;
+      received_sum.end_s = s.received_s;
+    }
+    if (group.streams.size() > 1) {
+      lines.push_back(row_text(sent_sum, format));
+      lines.push_back(row_text(received_sum, format));
+    }
   }
-  if (streams.size() > 1) {
-    received_sum.jitter_ms = jitter_ms / static_cast<double>(streams.size());
-    received_sum.lost_percent = percent(received_sum.lost, packets);
-    lines.push_back(udp_row_text(sent_sum, format));
-    lines.push_back(udp_row_text(received_sum, format));
+  return lines;
+}
+
+std::vector<std::string> udp_summary_lines(
+    const std::vector<SummaryGroup<UdpSummaryStream>>& groups, char format, bool separator_first) {
+  std::vector<std::string> lines;
+  if (separator_first) lines.push_back(separator);
+  lines.push_back(udp_header(false, is_bidir(groups)));
+  // As 3.12's, every row takes the test's first stream's times.
+  double seconds = 0;
+  for (const auto& group : groups)
+    if (!group.streams.empty()) {
+      seconds = group.streams.front().seconds;
+      break;
+    }
+  for (const SummaryGroup<UdpSummaryStream>& group : groups) {
+    if (group.streams.empty()) continue;
+    const bool sender = group.sender;
+    const std::string tail = tail_of(sender);
+    UdpRow sum{std::nullopt, 0, seconds, 0};
+    sum.tail = tail;
+    sum.role = group.role;
+    double jitter_ms = 0;
+    for (const UdpSummaryStream& s : group.streams) {
+      UdpRow row{s.id, 0, seconds, s.bytes};
+      row.total = s.packets;
+      row.tail = tail;
+      row.role = group.role;
+      if (!sender) {
+        row.jitter_ms = s.jitter_ms;
+        row.lost = s.lost;
+      }
+      if (s.out_of_order > 0)
+        lines.push_back(out_of_order_line(group.role, seconds, s.out_of_order));
+      lines.push_back(udp_row_text(row, format));
+      sum.bytes += row.bytes;
+      sum.lost += row.lost;
+      sum.total += row.total;
+      jitter_ms += row.jitter_ms;
+    }
+    if (group.streams.size() > 1) {
+      sum.jitter_ms = jitter_ms / static_cast<double>(group.streams.size());
+      lines.push_back(udp_row_text(sum, format));
+    }
+  }
+  return lines;
+}
+
+std::vector<std::string> client_udp_summary_lines(
+    const std::vector<SummaryGroup<UdpStreamBothEnds>>& groups, char format, bool separator_first) {
+  std::vector<std::string> lines;
+  if (separator_first) lines.push_back(separator);
+  lines.push_back(udp_header(false, is_bidir(groups)));
+  // As 3.12's, every row takes the test's first stream's times.
+  const UdpStreamBothEnds* first = nullptr;
+  for (const auto& group : groups)
+    if (!first && !group.streams.empty()) first = &group.streams.front();
+  if (!first) return lines;
+  const double sent_s = first->sent_s, received_s = first->received_s;
+  for (const SummaryGroup<UdpStreamBothEnds>& group : groups) {
+    UdpRow sent_sum{std::nullopt, 0, sent_s, 0};
+    sent_sum.tail = "sender";
+    sent_sum.role = group.role;
+    UdpRow received_sum{std::nullopt, 0, received_s, 0};
+    received_sum.tail = "receiver";
+    received_sum.role = group.role;
+    double jitter_ms = 0;
+    int64_t packets = 0;  // the senders' counts where known: what 3.12's [SUM] lost % is over
+    for (const UdpStreamBothEnds& s : group.streams) {
+      UdpRow sent{s.id, 0, sent_s, s.sent_bytes};
+      sent.total = s.sent_packets;
+      sent.tail = "sender";
+      sent.role = group.role;
+      lines.push_back(udp_row_text(sent, format));
+      if (s.out_of_order > 0)
+        lines.push_back(out_of_order_line(group.role, sent_s, s.out_of_order));
+      UdpRow received{s.id, 0, received_s, s.received_bytes};
+      received.jitter_ms = s.jitter_ms;
+      received.lost = s.lost;
+      received.total = s.received_packets;
+      received.tail = "receiver";
+      received.role = group.role;
+      lines.push_back(udp_row_text(received, format));
+      sent_sum.bytes += s.sent_bytes;
+      sent_sum.total += s.sent_packets;
+      received_sum.bytes += s.received_bytes;
+      received_sum.lost += s.lost;
+      received_sum.total += s.received_packets;
+      jitter_ms += s.jitter_ms;
+      packets += s.sent_packets ? s.sent_packets : s.received_packets;
+    }
+    if (group.streams.size() > 1) {
+      received_sum.jitter_ms = jitter_ms / static_cast<double>(group.streams.size());
+      received_sum.lost_percent = percent(received_sum.lost, packets);
+      lines.push_back(udp_row_text(sent_sum, format));
+      lines.push_back(udp_row_text(received_sum, format));
+    }
   }
   return lines;
 }

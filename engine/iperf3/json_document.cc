@@ -83,80 +83,18 @@ Json cpu_object(const DocumentEnd& e) {
           {"remote_user", e.theirs.cpu_user}, {"remote_system", e.theirs.cpu_system}};
 }
 
-// 3.12's UDP `end` (iperf_print_results): one `udp` object per stream mixing both ends (bytes
-// and time the sender's, jitter and lost the receiver's), and the sums.
-void udp_end(const DocumentEnd& e, const std::vector<int>& sockets, Json& end) {
-  const Results& sender = e.sending ? e.ours : e.theirs;
-  const Results& receiver = e.sending ? e.theirs : e.ours;
-  auto find = [](const Results& r, int32_t id) {
-    for (const StreamTotals& s : r.streams)
-      if (s.id == id) return s;
-    StreamTotals none;
-    none.bytes = 0;
-    return none;
-  };
-  // Every entry takes the first stream's times: this end's, and the peer's where it said them.
-  double local_s = e.seconds, peer_s = e.seconds;
-  if (!e.ours.streams.empty()) {
-    local_s = e.ours.streams.front().end_time.value_or(e.seconds);
-    const StreamTotals peer = find(e.theirs, e.ours.streams.front().id);
-    peer_s = peer.end_time.value_or(0) > 0 ? *peer.end_time : local_s;
-  }
-  const double sent_s = e.sending ? local_s : peer_s, received_s = e.sending ? peer_s : local_s;
-  Json streams = Json::array();
-  uint64_t sent_bytes = 0, received_bytes = 0;
-  int64_t lost = 0, packets = 0, sent_packets = 0, received_packets = 0;
-  double jitter_s = 0;
-  for (std::size_t i = 0; i < e.ours.streams.size(); ++i) {
-    const int32_t id = e.ours.streams[i].id;
-    const StreamTotals sent = find(sender, id), received = find(receiver, id);
-    // 3.12's one packet count: the sender's if known, else the receiver's.
-    const int64_t count = sent.packets ? sent.packets : received.packets;
-    Json u;
-    u["socket"] = i < sockets.size() ? sockets[i] : id;
-    u["start"] = 0;
-    u["end"] = sent_s;
-    u["seconds"] = sent_s;
-    u["bytes"] = sent.bytes;
-    u["bits_per_second"] = rate(sent.bytes, sent_s);
-    u["jitter_ms"] = received.jitter_s * 1000;
-    u["lost_packets"] = received.errors;
-    u["packets"] = count;
-    u["lost_percent"] = percent(received.errors, sent.packets);  // 0 when the sender's unknown
-    u["out_of_order"] = i < e.out_of_order.size() ? e.out_of_order[i] : 0;
-    u["sender"] = e.sending;
-    streams.push_back(Json{{"udp", std::move(u)}});
-    sent_bytes += sent.bytes;
-    received_bytes += received.bytes;
-    lost += received.errors;
-    packets += count;
-    sent_packets += sent.packets;
-    received_packets += received.packets;
-    jitter_s += received.jitter_s;
-  }
-  const double jitter_ms =
-      streams.empty() ? 0 : jitter_s * 1000 / static_cast<double>(streams.size());
-  const double lost_percent = percent(lost, packets);
-  auto sum = [](double seconds, uint64_t bytes, double bps, double jitter, int64_t lost_packets,
-                int64_t count, double lost_pc, bool sending) {
-    return Json{{"start", 0},
-                {"end", seconds},
-                {"seconds", seconds},
-                {"bytes", bytes},
-                {"bits_per_second", bps},
-                {"jitter_ms", jitter},
-                {"lost_packets", lost_packets},
-                {"packets", count},
-                {"lost_percent", lost_pc},
-                {"sender", sending}};
-  };
-  end["streams"] = streams;
-  // 3.12's old mixed `sum`: the receiver's time over the bytes sent, at the sender's rate.
-  end["sum"] = sum(received_s, sent_bytes, rate(sent_bytes, sent_s), jitter_ms, lost, packets,
-                   lost_percent, e.sending);
-  end["sum_sent"] = sum(sent_s, sent_bytes, rate(sent_bytes, sent_s), 0, 0, sent_packets, 0, true);
-  end["sum_received"] = sum(received_s, received_bytes, rate(received_bytes, received_s), jitter_ms,
-                            lost, received_packets, lost_percent, false);
+// A group's end sum of `part` ("_sent", "_received", or "" for UDP's mixed sum): "sum_sent",
+// or with --bidir's reverse channel "sum_sent_bidir_reverse".
+std::string sum_key(const StreamGroup& group, const std::string& part) {
+  return "sum" + part + group.sum_name.substr(3);
+}
+
+StreamTotals find_stream(const Results& r, int32_t id) {
+  for (const StreamTotals& s : r.streams)
+    if (s.id == id) return s;
+  StreamTotals none;
+  none.bytes = 0;
+  return none;
 }
 
 }  // namespace
@@ -167,50 +105,68 @@ std::string system_info() {
   return os;
 }
 
-void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
-                            const IntervalSample& sample, bool udp) {
-  const double start = sample.start_s, end = sample.start_s + sample.seconds;
+void JsonDocument::intervals(const std::vector<IntervalSample>& by_group, bool udp) {
+  if (by_group.size() != groups_.size()) return;
+  Json element;
   Json streams = Json::array();
+  std::vector<std::pair<std::string, Json>> sums;
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    sums.emplace_back(groups_[g].sum_name, interval_entries(groups_[g], by_group[g], udp, streams));
+  element["streams"] = std::move(streams);
+  for (auto& [name, sum] : sums) element[name] = std::move(sum);
+  intervals_.push_back(std::move(element));
+}
+
+nlohmann::ordered_json JsonDocument::interval_entries(const StreamGroup& group,
+                                                      const IntervalSample& sample, bool udp,
+                                                      Json& streams) {
+  const bool sending = group.sending;
+  const double start = sample.start_s, end = sample.start_s + sample.seconds;
   int64_t retransmits = 0;
   // UDP: a sender's datagrams; a receiver's lost of its sequence span (lost + received, as 3.12's
   // change in the highest sequence number) and jitter, whose sum is the streams' mean.
   int64_t lost = 0, packets = 0;
   double jitter_ms = 0;
   auto udp_figures = [&](Json& entry, int64_t lost_packets, int64_t count, double jitter) {
-    if (!sending_) {
+    if (!sending) {
       entry["jitter_ms"] = jitter;
       entry["lost_packets"] = lost_packets;
     }
     entry["packets"] = count;
-    if (!sending_) entry["lost_percent"] = percent(lost_packets, count);
+    if (!sending) entry["lost_percent"] = percent(lost_packets, count);
   };
+  // 3.12 keeps TCP_INFO peaks of every stream it reads it on: a sender's, and with --bidir all.
+  const bool peaks = sending || !group.role.empty();
   for (const StreamInterval& s : sample.per_stream) {
+    const std::size_t index = group.first + s.key;
     Json entry;
-    entry["socket"] = s.key < sockets_.size() ? sockets_[s.key] : static_cast<int>(s.key);
+    entry["socket"] = socket_of(index);
     entry["start"] = start;
     entry["end"] = end;
     entry["seconds"] = sample.seconds;
     entry["bytes"] = s.bytes;
     entry["bits_per_second"] = rate(s.bytes, sample.seconds);
     if (udp) {
-      const auto lost_here = static_cast<int64_t>(sending_ ? 0 : s.lost);
-      const auto count = static_cast<int64_t>(sending_ ? s.datagrams : s.lost + s.datagrams);
+      const auto lost_here = static_cast<int64_t>(sending ? 0 : s.lost);
+      const auto count = static_cast<int64_t>(sending ? s.datagrams : s.lost + s.datagrams);
       udp_figures(entry, lost_here, count, static_cast<double>(s.jitter_ns) / 1e6);
       lost += lost_here;
       packets += count;
       jitter_ms += static_cast<double>(s.jitter_ns) / 1e6;
-    } else if (sending_) {
+    } else {
       const ConnectionInterval tcp = s.tcp.value_or(ConnectionInterval{});
       const uint64_t cwnd = uint64_t{tcp.snd_cwnd} * tcp.snd_mss;
-      entry["retransmits"] = tcp.retransmits;
-      entry["snd_cwnd"] = cwnd;
-      entry["snd_wnd"] = tcp.snd_wnd;
-      entry["rtt"] = tcp.rtt_us;
-      entry["rttvar"] = tcp.rttvar_us;
-      entry["pmtu"] = tcp.pmtu;
-      retransmits += tcp.retransmits;
-      if (s.tcp && s.key < peaks_.size()) {
-        Peaks& p = peaks_[s.key];
+      if (sending) {
+        entry["retransmits"] = tcp.retransmits;
+        entry["snd_cwnd"] = cwnd;
+        entry["snd_wnd"] = tcp.snd_wnd;
+        entry["rtt"] = tcp.rtt_us;
+        entry["rttvar"] = tcp.rttvar_us;
+        entry["pmtu"] = tcp.pmtu;
+        retransmits += tcp.retransmits;
+      }
+      if (peaks && s.tcp && index < peaks_.size()) {
+        Peaks& p = peaks_[index];
         p.max_snd_cwnd = std::max(p.max_snd_cwnd, cwnd);
         p.max_snd_wnd = std::max<uint64_t>(p.max_snd_wnd, tcp.snd_wnd);
         p.max_rtt = std::max(p.max_rtt, tcp.rtt_us);
@@ -220,7 +176,7 @@ void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
       }
     }
     entry["omitted"] = false;  // the omit period's intervals are not reported (docs/iperf3.md)
-    entry["sender"] = sending_;
+    entry["sender"] = sending;
     streams.push_back(std::move(entry));
   }
   Json sum;
@@ -229,44 +185,33 @@ void JsonDocument::interval(Role, std::chrono::system_clock::time_point,
   sum["seconds"] = sample.seconds;
   sum["bytes"] = sample.bytes;
   sum["bits_per_second"] = rate(sample.bytes, sample.seconds);
-  const std::size_t n = std::max(sockets_.size(), sample.per_stream.size());  // 3.12's streams
   if (udp)
-    udp_figures(sum, lost, packets, n ? jitter_ms / static_cast<double>(n) : 0);
-  else if (sending_)
+    udp_figures(sum, lost, packets, group.count ? jitter_ms / static_cast<double>(group.count) : 0);
+  else if (sending)
     sum["retransmits"] = retransmits;
   sum["omitted"] = false;
-  sum["sender"] = sending_;
-  intervals_.push_back(Json{{"streams", std::move(streams)}, {"sum", std::move(sum)}});
+  sum["sender"] = sending;
+  return sum;
 }
 
-std::string JsonDocument::text() const {
-  Json doc;
-  doc["start"] = start_ ? start_object(*start_) : Json::object();
-  doc["intervals"] = intervals_;
-  Json end = Json::object();
-  if (end_ && start_ && start_->test.protocol == Protocol::udp) {
-    udp_end(*end_, sockets_, end);
-    end["cpu_utilization_percent"] = cpu_object(*end_);
-  } else if (end_) {
-    const DocumentEnd& e = *end_;
-    const Results& sender = e.sending ? e.ours : e.theirs;
-    const Results& receiver = e.sending ? e.theirs : e.ours;
+void JsonDocument::tcp_end(const DocumentEnd& e, Json& end) const {
+  Json streams = Json::array();
+  std::vector<std::pair<std::string, Json>> sums;
+  std::optional<std::string> sender_congestion, receiver_congestion;
+  for (const StreamGroup& group : groups_) {
+    const Results& sender = group.sending ? e.ours : e.theirs;
+    const Results& receiver = group.sending ? e.theirs : e.ours;
+    if (!sender_congestion) sender_congestion = sender.congestion_used;
+    if (!receiver_congestion) receiver_congestion = receiver.congestion_used;
     const bool retransmits = sender.sender_has_retransmits == 1;
-    Json streams = Json::array();
+    const bool peaks = group.sending || !group.role.empty();
     uint64_t sent_bytes = 0, received_bytes = 0;
     int64_t sent_retransmits = 0;
     double sent_s = 0, received_s = 0;
-    for (std::size_t i = 0; i < e.ours.streams.size(); ++i) {
-      const int32_t id = e.ours.streams[i].id;
-      auto find = [id](const Results& r) -> StreamTotals {
-        for (const StreamTotals& s : r.streams)
-          if (s.id == id) return s;
-        StreamTotals none;
-        none.bytes = 0;
-        return none;
-      };
-      const StreamTotals sent = find(sender), received = find(receiver);
-      const int socket = i < sockets_.size() ? sockets_[i] : id;
+    for (std::size_t i = group.first; i < group.first + group.count; ++i) {
+      const int32_t id = stream_id(i);
+      const StreamTotals sent = find_stream(sender, id), received = find_stream(receiver, id);
+      const int socket = socket_of(i);
       // 3.12: each entry's end is its own end's time; a receiver entry's seconds is this end's.
       const double sent_time = sent.end_time.value_or(e.seconds);
       const double received_time = received.end_time.value_or(e.seconds);
@@ -278,7 +223,7 @@ std::string JsonDocument::text() const {
       s["bytes"] = sent.bytes;
       s["bits_per_second"] = rate(sent.bytes, sent_time);
       if (retransmits) {
-        const Peaks p = e.sending && i < peaks_.size() ? peaks_[i] : Peaks{};
+        const Peaks p = peaks && i < peaks_.size() ? peaks_[i] : Peaks{};
         s["retransmits"] = std::max<int64_t>(0, sent.retransmits);
         s["max_snd_cwnd"] = p.max_snd_cwnd;
         s["max_snd_wnd"] = p.max_snd_wnd;
@@ -286,7 +231,7 @@ std::string JsonDocument::text() const {
         s["min_rtt"] = p.min_rtt;
         s["mean_rtt"] = p.rtt_count ? p.rtt_sum / p.rtt_count : 0;
       }
-      s["sender"] = e.sending;
+      s["sender"] = group.sending;
       Json r;
       r["socket"] = socket;
       r["start"] = 0;
@@ -294,7 +239,7 @@ std::string JsonDocument::text() const {
       r["seconds"] = e.seconds;
       r["bytes"] = received.bytes;
       r["bits_per_second"] = rate(received.bytes, received_time);
-      r["sender"] = e.sending;
+      r["sender"] = group.sending;
       streams.push_back(Json{{"sender", s}, {"receiver", r}});
       sent_bytes += sent.bytes;
       received_bytes += received.bytes;
@@ -302,7 +247,6 @@ std::string JsonDocument::text() const {
       sent_s = sent_time;  // as 3.12's sums: the last stream's times
       received_s = received_time;
     }
-    end["streams"] = streams;
     Json sum_sent;
     sum_sent["start"] = 0;
     sum_sent["end"] = sent_s;
@@ -310,18 +254,109 @@ std::string JsonDocument::text() const {
     sum_sent["bytes"] = sent_bytes;
     sum_sent["bits_per_second"] = rate(sent_bytes, sent_s);
     if (retransmits) sum_sent["retransmits"] = sent_retransmits;
-    sum_sent["sender"] = e.sending;
-    end["sum_sent"] = sum_sent;
-    end["sum_received"] = {{"start", 0},
+    sum_sent["sender"] = group.sending;
+    sums.emplace_back(sum_key(group, "_sent"), std::move(sum_sent));
+    sums.emplace_back(sum_key(group, "_received"),
+                      Json{{"start", 0},
                            {"end", received_s},
                            {"seconds", received_s},
                            {"bytes", received_bytes},
                            {"bits_per_second", rate(received_bytes, received_s)},
-                           {"sender", e.sending}};
-    end["cpu_utilization_percent"] = cpu_object(e);
-    if (sender.congestion_used) end["sender_tcp_congestion"] = *sender.congestion_used;
-    if (receiver.congestion_used) end["receiver_tcp_congestion"] = *receiver.congestion_used;
+                           {"sender", group.sending}});
   }
+  end["streams"] = std::move(streams);
+  for (auto& [name, sum] : sums) end[name] = std::move(sum);
+  end["cpu_utilization_percent"] = cpu_object(e);
+  if (sender_congestion) end["sender_tcp_congestion"] = *sender_congestion;
+  if (receiver_congestion) end["receiver_tcp_congestion"] = *receiver_congestion;
+}
+
+// 3.12's UDP `end` (iperf_print_results): one `udp` object per stream mixing both ends (bytes
+// and time the sender's, jitter and lost the receiver's), and each group's sums.
+void JsonDocument::udp_end(const DocumentEnd& e, Json& end) const {
+  // Every entry takes the test's first stream's times: this end's, and the peer's where it
+  // said them.
+  double local_s = e.seconds, peer_s = e.seconds;
+  if (!e.ours.streams.empty()) {
+    local_s = e.ours.streams.front().end_time.value_or(e.seconds);
+    const StreamTotals peer = find_stream(e.theirs, e.ours.streams.front().id);
+    peer_s = peer.end_time.value_or(0) > 0 ? *peer.end_time : local_s;
+  }
+  Json streams = Json::array();
+  std::vector<std::pair<std::string, Json>> sums;
+  for (const StreamGroup& group : groups_) {
+    const bool sending = group.sending;
+    const Results& sender = sending ? e.ours : e.theirs;
+    const Results& receiver = sending ? e.theirs : e.ours;
+    const double sent_s = sending ? local_s : peer_s, received_s = sending ? peer_s : local_s;
+    uint64_t sent_bytes = 0, received_bytes = 0;
+    int64_t lost = 0, packets = 0, sent_packets = 0, received_packets = 0;
+    double jitter_s = 0;
+    for (std::size_t i = group.first; i < group.first + group.count; ++i) {
+      const int32_t id = stream_id(i);
+      const StreamTotals sent = find_stream(sender, id), received = find_stream(receiver, id);
+      // 3.12's one packet count: the sender's if known, else the receiver's.
+      const int64_t count = sent.packets ? sent.packets : received.packets;
+      Json u;
+      u["socket"] = socket_of(i);
+      u["start"] = 0;
+      u["end"] = sent_s;
+      u["seconds"] = sent_s;
+      u["bytes"] = sent.bytes;
+      u["bits_per_second"] = rate(sent.bytes, sent_s);
+      u["jitter_ms"] = received.jitter_s * 1000;
+      u["lost_packets"] = received.errors;
+      u["packets"] = count;
+      u["lost_percent"] = percent(received.errors, sent.packets);  // 0: the sender's unknown
+      u["out_of_order"] = i < e.out_of_order.size() ? e.out_of_order[i] : 0;
+      u["sender"] = sending;
+      streams.push_back(Json{{"udp", std::move(u)}});
+      sent_bytes += sent.bytes;
+      received_bytes += received.bytes;
+      lost += received.errors;
+      packets += count;
+      sent_packets += sent.packets;
+      received_packets += received.packets;
+      jitter_s += received.jitter_s;
+    }
+    const double jitter_ms = group.count ? jitter_s * 1000 / static_cast<double>(group.count) : 0;
+    const double lost_percent = percent(lost, packets);
+    auto sum = [](double seconds, uint64_t bytes, double bps, double jitter, int64_t lost_packets,
+                  int64_t count, double lost_pc, bool sender_flag) {
+      return Json{{"start", 0},
+                  {"end", seconds},
+                  {"seconds", seconds},
+                  {"bytes", bytes},
+                  {"bits_per_second", bps},
+                  {"jitter_ms", jitter},
+                  {"lost_packets", lost_packets},
+                  {"packets", count},
+                  {"lost_percent", lost_pc},
+                  {"sender", sender_flag}};
+    };
+    // 3.12's old mixed `sum`: the receiver's time over the bytes sent, at the sender's rate.
+    sums.emplace_back(sum_key(group, ""), sum(received_s, sent_bytes, rate(sent_bytes, sent_s),
+                                              jitter_ms, lost, packets, lost_percent, sending));
+    sums.emplace_back(sum_key(group, "_sent"), sum(sent_s, sent_bytes, rate(sent_bytes, sent_s), 0,
+                                                   0, sent_packets, 0, true));
+    sums.emplace_back(sum_key(group, "_received"),
+                      sum(received_s, received_bytes, rate(received_bytes, received_s), jitter_ms,
+                          lost, received_packets, lost_percent, false));
+  }
+  end["streams"] = std::move(streams);
+  for (auto& [name, sum] : sums) end[name] = std::move(sum);
+  end["cpu_utilization_percent"] = cpu_object(e);
+}
+
+std::string JsonDocument::text() const {
+  Json doc;
+  doc["start"] = start_ ? start_object(*start_) : Json::object();
+  doc["intervals"] = intervals_;
+  Json end = Json::object();
+  if (end_ && start_ && start_->test.protocol == Protocol::udp)
+    udp_end(*end_, end);
+  else if (end_)
+    tcp_end(*end_, end);
   doc["end"] = end;
   if (error_) doc["error"] = *error_;
   if (server_output_json_) {

@@ -13,9 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/iperf3/directions.hh"
+#include "engine/iperf3/paired_intervals.hh"
 #include "engine/iperf3/parameters.hh"
 #include "engine/iperf3/results.hh"
-#include "engine/report/interval_sink.hh"
 
 namespace xttcp::iperf3 {
 
@@ -41,39 +42,37 @@ struct DocumentStart {
   Parameters test;                               // `test_start`
 };
 
-// This end's results and the peer's, and who sent, for `end`. UDP: the sender's StreamTotals
-// give bytes and packets (sent), the receiver's jitter_s, errors (lost) and packets (highest
-// sequence number); a stream the peer did not report counts 0 there, as on 3.12's server, which
-// writes its document before the client's results come.
+// This end's results and the peer's, for `end` (who sent: the groups'). UDP: the sender's
+// StreamTotals give bytes and packets (sent), the receiver's jitter_s, errors (lost) and packets
+// (highest sequence number); a stream the peer did not report counts 0 there, as on 3.12's server,
+// which writes its document before the client's results come.
 struct DocumentEnd {
-  bool sending = true;   // this end sent the data
   double seconds = 0;    // this end's measured window
   Results ours, theirs;  // theirs: as the peer's results message said
-  // UDP: a receiving end's datagrams seen out of order, by ours.streams' order (the results
-  // message has no such key, so a sender writes 0); missing: 0.
+  // UDP: a receiving end's datagrams seen out of order, by stream (the results message has no
+  // such key, so a sender's are 0); missing: 0.
   std::vector<int64_t> out_of_order = {};
 };
 
 // This host's `uname -a`, as 3.12 writes it in start.system_info.
 std::string system_info();
 
-class JsonDocument final : public IntervalSink {
+class JsonDocument final : public GroupIntervals {
  public:
-  // `sending`: this end sends (its interval entries carry TCP_INFO).
-  explicit JsonDocument(bool sending) : sending_(sending) {}
-  // A server learns its direction from the parameters, after its document began.
-  void set_sending(bool sending) { sending_ = sending; }
+  // `groups`: this end's directions (stream_groups(); a sending group's interval entries carry
+  // TCP_INFO).
+  explicit JsonDocument(std::vector<StreamGroup> groups = {}) : groups_(std::move(groups)) {}
+  // A server learns its directions from the parameters, after its document began.
+  void set_groups(std::vector<StreamGroup> groups) { groups_ = std::move(groups); }
 
-  // Each stream's number (its socket), by flow slot, once the streams connected.
+  // Each stream's number (its socket), in stream order, once the streams connected.
   void set_sockets(std::vector<int> sockets) {
     sockets_ = std::move(sockets);
     peaks_.assign(sockets_.size(), Peaks{});
   }
 
   void set_start(const DocumentStart& start) { start_ = start; }
-  bool wants_streams() const override { return true; }
-  void interval(Role role, std::chrono::system_clock::time_point window_start,
-                const IntervalSample& sample, bool udp) override;
+  void intervals(const std::vector<IntervalSample>& by_group, bool udp) override;
   void set_end(const DocumentEnd& end) { end_ = end; }
   void set_error(const std::string& message) { error_ = message; }
   // --get-server-output: what the server's results carried, at the document's top level.
@@ -92,9 +91,19 @@ class JsonDocument final : public IntervalSink {
     uint32_t max_rtt = 0, min_rtt = 0;
     uint64_t rtt_sum = 0, rtt_count = 0;
   };
-  bool sending_;
+  using Json = nlohmann::ordered_json;
+  // A group's entries in `streams`, and its sum.
+  Json interval_entries(const StreamGroup& group, const IntervalSample& sample, bool udp,
+                        Json& streams);
+  void tcp_end(const DocumentEnd& e, Json& end) const;
+  void udp_end(const DocumentEnd& e, Json& end) const;
+  int socket_of(std::size_t index) const {
+    return index < sockets_.size() ? sockets_[index] : stream_id(index);
+  }
+
+  std::vector<StreamGroup> groups_;
   std::vector<int> sockets_;
-  std::vector<Peaks> peaks_;
+  std::vector<Peaks> peaks_;  // by stream
   std::optional<DocumentStart> start_;
   nlohmann::ordered_json intervals_ = nlohmann::ordered_json::array();
   std::optional<DocumentEnd> end_;

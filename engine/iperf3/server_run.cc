@@ -7,10 +7,11 @@
 #include <tuple>
 
 #include "engine/iperf3/console.hh"
-#include "engine/iperf3/errors.hh"
-#include "engine/iperf3/idle_watch.hh"
-#include "engine/iperf3/json_document.hh"
 #include "engine/iperf3/control_connection.hh"
+#include "engine/iperf3/directions.hh"
+#include "engine/iperf3/errors.hh"
+#include "engine/iperf3/group_run.hh"
+#include "engine/iperf3/json_document.hh"
 #include "engine/iperf3/server_output.hh"
 #include "engine/iperf3/server_session.hh"
 #include "engine/iperf3/server_test.hh"
@@ -23,8 +24,6 @@
 #include "engine/run/result_builder.hh"
 #include "engine/run/run_setup.hh"
 #include "engine/run/timeline.hh"
-#include "engine/run/worker_pool.hh"
-#include "engine/stats/system_probe.hh"
 
 namespace xttcp::iperf3 {
 
@@ -55,7 +54,7 @@ struct PendingStream {
   SteadyClock::time_point deadline;
 };
 
-// The streams of the test, by stream index (= flow slot), once each brought the cookie.
+// The streams of the test, in stream order (directions.hh), once each brought the cookie.
 struct AcceptedStreams {
   std::vector<UniqueSocket> sockets;
   std::vector<int> ids;     // each one's socket number, as 3.12 prints it
@@ -84,9 +83,11 @@ class Server {
   std::optional<AcceptedStreams> accept_streams(ServerSession& session, ServerControl& control);
   std::optional<AcceptedStreams> accept_udp_streams(ServerSession& session, ServerControl& control,
                                                     const SocketAddress& peer, UdpHelloDesk desk);
-  std::vector<std::string> our_summary(const Results& ours, const std::vector<int>& ids,
-                                       bool sending, double window_s,
-                                       const std::vector<int64_t>& disordered, bool udp,
+  // The server's summary: each group's own direction of each stream.
+  std::vector<std::string> our_summary(const std::vector<StreamGroup>& groups,
+                                       const std::vector<Results>& ours,
+                                       const std::vector<int>& ids,
+                                       const std::vector<MeasuredWindow>& windows, bool udp,
                                        bool separator_first) const;
   // While the streams are awaited: false when the control connection ended the test.
   bool control_still_on(ServerSession& session, ServerControl& control);
@@ -94,7 +95,7 @@ class Server {
   // After the cookie: the rest of the test, its lines said (and with -J put in its document).
   void serve_test(ServerControl& control, ServerSession& session, ServerStep& step,
                   const SocketAddress& peer);
-  void run_test(ServerSession& session, ServerControl& control, const TestSpec& t, const Plan& plan,
+  void run_test(ServerSession& session, ServerControl& control, std::vector<Plan> plans,
                 AcceptedStreams streams, const SocketAddress& peer);
   DocumentStart document_start(const ServerSession& session, const AcceptedStreams& streams,
                                const SocketAddress& peer);
@@ -126,9 +127,12 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
     if (poll_sockets(polls, static_cast<int>(poll_step.count())) < 0) continue;
     if ((polls[1].readable || polls[1].hung_up) && !control_still_on(session, control))
       return std::nullopt;
-    for (std::size_t i = pending.size(); i-- > 0;) {
+    // In accept order: a stream's place (its id, and with --bidir its direction) is the order
+    // its connection came in, as 3.12 numbers them (the client sends each cookie before it
+    // opens the next stream). A silent connection holds no later one up: it may be a stranger.
+    for (std::size_t i = 0, poll = 2; i < pending.size(); ++poll) {
       PendingStream& p = pending[i];
-      if (polls[2 + i].readable) {
+      if (polls[poll].readable) {
         char buffer[cookie_size];
         const SocketTransfer got =
             receive_some(p.socket.get(), buffer, cookie_size - p.cookie.size());
@@ -153,6 +157,8 @@ std::optional<AcceptedStreams> Server::accept_streams(ServerSession& session,
         pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
       } else if (SteadyClock::now() >= p.deadline) {
         pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));  // silent: dropped
+      } else {
+        ++i;
       }
     }
     if (!polls[0].readable) continue;
@@ -218,25 +224,32 @@ std::optional<AcceptedStreams> Server::accept_udp_streams(ServerSession& session
   return streams;
 }
 
-// The server's summary: its own direction of each stream.
-std::vector<std::string> Server::our_summary(const Results& ours, const std::vector<int>& ids,
-                                             bool sending, double window_s,
-                                             const std::vector<int64_t>& disordered, bool udp,
+std::vector<std::string> Server::our_summary(const std::vector<StreamGroup>& groups,
+                                             const std::vector<Results>& ours,
+                                             const std::vector<int>& ids,
+                                             const std::vector<MeasuredWindow>& windows, bool udp,
                                              bool separator_first) const {
-  if (udp) {
-    std::vector<UdpSummaryStream> rows;
-    for (std::size_t i = 0; i < ours.streams.size(); ++i) {
-      const StreamTotals& s = ours.streams[i];
-      rows.push_back({ids[i], s.bytes, window_s, s.jitter_s * 1000, s.errors, s.packets,
-                      i < disordered.size() ? disordered[i] : 0});
+  std::vector<SummaryGroup<UdpSummaryStream>> udp_groups;
+  std::vector<SummaryGroup<SummaryStream>> tcp_groups;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const StreamGroup& group = groups[g];
+    const std::vector<int64_t> disordered = out_of_order(windows[g]);
+    const double window_s = windows[g].seconds;
+    SummaryGroup<UdpSummaryStream> u{group.sending, group.role, {}};
+    SummaryGroup<SummaryStream> t{group.sending, group.role, {}};
+    for (std::size_t i = 0; i < ours[g].streams.size(); ++i) {
+      const StreamTotals& s = ours[g].streams[i];
+      const int id = group.first + i < ids.size() ? ids[group.first + i] : s.id;
+      u.streams.push_back({id, s.bytes, window_s, s.jitter_s * 1000, s.errors, s.packets,
+                           !group.sending && i < disordered.size() ? disordered[i] : 0});
+      t.streams.push_back({id, s.bytes, window_s,
+                           group.sending ? std::optional<int64_t>(s.retransmits) : std::nullopt});
     }
-    return udp_summary_lines(rows, sending, spec_.iperf3.format, separator_first);
+    udp_groups.push_back(std::move(u));
+    tcp_groups.push_back(std::move(t));
   }
-  std::vector<SummaryStream> rows;
-  for (std::size_t i = 0; i < ours.streams.size(); ++i)
-    rows.push_back({ids[i], ours.streams[i].bytes, window_s,
-                    sending ? std::optional<int64_t>(ours.streams[i].retransmits) : std::nullopt});
-  return summary_lines(rows, sending, spec_.iperf3.format, separator_first);
+  return udp ? udp_summary_lines(udp_groups, spec_.iperf3.format, separator_first)
+             : summary_lines(tcp_groups, spec_.iperf3.format, separator_first);
 }
 
 void Server::refuse_strangers() {
@@ -251,7 +264,7 @@ void Server::refuse_strangers() {
 // -J's start: the streams as connected, the client's control connection, the test it asked.
 DocumentStart Server::document_start(const ServerSession& session, const AcceptedStreams& streams,
                                      const SocketAddress& peer) {
-  json_->set_sending(session.parameters().reverse);
+  json_->set_groups(stream_groups(false, session.parameters()));
   json_->set_sockets(streams.ids);
   DocumentStart start;
   for (std::size_t i = 0; i < streams.sockets.size(); ++i) {
@@ -295,7 +308,7 @@ void Server::serve(UniqueSocket control_socket, const SocketAddress& peer) {
   }
   say(accepted_line(peer.host(), peer.port()));
   // -J: a document for each test that began, printed when it ends, however it ends.
-  if (spec_.iperf3.json) json_.emplace(false);
+  if (spec_.iperf3.json) json_.emplace();
   serve_test(control, session, step, peer);
   if (json_) {
     if (interrupted(env_)) json_->set_error("interrupt - the server has terminated");
@@ -316,12 +329,17 @@ void Server::serve_test(ServerControl& control, ServerSession& session, ServerSt
     return;
   }
   if (!session.parameters().get_server_output) output_.stop();
-  const TestSpec t = test_spec(spec_, session.parameters());
-  auto setup = prepare_run(t, env_.choice.backend);
-  if (!setup) {
-    fail(setup.error().message);
-    (void)control.write(session.refuse(error_not_implemented, 0));
-    return;
+  // Each direction's plan (--bidir: two), before the client opens its streams.
+  std::vector<Plan> plans;
+  for (const StreamGroup& group : stream_groups(false, session.parameters())) {
+    auto setup =
+        prepare_run(test_spec(spec_, session.parameters(), group.sending), env_.choice.backend);
+    if (!setup) {
+      fail(setup.error().message);
+      (void)control.write(session.refuse(error_not_implemented, 0));
+      return;
+    }
+    plans.push_back(std::move(setup->plan));
   }
   const bool udp = session.parameters().protocol == Protocol::udp;
   // UDP: the desk is open before CREATE_STREAMS goes out (the client sends its hello at once).
@@ -340,14 +358,14 @@ void Server::serve_test(ServerControl& control, ServerSession& session, ServerSt
   std::optional<AcceptedStreams> streams =
       udp ? accept_udp_streams(session, control, peer, std::move(**hellos))
           : accept_streams(session, control);
-  if (streams) run_test(session, control, t, setup->plan, std::move(*streams), peer);
+  if (streams) run_test(session, control, std::move(plans), std::move(*streams), peer);
   // Ctrl+C: the client is told, as 3.12's server tells it (it prints "the server has
   // terminated").
   if (interrupted(env_)) (void)control.write(session.terminate());
 }
 
-void Server::run_test(ServerSession& session, ServerControl& control, const TestSpec& t,
-                      const Plan& plan, AcceptedStreams streams, const SocketAddress& peer) {
+void Server::run_test(ServerSession& session, ServerControl& control, std::vector<Plan> plans,
+                      AcceptedStreams streams, const SocketAddress& peer) {
   for (std::size_t i = 0; i < streams.sockets.size(); ++i) {
     auto local = local_address_of(streams.sockets[i].get());
     auto remote = peer_address_of(streams.sockets[i].get());
@@ -356,15 +374,29 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
                          remote->port()));
   }
   if (json_) json_->set_start(document_start(session, streams, peer));
+  const std::vector<StreamGroup> groups = stream_groups(false, session.parameters());
+  // The first group's spec stands for the test's phases and intervals (every group's alike).
+  const TestSpec t = test_spec(spec_, session.parameters(), groups.front().sending);
   PhaseClock clock;
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
-  WorkerPool pool(env_.choice.backend, t, plan, {}, {});
-  std::vector<NativeSocket> by_slot;
-  for (UniqueSocket& s : streams.sockets) by_slot.push_back(s.release());
-  pool.adopt(by_slot);
-  pool.set_notice_log(&env_.log);
-  if (Status opened = pool.open_all(seconds(10)); !opened) {
+  GroupRun runs(env_.choice.backend, env_.log, clock);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const StreamGroup& group = groups[g];
+    std::vector<UniqueSocket> sockets;
+    for (std::size_t i = group.first; i < group.first + group.count; ++i)
+      sockets.push_back(std::move(streams.sockets[i]));
+    runs.add(group, test_spec(spec_, session.parameters(), group.sending), std::move(plans[g]),
+             std::move(sockets));
+  }
+  LiveReport live(streams.ids, groups, spec_.iperf3.format, t.output.interval_s,
+                  [this](const std::string& line) { say(line); });
+  // -J: the document; else the console's rows (-i 0: none).
+  GroupIntervals* renderer = json_                    ? static_cast<GroupIntervals*>(&*json_)
+                             : spec_.iperf3.intervals ? &live
+                                                      : nullptr;
+  if (Status opened = runs.open_all(seconds(10), "the client", renderer, t.output.interval_s);
+      !opened) {
     fail(opened.error().message);
     (void)control.write(session.refuse(error_not_implemented, 0));
     return;
@@ -387,20 +419,7 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
       return;
     }
   });
-  SystemProbe probe(t);
-  Timeline timeline(clock, pool, probe, env_.log, t.output.interval_s);
-  timeline.set_watch(IdleWatch(pool, "the client"), true);
-  LiveReport live(streams.ids, t.role == Role::sender, spec_.iperf3.format, t.output.interval_s,
-                  [this](const std::string& line) { say(line); });
-  if (json_)
-    timeline.add_sink(&*json_, t.role);
-  else if (spec_.iperf3.intervals)
-    timeline.add_sink(&live, t.role);
-  timeline.begin_now();
-  const auto start = SteadyClock::now();
-  pool.release();
-  const MeasuredWindow window =
-      timeline.run({t.workload.warmup_s, t.workload.duration_s, t.cycle_s(), 0}, start);
+  runs.run({t.workload.warmup_s, t.workload.duration_s, t.cycle_s(), 0});
   if (interrupted(env_)) {
     // Ctrl+C: the client is told before its streams close under it, and given a moment (until
     // it closes its control connection, at most a second) to leave on its own.
@@ -408,13 +427,12 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
     watch.join();
     (void)control.write(session.terminate());
     (void)wait_socket(control.socket(), WaitFor::read, SteadyClock::now() + seconds(1));
-    (void)pool.stop_and_join();
+    runs.stop_all();
     return;
   }
-  const std::vector<WorkerReport> reports = pool.stop_and_join();
+  runs.stop_all();
   stop_watch.store(true);
   if (watch.joinable()) watch.join();
-  (void)log_worker_errors(reports, env_.log);
   if (ending.event != ServerStep::Event::test_end) {
     if (!ending.message.empty())
       fail(ending.message);
@@ -424,19 +442,21 @@ void Server::run_test(ServerSession& session, ServerControl& control, const Test
       fail(fmt::format("the client did not end its test within {} s of its time", end_grace_s));
     return;
   }
-  const Results ours = our_results(t.role == Role::sender, window, reports);
-  const std::vector<int64_t> disordered = out_of_order(window);
-  for (const std::string& line :
-       our_summary(ours, streams.ids, t.role == Role::sender, window.seconds, disordered,
-                   pool.is_udp(), !live.ended_with_separator()))
+  std::vector<MeasuredWindow> windows;
+  for (std::size_t g = 0; g < runs.size(); ++g) windows.push_back(runs.window(g));
+  const std::vector<std::vector<WorkerReport>> reports = runs.all_reports();
+  for (const std::vector<WorkerReport>& group_reports : reports)
+    (void)log_worker_errors(group_reports, env_.log);
+  const OurResults ours = our_results(groups, windows, reports);
+  for (const std::string& line : our_summary(groups, ours.by_group, streams.ids, windows,
+                                             runs.is_udp(), !live.ended_with_separator()))
     say(line);
   if (Status sent = control.write(session.results_wanted()); !sent)
     return fail(sent.error().message);
   ServerStep step;
   if (!control.expect(session, ServerStep::Event::client_results, step, "results")) return;
-  if (json_)
-    json_->set_end({t.role == Role::sender, window.seconds, ours, step.results, disordered});
-  Results sent_results = ours;
+  if (json_) json_->set_end({windows.front().seconds, ours.all, step.results, ours.out_of_order});
+  Results sent_results = ours.all;
   if (session.parameters().get_server_output) output_.attach(json_, sent_results);
   if (Status sent = control.write(session.send_results(sent_results)); !sent)
     return fail(sent.error().message);

@@ -7,9 +7,9 @@
 namespace xttcp::iperf3 {
 
 // The test's settings as the engine runs them: this server's spec with what the client asked.
-TestSpec test_spec(const TestSpec& server, const Parameters& p) {
+TestSpec test_spec(const TestSpec& server, const Parameters& p, bool sending) {
   TestSpec t = server;
-  t.role = p.reverse ? Role::sender : Role::receiver;
+  t.role = sending ? Role::sender : Role::receiver;
   const bool udp = p.protocol == Protocol::udp;
   t.workload.protocol = udp ? xttcp::Protocol::udp : xttcp::Protocol::tcp;
   t.workload.udp_payload = UdpPayload::iperf3;  // read only in a UDP test
@@ -30,8 +30,8 @@ TestSpec test_spec(const TestSpec& server, const Parameters& p) {
   t.io.no_delay = p.nodelay;
   t.io.congestion = p.congestion;
   // -b and --fq-rate are per stream in iperf3, xttcp's over every stream; they pace the sending
-  // end: this server only with -R (a client that sends paces itself).
-  if (p.reverse) {
+  // end: this server only with -R or --bidir (a client that sends paces itself).
+  if (sending) {
     auto times_streams = [&](uint64_t rate) {  // saturating: an absurd rate is no rate
       return rate > UINT64_MAX / p.parallel ? 0 : rate * p.parallel;
     };
@@ -47,7 +47,6 @@ std::optional<Refusal> refusal(const Parameters& p) {
     return Refusal{error_udp_block_size,
                    fmt::format("a UDP datagram of {} bytes (iperf3's are {} to {})", p.length,
                                min_udp_length, max_udp_length)};
-  if (p.bidirectional) return Refusal{error_not_implemented, "--bidir is not served yet"};
   if (p.mss > 0) return Refusal{error_not_implemented, "-M is not served yet"};
   if (p.authenticated)
     return Refusal{error_not_implemented, "authentication (--username) is not served"};

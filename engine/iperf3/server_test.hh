@@ -23,7 +23,8 @@ inline constexpr uint32_t end_grace_s = 40;
 // stream on one port; omit as warm-up; the
 // client's end, with 3.12's grace as this end's own; -l, -w, -N, -C; -b and --fq-rate per
 // stream when this end sends).
-TestSpec test_spec(const TestSpec& server, const Parameters& p);
+// `sending`: the direction of the group it runs (directions.hh): -R, and --bidir's second group.
+TestSpec test_spec(const TestSpec& server, const Parameters& p, bool sending);
 
 // Why this server cannot run what the client asked: an iperf3 error code for its client, and
 // the line for its own stderr. nullopt: it can.

@@ -1,5 +1,7 @@
 #include "engine/iperf3/test_results.hh"
 
+#include <algorithm>
+
 namespace xttcp::iperf3 {
 
 namespace {
@@ -25,7 +27,7 @@ std::vector<int64_t> out_of_order(const MeasuredWindow& window) {
 }
 
 Results our_results(bool sending, const MeasuredWindow& window,
-                    const std::vector<WorkerReport>& reports) {
+                    const std::vector<WorkerReport>& reports, std::size_t first) {
   Results r;
   const double busy_s = (window.system_end.process_user_s - window.system_begin.process_user_s) +
                         (window.system_end.process_system_s - window.system_begin.process_system_s);
@@ -44,7 +46,7 @@ Results our_results(bool sending, const MeasuredWindow& window,
     }
   for (std::size_t slot = 0; slot < window.end.size(); ++slot) {
     StreamTotals s;
-    s.id = slot == 0 ? 1 : static_cast<int32_t>(slot) + 2;
+    s.id = stream_id(first + slot);
     s.bytes = window.end[slot].bytes - (slot < window.begin.size() ? window.begin[slot].bytes : 0);
     s.retransmits = sending ? retransmits[slot] : -1;
     s.end_time = window.seconds;
@@ -65,6 +67,29 @@ Results our_results(bool sending, const MeasuredWindow& window,
     s.jitter_s = static_cast<double>(udp[slot].jitter_ns) / 1e9;
   }
   return r;
+}
+
+OurResults our_results(const std::vector<StreamGroup>& groups,
+                       const std::vector<MeasuredWindow>& windows,
+                       const std::vector<std::vector<WorkerReport>>& reports) {
+  OurResults ours;
+  for (std::size_t g = 0; g < groups.size() && g < windows.size() && g < reports.size(); ++g) {
+    const StreamGroup& group = groups[g];
+    Results r = our_results(group.sending, windows[g], reports[g], group.first);
+    const std::vector<int64_t> disordered =
+        group.sending ? std::vector<int64_t>(group.count, 0) : out_of_order(windows[g]);
+    ours.out_of_order.insert(ours.out_of_order.end(), disordered.begin(), disordered.end());
+    if (g == 0) {
+      ours.all = r;
+    } else {
+      ours.all.sender_has_retransmits =
+          std::max(ours.all.sender_has_retransmits, r.sender_has_retransmits);
+      if (!ours.all.congestion_used) ours.all.congestion_used = r.congestion_used;
+      ours.all.streams.insert(ours.all.streams.end(), r.streams.begin(), r.streams.end());
+    }
+    ours.by_group.push_back(std::move(r));
+  }
+  return ours;
 }
 
 }  // namespace xttcp::iperf3

@@ -7,7 +7,8 @@ printed summary is the figure it handed over. The ends of a test that is not the
 busy server, a server stopped mid-test (SERVER_TERMINATE), a client stopped by Ctrl+C
 (CLIENT_TERMINATE: the server says so), nothing listening, and servers written here that go
 silent or send what the protocol does not hold: each ends within its bounded wait, exit 1 and
-3.12's line. Cases: to-iperf3-p4, to-iperf3-reverse, to-iperf3-bytes, to-xttcp, busy-server,
+3.12's line. --bidir -P 4 against 3.12's server: each direction's two counts agree, under 3.12's
+names. Cases: to-iperf3-p4, to-iperf3-reverse, to-iperf3-bytes, to-iperf3-bidir, to-xttcp, busy-server,
 server-terminated, client-interrupted, nothing-listening, hostile-servers, json-as-iperf3s (-J:
 the same keys as 3.12's client writes, read by one consumer reader), server-output
 (--get-server-output: the server's lines or document, printed and in -J).
@@ -20,8 +21,8 @@ import subprocess
 import threading
 import time
 
-from iperf3_peer_test import (IPERF3, as_iperf3, is_udp, need_iperf3, read_exactly,
-                              summary_sum_bytes, totals_agree)
+from iperf3_peer_test import (IPERF3, as_iperf3, bidir_totals, is_udp, need_iperf3,
+                              read_exactly, summary_sum_bytes, totals_agree)
 from xttcp_e2e import (Failure, Process, check, free_port_block, key_paths, run_cases,
                        wait_listening, within)
 
@@ -107,6 +108,21 @@ def to_iperf3_bytes(xttcp, started):
     check(sent >= 0.995 * 300 * 2**20, f"the client stopped at {sent:.0f} bytes, before its -n")
 
 
+def to_iperf3_bidir(xttcp, started):
+    """--bidir -P 4: four streams each way at once. The client's sends (its sum_sent) agree with
+    the server's count of them (its sum_received), the server's sends (its
+    sum_sent_bidir_reverse) with the client's count (its sum_received_bidir_reverse)."""
+    need_iperf3()
+    s, port = iperf3_server(started)
+    c = xttcp_client(xttcp, started, port, "--bidir", "-P", "4", "-t", "2", "-J")
+    check(c.wait(60) == 0, f"xttcp's client failed:\n{c.describe()}")
+    ours, theirs = json.loads(c.stdout()), server_document(s)
+    bidir_totals(ours, theirs, 4, "xttcp to iperf3")
+    check(theirs["start"]["test_start"]["num_streams"] == 4, "the parameters' stream count")
+    roles = [line for line in c.stdout().splitlines() if "[TX-C]" in line or "[RX-C]" in line]
+    check(not roles, "-J printed console rows")
+
+
 def consumer_reads(doc):
     """What a consumer of iperf3's -J takes from a document (PKB's iperf3 benchmark and the
     like): the totals each way, each interval's sum, the CPU of both ends, the test's shape."""
@@ -148,13 +164,13 @@ def json_as_iperf3s(xttcp, started):
     what it reads agrees (each document's totals within 2 % of its own other end)."""
     need_iperf3()
     s, port = iperf3_server(started, ())  # test after test
-    for direction in ([], ["-R"]):
+    for direction in ([], ["-R"], ["--bidir"]):
         for name, doc in both_documents(xttcp, started, port, "-t", "2", "-P", "2", *direction):
             read = consumer_reads(doc)
             print(f"{direction} {name}: sent {read['sent_bytes']}, received "
                   f"{read['received_bytes']}, {len(read['intervals_bps'])} intervals, CPU "
                   f"{read['host_cpu']:.0f} % here, {read['remote_cpu']:.0f} % there")
-            check(read["streams"] == 2 and read["reverse"] == bool(direction),
+            check(read["streams"] == 2 and read["reverse"] == (direction == ["-R"]),
                   f"{name}: the test's shape {read}")
             check(totals_agree(read["received_bytes"], read["sent_bytes"], 2),
                   f"{name}: received {read['received_bytes']} not within 2 % of sent "
@@ -192,19 +208,21 @@ def server_output(xttcp, started):
 
 
 def to_xttcp(xttcp, started):
-    """Both ends xttcp, forward and reverse, through iperf3's protocol on one port."""
+    """Both ends xttcp, forward, reverse and both ways at once, through iperf3's protocol on one
+    port."""
     port = free_port_block(1)
     s = Process([as_iperf3(xttcp), "-s", "-p", str(port)], "xttcp as iperf3 -s")
     started.append(s)
     wait_listening(port)
-    for direction in ([], ["-R"]):
+    for direction in ([], ["-R"], ["--bidir"]):
         c = xttcp_client(xttcp, started, port, "-P", "4", "-t", "2", *direction)
         check(c.wait(60) == 0, f"xttcp's client {direction} failed:\n{c.describe()}")
-        sent = summary_sum_bytes(c.stdout(), "sender")
-        received = summary_sum_bytes(c.stdout(), "receiver")
-        print(f"xttcp to xttcp {direction}: sent {sent:.0f}, received {received:.0f}")
-        check(sent > 0 and totals_agree(received, sent, 4),
-              f"received {received:.0f} is not within 2 % of sent {sent:.0f}:\n{c.stdout()}")
+        for role in (("[TX-C]", "[RX-C]") if direction == ["--bidir"] else ("",)):
+            sent = summary_sum_bytes(c.stdout(), "sender", role)
+            received = summary_sum_bytes(c.stdout(), "receiver", role)
+            print(f"xttcp to xttcp {direction} {role}: sent {sent:.0f}, received {received:.0f}")
+            check(sent > 0 and totals_agree(received, sent, 4),
+                  f"received {received:.0f} is not within 2 % of sent {sent:.0f}:\n{c.stdout()}")
     s.signal(signal.SIGINT)
     check(s.wait(20) == 0, "xttcp's server did not exit 0 on Ctrl+C")
 
@@ -332,8 +350,9 @@ def hostile_servers(xttcp, started):
             fake.close()
 
 
-CASES = {"server-output": server_output, "to-iperf3-p4": to_iperf3_p4, "to-iperf3-reverse": to_iperf3_reverse,
-         "to-iperf3-bytes": to_iperf3_bytes, "to-xttcp": to_xttcp, "busy-server": busy_server,
+CASES = {"server-output": server_output, "to-iperf3-p4": to_iperf3_p4,
+         "to-iperf3-reverse": to_iperf3_reverse, "to-iperf3-bytes": to_iperf3_bytes,
+         "to-iperf3-bidir": to_iperf3_bidir, "to-xttcp": to_xttcp, "busy-server": busy_server,
          "server-terminated": server_terminated, "client-interrupted": client_interrupted,
          "nothing-listening": nothing_listening, "hostile-servers": hostile_servers,
          "json-as-iperf3s": json_as_iperf3s}

@@ -6,9 +6,11 @@ says the test ran (no "error"), its sent and received totals agree within 2 % (t
 side is xttcp's count, handed over in iperf3's results message), and a consumer's fields are
 there (intervals[].sum, end.cpu_utilization_percent with xttcp's CPU as the remote); xttcp's
 own summary [SUM] is the figure it handed over. A second client while a test runs is told the
-server is busy; what xttcp does not serve yet (--bidir) is refused in iperf3's words, and the
-server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. Cases:
-tcp-p4, reverse, reverse-rate (-R -b: never faster than asked), busy, refused-bidir, interrupted,
+server is busy; what xttcp does not serve yet (-M) is refused in iperf3's words, and the
+server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. --bidir
+-P 4: each direction's two totals agree, under 3.12's names for each (sum_sent,
+sum_sent_bidir_reverse, ...), and xttcp's rows carry their roles. Cases: tcp-p4, reverse,
+reverse-rate (-R -b: never faster than asked), busy, bidir, refused-mss, interrupted,
 hostile-client (a stranger's stream refused; a control connection closed mid-setup ends the test
 at once; connections that bring no cookie leave no line), server-json (-J: 3.12's server keys),
 server-output (--get-server-output: the server's lines, or its -J document).
@@ -57,11 +59,12 @@ def client(port, *args, timeout=60):
     return done.returncode, doc
 
 
-def summary_sum_bytes(text, tail):
+def summary_sum_bytes(text, tail, role=""):
     """The bytes of xttcp's summary row for its direction: [SUM] with several streams, else the
-    stream's; in iperf3's units (GBytes...), so approximate."""
+    stream's; in iperf3's units (GBytes...), so approximate. `role`: --bidir's rows of that role
+    only ("[TX-C]", ...)."""
     units = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
-    rows = [l for l in text.splitlines() if l.rstrip().endswith(tail)]
+    rows = [l for l in text.splitlines() if l.rstrip().endswith(tail) and role in l]
     check(rows, f"no summary row ending '{tail}':\n{text}")
     m = re.search(r"sec\s+([\d.]+) (\w+)", rows[-1])
     check(m is not None, f"unreadable summary row {rows[-1]!r}")
@@ -78,6 +81,26 @@ def totals_agree(received, sent, streams, udp=False):
 
 def is_udp(doc):
     return doc.get("start", {}).get("test_start", {}).get("protocol") == "UDP"
+
+
+def bidir_totals(client_doc, server_doc, streams, what):
+    """--bidir, from both ends' -J: the client's sends (sum_sent at the client, sum_received at
+    the server) and the server's (sum_sent_bidir_reverse at the server,
+    sum_received_bidir_reverse at the client) each agree with their receiver's count (TCP: or
+    within what the streams' buffers hold). Returns the two directions' (sent, received) sums."""
+    for doc in (client_doc, server_doc):
+        check("error" not in doc, f"{what}: {doc.get('error')}")
+    udp = is_udp(client_doc)
+    pairs = ((client_doc["end"]["sum_sent"], server_doc["end"]["sum_received"]),
+             (server_doc["end"]["sum_sent_bidir_reverse"],
+              client_doc["end"]["sum_received_bidir_reverse"]))
+    for direction, (sent, received) in zip(("the client's sends", "the server's sends"), pairs):
+        print(f"{what} --bidir, {direction}: sent {sent['bytes']}, received {received['bytes']}")
+        check(sent["bytes"] > 0 and totals_agree(received["bytes"], sent["bytes"], streams, udp),
+              f"{what}, {direction}: received {received['bytes']}, sent {sent['bytes']}")
+    check(len(client_doc["end"]["streams"]) == 2 * streams,
+          f"{what}: {len(client_doc['end']['streams'])} streams, not {streams} each way")
+    return pairs
 
 
 def check_test(doc, streams, sender_tail, server_out):
@@ -150,17 +173,40 @@ def busy(xttcp, started):
     check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
 
 
-def refused_bidir(xttcp, started):
-    """--bidir is not served yet: the client is told in iperf3's words, and the server serves
-    the next client."""
+def bidir(xttcp, started):
+    """--bidir -P 4: four streams each way at once. The client's sends (sum_sent, counted by
+    xttcp) and xttcp's sends (sum_sent_bidir_reverse) each agree with their receiver's count."""
+    need_iperf3()
+    s, port = server(xttcp, started, "-1")
+    code, doc = client(port, "--bidir", "-P", "4", "-t", "2")
+    check(code == 0 and "error" not in doc, f"iperf3 --bidir failed: {doc.get('error')}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+    end = doc["end"]
+    # The client's document holds both ends' counts of both directions (the results exchange).
+    bidir_totals(doc, doc, 4, "iperf3 to xttcp")
+    check(all("sum_bidir_reverse" in i for i in doc["intervals"]),
+          "intervals without the reverse channel's sum")
+    check(end["cpu_utilization_percent"]["remote_total"] > 0, "no remote CPU from xttcp")
+    out = s.stdout()
+    check("[ ID][Role]" in out and "[RX-S]" in out and "[TX-S]" in out,
+          f"xttcp's rows do not say their roles:\n{out}")
+    shown = summary_sum_bytes(out, "sender", "[TX-S]")  # what xttcp sent
+    check(within(shown, end["sum_sent_bidir_reverse"]["bytes"], 0.01),
+          f"xttcp's summary shows {shown:.0f} bytes sent, it handed over "
+          f"{end['sum_sent_bidir_reverse']['bytes']}")
+
+
+def refused_mss(xttcp, started):
+    """-M is not served yet: the client is told in iperf3's words, and the server serves the
+    next client."""
     need_iperf3()
     s, port = server(xttcp, started)
-    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "--bidir", "-t", "1"],
+    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-M", "1000", "-t", "1"],
                              capture_output=True, text=True, timeout=30)
-    check(refused.returncode == 1, f"iperf3 --bidir exited {refused.returncode}")
+    check(refused.returncode == 1, f"iperf3 -M exited {refused.returncode}")
     check("an option you are trying to set is not implemented yet" in refused.stderr,
-          f"the --bidir client was told:\n{refused.stderr}")
-    check("--bidir is not served yet" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
+          f"the -M client was told:\n{refused.stderr}")
+    check("-M is not served yet" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
     code, doc = client(port, "-t", "1")
     check(code == 0 and "error" not in doc, f"the next client failed: {doc.get('error')}")
     s.signal(2)
@@ -276,7 +322,7 @@ def hostile_client(xttcp, started):
 
 
 CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,
-         "refused-bidir": refused_bidir, "interrupted": interrupted, "hostile-client": hostile_client,
+         "bidir": bidir, "refused-mss": refused_mss, "interrupted": interrupted, "hostile-client": hostile_client,
          "server-json": server_json, "server-output": server_output}
 
 if __name__ == "__main__":

@@ -5,15 +5,16 @@ sequence numbers), -P 4, -R, the rate per stream (-b). Each test's totals agree 
 (paced well below what loopback carries, so a loaded machine loses none to speak of), the
 UDP figures a consumer reads are there (jitter_ms, lost_packets), and xttcp's -J has the keys of
 3.12's for the same test, read by one reader. A stranger's datagram on the server's UDP port
-makes no stream. Cases: from-iperf3 (a real client, xttcp's server), to-iperf3 (xttcp's client,
-a real server), xttcp-both, json-as-iperf3s, strangers.
+makes no stream. --bidir -P 4 both ways: each direction's totals agree, under 3.12's names for
+each. Cases: from-iperf3 (a real client, xttcp's server), to-iperf3 (xttcp's client, a real
+server), bidir, xttcp-both, json-as-iperf3s, strangers.
 Exits 77 when /usr/bin/iperf3 is missing (scripts/install-deps.sh installs the iperf3 package)."""
 import json
 import socket
 
 from iperf3_client_test import both_documents, check_against_iperf3, iperf3_server, xttcp_client
-from iperf3_peer_test import (check_test, client, need_iperf3, read_exactly, server,
-                              summary_sum_bytes)
+from iperf3_peer_test import (bidir_totals, check_test, client, need_iperf3, read_exactly,
+                              server, summary_sum_bytes)
 from xttcp_e2e import check, run_cases, within
 
 RATE = ["-b", "20M", "-w", "1M"]  # per stream; socket buffers that ride out a busy host
@@ -65,17 +66,43 @@ def to_iperf3(xttcp, started):
         check("Lost/Total Datagrams" in c.stdout(), f"no UDP summary:\n{c.stdout()}")
 
 
+def both_directions_agree(client_doc, server_doc, what):
+    """--bidir: each direction's totals within 2 % (bidir_totals), with no loss to speak of."""
+    for sent, received in bidir_totals(client_doc, server_doc, 4, what):
+        check(received["lost_percent"] < 2, f"{what}: {received['lost_percent']} % lost of "
+              f"{received['packets']} at a paced rate")
+
+
+def bidir(xttcp, started):
+    """--bidir -P 4 -u both ways: a real client against xttcp's server, xttcp's client against
+    a real server; each end's -J read for its own sends and receipts."""
+    need_iperf3()
+    s, port = server(xttcp, started, "-1", "-J")
+    code, client_doc = client(port, "-u", "--bidir", "-P", "4", "-t", "2", *RATE)
+    check(code == 0 and "error" not in client_doc, f"iperf3 -u --bidir: {client_doc.get('error')}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+    both_directions_agree(client_doc, json.loads(s.stdout()), "iperf3 to xttcp")
+    s, port = iperf3_server(started)
+    c = xttcp_client(xttcp, started, port, "-u", "--bidir", "-P", "4", "-t", "2", *RATE, "-J")
+    check(c.wait(60) == 0, f"xttcp's client failed:\n{c.describe()}")
+    server_doc = json.loads(s.stdout()) if s.wait(60) == 0 else {"error": s.describe()}
+    check("error" not in server_doc, f"iperf3's server says: {server_doc.get('error')}")
+    both_directions_agree(json.loads(c.stdout()), server_doc, "xttcp to iperf3")
+
+
 def xttcp_both(xttcp, started):
-    """Both ends xttcp, forward and -R, -P 4."""
+    """Both ends xttcp, forward, -R and --bidir, -P 4."""
     s, port = server(xttcp, started)
-    for direction in ([], ["-R"]):
+    for direction in ([], ["-R"], ["--bidir"]):
         c = xttcp_client(xttcp, started, port, "-u", "-P", "4", "-t", "2", *RATE, *direction)
         check(c.wait(60) == 0, f"xttcp's client {direction} failed:\n{c.describe()}")
-        sent = summary_sum_bytes(c.stdout(), "sender")
-        received = summary_sum_bytes(c.stdout(), "receiver")
-        print(f"xttcp to xttcp -u {direction}: sent {sent:.0f}, received {received:.0f}")
-        check(sent > 0 and within(received, sent, 0.02),
-              f"received {received:.0f} is not within 2 % of sent {sent:.0f}:\n{c.stdout()}")
+        for role in (("[TX-C]", "[RX-C]") if direction == ["--bidir"] else ("",)):
+            sent = summary_sum_bytes(c.stdout(), "sender", role)
+            received = summary_sum_bytes(c.stdout(), "receiver", role)
+            print(f"xttcp to xttcp -u {direction} {role}: sent {sent:.0f}, received "
+                  f"{received:.0f}")
+            check(sent > 0 and within(received, sent, 0.02),
+                  f"received {received:.0f} is not within 2 % of sent {sent:.0f}:\n{c.stdout()}")
     s.signal(2)
     check(s.wait(20) == 0, "xttcp's server did not exit 0 on Ctrl+C")
 
@@ -101,7 +128,7 @@ def json_as_iperf3s(xttcp, started):
     -R: the same keys in the same nesting, and one reader reads both."""
     need_iperf3()
     s, port = iperf3_server(started, ())  # test after test
-    for direction in ([], ["-R"]):
+    for direction in ([], ["-R"], ["--bidir"]):
         for name, doc in both_documents(xttcp, started, port, "-u", "-t", "2", "-P", "2", *RATE,
                                         *direction):
             read = consumer_reads(doc)
@@ -162,7 +189,7 @@ def strangers(xttcp, started):
     check(s.wait(20) == 0, "the server did not exit 0 on Ctrl+C")
 
 
-CASES = {"from-iperf3": from_iperf3, "to-iperf3": to_iperf3, "xttcp-both": xttcp_both,
+CASES = {"from-iperf3": from_iperf3, "to-iperf3": to_iperf3, "bidir": bidir, "xttcp-both": xttcp_both,
          "json-as-iperf3s": json_as_iperf3s, "strangers": strangers}
 
 if __name__ == "__main__":

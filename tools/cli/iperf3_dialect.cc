@@ -196,6 +196,11 @@ Status set_reverse(Iperf3Parse& p, const std::string&) {
   p.spec.iperf3.reverse = true;
   return ok();
 }
+Status set_bidir(Iperf3Parse& p, const std::string&) {
+  client_option(p, "--bidir");
+  p.spec.iperf3.bidir = true;
+  return ok();
+}
 // -b or --fq-rate: bits/s per stream (0: unlimited).
 Status set_stream_rate(Iperf3Parse& p, const std::string& v, const char* option, uint64_t& rate) {
   client_option(p, option);
@@ -318,6 +323,7 @@ constexpr OptionRow rows[] = {
     {'k', "blockcount", Arg::required, set_blocks},
     {'P', "parallel", Arg::required, set_parallel},
     {'R', "reverse", Arg::none, set_reverse},
+    {0, "bidir", Arg::none, set_bidir},
     {'b', "bitrate", Arg::required, set_bitrate},
     {'l', "length", Arg::required, set_length},
     {'w', "window", Arg::required, set_window},
@@ -339,7 +345,6 @@ constexpr const char* not_yet = "is not run by xttcp's iperf3 client yet (iperf3
 
 constexpr option_rows::RefusedRow refused[] = {
     {0, "logfile", Arg::required, "xttcp prints on standard output (redirect it: >> FILE)"},
-    {0, "bidir", Arg::none, "--bidir is not run by xttcp's iperf3 ends yet (-R is)"},
     {'M', "set-mss", Arg::required, "-M is not run by xttcp's iperf3 ends yet"},
     {0, "pacing-timer", Arg::required, "xttcp paces every send by its own clock"},
     {0, "repeating-payload", Arg::none, not_yet},
@@ -408,6 +413,10 @@ Expected<Command> finish(Iperf3Parse& p) {
         fmt::format("{}: a client's option (a server takes every test setting from its "
                     "client)",
                     p.client_only));
+  if (spec.iperf3.reverse && spec.iperf3.bidir)
+    return fail(
+        "-R and --bidir cannot be used together (iperf3: cannot be both reverse and "
+        "bidirectional)");
   if (p.ends.size() > 1)
     return fail(
         fmt::format("{} and {}: only one of -t, -n and -k ends a test", p.ends[0], p.ends[1]));
@@ -484,6 +493,7 @@ Client specific:
   -k, --blockcount #[KMGT]  number of blocks (sends or reads) to transmit (instead of -t)
   -P, --parallel #          number of parallel client streams to run (1 to 128)
   -R, --reverse             run in reverse mode (server sends, client receives)
+  --bidir                   run in bidirectional mode (client and server send and receive)
   -u, --udp                 use UDP rather than TCP
   --udp-counters-64bit      use 64-bit counters in UDP test packets
   -b, --bitrate #[KMGT]     target bitrate in bits/sec per stream (default: unlimited for
@@ -506,7 +516,7 @@ xttcp:
                             (MSG_TRUNC); off: copied into user space, as iperf3 does
   --dialect iperf3          this grammar (also chosen by the program name iperf3)
 
-Not yet run by xttcp: --bidir, -M, authentication.
+Not yet run by xttcp: -M, authentication.
 )";
 }
 

@@ -15,11 +15,21 @@ TestSpec client_spec(const std::string& line) {
   return command ? command->spec : TestSpec{};
 }
 
+// The client's test as its workers of its one direction run it (-R: receiving).
+TestSpec engine_spec(const std::string& line) {
+  const TestSpec client = client_spec(line);
+  return client_engine_spec(client, !client.iperf3.reverse);
+}
+
 TEST(ClientParameters, AsIperf3FillsThem) {
   // wire-tcp1.txt: iperf3 -c H -t 2 sends exactly these keys.
   EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -t 2"))),
             R"({"tcp":true,"omit":0,"time":2,"num":0,"blockcount":0,"parallel":1,"len":131072,)"
             R"("pacing_timer":1000,"client_version":"3.12"})");
+  // wire-bidir.txt: iperf3 -c H -t 1 --bidir.
+  EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -t 1 --bidir"))),
+            R"({"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":1,)"
+            R"("bidirectional":true,"len":131072,"pacing_timer":1000,"client_version":"3.12"})");
   const Parameters p =
       client_parameters(client_spec("-c h -P 4 -R -O 1 -l 64K -w 1M -b 100M -N -C cubic -T x"));
   EXPECT_EQ(p.parallel, 4u);
@@ -50,7 +60,7 @@ TEST(ClientParameters, UdpAsIperf3FillsThem) {
           client_parameters(client_spec("-c h -u -t 1 -b 10M -l 32768 --udp-counters-64bit"))),
       R"({"udp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":1,"len":32768,)"
       R"("bandwidth":10000000,"pacing_timer":1000,"udp_counters_64bit":1,"client_version":"3.12"})");
-  const TestSpec udp = client_engine_spec(client_spec("-c h -u -P 2 --udp-counters-64bit"));
+  const TestSpec udp = engine_spec("-c h -u -P 2 --udp-counters-64bit");
   EXPECT_EQ(udp.workload.protocol, xttcp::Protocol::udp);
   EXPECT_EQ(udp.workload.udp_payload, UdpPayload::iperf3);
   EXPECT_TRUE(udp.iperf3.udp_counters_64bit);
@@ -58,7 +68,7 @@ TEST(ClientParameters, UdpAsIperf3FillsThem) {
 }
 
 TEST(ClientEngineSpec, TheDirectionAndThePacing) {
-  const TestSpec sends = client_engine_spec(client_spec("-c h -P 4 -b 100M -t 3 -O 2"));
+  const TestSpec sends = engine_spec("-c h -P 4 -b 100M -t 3 -O 2");
   EXPECT_EQ(sends.role, Role::sender);
   EXPECT_TRUE(sends.layout.one_port);
   EXPECT_EQ(sends.layout.ports, 4u);
@@ -66,7 +76,7 @@ TEST(ClientEngineSpec, TheDirectionAndThePacing) {
   EXPECT_EQ(sends.workload.warmup_s, 2u);                // -O as the warm-up
   EXPECT_EQ(sends.workload.duration_s, 3u);
   EXPECT_EQ(sends.workload.cooldown_s, 0u);
-  const TestSpec receives = client_engine_spec(client_spec("-c h -P 4 -b 100M -R -Z"));
+  const TestSpec receives = engine_spec("-c h -P 4 -b 100M -R -Z");
   EXPECT_EQ(receives.role, Role::receiver);
   EXPECT_EQ(receives.workload.rate_limit_bps, 0u);  // the server paces what it sends
   EXPECT_EQ(receives.io.zerocopy, ZeroCopy::off);

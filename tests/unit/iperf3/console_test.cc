@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <tuple>
 
 namespace xttcp::iperf3 {
@@ -53,7 +54,8 @@ TEST(Lines, BannerAndConnections) {
 
 TEST(Lines, TheSummaryOfSeveralStreamsAsServerTcpP2) {
   const auto lines = summary_lines(
-      {{5, 3960000000, 2, std::nullopt}, {8, 3915000000, 2, std::nullopt}}, false, 'a', false);
+      {{false, "", {{5, 3960000000, 2, std::nullopt}, {8, 3915000000, 2, std::nullopt}}}}, 'a',
+      false);
   EXPECT_EQ(lines,
             (std::vector<std::string>{
                 "[ ID] Interval           Transfer     Bitrate",
@@ -61,15 +63,17 @@ TEST(Lines, TheSummaryOfSeveralStreamsAsServerTcpP2) {
                 "[  8]   0.00-2.00   sec  3.65 GBytes  15.7 Gbits/sec                  receiver",
                 "[SUM]   0.00-2.00   sec  7.33 GBytes  31.5 Gbits/sec                  receiver",
             }));
-  EXPECT_EQ(summary_lines({{5, 1, 2, 0}}, true, 'a', true).front(), separator);
+  EXPECT_EQ(summary_lines({{true, "", {{5, 1, 2, 0}}}}, 'a', true).front(), separator);
 }
 
 TEST(Lines, TheClientsSummaryAsClientTcpP2) {
   // client-tcp-P2.txt: each stream's sender then receiver row, the [SUM] rows at the last
   // stream's times.
   const auto lines = client_summary_lines(
-      {{5, 3962000000, 1.996, 0, 3958000000, 2.004}, {7, 3919000000, 2.0, 0, 3915000000, 2.0}}, 'a',
-      false);
+      {{true,
+        "",
+        {{5, 3962000000, 1.996, 0, 3958000000, 2.004}, {7, 3919000000, 2.0, 0, 3915000000, 2.0}}}},
+      'a', false);
   EXPECT_EQ(lines,
             (std::vector<std::string>{
                 "[ ID] Interval           Transfer     Bitrate         Retr",
@@ -81,24 +85,26 @@ TEST(Lines, TheClientsSummaryAsClientTcpP2) {
                 "[SUM]   0.00-2.00   sec  7.33 GBytes  31.5 Gbits/sec                  receiver",
             }));
   // One stream: no [SUM]; after intervals of one stream, the separator first.
-  const auto one = client_summary_lines({{5, 1000, 1, 3, 990, 1}}, 'a', true);
+  const auto one = client_summary_lines({{true, "", {{5, 1000, 1, 3, 990, 1}}}}, 'a', true);
   ASSERT_EQ(one.size(), 4u);
   EXPECT_EQ(one[0], separator);
   EXPECT_TRUE(one[2].ends_with("/sec    3             sender")) << one[2];
   // A sender that knows no retransmits: no Retr column at all.
-  EXPECT_EQ(client_summary_lines({{5, 1000, 1, std::nullopt, 990, 1}}, 'a', false).front(),
-            header(false, false));
+  EXPECT_EQ(
+      client_summary_lines({{true, "", {{5, 1000, 1, std::nullopt, 990, 1}}}}, 'a', false).front(),
+      header(false, false));
 }
 
 TEST(LiveReport, EachIntervalsRowsThenSumAndSeparator) {
   std::vector<std::string> printed;
-  LiveReport live({5, 8}, false, 'a', 1.0, [&](const std::string& l) { printed.push_back(l); });
+  LiveReport live({5, 8}, one_direction(false, 2), 'a', 1.0,
+                  [&](const std::string& l) { printed.push_back(l); });
   IntervalSample sample;
   sample.start_s = 0;
   sample.seconds = 1;
   sample.bytes = 3970000000;
   sample.per_stream = {StreamInterval{0, 1997000000}, StreamInterval{1, 1973000000}};
-  live.interval(Role::receiver, {}, sample, false);
+  live.intervals({sample}, false);
   EXPECT_EQ(printed, (std::vector<std::string>{
                          "[ ID] Interval           Transfer     Bitrate",
                          "[  5]   0.00-1.00   sec  1.86 GBytes  16.0 Gbits/sec                  ",
@@ -112,7 +118,7 @@ TEST(LiveReport, EachIntervalsRowsThenSumAndSeparator) {
   empty.start_s = 1;
   empty.seconds = 0.05;
   printed.clear();
-  live.interval(Role::receiver, {}, empty, false);
+  live.intervals({empty}, false);
   EXPECT_TRUE(printed.empty());
 }
 
@@ -122,10 +128,10 @@ constexpr uint64_t datagram = 32768;
 std::vector<std::string> live_udp(bool sender, std::vector<int> ids,
                                   const std::vector<IntervalSample>& samples) {
   std::vector<std::string> printed;
-  LiveReport live(std::move(ids), sender, 'a', 1.0,
+  const std::size_t streams = ids.size();
+  LiveReport live(std::move(ids), one_direction(sender, streams), 'a', 1.0,
                   [&](const std::string& l) { printed.push_back(l); });
-  for (const IntervalSample& s : samples)
-    live.interval(sender ? Role::sender : Role::receiver, {}, s, true);
+  for (const IntervalSample& s : samples) live.intervals({s}, true);
   return printed;
 }
 
@@ -179,8 +185,8 @@ TEST(Udp, TheClientAsClientUdp) {
                 "[  5]   1.00-2.00   sec  11.9 MBytes  99.8 Mbits/sec  381  ",
             }));
   EXPECT_EQ(
-      client_udp_summary_lines({{5, 763 * datagram, 2, 763, 763 * datagram, 2, 0.05, 0, 763}}, 'a',
-                               true),
+      client_udp_summary_lines(
+          {{true, "", {{5, 763 * datagram, 2, 763, 763 * datagram, 2, 0.05, 0, 763}}}}, 'a', true),
       (std::vector<std::string>{
           separator,
           "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
@@ -207,8 +213,10 @@ TEST(Udp, TwoStreamsAsClientUdpP2) {
             }));
   const uint64_t bytes = 763 * datagram;
   EXPECT_EQ(
-      client_udp_summary_lines({{5, bytes, 2, 763, bytes, 2, 0.053, 0, 763},
-                                {7, bytes, 2, 763, bytes, 2, 0.051, 0, 763}},
+      client_udp_summary_lines({{true,
+                                 "",
+                                 {{5, bytes, 2, 763, bytes, 2, 0.053, 0, 763},
+                                  {7, bytes, 2, 763, bytes, 2, 0.051, 0, 763}}}},
                                'a', false),
       (std::vector<std::string>{
           "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
@@ -232,7 +240,8 @@ TEST(Udp, TheReceivingClientAsClientUdpR) {
       }));
   const uint64_t bytes = 763 * datagram;
   EXPECT_EQ(
-      client_udp_summary_lines({{5, bytes, 2, 763, bytes, 2, 0.015, 0, 763}}, 'a', true),
+      client_udp_summary_lines({{false, "", {{5, bytes, 2, 763, bytes, 2, 0.015, 0, 763}}}}, 'a',
+                               true),
       (std::vector<std::string>{
           separator,
           "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
@@ -253,7 +262,7 @@ TEST(Udp, ServersAsServerUdpAndServerUdpR) {
           "[  5]   1.00-2.00   sec  11.9 MBytes  99.9 Mbits/sec  0.050 ms  0/381 (0%)  ",
       }));
   EXPECT_EQ(
-      udp_summary_lines({{5, bytes, 2, 0.05, 0, 763}}, false, 'a', true),
+      udp_summary_lines({{false, "", {{5, bytes, 2, 0.05, 0, 763}}}}, 'a', true),
       (std::vector<std::string>{
           separator,
           "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
@@ -268,7 +277,7 @@ TEST(Udp, ServersAsServerUdpAndServerUdpR) {
           "[  5]   1.00-2.00   sec  11.9 MBytes  99.9 Mbits/sec  381  ",
       }));
   EXPECT_EQ(
-      udp_summary_lines({{5, bytes, 2, 0.05, 2, 763}}, true, 'a', true),
+      udp_summary_lines({{true, "", {{5, bytes, 2, 0.05, 2, 763}}}}, 'a', true),
       (std::vector<std::string>{
           separator,
           "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
@@ -288,8 +297,8 @@ TEST(Udp, TwoStreamsAsServerUdpP2) {
       }));
   const uint64_t bytes = 763 * datagram;
   EXPECT_EQ(
-      udp_summary_lines({{5, bytes, 2, 0.053, 0, 763}, {6, bytes, 2, 0.051, 0, 763}}, false, 'a',
-                        false),
+      udp_summary_lines({{false, "", {{5, bytes, 2, 0.053, 0, 763}, {6, bytes, 2, 0.051, 0, 763}}}},
+                        'a', false),
       (std::vector<std::string>{
           "[ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams",
           "[  5]   0.00-2.00   sec  23.8 MBytes   100 Mbits/sec  0.053 ms  0/763 (0%)  receiver",
@@ -308,7 +317,7 @@ TEST(Udp, LossAndReorderingAsIperfPrintResults) {
   UdpStreamBothEnds a{5, 1000, 2, 100, 900, 2, 0.1, 10, 98};
   a.out_of_order = 3;
   const UdpStreamBothEnds b{7, 1000, 2.5, 100, 1000, 2.5, 0.3, 0, 100};
-  const auto lines = client_udp_summary_lines({a, b}, 'a', false);
+  const auto lines = client_udp_summary_lines({{true, "", {a, b}}}, 'a', false);
   ASSERT_EQ(lines.size(), 8u);
   EXPECT_TRUE(lines[1].ends_with("  0.000 ms  0/100 (0%)  sender")) << lines[1];
   EXPECT_EQ(lines[2], "[SUM]  0.0- 2.0 sec  3 datagrams received out-of-order");
@@ -316,6 +325,126 @@ TEST(Udp, LossAndReorderingAsIperfPrintResults) {
   EXPECT_TRUE(lines[5].starts_with("[  7]   0.00-2.00   sec")) << lines[5];  // the first's times
   EXPECT_TRUE(lines[6].ends_with("  0.000 ms  0/200 (0%)  sender")) << lines[6];
   EXPECT_TRUE(lines[7].ends_with("  0.200 ms  10/198 (5%)  receiver")) << lines[7];
+}
+
+}  // namespace
+}  // namespace xttcp::iperf3
+
+namespace xttcp::iperf3 {
+namespace {
+
+// --bidir: the lines of the reference's bidir samples, from figures that print the same.
+std::vector<std::string> reference_lines(const std::string& name, std::size_t from,
+                                         std::size_t count) {
+  std::ifstream in(std::string(IPERF3_REFERENCE_DIR) + "/" + name);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  if (from + count > lines.size()) return {};
+  return {lines.begin() + static_cast<std::ptrdiff_t>(from),
+          lines.begin() + static_cast<std::ptrdiff_t>(from + count)};
+}
+
+Parameters bidir_test(bool udp) {
+  Parameters p;
+  p.protocol = udp ? Protocol::udp : Protocol::tcp;
+  p.parallel = 1;
+  p.bidirectional = true;
+  return p;
+}
+
+// One TCP stream's interval share: its bytes and (sending) its cwnd as snd_cwnd × snd_mss.
+StreamInterval tcp_share(uint64_t bytes, uint32_t snd_cwnd = 0, uint32_t snd_mss = 0) {
+  StreamInterval s{0, bytes};
+  if (snd_mss > 0) {
+    ConnectionInterval tcp;
+    tcp.snd_cwnd = snd_cwnd;
+    tcp.snd_mss = snd_mss;
+    s.tcp = tcp;
+  }
+  return s;
+}
+
+IntervalSample tcp_interval(double start_s, StreamInterval share) {
+  IntervalSample sample;
+  sample.start_s = start_s;
+  sample.seconds = 1;
+  sample.bytes = share.bytes;
+  sample.per_stream = {share};
+  return sample;
+}
+
+TEST(Bidir, TheClientAsClientTcpBidir) {
+  std::vector<std::string> printed;
+  LiveReport live({5, 7}, stream_groups(true, bidir_test(false)), 'a', 1.0,
+                  [&](const std::string& l) { printed.push_back(l); });
+  live.intervals(
+      {tcp_interval(0, tcp_share(1986422374, 48, 32768)), tcp_interval(0, tcp_share(2018634629))},
+      false);
+  live.intervals(
+      {tcp_interval(1, tcp_share(1975684956, 1023, 1024)), tcp_interval(1, tcp_share(2005216000))},
+      false);
+  EXPECT_EQ(printed, reference_lines("client-tcp-bidir.txt", 3, 5));
+  EXPECT_FALSE(live.ended_with_separator());  // one stream each way: no [SUM], no separator
+  const std::vector<std::string> summary =
+      client_summary_lines({{true, "[TX-C]", {{5, 3962131333, 2.0, 0, 3962131333, 2.01}}},
+                            {false, "[RX-C]", {{7, 4026531840, 2.0, 1, 4026531840, 2.01}}}},
+                           'a', true);
+  EXPECT_EQ(summary, reference_lines("client-tcp-bidir.txt", 8, 6));
+}
+
+TEST(Bidir, TheServersSummaryAsServerTcpBidir) {
+  // Its receive streams first; each group its own direction's row only.
+  const std::vector<std::string> summary =
+      summary_lines({{false, "[RX-S]", {{5, 3962131333, 2.0051, std::nullopt}}},
+                     {true, "[TX-S]", {{8, 4026531840, 2.0051, 1}}}},
+                    'a', true);
+  EXPECT_EQ(summary, reference_lines("server-tcp-bidir.txt", 13, 4));
+}
+
+TEST(Bidir, TheClientAsClientUdpBidir) {
+  std::vector<std::string> printed;
+  LiveReport live({5, 7}, stream_groups(true, bidir_test(true)), 'a', 1.0,
+                  [&](const std::string& l) { printed.push_back(l); });
+  live.intervals({udp_interval(0, 1, {{382, 0, 0}}), udp_interval(0, 1, {{382, 0, 9000}})}, true);
+  live.intervals({udp_interval(1, 1, {{381, 0, 0}}), udp_interval(1, 1, {{381, 0, 15000}})}, true);
+  EXPECT_EQ(printed, reference_lines("client-udp-bidir.txt", 3, 5));
+  const uint64_t bytes = 763 * datagram;
+  EXPECT_EQ(
+      client_udp_summary_lines({{true, "[TX-C]", {{5, bytes, 2, 763, bytes, 2, 0.004, 0, 763}}},
+                                {false, "[RX-C]", {{7, bytes, 2, 763, bytes, 2, 0.015, 0, 763}}}},
+                               'a', true),
+      reference_lines("client-udp-bidir.txt", 8, 6));
+}
+
+TEST(Bidir, TheServersSummaryAsServerUdpBidir) {
+  const uint64_t bytes = 763 * datagram;
+  EXPECT_EQ(udp_summary_lines({{false, "[RX-S]", {{5, bytes, 2, 0.004, 0, 763}}},
+                               {true, "[TX-S]", {{6, bytes, 2, 0, 0, 763}}}},
+                              'a', true),
+            reference_lines("server-udp-bidir.txt", 11, 4));
+}
+
+TEST(Bidir, EachEndsGroupsAndTheirSumNames) {
+  const std::vector<StreamGroup> client = stream_groups(true, bidir_test(false));
+  ASSERT_EQ(client.size(), 2u);
+  EXPECT_TRUE(client[0].sending);
+  EXPECT_EQ(client[0].sum_name, "sum");
+  EXPECT_EQ(client[1].role, "[RX-C]");
+  EXPECT_EQ(client[1].first, 1u);
+  EXPECT_EQ(client[1].sum_name, "sum_bidir_reverse");
+  const std::vector<StreamGroup> server = stream_groups(false, bidir_test(false));
+  EXPECT_FALSE(server[0].sending);
+  EXPECT_EQ(server[0].role, "[RX-S]");
+  EXPECT_EQ(server[0].sum_name, "sum");  // the client's sends, at both ends
+  EXPECT_EQ(server[1].sum_name, "sum_bidir_reverse");
+  Parameters reverse;
+  reverse.parallel = 3;
+  reverse.reverse = true;
+  const std::vector<StreamGroup> one = stream_groups(true, reverse);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_FALSE(one[0].sending);
+  EXPECT_EQ(one[0].count, 3u);
+  EXPECT_EQ(one[0].role, "");
 }
 
 }  // namespace

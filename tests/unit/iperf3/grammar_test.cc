@@ -147,8 +147,11 @@ TEST(Iperf3Grammar, TheClientsRefusals) {
             "its client)");
   EXPECT_EQ(iperf3_error("-s -u"),
             "-u: a client's option (a server takes every test setting from its client)");
-  EXPECT_EQ(iperf3_error("-c h --bidir"),
-            "--bidir: not served: --bidir is not run by xttcp's iperf3 ends yet (-R is)");
+  EXPECT_EQ(iperf3_error("-c h --bidir -R"),
+            "-R and --bidir cannot be used together (iperf3: cannot be both reverse and "
+            "bidirectional)");
+  EXPECT_EQ(iperf3_error("-s --bidir"),
+            "--bidir: a client's option (a server takes every test setting from its client)");
   EXPECT_EQ(iperf3_error("-c h -C abcdefghijklmnop"),
             "-C: 'abcdefghijklmnop' is not a congestion control name of 1 to 15 characters");
   EXPECT_EQ(iperf3_error("-s -R"),

@@ -39,7 +39,7 @@ Json reference(const std::string& name) {
 
 // A two-stream test of one second, as this end saw it and as its peer's results said.
 Json document(bool sending) {
-  JsonDocument doc(sending);
+  JsonDocument doc(one_direction(sending, 2));
   doc.set_sockets({5, 7});
   DocumentStart start;
   start.connected = {{5, "127.0.0.1", 43256, "127.0.0.1", 5999},
@@ -61,9 +61,8 @@ Json document(bool sending) {
   tcp.rtt_us = 48;
   tcp.retransmits = 2;
   sample.per_stream = {{0, 1000, 1, 0, 0, 0, 0, tcp, {}}, {1, 2000, 1, 0, 0, 0, 0, tcp, {}}};
-  doc.interval(sending ? Role::sender : Role::receiver, {}, sample, false);
+  doc.intervals({sample}, false);
   DocumentEnd end;
-  end.sending = sending;
   end.seconds = 1;
   Results& sender = sending ? end.ours : end.theirs;
   Results& receiver = sending ? end.theirs : end.ours;
@@ -108,7 +107,7 @@ TEST(JsonDocument, WhatAConsumerReads) {
 
 TEST(JsonDocument, TheServersOutputAtTheTopAsClientTcpGetServerOutput) {
   // client-tcp-get-server-output.json: the server's text after `end`.
-  JsonDocument doc(true);
+  JsonDocument doc(one_direction(true, 1));
   Results server;
   server.server_output_text = "Accepted connection from 127.0.0.1, port 34454\n";
   doc.set_server_output(server);
@@ -130,7 +129,7 @@ TEST(JsonDocument, TheServersOutputAtTheTopAsClientTcpGetServerOutput) {
 }
 
 TEST(JsonDocument, AFailedTestsDocumentSaysWhy) {
-  JsonDocument doc(true);
+  JsonDocument doc(one_direction(true, 1));
   doc.set_error("the server is busy running a test. try again later");
   const Json failed = Json::parse(doc.text());
   EXPECT_EQ(failed["error"], "the server is busy running a test. try again later");
@@ -165,7 +164,7 @@ Json udp_document(const std::string& name, bool client) {
   const Json ref = reference(name);
   const Json& rs = ref["start"];
   const bool sending = ref["intervals"][0]["sum"]["sender"].get<bool>();
-  JsonDocument doc(sending);
+  JsonDocument doc(one_direction(sending, ref["start"]["connected"].size()));
   std::vector<int> sockets;
   DocumentStart start;
   for (const Json& c : rs["connected"]) {
@@ -201,12 +200,11 @@ Json udp_document(const std::string& name, bool client) {
     s.jitter_ns = sending ? 0 : std::llround(st["jitter_ms"].get<double>() * 1e6);
     sample.per_stream.push_back(s);
   }
-  doc.interval(sending ? Role::sender : Role::receiver, {}, sample, true);
+  doc.intervals({sample}, true);
   // Each end's results: the sender's bytes, packets and time; the receiver's jitter (s), lost,
   // highest sequence number and time.
   const Json& e = ref["end"];
   DocumentEnd end;
-  end.sending = sending;
   end.seconds = 1;
   Results& sender = sending ? end.ours : end.theirs;
   Results& receiver = sending ? end.theirs : end.ours;
@@ -269,7 +267,7 @@ TEST(JsonDocumentUdp, TheServerReceivingAsServerUdp) {
 TEST(JsonDocumentUdp, TheServerSendingHasServerUdpsKeysButASendersIntervals) {
   // No 3.12 sample of a sending UDP server's -J: its keys are server-udp.json's, less a
   // receiver's interval figures.
-  JsonDocument doc(true);
+  JsonDocument doc(one_direction(true, 1));
   doc.set_sockets({5});
   DocumentStart start;
   start.connected = {{5, "127.0.0.1", 5999, "127.0.0.1", 45780}};
@@ -281,7 +279,7 @@ TEST(JsonDocumentUdp, TheServerSendingHasServerUdpsKeysButASendersIntervals) {
   sample.seconds = 1;
   sample.bytes = 2000;
   sample.per_stream = {{0, 2000, 0, 2}};
-  doc.interval(Role::sender, {}, sample, true);
+  doc.intervals({sample}, true);
   DocumentEnd end;
   end.ours.streams = {{1, 2000, -1, 0, 0, 2, 0, 1.0}};
   doc.set_end(end);
@@ -299,7 +297,7 @@ TEST(JsonDocumentUdp, TheServerSendingHasServerUdpsKeysButASendersIntervals) {
 
 TEST(JsonDocumentUdp, JitterLossAndPackets) {
   // A receiving client of two streams: 1000 datagrams sent on each, 50 and 0 lost.
-  JsonDocument doc(false);
+  JsonDocument doc(one_direction(false, 2));
   doc.set_sockets({5, 7});
   DocumentStart start;
   start.test.protocol = Protocol::udp;
@@ -309,9 +307,8 @@ TEST(JsonDocumentUdp, JitterLossAndPackets) {
   sample.seconds = 1;
   sample.per_stream = {{0, 1900, 0, 95, 5, 0, 200000}, {1, 2000, 0, 100, 0, 0, 400000}};
   sample.bytes = 3900;
-  doc.interval(Role::receiver, {}, sample, true);
+  doc.intervals({sample}, true);
   DocumentEnd end;
-  end.sending = false;
   end.seconds = 2;
   end.ours.streams = {{1, 19000, -1, 0.0002, 50, 1000, 0, 2.0},
                       {3, 20000, -1, 0.0004, 0, 1000, 0, 2.0}};
@@ -351,6 +348,88 @@ TEST(JsonDocumentUdp, JitterLossAndPackets) {
   EXPECT_EQ(alone["end"]["streams"][0]["udp"]["lost_percent"], 0);
   EXPECT_DOUBLE_EQ(alone["end"]["sum"]["lost_percent"].get<double>(), 2.5);
   EXPECT_EQ(alone["end"]["sum_sent"]["bytes"], 0);
+}
+
+}  // namespace
+}  // namespace xttcp::iperf3
+
+namespace xttcp::iperf3 {
+namespace {
+
+// A --bidir TCP test of one stream each way, as one end saw it and its peer's results said:
+// `client` 1 (id 1) sent 2000 and 3 (id 3) received 1500; the server the other way round.
+Json bidir_document(bool client) {
+  Parameters p;
+  p.parallel = 1;
+  p.bidirectional = true;
+  p.time_s = 1;
+  JsonDocument doc(stream_groups(client, p));
+  doc.set_sockets({5, client ? 7 : 8});
+  DocumentStart start;
+  start.client = client;
+  start.connected = {{5, "127.0.0.1", 44966, "127.0.0.1", 5999},
+                     {client ? 7 : 8, "127.0.0.1", 44968, "127.0.0.1", 5999}};
+  start.test = p;
+  doc.set_start(start);
+  ConnectionInterval tcp;
+  tcp.snd_cwnd = 10;
+  tcp.snd_mss = 1000;
+  tcp.rtt_us = 40;
+  tcp.retransmits = 1;
+  IntervalSample client_sends, server_sends;
+  client_sends.seconds = server_sends.seconds = 1;
+  client_sends.bytes = 2000;
+  client_sends.per_stream = {{0, 2000, 1, 0, 0, 0, 0, tcp, {}}};
+  server_sends.bytes = 1500;
+  server_sends.per_stream = {{0, 1500, 1, 0, 0, 0, 0, tcp, {}}};
+  // Both ends' first group is the client's sends (the client's send streams, the server's
+  // receive streams).
+  doc.intervals({client_sends, server_sends}, false);
+  DocumentEnd end;
+  end.seconds = 1;
+  Results& c = client ? end.ours : end.theirs;
+  Results& s = client ? end.theirs : end.ours;
+  c.sender_has_retransmits = s.sender_has_retransmits = 1;
+  c.congestion_used = s.congestion_used = "cubic";
+  c.streams = {{1, 2000, 1, 0, 0, 0, 0, 1.0}, {3, 1500, -1, 0, 0, 0, 0, 1.0}};
+  s.streams = {{1, 1990, -1, 0, 0, 0, 0, 1.002}, {3, 1510, 4, 0, 0, 0, 0, 1.002}};
+  doc.set_end(end);
+  return Json::parse(doc.text());
+}
+
+TEST(JsonDocumentBidir, TheKeysOf312sClientTcpBidir) {
+  const Json ours = bidir_document(true);
+  EXPECT_EQ(key_paths(ours), key_paths(reference("client-tcp-bidir.json")));
+  // The client's sends are `sum` and `sum_sent`; the server's, the reverse channel.
+  EXPECT_EQ(ours["intervals"][0]["sum"]["bytes"], 2000);
+  EXPECT_EQ(ours["intervals"][0]["sum"]["retransmits"], 1);
+  EXPECT_EQ(ours["intervals"][0]["sum_bidir_reverse"]["bytes"], 1500);
+  EXPECT_FALSE(ours["intervals"][0]["sum_bidir_reverse"].contains("retransmits"));
+  EXPECT_EQ(ours["intervals"][0]["streams"][1]["socket"], 7);
+  EXPECT_EQ(ours["end"]["sum_sent"]["bytes"], 2000);
+  EXPECT_EQ(ours["end"]["sum_received"]["bytes"], 1990);
+  EXPECT_EQ(ours["end"]["sum_sent_bidir_reverse"]["bytes"], 1510);      // the server's count
+  EXPECT_EQ(ours["end"]["sum_sent_bidir_reverse"]["retransmits"], 4);   // ... and retransmits
+  EXPECT_EQ(ours["end"]["sum_received_bidir_reverse"]["bytes"], 1500);  // ours
+  EXPECT_EQ(ours["end"]["sum_received_bidir_reverse"]["sender"], false);
+  EXPECT_EQ(ours["start"]["test_start"]["reverse"], 0);
+}
+
+TEST(JsonDocumentBidir, The312ServersKeysAndEachDirectionsFigures) {
+  const Json ours = bidir_document(false);
+  std::set<std::string> missing;
+  for (const std::string& path : key_paths(reference("server-tcp-bidir.json")))
+    if (!key_paths(ours).contains(path)) missing.insert(path);
+  EXPECT_TRUE(missing.empty()) << ::testing::PrintToString(missing);
+  // The server's receive streams are `sum` (the client's sends), its own sends the reverse.
+  EXPECT_EQ(ours["intervals"][0]["streams"][0]["sender"], false);
+  EXPECT_EQ(ours["intervals"][0]["sum"]["bytes"], 2000);
+  EXPECT_FALSE(ours["intervals"][0]["sum"].contains("retransmits"));
+  EXPECT_EQ(ours["intervals"][0]["sum_bidir_reverse"]["bytes"], 1500);
+  EXPECT_EQ(ours["intervals"][0]["sum_bidir_reverse"]["retransmits"], 1);
+  EXPECT_EQ(ours["end"]["sum_received"]["bytes"], 1990);
+  EXPECT_EQ(ours["end"]["sum_sent_bidir_reverse"]["bytes"], 1510);
+  EXPECT_EQ(ours["end"]["streams"][1]["sender"]["socket"], 8);
 }
 
 }  // namespace

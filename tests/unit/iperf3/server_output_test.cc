@@ -43,7 +43,7 @@ TEST(ServerOutput, BoundedByWhatAResultsMessageCarries) {
 TEST(ServerOutput, WithJsonTheDocumentSoFar) {
   ServerOutput output;
   std::optional<JsonDocument> json;
-  json.emplace(false);
+  json.emplace(one_direction(false, 1));
   Results results;
   output.attach(json, results);
   ASSERT_TRUE(results.server_output_json);

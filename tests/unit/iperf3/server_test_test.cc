@@ -22,7 +22,7 @@ TEST(TestSpecFromParameters, WhatTheClientAskedIsWhatTheEngineRuns) {
   p.nodelay = true;
   p.congestion = "cubic";
   p.rate_bps = 1000000;
-  TestSpec t = test_spec(server, p);
+  TestSpec t = test_spec(server, p, p.reverse);
   EXPECT_EQ(t.role, Role::receiver);
   EXPECT_TRUE(t.layout.one_port);
   EXPECT_EQ(t.layout.ports, 4u);
@@ -35,13 +35,13 @@ TEST(TestSpecFromParameters, WhatTheClientAskedIsWhatTheEngineRuns) {
   EXPECT_EQ(t.io.congestion, "cubic");
   EXPECT_EQ(t.workload.rate_limit_bps, 0u);  // the client sends: it paces itself
   p.reverse = true;
-  t = test_spec(server, p);
+  t = test_spec(server, p, p.reverse);
   EXPECT_EQ(t.role, Role::sender);
   EXPECT_EQ(t.workload.rate_limit_bps, 4000000u);  // -b is per stream
   p.rate_bps = UINT64_MAX / 2;                     // an absurd rate is no rate, never a wrapped one
-  EXPECT_EQ(test_spec(server, p).workload.rate_limit_bps, 0u);
+  EXPECT_EQ(test_spec(server, p, p.reverse).workload.rate_limit_bps, 0u);
   p.time_s = 0;  // -n or -k: the client ends it; 3.12's longest test bounds this end
-  EXPECT_EQ(test_spec(server, p).workload.duration_s, max_time_s + end_grace_s);
+  EXPECT_EQ(test_spec(server, p, p.reverse).workload.duration_s, max_time_s + end_grace_s);
 }
 
 TEST(TestSpecFromParameters, UdpWithItsHead) {
@@ -52,14 +52,14 @@ TEST(TestSpecFromParameters, UdpWithItsHead) {
   p.rate_bps = 1048576;
   p.parallel = 2;
   p.udp_counters_64bit = true;
-  TestSpec t = test_spec(server, p);
+  TestSpec t = test_spec(server, p, p.reverse);
   EXPECT_EQ(t.workload.protocol, xttcp::Protocol::udp);
   EXPECT_EQ(t.workload.udp_payload, UdpPayload::iperf3);
   EXPECT_TRUE(t.iperf3.udp_counters_64bit);
   EXPECT_EQ(t.workload.send_buffer, 1400u);  // every datagram exactly "len"
   EXPECT_EQ(t.role, Role::receiver);
   p.reverse = true;
-  t = test_spec(server, p);
+  t = test_spec(server, p, p.reverse);
   EXPECT_EQ(t.role, Role::sender);
   EXPECT_EQ(t.workload.rate_limit_bps, 2 * 1048576u);  // -b per stream
 }
@@ -102,7 +102,9 @@ TEST(Refusals, WhatThisServerDoesNotRunYet) {
   EXPECT_EQ(refusal(p)->code, error_no_sctp);
   p = Parameters{};
   p.bidirectional = true;
-  EXPECT_EQ(refusal(p)->why, "--bidir is not served yet");
+  EXPECT_FALSE(refusal(p));  // --bidir is served (TCP and UDP)
+  p.mss = 1000;
+  EXPECT_EQ(refusal(p)->why, "-M is not served yet");
 }
 
 TEST(OurResults, TheWindowsBytesPerStreamAndTheProcessCpu) {
