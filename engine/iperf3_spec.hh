@@ -22,6 +22,7 @@ struct Iperf3Options {
   // -Z, -B and --cport).
   bool reverse = false;             // -R: the server sends
   bool bidir = false;               // --bidir: P streams each way at once
+  uint32_t mss = 0;                 // -M: the streams' TCP_MAXSEG; 0: the system's
   uint64_t bytes = 0;               // -n: the test ends once this many bytes moved; 0: by -t
   uint64_t blocks = 0;              // -k: ... once this many blocks (sends or reads)
   uint64_t stream_rate_bps = 0;     // -b: per stream, as iperf3 counts it; 0: unlimited

@@ -187,7 +187,9 @@ Expected<OpenStreams> Client::open_streams(const SocketAddress& server,
                                [this] { return interrupted(env_); });
       if (!socket) return socket.error();
     } else {
-      socket = connect_tcp(server, connect_options(source_port), timeout);
+      ConnectOptions options = connect_options(source_port);
+      options.max_segment = spec_.iperf3.mss;  // the streams' only, as 3.12 sets it
+      socket = connect_tcp(server, options, timeout);
       if (!socket) return fail("unable to create a new stream: " + socket.error().message);
       if (Status sent = write_control(socket->get(), cookie, "the server"); !sent)
         return fail("unable to create a new stream: " + sent.error().message);

@@ -19,6 +19,7 @@ Parameters client_parameters(const TestSpec& client) {
   p.parallel = client.layout.ports;
   p.reverse = o.reverse;
   p.bidirectional = o.bidir;
+  p.mss = o.mss;
   if (client.io.socket_send_buffer > 0)
     p.window = static_cast<uint32_t>(client.io.socket_send_buffer);
   p.length = client.workload.send_buffer;

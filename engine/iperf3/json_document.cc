@@ -70,7 +70,11 @@ Json start_object(const DocumentStart& s) {
   start["timestamp"] = timestamp;
   start[s.client ? "connecting_to" : "accepted_connection"] = peer;
   start["cookie"] = s.cookie;
-  if (!udp) start["tcp_mss_default"] = s.tcp_mss_default;
+  // -M: the segment size asked (3.12 writes it instead of the control connection's).
+  if (!udp && s.test.mss > 0)
+    start["tcp_mss"] = s.test.mss;
+  else if (!udp)
+    start["tcp_mss_default"] = s.tcp_mss_default;
   start["target_bitrate"] = s.test.rate_bps;
   if (s.client || udp) buffers();
   start["test_start"] = test_start(s.test, s.tcp_mss_default);

@@ -47,7 +47,6 @@ std::optional<Refusal> refusal(const Parameters& p) {
     return Refusal{error_udp_block_size,
                    fmt::format("a UDP datagram of {} bytes (iperf3's are {} to {})", p.length,
                                min_udp_length, max_udp_length)};
-  if (p.mss > 0) return Refusal{error_not_implemented, "-M is not served yet"};
   if (p.authenticated)
     return Refusal{error_not_implemented, "authentication (--username) is not served"};
   return std::nullopt;

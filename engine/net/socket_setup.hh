@@ -35,6 +35,9 @@ struct ConnectOptions {
   // the port by the whole 4-tuple; bind() alone would take a port of its own for every socket
   // and run out after ~28k connections per source address.
   bool port_at_connect = false;
+  // TCP: TCP_MAXSEG before connect, so the SYN offers it and both directions' segments keep to
+  // it (iperf3's -M); 0 = unset.
+  uint32_t max_segment = 0;
 };
 
 // SO_MAX_PACING_RATE and the socket buffers, then SO_BINDTODEVICE and bind() to the source when

@@ -145,6 +145,12 @@ Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote,
   if (!fd.valid()) return fail("socket: " + errno_text(errno));
   int one = 1;
   if (options.no_delay) setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (options.max_segment > 0) {
+    const int mss = static_cast<int>(options.max_segment);
+    if (setsockopt(fd.get(), IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) != 0)
+      return fail(
+          fmt::format("cannot set the segment size to {} bytes: {}", mss, errno_text(errno)));
+  }
   if (Status applied = apply_connect_options(fd.get(), options); !applied) return applied.error();
   if (connect(fd.get(), remote.get(), remote.length) != 0 && errno != EINPROGRESS)
     return fail(remote.to_string() + ": " + errno_text(errno));

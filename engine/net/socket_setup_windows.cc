@@ -112,6 +112,14 @@ Expected<UniqueSocket> start_connect_tcp(const SocketAddress& remote,
   auto socket = open_tcp_socket(remote.family());
   if (!socket) return fail("socket: " + socket.error().message);
   if (options.no_delay) set_no_delay(socket->get());
+  if (options.max_segment > 0) {
+    constexpr int tcp_maxseg = 4;  // TCP_MAXSEG of ws2ipdef.h, which mingw-w64's headers lack
+    const int mss = static_cast<int>(options.max_segment);
+    if (setsockopt(socket->get(), IPPROTO_TCP, tcp_maxseg, reinterpret_cast<const char*>(&mss),
+                   sizeof mss) != 0)
+      return fail(fmt::format("cannot set the segment size to {} bytes: {}", mss,
+                              socket_error_text(WSAGetLastError())));
+  }
   if (Status applied = apply_connect_options(socket->get(), options); !applied)
     return applied.error();
   if (connect(socket->get(), remote.get(), remote.length) != 0) {

@@ -8,7 +8,8 @@ busy server, a server stopped mid-test (SERVER_TERMINATE), a client stopped by C
 (CLIENT_TERMINATE: the server says so), nothing listening, and servers written here that go
 silent or send what the protocol does not hold: each ends within its bounded wait, exit 1 and
 3.12's line. --bidir -P 4 against 3.12's server: each direction's two counts agree, under 3.12's
-names. Cases: to-iperf3-p4, to-iperf3-reverse, to-iperf3-bytes, to-iperf3-bidir, to-xttcp, busy-server,
+names; -M 1000 (tcp_mss at both ends). Cases: to-iperf3-p4, to-iperf3-reverse, to-iperf3-bytes,
+to-iperf3-bidir, to-iperf3-mss, to-xttcp, busy-server,
 server-terminated, client-interrupted, nothing-listening, hostile-servers, json-as-iperf3s (-J:
 the same keys as 3.12's client writes, read by one consumer reader), server-output
 (--get-server-output: the server's lines or document, printed and in -J).
@@ -121,6 +122,22 @@ def to_iperf3_bidir(xttcp, started):
     check(theirs["start"]["test_start"]["num_streams"] == 4, "the parameters' stream count")
     roles = [line for line in c.stdout().splitlines() if "[TX-C]" in line or "[RX-C]" in line]
     check(not roles, "-J printed console rows")
+
+
+def to_iperf3_mss(xttcp, started):
+    """-M 1000: the parameters carry it (3.12's server says tcp_mss), xttcp's streams keep to it
+    (its -J says tcp_mss), and the test runs."""
+    need_iperf3()
+    s, port = iperf3_server(started)
+    c = xttcp_client(xttcp, started, port, "-M", "1000", "-t", "1", "-J")
+    check(c.wait(60) == 0, f"xttcp's client failed:\n{c.describe()}")
+    ours, theirs = json.loads(c.stdout()), server_document(s)
+    for name, doc in (("xttcp's", ours), ("iperf3's server's", theirs)):
+        check(doc["start"].get("tcp_mss") == 1000 and "tcp_mss_default" not in doc["start"],
+              f"{name} start: {doc['start']}")
+    check(totals_agree(theirs["end"]["sum_received"]["bytes"], ours["end"]["sum_sent"]["bytes"], 1),
+          f"sent {ours['end']['sum_sent']['bytes']}, received "
+          f"{theirs['end']['sum_received']['bytes']}")
 
 
 def consumer_reads(doc):
@@ -352,7 +369,8 @@ def hostile_servers(xttcp, started):
 
 CASES = {"server-output": server_output, "to-iperf3-p4": to_iperf3_p4,
          "to-iperf3-reverse": to_iperf3_reverse, "to-iperf3-bytes": to_iperf3_bytes,
-         "to-iperf3-bidir": to_iperf3_bidir, "to-xttcp": to_xttcp, "busy-server": busy_server,
+         "to-iperf3-bidir": to_iperf3_bidir, "to-iperf3-mss": to_iperf3_mss, "to-xttcp": to_xttcp,
+         "busy-server": busy_server,
          "server-terminated": server_terminated, "client-interrupted": client_interrupted,
          "nothing-listening": nothing_listening, "hostile-servers": hostile_servers,
          "json-as-iperf3s": json_as_iperf3s}

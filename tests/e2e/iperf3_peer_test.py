@@ -6,11 +6,11 @@ says the test ran (no "error"), its sent and received totals agree within 2 % (t
 side is xttcp's count, handed over in iperf3's results message), and a consumer's fields are
 there (intervals[].sum, end.cpu_utilization_percent with xttcp's CPU as the remote); xttcp's
 own summary [SUM] is the figure it handed over. A second client while a test runs is told the
-server is busy; what xttcp does not serve yet (-M) is refused in iperf3's words, and the
+server is busy; what xttcp does not serve (SCTP) is refused in iperf3's words, and the
 server goes on to the next test; Ctrl+C mid-test tells the client the server terminated. --bidir
 -P 4: each direction's two totals agree, under 3.12's names for each (sum_sent,
 sum_sent_bidir_reverse, ...), and xttcp's rows carry their roles. Cases: tcp-p4, reverse,
-reverse-rate (-R -b: never faster than asked), busy, bidir, refused-mss, interrupted,
+reverse-rate (-R -b: never faster than asked), busy, bidir, mss (-M), refused-sctp, interrupted,
 hostile-client (a stranger's stream refused; a control connection closed mid-setup ends the test
 at once; connections that bring no cookie leave no line), server-json (-J: 3.12's server keys),
 server-output (--get-server-output: the server's lines, or its -J document).
@@ -196,17 +196,32 @@ def bidir(xttcp, started):
           f"{end['sum_sent_bidir_reverse']['bytes']}")
 
 
-def refused_mss(xttcp, started):
-    """-M is not served yet: the client is told in iperf3's words, and the server serves the
-    next client."""
+def mss(xttcp, started):
+    """-M: a real client's streams keep to the segment size it set (their SYNs offered it), the
+    test runs, and both documents say tcp_mss where 3.12 says it."""
+    need_iperf3()
+    s, port = server(xttcp, started, "-1", "-J")
+    code, doc = client(port, "-M", "1000", "-t", "1")
+    check(code == 0 and "error" not in doc, f"iperf3 -M 1000 failed: {doc.get('error')}")
+    check(doc["start"].get("tcp_mss") == 1000, f"the client's start: {doc['start']}")
+    check(s.wait(30) == 0, "xttcp's server did not exit 0 after its one test (-1)")
+    served = json.loads(s.stdout())
+    check(served["start"].get("tcp_mss") == 1000 and "tcp_mss_default" not in served["start"],
+          f"xttcp's start: {served['start']}")
+    check(served["end"]["sum_received"]["bytes"] > 0, "nothing was received")
+
+
+def refused_sctp(xttcp, started):
+    """SCTP is not served: the client is told in iperf3's words, and the server serves the next
+    client."""
     need_iperf3()
     s, port = server(xttcp, started)
-    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "-M", "1000", "-t", "1"],
+    refused = subprocess.run([IPERF3, "-c", "127.0.0.1", "-p", str(port), "--sctp", "-t", "1"],
                              capture_output=True, text=True, timeout=30)
-    check(refused.returncode == 1, f"iperf3 -M exited {refused.returncode}")
-    check("an option you are trying to set is not implemented yet" in refused.stderr,
-          f"the -M client was told:\n{refused.stderr}")
-    check("-M is not served yet" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
+    check(refused.returncode == 1, f"iperf3 --sctp exited {refused.returncode}")
+    check("no SCTP support available" in refused.stderr,
+          f"the --sctp client was told:\n{refused.stderr}")
+    check("SCTP is not served" in s.stderr(), f"the server does not say why:\n{s.stderr()}")
     code, doc = client(port, "-t", "1")
     check(code == 0 and "error" not in doc, f"the next client failed: {doc.get('error')}")
     s.signal(2)
@@ -322,7 +337,7 @@ def hostile_client(xttcp, started):
 
 
 CASES = {"tcp-p4": tcp_p4, "reverse": reverse, "reverse-rate": reverse_rate, "busy": busy,
-         "bidir": bidir, "refused-mss": refused_mss, "interrupted": interrupted, "hostile-client": hostile_client,
+         "bidir": bidir, "mss": mss, "refused-sctp": refused_sctp, "interrupted": interrupted, "hostile-client": hostile_client,
          "server-json": server_json, "server-output": server_output}
 
 if __name__ == "__main__":

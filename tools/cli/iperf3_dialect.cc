@@ -66,6 +66,9 @@ void client_option(Iperf3Parse& p, const char* name) {
   if (p.client_only.empty()) p.client_only = name;
 }
 
+// -M's least: Linux refuses a TCP_MAXSEG below its TCP_MIN_MSS.
+constexpr uint64_t min_mss = 88;
+
 // A whole number from `min` to `max`, or the rule in one line.
 Expected<uint64_t> in_range(const std::string& v, uint64_t min, uint64_t max) {
   auto n = parse_count(v, max);
@@ -196,6 +199,17 @@ Status set_reverse(Iperf3Parse& p, const std::string&) {
   p.spec.iperf3.reverse = true;
   return ok();
 }
+Status set_mss(Iperf3Parse& p, const std::string& v) {
+  client_option(p, "-M");
+  auto n = in_range(v, min_mss, iperf3::max_mss);
+  if (!n)
+    return fail(
+        fmt::format("'{}' is not a TCP segment size of {} to {} bytes (Linux's least, "
+                    "iperf3's most)",
+                    v, min_mss, iperf3::max_mss));
+  p.spec.iperf3.mss = static_cast<uint32_t>(*n);
+  return ok();
+}
 Status set_bidir(Iperf3Parse& p, const std::string&) {
   client_option(p, "--bidir");
   p.spec.iperf3.bidir = true;
@@ -324,6 +338,7 @@ constexpr OptionRow rows[] = {
     {'P', "parallel", Arg::required, set_parallel},
     {'R', "reverse", Arg::none, set_reverse},
     {0, "bidir", Arg::none, set_bidir},
+    {'M', "set-mss", Arg::required, set_mss},
     {'b', "bitrate", Arg::required, set_bitrate},
     {'l', "length", Arg::required, set_length},
     {'w', "window", Arg::required, set_window},
@@ -345,7 +360,6 @@ constexpr const char* not_yet = "is not run by xttcp's iperf3 client yet (iperf3
 
 constexpr option_rows::RefusedRow refused[] = {
     {0, "logfile", Arg::required, "xttcp prints on standard output (redirect it: >> FILE)"},
-    {'M', "set-mss", Arg::required, "-M is not run by xttcp's iperf3 ends yet"},
     {0, "pacing-timer", Arg::required, "xttcp paces every send by its own clock"},
     {0, "repeating-payload", Arg::none, not_yet},
     {0, "extra-data", Arg::required, not_yet},
@@ -494,6 +508,7 @@ Client specific:
   -P, --parallel #          number of parallel client streams to run (1 to 128)
   -R, --reverse             run in reverse mode (server sends, client receives)
   --bidir                   run in bidirectional mode (client and server send and receive)
+  -M, --set-mss #           set TCP maximum segment size (88 to 9216 bytes)
   -u, --udp                 use UDP rather than TCP
   --udp-counters-64bit      use 64-bit counters in UDP test packets
   -b, --bitrate #[KMGT]     target bitrate in bits/sec per stream (default: unlimited for
@@ -516,7 +531,7 @@ xttcp:
                             (MSG_TRUNC); off: copied into user space, as iperf3 does
   --dialect iperf3          this grammar (also chosen by the program name iperf3)
 
-Not yet run by xttcp: -M, authentication.
+Not yet run by xttcp: authentication.
 )";
 }
 

@@ -30,6 +30,9 @@ TEST(ClientParameters, AsIperf3FillsThem) {
   EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -t 1 --bidir"))),
             R"({"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":1,)"
             R"("bidirectional":true,"len":131072,"pacing_timer":1000,"client_version":"3.12"})");
+  EXPECT_EQ(write_parameters(client_parameters(client_spec("-c h -t 1 -M 1400"))),
+            R"({"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,"MSS":1400,"parallel":1,)"
+            R"("len":131072,"pacing_timer":1000,"client_version":"3.12"})");
   const Parameters p =
       client_parameters(client_spec("-c h -P 4 -R -O 1 -l 64K -w 1M -b 100M -N -C cubic -T x"));
   EXPECT_EQ(p.parallel, 4u);

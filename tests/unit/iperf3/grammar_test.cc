@@ -150,6 +150,14 @@ TEST(Iperf3Grammar, TheClientsRefusals) {
   EXPECT_EQ(iperf3_error("-c h --bidir -R"),
             "-R and --bidir cannot be used together (iperf3: cannot be both reverse and "
             "bidirectional)");
+  EXPECT_EQ(iperf3_error("-c h -M 50"),
+            "-M: '50' is not a TCP segment size of 88 to 9216 bytes (Linux's least, iperf3's "
+            "most)");
+  EXPECT_EQ(iperf3_error("-c h --set-mss 9217"),
+            "--set-mss: '9217' is not a TCP segment size of 88 to 9216 bytes (Linux's least, "
+            "iperf3's most)");
+  EXPECT_EQ(iperf3_error("-s -M 1000"),
+            "-M: a client's option (a server takes every test setting from its client)");
   EXPECT_EQ(iperf3_error("-s --bidir"),
             "--bidir: a client's option (a server takes every test setting from its client)");
   EXPECT_EQ(iperf3_error("-c h -C abcdefghijklmnop"),

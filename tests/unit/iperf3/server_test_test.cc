@@ -102,9 +102,10 @@ TEST(Refusals, WhatThisServerDoesNotRunYet) {
   EXPECT_EQ(refusal(p)->code, error_no_sctp);
   p = Parameters{};
   p.bidirectional = true;
-  EXPECT_FALSE(refusal(p));  // --bidir is served (TCP and UDP)
   p.mss = 1000;
-  EXPECT_EQ(refusal(p)->why, "-M is not served yet");
+  EXPECT_FALSE(refusal(p));  // --bidir and -M are served
+  p.authenticated = true;
+  EXPECT_EQ(refusal(p)->why, "authentication (--username) is not served");
 }
 
 TEST(OurResults, TheWindowsBytesPerStreamAndTheProcessCpu) {
