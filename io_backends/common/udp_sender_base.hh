@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,18 @@ class UdpSenderBook {
   Expected<std::vector<UdpSenderFlow>> open_sockets(bool blocking);
   // The notes every sender leaves: GSO (with `gso_detail` appended) and refused sends.
   void add_notes(const std::string& gso_detail);
+  // Stamps `count` datagrams at `data` of one flow (its id and token) with their heads,
+  // numbered from `first`, sent at `now_ns` (once per send: they leave back to back).
+  void stamp(unsigned char* data, uint32_t count, uint32_t flow_id, uint16_t token, uint64_t first,
+             uint64_t now_ns) const;
+  bool native() const { return head_ == udp::DatagramLayout::native; }
 
   const WorkerContext& context_;
-  uint32_t datagram_ = 0;      // bytes per datagram
-  bool native_ = true;         // xttcp's header in every datagram, else NTTTCP's 'B's ...
-  bool iperf2_ = false;        // ... or iperf 2's head and client header (the iperf2 dialect)
-  bool iperf3_ = false;        // ... or iperf3's head (the iperf3 dialect) ...
-  bool iperf3_wide_ = false;   // ... with a 64-bit sequence
+  uint32_t datagram_ = 0;  // bytes per datagram
+  // What heads every datagram: xttcp's header, iperf 2's head and client header, iperf3's
+  // head (udp_flows.hh: datagram_layout()); nullopt: NTTTCP's 'B's alone (compat, or a datagram
+  // too short for xttcp's header).
+  std::optional<udp::DatagramLayout> head_;
   uint32_t gso_segments_ = 0;  // > 0: GSO sends of that many datagrams
   uint64_t budget_ = 0;        // count mode: datagrams per flow (N); 0 = timed
   uint32_t ending_ = 0;        // count mode: flows sending their end markers
@@ -91,7 +97,8 @@ class UdpSenderBase : protected UdpSenderBook {
       stats.remote = flow.remote.to_string();
       report_.connection_stats.push_back(std::move(stats));
     }
-    if (iperf2_) {  // the test is over: each stream's FIN, and the server's report back
+    if (head_ == udp::DatagramLayout::iperf2) {  // the test is over: each stream's FIN and
+                                                 // the server's report back
       std::vector<Iperf2UdpStreamEnd> ends;
       for (std::size_t i = 0; i < flows_.size(); ++i)
         ends.push_back({flows_[i].fd.get(),

@@ -9,7 +9,6 @@
 #include <cstring>
 
 #include "engine/stats/call_timer.hh"
-#include "engine/iperf3/udp_datagram.hh"
 #include "engine/udp/datagram_header.hh"
 #include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_accounting.hh"
@@ -52,10 +51,10 @@ Status EpollUdpSender::open() {
     messages_[i].msg_hdr.msg_iov = &iovecs_[i];
     messages_[i].msg_hdr.msg_iovlen = 1;
   }
-  if (native_) {
+  if (native()) {
     for (uint32_t i = 0; i < batch_; ++i)
       udp::encode(udp::DatagramHeader{}, buffer_.data() + static_cast<std::size_t>(i) * datagram_);
-  } else if (iperf2_) {
+  } else if (head_ == udp::DatagramLayout::iperf2) {
     write_iperf2_udp_headers(*context_.spec, buffer_.data(), datagram_, batch_);
   }
   return ok();
@@ -64,14 +63,8 @@ Status EpollUdpSender::open() {
 // Flow id and sequence of each datagram in the batch; one clock read for the batch (they leave
 // back to back).
 void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
-  if (native_)
-    stamp_datagrams(buffer_.data(), datagram_, count, flow.flow_id, flow.token,
-                    static_cast<uint32_t>(flow.next_sequence), monotonic_ns());
-  else if (iperf2_)
-    stamp_iperf2_datagrams(buffer_.data(), datagram_, count, flow.next_sequence);
-  else if (iperf3_)
-    iperf3::stamp_heads(buffer_.data(), datagram_, count, flow.next_sequence, monotonic_ns(),
-                        iperf3_wide_);
+  UdpSenderBook::stamp(buffer_.data(), count, flow.flow_id, flow.token, flow.next_sequence,
+                       monotonic_ns());
 }
 
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {
@@ -125,7 +118,7 @@ void EpollUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
   while (!stop.load(std::memory_order_relaxed)) {
     if (ending_ > 0)
       send_end_markers(
-          flows_, budget_, !native_, ending_, [this](Flow& flow) { flow_done(flow); },
+          flows_, budget_, !native(), ending_, [this](Flow& flow) { flow_done(flow); },
           [this](const std::string& what) { record_error(what); });
     bool sent_any = false;
     for (Flow& flow : flows_) {

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "engine/udp/datagram_header.hh"
-#include "engine/iperf3/udp_datagram.hh"
 #include "io_backends/common/iperf2_udp_client.hh"
 #include "io_backends/common/udp_accounting.hh"
 #include "io_backends/send_rate.hh"
@@ -38,7 +37,7 @@ Status UringUdpSender::open() {
           : static_cast<uint32_t>(std::clamp<std::size_t>((256u << 10) / region_bytes_, 2, 32));
   buffer_ = IoBuffer(flows_.size() * depth_ * region_bytes_, compat_fill);
   if (!buffer_) return fail("cannot allocate the UDP send buffers");
-  if (iperf2_)
+  if (head_ == udp::DatagramLayout::iperf2)
     write_iperf2_udp_headers(spec, buffer_.data(), datagram_,
                              static_cast<uint32_t>(buffer_.size() / datagram_));
   const unsigned entries = ring_entries_for(flows_.size() * depth_ + 8);
@@ -66,13 +65,7 @@ void UringUdpSender::arm_chain(uint32_t index, uint32_t per_send) {
     unsigned char* data = region(index, send);
     const uint64_t first = flow.chain_first + uint64_t{send} * per_send;
     const uint32_t count = std::min(per_send, datagrams - send * per_send);
-    if (native_)
-      stamp_datagrams(data, datagram_, count, flow.flow_id, flow.token,
-                      static_cast<uint32_t>(first), now);
-    else if (iperf2_)
-      stamp_iperf2_datagrams(data, datagram_, count, first);
-    else if (iperf3_)
-      iperf3::stamp_heads(data, datagram_, count, first, now, iperf3_wide_);
+    stamp(data, count, flow.flow_id, flow.token, first, now);
     io_uring_prep_send(sqe, flow.fd.get(), data, static_cast<std::size_t>(count) * datagram_, 0);
     if (send + 1 < sends) sqe->flags |= IOSQE_IO_LINK;
     sqe->user_data = uring::pack(index, uring::Op::send);
@@ -125,7 +118,7 @@ void UringUdpSender::send_loop(const std::atomic<bool>& stop, Pacer& pacer, uint
     __kernel_timespec wait{0, ring_wait_ns};
     if (ending_ > 0) {
       const uint64_t next_marker = send_end_markers(
-          flows_, budget_, !native_, ending_,
+          flows_, budget_, !native(), ending_,
           [this](Flow&) {
             if (context_.on_flow_done) context_.on_flow_done();
           },
