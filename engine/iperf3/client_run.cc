@@ -285,6 +285,16 @@ std::vector<std::string> Client::summary(const std::vector<Results>& ours, const
                      both_ends(group.sending, ours[g], theirs, group_ids, windows[g].seconds)});
     }
   }
+  // 3.12 times every row of a --bidir summary by the test's first stream (a send stream of this
+  // client's): its sender's time and its receiver's, in both directions.
+  if (tcp.size() > 1 && !tcp.front().streams.empty()) {
+    const StreamBothEnds first = tcp.front().streams.front();
+    for (auto& group : tcp)
+      for (StreamBothEnds& s : group.streams) {
+        s.sent_s = first.sent_s;
+        s.received_s = first.received_s;
+      }
+  }
   return udp.empty() ? client_summary_lines(tcp, spec_.iperf3.format, separator_first)
                      : client_udp_summary_lines(udp, spec_.iperf3.format, separator_first);
 }
@@ -292,11 +302,12 @@ std::vector<std::string> Client::summary(const std::vector<Results>& ours, const
 int Client::run_test(ClientControl& control, ClientSession& session, std::vector<Plan> plans,
                      OpenStreams streams) {
   if (spec_.output.verbose)
-    say(fmt::format(
-        "Starting Test: protocol: {}, {} streams, {} byte blocks, omitting {} "
-        "seconds, {} second test, tos 0",
-        test_.workload.protocol == xttcp::Protocol::udp ? "UDP" : "TCP", streams.ids.size(),
-        test_.workload.send_buffer, test_.workload.warmup_s, session.parameters().time_s));
+    say(
+        fmt::format("Starting Test: protocol: {}, {} streams, {} byte blocks, omitting {} "
+                    "seconds, {} second test, tos 0",
+                    test_.workload.protocol == xttcp::Protocol::udp ? "UDP" : "TCP",
+                    session.parameters().parallel, test_.workload.send_buffer,
+                    test_.workload.warmup_s, session.parameters().time_s));
   PhaseClock clock;
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });

@@ -145,7 +145,7 @@ void LiveReport::udp_rows(const StreamGroup& group, const IntervalSample& sample
     sum.lost += row.lost;
     sum.total += row.total;
   }
-  if (group.count <= 1) return;
+  if (group.count <= 1 || sample.per_stream.empty()) return;     // empty: it measured none
   sum.jitter_ms = jitter_ms / static_cast<double>(group.count);  // 3.12: over all streams
   emit_(udp_row_text(sum, format_));
 }
@@ -167,7 +167,7 @@ void LiveReport::tcp_rows(const StreamGroup& group, const IntervalSample& sample
     }
     emit_(row_text(row, format_));
   }
-  if (group.count <= 1) return;
+  if (group.count <= 1 || sample.per_stream.empty()) return;  // empty: it measured none
   Row sum;
   sum.role = group.role;
   sum.start_s = start;

@@ -30,7 +30,7 @@ Status GroupRun::open_all(std::chrono::milliseconds timeout, const std::string& 
   if (renderer) {
     std::vector<bool> sending;
     for (const auto& g : groups_) sending.push_back(g->group.sending);
-    paired_ = std::make_unique<PairedIntervals>(std::move(sending), *renderer);
+    paired_ = std::make_unique<PairedIntervals>(std::move(sending), interval_s, *renderer);
   }
   for (const auto& g : groups_) {
     if (Status opened = g->pool->open_all(timeout); !opened) return opened;

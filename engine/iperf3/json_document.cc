@@ -202,11 +202,21 @@ void JsonDocument::tcp_end(const DocumentEnd& e, Json& end) const {
   Json streams = Json::array();
   std::vector<std::pair<std::string, Json>> sums;
   std::optional<std::string> sender_congestion, receiver_congestion;
+  // --bidir: 3.12 times every entry by the test's first stream (its sender's time and its
+  // receiver's), in both directions.
+  std::optional<std::pair<double, double>> first_times;
+  if (groups_.size() > 1 && groups_.front().count > 0) {
+    const StreamGroup& first = groups_.front();
+    const StreamTotals sent = find_stream(first.sending ? e.ours : e.theirs, stream_id(0));
+    const StreamTotals received = find_stream(first.sending ? e.theirs : e.ours, stream_id(0));
+    first_times.emplace(sent.end_time.value_or(e.seconds), received.end_time.value_or(e.seconds));
+  }
   for (const StreamGroup& group : groups_) {
     const Results& sender = group.sending ? e.ours : e.theirs;
     const Results& receiver = group.sending ? e.theirs : e.ours;
-    if (!sender_congestion) sender_congestion = sender.congestion_used;
-    if (!receiver_congestion) receiver_congestion = receiver.congestion_used;
+    // As 3.12: the last direction's (--bidir's reverse channel's) where it knows them.
+    if (sender.congestion_used) sender_congestion = sender.congestion_used;
+    if (receiver.congestion_used) receiver_congestion = receiver.congestion_used;
     const bool retransmits = sender.sender_has_retransmits == 1;
     const bool peaks = group.sending || !group.role.empty();
     uint64_t sent_bytes = 0, received_bytes = 0;
@@ -217,8 +227,9 @@ void JsonDocument::tcp_end(const DocumentEnd& e, Json& end) const {
       const StreamTotals sent = find_stream(sender, id), received = find_stream(receiver, id);
       const int socket = socket_of(i);
       // 3.12: each entry's end is its own end's time; a receiver entry's seconds is this end's.
-      const double sent_time = sent.end_time.value_or(e.seconds);
-      const double received_time = received.end_time.value_or(e.seconds);
+      const double sent_time = first_times ? first_times->first : sent.end_time.value_or(e.seconds);
+      const double received_time =
+          first_times ? first_times->second : received.end_time.value_or(e.seconds);
       Json s;
       s["socket"] = socket;
       s["start"] = 0;
@@ -292,7 +303,10 @@ void JsonDocument::udp_end(const DocumentEnd& e, Json& end) const {
     const bool sending = group.sending;
     const Results& sender = sending ? e.ours : e.theirs;
     const Results& receiver = sending ? e.theirs : e.ours;
-    const double sent_s = sending ? local_s : peer_s, received_s = sending ? peer_s : local_s;
+    // As 3.12, by the first stream's direction in every group (--bidir: the first group's).
+    const bool first_sending = groups_.front().sending;
+    const double sent_s = first_sending ? local_s : peer_s;
+    const double received_s = first_sending ? peer_s : local_s;
     uint64_t sent_bytes = 0, received_bytes = 0;
     int64_t lost = 0, packets = 0, sent_packets = 0, received_packets = 0;
     double jitter_s = 0;

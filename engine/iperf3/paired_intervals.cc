@@ -1,6 +1,7 @@
 #include "engine/iperf3/paired_intervals.hh"
 
 #include <algorithm>
+#include <cmath>
 
 namespace xttcp::iperf3 {
 
@@ -8,11 +9,16 @@ void PairedIntervals::interval(Role role, std::chrono::system_clock::time_point,
                                const IntervalSample& sample, bool udp) {
   const std::lock_guard lock(mutex_);
   udp_ = udp;
-  for (std::size_t g = 0; g < sending_.size(); ++g)
-    if (sending_[g] == (role == Role::sender)) {
-      pending_[g].push_back(sample);
-      break;
-    }
+  for (std::size_t g = 0; g < sending_.size(); ++g) {
+    if (sending_[g] != (role == Role::sender)) continue;
+    const int64_t key = interval_s_ > 0 ? std::llround(sample.start_s / interval_s_) : arrived_[g];
+    ++arrived_[g];
+    auto& slots = pending_[key];
+    slots.resize(sending_.size());
+    slots[g] = sample;
+    latest_[g] = std::max(latest_[g].value_or(key), key);
+    break;
+  }
   deliver_ready(false);
 }
 
@@ -22,18 +28,23 @@ void PairedIntervals::flush() {
 }
 
 void PairedIntervals::deliver_ready(bool all) {
-  auto waiting = [](const std::deque<IntervalSample>& q) { return !q.empty(); };
-  while (all ? std::any_of(pending_.begin(), pending_.end(), waiting)
-             : std::all_of(pending_.begin(), pending_.end(), waiting)) {
-    const auto& first = *std::find_if(pending_.begin(), pending_.end(), waiting);
+  while (!pending_.empty()) {
+    const auto first = pending_.begin();
+    const int64_t key = first->first;
+    std::vector<std::optional<IntervalSample>>& slots = first->second;
+    // Out when every group measured it, or went past it (skipped it), or at the end.
+    bool ready = true;
+    for (std::size_t g = 0; g < slots.size(); ++g)
+      ready = ready && (slots[g] || (latest_[g] && *latest_[g] > key));
+    if (!ready && !all) return;
+    const auto present = std::find_if(slots.begin(), slots.end(), [](const auto& s) { return s; });
     IntervalSample empty;
-    empty.start_s = first.front().start_s;
-    empty.seconds = first.front().seconds;
+    empty.start_s = (*present)->start_s;
+    empty.seconds = (*present)->seconds;
     std::vector<IntervalSample> by_group;
-    for (std::deque<IntervalSample>& q : pending_) {
-      by_group.push_back(q.empty() ? empty : std::move(q.front()));
-      if (!q.empty()) q.pop_front();
-    }
+    for (std::optional<IntervalSample>& slot : slots)
+      by_group.push_back(slot ? std::move(*slot) : empty);
+    pending_.erase(first);
     target_.intervals(by_group, udp_);
   }
 }

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <chrono>
-#include <deque>
+#include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "engine/report/interval_sink.hh"
@@ -25,9 +27,15 @@ class GroupIntervals {
 class PairedIntervals final : public IntervalSink {
  public:
   // `sending`: each group's direction, in group order (no two alike: a group's timeline is
-  // told apart by its role); `target` outlives this.
-  PairedIntervals(std::vector<bool> sending, GroupIntervals& target)
-      : sending_(std::move(sending)), pending_(sending_.size()), target_(target) {}
+  // told apart by its role); `interval_s`: the timelines' interval, by which their samples are
+  // paired (a timeline that fell behind skips one, and the others' go on alone); `target`
+  // outlives this.
+  PairedIntervals(std::vector<bool> sending, double interval_s, GroupIntervals& target)
+      : sending_(std::move(sending)),
+        interval_s_(interval_s),
+        latest_(sending_.size()),
+        arrived_(sending_.size(), 0),
+        target_(target) {}
   bool wants_streams() const override { return true; }
   void interval(Role role, std::chrono::system_clock::time_point window_start,
                 const IntervalSample& sample, bool udp) override;
@@ -39,7 +47,11 @@ class PairedIntervals final : public IntervalSink {
   void deliver_ready(bool all);
 
   std::vector<bool> sending_;
-  std::vector<std::deque<IntervalSample>> pending_;
+  double interval_s_;
+  // By interval (its start over the interval), each group's sample once it came.
+  std::map<int64_t, std::vector<std::optional<IntervalSample>>> pending_;
+  std::vector<std::optional<int64_t>> latest_;  // each group's latest interval
+  std::vector<int64_t> arrived_;                // each group's samples (no interval: the key)
   GroupIntervals& target_;
   bool udp_ = false;
   std::mutex mutex_;

@@ -433,6 +433,9 @@ void Server::run_test(ServerSession& session, ServerControl& control, std::vecto
   runs.stop_all();
   stop_watch.store(true);
   if (watch.joinable()) watch.join();
+  const std::vector<std::vector<WorkerReport>> reports = runs.all_reports();
+  for (const std::vector<WorkerReport>& group_reports : reports)
+    (void)log_worker_errors(group_reports, env_.log);  // however the test ended
   if (ending.event != ServerStep::Event::test_end) {
     if (!ending.message.empty())
       fail(ending.message);
@@ -444,9 +447,6 @@ void Server::run_test(ServerSession& session, ServerControl& control, std::vecto
   }
   std::vector<MeasuredWindow> windows;
   for (std::size_t g = 0; g < runs.size(); ++g) windows.push_back(runs.window(g));
-  const std::vector<std::vector<WorkerReport>> reports = runs.all_reports();
-  for (const std::vector<WorkerReport>& group_reports : reports)
-    (void)log_worker_errors(group_reports, env_.log);
   const OurResults ours = our_results(groups, windows, reports);
   for (const std::string& line : our_summary(groups, ours.by_group, streams.ids, windows,
                                              runs.is_udp(), !live.ended_with_separator()))

@@ -76,8 +76,9 @@ OurResults our_results(const std::vector<StreamGroup>& groups,
   for (std::size_t g = 0; g < groups.size() && g < windows.size() && g < reports.size(); ++g) {
     const StreamGroup& group = groups[g];
     Results r = our_results(group.sending, windows[g], reports[g], group.first);
-    const std::vector<int64_t> disordered =
+    std::vector<int64_t> disordered =
         group.sending ? std::vector<int64_t>(group.count, 0) : out_of_order(windows[g]);
+    disordered.resize(group.count);  // a window never measured has no slots
     ours.out_of_order.insert(ours.out_of_order.end(), disordered.begin(), disordered.end());
     if (g == 0) {
       ours.all = r;

@@ -412,6 +412,11 @@ TEST(JsonDocumentBidir, TheKeysOf312sClientTcpBidir) {
   EXPECT_EQ(ours["end"]["sum_sent_bidir_reverse"]["retransmits"], 4);   // ... and retransmits
   EXPECT_EQ(ours["end"]["sum_received_bidir_reverse"]["bytes"], 1500);  // ours
   EXPECT_EQ(ours["end"]["sum_received_bidir_reverse"]["sender"], false);
+  // As 3.12, every entry takes the first stream's times: its sender's (this client, 1.0) and
+  // its receiver's (the server, 1.002), the reverse channel's too.
+  EXPECT_DOUBLE_EQ(ours["end"]["streams"][1]["sender"]["end"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(ours["end"]["streams"][1]["receiver"]["end"].get<double>(), 1.002);
+  EXPECT_DOUBLE_EQ(ours["end"]["sum_sent_bidir_reverse"]["end"].get<double>(), 1.0);
   EXPECT_EQ(ours["start"]["test_start"]["reverse"], 0);
 }
 
