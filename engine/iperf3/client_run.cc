@@ -312,14 +312,10 @@ int Client::run_test(ClientControl& control, ClientSession& session, std::vector
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
   GroupRun runs(env_.choice.backend, env_.log, clock);
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    const StreamGroup& group = groups_[g];
-    std::vector<UniqueSocket> sockets;
-    for (std::size_t i = group.first; i < group.first + group.count; ++i)
-      sockets.push_back(std::move(streams.sockets[i]));
-    runs.add(group, client_engine_spec(asked_, group.sending), std::move(plans[g]),
-             std::move(sockets));
-  }
+  std::vector<TestSpec> specs;
+  for (const StreamGroup& group : groups_)
+    specs.push_back(client_engine_spec(asked_, group.sending));
+  runs.add(groups_, specs, std::move(plans), std::move(streams.sockets));
   LiveReport live(streams.ids, groups_, spec_.iperf3.format, test_.output.interval_s,
                   [this](const std::string& line) { say(line); });
   // -J: the document; else the console's rows (-i 0: none).

@@ -9,20 +9,23 @@ namespace xttcp::iperf3 {
 
 GroupRun::~GroupRun() { stop_all(); }
 
-void GroupRun::add(const StreamGroup& group, const TestSpec& spec, Plan plan,
-                   std::vector<UniqueSocket> sockets) {
-  auto g = std::make_unique<Group>();
-  g->group = group;
-  g->spec = spec;
-  g->plan = std::move(plan);
-  g->pool =
-      std::make_unique<WorkerPool>(backend_, g->spec, g->plan, SocketAddress{}, SocketAddress{});
-  std::vector<NativeSocket> by_slot;
-  for (UniqueSocket& s : sockets) by_slot.push_back(s.release());
-  g->pool->adopt(by_slot);
-  g->pool->set_notice_log(&log_);
-  g->probe = std::make_unique<SystemProbe>(g->spec);
-  groups_.push_back(std::move(g));
+void GroupRun::add(const std::vector<StreamGroup>& groups, const std::vector<TestSpec>& specs,
+                   std::vector<Plan> plans, std::vector<UniqueSocket> sockets) {
+  for (std::size_t i = 0; i < groups.size() && i < specs.size() && i < plans.size(); ++i) {
+    auto g = std::make_unique<Group>();
+    g->group = groups[i];
+    g->spec = specs[i];
+    g->plan = std::move(plans[i]);
+    g->pool =
+        std::make_unique<WorkerPool>(backend_, g->spec, g->plan, SocketAddress{}, SocketAddress{});
+    std::vector<NativeSocket> by_slot;
+    for (std::size_t s = g->group.first; s < g->group.first + g->group.count; ++s)
+      if (s < sockets.size()) by_slot.push_back(sockets[s].release());
+    g->pool->adopt(by_slot);
+    g->pool->set_notice_log(&log_);
+    g->probe = std::make_unique<SystemProbe>(g->spec);
+    groups_.push_back(std::move(g));
+  }
 }
 
 Status GroupRun::open_all(std::chrono::milliseconds timeout, const std::string& peer,

@@ -34,11 +34,12 @@ class GroupRun {
   GroupRun& operator=(const GroupRun&) = delete;
   ~GroupRun();
 
-  // A group's workers: `spec` runs them (its role this group's direction, one flow per stream
-  // of it) on `plan` (prepare_run()'s for `spec`, made before the test's clock starts: it reads
-  // the host's topology), over `sockets`, the group's streams in slot order. Before open_all().
-  void add(const StreamGroup& group, const TestSpec& spec, Plan plan,
-           std::vector<UniqueSocket> sockets);
+  // Every group's workers: group g's run by specs[g] (its role the group's direction, one flow
+  // per stream of it) on plans[g] (prepare_run()'s for specs[g], made before the test's clock
+  // starts: it reads the host's topology), over its streams of `sockets` (the test's, in stream
+  // order). Once, before open_all().
+  void add(const std::vector<StreamGroup>& groups, const std::vector<TestSpec>& specs,
+           std::vector<Plan> plans, std::vector<UniqueSocket> sockets);
   // Opens every group's workers; then each timeline watches its bytes moving (IdleWatch, `peer`
   // named) and hands its intervals, paired up across the groups, to `renderer` (nullptr: none;
   // it outlives run()).

@@ -381,14 +381,10 @@ void Server::run_test(ServerSession& session, ServerControl& control, std::vecto
   const CancelHook on_interrupt =
       env_.clock.add_cancel_hook([&clock] { clock.cancel(StopCause::interrupted, "interrupted"); });
   GroupRun runs(env_.choice.backend, env_.log, clock);
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const StreamGroup& group = groups[g];
-    std::vector<UniqueSocket> sockets;
-    for (std::size_t i = group.first; i < group.first + group.count; ++i)
-      sockets.push_back(std::move(streams.sockets[i]));
-    runs.add(group, test_spec(spec_, session.parameters(), group.sending), std::move(plans[g]),
-             std::move(sockets));
-  }
+  std::vector<TestSpec> specs;
+  for (const StreamGroup& group : groups)
+    specs.push_back(test_spec(spec_, session.parameters(), group.sending));
+  runs.add(groups, specs, std::move(plans), std::move(streams.sockets));
   LiveReport live(streams.ids, groups, spec_.iperf3.format, t.output.interval_s,
                   [this](const std::string& line) { say(line); });
   // -J: the document; else the console's rows (-i 0: none).

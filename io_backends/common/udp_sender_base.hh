@@ -41,6 +41,8 @@ class UdpSenderBook {
   void stamp(unsigned char* data, uint32_t count, uint32_t flow_id, uint16_t token, uint64_t first,
              uint64_t now_ns) const;
   bool native() const { return head_ == udp::DatagramLayout::native; }
+  // The heads carry a send time (xttcp's, iperf3's): stamp() wants the clock read.
+  bool stamps_time() const { return head_ && *head_ != udp::DatagramLayout::iperf2; }
 
   const WorkerContext& context_;
   uint32_t datagram_ = 0;  // bytes per datagram

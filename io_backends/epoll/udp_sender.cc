@@ -63,8 +63,9 @@ Status EpollUdpSender::open() {
 // Flow id and sequence of each datagram in the batch; one clock read for the batch (they leave
 // back to back).
 void EpollUdpSender::stamp(const Flow& flow, uint32_t count) {
+  if (!head_) return;  // NTTTCP's payload: nothing to stamp
   UdpSenderBook::stamp(buffer_.data(), count, flow.flow_id, flow.token, flow.next_sequence,
-                       monotonic_ns());
+                       stamps_time() ? monotonic_ns() : 0);
 }
 
 uint32_t EpollUdpSender::send_batch(Flow& flow, uint32_t count) {

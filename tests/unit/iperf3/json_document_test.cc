@@ -439,3 +439,26 @@ TEST(JsonDocumentBidir, The312ServersKeysAndEachDirectionsFigures) {
 
 }  // namespace
 }  // namespace xttcp::iperf3
+
+namespace xttcp::iperf3 {
+namespace {
+
+TEST(JsonDocument, MinusMsStartSaysTcpMssAs312) {
+  // 3.12 writes tcp_mss (the -M asked) instead of tcp_mss_default (the control connection's).
+  JsonDocument doc(one_direction(true, 1));
+  DocumentStart start;
+  start.tcp_mss_default = 32768;
+  start.test.mss = 1400;
+  doc.set_start(start);
+  const Json with_mss = Json::parse(doc.text());
+  EXPECT_EQ(with_mss["start"]["tcp_mss"], 1400);
+  EXPECT_FALSE(with_mss["start"].contains("tcp_mss_default"));
+  start.test.mss = 0;
+  doc.set_start(start);
+  const Json without = Json::parse(doc.text());
+  EXPECT_EQ(without["start"]["tcp_mss_default"], 32768);
+  EXPECT_FALSE(without["start"].contains("tcp_mss"));
+}
+
+}  // namespace
+}  // namespace xttcp::iperf3
