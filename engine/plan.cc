@@ -51,19 +51,25 @@ static void assign_hosts(const TestSpec& spec, std::vector<FlowPlan>& flows, Pla
   }
 }
 
+// The port the flows of port index `p` use: PORT + p, or on one port PORT itself (every data
+// connection comes to the control port: --one-port, the iperf3 dialect).
+static uint16_t data_port(const TestSpec& spec, uint32_t p) {
+  return static_cast<uint16_t>(spec.layout.one_port ? spec.layout.base_port
+                                                    : spec.layout.base_port + p);
+}
+
 static std::vector<FlowPlan> all_flows(const TestSpec& spec) {
   std::vector<FlowPlan> flows;
   if (spec.role == Role::receiver) {
     for (uint32_t p = 0; p < spec.layout.ports; ++p)
-      flows.push_back({p, p, static_cast<uint16_t>(spec.layout.base_port + p), 0, 0});
+      flows.push_back({p, p, data_port(spec, p), 0, 0});
     return flows;
   }
   uint32_t slot = 0;
   for (uint32_t p = 0; p < spec.layout.ports; ++p)
     for (uint32_t t = 0; t < spec.layout.threads_per_port; ++t)
       for (uint32_t c = 0; c < spec.layout.conns_per_thread; ++c)
-        flows.push_back({slot++, p * spec.layout.threads_per_port + t,
-                         static_cast<uint16_t>(spec.layout.base_port + p),
+        flows.push_back({slot++, p * spec.layout.threads_per_port + t, data_port(spec, p),
                          source_port_for(spec, p, t, c), 0});
   return flows;
 }

@@ -130,9 +130,11 @@ struct Layout {
   std::optional<uint32_t> worker_threads;  // --threads: OS threads running the flows
   bool pin_workers = false;                // --pin: each worker on its own CPU
   std::optional<uint32_t> numa_node;       // -na: NUMA node of unpinned threads
-  // The data connections come on the control port and are made by the control plane (the
-  // iperf3 dialect: accepted and told apart by their cookie, or connected), which hands them
-  // to the workers (WorkerContext::adopted): no port per flow.
+  // The data connections come on the control port and are made by the control plane, which
+  // hands them to the workers (WorkerContext::adopted, or a receiver's ConnectionInbox): no
+  // port per flow. The iperf3 dialect (accepted and told apart by their cookie, or connected)
+  // and --one-port (native: the sync port is PORT, every data connection opens with the
+  // session's preamble, sync_auth.hh).
   bool one_port = false;
   uint32_t mapped_threads() const {
     uint32_t total = 0;
@@ -254,7 +256,10 @@ struct TestSpec {
   // 64-bit: the per-flag maxima multiply past 2^32 (512 x 25600 x 1000).
   uint64_t sender_threads() const { return uint64_t{layout.ports} * layout.threads_per_port; }
   uint64_t sender_connections() const { return sender_threads() * layout.conns_per_thread; }
-  uint16_t sync_port() const { return static_cast<uint16_t>(layout.base_port - 1); }
+  // The native sync connection's port: PORT - 1, or PORT itself on one port (--one-port).
+  uint16_t sync_port() const {
+    return static_cast<uint16_t>(layout.one_port ? layout.base_port : layout.base_port - 1);
+  }
   uint32_t cycle_s() const { return workload.warmup_s + workload.duration_s + workload.cooldown_s; }
   // The longest cycle this receiver lets a sender ask for (--max-cycle; 0 = no limit).
   uint32_t max_cycle() const {

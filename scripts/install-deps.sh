@@ -41,6 +41,8 @@ packages=(
   # test and benchmark tools; jsonschema checks docs/native-result.schema.json, man-db reads
   # the installed man page (tests/install)
   iproute2 iperf iperf3 python3 procps python3-jsonschema man-db sockperf
+  # a firewall inside a test namespace (tests/e2e_netns/one_port_netns_test.py)
+  nftables
   # `xttcp report` draws with matplotlib; its test renders the page in headless Chromium
   python3-matplotlib chromium
   # tests/format/check_format.sh: the tree is as clang-format 14 writes it

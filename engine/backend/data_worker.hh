@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.hh"
+#include "engine/backend/connection_inbox.hh"
 #include "engine/net/address.hh"
 #include "engine/net/peer_admission.hh"
 #include "engine/net/socket_io.hh"
@@ -115,6 +116,10 @@ struct WorkerContext {
   // them whatever fails; open() serves them instead of listening or connecting. Empty
   // otherwise.
   std::vector<NativeSocket> adopted;
+  // layout.one_port, receivers: where the connections the sync listener admits arrive while the
+  // worker runs (it opens no listener; it waits on inbox->pollable() beside its connections).
+  // Engine-owned; null otherwise.
+  ConnectionInbox* inbox = nullptr;
 };
 
 // A TCP connection just opened as `socket`, counting into flow `slot`: its watch id (keep it for

@@ -63,8 +63,13 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
         "--auth-key: the {} backend cannot tie TCP data connections to the session (epoll and "
         "io_uring can)",
         backend.name()));
-  if (lacks(cap_adopted_connections) && spec.layout.one_port)
-    return refuse("--dialect iperf3", "does not serve connections made on the control port");
+  // A native one-port sender's workers connect as always (to PORT, with the session's
+  // preamble); the receiver's are handed what its sync listener admitted, and the iperf3
+  // dialect's adopt what its control plane made at either end.
+  if (lacks(cap_adopted_connections) && spec.layout.one_port &&
+      (spec.dialect == Dialect::iperf3 || spec.role == Role::receiver))
+    return refuse(spec.dialect == Dialect::iperf3 ? "--dialect iperf3" : "--one-port",
+                  "does not serve connections made on the control port");
   return ok();
 }
 

@@ -96,4 +96,8 @@ std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble) {
   return cookie;
 }
 
+bool opens_preamble(std::span<const uint8_t, 4> first) {
+  return std::memcmp(first.data(), kMagic, sizeof kMagic) == 0;
+}
+
 }  // namespace xttcp::sync_auth

@@ -61,5 +61,9 @@ Expected<Session> session(const Key& key, const Nonce& sender, const Nonce& rece
 Preamble data_preamble(const Cookie& cookie);
 // The cookie a data connection's first bytes name, if they are a preamble at all.
 std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble);
+// Whether `first` (a connection's first 4 bytes) begins a data preamble: on one port
+// (--one-port) what tells a data connection from a sync connection, whose first int is never
+// this one (it would propose a cycle of 47 years).
+bool opens_preamble(std::span<const uint8_t, 4> first);
 
 }  // namespace xttcp::sync_auth

@@ -15,6 +15,21 @@ SyncInput::Message SyncInput::next() {
     return message;
   }
   const char* at = in_.data() + used_;
+  if (undecided_) {
+    const auto* first = reinterpret_cast<const uint8_t*>(at);
+    if (!sync_auth::opens_preamble(std::span<const uint8_t, 4>(first, 4))) {
+      undecided_ = false;  // a sync connection: its messages from here on
+    } else if (left < sync_auth::kPreambleBytes) {
+      in_.erase(0, used_);
+      used_ = 0;
+      return message;
+    } else {
+      message.kind = Message::Kind::data_stream;
+      message.payload.assign(at + 4, sync_auth::kCookieBytes);
+      used_ += sync_auth::kPreambleBytes;
+      return message;
+    }
+  }
   if (expect_ == Expect::auth_hello) return take_auth_hello(at, left);
   if (expect_ == Expect::auth_proof)
     return take_bytes(Message::Kind::auth_proof, sync_auth::kProofBytes);

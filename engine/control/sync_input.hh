@@ -6,12 +6,14 @@
 // what tests/fuzz/sync_receiver.cc feeds.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "engine/control/receiver_sync.hh"
+#include "engine/control/sync_auth.hh"
 
 namespace xttcp {
 
@@ -31,6 +33,9 @@ class SyncInput {
       auth_hello,
       auth_proof,
       not_authenticated,
+      // On one port (--one-port): the connection opened with a data preamble (sync_auth.hh),
+      // its cookie in `payload`: a data connection, not a sync one. Nothing after it is read.
+      data_stream,
     };
     Kind kind = Kind::none;
     int32_t value = 0;
@@ -41,8 +46,17 @@ class SyncInput {
 
   // `max_requests`: the ints one connection may send (SyncLimits::max_requests). With
   // `require_auth` (the receiver holds --auth-key) the connection must open with AUTH_HELLO.
-  explicit SyncInput(uint32_t max_requests, bool require_auth = false)
-      : max_requests_(max_requests), expect_(require_auth ? Expect::auth_hello : Expect::integer) {}
+  // With `takes_streams` (one port) it may instead open with a data preamble.
+  explicit SyncInput(uint32_t max_requests, bool require_auth = false, bool takes_streams = false)
+      : max_requests_(max_requests),
+        expect_(require_auth ? Expect::auth_hello : Expect::integer),
+        undecided_(takes_streams) {}
+
+  // How many bytes the server may read now: while the connection may still be a data one, no
+  // more than a preamble, so none of its data is taken (the worker that serves it counts it).
+  size_t readable_now(size_t buffer) const {
+    return undecided_ ? std::min(buffer, kUndecidedRead - (in_.size() - used_)) : buffer;
+  }
 
   void append(std::string_view bytes) { in_.append(bytes); }
   // The next whole message, consumed. Call until `none` (or a reason to close), handing every
@@ -62,6 +76,8 @@ class SyncInput {
   }
   bool is_authenticated() const { return authenticated_; }
 
+  // One port: the connection has yet to say whether it is a sync or a data connection.
+  bool undecided() const { return undecided_; }
   bool native() const { return native_; }
   bool result_received() const { return result_received_; }
   // Bytes held that do not form a whole message yet: at most one frame and its header.
@@ -72,6 +88,7 @@ class SyncInput {
   Message take_auth_hello(const char* at, size_t left);
   Message take_bytes(Message::Kind kind, size_t count);
 
+  static constexpr size_t kUndecidedRead = sync_auth::kPreambleBytes;
   uint32_t max_requests_;
   std::string in_;
   size_t used_ = 0;  // bytes of in_ already taken as messages
@@ -80,6 +97,7 @@ class SyncInput {
   bool native_ = false;
   bool result_received_ = false;
   bool authenticated_ = false;
+  bool undecided_ = false;  // one port: the first 4 bytes have yet to say what it is
 };
 
 }  // namespace xttcp

@@ -26,10 +26,12 @@ using SteadyClock = std::chrono::steady_clock;
 }  // namespace
 
 struct SyncServer::Connection {
-  Connection(uint32_t max_requests, bool require_auth) : input(max_requests, require_auth) {}
+  Connection(uint32_t max_requests, bool require_auth, bool takes_streams)
+      : input(max_requests, require_auth, takes_streams) {}
 
   int id = 0;
   UniqueSocket fd;
+  SocketAddress address;
   std::string peer;     // "10.0.0.2:40312", for log lines
   std::string network;  // peer_network(): what the handshake bound per network counts
   SyncInput input;      // what its bytes are: requests and frames
@@ -40,6 +42,7 @@ struct SyncServer::Connection {
   std::optional<SteadyClock::time_point> parked_at;  // -M: since it was told to wait
   // --auth-key: the nonces once the sender's came, and what both ends compute from them.
   std::optional<sync_auth::Session> session;
+  bool handed_over = false;  // one port: a data connection, its socket the stream hook's now
 };
 
 Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& address,
@@ -119,6 +122,11 @@ void SyncServer::hurry_settle(std::chrono::milliseconds grace) {
       test_finished_at_ = hurried;
   }
   wake_.notify();
+}
+
+bool SyncServer::takes_streams_from(int peer) const {
+  std::lock_guard lock(mutex_);
+  return sync_.state() != sync_code::kStateRunning || sync_.is_participant(peer);
 }
 
 bool SyncServer::senders_present() const {
@@ -223,6 +231,19 @@ void SyncServer::accept_all() {
           true);
       continue;  // closes it
     }
+    if (hooks_.stream) {
+      // One port: the seat and network bounds wait until it says it is a sync connection.
+      if (undecided_connections() >= limits_.max_undecided) {
+        ++refused_connections_;
+        log(fmt::format("sync: {} already has {} connections that have not said what they are; "
+                        "closed the one from {} ({} so far)",
+                        port_, limits_.max_undecided, peer.to_string(), refused_connections_),
+            true);
+        continue;  // closes it
+      }
+      add_connection(std::move(**accepted), peer, peer_network(peer));
+      continue;
+    }
     if (connections_.size() >= limits_.max_connections) {
       ++refused_connections_;
       log(fmt::format("sync: {} already has {} sync connections open; closed the one from {} "
@@ -241,15 +262,51 @@ void SyncServer::accept_all() {
           true);
       continue;  // closes it
     }
-    set_no_delay((*accepted)->get());
-    auto connection = std::make_unique<Connection>(limits_.max_requests, key_.has_value());
-    connection->id = next_id_++;
-    connection->peer = peer.to_string();
-    connection->network = std::move(network);
-    connection->fd = std::move(**accepted);
-    const int key = connection->id;
-    connections_[key] = std::move(connection);
+    add_connection(std::move(**accepted), peer, std::move(network));
   }
+}
+
+void SyncServer::add_connection(UniqueSocket socket, const SocketAddress& peer,
+                                std::string network) {
+  set_no_delay(socket.get());
+  auto connection = std::make_unique<Connection>(limits_.max_requests, key_.has_value(),
+                                                 static_cast<bool>(hooks_.stream));
+  connection->id = next_id_++;
+  connection->address = peer;
+  connection->peer = peer.to_string();
+  connection->network = std::move(network);
+  connection->fd = std::move(socket);
+  const int key = connection->id;
+  connections_[key] = std::move(connection);
+}
+
+size_t SyncServer::undecided_connections() const {
+  return static_cast<size_t>(
+      std::count_if(connections_.begin(), connections_.end(),
+                    [](const auto& entry) { return entry.second->input.undecided(); }));
+}
+
+bool SyncServer::seat_sync_connection(const Connection& connection) {
+  const size_t seated = connections_.size() - undecided_connections() - 1;  // itself decided now
+  if (seated >= limits_.max_connections) {
+    ++refused_connections_;
+    log(fmt::format("sync: {} already has {} sync connections open; closed the one from {} "
+                    "({} so far)",
+                    port_, seated, connection.peer, refused_connections_),
+        true);
+    return false;
+  }
+  // It counts itself among its network's opening connections: room means under the bound then.
+  if (!network_has_room(connection.network, connection.id)) {
+    ++refused_connections_;
+    log(fmt::format("sync: closed a connection from {}: {} connections from {} are already "
+                    "opening a test ({} so far)",
+                    connection.peer, limits_.max_handshaking_per_network, connection.network,
+                    refused_connections_),
+        true);
+    return false;
+  }
+  return true;
 }
 
 void SyncServer::on_readable(int id) {
@@ -258,7 +315,8 @@ void SyncServer::on_readable(int id) {
     auto found = connections_.find(id);
     if (found == connections_.end()) return;
     Connection& connection = *found->second;
-    const SocketTransfer received = receive_some(connection.fd.get(), buffer, sizeof buffer);
+    const SocketTransfer received =
+        receive_some(connection.fd.get(), buffer, connection.input.readable_now(sizeof buffer));
     if (received.bytes > 0) {
       // Whole messages are handled as they complete, so the buffer stays one frame at most.
       connection.input.append(std::string_view(buffer, static_cast<size_t>(received.bytes)));
@@ -276,19 +334,32 @@ void SyncServer::on_readable(int id) {
   }
 }
 
-bool SyncServer::network_has_room(const std::string& network) const {
+bool SyncServer::network_has_room(const std::string& network, int except) const {
   size_t opening = 0;
   std::lock_guard lock(mutex_);
   for (const auto& [id, connection] : connections_)
-    if (connection->network == network && !sync_.is_engaged(id)) ++opening;
+    if (id != except && connection->network == network && !connection->input.undecided() &&
+        !sync_.is_engaged(id))
+      ++opening;
   return opening < limits_.max_handshaking_per_network;
 }
 
 bool SyncServer::process_input(Connection& connection) {
   for (;;) {
+    const bool was_undecided = connection.input.undecided();
     SyncInput::Message message = connection.input.next();
+    if (message.kind == SyncInput::Message::Kind::data_stream) {
+      sync_auth::Cookie cookie{};
+      std::copy(message.payload.begin(), message.payload.end(), cookie.begin());
+      connection.handed_over = true;
+      hooks_.stream(std::move(connection.fd), connection.address, cookie);
+      return false;  // it leaves the listener, unannounced
+    }
+    if (was_undecided && !connection.input.undecided() && !seat_sync_connection(connection))
+      return false;
     switch (message.kind) {
       case SyncInput::Message::Kind::none: return true;
+      case SyncInput::Message::Kind::data_stream: return false;  // taken above
       case SyncInput::Message::Kind::too_many_requests:
         log(fmt::format("sync: {} sent more than {} requests; connection closed", connection.peer,
                         limits_.max_requests),
@@ -546,6 +617,10 @@ bool SyncServer::flush(Connection& connection) {
 void SyncServer::close_connection(int id, std::string_view why, bool is_error) {
   auto found = connections_.find(id);
   if (found == connections_.end()) return;
+  if (found->second->handed_over) {  // a data connection: never a sync peer
+    connections_.erase(found);
+    return;
+  }
   ReceiverSync::Departure departure;
   {
     std::lock_guard lock(mutex_);
@@ -575,6 +650,12 @@ void SyncServer::close_overdue_connections() {
         if (finished && now - test_finished_at_ > limits_.settle_limit)
           why = fmt::format("is still here {} s after its test ended",
                             duration_cast<seconds>(limits_.settle_limit).count());
+      } else if (connection->input.undecided()) {
+        if (now - connection->accepted_at > limits_.undecided_limit)
+          why = fmt::format(
+              "said neither a sync request nor a data preamble {} s after it "
+              "connected",
+              duration_cast<seconds>(limits_.undecided_limit).count());
       } else if (now - connection->accepted_at > limits_.handshake_limit) {
         why = fmt::format("has not started a test {} s after it connected",
                           duration_cast<seconds>(limits_.handshake_limit).count());

@@ -50,6 +50,12 @@ struct SyncLimits {
   // period, the rest counted and said when the period is over.
   uint32_t log_lines_per_period = 20;
   std::chrono::milliseconds log_period{10'000};
+  // One port (SyncServerHooks::stream): connections that have not yet said whether they are
+  // sync or data ones, at most, and how long each has to say it (a data connection's preamble
+  // comes with its connect). The per-network and max_connections bounds apply once a
+  // connection says it is a sync one.
+  size_t max_undecided = 256;
+  std::chrono::milliseconds undecided_limit{10'000};
   // Tests the listener starts per period: past it a start is refused and a busy check says busy.
   uint32_t tests_per_period = 30;
   std::chrono::milliseconds test_period{60'000};
@@ -84,6 +90,12 @@ struct SyncServerHooks {
   std::function<void(int peer, const sync_auth::Cookie& cookie)> authenticated;
   // --auth-key: a connection was closed because it did not authenticate (counted by the owner).
   std::function<void()> unauthenticated;
+  // One port (--one-port): set, the listener also takes data connections, told apart by their
+  // first bytes (a data preamble, sync_auth.hh): each is handed here with the cookie it named,
+  // the socket the hook's to keep or close; nothing after the preamble has been read from it.
+  std::function<void(UniqueSocket socket, const SocketAddress& peer,
+                     const sync_auth::Cookie& cookie)>
+      stream;
 };
 
 class SyncServer {
@@ -115,6 +127,10 @@ class SyncServer {
   // The last test's senders get `grace` from now to leave (not settle_limit): it carried no
   // result worth waiting for. Safe from any thread.
   void hurry_settle(std::chrono::milliseconds grace);
+  // One port: whether sync connection `peer` may add a data connection now: while no test
+  // runs, any that said hello (it is about to start one); during a test, only its senders, so
+  // nobody joins a running test. Safe from any thread.
+  bool takes_streams_from(int peer) const;
   // Whether the running test still has a sender connected (one may leave before the engine's
   // thread has begun the test it started).
   bool senders_present() const;
@@ -126,13 +142,19 @@ class SyncServer {
 
   void run();
   void accept_all();
+  void add_connection(UniqueSocket socket, const SocketAddress& peer, std::string network);
   void on_readable(int id);
   bool process_input(Connection& connection);  // false: the connection must close
   bool handle_request(Connection& connection, int32_t request);
   bool handle_auth(Connection& connection, const SyncInput::Message& message);
   bool refuse_unauthenticated(Connection& connection, std::string_view why);
   // Whether one more connection from `network` may open its handshake (SyncLimits).
-  bool network_has_room(const std::string& network) const;
+  // `except`: a connection not to count (the one asking).
+  bool network_has_room(const std::string& network, int except = 0) const;
+  // One port: `connection` just said it is a sync connection: whether it has a seat
+  // (max_connections, the per-network bound); false (logged): it must close.
+  bool seat_sync_connection(const Connection& connection);
+  size_t undecided_connections() const;
   bool handle_frame(Connection& connection, bool hello_frame, std::string payload);
   void send_bytes(int id, std::string_view bytes);
   bool flush(Connection& connection);  // false: write error

@@ -23,6 +23,17 @@ bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door, Nativ
         receive_now(socket, reinterpret_cast<char*>(preamble.data()), preamble.size());
     if (got.bytes == static_cast<int64_t>(preamble.size())) cookie = sync_auth::cookie_in(preamble);
   }
+  return admit(peer, door, check_session, cookie);
+}
+
+bool PeerAdmission::admit_stream(const SocketAddress& peer, const std::array<uint8_t, 16>& cookie,
+                                 const std::function<bool(int session)>& welcome) {
+  return admit(peer, Door::data, true, cookie, &welcome);
+}
+
+bool PeerAdmission::admit(const SocketAddress& peer, Door door, bool check_session,
+                          const std::optional<std::array<uint8_t, 16>>& cookie,
+                          const std::function<bool(int session)>* welcome) {
   std::lock_guard lock(mutex_);
   uint64_t& refused = door == Door::control ? refused_.control : refused_.data;
   if (!filter_.allows(peer)) {
@@ -30,10 +41,12 @@ bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door, Nativ
     return false;
   }
   if (check_session) {
-    const bool known =
-        cookie && std::any_of(sessions_.begin(), sessions_.end(), [&](const auto& session) {
-          return crypto::equal_in_constant_time(session.second, *cookie);
-        });
+    const auto named =
+        !cookie ? sessions_.end()
+                : std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& session) {
+                    return crypto::equal_in_constant_time(session.second, *cookie);
+                  });
+    const bool known = named != sessions_.end() && (welcome == nullptr || (*welcome)(named->first));
     if (!known) {
       ++refused;
       ++refused_.unauthenticated;

@@ -7,7 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,11 @@ class PeerAdmission {
   // accept until data came: sync_auth.hh). A refused peer is counted; the caller closes its
   // connection.
   bool admit_connection(const SocketAddress& peer, Door door, NativeSocket socket = invalid_socket);
+  // One port (--one-port): a data connection whose preamble the sync listener read, naming
+  // `cookie`: --allow, --max-clients and the session, as admit_connection() does, and the
+  // session (its sync connection's id) must be `welcome` now.
+  bool admit_stream(const SocketAddress& peer, const std::array<uint8_t, 16>& cookie,
+                    const std::function<bool(int session)>& welcome);
 
   // Descriptors kept for the sync port: a data connection accepted into one of the last few
   // of the open-files limit is closed at once, so idle data connections cannot block the sync
@@ -68,10 +75,12 @@ class PeerAdmission {
   uint64_t accept_shortages() const { return accept_shortages_.load(std::memory_order_relaxed); }
   int64_t listeners_short() const { return listeners_short_.load(std::memory_order_relaxed); }
 
-  // --auth-key: data connections must open with the preamble of a session authenticated now.
+  // --auth-key, --one-port: data connections must open with the preamble of a session open now
+  // (authenticated, or handed its cookie on one port).
   void require_sessions() { sessions_required_ = true; }
   bool sessions_required() const { return sessions_required_; }
-  // Sync connection `id` proved the key: its data connections name `cookie` (sync_auth.hh).
+  // Sync connection `id` proved the key, or was handed `cookie` (one port): its data
+  // connections name `cookie` (sync_auth.hh).
   void session_opened(int id, const std::array<uint8_t, 16>& cookie);
   void session_closed(int id);
   // A sync connection closed for want of the key's proof.
@@ -90,6 +99,10 @@ class PeerAdmission {
   uint32_t max_clients() const { return max_clients_; }
 
  private:
+  bool admit(const SocketAddress& peer, Door door, bool check_session,
+             const std::optional<std::array<uint8_t, 16>>& cookie,
+             const std::function<bool(int session)>* welcome = nullptr);
+
   AddressFilter filter_;
   uint32_t max_clients_;
   mutable std::mutex mutex_;

@@ -21,7 +21,7 @@ ordered_json parameters(const TestSpec& spec) {
       {"sendSocketBuff", std::to_string(spec.workload.send_buffer)},
       {"recvSocketBuff", std::to_string(spec.workload.recv_buffer)},
       {"port", std::to_string(spec.layout.base_port)},
-      {"syncPort", std::to_string(spec.layout.base_port - 1)},
+      {"syncPort", std::to_string(spec.sync_port())},
       {"noSync", ntttcp_bool(spec.control.no_sync)},
       {"waitTimeoutMilliseconds", "0"},
       {"async", "False"},

@@ -20,7 +20,7 @@ void add_parameters(XmlElement& root, const TestSpec& spec) {
   add(p, "send_socket_buff", std::to_string(spec.workload.send_buffer));
   add(p, "recv_socket_buff", std::to_string(spec.workload.recv_buffer));
   add(p, "port", std::to_string(spec.layout.base_port));
-  add(p, "sync_port", std::to_string(spec.layout.base_port - 1));  // a number, even with -N
+  add(p, "sync_port", std::to_string(spec.sync_port()));  // a number, even with -N
   add(p, "no_sync", ntttcp_bool(spec.control.no_sync));
   // Windows NTttcp's parameters the Linux tool does not have: constant placeholders.
   add(p, "wait_timeout_milliseconds", "0");

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/hex.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/report/bounded_json.hh"
 
@@ -12,36 +13,15 @@ namespace xttcp {
 
 namespace {
 
-constexpr char kHex[] = "0123456789abcdef";
 constexpr std::size_t kMaxFileBytes = 256 * 1024;
-
-std::string hex(const std::vector<std::uint8_t>& bytes) {
-  std::string out;
-  for (std::uint8_t byte : bytes) {
-    out += kHex[byte >> 4];
-    out += kHex[byte & 15];
-  }
-  return out;
-}
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 Expected<std::vector<std::uint8_t>> unhex(const std::string& text) {
   if (text.size() > 2 * rss_limits::max_key_bytes || text.empty() || text.size() % 2 != 0)
     return fail(fmt::format("rss.key: {} hex digits; an even number, 2 to {}", text.size(),
                             2 * rss_limits::max_key_bytes));
-  std::vector<std::uint8_t> bytes;
-  for (std::size_t i = 0; i < text.size(); i += 2) {
-    const int high = hex_digit(text[i]), low = hex_digit(text[i + 1]);
-    if (high < 0 || low < 0) return fail("rss.key: not hexadecimal");
-    bytes.push_back(static_cast<std::uint8_t>(high * 16 + low));
-  }
-  return bytes;
+  std::optional<std::vector<std::uint8_t>> bytes = bytes_from_hex(text);
+  if (!bytes) return fail("rss.key: not hexadecimal");
+  return std::move(*bytes);
 }
 
 // A short string member: printable ASCII only (it reaches the console and the result).
@@ -70,7 +50,7 @@ const nlohmann::ordered_json* member(const nlohmann::ordered_json& object, const
 
 }  // namespace
 
-std::string rss_key_hex(const std::vector<std::uint8_t>& key) { return hex(key); }
+std::string rss_key_hex(const std::vector<std::uint8_t>& key) { return hex_text(key); }
 
 Expected<std::vector<std::uint8_t>> rss_key_from_hex(const std::string& text) {
   return unhex(text);
@@ -81,7 +61,7 @@ nlohmann::ordered_json rss_to_json(const Expected<RssDescription>& rss) {
   nlohmann::ordered_json out;
   out["nic"] = rss->nic;
   out["hash_function"] = rss->hash_function;
-  out["key"] = hex(rss->key);
+  out["key"] = hex_text(rss->key);
   out["queues"] = rss->queues;
   out["indirection"] = rss->indirection;
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();

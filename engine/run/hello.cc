@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/hex.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/report/bounded_json.hh"
 #include "engine/report/native_json.hh"
@@ -13,7 +14,8 @@
 namespace xttcp {
 
 std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> udp_flows,
-                       std::optional<nlohmann::ordered_json> rss) {
+                       std::optional<nlohmann::ordered_json> rss,
+                       std::optional<sync_auth::Cookie> stream_cookie) {
   nlohmann::ordered_json hello;
   hello["type"] = "hello";
   hello["tool"] = "xttcp";
@@ -23,7 +25,25 @@ std::string hello_json(const TestSpec& spec, std::optional<udp::DeclaredFlows> u
     hello["udp_flows"] = {
         {"base", udp_flows->base}, {"count", udp_flows->count}, {"token", udp_flows->token}};
   if (rss) hello["rss"] = std::move(*rss);
+  if (stream_cookie)
+    hello["stream_cookie"] = hex_text(stream_cookie->data(), stream_cookie->size());
   return hello.dump();
+}
+
+Expected<std::optional<sync_auth::Cookie>> stream_cookie_in_hello(
+    const std::string& receiver_hello) {
+  auto hello = parse_bounded_json(receiver_hello, {sync_code::kMaxHelloBytes, 16}, "hello");
+  if (!hello) return hello.error();
+  if (!hello->is_object()) return fail("its hello is not a JSON object");
+  const auto found = hello->find("stream_cookie");
+  if (found == hello->end()) return std::optional<sync_auth::Cookie>();
+  std::optional<std::vector<uint8_t>> bytes;
+  if (found->is_string()) bytes = bytes_from_hex(found->get_ref<const std::string&>());
+  if (!bytes || bytes->size() != sync_auth::kCookieBytes)
+    return fail(fmt::format("stream_cookie is not {} hex digits", 2 * sync_auth::kCookieBytes));
+  sync_auth::Cookie cookie{};
+  std::copy(bytes->begin(), bytes->end(), cookie.begin());
+  return std::optional<sync_auth::Cookie>(cookie);
 }
 
 bool declares_udp_flows(const TestSpec& spec) {

@@ -9,15 +9,24 @@
 #include <string>
 
 #include "base/status.hh"
+#include "engine/control/sync_auth.hh"
 #include "engine/spec.hh"
 #include "engine/udp/flow_admission.hh"
 
 namespace xttcp {
 
-// A receiver adds "rss": its NIC's RSS description or why it has none (engine/rss/rss_json.hh).
+// A receiver adds "rss": its NIC's RSS description or why it has none (engine/rss/rss_json.hh),
+// and on one port without --auth-key "stream_cookie": the cookie its sender's data connections
+// open with (sync_auth.hh's preamble; with the key both ends have it from the proof).
 std::string hello_json(const TestSpec& spec,
                        std::optional<udp::DeclaredFlows> udp_flows = std::nullopt,
-                       std::optional<nlohmann::ordered_json> rss = std::nullopt);
+                       std::optional<nlohmann::ordered_json> rss = std::nullopt,
+                       std::optional<sync_auth::Cookie> stream_cookie = std::nullopt);
+
+// The cookie a receiver's hello hands out for the data connections (one port); nullopt when it
+// hands none. An error when "stream_cookie" is there but is not 32 hex digits.
+Expected<std::optional<sync_auth::Cookie>> stream_cookie_in_hello(
+    const std::string& receiver_hello);
 
 // Whether a sender running `spec` declares its UDP flows (in its hello, or the Windows dialect's
 // token connections): only when each of its datagrams carries the token the declaration names,

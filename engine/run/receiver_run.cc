@@ -150,7 +150,7 @@ std::vector<Result> early_sender_results(const Receiver& r, const MeasuredWindow
 // a note.
 void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result& result) {
   const bool authenticating = !spec.control.auth_key_file.empty();
-  if (!spec.access.restricted() && !authenticating) return;
+  if (!spec.access.restricted() && !authenticating && !spec.layout.one_port) return;
   const PeerAdmission::Refusals refused = admission.refusals();
   result.access = AccessResult{refused.control, refused.data, refused.datagrams,
                                refused.over_max_clients, refused.unauthenticated};
@@ -167,6 +167,9 @@ void note_refusals(const TestSpec& spec, const PeerAdmission& admission, Result&
                                 refused.over_max_clients));
   if (authenticating)
     rules.push_back(fmt::format("--auth-key: {} without the key", refused.unauthenticated));
+  else if (spec.layout.one_port)
+    rules.push_back(fmt::format("--one-port: {} without the cookie of this test's sender",
+                                refused.unauthenticated));
   result.notes.push_back(line + fmt::format("{}", fmt::join(rules, ", ")) + ")");
 }
 
@@ -421,6 +424,9 @@ std::string listening_line(const TestSpec& spec, uint16_t first_data_port) {
       spec.layout.ports == 1
           ? fmt::format("data port {} ({})", first_data_port, data_protocol)
           : fmt::format("data ports {}-{} ({})", first_data_port, last, data_protocol);
+  if (spec.layout.one_port)
+    return fmt::format("listening on {}: one port {} (TCP: the sync and every data connection)",
+                       where, spec.sync_port());
   if (spec.control.no_sync) return fmt::format("listening on {}: {}", where, ports);
   return fmt::format("listening on {}: sync port {} (TCP), {}", where, spec.sync_port(), ports);
 }
@@ -458,8 +464,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return exit_code::usage;
   }
   PeerAdmission admission(std::move(*filter), spec.access.max_clients);
-  // --auth-key: data connections must name an authenticated session (set before any listener).
-  if (!spec.control.auth_key_file.empty()) admission.require_sessions();
+  // --auth-key, --one-port: data connections must name a session open now (set before any
+  // listener).
+  if (!spec.control.auth_key_file.empty() || spec.layout.one_port) admission.require_sessions();
   // The sync port keeps some descriptors idle data connections cannot take (prepare_run has
   // raised the limit already).
   if (!spec.control.no_sync) admission.keep_descriptors_for_control(open_files_limit());
@@ -469,8 +476,12 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     std::optional<DeviceSnapshot> snapshot = backend.device_snapshot();
     return snapshot ? snapshot->description : std::nullopt;
   };
+  // One port: the sync listener hands the data connections it admitted to the workers.
+  WorkerPool* serving = nullptr;  // set before the control plane opens
+  const auto hand_over = [&serving](UniqueSocket socket) { serving->hand_over(std::move(socket)); };
   const auto control = make_receiver_control(
-      {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission, device});
+      {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission, device,
+       spec.layout.one_port ? std::function<void(UniqueSocket)>(hand_over) : nullptr});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
@@ -487,6 +498,12 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   gate.note_with([&short_at_opening, &admission] {
     short_at_opening = DescriptorShortfall::of(admission, true);
   });
+  serving = &pool;
+  if (spec.layout.one_port)
+    if (Status inboxes = pool.open_inboxes(); !inboxes) {
+      log.error(inboxes.error().message);
+      return exit_code::run_failed;
+    }
   if (Status opened = pool.open_all(seconds(10)); !opened) {
     log.error(opened.error().message);
     return exit_code::run_failed;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <random>
 
 #include "engine/net/os_socket.hh"
@@ -72,6 +73,27 @@ void WorkerPool::adopt(const std::vector<NativeSocket>& by_slot) {
   for (uint32_t i = 0; i < contexts_.size(); ++i)
     for (const FlowPlan& flow : plan_.workers[i].flows)
       contexts_[i].adopted.push_back(by_slot.at(flow.slot));
+}
+
+Status WorkerPool::open_inboxes() {
+  for (uint32_t i = 0; i < contexts_.size(); ++i) {
+    auto inbox = ConnectionInbox::create();
+    if (!inbox) return inbox.error();
+    contexts_[i].inbox = inbox->get();
+    inboxes_.push_back(std::move(*inbox));
+    for (const FlowPlan& flow : plan_.workers[i].flows) hand_order_.push_back({i, flow.slot});
+  }
+  // In flow order, as the listeners' ports would spread them: consecutive connections go to
+  // different workers.
+  std::sort(hand_order_.begin(), hand_order_.end(),
+            [](const HandTarget& a, const HandTarget& b) { return a.slot < b.slot; });
+  return ok();
+}
+
+void WorkerPool::hand_over(UniqueSocket socket) {
+  if (hand_order_.empty()) return;  // no inbox: `socket` closes here
+  const auto& [worker, slot] = hand_order_[next_hand_.fetch_add(1) % hand_order_.size()];
+  inboxes_[worker]->put(std::move(socket), slot);
 }
 
 void WorkerPool::close_unclaimed(uint32_t index) {
@@ -180,6 +202,7 @@ std::vector<WorkerReport> WorkerPool::stop_and_join() {
   }
   for (std::thread& t : threads_)
     if (t.joinable()) t.join();
+  for (auto& inbox : inboxes_) inbox->close();  // what comes now has no worker to serve it
   joined_ = true;
   say_held_back_notices();  // no later line will say them
   return reports_;

@@ -83,6 +83,14 @@ class WorkerPool {
   // open_all().
   void adopt(const std::vector<NativeSocket>& by_slot);
 
+  // layout.one_port, receivers: each worker gets an inbox (WorkerContext::inbox) instead of
+  // listeners. Before open_all().
+  Status open_inboxes();
+  // Hands a data connection the sync listener admitted to the next flow in turn (round-robin
+  // over the plan's flows, so the workers share them); closed once the workers are stopped.
+  // Any thread.
+  void hand_over(UniqueSocket socket);
+
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);
   // Lets every worker enter its data loop.
@@ -149,6 +157,13 @@ class WorkerPool {
   std::vector<std::vector<OpenedConnection>> opened_lists_;  // one list per worker (WorkerContext)
   // Per worker: its adopted sockets are still the pool's to close (no worker took them over).
   std::vector<char> adopted_unclaimed_;  // char, not bool: each worker writes its own
+  std::vector<std::unique_ptr<ConnectionInbox>> inboxes_;  // one port: one per worker
+  struct HandTarget {
+    uint32_t worker;
+    uint32_t slot;
+  };
+  std::vector<HandTarget> hand_order_;  // every flow once, in slot order
+  std::atomic<uint64_t> next_hand_{0};
   void close_unclaimed(uint32_t index);
   bool all_opened_ = false;
 

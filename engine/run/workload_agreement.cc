@@ -41,6 +41,15 @@ std::optional<std::string> workload_mismatch(const TestSpec& sender, const TestS
           "(--response-size): give both ends the same",
           expects, answers);
   }
+  if (sender.layout.one_port != receiver.layout.one_port)
+    return fmt::format(
+        "the {} runs on one port (--one-port) and the {} does not: give both ends --one-port, or "
+        "neither",
+        sender.layout.one_port ? "sender" : "receiver",
+        sender.layout.one_port ? "receiver" : "sender");
+  // On one port the receiver serves every connection there, however many (its -P spreads them
+  // over its threads).
+  if (sender.layout.one_port) return std::nullopt;
   const uint64_t last_asked = uint64_t{sender.layout.base_port} + sender.layout.ports - 1;
   const uint64_t last_served = uint64_t{receiver.layout.base_port} + receiver.layout.ports - 1;
   if (sender.layout.base_port != receiver.layout.base_port)

@@ -126,12 +126,33 @@ class TcpReceiverBase : protected TcpReceiverBook {
     std::vector<UniqueFd> taken = std::move(adopted_);
     adopted_.clear();
     for (size_t i = 0; i < taken.size(); ++i) {
-      if (Status mode = set_nonblocking(taken[i].get(), true); !mode) return mode;
-      if (Status sized = apply_socket_buffers(taken[i].get(), *context_.spec); !sized) return sized;
-      if (Status tuned = apply_tcp_tuning(taken[i].get(), *context_.spec); !tuned) return tuned;
-      serve(add_connection_to(context_.plan->flows[i].slot, taken[i].release()));
+      auto index = adopt_one(std::move(taken[i]), context_.plan->flows[i].slot);
+      if (!index) return index.error();
+      serve(*index);
     }
     return ok();
+  }
+  // layout.one_port, receivers: the connections handed to the inbox since the last call (its
+  // pollable() came back readable), each served by `serve(index)`. One that cannot be set up is
+  // closed, its error recorded: the others are served.
+  template <class Serve>
+  void take_handed(Serve&& serve) {
+    for (ConnectionInbox::Handed& handed : context_.inbox->take()) {
+      auto index = adopt_one(UniqueFd(handed.socket.release()), handed.slot);
+      if (!index) {
+        record_error(index.error().message);
+        continue;
+      }
+      serve(*index);
+    }
+  }
+  // A connection made elsewhere, as flow `slot`'s: non-blocking, -rb/-sb and the TCP options
+  // applied, counted. Its index in connections_.
+  Expected<uint32_t> adopt_one(UniqueFd fd, uint32_t slot) {
+    if (Status mode = set_nonblocking(fd.get(), true); !mode) return mode.error();
+    if (Status sized = apply_socket_buffers(fd.get(), *context_.spec); !sized) return sized.error();
+    if (Status tuned = apply_tcp_tuning(fd.get(), *context_.spec); !tuned) return tuned.error();
+    return add_connection_to(slot, fd.release());
   }
   // A connection as flow `slot`'s: a fresh slot (a freed one when there is one), counted.
   uint32_t add_connection_to(uint32_t slot, int fd, const SocketAddress* peer = nullptr) {

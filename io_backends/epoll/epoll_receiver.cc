@@ -22,6 +22,7 @@ namespace {
 
 constexpr int reads_per_turn = 16;  // fairness between connections on one worker
 constexpr uint64_t listener_tag = uint64_t{1} << 32;
+constexpr uint64_t inbox_tag = uint64_t{1} << 33;
 
 }  // namespace
 
@@ -54,6 +55,14 @@ Status EpollReceiver::open() {
 
   if (!adopted_.empty())
     return adopt_connections([this](uint32_t index) { serve_connection(index, 0); });
+  if (context_.inbox != nullptr) {  // one port: the sync listener hands the connections over
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.u64 = inbox_tag;
+    if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, context_.inbox->pollable(), &event) != 0)
+      return fail(std::string("epoll_ctl: ") + std::strerror(errno));
+    return ok();
+  }
   if (Status opened = open_listeners(false); !opened) return opened;
   for (size_t i = 0; i < listeners_.size(); ++i) {
     epoll_event event{};
@@ -197,6 +206,11 @@ void EpollReceiver::serve(const std::atomic<bool>& stop) {
       const uint64_t tag = events[i].data.u64;
       if (tag & listener_tag) {
         accept_all(static_cast<uint32_t>(tag));
+        continue;
+      }
+      if (tag == inbox_tag) {
+        take_handed(
+            [this](uint32_t index) { serve_connection(index, context_.spec->layout.base_port); });
         continue;
       }
       Connection& c = connections_[static_cast<uint32_t>(tag)];

@@ -8,6 +8,8 @@
 // low 4 bits = client slot, high 4 bits = what happens:
 //   1: the client closes its connection;  2: the receiver's window ends (test_finished);
 //   3: the listener's test budget flips (allowed <-> spent);
+//   4: the listener is on one port from now (--one-port, never with -M): a new connection may
+//      open with a data preamble, which hands it to the data path;
 //   anything else: the client sends bytes: a 2-byte big-endian length, then that many bytes
 //   (fewer at the end of the input), as one read.
 // tests/fuzz/make_corpus.py writes real senders' streams in this form. Besides NTTTCP's rules,
@@ -47,7 +49,10 @@ const std::string kRightProof(32, 'P');
 
 class Receiver {
  public:
-  Receiver(ReceiverSync::Config config, bool auth) : config_(config), auth_(auth), sync_(config) {}
+  Receiver(ReceiverSync::Config config, bool auth, bool one_port)
+      : config_(config), auth_(auth), one_port_(one_port), sync_(config) {}
+
+  void take_streams() { one_port_ = !config_.multi_clients; }
 
   void flip_budget() {
     starts_allowed_ = !starts_allowed_;
@@ -59,16 +64,22 @@ class Receiver {
     if (!client.open) {  // a new connection (SyncServer numbers them the same way)
       client.open = true;
       client.id = next_id_++;
-      client.input = SyncInput(kMaxRequests, auth_);
+      client.input = SyncInput(kMaxRequests, auth_, one_port_);
     }
     client.input.append(bytes);
     for (;;) {
       SyncInput::Message message = client.input.next();
       switch (message.kind) {
         case SyncInput::Message::Kind::none:
-          // At most one unfinished message is held: a frame and its header.
+          // At most one unfinished message is held: a frame and its header; on one port, while
+          // undecided, no more than a preamble (data bytes are the worker's to count).
           FUZZ_CHECK(client.input.buffered() <= 4 + code::kMaxFrameBytes);
+          FUZZ_CHECK(!client.input.undecided() || client.input.buffered() < 20);
           return;
+        case SyncInput::Message::Kind::data_stream:
+          // Only on one port, only as the first message, with the cookie and nothing more.
+          FUZZ_CHECK(one_port_ && message.payload.size() == 16 && !client.input.native());
+          return close(slot);  // handed to the data path: never a sync peer
         case SyncInput::Message::Kind::too_many_requests:
         case SyncInput::Message::Kind::frame_too_large: return close(slot);
         case SyncInput::Message::Kind::request:
@@ -182,6 +193,7 @@ class Receiver {
 
   ReceiverSync::Config config_;
   bool auth_;
+  bool one_port_;  // connections may open with a data preamble (--one-port)
   bool starts_allowed_ = true;
   ReceiverSync sync_;
   std::array<Client, kSlots> clients_{};
@@ -198,7 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   config.duration_s = (data[0] >> 1) & 63;
   config.own_cycle_s = config.duration_s + 2;  // -W 1 -C 1
   config.max_cycle_s = config.duration_s % 2 != 0 ? 0 : 100;
-  Receiver receiver(config, (data[0] & 0x80) != 0);
+  Receiver receiver(config, (data[0] & 0x80) != 0, false);
   size_t at = 1;
   while (at < size) {
     const uint8_t op = data[at++];
@@ -207,6 +219,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 1: receiver.close(slot); break;
       case 2: receiver.test_finished(); break;
       case 3: receiver.flip_budget(); break;
+      case 4: receiver.take_streams(); break;
       default: {
         size_t length = 0;
         for (int i = 0; i < 2 && at < size; ++i) length = length << 8 | data[at++];

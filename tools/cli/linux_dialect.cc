@@ -288,6 +288,28 @@ Status check_session(const ParseState& state) {
   return ok();
 }
 
+// --one-port: the sync connection hands out the cookie the data connections open with, and it
+// carries TCP streams (UDP and --rr keep their data ports).
+Status check_one_port(const ParseState& state) {
+  const TestSpec& spec = state.spec();
+  if (!spec.layout.one_port) return ok();
+  if (spec.control.no_sync)
+    return fail(
+        "--one-port: the data connections open with a cookie the sync connection hands out, "
+        "which -N leaves out (drop one of them)");
+  if (spec.workload.protocol == Protocol::udp)
+    return fail(
+        "--one-port: carries TCP connections; a UDP test uses its data ports (drop -u or "
+        "--one-port)");
+  if (spec.rr.on)
+    return fail("--one-port: carries streams; --rr uses its data ports (drop one of them)");
+  if (spec.control.multi_clients)
+    return fail(
+        "--one-port: serves one sender at a time; -M (several senders) uses the data "
+        "ports (drop one of them)");
+  return ok();
+}
+
 // Runs every row of `uses` into a fresh state and chooses the role.
 Expected<ParseState> apply_rows(const std::vector<OptionUse>& uses, unsigned cpu_count) {
   ParseState state;
@@ -355,6 +377,7 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   if (Status rr = check_rr(*state, uses); !rr) return rr.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
   if (Status session = check_session(*state); !session) return session.error();
+  if (Status one_port = check_one_port(*state); !one_port) return one_port.error();
   if (state->spec().workload.protocol == Protocol::udp && !state->spec().io.congestion.empty())
     return fail("--congestion: TCP only (UDP has no congestion control; drop -u or --congestion)");
   const Output& out = state->spec().output;

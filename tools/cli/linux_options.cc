@@ -508,6 +508,11 @@ const OptionDef table[] = {
    "connection before anything else, with HMAC-SHA256; a receiver with it serves only senders "
    "with the same key (xttcp peers only: NTTTCP's cannot authenticate)", "",
    bind::parsed<&Control::auth_key_file, bind::non_empty<"a key file">>},
+  {0, "one-port", none, "", two_hosts, native,
+   "the sync connection and every TCP data connection on port PORT alone (both ends give it): "
+   "one firewall rule; each data connection opens with its test's cookie, handed out on the "
+   "sync connection", "off: sync on PORT - 1, data on PORT..PORT + P - 1",
+   bind::flag<&Layout::one_port>},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    bind::parsed<&Control::wait_timeout_s, whole_seconds>},

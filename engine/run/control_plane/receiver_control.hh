@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/net/address.hh"
+#include "engine/net/unique_socket.hh"
 #include "engine/net/peer_admission.hh"
 #include "engine/plan.hh"
 #include "engine/result.hh"
@@ -47,6 +48,9 @@ struct ReceiverControlContext {
   // answered (after the workers opened it): its RSS then describes where the data arrives. Empty
   // function, or nullopt: the backend drives no device of its own (the kernel's NIC is asked).
   std::function<std::optional<DeviceDescription>()> device = {};
+  // One port (layout.one_port): where each data connection the sync listener admitted goes
+  // (the workers' inboxes, WorkerPool::hand_over). Called on the control plane's thread.
+  std::function<void(UniqueSocket)> hand_over = {};
 };
 
 class ReceiverControl {

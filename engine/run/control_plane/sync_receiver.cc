@@ -2,6 +2,7 @@
 // native sender hands in its result after its 'E' and takes ours.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -148,10 +149,31 @@ class SyncReceiver final : public ReceiverControl {
         if (!declared) return declared.error();
         declared_[peer] = *declared;
       }
+      // One port without the key: the cookie this sender's data connections must open with.
+      std::optional<sync_auth::Cookie> stream_cookie;
+      if (spec.layout.one_port && spec.control.auth_key_file.empty()) {
+        auto fresh = new_stream_cookie();
+        if (!fresh) return fresh.error();
+        stream_cookie = *fresh;
+        if (context_.admission != nullptr) context_.admission->session_opened(peer, *fresh);
+      }
       return hello_json(spec, std::nullopt,
                         reached_at ? rss_.hello_part(*reached_at)
-                                   : rss_to_json(fail("the sync connection's address is unknown")));
+                                   : rss_to_json(fail("the sync connection's address is unknown")),
+                        stream_cookie);
     };
+    if (spec.layout.one_port)
+      hooks.stream = [this](UniqueSocket socket, const SocketAddress& peer,
+                            const sync_auth::Cookie& cookie) {
+        // A cookie no open sync connection was handed (or proved) is a stranger's, and one
+        // of a connection that is not the running test's sender would join its test: closed,
+        // counted for the result's note.
+        if (context_.admission != nullptr &&
+            !context_.admission->admit_stream(
+                peer, cookie, [this](int session) { return server_->takes_streams_from(session); }))
+          return;
+        context_.hand_over(std::move(socket));
+      };
     hooks.start = [this, flows, &spec](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
       {
@@ -279,6 +301,15 @@ class SyncReceiver final : public ReceiverControl {
       flows.push_back(*found->second);
     }
     return flows;
+  }
+
+  // One port: a cookie nobody can guess, for one sender's data connections.
+  static Expected<sync_auth::Cookie> new_stream_cookie() {
+    auto nonce = sync_auth::new_nonce();
+    if (!nonce) return nonce.error();
+    sync_auth::Cookie cookie{};
+    std::copy_n(nonce->begin(), cookie.size(), cookie.begin());
+    return cookie;
   }
 
   ReceiverControlContext context_;

@@ -76,8 +76,19 @@ class SyncSender final : public SenderControl {
       log.debug("sync: --auth-key: both ends proved the key");
     }
     auto native = sync->try_native_hello(timeout_);
+    // On one port the sync goes to PORT itself: a receiver not on one port has a data port
+    // there, which takes the hello as data and never answers.
+    if (!native && spec.layout.one_port)
+      return fail(native.error().message +
+                  fmt::format(" (--one-port: is the receiver running with --one-port on port {}?)",
+                              address.port()));
     if (!native) return native.error();
     agreement_.native = *native;
+    if (spec.layout.one_port && !agreement_.native)
+      return fail(fmt::format(
+          "--one-port: the receiver at {} is not xttcp (it answered the sync protocol without "
+          "xttcp's hello); only xttcp serves one port",
+          address.to_string()));
     if (agreement_.native) {
       if (Status sent = sync->send_frame(hello_json(spec, context_.udp_flows)); !sent)
         return sent.error();
@@ -95,6 +106,8 @@ class SyncSender final : public SenderControl {
         return fail("sync: the receiver's hello is refused: " + receiver.error().message);
       if (auto mismatch = workload_mismatch(spec, *receiver))
         return fail("sync: this test cannot run: " + *mismatch);
+      if (spec.layout.one_port)
+        if (Status tied = take_stream_cookie(*peer_hello); !tied) return tied.error();
       receiver_spec_ = std::move(*receiver);
       receiver_busy_ = busy_in_hello(*peer_hello);
       if (local) agreement_.control_local = *local;
@@ -149,6 +162,21 @@ class SyncSender final : public SenderControl {
     agreement_.cycle_s = static_cast<uint32_t>(*cycle);
     sync_ = std::move(*sync);
     return agreement_;
+  }
+
+  // One port: what the data connections open with, the session's cookie preamble (with
+  // --auth-key it is set already, from the proof; else the receiver's hello hands it out).
+  Status take_stream_cookie(const std::string& receiver_hello) {
+    auto cookie = stream_cookie_in_hello(receiver_hello);
+    if (!cookie) return fail("sync: the receiver's hello is refused: " + cookie.error().message);
+    if (!agreement_.connection_preamble.empty()) return ok();
+    if (!*cookie)
+      return fail(
+          "--one-port: the receiver handed out no cookie for the data connections (is it "
+          "running with --one-port?)");
+    const sync_auth::Preamble preamble = sync_auth::data_preamble(**cookie);
+    agreement_.connection_preamble.assign(preamble.begin(), preamble.end());
+    return ok();
   }
 
   Status start() override {

@@ -145,5 +145,50 @@ TEST(SyncInput, AResultOverTheFrameLimitIsRefused) {
   EXPECT_EQ(message.limit, sync_code::kMaxFrameBytes);
 }
 
+// One port: a connection's first 4 bytes say whether it is a data connection (a preamble) or a
+// sync one; until they do, the server reads no more than a preamble, so no data is taken.
+TEST(SyncInput, OnOnePortAPreambleMakesADataConnection) {
+  SyncInput input(256, false, true);
+  EXPECT_TRUE(input.undecided());
+  EXPECT_EQ(input.readable_now(4096), 20u);
+  input.append("XTA1");
+  EXPECT_EQ(input.next().kind, Kind::none);
+  EXPECT_EQ(input.readable_now(4096), 16u);  // the rest of the preamble, no data
+  const std::string cookie(16, '\x5a');
+  input.append(cookie);
+  const SyncInput::Message message = input.next();
+  EXPECT_EQ(message.kind, Kind::data_stream);
+  EXPECT_EQ(message.payload, cookie);
+}
+
+TEST(SyncInput, OnOnePortAnythingElseIsASyncConnection) {
+  SyncInput input(256, false, true);
+  input.append(wire_int(sync_code::kQueryState));
+  const SyncInput::Message message = input.next();
+  EXPECT_EQ(message.kind, Kind::request);
+  EXPECT_EQ(message.value, sync_code::kQueryState);
+  EXPECT_FALSE(input.undecided());
+  EXPECT_EQ(input.readable_now(4096), 4096u);
+  // Later, the same bytes are just a (refused) cycle proposal, never a data connection.
+  input.append("XTA1");
+  EXPECT_EQ(input.next().kind, Kind::request);
+}
+
+TEST(SyncInput, WithTheKeyOnOnePortAPreambleStillComesFirst) {
+  SyncInput data(256, true, true);
+  data.append("XTA1" + std::string(16, '\x01'));
+  EXPECT_EQ(data.next().kind, Kind::data_stream);
+  SyncInput sync(256, true, true);
+  sync.append(wire_int(sync_code::kHello));  // not AUTH_HELLO: refused as with the key alone
+  EXPECT_EQ(sync.next().kind, Kind::not_authenticated);
+}
+
+TEST(SyncInput, OffOnePortAPreambleIsJustAnInt) {
+  SyncInput input(256);
+  EXPECT_FALSE(input.undecided());
+  input.append("XTA1");
+  EXPECT_EQ(input.next().kind, Kind::request);
+}
+
 }  // namespace
 }  // namespace xttcp

@@ -21,6 +21,34 @@ TEST(WorkloadAgreement, SameWorkloadAgrees) {
   EXPECT_EQ(workload_mismatch(test::sender_spec(2, 1, 1), receiver_spec(16)), std::nullopt);
 }
 
+TEST(WorkloadAgreement, OnePortAtBothEndsOrNeither) {
+  TestSpec sender = test::sender_spec(8, 2, 1);
+  TestSpec receiver = receiver_spec(2);
+  sender.layout.one_port = true;
+  auto why = workload_mismatch(sender, receiver);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("the sender runs on one port (--one-port) and the receiver does not"),
+            std::string::npos)
+      << *why;
+  receiver.layout.one_port = true;
+  // On one port the receiver serves any number of connections there: its -P is its threads.
+  EXPECT_EQ(workload_mismatch(sender, receiver), std::nullopt);
+}
+
+TEST(WorkloadAgreement, AReceiversCookieTravelsInItsHello) {
+  const sync_auth::Cookie cookie{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 255};
+  const std::string hello = hello_json(receiver_spec(1), std::nullopt, std::nullopt, cookie);
+  auto read = stream_cookie_in_hello(hello);
+  ASSERT_TRUE(read && *read);
+  EXPECT_EQ(**read, cookie);
+  auto none = stream_cookie_in_hello(hello_json(receiver_spec(1)));
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  for (const char* bad : {R"({"stream_cookie":"0102"})", R"({"stream_cookie":7})",
+                          R"({"stream_cookie":"zz02030405060708090a0b0c0d0e0fff"})"})
+    EXPECT_FALSE(stream_cookie_in_hello(bad)) << bad;
+}
+
 TEST(WorkloadAgreement, ProtocolMismatchNamesBothSettings) {
   TestSpec sender = test::sender_spec(1, 1, 1);
   sender.workload.protocol = Protocol::udp;

@@ -60,5 +60,26 @@ TEST(PeerAdmission, AllowIsCheckedBeforeMaxClients) {
   EXPECT_EQ(door.refusals().over_max_clients, 0u);
 }
 
+// One port: a data connection counts only if its cookie is an open session's, and that session
+// is welcome now (no test runs, or it is the running test's sender).
+TEST(PeerAdmission, OnePortStreamsNeedAWelcomeSession) {
+  PeerAdmission door(AddressFilter(), 0);
+  door.require_sessions();
+  const std::array<uint8_t, 16> handed{7, 7, 7}, guessed{9};
+  door.session_opened(3, handed);
+  int asked = 0;
+  const auto welcome_three = [&asked](int session) { return ++asked, session == 3; };
+  const auto nobody = [](int) { return false; };
+  EXPECT_TRUE(door.admit_stream(peer_at("127.0.0.1"), handed, welcome_three));
+  EXPECT_EQ(asked, 1);
+  EXPECT_FALSE(door.admit_stream(peer_at("127.0.0.1"), guessed, welcome_three));
+  EXPECT_EQ(asked, 1);  // no session named: nobody is asked
+  EXPECT_FALSE(door.admit_stream(peer_at("127.0.0.1"), handed, nobody));
+  door.session_closed(3);
+  EXPECT_FALSE(door.admit_stream(peer_at("127.0.0.1"), handed, welcome_three));
+  EXPECT_EQ(door.refusals().data, 3u);
+  EXPECT_EQ(door.refusals().unauthenticated, 3u);
+}
+
 }  // namespace
 }  // namespace xttcp

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""--one-port between xttcp peers on loopback: the sync connection and every data connection on
+port PORT alone (nothing listens on PORT - 1 or PORT + 1), both ends' counts agree, and the
+result files say the one port; strangers on that port are closed at once and counted (a stream
+naming a cookie nobody was handed, one naming the cookie of a sync connection that is not the
+running test's sender, a silent connection that never says what it is) while the real test is
+unharmed; --auth-key's session ties the streams on one port too; mismatched ends and options
+that cannot run on one port stop with one line.
+Cases: `one_port_test.py XTTCP [CASE...]`."""
+import json
+import os
+import socket
+import struct
+import sys
+
+from xttcp_e2e import (Process, check, counts_agree, free_port_block, load_json, load_xml,
+                       parse_totals, run_cases, scratch_dir, wait_listening)
+
+HELLO, HELLO_ACK = 0xC0DE7801, 0xC0DE7802
+
+
+def receiver(xttcp, started, base, *args, name="receiver"):
+    out = scratch_dir("xttcp-e2e-")
+    p = Process([xttcp, "-r", "127.0.0.1", "--one-port", "-p", str(base), "-P", "2", "-Q",
+                 "--json", os.path.join(out, "r.json"), "-x", os.path.join(out, "r.xml"),
+                 "--wait-timeout", "60", *args], name)
+    started.append(p)
+    wait_listening(base)
+    return p, out
+
+
+def sender(xttcp, started, base, *args, name="sender"):
+    out = scratch_dir("xttcp-e2e-")
+    p = Process([xttcp, "-s", "127.0.0.1", "--one-port", "-p", str(base), "-P", "2", "-n", "2",
+                 "--json", os.path.join(out, "s.json"), *args], name)
+    started.append(p)
+    return p, out
+
+
+def refused(port):
+    """True when nothing listens on `port` of 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.settimeout(5)
+        try:
+            sock.connect(("127.0.0.1", port))
+        except ConnectionRefusedError:
+            return True
+    return False
+
+
+def closed_at_once(sock):
+    """True when the receiver closes `sock` unasked (within 10 s)."""
+    sock.settimeout(10)
+    try:
+        return sock.recv(16) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        return False
+
+
+def stream(port, cookie):
+    """A data connection naming `cookie`, with some data after its preamble."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    try:
+        sock.sendall(b"XTA1" + cookie + b"A" * 65536)
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    return sock
+
+
+class HelloOnly:
+    """A peer that speaks xttcp's sync protocol as far as its hello, is handed a cookie for its
+    data connections, and starts no test."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.sendall(struct.pack("!I", HELLO))
+        check(struct.unpack("!I", self._exact(4))[0] == HELLO_ACK, "no HELLO_ACK on one port")
+        spec = {"role": "sender", "protocol": "tcp", "base_port": port, "ports": 1,
+                "threads_per_port": 1, "conns_per_thread": 1, "one_port": True}
+        frame = json.dumps({"type": "hello", "spec": spec}).encode()
+        self.sock.sendall(struct.pack("!I", len(frame)) + frame)
+        length = struct.unpack("!I", self._exact(4))[0]
+        hello = json.loads(self._exact(length))
+        check("refused" not in hello, f"the receiver refused the hello: {hello}")
+        check(len(hello.get("stream_cookie", "")) == 32,
+              f"the receiver's hello hands out no 32-digit stream_cookie: {hello}")
+        self.cookie = bytes.fromhex(hello["stream_cookie"])
+
+    def _exact(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            check(chunk, "the receiver closed the sync connection")
+            data += chunk
+        return data
+
+    def close(self):
+        self.sock.close()
+
+
+def check_agree(r, s):
+    rt, st = parse_totals(r.stdout()), parse_totals(s.stdout())
+    check(rt["bytes"] > 0, "the receiver counted nothing")
+    check(counts_agree(rt["bytes"], st["bytes"], 0.02, 4, (rt["duration"], st["duration"])),
+          f"receiver {rt['bytes']} and sender {st['bytes']} bytes disagree")
+    return rt
+
+
+def case_forward(xttcp, started):
+    base = free_port_block(3)
+    r, rout = receiver(xttcp, started, base, "-t", "2")
+    check(refused(base - 1) and refused(base + 1),
+          "a --one-port receiver listens on PORT - 1 or PORT + 1 too")
+    s, sout = sender(xttcp, started, base, "-t", "2")
+    check(s.wait(60) == 0, "the sender failed")
+    check(r.wait(60) == 0, "the receiver failed")
+    check_agree(r, s)
+    check(f"one port {base} (TCP: the sync and every data connection)" in r.stdout(),
+          "the receiver did not say the one port it listens on")
+    check(load_xml(os.path.join(rout, "r.xml"), "ntttcpr").find("parameters/sync_port").text ==
+          str(base), "the XML's sync_port is not the one port")
+    rdoc, sdoc = load_json(os.path.join(rout, "r.json")), load_json(os.path.join(sout, "s.json"))
+    check(rdoc["spec"].get("one_port") is True and sdoc["spec"].get("one_port") is True,
+          "the result files do not say --one-port")
+    check(sdoc.get("peer", {}).get("role") == "receiver", "the sender lacks the receiver's result")
+    check(len(rdoc.get("connections", [])) == 4,
+          f"the receiver served {len(rdoc.get('connections', []))} connections, not the "
+          "sender's 4")
+
+
+def case_strangers(xttcp, started):
+    base = free_port_block(1)
+    r, rout = receiver(xttcp, started, base, "-t", "4")
+    silent = socket.create_connection(("127.0.0.1", base), timeout=5)  # never says a word
+    guessed = stream(base, os.urandom(16))
+    check(closed_at_once(guessed), "a data connection with a guessed cookie was served")
+    guessed.close()
+    other = HelloOnly(base)  # handed a cookie, but it will not be the test's sender
+    s, _ = sender(xttcp, started, base, "-t", "4")
+    s.wait_output("Network activity progressing")
+    joiner = stream(base, other.cookie)
+    # Closed while the test runs, not when it ends (then every connection closes).
+    check(closed_at_once(joiner) and "Test run completed" not in s.stdout(),
+          "a data connection of a sync connection that is not the test's sender joined the test")
+    joiner.close()
+    check(s.wait(60) == 0, "the sender failed beside the strangers")
+    check(r.wait(60) == 0, "the receiver failed beside the strangers")
+    other.close()
+    silent.close()
+    check_agree(r, s)
+    doc = load_json(os.path.join(rout, "r.json"))
+    access = doc.get("access", {})
+    check(access.get("refused_data", 0) >= 2 and access.get("unauthenticated", 0) >= 2,
+          f"the two strangers' data connections are not counted: {access}")
+    check("--one-port: " in r.stdout() and "without the cookie of this test's sender" in r.stdout(),
+          "the receiver's note does not name the strangers")
+
+
+def case_auth(xttcp, started):
+    base = free_port_block(1)
+    key = os.path.join(scratch_dir("xttcp-e2e-"), "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    os.chmod(key, 0o600)
+    r, _ = receiver(xttcp, started, base, "-t", "2", "--auth-key", key)
+    guessed = stream(base, os.urandom(16))
+    check(closed_at_once(guessed), "with --auth-key, a guessed cookie was served")
+    guessed.close()
+    s, _ = sender(xttcp, started, base, "-t", "2", "--auth-key", key)
+    check(s.wait(60) == 0, "the sender with the key failed")
+    check(r.wait(60) == 0, "the receiver with the key failed")
+    check_agree(r, s)
+
+
+def case_mismatch(xttcp, started):
+    base = free_port_block(3)
+    plain = Process([xttcp, "-r", "127.0.0.1", "-p", str(base), "-P", "1", "-t", "1", "-Q",
+                     "--wait-timeout", "60"], "receiver without --one-port")
+    started.append(plain)
+    wait_listening(base - 1)
+    s, _ = sender(xttcp, started, base, "-t", "1", "--connect-timeout", "2",
+                  name="one-port sender")
+    check(s.wait(60) != 0, "a one-port sender passed against a receiver without --one-port")
+    check("is the receiver running with --one-port" in s.stdout() + s.stderr(),
+          "the one-port sender did not say why it failed")
+    plain.kill()
+    base = free_port_block(3)
+    r, _ = receiver(xttcp, started, base, "-t", "1")
+    s = Process([xttcp, "-s", "127.0.0.1", "-p", str(base), "-P", "1", "-t", "1",
+                 "--connect-timeout", "2"], "sender without --one-port")
+    started.append(s)
+    check(s.wait(60) != 0, "a sender without --one-port passed against a one-port receiver")
+    # The receiver is still there for the right sender.
+    good, _ = sender(xttcp, started, base, "-t", "1")
+    check(good.wait(60) == 0, "the one-port sender after the wrong one failed")
+    check(r.wait(60) == 0, "the receiver failed after a wrong sender")
+
+
+def case_bad_options(xttcp, started):
+    for args, words in (
+            (["-r", "--one-port", "-u"], "--one-port: carries TCP connections"),
+            (["-s", "127.0.0.1", "--one-port", "-N"], "--one-port: the data connections open "
+                                                      "with a cookie"),
+            (["-r", "--one-port", "--rr"], "--one-port: carries streams"),
+            (["-r", "--one-port", "-M"], "--one-port: serves one sender at a time")):
+        p = Process([xttcp, *args], "xttcp " + " ".join(args))
+        started.append(p)
+        code = p.wait(30)
+        out = p.stdout() + p.stderr()
+        check(code not in (0, None) and words in out,
+              f"xttcp {' '.join(args)} exited {code} without {words!r}: {out}")
+
+
+CASES = {
+    "forward": case_forward,
+    "strangers": case_strangers,
+    "auth": case_auth,
+    "mismatch": case_mismatch,
+    "bad-options": case_bad_options,
+}
+
+if __name__ == "__main__":
+    sys.exit(run_cases(CASES))

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""--one-port across a veth pair (netns.py), behind the firewall rule docs/usage.md gives for it:
+namespace a, the receiver's, drops every TCP segment that comes in except those to PORT. A
+one-port test runs through it (4 connections, both ends' counts agree, the bytes crossed the
+veth); a test without --one-port, to the same receiver port, is stopped by it (its sync goes to
+PORT - 1), which shows the rule is what the one-port test went through.
+Exits 77 when the machine cannot make the namespaces or has no nft."""
+import shutil
+import subprocess
+import sys
+
+from netns import VethPair  # puts tests/e2e on the path
+from xttcp_e2e import SkipTest, check, counts_agree, parse_totals, run_cases  # noqa: E402
+
+PORT = 5301  # the namespaces are this test's own: any port is free there
+
+
+def only_port(net, side, port):
+    """The firewall: TCP into `side` only to `port`."""
+    rules = f"""table inet one_port {{
+  chain in {{
+    type filter hook input priority 0; policy accept;
+    meta l4proto tcp tcp dport != {port} counter drop
+  }}
+}}
+"""
+    done = subprocess.run(net.exec_args(side, ["nft", "-f", "-"]), input=rules, text=True,
+                          capture_output=True, timeout=20)
+    check(done.returncode == 0, f"nft refused the rule: {done.stderr}")
+
+
+def dropped(net, side):
+    done = subprocess.run(net.exec_args(side, ["nft", "list", "table", "inet", "one_port"]),
+                          capture_output=True, text=True, timeout=20)
+    words = done.stdout.split()
+    return int(words[words.index("packets") + 1]) if "packets" in words else 0
+
+
+def case_firewall(xttcp, started):
+    if shutil.which("nft") is None:
+        raise SkipTest("no nft (Debian's nftables; scripts/install-deps.sh installs it)")
+    with VethPair() as net:
+        only_port(net, "a", PORT)
+        r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
+                            "-t", "2", "-Q", "--wait-timeout", "60"], "one-port receiver")
+        started.append(r)
+        net.wait_listening(r, PORT)
+        before = net.link_stats("a")["stats64"]["rx"]["bytes"]
+        s = net.start("b", [xttcp, "-s", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
+                            "-n", "2", "-t", "2"], "one-port sender")
+        started.append(s)
+        check(s.wait(60) == 0, "the one-port sender failed behind the one-port firewall")
+        check(r.wait(60) == 0, "the one-port receiver failed behind the one-port firewall")
+        rt, st = parse_totals(r.stdout()), parse_totals(s.stdout())
+        check(rt["bytes"] > 0, "the receiver counted nothing")
+        check(counts_agree(rt["bytes"], st["bytes"], 0.02, 4, (rt["duration"], st["duration"])),
+              f"receiver {rt['bytes']} and sender {st['bytes']} bytes disagree")
+        crossed = net.link_stats("a")["stats64"]["rx"]["bytes"] - before
+        check(crossed >= rt["bytes"], f"the veth in a received {crossed} B, less than the "
+              f"{rt['bytes']} B counted: the data did not cross the veth pair")
+
+        # The same ends without --one-port: the firewall stops the sync (PORT - 1).
+        plain = net.start("a", [xttcp, "-r", net.ipv4("a"), "-p", str(PORT), "-P", "2", "-t",
+                                "2", "-Q", "--wait-timeout", "30"], "receiver without --one-port")
+        started.append(plain)
+        net.wait_listening(plain, PORT - 1)
+        drops_before = dropped(net, "a")
+        s = net.start("b", [xttcp, "-s", net.ipv4("a"), "-p", str(PORT), "-P", "2", "-t", "2",
+                            "--connect-timeout", "2"], "sender without --one-port")
+        started.append(s)
+        check(s.wait(60) != 0, "a test without --one-port went through the one-port firewall")
+        check(dropped(net, "a") > drops_before, "the firewall dropped nothing of the plain test")
+        plain.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(run_cases({"firewall": case_firewall}))
