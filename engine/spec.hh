@@ -105,6 +105,10 @@ struct Workload {
   uint32_t count_timeout_s = 10800;                // count mode's longest run: -t with -n, else 3 h
   UdpPayload udp_payload = UdpPayload::automatic;  // --udp-payload (sender)
   bool verify_data = false;                        // -d: received bytes must all be 'A'
+  // --reverse (sender, on one port): the data flows the other way, from the receiver (-r) to
+  // this end, over the connections this end makes (so a sender behind NAT or a firewall can
+  // test the download direction). Each end keeps its role for the control protocol.
+  bool reverse = false;
 };
 
 // Where the flows go: addresses, ports, connections, threads and CPUs.

@@ -26,14 +26,17 @@ bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door, Nativ
   return admit(peer, door, check_session, cookie);
 }
 
-bool PeerAdmission::admit_stream(const SocketAddress& peer, const std::array<uint8_t, 16>& cookie,
-                                 const std::function<bool(int session)>& welcome) {
-  return admit(peer, Door::data, true, cookie, &welcome);
+std::optional<int> PeerAdmission::admit_stream(const SocketAddress& peer,
+                                               const std::array<uint8_t, 16>& cookie,
+                                               const std::function<bool(int session)>& welcome) {
+  int session = 0;
+  if (!admit(peer, Door::data, true, cookie, &welcome, &session)) return std::nullopt;
+  return session;
 }
 
 bool PeerAdmission::admit(const SocketAddress& peer, Door door, bool check_session,
                           const std::optional<std::array<uint8_t, 16>>& cookie,
-                          const std::function<bool(int session)>* welcome) {
+                          const std::function<bool(int session)>* welcome, int* session) {
   std::lock_guard lock(mutex_);
   uint64_t& refused = door == Door::control ? refused_.control : refused_.data;
   if (!filter_.allows(peer)) {
@@ -43,10 +46,11 @@ bool PeerAdmission::admit(const SocketAddress& peer, Door door, bool check_sessi
   if (check_session) {
     const auto named =
         !cookie ? sessions_.end()
-                : std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& session) {
-                    return crypto::equal_in_constant_time(session.second, *cookie);
+                : std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& open) {
+                    return crypto::equal_in_constant_time(open.second, *cookie);
                   });
     const bool known = named != sessions_.end() && (welcome == nullptr || (*welcome)(named->first));
+    if (known && session != nullptr) *session = named->first;
     if (!known) {
       ++refused;
       ++refused_.unauthenticated;

@@ -43,9 +43,10 @@ class PeerAdmission {
   bool admit_connection(const SocketAddress& peer, Door door, NativeSocket socket = invalid_socket);
   // One port (--one-port): a data connection whose preamble the sync listener read, naming
   // `cookie`: --allow, --max-clients and the session, as admit_connection() does, and the
-  // session (its sync connection's id) must be `welcome` now.
-  bool admit_stream(const SocketAddress& peer, const std::array<uint8_t, 16>& cookie,
-                    const std::function<bool(int session)>& welcome);
+  // session (its sync connection's id) must be `welcome` now. The session, or nullopt (refused,
+  // counted).
+  std::optional<int> admit_stream(const SocketAddress& peer, const std::array<uint8_t, 16>& cookie,
+                                  const std::function<bool(int session)>& welcome);
 
   // Descriptors kept for the sync port: a data connection accepted into one of the last few
   // of the open-files limit is closed at once, so idle data connections cannot block the sync
@@ -99,9 +100,10 @@ class PeerAdmission {
   uint32_t max_clients() const { return max_clients_; }
 
  private:
+  // `*session`, when asked: the session the cookie named.
   bool admit(const SocketAddress& peer, Door door, bool check_session,
              const std::optional<std::array<uint8_t, 16>>& cookie,
-             const std::function<bool(int session)>* welcome = nullptr);
+             const std::function<bool(int session)>* welcome = nullptr, int* session = nullptr);
 
   AddressFilter filter_;
   uint32_t max_clients_;

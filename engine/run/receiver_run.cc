@@ -20,6 +20,8 @@
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
 #include "engine/run/result_checks.hh"
+#include "engine/run/reverse_roles.hh"
+#include "engine/run/reverse_streams.hh"
 #include "engine/run/run_setup.hh"
 #include "engine/run/run.hh"
 #include "engine/run/start_gate.hh"
@@ -85,6 +87,8 @@ struct Receiver {
   const HostInfo& host;
   const std::vector<CounterSnapshot>& before_release;  // count mode's window start
   HeldTests* held_tests = nullptr;                     // -H with --json: every test's result
+  Backend* data_path = nullptr;                        // --reverse tests' senders run on it
+  ReverseStreams* reverse_streams = nullptr;           // one port: --reverse tests' connections
 };
 
 // Adds `result` to the -H receiver's set and writes the set; false (an error logged) if the file
@@ -325,6 +329,98 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
   }
 }
 
+// The end of a test that measured nothing (`window` not measured): the line that says why, if
+// any, and whether the run failed for it.
+void test_not_measured(const Receiver& r, RunEnv& env, int& code) {
+  const TestSpec& spec = r.spec;
+  if (env.clock.cause() == StopCause::no_data) {
+    env.log.error("the test carried no data (" + env.clock.reason().message +
+                  "): no result recorded");
+    r.control.test_was_empty();
+    if (!spec.control.hold) code = exit_code::run_failed;
+  } else if (env.clock.cause() == StopCause::sender_left && spec.workload.duration_s != 0) {
+    env.log.error(sender_went_away(MeasuredWindow{}, spec.workload.duration_s));
+    code = exit_code::run_failed;
+  } else if (!user_interrupted(env) && spec.workload.duration_s != 0) {
+    env.log.error("the test ended before its measured window began: " + env.clock.reason().message);
+    code = exit_code::run_failed;
+  }
+}
+
+// A --reverse test (one port): this end sends its sender's workload (reverse_roles.hh) on the
+// connections that sender made, handed over by the sync listener, from `start` (the light) on
+// the test's clock; then reports as any test does, its result a sender's.
+Next run_reverse_test(const Receiver& receiver, const ReverseTest& reverse, uint32_t cycle,
+                      SteadyClock::time_point start, RunEnv& env, int& code) {
+  const bool go_on = receiver.spec.control.hold;
+  const auto failed = [&](const std::string& line) {
+    env.log.error(line);
+    receiver.reverse_streams->clear();
+    receiver.gate.finished();
+    receiver.control.test_finished();
+    receiver.control.test_was_empty();
+    if (!go_on) code = exit_code::run_failed;
+    return go_on && !user_interrupted(env) ? Next::another_test : Next::done;
+  };
+  auto spec =
+      reverse_sending_spec(with_phases(receiver.spec, phases_of(reverse.asked)), reverse.asked);
+  if (!spec) return failed(spec.error().message);
+  auto plan = replan(*spec, receiver.plan, *receiver.data_path);
+  if (!plan) return failed("--reverse: " + plan.error().message);
+  // Its sender made every connection before it said go: they are here, or nearly.
+  std::vector<UniqueSocket> streams = receiver.reverse_streams->take(
+      reverse.session, plan->flow_count,
+      SteadyClock::now() + seconds(receiver.spec.control.connect_timeout_s));
+  if (streams.size() < plan->flow_count)
+    return failed(fmt::format("--reverse: {} of the sender's {} connections came within {} s",
+                              streams.size(), plan->flow_count,
+                              receiver.spec.control.connect_timeout_s));
+  env.log.info(fmt::format("--reverse: this end sends, on the {} connections its sender made",
+                           plan->flow_count));
+  std::vector<NativeSocket> by_slot;
+  for (UniqueSocket& stream : streams) by_slot.push_back(stream.release());
+  WorkerPool pool(*receiver.data_path, *spec, *plan, SocketAddress{}, SocketAddress{});
+  pool.set_notice_log(&env.log);
+  pool.adopt(by_slot);
+  if (Status opened = pool.open_all(seconds(10)); !opened)
+    return failed("--reverse: " + opened.error().message);
+  std::optional<SteadyClock::time_point> measure_end;
+  if (spec->workload.duration_s != 0)
+    measure_end = start + seconds(spec->workload.warmup_s + spec->workload.duration_s);
+  (void)receiver.control.test_started(start, measure_end);
+  Timeline timeline(env.clock, pool, receiver.probe, env.log, spec->output.interval_s);
+  timeline.add_sink(env.intervals, Role::sender);
+  timeline.add_sink(env.live_report, Role::sender);
+  timeline.begin_now();
+  pool.release();
+  const MeasuredWindow window = timeline.run(
+      {spec->workload.warmup_s, spec->workload.duration_s, cycle, spec->output.sample_s}, start);
+  receiver.gate.finished();
+  receiver.control.test_finished();
+  if (window.measured && !window.cut_short) receiver.control.test_ran_its_course();
+  receiver.admission.next_test();
+  const std::vector<WorkerReport> reports = pool.stop_and_join();
+  if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
+  const Receiver r{*spec,
+                   receiver.admission,
+                   *plan,
+                   receiver.backend,
+                   pool,
+                   receiver.control,
+                   receiver.gate,
+                   receiver.probe,
+                   receiver.host,
+                   receiver.before_release,
+                   receiver.held_tests,
+                   receiver.data_path,
+                   receiver.reverse_streams};
+  if (!window.measured)
+    test_not_measured(r, env, code);
+  else
+    report(r, window, cycle, {}, {}, reports, DescriptorShortfall{}, env, code);
+  return go_on && !user_interrupted(env) ? Next::another_test : Next::done;
+}
+
 // One test: wait for its start, measure, collect, report. `code` is failed on an error.
 // `udp_at_start`: every UDP flow's counters as the workers were released or the last test
 // ended (-H); this test's flows are those active since. `short_at_opening`: the descriptor
@@ -354,14 +450,26 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
         fmt::format("this test runs its sender's {} (this receiver's own {} is for "
                     "senders that do not say theirs)",
                     describe_phases(*asked), describe_phases(phases_of(receiver.spec))));
-  const Receiver r{spec,          receiver.admission,      receiver.plan,      receiver.backend,
-                   receiver.pool, receiver.control,        receiver.gate,      receiver.probe,
-                   receiver.host, receiver.before_release, receiver.held_tests};
+  const Receiver r{spec,
+                   receiver.admission,
+                   receiver.plan,
+                   receiver.backend,
+                   receiver.pool,
+                   receiver.control,
+                   receiver.gate,
+                   receiver.probe,
+                   receiver.host,
+                   receiver.before_release,
+                   receiver.held_tests,
+                   receiver.data_path,
+                   receiver.reverse_streams};
   // The window begins when the light went on (its counters taken by the opener then), not when
   // this thread woke: on a loaded host that can be after the sender started, which put the
   // sender's 'E' inside our window (a false "sender side was interrupted").
   StartGate::Opening opening = r.gate.take_opening();
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
+  if (const std::optional<ReverseTest> reverse = r.control.reverse_test())
+    return run_reverse_test(r, *reverse, *cycle, start, env, code);
   test_start = {start, r.pool.total_bytes(), r.control.starts_on_request()};
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
@@ -388,6 +496,8 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   if (window.measured && !window.cut_short && r.pool.total_bytes() != test_start.bytes)
     r.control.test_ran_its_course();
   r.admission.next_test();
+  // One port: no --reverse test's connections waiting now are any later test's.
+  if (r.reverse_streams != nullptr) r.reverse_streams->clear();
   std::vector<Result> early = early_sender_results(r, window, env);
   // With -H the workers go on serving; their reports come at the very end.
   const std::vector<WorkerReport> reports =
@@ -395,19 +505,7 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
   const bool go_on = spec.control.hold && !user_interrupted(env);
   if (!window.measured) {
-    if (env.clock.cause() == StopCause::no_data) {
-      env.log.error("the test carried no data (" + env.clock.reason().message +
-                    "): no result recorded");
-      r.control.test_was_empty();
-      if (!spec.control.hold) code = exit_code::run_failed;
-    } else if (env.clock.cause() == StopCause::sender_left && spec.workload.duration_s != 0) {
-      env.log.error(sender_went_away(window, spec.workload.duration_s));
-      code = exit_code::run_failed;
-    } else if (!user_interrupted(env) && spec.workload.duration_s != 0) {
-      env.log.error("the test ended before its measured window began: " +
-                    env.clock.reason().message);
-      code = exit_code::run_failed;
-    }
+    test_not_measured(r, env, code);
     return go_on ? Next::another_test : Next::done;
   }
   report(r, window, *cycle, udp_at_start, std::move(early), reports, shortfall, env, code);
@@ -477,11 +575,18 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     return snapshot ? snapshot->description : std::nullopt;
   };
   // One port: the sync listener hands the data connections it admitted to the workers.
-  WorkerPool* serving = nullptr;  // set before the control plane opens
-  const auto hand_over = [&serving](UniqueSocket socket) { serving->hand_over(std::move(socket)); };
+  WorkerPool* serving = nullptr;   // set before the control plane opens
+  ReverseStreams reverse_streams;  // a --reverse test's, until it takes them
+  const auto hand_over = [&serving, &reverse_streams](UniqueSocket socket, int session,
+                                                      bool reverse) {
+    if (reverse)
+      reverse_streams.put(std::move(socket), session);
+    else
+      serving->hand_over(std::move(socket));
+  };
   const auto control = make_receiver_control(
       {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission, device,
-       spec.layout.one_port ? std::function<void(UniqueSocket)>(hand_over) : nullptr});
+       spec.layout.one_port ? std::function<void(UniqueSocket, int, bool)>(hand_over) : nullptr});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
@@ -537,7 +642,9 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
                           probe,
                           host,
                           before_release,
-                          spec.control.hold ? &held_tests : nullptr};
+                          spec.control.hold ? &held_tests : nullptr,
+                          setup->backend,
+                          &reverse_streams};
   Timeline timeline(env.clock, pool, probe, log, spec.output.interval_s);
   timeline.add_sink(env.intervals, spec.role);
   timeline.add_sink(env.live_report, spec.role);

@@ -56,7 +56,7 @@ std::optional<std::string> count_mismatch(const Result& sender, const Result& re
       sender.total_bytes - receiver.total_bytes <= in_flight_bound(sender))
     return std::nullopt;
   return fmt::format(
-      "the receiver counted {} bytes, {:.1f} % of the {} this sender sent: the "
+      "the receiver counted {} bytes, {:.1f} % of the {} the sender sent: the "
       "bytes did not reach it",
       receiver.total_bytes,
       100.0 * static_cast<double>(receiver.total_bytes) / static_cast<double>(sender.total_bytes),

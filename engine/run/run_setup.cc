@@ -19,6 +19,19 @@ Expected<RunSetup> prepare_run(const TestSpec& spec, Backend& backend) {
   return RunSetup{&backend, std::move(*plan)};
 }
 
+Expected<Plan> replan(const TestSpec& spec, const Plan& made, Backend& backend) {
+  if (spec.layout.numa_node) {
+    auto setup = prepare_run(spec, backend);
+    if (!setup) return setup.error();
+    return std::move(setup->plan);
+  }
+  auto plan = make_plan(spec, made.placement.cpus);
+  if (!plan) return plan.error();
+  plan->placement = made.placement;
+  if (Status fits = fit_open_files(spec, plan->workers.size()); !fits) return fits.error();
+  return plan;
+}
+
 Expected<std::vector<SocketAddress>> resolve_hosts(const TestSpec& spec, const Plan& plan,
                                                    std::string_view option) {
   const std::string named_by = spec.dialect == Dialect::windows ? "-m" : std::string(option);

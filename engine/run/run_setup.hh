@@ -18,6 +18,11 @@ struct RunSetup {
 
 Expected<RunSetup> prepare_run(const TestSpec& spec, Backend& backend);
 
+// A plan for `spec` on the CPUs `made` chose, without reading the host's topology again (tens
+// of milliseconds): for a test that starts at once (a --reverse test's receiver). With -na the
+// topology is read all the same.
+Expected<Plan> replan(const TestSpec& spec, const Plan& made, Backend& backend);
+
 // plan.hosts resolved, once each, before anything starts (ports unset). Error: one line naming
 // the option that gave the host: -m in the NTttcp-for-Windows dialect, else `option` (-s, -r),
 // e.g. "-m: cannot resolve 'nohost' as an IPv4 address: Name or service not known".

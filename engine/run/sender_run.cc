@@ -9,6 +9,7 @@
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
 #include "engine/net/socket_io.hh"
+#include "engine/net/socket_setup.hh"
 #include "engine/report/interval_sink.hh"
 #include "engine/report/interval_stream.hh"
 #include "engine/report/linux_console.hh"
@@ -20,6 +21,7 @@
 #include "engine/run/publish.hh"
 #include "engine/run/result_builder.hh"
 #include "engine/run/result_checks.hh"
+#include "engine/run/reverse_roles.hh"
 #include "engine/run/run_setup.hh"
 #include "engine/run/run.hh"
 #include "engine/run/timeline.hh"
@@ -109,6 +111,42 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
   return true;
 }
 
+// --reverse: every flow's connection, made here to the receiver's one port with the session's
+// preamble, in slot order; the receiver sends on them and this end's workers receive. One line
+// naming the flow when one cannot be made.
+Expected<std::vector<NativeSocket>> connect_reverse_streams(
+    const TestSpec& spec, const Plan& plan, const std::vector<SocketAddress>& receivers,
+    const SocketAddress& local, const std::vector<unsigned char>& preamble) {
+  std::vector<const FlowPlan*> flows(plan.flow_count, nullptr);
+  for (const WorkerPlan& worker : plan.workers)
+    for (const FlowPlan& flow : worker.flows) flows.at(flow.slot) = &flow;
+  std::vector<UniqueSocket> made;
+  for (const FlowPlan* flow : flows) {
+    SocketAddress remote = receivers.at(flow->host);
+    remote.set_port(spec.layout.base_port);
+    ConnectOptions options;
+    options.no_delay = spec.io.no_delay;
+    if (!spec.layout.source_address.empty() || flow->source_port != 0) {
+      SocketAddress source = local;
+      source.set_port(flow->source_port);
+      options.source = source;
+    }
+    auto socket = connect_tcp(remote, options, seconds(spec.control.connect_timeout_s));
+    if (!socket)
+      return fail(fmt::format("--reverse: connection {} to {}: {}", flow->slot + 1,
+                              remote.to_string(), socket.error().message));
+    const SocketTransfer sent =
+        send_some(socket->get(), reinterpret_cast<const char*>(preamble.data()), preamble.size());
+    if (sent.bytes != static_cast<int64_t>(preamble.size()))
+      return fail(fmt::format("--reverse: connection {} to {}: cannot send its preamble",
+                              flow->slot + 1, remote.to_string()));
+    made.push_back(std::move(*socket));
+  }
+  std::vector<NativeSocket> by_slot;
+  for (UniqueSocket& socket : made) by_slot.push_back(socket.release());
+  return by_slot;
+}
+
 // Every connection's ends in flow-slot order, for the live report (the iperf2 dialect's -y C
 // interval rows).
 std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
@@ -176,8 +214,12 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   if (result.peer && source_ports.spread)
     result.spread_check = check_spread(
         source_ports, result.peer->queue_window ? &*result.peer->queue_window : nullptr);
+  // --reverse: the peer sent, this end received.
   const std::optional<std::string> mismatch =
-      result.peer ? count_mismatch(result, *result.peer) : std::nullopt;
+      !result.peer ? std::nullopt
+      : result.spec.workload.reverse && result.role == Role::receiver
+          ? count_mismatch(*result.peer, result)
+          : count_mismatch(result, *result.peer);
   if (mismatch) result.notes.push_back(*mismatch);
   if (env.result_out) *env.result_out = result;
   if (env.intervals) env.intervals->end(result);
@@ -240,22 +282,50 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
   spec = settle_udp_payload(spec, agreement->native, log);
-  const SourcePortSpread source_ports =
-      spread_source_ports({spec, agreement->native, agreement->peer_rss, agreement->control_local,
-                           setup->receivers.front(), setup->local},
-                          setup->run.plan);
-  log.debug("source ports: " + source_ports.why);
+  // --reverse: the receiver sends, so its RX queues (what source ports spread over) are moot.
+  const bool reverse = spec.workload.reverse;
+  SourcePortSpread source_ports;
+  if (!reverse) {
+    source_ports =
+        spread_source_ports({spec, agreement->native, agreement->peer_rss, agreement->control_local,
+                             setup->receivers.front(), setup->local},
+                            setup->run.plan);
+    log.debug("source ports: " + source_ports.why);
+  }
+  // What this end's workers run: the test, or with --reverse its receiving half
+  // (reverse_roles.hh), one flow per connection this end makes.
+  const TestSpec data_spec = reverse ? reverse_receiving_spec(spec) : spec;
+  Plan reverse_plan;
+  if (reverse) {
+    auto receiving = replan(data_spec, plan, *setup->run.backend);
+    if (!receiving) {
+      log.error("--reverse: " + receiving.error().message);
+      return exit_code::run_failed;
+    }
+    reverse_plan = std::move(*receiving);
+  }
+  const Plan& data_plan = reverse ? reverse_plan : plan;
 
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   CountModeEnd count_end(spec, plan, env.clock);
   SocketAddress receiver = setup->receivers.front();
   receiver.set_port(spec.layout.base_port);
-  WorkerPool pool(*setup->run.backend, spec, plan, setup->local, receiver, {},
+  WorkerPool pool(*setup->run.backend, data_spec, data_plan, setup->local, receiver, {},
                   count_mode(spec) ? count_end.on_flow_done() : std::function<void()>{},
                   setup->receivers);
   if (udp_flows) pool.set_udp_flow_ids(udp_flow_base, udp_flow_token);
-  pool.set_connection_preamble(agreement->connection_preamble);
+  if (reverse) {
+    auto streams = connect_reverse_streams(spec, plan, setup->receivers, setup->local,
+                                           agreement->connection_preamble);
+    if (!streams) {
+      log.error(streams.error().message);
+      return exit_code::run_failed;
+    }
+    pool.adopt(*streams);
+  } else {
+    pool.set_connection_preamble(agreement->connection_preamble);
+  }
   pool.set_interrupt(env.interrupted);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
   if (env.live_report) env.live_report->connected(stream_ends(pool));
@@ -273,7 +343,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   }
   log.info("Network activity progressing...");
   const MeasuredWindow window =
-      measure(spec, agreement->cycle_s, start, pool, *control, count_end, probe, env);
+      measure(data_spec, agreement->cycle_s, start, pool, *control, count_end, probe, env);
   const std::vector<WorkerReport> reports = pool.stop_and_join();
 
   const bool receiver_lost = window.cut_short && env.clock.cause() == StopCause::receiver_left;
@@ -289,8 +359,8 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
 
-  const RunFacts facts{&spec,
-                       &plan,
+  const RunFacts facts{&data_spec,
+                       &data_plan,
                        std::string(setup->run.backend->name()),
                        host,
                        agreement->cycle_s,

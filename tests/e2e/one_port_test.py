@@ -5,7 +5,8 @@ result files say the one port; strangers on that port are closed at once and cou
 naming a cookie nobody was handed, one naming the cookie of a sync connection that is not the
 running test's sender, a silent connection that never says what it is) while the real test is
 unharmed; --auth-key's session ties the streams on one port too; mismatched ends and options
-that cannot run on one port stop with one line.
+that cannot run on one port stop with one line; --reverse runs the other way over the
+connections the sender made (each end measures its own direction and has the other's result).
 Cases: `one_port_test.py XTTCP [CASE...]`."""
 import json
 import os
@@ -198,13 +199,39 @@ def case_mismatch(xttcp, started):
     check(r.wait(60) == 0, "the receiver failed after a wrong sender")
 
 
+def case_reverse(xttcp, started):
+    """--reverse: the receiver sends on the connections the sender made on the one port."""
+    base = free_port_block(1)
+    r, rout = receiver(xttcp, started, base, "-t", "2")
+    s, sout = sender(xttcp, started, base, "-t", "2", "--reverse")
+    check(s.wait(60) == 0, "the --reverse sender failed")
+    check(r.wait(60) == 0, "the receiver of a --reverse test failed")
+    check_agree(s, r)  # the sender's end received what the receiver's end sent
+    rdoc, sdoc = load_json(os.path.join(rout, "r.json")), load_json(os.path.join(sout, "s.json"))
+    check(sdoc["role"] == "receiver" and rdoc["role"] == "sender",
+          f"--reverse: the sender's end measured as {sdoc['role']}, the receiver's as "
+          f"{rdoc['role']}; the data goes the other way")
+    check(sdoc["spec"].get("reverse") is True and rdoc["spec"].get("reverse") is True,
+          "the result files do not say --reverse")
+    check(sdoc.get("peer", {}).get("role") == "sender" and
+          rdoc.get("peer", {}).get("role") == "receiver",
+          "--reverse: each end lacks the other's result")
+    check(len(sdoc.get("connections", [])) == 4,
+          f"--reverse: the sender's end received on {len(sdoc.get('connections', []))} "
+          "connections, not its 4")
+    check(rdoc["summary"]["total_bytes"] > 0, "--reverse: the receiver's end sent nothing")
+
+
 def case_bad_options(xttcp, started):
     for args, words in (
             (["-r", "--one-port", "-u"], "--one-port: carries TCP connections"),
             (["-s", "127.0.0.1", "--one-port", "-N"], "--one-port: the data connections open "
                                                       "with a cookie"),
             (["-r", "--one-port", "--rr"], "--one-port: carries streams"),
-            (["-r", "--one-port", "-M"], "--one-port: serves one sender at a time")):
+            (["-r", "--one-port", "-M"], "--one-port: serves one sender at a time"),
+            (["-s", "127.0.0.1", "--reverse", "-u"], "--reverse: TCP streams only"),
+            (["-s", "127.0.0.1", "--reverse", "-N"], "--reverse: the receiver learns of it"),
+            (["-r", "--reverse"], "--reverse")):
         p = Process([xttcp, *args], "xttcp " + " ".join(args))
         started.append(p)
         code = p.wait(30)
@@ -217,6 +244,7 @@ CASES = {
     "forward": case_forward,
     "strangers": case_strangers,
     "auth": case_auth,
+    "reverse": case_reverse,
     "mismatch": case_mismatch,
     "bad-options": case_bad_options,
 }

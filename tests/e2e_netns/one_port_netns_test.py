@@ -2,7 +2,7 @@
 """--one-port across a veth pair (netns.py), behind the firewall rule docs/usage.md gives for it:
 namespace a, the receiver's, drops every TCP segment that comes in except those to PORT. A
 one-port test runs through it (4 connections, both ends' counts agree, the bytes crossed the
-veth); a test without --one-port, to the same receiver port, is stopped by it (its sync goes to
+veth), and so does a --reverse test (the bytes cross from a to b); a test without --one-port, to the same receiver port, is stopped by it (its sync goes to
 PORT - 1), which shows the rule is what the one-port test went through.
 Exits 77 when the machine cannot make the namespaces or has no nft."""
 import shutil
@@ -58,6 +58,26 @@ def case_firewall(xttcp, started):
         crossed = net.link_stats("a")["stats64"]["rx"]["bytes"] - before
         check(crossed >= rt["bytes"], f"the veth in a received {crossed} B, less than the "
               f"{rt['bytes']} B counted: the data did not cross the veth pair")
+
+        # --reverse through the same rule: the sender in b makes every connection, the
+        # receiver in a sends on them, so the bytes cross the veth into b.
+        r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
+                            "-t", "2", "-Q", "--wait-timeout", "60"], "one-port receiver, reverse")
+        started.append(r)
+        net.wait_listening(r, PORT)
+        before = net.link_stats("b")["stats64"]["rx"]["bytes"]
+        s = net.start("b", [xttcp, "-s", net.ipv4("a"), "--reverse", "-p", str(PORT), "-P", "2",
+                            "-n", "2", "-t", "2"], "--reverse sender")
+        started.append(s)
+        check(s.wait(60) == 0, "the --reverse sender failed behind the one-port firewall")
+        check(r.wait(60) == 0, "the receiver of the --reverse test failed")
+        st, rt = parse_totals(s.stdout()), parse_totals(r.stdout())
+        check(st["bytes"] > 0, "the --reverse sender's end received nothing")
+        check(counts_agree(st["bytes"], rt["bytes"], 0.02, 4, (st["duration"], rt["duration"])),
+              f"--reverse: received {st['bytes']} and sent {rt['bytes']} bytes disagree")
+        crossed = net.link_stats("b")["stats64"]["rx"]["bytes"] - before
+        check(crossed >= st["bytes"], f"the veth in b received {crossed} B, less than the "
+              f"{st['bytes']} B counted: the data did not go from a to b")
 
         # The same ends without --one-port: the firewall stops the sync (PORT - 1).
         plain = net.start("a", [xttcp, "-r", net.ipv4("a"), "-p", str(PORT), "-P", "2", "-t",

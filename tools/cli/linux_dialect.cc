@@ -288,6 +288,24 @@ Status check_session(const ParseState& state) {
   return ok();
 }
 
+// --reverse: the receiver sends TCP streams on the connections this end made on one port.
+Status check_reverse(const ParseState& state) {
+  const TestSpec& spec = state.spec();
+  if (!spec.workload.reverse) return ok();
+  if (spec.control.no_sync)
+    return fail(
+        "--reverse: the receiver learns of it on the sync connection, which -N leaves "
+        "out (drop one of them)");
+  if (spec.workload.protocol == Protocol::udp)
+    return fail(
+        "--reverse: TCP streams only; for UDP start the sending end with -s (drop -u or "
+        "--reverse)");
+  if (spec.rr.on) return fail("--reverse: --rr already runs both ways (drop --reverse)");
+  if (spec.control.last_client)
+    return fail("--reverse: one sender at a time; -L starts several (drop one of them)");
+  return ok();
+}
+
 // --one-port: the sync connection hands out the cookie the data connections open with, and it
 // carries TCP streams (UDP and --rr keep their data ports).
 Status check_one_port(const ParseState& state) {
@@ -377,6 +395,7 @@ Expected<Command> parse_run(const std::vector<std::string>& args, unsigned cpu_c
   if (Status rr = check_rr(*state, uses); !rr) return rr.error();
   if (Status protocol = check_protocol(*state, uses); !protocol) return protocol.error();
   if (Status session = check_session(*state); !session) return session.error();
+  if (Status reverse = check_reverse(*state); !reverse) return reverse.error();
   if (Status one_port = check_one_port(*state); !one_port) return one_port.error();
   if (state->spec().workload.protocol == Protocol::udp && !state->spec().io.congestion.empty())
     return fail("--congestion: TCP only (UDP has no congestion control; drop -u or --congestion)");

@@ -208,6 +208,13 @@ Status set_interval(ParseState& state, const Value& value) {
   return ok();
 }
 
+// --reverse runs on one port: this end makes every connection, and the receiver sends on them.
+Status set_reverse(ParseState& state, const Value&) {
+  state.spec().workload.reverse = true;
+  state.spec().layout.one_port = true;
+  return ok();
+}
+
 Status set_repeat_pause(ParseState& state, const Value& value) {
   auto seconds = parse_seconds(*value, true);
   if (!seconds) return seconds.error();
@@ -513,6 +520,10 @@ const OptionDef table[] = {
    "one firewall rule; each data connection opens with its test's cookie, handed out on the "
    "sync connection", "off: sync on PORT - 1, data on PORT..PORT + P - 1",
    bind::flag<&Layout::one_port>},
+  {0, "reverse", none, "", for_sender, native,
+   "the receiver sends and this end receives, over connections this end makes on one port "
+   "(--one-port, implied; give the receiver --one-port): a sender behind NAT or a firewall "
+   "tests the download direction", "off", set_reverse},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    bind::parsed<&Control::wait_timeout_s, whole_seconds>},

@@ -48,9 +48,17 @@ struct ReceiverControlContext {
   // answered (after the workers opened it): its RSS then describes where the data arrives. Empty
   // function, or nullopt: the backend drives no device of its own (the kernel's NIC is asked).
   std::function<std::optional<DeviceDescription>()> device = {};
-  // One port (layout.one_port): where each data connection the sync listener admitted goes
-  // (the workers' inboxes, WorkerPool::hand_over). Called on the control plane's thread.
-  std::function<void(UniqueSocket)> hand_over = {};
+  // One port (layout.one_port): where each data connection the sync listener admitted goes,
+  // with its sync connection (`session`): to the workers' inboxes (WorkerPool::hand_over), or,
+  // when `reverse` (that sender asked --reverse), to its test, on which this end sends. Called
+  // on the control plane's thread.
+  std::function<void(UniqueSocket, int session, bool reverse)> hand_over = {};
+};
+
+// A --reverse test: what its sender asked (its hello's spec) and its sync connection.
+struct ReverseTest {
+  TestSpec asked;
+  int session = 0;
 };
 
 class ReceiverControl {
@@ -93,6 +101,10 @@ class ReceiverControl {
   // test that just started, when its one native sender asked for them in its hello: the
   // receiver runs those (workload_agreement.hh). Asked once the gate has opened.
   virtual std::optional<TestPhases> test_phases() const { return std::nullopt; }
+  // NULL if no test runs reversed (the default). The test that just started, when its one
+  // native sender asked --reverse: this end sends, on the connections handed over with
+  // `reverse` and its session. Asked once the gate has opened.
+  virtual std::optional<ReverseTest> reverse_test() const { return std::nullopt; }
   // True when a peer's message, not its data, starts a test (the sync port's 'R', a token):
   // such a test that sees no data at its start is ended (receiver_run.cc). The default: the
   // data starts it (-N, the iperf2 dialect).

@@ -139,6 +139,7 @@ class SyncReceiver final : public ReceiverControl {
       {
         std::lock_guard lock(phases_mutex_);
         phases_[peer] = phases_of(*sender);
+        if (sender->workload.reverse) reversed_[peer] = ReverseTest{*sender, peer};
       }
       if (flows != nullptr) {
         // A UDP test's native sender declares its flows; one whose hello breaks the rules is
@@ -168,11 +169,16 @@ class SyncReceiver final : public ReceiverControl {
         // A cookie no open sync connection was handed (or proved) is a stranger's, and one
         // of a connection that is not the running test's sender would join its test: closed,
         // counted for the result's note.
-        if (context_.admission != nullptr &&
-            !context_.admission->admit_stream(
-                peer, cookie, [this](int session) { return server_->takes_streams_from(session); }))
-          return;
-        context_.hand_over(std::move(socket));
+        if (context_.admission == nullptr) return;  // never: one port requires sessions
+        const std::optional<int> session = context_.admission->admit_stream(
+            peer, cookie, [this](int id) { return server_->takes_streams_from(id); });
+        if (!session) return;
+        bool reverse;
+        {
+          std::lock_guard lock(phases_mutex_);
+          reverse = reversed_.count(*session) != 0;
+        }
+        context_.hand_over(std::move(socket), *session, reverse);
       };
     hooks.start = [this, flows, &spec](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
@@ -180,6 +186,10 @@ class SyncReceiver final : public ReceiverControl {
         // Without -M a test is its one sender's: a native sender's phases are the test's.
         std::lock_guard lock(phases_mutex_);
         test_phases_.reset();
+        test_reversed_.reset();
+        if (native_senders.size() == 1)
+          if (auto found = reversed_.find(native_senders.front()); found != reversed_.end())
+            test_reversed_ = found->second;
         // Only when the cycle is the one its phases make: a sender that proposed none (or
         // one --max-cycle cut) runs the cycle it was answered, with this receiver's phases.
         if (!spec.control.multi_clients && native_senders.size() == 1)
@@ -196,7 +206,8 @@ class SyncReceiver final : public ReceiverControl {
                             "test exited because sender side was interrupted");
     };
     hooks.peer_result = [this](const std::string& frame) {
-      auto result = parse_peer_result(frame, Role::sender);
+      // A --reverse sender received: its result is a receiver's.
+      auto result = parse_peer_result(frame, reverse_test() ? Role::receiver : Role::sender);
       if (!result) {
         context_.log.error("sync: the sender's result is ignored: " + result.error().message);
         return peers_.unreadable();
@@ -208,6 +219,7 @@ class SyncReceiver final : public ReceiverControl {
       {
         std::lock_guard lock(phases_mutex_);
         phases_.erase(departure.peer);
+        reversed_.erase(departure.peer);
       }
       if (context_.admission != nullptr) context_.admission->session_closed(departure.peer);
       if (!departure.left_running_test) return;
@@ -274,6 +286,10 @@ class SyncReceiver final : public ReceiverControl {
     std::lock_guard lock(phases_mutex_);
     return test_phases_;
   }
+  std::optional<ReverseTest> reverse_test() const override {
+    std::lock_guard lock(phases_mutex_);
+    return test_reversed_;
+  }
   bool exchanges_results() const override { return true; }
   std::vector<Result> sender_results(std::chrono::milliseconds timeout) override {
     return peers_.take_all(timeout);
@@ -321,6 +337,9 @@ class SyncReceiver final : public ReceiverControl {
   mutable std::mutex phases_mutex_;
   std::unordered_map<int, TestPhases> phases_;
   std::optional<TestPhases> test_phases_;
+  // Likewise, the specs of the senders that asked --reverse, and the running test's if it did.
+  std::unordered_map<int, ReverseTest> reversed_;
+  std::optional<ReverseTest> test_reversed_;
   PeerResults peers_;
   WindowWatch watch_;
   std::unique_ptr<SyncServer> server_;

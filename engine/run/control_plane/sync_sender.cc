@@ -245,7 +245,9 @@ class SyncSender final : public SenderControl {
     if (Status sent = sync_->send_frame(render_peer_frame(own)); !sent) return sent.error();
     auto frame = sync_->read_frame(timeout_ + seconds(context_.spec.workload.cooldown_s + 5));
     if (!frame) return fail("no result from the receiver: " + frame.error().message);
-    auto peer = parse_peer_result(*frame, Role::receiver);
+    // --reverse: the receiver sent, so its result is a sender's.
+    auto peer =
+        parse_peer_result(*frame, context_.spec.workload.reverse ? Role::sender : Role::receiver);
     if (!peer) return fail("the receiver's result is unreadable: " + peer.error().message);
     return std::optional<Result>(std::move(*peer));
   }

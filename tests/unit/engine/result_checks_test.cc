@@ -22,7 +22,7 @@ TEST(CountMismatch, AReceiverThatCountedLessThanHalfIsNamed) {
   auto zero = count_mismatch(sender, tcp_result(Role::receiver, 0));
   ASSERT_TRUE(zero);
   EXPECT_EQ(*zero,
-            "the receiver counted 0 bytes, 0.0 % of the 3000000 this sender sent: the "
+            "the receiver counted 0 bytes, 0.0 % of the 3000000 the sender sent: the "
             "bytes did not reach it");
   EXPECT_TRUE(count_mismatch(sender, tcp_result(Role::receiver, 1'400'000)));
   EXPECT_FALSE(count_mismatch(sender, tcp_result(Role::receiver, 1'500'000)));

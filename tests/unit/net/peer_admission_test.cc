@@ -70,7 +70,7 @@ TEST(PeerAdmission, OnePortStreamsNeedAWelcomeSession) {
   int asked = 0;
   const auto welcome_three = [&asked](int session) { return ++asked, session == 3; };
   const auto nobody = [](int) { return false; };
-  EXPECT_TRUE(door.admit_stream(peer_at("127.0.0.1"), handed, welcome_three));
+  EXPECT_EQ(door.admit_stream(peer_at("127.0.0.1"), handed, welcome_three), 3);
   EXPECT_EQ(asked, 1);
   EXPECT_FALSE(door.admit_stream(peer_at("127.0.0.1"), guessed, welcome_three));
   EXPECT_EQ(asked, 1);  // no session named: nobody is asked

@@ -1,0 +1,24 @@
+// A --reverse test's data roles (docs/usage.md, "Reverse"): the sender (-s) makes the
+// connections on the receiver's one port and receives on them; the receiver (-r) sends on them.
+// Each end keeps its control role; these are the specs its workers run. Pure.
+#pragma once
+
+#include "base/status.hh"
+#include "engine/spec.hh"
+
+namespace xttcp {
+
+// The largest send a --reverse sender may ask the receiver to make per call: the receiver
+// allocates it per worker, for a peer it does not know.
+inline constexpr uint32_t max_reverse_send_bytes = 16u << 20;
+
+// The -s end's workers: they receive, one flow per connection it makes (P x n x l, in flow
+// order), with its own buffer size and placement.
+TestSpec reverse_receiving_spec(const TestSpec& own);
+
+// The -r end's workers for the test `asked` (its sender's spec, from its hello): they send its
+// workload (buffer size, rates, phases) on its P x n x l connections, placed as this receiver
+// places its own. An error (one line) when it asks more than this receiver sends for a peer.
+Expected<TestSpec> reverse_sending_spec(const TestSpec& own, const TestSpec& asked);
+
+}  // namespace xttcp

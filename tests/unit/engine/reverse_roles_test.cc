@@ -1,0 +1,60 @@
+// A --reverse test's data roles at each end (engine/run/reverse_roles.hh).
+#include "engine/run/reverse_roles.hh"
+
+#include <gtest/gtest.h>
+
+#include "specs.hh"
+
+namespace xttcp {
+namespace {
+
+TEST(ReverseRoles, TheSendersEndReceivesOnEveryConnectionItMakes) {
+  TestSpec own = test::sender_spec(2, 3, 2);
+  own.workload.reverse = true;
+  own.layout.one_port = true;
+  own.layout.source_base_port = 25001;
+  const TestSpec receiving = reverse_receiving_spec(own);
+  EXPECT_EQ(receiving.role, Role::receiver);
+  EXPECT_EQ(receiving.layout.ports, 12u);  // one flow per connection, 2 x 3 x 2
+  EXPECT_EQ(receiving.layout.threads_per_port, 1u);
+  EXPECT_EQ(receiving.layout.conns_per_thread, 1u);
+  EXPECT_EQ(receiving.workload.recv_buffer, own.workload.recv_buffer);
+  EXPECT_EQ(receiving.workload.duration_s, own.workload.duration_s);
+}
+
+TEST(ReverseRoles, TheReceiversEndSendsTheSendersWorkloadOnItsOwnPlacement) {
+  TestSpec own = test::sender_spec(8, 1, 1);
+  own.role = Role::receiver;
+  own.layout.one_port = true;
+  own.layout.pin_workers = true;
+  TestSpec asked = test::sender_spec(2, 2, 1);
+  asked.workload.reverse = true;
+  asked.workload.send_buffer = 1 << 20;
+  asked.workload.rate_limit_bps = 1'000'000'000;
+  asked.workload.duration_s = 7;
+  asked.layout.pin_workers = false;
+  auto sending = reverse_sending_spec(own, asked);
+  ASSERT_TRUE(sending) << sending.error().message;
+  EXPECT_EQ(sending->role, Role::sender);
+  EXPECT_EQ(sending->sender_connections(), 4u);
+  EXPECT_EQ(sending->workload.send_buffer, 1u << 20);
+  EXPECT_EQ(sending->workload.rate_limit_bps, 1'000'000'000u);
+  EXPECT_EQ(sending->workload.duration_s, 7u);
+  EXPECT_TRUE(sending->layout.pin_workers);  // this end's placement, not the peer's
+}
+
+TEST(ReverseRoles, APeerCannotMakeTheReceiverSendHugeBuffers) {
+  TestSpec own = test::sender_spec(1, 1, 1);
+  own.role = Role::receiver;
+  TestSpec asked = test::sender_spec(1, 1, 1);
+  asked.workload.send_buffer = max_reverse_send_bytes + 1;
+  auto refused = reverse_sending_spec(own, asked);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("16 MiB per call"), std::string::npos)
+      << refused.error().message;
+  asked.workload.send_buffer = max_reverse_send_bytes;
+  EXPECT_TRUE(reverse_sending_spec(own, asked));
+}
+
+}  // namespace
+}  // namespace xttcp
