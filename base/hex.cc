@@ -6,14 +6,14 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
+}  // namespace
+
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
-
-}  // namespace
 
 std::string hex_text(const std::uint8_t* bytes, std::size_t count) {
   std::string out;

@@ -14,6 +14,8 @@ std::string hex_text(const std::uint8_t* bytes, std::size_t count);
 inline std::string hex_text(const std::vector<std::uint8_t>& bytes) {
   return hex_text(bytes.data(), bytes.size());
 }
+// The value of one hex digit (either case), or -1.
+int hex_digit(char c);
 // The bytes `text` spells (an even number of digits, either case); nullopt if it is not hex.
 std::optional<std::vector<std::uint8_t>> bytes_from_hex(std::string_view text);
 

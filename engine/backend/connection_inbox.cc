@@ -10,27 +10,36 @@ Expected<std::unique_ptr<ConnectionInbox>> ConnectionInbox::create() {
   return std::unique_ptr<ConnectionInbox>(new ConnectionInbox(std::move(*wake)));
 }
 
-void ConnectionInbox::put(UniqueSocket socket, uint32_t slot) {
+void ConnectionInbox::put(UniqueSocket socket, uint32_t slot, int session) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;  // `socket` closes here
-    handed_.push_back({std::move(socket), slot});
+    mail_.handed.push_back({std::move(socket), slot, session});
   }
   wake_.notify();
 }
 
-std::vector<ConnectionInbox::Handed> ConnectionInbox::take() {
+void ConnectionInbox::order(Order order) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    mail_.orders.push_back(std::move(order));
+  }
+  wake_.notify();
+}
+
+ConnectionInbox::Mail ConnectionInbox::take() {
   wake_.drain();
   std::lock_guard lock(mutex_);
-  return std::exchange(handed_, {});
+  return std::exchange(mail_, {});
 }
 
 void ConnectionInbox::close() {
-  std::vector<Handed> left;
+  Mail left;
   {
     std::lock_guard lock(mutex_);
     closed_ = true;
-    left = std::exchange(handed_, {});
+    left = std::exchange(mail_, {});
   }
 }
 

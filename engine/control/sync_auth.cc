@@ -13,7 +13,7 @@ namespace xttcp::sync_auth {
 
 namespace {
 
-constexpr char kMagic[4] = {'X', 'T', 'A', '1'};
+constexpr char kMagic[4] = {'X', 'T', 'A', '1'};  // opens_preamble() reads it too
 
 Expected<Proof> keyed(const Key& key, std::string_view label, const Nonce& sender,
                       const Nonce& receiver) {
@@ -94,10 +94,6 @@ std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble) {
   Cookie cookie{};
   std::copy_n(preamble.begin() + sizeof kMagic, kCookieBytes, cookie.begin());
   return cookie;
-}
-
-bool opens_preamble(std::span<const uint8_t, 4> first) {
-  return std::memcmp(first.data(), kMagic, sizeof kMagic) == 0;
 }
 
 }  // namespace xttcp::sync_auth

@@ -64,6 +64,8 @@ std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble);
 // Whether `first` (a connection's first 4 bytes) begins a data preamble: on one port
 // (--one-port) what tells a data connection from a sync connection, whose first int is never
 // this one (it would propose a cycle of 47 years).
-bool opens_preamble(std::span<const uint8_t, 4> first);
+inline bool opens_preamble(std::span<const uint8_t, 4> first) {
+  return first[0] == 'X' && first[1] == 'T' && first[2] == 'A' && first[3] == '1';
+}
 
 }  // namespace xttcp::sync_auth

@@ -20,6 +20,8 @@ namespace {
 constexpr int kLoopTimeoutMs = 200;  // bounds how long stop() waits for the loop
 // After accept() failed for want of descriptors or memory: poll the listener again after this.
 constexpr std::chrono::milliseconds kListenerRest{250};
+// One port, with max_undecided connections not yet saying what they are: accept again after this.
+constexpr std::chrono::milliseconds kUndecidedRest{20};
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -59,6 +61,11 @@ Expected<std::unique_ptr<SyncServer>> SyncServer::listen(const SocketAddress& ad
     return fail(where + ": " + bound.error().message);
   if (::listen(listener.get(), SOMAXCONN) != 0)
     return fail(where + ": listen: " + socket_error_text(last_socket_error()));
+  // One port: a connection is taken once its first bytes came (a sync request or a data
+  // preamble), so it says at once what it is and a silent one never takes a seat.
+  if (hooks.stream)
+    if (Status deferred = defer_accept_until_data(listener.get()); !deferred)
+      return fail(where + ": " + deferred.error().message);
 
   auto bound = local_address_of(listener.get());
   if (!bound) return fail(where + ": " + bound.error().message);
@@ -213,6 +220,11 @@ void SyncServer::run() {
 
 void SyncServer::accept_all() {
   for (;;) {
+    if (hooks_.stream && undecided_connections() >= limits_.max_undecided) {
+      // One port: the rest wait in the backlog while these say what they are (or time out).
+      listener_resumes_ = SteadyClock::now() + kUndecidedRest;
+      return;
+    }
     SocketAddress peer;
     auto accepted = accept_connection(listener_.get(), &peer);
     if (!accepted) {
@@ -232,16 +244,10 @@ void SyncServer::accept_all() {
       continue;  // closes it
     }
     if (hooks_.stream) {
-      // One port: the seat and network bounds wait until it says it is a sync connection.
-      if (undecided_connections() >= limits_.max_undecided) {
-        ++refused_connections_;
-        log(fmt::format("sync: {} already has {} connections that have not said what they are; "
-                        "closed the one from {} ({} so far)",
-                        port_, limits_.max_undecided, peer.to_string(), refused_connections_),
-            true);
-        continue;  // closes it
-      }
-      add_connection(std::move(**accepted), peer, peer_network(peer));
+      // One port: the seat and network bounds wait until it says it is a sync connection,
+      // which its first bytes, here already, say now.
+      const int id = add_connection(std::move(**accepted), peer, peer_network(peer));
+      on_readable(id);
       continue;
     }
     if (connections_.size() >= limits_.max_connections) {
@@ -266,9 +272,10 @@ void SyncServer::accept_all() {
   }
 }
 
-void SyncServer::add_connection(UniqueSocket socket, const SocketAddress& peer,
-                                std::string network) {
-  set_no_delay(socket.get());
+int SyncServer::add_connection(UniqueSocket socket, const SocketAddress& peer,
+                               std::string network) {
+  // A data connection (one port) keeps the options its worker gives it.
+  if (!hooks_.stream) set_no_delay(socket.get());
   auto connection = std::make_unique<Connection>(limits_.max_requests, key_.has_value(),
                                                  static_cast<bool>(hooks_.stream));
   connection->id = next_id_++;
@@ -278,6 +285,7 @@ void SyncServer::add_connection(UniqueSocket socket, const SocketAddress& peer,
   connection->fd = std::move(socket);
   const int key = connection->id;
   connections_[key] = std::move(connection);
+  return key;
 }
 
 size_t SyncServer::undecided_connections() const {
@@ -287,6 +295,7 @@ size_t SyncServer::undecided_connections() const {
 }
 
 bool SyncServer::seat_sync_connection(const Connection& connection) {
+  set_no_delay(connection.fd.get());
   const size_t seated = connections_.size() - undecided_connections() - 1;  // itself decided now
   if (seated >= limits_.max_connections) {
     ++refused_connections_;

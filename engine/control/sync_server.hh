@@ -51,9 +51,9 @@ struct SyncLimits {
   uint32_t log_lines_per_period = 20;
   std::chrono::milliseconds log_period{10'000};
   // One port (SyncServerHooks::stream): connections that have not yet said whether they are
-  // sync or data ones, at most, and how long each has to say it (a data connection's preamble
-  // comes with its connect). The per-network and max_connections bounds apply once a
-  // connection says it is a sync one.
+  // sync or data ones (taken once their first bytes came, TCP_DEFER_ACCEPT, they normally say
+  // at once), at most (more wait in the backlog), and how long each has to say it. The
+  // per-network and max_connections bounds apply once a connection says it is a sync one.
   size_t max_undecided = 256;
   std::chrono::milliseconds undecided_limit{10'000};
   // Tests the listener starts per period: past it a start is refused and a busy check says busy.
@@ -142,7 +142,8 @@ class SyncServer {
 
   void run();
   void accept_all();
-  void add_connection(UniqueSocket socket, const SocketAddress& peer, std::string network);
+  // Its connection id.
+  int add_connection(UniqueSocket socket, const SocketAddress& peer, std::string network);
   void on_readable(int id);
   bool process_input(Connection& connection);  // false: the connection must close
   bool handle_request(Connection& connection, int32_t request);

@@ -29,14 +29,25 @@ bool PeerAdmission::admit_connection(const SocketAddress& peer, Door door, Nativ
 std::optional<int> PeerAdmission::admit_stream(const SocketAddress& peer,
                                                const std::array<uint8_t, 16>& cookie,
                                                const std::function<bool(int session)>& welcome) {
-  int session = 0;
-  if (!admit(peer, Door::data, true, cookie, &welcome, &session)) return std::nullopt;
+  std::optional<int> session;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, held] : sessions_)
+      if (crypto::equal_in_constant_time(held, cookie)) session = id;
+  }
+  // Asked outside the lock: `welcome` takes the sync listener's own.
+  if (!session || !welcome(*session)) {
+    std::lock_guard lock(mutex_);
+    ++refused_.data;
+    ++refused_.unauthenticated;
+    return std::nullopt;
+  }
+  if (!admit(peer, Door::data, false, std::nullopt)) return std::nullopt;
   return session;
 }
 
 bool PeerAdmission::admit(const SocketAddress& peer, Door door, bool check_session,
-                          const std::optional<std::array<uint8_t, 16>>& cookie,
-                          const std::function<bool(int session)>* welcome, int* session) {
+                          const std::optional<std::array<uint8_t, 16>>& cookie) {
   std::lock_guard lock(mutex_);
   uint64_t& refused = door == Door::control ? refused_.control : refused_.data;
   if (!filter_.allows(peer)) {
@@ -44,13 +55,10 @@ bool PeerAdmission::admit(const SocketAddress& peer, Door door, bool check_sessi
     return false;
   }
   if (check_session) {
-    const auto named =
-        !cookie ? sessions_.end()
-                : std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& open) {
-                    return crypto::equal_in_constant_time(open.second, *cookie);
-                  });
-    const bool known = named != sessions_.end() && (welcome == nullptr || (*welcome)(named->first));
-    if (known && session != nullptr) *session = named->first;
+    const bool known =
+        cookie && std::any_of(sessions_.begin(), sessions_.end(), [&](const auto& open) {
+          return crypto::equal_in_constant_time(open.second, *cookie);
+        });
     if (!known) {
       ++refused;
       ++refused_.unauthenticated;

@@ -100,10 +100,8 @@ class PeerAdmission {
   uint32_t max_clients() const { return max_clients_; }
 
  private:
-  // `*session`, when asked: the session the cookie named.
   bool admit(const SocketAddress& peer, Door door, bool check_session,
-             const std::optional<std::array<uint8_t, 16>>& cookie,
-             const std::function<bool(int session)>* welcome = nullptr, int* session = nullptr);
+             const std::optional<std::array<uint8_t, 16>>& cookie);
 
   AddressFilter filter_;
   uint32_t max_clients_;

@@ -89,6 +89,13 @@ struct Receiver {
   HeldTests* held_tests = nullptr;                     // -H with --json: every test's result
   Backend* data_path = nullptr;                        // --reverse tests' senders run on it
   ReverseStreams* reverse_streams = nullptr;           // one port: --reverse tests' connections
+
+  // The same receiver for one test: its spec (a sender's phases, or --reverse's sending half),
+  // plan and workers.
+  Receiver for_test(const TestSpec& test_spec, const Plan& test_plan, WorkerPool& workers) const {
+    return {test_spec, admission, test_plan,      backend,    workers,   control,        gate,
+            probe,     host,      before_release, held_tests, data_path, reverse_streams};
+  }
 };
 
 // Adds `result` to the -H receiver's set and writes the set; false (an error logged) if the file
@@ -401,19 +408,7 @@ Next run_reverse_test(const Receiver& receiver, const ReverseTest& reverse, uint
   receiver.admission.next_test();
   const std::vector<WorkerReport> reports = pool.stop_and_join();
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
-  const Receiver r{*spec,
-                   receiver.admission,
-                   *plan,
-                   receiver.backend,
-                   pool,
-                   receiver.control,
-                   receiver.gate,
-                   receiver.probe,
-                   receiver.host,
-                   receiver.before_release,
-                   receiver.held_tests,
-                   receiver.data_path,
-                   receiver.reverse_streams};
+  const Receiver r = receiver.for_test(*spec, *plan, pool);
   if (!window.measured)
     test_not_measured(r, env, code);
   else
@@ -450,19 +445,7 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
         fmt::format("this test runs its sender's {} (this receiver's own {} is for "
                     "senders that do not say theirs)",
                     describe_phases(*asked), describe_phases(phases_of(receiver.spec))));
-  const Receiver r{spec,
-                   receiver.admission,
-                   receiver.plan,
-                   receiver.backend,
-                   receiver.pool,
-                   receiver.control,
-                   receiver.gate,
-                   receiver.probe,
-                   receiver.host,
-                   receiver.before_release,
-                   receiver.held_tests,
-                   receiver.data_path,
-                   receiver.reverse_streams};
+  const Receiver r = receiver.for_test(spec, receiver.plan, receiver.pool);
   // The window begins when the light went on (its counters taken by the opener then), not when
   // this thread woke: on a loaded host that can be after the sender started, which put the
   // sender's 'E' inside our window (a false "sender side was interrupted").
@@ -511,6 +494,33 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   report(r, window, *cycle, udp_at_start, std::move(early), reports, shortfall, env, code);
   return go_on ? Next::another_test : Next::done;
 }
+
+// One port: the data connections the sync listener admitted, into the workers' inboxes or,
+// for a --reverse sender, into its test's collection; each leaves with its session.
+class OnePortDesk final : public StreamDesk {
+ public:
+  explicit OnePortDesk(ReverseStreams& reverse) : reverse_(reverse) {}
+  // Before the control plane opens.
+  void serve_with(WorkerPool& pool) { pool_ = &pool; }
+
+  void hand_over(UniqueSocket socket, int session, bool reverse) override {
+    if (reverse)
+      reverse_.put(std::move(socket), session);
+    else
+      pool_->hand_over(std::move(socket), session);
+  }
+  void session_closed(int session) override {
+    pool_->close_sessions({session}, false);
+    reverse_.drop(session);
+  }
+  void test_starts_with(const std::vector<int>& sessions) override {
+    pool_->close_sessions(sessions, true);
+  }
+
+ private:
+  ReverseStreams& reverse_;
+  WorkerPool* pool_ = nullptr;
+};
 
 // "listening on 10.0.0.2: sync port 5000 (TCP), data ports 5001-5016 (TCP)".
 std::string listening_line(const TestSpec& spec, uint16_t first_data_port) {
@@ -574,19 +584,13 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     std::optional<DeviceSnapshot> snapshot = backend.device_snapshot();
     return snapshot ? snapshot->description : std::nullopt;
   };
-  // One port: the sync listener hands the data connections it admitted to the workers.
-  WorkerPool* serving = nullptr;   // set before the control plane opens
-  ReverseStreams reverse_streams;  // a --reverse test's, until it takes them
-  const auto hand_over = [&serving, &reverse_streams](UniqueSocket socket, int session,
-                                                      bool reverse) {
-    if (reverse)
-      reverse_streams.put(std::move(socket), session);
-    else
-      serving->hand_over(std::move(socket));
-  };
-  const auto control = make_receiver_control(
-      {spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission, device,
-       spec.layout.one_port ? std::function<void(UniqueSocket, int, bool)>(hand_over) : nullptr});
+  // One port: the sync listener hands the data connections it admitted to the workers, or to
+  // a --reverse test.
+  ReverseStreams reverse_streams;
+  OnePortDesk desk(reverse_streams);
+  const auto control =
+      make_receiver_control({spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission,
+                             device, spec.layout.one_port ? &desk : nullptr});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
@@ -603,7 +607,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
   gate.note_with([&short_at_opening, &admission] {
     short_at_opening = DescriptorShortfall::of(admission, true);
   });
-  serving = &pool;
+  desk.serve_with(pool);
   if (spec.layout.one_port)
     if (Status inboxes = pool.open_inboxes(); !inboxes) {
       log.error(inboxes.error().message);

@@ -35,6 +35,11 @@ class ReverseStreams {
     streams_.clear();
     return taken;
   }
+  // Closes `session`'s (its sync connection closed).
+  void drop(int session) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(streams_, [session](const Stream& stream) { return stream.session == session; });
+  }
   // Closes whatever is left (a test ended: no stream waiting now is any later test's).
   void clear() {
     std::lock_guard lock(mutex_);

@@ -90,10 +90,14 @@ Status WorkerPool::open_inboxes() {
   return ok();
 }
 
-void WorkerPool::hand_over(UniqueSocket socket) {
+void WorkerPool::hand_over(UniqueSocket socket, int session) {
   if (hand_order_.empty()) return;  // no inbox: `socket` closes here
   const auto& [worker, slot] = hand_order_[next_hand_.fetch_add(1) % hand_order_.size()];
-  inboxes_[worker]->put(std::move(socket), slot);
+  inboxes_[worker]->put(std::move(socket), slot, session);
+}
+
+void WorkerPool::close_sessions(std::vector<int> sessions, bool all_but) {
+  for (auto& inbox : inboxes_) inbox->order({sessions, all_but});
 }
 
 void WorkerPool::close_unclaimed(uint32_t index) {

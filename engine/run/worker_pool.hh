@@ -86,10 +86,13 @@ class WorkerPool {
   // layout.one_port, receivers: each worker gets an inbox (WorkerContext::inbox) instead of
   // listeners. Before open_all().
   Status open_inboxes();
-  // Hands a data connection the sync listener admitted to the next flow in turn (round-robin
-  // over the plan's flows, so the workers share them); closed once the workers are stopped.
-  // Any thread.
-  void hand_over(UniqueSocket socket);
+  // Hands a data connection the sync listener admitted for `session` (its sender's sync
+  // connection) to the next flow in turn (round-robin over the plan's flows, so the workers
+  // share them); closed once the workers are stopped. Any thread.
+  void hand_over(UniqueSocket socket, int session);
+  // The workers close the connections of `sessions` (`all_but`: of every other session). Any
+  // thread.
+  void close_sessions(std::vector<int> sessions, bool all_but);
 
   // Starts the threads and waits until every worker has opened its sockets (or failed).
   Status open_all(std::chrono::milliseconds timeout);

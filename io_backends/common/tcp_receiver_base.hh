@@ -41,6 +41,7 @@ struct TcpReceiveConnection {
   StreamTally* tally = nullptr;
   // Its peer as accepted: a connection the peer reset names no peer any more.
   std::string remote;
+  int session = 0;  // one port: its sender's sync connection (ConnectionInbox)
 };
 
 // The parts that need neither the listener's nor the connection's type (tcp_receiver_base.cc).
@@ -132,19 +133,25 @@ class TcpReceiverBase : protected TcpReceiverBook {
     }
     return ok();
   }
-  // layout.one_port, receivers: the connections handed to the inbox since the last call (its
-  // pollable() came back readable), each served by `serve(index)`. One that cannot be set up is
-  // closed, its error recorded: the others are served.
-  template <class Serve>
-  void take_handed(Serve&& serve) {
-    for (ConnectionInbox::Handed& handed : context_.inbox->take()) {
+  // layout.one_port, receivers: what the inbox holds since the last call (its pollable() came
+  // back readable): each connection handed is served by `serve(index)` (one that cannot be set
+  // up is closed, its error recorded), then each order closes its sessions' connections by
+  // `close(index)`.
+  template <class Serve, class Close>
+  void take_mail(Serve&& serve, Close&& close) {
+    ConnectionInbox::Mail mail = context_.inbox->take();
+    for (ConnectionInbox::Handed& handed : mail.handed) {
       auto index = adopt_one(UniqueFd(handed.socket.release()), handed.slot);
       if (!index) {
         record_error(index.error().message);
         continue;
       }
+      connections_[*index].session = handed.session;
       serve(*index);
     }
+    for (const ConnectionInbox::Order& order : mail.orders)
+      for (uint32_t i = 0; i < connections_.size(); ++i)
+        if (connections_[i].fd.valid() && order.closes(connections_[i].session)) close(i);
   }
   // A connection made elsewhere, as flow `slot`'s: non-blocking, -rb/-sb and the TCP options
   // applied, counted. Its index in connections_.

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "base/hex.hh"
+
 namespace xttcp::frame {
 
 namespace {
@@ -19,13 +21,6 @@ void put32(uint8_t* at, uint32_t value) {
 }
 uint16_t get16(const uint8_t* at) { return static_cast<uint16_t>(at[0] << 8 | at[1]); }
 uint32_t get32(const uint8_t* at) { return uint32_t{get16(at)} << 16 | get16(at + 2); }
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 }  // namespace
 

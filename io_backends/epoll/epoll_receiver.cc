@@ -209,8 +209,9 @@ void EpollReceiver::serve(const std::atomic<bool>& stop) {
         continue;
       }
       if (tag == inbox_tag) {
-        take_handed(
-            [this](uint32_t index) { serve_connection(index, context_.spec->layout.base_port); });
+        take_mail(
+            [this](uint32_t index) { serve_connection(index, context_.spec->layout.base_port); },
+            [this](uint32_t index) { close_connection(index, 0); });
         continue;
       }
       Connection& c = connections_[static_cast<uint32_t>(tag)];

@@ -4,7 +4,8 @@ port PORT alone (nothing listens on PORT - 1 or PORT + 1), both ends' counts agr
 result files say the one port; strangers on that port are closed at once and counted (a stream
 naming a cookie nobody was handed, one naming the cookie of a sync connection that is not the
 running test's sender, a silent connection that never says what it is) while the real test is
-unharmed; --auth-key's session ties the streams on one port too; mismatched ends and options
+unharmed, and a connection one of them opened between tests is closed as the test starts;
+--auth-key's session ties the streams on one port too; mismatched ends and options
 that cannot run on one port stop with one line; --reverse runs the other way over the
 connections the sender made (each end measures its own direction and has the other's result).
 Cases: `one_port_test.py XTTCP [CASE...]`."""
@@ -15,7 +16,7 @@ import struct
 import sys
 
 from xttcp_e2e import (Process, check, counts_agree, free_port_block, load_json, load_xml,
-                       parse_totals, run_cases, scratch_dir, wait_listening)
+                       parse_totals, recv_exact, run_cases, scratch_dir, wait_listening)
 
 HELLO, HELLO_ACK = 0xC0DE7801, 0xC0DE7802
 
@@ -90,12 +91,7 @@ class HelloOnly:
         self.cookie = bytes.fromhex(hello["stream_cookie"])
 
     def _exact(self, count):
-        data = b""
-        while len(data) < count:
-            chunk = self.sock.recv(count - len(data))
-            check(chunk, "the receiver closed the sync connection")
-            data += chunk
-        return data
+        return recv_exact(self.sock, count, "the receiver closed the sync connection")
 
     def close(self):
         self.sock.close()
@@ -131,6 +127,17 @@ def case_forward(xttcp, started):
           "sender's 4")
 
 
+def case_many(xttcp, started):
+    """300 connections, more than the listener holds undecided at once: none is turned away."""
+    base = free_port_block(1)
+    r, rout = receiver(xttcp, started, base, "-t", "1")
+    s, _ = sender(xttcp, started, base, "-t", "1", "-P", "4", "-n", "75")
+    check(s.wait(90) == 0, "the sender of 300 connections on one port failed")
+    check(r.wait(90) == 0, "the receiver of 300 connections on one port failed")
+    served = len(load_json(os.path.join(rout, "r.json")).get("connections", []))
+    check(served == 300, f"the receiver served {served} of the 300 connections")
+
+
 def case_strangers(xttcp, started):
     base = free_port_block(1)
     r, rout = receiver(xttcp, started, base, "-t", "4")
@@ -139,8 +146,13 @@ def case_strangers(xttcp, started):
     check(closed_at_once(guessed), "a data connection with a guessed cookie was served")
     guessed.close()
     other = HelloOnly(base)  # handed a cookie, but it will not be the test's sender
+    early = stream(base, other.cookie)  # taken between tests: its session may start one
     s, _ = sender(xttcp, started, base, "-t", "4")
     s.wait_output("Network activity progressing")
+    # The test started without its session: the connection is closed, not left to send into it.
+    check(closed_at_once(early) and "Test run completed" not in s.stdout(),
+          "a data connection of a session that is not the test's sender stayed into the test")
+    early.close()
     joiner = stream(base, other.cookie)
     # Closed while the test runs, not when it ends (then every connection closes).
     check(closed_at_once(joiner) and "Test run completed" not in s.stdout(),
@@ -242,6 +254,7 @@ def case_bad_options(xttcp, started):
 
 CASES = {
     "forward": case_forward,
+    "many": case_many,
     "strangers": case_strangers,
     "auth": case_auth,
     "reverse": case_reverse,

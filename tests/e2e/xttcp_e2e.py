@@ -187,6 +187,16 @@ def rss_kb(pid):
     raise Failure(f"no VmRSS for {pid}")
 
 
+def recv_exact(sock, count, closed_why):
+    """Exactly `count` bytes from `sock`; fails with `closed_why` if the peer closes first."""
+    got = b""
+    while len(got) < count:
+        chunk = sock.recv(count - len(got))
+        check(chunk, closed_why)
+        got += chunk
+    return got
+
+
 def native_sender_hello(base):
     """The hello frame's payload of a native sender of one TCP connection to `base` (a hello
     without a spec, or one the receiver cannot serve, is refused: docs/usage.md, first hour)."""
@@ -240,12 +250,7 @@ class ScriptedReceiver:
                     conns.remove(c)
 
     def read_exact(self, count):
-        got = b""
-        while len(got) < count:
-            chunk = self.conn.recv(count - len(got))
-            check(chunk, "the sender closed the sync connection")
-            got += chunk
-        return got
+        return recv_exact(self.conn, count, "the sender closed the sync connection")
 
     def read_int(self):
         return struct.unpack("!i", self.read_exact(4))[0]

@@ -36,48 +36,39 @@ def dropped(net, side):
     return int(words[words.index("packets") + 1]) if "packets" in words else 0
 
 
+def through_the_rule(xttcp, started, net, flag):
+    """A one-port receiver in a and a sender in b with `flag` (--one-port, or --reverse: the
+    receiver sends): both pass, their counts agree, and the bytes crossed the veth into the
+    receiving side."""
+    r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
+                        "-t", "2", "-Q", "--wait-timeout", "60"], f"one-port receiver ({flag})")
+    started.append(r)
+    net.wait_listening(r, PORT)
+    receiving = "b" if flag == "--reverse" else "a"
+    before = net.link_stats(receiving)["stats64"]["rx"]["bytes"]
+    s = net.start("b", [xttcp, "-s", net.ipv4("a"), flag, "-p", str(PORT), "-P", "2", "-n", "2",
+                        "-t", "2"], f"{flag} sender")
+    started.append(s)
+    check(s.wait(60) == 0, f"the {flag} sender failed behind the one-port firewall")
+    check(r.wait(60) == 0, f"the receiver of the {flag} test failed behind the firewall")
+    got, sent = (s, r) if receiving == "b" else (r, s)
+    gt, st = parse_totals(got.stdout()), parse_totals(sent.stdout())
+    check(gt["bytes"] > 0, f"{flag}: the receiving end counted nothing")
+    check(counts_agree(gt["bytes"], st["bytes"], 0.02, 4, (gt["duration"], st["duration"])),
+          f"{flag}: received {gt['bytes']} and sent {st['bytes']} bytes disagree")
+    crossed = net.link_stats(receiving)["stats64"]["rx"]["bytes"] - before
+    check(crossed >= gt["bytes"], f"{flag}: the veth in {receiving} received {crossed} B, less "
+          f"than the {gt['bytes']} B counted: the data did not cross the veth pair")
+
+
 def case_firewall(xttcp, started):
     if shutil.which("nft") is None:
         raise SkipTest("no nft (Debian's nftables; scripts/install-deps.sh installs it)")
     with VethPair() as net:
         only_port(net, "a", PORT)
-        r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
-                            "-t", "2", "-Q", "--wait-timeout", "60"], "one-port receiver")
-        started.append(r)
-        net.wait_listening(r, PORT)
-        before = net.link_stats("a")["stats64"]["rx"]["bytes"]
-        s = net.start("b", [xttcp, "-s", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
-                            "-n", "2", "-t", "2"], "one-port sender")
-        started.append(s)
-        check(s.wait(60) == 0, "the one-port sender failed behind the one-port firewall")
-        check(r.wait(60) == 0, "the one-port receiver failed behind the one-port firewall")
-        rt, st = parse_totals(r.stdout()), parse_totals(s.stdout())
-        check(rt["bytes"] > 0, "the receiver counted nothing")
-        check(counts_agree(rt["bytes"], st["bytes"], 0.02, 4, (rt["duration"], st["duration"])),
-              f"receiver {rt['bytes']} and sender {st['bytes']} bytes disagree")
-        crossed = net.link_stats("a")["stats64"]["rx"]["bytes"] - before
-        check(crossed >= rt["bytes"], f"the veth in a received {crossed} B, less than the "
-              f"{rt['bytes']} B counted: the data did not cross the veth pair")
-
-        # --reverse through the same rule: the sender in b makes every connection, the
-        # receiver in a sends on them, so the bytes cross the veth into b.
-        r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
-                            "-t", "2", "-Q", "--wait-timeout", "60"], "one-port receiver, reverse")
-        started.append(r)
-        net.wait_listening(r, PORT)
-        before = net.link_stats("b")["stats64"]["rx"]["bytes"]
-        s = net.start("b", [xttcp, "-s", net.ipv4("a"), "--reverse", "-p", str(PORT), "-P", "2",
-                            "-n", "2", "-t", "2"], "--reverse sender")
-        started.append(s)
-        check(s.wait(60) == 0, "the --reverse sender failed behind the one-port firewall")
-        check(r.wait(60) == 0, "the receiver of the --reverse test failed")
-        st, rt = parse_totals(s.stdout()), parse_totals(r.stdout())
-        check(st["bytes"] > 0, "the --reverse sender's end received nothing")
-        check(counts_agree(st["bytes"], rt["bytes"], 0.02, 4, (st["duration"], rt["duration"])),
-              f"--reverse: received {st['bytes']} and sent {rt['bytes']} bytes disagree")
-        crossed = net.link_stats("b")["stats64"]["rx"]["bytes"] - before
-        check(crossed >= st["bytes"], f"the veth in b received {crossed} B, less than the "
-              f"{st['bytes']} B counted: the data did not go from a to b")
+        through_the_rule(xttcp, started, net, "--one-port")
+        # --reverse: the sender in b makes every connection, the receiver in a sends on them.
+        through_the_rule(xttcp, started, net, "--reverse")
 
         # The same ends without --one-port: the firewall stops the sync (PORT - 1).
         plain = net.start("a", [xttcp, "-r", net.ipv4("a"), "-p", str(PORT), "-P", "2", "-t",

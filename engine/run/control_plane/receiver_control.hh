@@ -48,11 +48,23 @@ struct ReceiverControlContext {
   // answered (after the workers opened it): its RSS then describes where the data arrives. Empty
   // function, or nullopt: the backend drives no device of its own (the kernel's NIC is asked).
   std::function<std::optional<DeviceDescription>()> device = {};
-  // One port (layout.one_port): where each data connection the sync listener admitted goes,
-  // with its sync connection (`session`): to the workers' inboxes (WorkerPool::hand_over), or,
-  // when `reverse` (that sender asked --reverse), to its test, on which this end sends. Called
-  // on the control plane's thread.
-  std::function<void(UniqueSocket, int session, bool reverse)> hand_over = {};
+  // One port (layout.one_port): where the data connections the sync listener admitted go.
+  // Null otherwise. Outlives the control plane.
+  class StreamDesk* streams = nullptr;
+};
+
+// One port: where the data connections the sync listener admitted go, each with its session
+// (its sender's sync connection), and how they follow their sessions (receiver_run.cc keeps
+// them in the workers' inboxes, or a --reverse test's). Called on the control plane's thread.
+class StreamDesk {
+ public:
+  virtual ~StreamDesk() = default;
+  // `reverse`: its sender asked --reverse, and this end sends on it.
+  virtual void hand_over(UniqueSocket socket, int session, bool reverse) = 0;
+  // The session's sync connection closed: its data connections close.
+  virtual void session_closed(int session) = 0;
+  // A test starts with these sessions as its senders: every other's data connections close.
+  virtual void test_starts_with(const std::vector<int>& sessions) = 0;
 };
 
 // A --reverse test: what its sender asked (its hello's spec) and its sync connection.

@@ -18,6 +18,7 @@
 #include "engine/rss/rss_json.hh"
 #include "engine/run/descriptor_limit.hh"
 #include "engine/run/hello.hh"
+#include "engine/run/reverse_roles.hh"
 #include "engine/run/workload_agreement.hh"
 
 namespace xttcp {
@@ -140,6 +141,8 @@ class SyncReceiver final : public ReceiverControl {
         std::lock_guard lock(phases_mutex_);
         phases_[peer] = phases_of(*sender);
         if (sender->workload.reverse) reversed_[peer] = ReverseTest{*sender, peer};
+        // One port: its data connections, at most as many as it makes.
+        streams_left_[peer] = sender->sender_connections();
       }
       if (flows != nullptr) {
         // A UDP test's native sender declares its flows; one whose hello breaks the rules is
@@ -150,6 +153,9 @@ class SyncReceiver final : public ReceiverControl {
         if (!declared) return declared.error();
         declared_[peer] = *declared;
       }
+      // --reverse: this end would send its workload; what it may not ask is refused now.
+      if (sender->workload.reverse)
+        if (auto sending = reverse_sending_spec(spec, *sender); !sending) return sending.error();
       // One port without the key: the cookie this sender's data connections must open with.
       std::optional<sync_auth::Cookie> stream_cookie;
       if (spec.layout.one_port && spec.control.auth_key_file.empty()) {
@@ -169,16 +175,22 @@ class SyncReceiver final : public ReceiverControl {
         // A cookie no open sync connection was handed (or proved) is a stranger's, and one
         // of a connection that is not the running test's sender would join its test: closed,
         // counted for the result's note.
-        if (context_.admission == nullptr) return;  // never: one port requires sessions
-        const std::optional<int> session = context_.admission->admit_stream(
-            peer, cookie, [this](int id) { return server_->takes_streams_from(id); });
+        PeerAdmission* admission = context_.admission;
+        if (admission == nullptr) return;  // never: one port requires sessions
+        // The descriptors kept for the sync port are no data connection's, as on data ports.
+        if (!admission->within_data_descriptors(socket.get())) {
+          (void)admission->count_over_descriptor_reserve();
+          return;
+        }
+        const std::optional<int> session =
+            admission->admit_stream(peer, cookie, [this](int id) { return takes_stream(id); });
         if (!session) return;
         bool reverse;
         {
           std::lock_guard lock(phases_mutex_);
           reverse = reversed_.count(*session) != 0;
         }
-        context_.hand_over(std::move(socket), *session, reverse);
+        context_.streams->hand_over(std::move(socket), *session, reverse);
       };
     hooks.start = [this, flows, &spec](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
@@ -198,6 +210,8 @@ class SyncReceiver final : public ReceiverControl {
             test_phases_ = found->second;
       }
       peers_.expect(static_cast<int>(native_senders.size()));
+      // One port: nobody else's data connections stay for the test.
+      if (context_.streams != nullptr) context_.streams->test_starts_with(native_senders);
       watch_.light_on();
       context_.gate.open(cycle_s);
     };
@@ -220,8 +234,10 @@ class SyncReceiver final : public ReceiverControl {
         std::lock_guard lock(phases_mutex_);
         phases_.erase(departure.peer);
         reversed_.erase(departure.peer);
+        streams_left_.erase(departure.peer);
       }
       if (context_.admission != nullptr) context_.admission->session_closed(departure.peer);
+      if (context_.streams != nullptr) context_.streams->session_closed(departure.peer);
       if (!departure.left_running_test) return;
       if (watch_.well_inside())
         context_.clock.cancel(StopCause::sender_left,
@@ -319,6 +335,17 @@ class SyncReceiver final : public ReceiverControl {
     return flows;
   }
 
+  // One port: whether session `id` may add a data connection now (SyncServer's rule, and no
+  // more than it makes); if so it is counted.
+  bool takes_stream(int id) {
+    if (!server_->takes_streams_from(id)) return false;
+    std::lock_guard lock(phases_mutex_);
+    auto left = streams_left_.find(id);
+    if (left == streams_left_.end() || left->second == 0) return false;
+    --left->second;
+    return true;
+  }
+
   // One port: a cookie nobody can guess, for one sender's data connections.
   static Expected<sync_auth::Cookie> new_stream_cookie() {
     auto nonce = sync_auth::new_nonce();
@@ -340,6 +367,7 @@ class SyncReceiver final : public ReceiverControl {
   // Likewise, the specs of the senders that asked --reverse, and the running test's if it did.
   std::unordered_map<int, ReverseTest> reversed_;
   std::optional<ReverseTest> test_reversed_;
+  std::unordered_map<int, uint64_t> streams_left_;  // one port: data connections still to come
   PeerResults peers_;
   WindowWatch watch_;
   std::unique_ptr<SyncServer> server_;
