@@ -21,8 +21,8 @@ namespace {
 std::string lead(std::optional<int> id, const std::string& role, double start_s, double end_s,
                  uint64_t bytes, char format) {
   const std::string who = id ? fmt::format("[{:3d}]", *id) : std::string("[SUM]");
-  const double seconds = end_s - start_s;
-  const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds : 0;
+  const double span_s = end_s - start_s;
+  const double rate = span_s > 0 ? static_cast<double>(bytes) / span_s : 0;
   return fmt::format("{}{} {:6.2f}-{:<6.2f} sec  {}s  {}s/sec", who, role, start_s, end_s,
                      unit_text(static_cast<double>(bytes), 'A'), unit_text(rate, format));
 }
@@ -248,22 +248,22 @@ std::vector<std::string> udp_summary_lines(
   if (separator_first) lines.push_back(separator);
   lines.push_back(udp_header(false, is_bidir(groups)));
   // As 3.12's, every row takes the test's first stream's times.
-  double seconds = 0;
+  double window_s = 0;
   for (const auto& group : groups)
     if (!group.streams.empty()) {
-      seconds = group.streams.front().seconds;
+      window_s = group.streams.front().seconds;
       break;
     }
   for (const SummaryGroup<UdpSummaryStream>& group : groups) {
     if (group.streams.empty()) continue;
     const bool sender = group.sender;
     const std::string tail = tail_of(sender);
-    UdpRow sum{std::nullopt, 0, seconds, 0};
+    UdpRow sum{std::nullopt, 0, window_s, 0};
     sum.tail = tail;
     sum.role = group.role;
     double jitter_ms = 0;
     for (const UdpSummaryStream& s : group.streams) {
-      UdpRow row{s.id, 0, seconds, s.bytes};
+      UdpRow row{s.id, 0, window_s, s.bytes};
       row.total = s.packets;
       row.tail = tail;
       row.role = group.role;
@@ -272,7 +272,7 @@ std::vector<std::string> udp_summary_lines(
         row.lost = s.lost;
       }
       if (s.out_of_order > 0)
-        lines.push_back(out_of_order_line(group.role, seconds, s.out_of_order));
+        lines.push_back(out_of_order_line(group.role, window_s, s.out_of_order));
       lines.push_back(udp_row_text(row, format));
       sum.bytes += row.bytes;
       sum.lost += row.lost;
