@@ -569,6 +569,8 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   s.layout.worker_threads = 2;
   s.layout.pin_workers = true;
   s.layout.numa_node = 0;
+  s.layout.one_port = true;
+  s.workload.reverse = true;
   s.io = {true,    ZeroCopy::automatic,
           false,   false,
           false,   4,
@@ -593,6 +595,10 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(spec_to_json(*back), j);
   EXPECT_EQ(back->layout.source_addresses, s.layout.source_addresses);
+  EXPECT_EQ(j["one_port"], true);
+  EXPECT_EQ(j["reverse"], true);
+  EXPECT_TRUE(back->layout.one_port);
+  EXPECT_TRUE(back->workload.reverse);
   EXPECT_EQ(back->io.outstanding, 4u);
   EXPECT_EQ(back->control.port_assignment, true);
   EXPECT_EQ(back->defaults, Defaults::ntttcp);
