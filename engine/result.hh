@@ -426,6 +426,10 @@ struct Result {
   // The peer's result when the peer is xttcp and shared it, parsed within bounds
   // (parse_peer_result); a peer's result never holds a peer of its own.
   std::shared_ptr<const Result> peer;
+  // --bidir: this end's result for the other direction (the sender's receiving, the receiver's
+  // sending), with its own peer; the figures above are the direction from sender to receiver.
+  // One level: the other direction has no other direction of its own.
+  std::shared_ptr<const Result> other_direction;
 
   // For the Windows renderers: nullopt = not collected on this OS or in this run, and then the
   // console prints "NA" rather than a false 0 (the XML file writes 0, as NTttcp does).

@@ -109,6 +109,10 @@ struct Workload {
   // this end, over the connections this end makes (so a sender behind NAT or a firewall can
   // test the download direction). Each end keeps its role for the control protocol.
   bool reverse = false;
+  // --bidir (sender, on one port): both ways at once, each over its own connections (P x n x l
+  // of them each way): this end sends on those it opens to the receiver and receives on those
+  // it opens for the receiver to send on. Each direction is measured and reported on its own.
+  bool bidir = false;
 };
 
 // Where the flows go: addresses, ports, connections, threads and CPUs.

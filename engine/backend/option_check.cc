@@ -64,10 +64,11 @@ Status check_backend_options(const TestSpec& spec, const Backend& backend) {
         "io_uring can)",
         backend.name()));
   // A native one-port sender's workers connect as always (to PORT, with the session's
-  // preamble); the receiver's are handed what its sync listener admitted, a --reverse
-  // sender's and the iperf3 dialect's adopt what the control plane made.
+  // preamble); the receiver's are handed what its sync listener admitted, a --reverse or
+  // --bidir sender's and the iperf3 dialect's adopt what the control plane made.
   if (lacks(cap_adopted_connections) && spec.layout.one_port &&
-      (spec.dialect == Dialect::iperf3 || spec.role == Role::receiver || spec.workload.reverse))
+      (spec.dialect == Dialect::iperf3 || spec.role == Role::receiver || spec.workload.reverse ||
+       spec.workload.bidir))
     return refuse(spec.dialect == Dialect::iperf3 ? "--dialect iperf3" : "--one-port",
                   "does not serve connections made on the control port");
   return ok();

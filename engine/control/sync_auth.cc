@@ -13,7 +13,9 @@ namespace xttcp::sync_auth {
 
 namespace {
 
-constexpr char kMagic[4] = {'X', 'T', 'A', '1'};  // opens_preamble() reads it too
+// opens_preamble() reads them too.
+constexpr char kMagic[4] = {'X', 'T', 'A', '1'};
+constexpr char kReturnMagic[4] = {'X', 'T', 'R', '1'};
 
 Expected<Proof> keyed(const Key& key, std::string_view label, const Nonce& sender,
                       const Nonce& receiver) {
@@ -81,19 +83,31 @@ Expected<Session> session(const Key& key, const Nonce& sender, const Nonce& rece
   return keys;
 }
 
-Preamble data_preamble(const Cookie& cookie) {
+Preamble data_preamble(const Cookie& cookie, Direction direction) {
   Preamble preamble{};
-  std::memcpy(preamble.data(), kMagic, sizeof kMagic);
+  std::memcpy(preamble.data(), direction == Direction::to_sender ? kReturnMagic : kMagic,
+              sizeof kMagic);
   std::copy(cookie.begin(), cookie.end(), preamble.begin() + sizeof kMagic);
   return preamble;
 }
 
-std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble) {
-  if (preamble.size() != kPreambleBytes || std::memcmp(preamble.data(), kMagic, sizeof kMagic) != 0)
+std::optional<Opening> opening_in(std::span<const uint8_t> preamble) {
+  if (preamble.size() != kPreambleBytes) return std::nullopt;
+  Opening opening{};
+  if (std::memcmp(preamble.data(), kMagic, sizeof kMagic) == 0)
+    opening.direction = Direction::to_receiver;
+  else if (std::memcmp(preamble.data(), kReturnMagic, sizeof kReturnMagic) == 0)
+    opening.direction = Direction::to_sender;
+  else
     return std::nullopt;
-  Cookie cookie{};
-  std::copy_n(preamble.begin() + sizeof kMagic, kCookieBytes, cookie.begin());
-  return cookie;
+  std::copy_n(preamble.begin() + sizeof kMagic, kCookieBytes, opening.cookie.begin());
+  return opening;
+}
+
+std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble) {
+  const std::optional<Opening> opening = opening_in(preamble);
+  if (!opening || opening->direction != Direction::to_receiver) return std::nullopt;
+  return opening->cookie;
 }
 
 }  // namespace xttcp::sync_auth

@@ -57,15 +57,28 @@ struct Session {
 };
 Expected<Session> session(const Key& key, const Nonce& sender, const Nonce& receiver);
 
+// Which way a data connection's bytes go, said by its preamble's magic: to the receiver ("XTA1",
+// every data connection but these), or back to the sender that made it ("XTR1": --reverse and
+// --bidir on one port, where the receiver sends on it).
+enum class Direction : uint8_t { to_receiver, to_sender };
+
 // The first bytes of a data connection of `cookie`'s session.
-Preamble data_preamble(const Cookie& cookie);
-// The cookie a data connection's first bytes name, if they are a preamble at all.
+Preamble data_preamble(const Cookie& cookie, Direction direction = Direction::to_receiver);
+// The cookie a data connection to the receiver names with its first bytes, if they are such a
+// preamble at all (a data port takes no other).
 std::optional<Cookie> cookie_in(std::span<const uint8_t> preamble);
-// Whether `first` (a connection's first 4 bytes) begins a data preamble: on one port
-// (--one-port) what tells a data connection from a sync connection, whose first int is never
-// this one (it would propose a cycle of 47 years).
+// One port: what a preamble says, either way.
+struct Opening {
+  Cookie cookie;
+  Direction direction;
+};
+std::optional<Opening> opening_in(std::span<const uint8_t> preamble);
+// Whether `first` (a connection's first 4 bytes) begins a data preamble, either way: on one
+// port (--one-port) what tells a data connection from a sync connection, whose first int is
+// never one of these (it would propose a cycle of 47 years).
 inline bool opens_preamble(std::span<const uint8_t, 4> first) {
-  return first[0] == 'X' && first[1] == 'T' && first[2] == 'A' && first[3] == '1';
+  return first[0] == 'X' && first[1] == 'T' && (first[2] == 'A' || first[2] == 'R') &&
+         first[3] == '1';
 }
 
 }  // namespace xttcp::sync_auth

@@ -25,7 +25,7 @@ SyncInput::Message SyncInput::next() {
       return message;
     } else {
       message.kind = Message::Kind::data_stream;
-      message.payload.assign(at + 4, sync_auth::kCookieBytes);
+      message.payload.assign(at, sync_auth::kPreambleBytes);
       used_ += sync_auth::kPreambleBytes;
       return message;
     }

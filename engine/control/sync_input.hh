@@ -34,7 +34,8 @@ class SyncInput {
       auth_proof,
       not_authenticated,
       // On one port (--one-port): the connection opened with a data preamble (sync_auth.hh),
-      // its cookie in `payload`: a data connection, not a sync one. Nothing after it is read.
+      // the whole preamble in `payload` (sync_auth::opening_in): a data connection, not a sync
+      // one. Nothing after it is read.
       data_stream,
     };
     Kind kind = Kind::none;

@@ -358,11 +358,12 @@ bool SyncServer::process_input(Connection& connection) {
     const bool was_undecided = connection.input.undecided();
     SyncInput::Message message = connection.input.next();
     if (message.kind == SyncInput::Message::Kind::data_stream) {
-      sync_auth::Cookie cookie{};
-      std::copy(message.payload.begin(), message.payload.end(), cookie.begin());
+      const auto* bytes = reinterpret_cast<const uint8_t*>(message.payload.data());
+      const std::optional<sync_auth::Opening> opening =
+          sync_auth::opening_in({bytes, message.payload.size()});
       connection.handed_over = true;
-      hooks_.stream(std::move(connection.fd), connection.address, cookie);
-      return false;  // it leaves the listener, unannounced
+      if (opening) hooks_.stream(std::move(connection.fd), connection.address, *opening);
+      return false;  // it leaves the listener, unannounced (closed here if no preamble at all)
     }
     if (was_undecided && !connection.input.undecided() && !seat_sync_connection(connection))
       return false;

@@ -91,10 +91,11 @@ struct SyncServerHooks {
   // --auth-key: a connection was closed because it did not authenticate (counted by the owner).
   std::function<void()> unauthenticated;
   // One port (--one-port): set, the listener also takes data connections, told apart by their
-  // first bytes (a data preamble, sync_auth.hh): each is handed here with the cookie it named,
-  // the socket the hook's to keep or close; nothing after the preamble has been read from it.
+  // first bytes (a data preamble, sync_auth.hh): each is handed here with the cookie and the
+  // direction it named, the socket the hook's to keep or close; nothing after the preamble has
+  // been read from it.
   std::function<void(UniqueSocket socket, const SocketAddress& peer,
-                     const sync_auth::Cookie& cookie)>
+                     const sync_auth::Opening& opening)>
       stream;
 };
 

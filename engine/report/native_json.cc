@@ -469,7 +469,24 @@ ordered_json native_document(const Result& r, bool with_peer, size_t max_connect
                      {"unauthenticated", r.access->unauthenticated}};
   doc["notes"] = r.notes;
   if (with_peer && r.peer) doc["peer"] = native_document(*r.peer, false);
+  if (r.other_direction)
+    doc["other_direction"] = native_document(*r.other_direction, with_peer, max_connections);
   return doc;
+}
+
+// What a peer frame leaves out of a result document (render_peer_frame), and the note saying
+// how many connections it cut.
+void trim_for_peer(ordered_json& doc, const Result& r) {
+  // Each connection's TCP_INFO per interval stays in this end's own --json: it is megabytes per
+  // minute, and the exchange between peers is bounded (sync_code::kMaxFrameBytes).
+  for (auto& interval : doc["intervals"]) interval.erase("connections");
+  doc.erase("watched_connections");
+  doc.erase("connections_not_watched");
+  if (r.connections.size() > peer_frame_connections)
+    doc["notes"].push_back(
+        fmt::format("connections: the first {} of {} (the rest stayed with the "
+                    "{}: the exchange between peers is bounded)",
+                    peer_frame_connections, r.connections.size(), to_string(r.role)));
 }
 
 }  // namespace
@@ -481,16 +498,8 @@ std::string render_native_json(const Result& r) {
 
 std::string render_peer_frame(const Result& r) {
   ordered_json doc = native_document(r, false, peer_frame_connections);
-  // Each connection's TCP_INFO per interval stays in this end's own --json: it is megabytes per
-  // minute, and the exchange between peers is bounded (sync_code::kMaxFrameBytes).
-  for (auto& interval : doc["intervals"]) interval.erase("connections");
-  doc.erase("watched_connections");
-  doc.erase("connections_not_watched");
-  if (r.connections.size() > peer_frame_connections)
-    doc["notes"].push_back(
-        fmt::format("connections: the first {} of {} (the rest stayed with the "
-                    "{}: the exchange between peers is bounded)",
-                    peer_frame_connections, r.connections.size(), to_string(r.role)));
+  trim_for_peer(doc, r);
+  if (r.other_direction) trim_for_peer(doc["other_direction"], *r.other_direction);
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

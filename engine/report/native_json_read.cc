@@ -435,7 +435,7 @@ StopCause stop_cause_from(const std::string& text) {
 }
 
 // `with_peer`: read the "peer" member too (one level: a peer's own peer is never read).
-Result read_result(const ordered_json& j, bool with_peer) {
+Result read_result(const ordered_json& j, bool with_peer, bool with_other_direction = true) {
   if (!j.is_object()) bad("native result", "expected a JSON object");
   std::string schema;
   if (member(j, "schema") == nullptr) bad("schema", "missing; not an xttcp result");
@@ -640,6 +640,17 @@ Result read_result(const ordered_json& j, bool with_peer) {
     } else if (!peer->is_null() && !peer->is_string()) {
       bad("peer", "expected an object");
     }
+  }
+  if (const auto* other =
+          with_other_direction ? object_member(j, "other_direction", "") : nullptr) {
+    Result read;
+    try {
+      read = read_result(*other, with_peer, false);
+    } catch (const BadField& e) {
+      bad("other_direction", e.message.c_str());
+    }
+    if (read.role == r.role) bad("other_direction", "expected the other role's result");
+    r.other_direction = std::make_shared<const Result>(std::move(read));
   }
   return r;
 }

@@ -187,6 +187,7 @@ void spec_fields(Spec& s, Visitor& v) {
   v.when(!s.control.auth_key_file.empty(), "auth_key_file", s.control.auth_key_file);
   v.when(s.layout.one_port, "one_port", s.layout.one_port);
   v.when(s.workload.reverse, "reverse", s.workload.reverse);
+  v.when(s.workload.bidir, "bidir", s.workload.bidir);
   // Written only when they say something: a list given, a Windows command line.
   v.when(!s.layout.source_addresses.empty(), "source_addresses", s.layout.source_addresses);
   v.when(s.output.csv_file.has_value(), "csv_file", s.output.csv_file);

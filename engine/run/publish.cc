@@ -1,5 +1,7 @@
 #include "engine/run/publish.hh"
 
+#include <fmt/format.h>
+
 #include "engine/report/interval_csv.hh"
 #include "engine/report/iperf2_console.hh"
 #include "engine/report/iperf2_live.hh"
@@ -50,6 +52,16 @@ void print_windows_result(const Result& result, Log& log) {
 bool console_shows_peer(const Result& result) {
   return result.peer && result.spec.defaults != Defaults::ntttcp;
 }
+// --bidir: the other direction's figures follow, for the same reason only outside the
+// original's name.
+const Result* console_other_direction(const Result& result) {
+  return result.spec.defaults != Defaults::ntttcp ? result.other_direction.get() : nullptr;
+}
+
+void print_linux_result(const Result& result, Log& log) {
+  for (const std::string& line : linux_summary_lines(result)) log.info(line);
+  for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
+}
 
 }  // namespace
 
@@ -66,8 +78,12 @@ void print_result(const Result& result, Log& log) {
       for (const std::string& note : result.notes) log.info(note);
       return;
     case Dialect::linux:
-      for (const std::string& line : linux_summary_lines(result)) log.info(line);
-      for (const std::string& line : xttcp_extra_lines(result)) log.info(line);
+      print_linux_result(result, log);
+      if (const Result* other = console_other_direction(result)) {
+        log.info(fmt::format("#####  --bidir, the other direction: this end as {}  #####",
+                             to_string(other->role)));
+        print_linux_result(*other, log);
+      }
       return;
   }
 }
@@ -81,6 +97,8 @@ bool finish_result(const Result& result, Log& log, bool native_json) {
   if (spec.dialect == Dialect::linux) {
     if (console_shows_peer(result))
       for (const std::string& line : peer_summary_lines(*result.peer)) log.info(line);
+    if (const Result* other = console_other_direction(result); other && other->peer)
+      for (const std::string& line : peer_summary_lines(*other->peer)) log.info(line);
     log.raw(linux_separator);
     write(spec.output.xml_file, [&] { return render_ntttcp_xml(result); });
     write(spec.output.json_file, [&] { return render_ntttcp_json(result); });

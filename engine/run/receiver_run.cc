@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <memory>
 #include <thread>
 #include <utility>
 
@@ -253,10 +254,29 @@ std::optional<std::string> describe_shortfall(const DescriptorShortfall& shortfa
       what, limit == UINT64_MAX ? "" : fmt::format(", ulimit -n {}", limit));
 }
 
+// --bidir: the sender's result for the direction back (it received), taken out of its result
+// (where it came as its other direction) and given to `back`, ours for that direction.
+void split_back_peer(Result& sender, Result& back, Log& log) {
+  std::shared_ptr<const Result> sender_back = std::move(sender.other_direction);
+  sender.other_direction.reset();
+  if (!sender_back) {
+    back.notes.push_back("--bidir: the sender sent no result for the direction back");
+    return;
+  }
+  if (std::optional<std::string> refused = refused_peer_result(*sender_back)) {
+    log.error(*refused);
+    back.notes.push_back(std::move(*refused));
+    return;
+  }
+  back.peer = std::move(sender_back);
+}
+
+// `back`: with --bidir, this end's result for the direction back (it sent), published and
+// written as the result's other direction.
 void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
             const std::vector<udp::FlowRecord>& udp_at_start, std::vector<Result> early,
             const std::vector<WorkerReport>& reports, const DescriptorShortfall& shortfall,
-            RunEnv& env, int& code) {
+            std::optional<Result> back, RunEnv& env, int& code) {
   const bool interrupted = user_interrupted(env);
   const bool sender_gone = env.clock.cause() == StopCause::sender_left;
   std::vector<std::string> refusals;
@@ -275,6 +295,11 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  r.pool.udp_gro(),
                  r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
+  if (back) {
+    result.spec.workload.bidir = true;  // what its sender asked: this end received one way
+    share_cpu_between_directions(result, *back);
+    result.other_direction = std::make_shared<const Result>(*back);
+  }
   note_refusals(r.spec, r.admission, result);
   note_foreign_datagrams(result);
   // Connections closed for want of descriptors never carried their part: the figures are not
@@ -314,6 +339,10 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
         r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5)), refusals,
         env.log);
   for (std::string& refused : refusals) result.notes.push_back(std::move(refused));
+  if (back) {
+    if (!results.empty()) split_back_peer(results.front(), *back, env.log);
+    result.other_direction = std::make_shared<const Result>(std::move(*back));
+  }
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
   if (env.result_out) *env.result_out = result;
   if (env.intervals) env.intervals->end(result);
@@ -354,66 +383,125 @@ void test_not_measured(const Receiver& r, RunEnv& env, int& code) {
   }
 }
 
-// A --reverse test (one port): this end sends its sender's workload (reverse_roles.hh) on the
-// connections that sender made, handed over by the sync listener, from `start` (the light) on
-// the test's clock; then reports as any test does, its result a sender's.
+// A --reverse or --bidir test's sending side (one port): its sender's workload
+// (reverse_roles.hh) on the connections that sender made for this end to send on, handed over
+// by the sync listener; with --bidir measured by its own timeline on its own thread, beside
+// the test's.
+struct SendingSide {
+  TestSpec spec;
+  Plan plan;
+  std::unique_ptr<WorkerPool> pool;
+  std::unique_ptr<SystemProbe> probe;
+  std::unique_ptr<Timeline> timeline;
+  MeasuredWindow window;
+  std::thread runner;
+};
+
+// Its workers, open and not yet released; an error (one line, naming the option) when the
+// workload cannot be sent or its connections did not all come.
+Expected<std::unique_ptr<SendingSide>> open_sending_side(const Receiver& receiver,
+                                                         const ReverseTest& reverse, RunEnv& env) {
+  const std::string option = reverse.asked.workload.bidir ? "--bidir: " : "--reverse: ";
+  auto spec =
+      reverse_sending_spec(with_phases(receiver.spec, phases_of(reverse.asked)), reverse.asked);
+  if (!spec) return spec.error();
+  auto plan = replan(*spec, receiver.plan, *receiver.data_path);
+  if (!plan) return fail(option + plan.error().message);
+  auto side = std::make_unique<SendingSide>();
+  side->spec = std::move(*spec);
+  side->plan = std::move(*plan);
+  // Its sender made every connection before it said go: they are here, or nearly.
+  std::vector<UniqueSocket> streams = receiver.reverse_streams->take(
+      reverse.session, side->plan.flow_count,
+      SteadyClock::now() + seconds(receiver.spec.control.connect_timeout_s));
+  if (streams.size() < side->plan.flow_count)
+    return fail(fmt::format("{}{} of the sender's {} connections came within {} s", option,
+                            streams.size(), side->plan.flow_count,
+                            receiver.spec.control.connect_timeout_s));
+  env.log.info(fmt::format("{}this end sends, on the {} connections its sender made for it", option,
+                           side->plan.flow_count));
+  std::vector<NativeSocket> by_slot;
+  for (UniqueSocket& stream : streams) by_slot.push_back(stream.release());
+  side->pool = std::make_unique<WorkerPool>(*receiver.data_path, side->spec, side->plan,
+                                            SocketAddress{}, SocketAddress{});
+  side->pool->set_notice_log(&env.log);
+  side->pool->adopt(by_slot);
+  if (Status opened = side->pool->open_all(seconds(10)); !opened)
+    return fail(option + opened.error().message);
+  side->probe = std::make_unique<SystemProbe>(side->spec);
+  return side;
+}
+
+// A --reverse or --bidir test that could not begin: its line, and the test ends empty.
+Next sending_side_failed(const Receiver& receiver, const std::string& line, RunEnv& env,
+                         int& code) {
+  const bool go_on = receiver.spec.control.hold;
+  env.log.error(line);
+  receiver.reverse_streams->clear();
+  receiver.gate.finished();
+  receiver.control.test_finished();
+  receiver.control.test_was_empty();
+  if (!go_on) code = exit_code::run_failed;
+  return go_on && !user_interrupted(env) ? Next::another_test : Next::done;
+}
+
+// A --reverse test (one port): this end sends its sender's workload on the connections that
+// sender made, from `start` (the light) on the test's clock; then reports as any test does,
+// its result a sender's.
 Next run_reverse_test(const Receiver& receiver, const ReverseTest& reverse, uint32_t cycle,
                       SteadyClock::time_point start, RunEnv& env, int& code) {
   const bool go_on = receiver.spec.control.hold;
-  const auto failed = [&](const std::string& line) {
-    env.log.error(line);
-    receiver.reverse_streams->clear();
-    receiver.gate.finished();
-    receiver.control.test_finished();
-    receiver.control.test_was_empty();
-    if (!go_on) code = exit_code::run_failed;
-    return go_on && !user_interrupted(env) ? Next::another_test : Next::done;
-  };
-  auto spec =
-      reverse_sending_spec(with_phases(receiver.spec, phases_of(reverse.asked)), reverse.asked);
-  if (!spec) return failed(spec.error().message);
-  auto plan = replan(*spec, receiver.plan, *receiver.data_path);
-  if (!plan) return failed("--reverse: " + plan.error().message);
-  // Its sender made every connection before it said go: they are here, or nearly.
-  std::vector<UniqueSocket> streams = receiver.reverse_streams->take(
-      reverse.session, plan->flow_count,
-      SteadyClock::now() + seconds(receiver.spec.control.connect_timeout_s));
-  if (streams.size() < plan->flow_count)
-    return failed(fmt::format("--reverse: {} of the sender's {} connections came within {} s",
-                              streams.size(), plan->flow_count,
-                              receiver.spec.control.connect_timeout_s));
-  env.log.info(fmt::format("--reverse: this end sends, on the {} connections its sender made",
-                           plan->flow_count));
-  std::vector<NativeSocket> by_slot;
-  for (UniqueSocket& stream : streams) by_slot.push_back(stream.release());
-  WorkerPool pool(*receiver.data_path, *spec, *plan, SocketAddress{}, SocketAddress{});
-  pool.set_notice_log(&env.log);
-  pool.adopt(by_slot);
-  if (Status opened = pool.open_all(seconds(10)); !opened)
-    return failed("--reverse: " + opened.error().message);
+  auto opened = open_sending_side(receiver, reverse, env);
+  if (!opened) return sending_side_failed(receiver, opened.error().message, env, code);
+  SendingSide& side = **opened;
+  const TestSpec& spec = side.spec;
   std::optional<SteadyClock::time_point> measure_end;
-  if (spec->workload.duration_s != 0)
-    measure_end = start + seconds(spec->workload.warmup_s + spec->workload.duration_s);
+  if (spec.workload.duration_s != 0)
+    measure_end = start + seconds(spec.workload.warmup_s + spec.workload.duration_s);
   (void)receiver.control.test_started(start, measure_end);
-  Timeline timeline(env.clock, pool, receiver.probe, env.log, spec->output.interval_s);
+  Timeline timeline(env.clock, *side.pool, *side.probe, env.log, spec.output.interval_s);
   timeline.add_sink(env.intervals, Role::sender);
   timeline.add_sink(env.live_report, Role::sender);
   timeline.begin_now();
-  pool.release();
+  side.pool->release();
   const MeasuredWindow window = timeline.run(
-      {spec->workload.warmup_s, spec->workload.duration_s, cycle, spec->output.sample_s}, start);
+      {spec.workload.warmup_s, spec.workload.duration_s, cycle, spec.output.sample_s}, start);
   receiver.gate.finished();
   receiver.control.test_finished();
   if (window.measured && !window.cut_short) receiver.control.test_ran_its_course();
   receiver.admission.next_test();
-  const std::vector<WorkerReport> reports = pool.stop_and_join();
+  const std::vector<WorkerReport> reports = side.pool->stop_and_join();
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
-  const Receiver r = receiver.for_test(*spec, *plan, pool);
+  const Receiver r = receiver.for_test(spec, side.plan, *side.pool);
   if (!window.measured)
     test_not_measured(r, env, code);
   else
-    report(r, window, cycle, {}, {}, reports, DescriptorShortfall{}, env, code);
+    report(r, window, cycle, {}, {}, reports, DescriptorShortfall{}, std::nullopt, env, code);
   return go_on && !user_interrupted(env) ? Next::another_test : Next::done;
+}
+
+// --bidir: the sending side's timeline, from `start` over `phases`, on its own thread.
+void start_sending_side(SendingSide& side, const Phases& phases, SteadyClock::time_point start,
+                        RunEnv& env) {
+  side.timeline = std::make_unique<Timeline>(env.clock, *side.pool, *side.probe, env.log,
+                                             side.spec.output.interval_s);
+  side.timeline->keep_quiet();
+  side.timeline->begin_now();
+  side.pool->release();
+  side.runner =
+      std::thread([&side, phases, start] { side.window = side.timeline->run(phases, start); });
+}
+
+// --bidir: the sending side's result, once the test's window ended.
+std::optional<Result> finish_sending_side(const Receiver& r, SendingSide& side, uint32_t cycle,
+                                          RunEnv& env, int& code) {
+  side.runner.join();
+  const std::vector<WorkerReport> reports = side.pool->stop_and_join();
+  if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
+  if (!side.window.measured) return std::nullopt;
+  const RunFacts facts{&side.spec, &side.plan, r.backend,
+                       r.host,     cycle,      static_cast<uint32_t>(side.plan.flow_count)};
+  return build_result(facts, side.window, reports);
 }
 
 // One test: wait for its start, measure, collect, report. `code` is failed on an error.
@@ -451,8 +539,15 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   // sender's 'E' inside our window (a false "sender side was interrupted").
   StartGate::Opening opening = r.gate.take_opening();
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
-  if (const std::optional<ReverseTest> reverse = r.control.reverse_test())
-    return run_reverse_test(r, *reverse, *cycle, start, env, code);
+  // --bidir: this end also sends, beside the test it receives.
+  std::unique_ptr<SendingSide> back;
+  if (const std::optional<ReverseTest> reverse = r.control.reverse_test()) {
+    if (!reverse->asked.workload.bidir)
+      return run_reverse_test(r, *reverse, *cycle, start, env, code);
+    auto opened = open_sending_side(r, *reverse, env);
+    if (!opened) return sending_side_failed(r, opened.error().message, env, code);
+    back = std::move(*opened);
+  }
   test_start = {start, r.pool.total_bytes(), r.control.starts_on_request()};
   if (!opening.counts.empty()) timeline.begin_from(std::move(opening.counts));
   std::optional<SteadyClock::time_point> measure_end;
@@ -461,8 +556,12 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   const std::optional<SteadyClock::time_point> first_data =
       r.control.test_started(start, measure_end);
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
-  const MeasuredWindow window = timeline.run(
-      {spec.workload.warmup_s, spec.workload.duration_s, *cycle, spec.output.sample_s}, start);
+  const Phases phases{spec.workload.warmup_s, spec.workload.duration_s, *cycle,
+                      spec.output.sample_s};
+  if (back) start_sending_side(*back, phases, start, env);
+  const MeasuredWindow window = timeline.run(phases, start);
+  std::optional<Result> back_result;
+  if (back) back_result = finish_sending_side(r, *back, *cycle, env, code);
   // From the light going on, not from this thread's waking: on a loaded host the sender's
   // first data connections can come (and be closed for want of descriptors) before it wakes
   // (CI's sanitizer leg: one closed, and the test said nothing). Before the light, they are
@@ -491,7 +590,8 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
     test_not_measured(r, env, code);
     return go_on ? Next::another_test : Next::done;
   }
-  report(r, window, *cycle, udp_at_start, std::move(early), reports, shortfall, env, code);
+  report(r, window, *cycle, udp_at_start, std::move(early), reports, shortfall,
+         std::move(back_result), env, code);
   return go_on ? Next::another_test : Next::done;
 }
 

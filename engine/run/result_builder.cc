@@ -202,4 +202,17 @@ Result build_result(const RunFacts& facts, const MeasuredWindow& window,
   return r;
 }
 
+void share_cpu_between_directions(Result& forth, Result& back) {
+  const double both =
+      static_cast<double>(forth.total_bytes) + static_cast<double>(back.total_bytes);
+  if (both <= 0) return;
+  for (Result* result : {&forth, &back}) {
+    result->cpu.cycles_per_byte *= static_cast<double>(result->total_bytes) / both;
+    result->notes.push_back(fmt::format(
+        "--bidir: the CPU figures are the host's over the window, which moved both directions "
+        "({} bytes); cycles/byte is over them all",
+        forth.total_bytes + back.total_bytes));
+  }
+}
+
 }  // namespace xttcp

@@ -29,4 +29,9 @@ struct RunFacts {
 Result build_result(const RunFacts& facts, const MeasuredWindow& window,
                     const std::vector<WorkerReport>& reports);
 
+// --bidir: the host's CPU over the window moved both directions' bytes, so each direction's
+// cycles/byte is over both directions' bytes (nearly the same figure in each, said in a note):
+// its own bytes alone would count the other direction's work as its own.
+void share_cpu_between_directions(Result& forth, Result& back);
+
 }  // namespace xttcp

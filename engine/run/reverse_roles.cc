@@ -17,12 +17,14 @@ TestSpec reverse_receiving_spec(const TestSpec& own) {
 Expected<TestSpec> reverse_sending_spec(const TestSpec& own, const TestSpec& asked) {
   if (asked.workload.send_buffer == 0 || asked.workload.send_buffer > max_reverse_send_bytes)
     return fail(fmt::format(
-        "--reverse: the sender asks for sends of {} bytes (-b); a receiver sends 1 byte to {} MiB "
-        "per call for a peer",
-        asked.workload.send_buffer, max_reverse_send_bytes >> 20));
+        "{}: the sender asks for sends of {} bytes (-b); a receiver sends 1 byte to {} MiB per "
+        "call for a peer",
+        asked.workload.bidir ? "--bidir" : "--reverse", asked.workload.send_buffer,
+        max_reverse_send_bytes >> 20));
   TestSpec spec = own;
   spec.role = Role::sender;
   spec.workload.reverse = true;
+  spec.workload.bidir = asked.workload.bidir;
   spec.workload.send_buffer = asked.workload.send_buffer;
   spec.workload.rate_limit_bps = asked.workload.rate_limit_bps;
   spec.workload.fq_rate_limit_bps = asked.workload.fq_rate_limit_bps;

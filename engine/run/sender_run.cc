@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <thread>
 
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
@@ -162,6 +164,18 @@ std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
   return ends;
 }
 
+// --bidir: the direction back (the receiver sends), measured by its own timeline on its own
+// thread over the same phases of the same clock, its workers released with the others.
+struct BackDirection {
+  TestSpec spec;
+  Plan plan;
+  std::unique_ptr<WorkerPool> pool;
+  std::unique_ptr<SystemProbe> probe;
+  std::unique_ptr<Timeline> timeline;
+  MeasuredWindow window;
+  std::thread runner;
+};
+
 // The window, from `start`: the instant the receiver said go, as its own window starts when it
 // says so (NTTTCP: the sender's clock starts on reading 'R'). It begins from the counters taken
 // before the workers are released, so a slow start on a loaded host is the same dead time in
@@ -170,13 +184,26 @@ std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
 // window that is just the receiver finishing first.
 MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time_point start,
                        WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
-                       const SystemProbe& probe, RunEnv& env) {
+                       const SystemProbe& probe, BackDirection* back, RunEnv& env) {
   Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
   timeline.add_sink(env.intervals, spec.role);
   timeline.add_sink(env.live_report, spec.role);
+  const Phases phases{spec.workload.warmup_s, spec.workload.duration_s, cycle_s,
+                      spec.output.sample_s};
+  if (back != nullptr) {
+    back->timeline = std::make_unique<Timeline>(env.clock, *back->pool, *back->probe, env.log,
+                                                spec.output.interval_s);
+    back->timeline->keep_quiet();
+    back->timeline->begin_now();
+  }
   timeline.begin_now();
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
+  if (back != nullptr) {
+    back->pool->release();
+    back->runner =
+        std::thread([back, phases, start] { back->window = back->timeline->run(phases, start); });
+  }
   const auto lost_deadline =
       start + seconds(spec.workload.warmup_s + spec.workload.duration_s) - milliseconds(500);
   timeline.set_watch([&]() -> std::optional<StopReason> {
@@ -189,16 +216,38 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
       return StopReason{StopCause::receiver_left, "the receiver closed every connection"};
     return control.receiver_gone();
   });
-  return timeline.run(
-      {spec.workload.warmup_s, spec.workload.duration_s, cycle_s, spec.output.sample_s}, start);
+  MeasuredWindow window = timeline.run(phases, start);
+  if (back != nullptr) back->runner.join();
+  return window;
 }
 
-// Our result and, from an xttcp receiver, its result; printed and written. `code` so far.
+// --bidir: the receiver's result for the direction back, taken out of its result (where it
+// came as its other direction) and given to ours; a line when it sent none, or one no run
+// can produce.
+std::optional<std::string> split_back_peer(Result& result, Result& back) {
+  if (!result.peer) return std::nullopt;
+  Result peer = *result.peer;
+  std::shared_ptr<const Result> peer_back = std::move(peer.other_direction);
+  peer.other_direction.reset();
+  result.peer = std::make_shared<const Result>(std::move(peer));
+  if (!peer_back) return "--bidir: the receiver sent no result for the direction back";
+  if (std::optional<std::string> refused = refused_peer_result(*peer_back)) return refused;
+  back.peer = std::move(peer_back);
+  return std::nullopt;
+}
+
+// Our result (with --bidir, both directions') and, from an xttcp receiver, its result; printed
+// and written. `code` so far.
 int report(const RunFacts& facts, const MeasuredWindow& window,
-           const std::vector<WorkerReport>& reports, const SourcePortSpread& source_ports,
-           SenderControl& control, bool receiver_lost, RunEnv& env, int code) {
+           const std::vector<WorkerReport>& reports, std::optional<Result> back,
+           const SourcePortSpread& source_ports, SenderControl& control, bool receiver_lost,
+           RunEnv& env, int code) {
   Result result = build_result(facts, window, reports);
   result.source_ports = source_ports;
+  if (back) {
+    share_cpu_between_directions(result, *back);
+    result.other_direction = std::make_shared<const Result>(*back);
+  }
   if (auto peer = control.exchange_results(result); !peer) {
     env.log.error(peer.error().message);
     code = exit_code::run_failed;
@@ -210,6 +259,18 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
     } else {
       result.peer = std::make_shared<const Result>(std::move(**peer));
     }
+  }
+  std::optional<std::string> back_mismatch;
+  if (back) {
+    if (std::optional<std::string> unusable = split_back_peer(result, *back)) {
+      env.log.error(*unusable);
+      back->notes.push_back(*unusable);
+      code = exit_code::run_failed;
+    }
+    // The receiver sent, this end received.
+    if (back->peer && (back_mismatch = count_mismatch(*back->peer, *back)))
+      back->notes.push_back(*back_mismatch);
+    result.other_direction = std::make_shared<const Result>(std::move(*back));
   }
   if (result.peer && source_ports.spread)
     result.spread_check = check_spread(
@@ -231,6 +292,10 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
   }
   if (mismatch) {
     env.log.error(*mismatch);
+    code = exit_code::run_failed;
+  }
+  if (back_mismatch) {
+    env.log.error("--bidir, the direction back: " + *back_mismatch);
     code = exit_code::run_failed;
   }
   return code;
@@ -293,16 +358,27 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     log.debug("source ports: " + source_ports.why);
   }
   // What this end's workers run: the test, or with --reverse its receiving half
-  // (reverse_roles.hh), one flow per connection this end makes.
+  // (reverse_roles.hh), one flow per connection this end makes; --bidir runs both, the
+  // receiving half beside.
+  const bool bidir = spec.workload.bidir;
   const TestSpec data_spec = reverse ? reverse_receiving_spec(spec) : spec;
   Plan reverse_plan;
-  if (reverse) {
-    auto receiving = replan(data_spec, plan, *setup->run.backend);
+  std::unique_ptr<BackDirection> back;
+  if (reverse || bidir) {
+    const TestSpec receiving_spec = reverse_receiving_spec(spec);
+    auto receiving = replan(receiving_spec, plan, *setup->run.backend);
     if (!receiving) {
-      log.error("--reverse: " + receiving.error().message);
+      log.error((bidir ? "--bidir: " : "--reverse: ") + receiving.error().message);
       return exit_code::run_failed;
     }
-    reverse_plan = std::move(*receiving);
+    if (reverse) {
+      reverse_plan = std::move(*receiving);
+    } else {
+      back = std::make_unique<BackDirection>();
+      back->spec = receiving_spec;
+      back->plan = std::move(*receiving);
+      back->probe = std::make_unique<SystemProbe>(back->spec);
+    }
   }
   const Plan& data_plan = reverse ? reverse_plan : plan;
 
@@ -317,7 +393,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   if (udp_flows) pool.set_udp_flow_ids(udp_flow_base, udp_flow_token);
   if (reverse) {
     auto streams = connect_reverse_streams(spec, plan, setup->receivers, setup->local,
-                                           agreement->connection_preamble);
+                                           agreement->return_preamble);
     if (!streams) {
       log.error(streams.error().message);
       return exit_code::run_failed;
@@ -328,6 +404,25 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   }
   pool.set_interrupt(env.interrupted);
   if (!connect_flows(spec, pool, log)) return exit_code::run_failed;
+  if (back) {
+    back->pool = std::make_unique<WorkerPool>(*setup->run.backend, back->spec, back->plan,
+                                              setup->local, receiver);
+    auto streams = connect_reverse_streams(spec, plan, setup->receivers, setup->local,
+                                           agreement->return_preamble);
+    if (!streams) {
+      log.error("--bidir: " + streams.error().message);
+      return exit_code::run_failed;
+    }
+    back->pool->adopt(*streams);
+    back->pool->set_interrupt(env.interrupted);
+    if (Status opened = back->pool->open_all(seconds(spec.control.connect_timeout_s + 5));
+        !opened) {
+      log.error("--bidir: " + opened.error().message);
+      return exit_code::run_failed;
+    }
+    log.info(fmt::format("--bidir: {} more connections, for the receiver to send on",
+                         back->plan.flow_count));
+  }
   if (env.live_report) env.live_report->connected(stream_ends(pool));
 
   // Ctrl+C must also end a blocking wait to start (a parked -M sender waits up to minutes).
@@ -342,9 +437,11 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     return exit_code::run_failed;
   }
   log.info("Network activity progressing...");
-  const MeasuredWindow window =
-      measure(data_spec, agreement->cycle_s, start, pool, *control, count_end, probe, env);
+  const MeasuredWindow window = measure(data_spec, agreement->cycle_s, start, pool, *control,
+                                        count_end, probe, back.get(), env);
   const std::vector<WorkerReport> reports = pool.stop_and_join();
+  const std::vector<WorkerReport> back_reports =
+      back ? back->pool->stop_and_join() : std::vector<WorkerReport>{};
 
   const bool receiver_lost = window.cut_short && env.clock.cause() == StopCause::receiver_left;
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - start).count();
@@ -352,7 +449,8 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     log.error(told.error().message);
     code = exit_code::run_failed;
   }
-  if (!log_worker_errors(reports, log)) code = exit_code::run_failed;
+  const bool forth_ok = log_worker_errors(reports, log);
+  if (!log_worker_errors(back_reports, log) || !forth_ok) code = exit_code::run_failed;
   if (!window.measured) {
     if (spec.workload.duration_s == 0) return code;  // continuous mode never reports
     log.error("the test ended before its measured window began: " + env.clock.reason().message);
@@ -369,7 +467,15 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                        {},
                        pool.udp_gro(),
                        pool.udp_gso_segments()};
-  return report(facts, window, reports, source_ports, *control, receiver_lost, env, code);
+  std::optional<Result> back_result;
+  if (back) {
+    const RunFacts back_facts{
+        &back->spec, &back->plan,        std::string(setup->run.backend->name()),
+        host,        agreement->cycle_s, static_cast<uint32_t>(back->plan.flow_count)};
+    back_result = build_result(back_facts, back->window, back_reports);
+  }
+  return report(facts, window, reports, std::move(back_result), source_ports, *control,
+                receiver_lost, env, code);
 }
 
 }  // namespace xttcp

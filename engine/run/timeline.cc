@@ -56,7 +56,8 @@ class Timeline::Run {
         sample_udp_(timeline.pool_.udp_snapshot()),
         sample_open_(start),
         live_progress_(timeline.pool_.spec().defaults != Defaults::ntttcp),
-        live_rr_(timeline.pool_.spec().rr.on && timeline.log_.shows_realtime()),
+        live_rr_(timeline.pool_.spec().rr.on && timeline.says_anything() &&
+                 timeline.log_.shows_realtime()),
         count_mode_(count_mode(timeline.pool_.spec())) {
     if (live_rr_ && t_.pool_.role() == Role::sender) sample_rr_ = t_.pool_.rr_total();
   }
@@ -78,7 +79,7 @@ class Timeline::Run {
 
       if (!on_time && t_.clock_.finished() && !t_.clock_.cancelled()) {  // count mode: all done
         if (stage_ == Stage::measure) close_window(now, false);
-        t_.log_.info(t_.clock_.reason().message);
+        say(t_.clock_.reason().message);
         break;
       }
       if (!on_time) {  // cancelled: close the window here if it was open
@@ -102,7 +103,7 @@ class Timeline::Run {
         continue;  // the interval ticks go on as they were
       }
       if (stage_ == Stage::warmup) {
-        t_.log_.info("Test warmup completed.");
+        say("Test warmup completed.");
         if (now > measure_begin_) {
           measure_end_ += now - measure_begin_;
           cycle_end_ += now - measure_begin_;
@@ -111,21 +112,24 @@ class Timeline::Run {
         open_window(now);
       } else if (stage_ == Stage::measure) {
         close_window(now, false);
-        if (cycle_end_ > now + std::chrono::milliseconds(1))
-          t_.log_.info("Test cooldown is in progress...");
+        if (cycle_end_ > now + std::chrono::milliseconds(1)) say("Test cooldown is in progress...");
       } else {
         break;
       }
       tick = now + interval_;  // samples line up with the phase that just began
     }
-    t_.log_.end_realtime();
-    t_.log_.info("Test cycle finished.");
+    if (t_.says_anything()) t_.log_.end_realtime();
+    say("Test cycle finished.");
     window_.stop = t_.clock_.reason();
     return std::move(window_);
   }
 
  private:
   enum class Stage { warmup, measure, cooldown };
+
+  void say(const std::string& line) {
+    if (t_.says_anything()) t_.log_.info(line);
+  }
 
   // The interval sample ends at `now` (printed as a real-time line if `print`); in the window it
   // is kept, and the next one begins.
@@ -142,7 +146,7 @@ class Timeline::Run {
     std::vector<udp::FlowRecord> flows;
     if (udp_run_) flows = t_.pool_.udp_snapshot();
     if (length > 0) {
-      if (print && t_.log_.shows_realtime())
+      if (print && t_.says_anything() && t_.log_.shows_realtime())
         t_.log_.realtime(live_line(live_figures(bytes, operations, length), progress(now)));
       if (stage_ == Stage::measure) {
         IntervalSample sample{Seconds(sample_start_ - window_start_).count(), length,
@@ -362,13 +366,13 @@ class Timeline::Run {
       end_sample(now, {window_.end, window_.udp_end, window_.system_end, window_.device_end},
                  cut_short);
     stage_ = Stage::cooldown;
-    t_.log_.end_realtime();
+    if (t_.says_anything()) t_.log_.end_realtime();
     // Said as it happens, in place of NTTTCP's "Test run completed.", which an early end is not.
     if (cut_short)
-      t_.log_.info(fmt::format("test was cut short after {:.2f} of {} s: {}", window_.seconds,
-                               phases_.duration_s, t_.clock_.reason().message));
+      say(fmt::format("test was cut short after {:.2f} of {} s: {}", window_.seconds,
+                      phases_.duration_s, t_.clock_.reason().message));
     else
-      t_.log_.info("Test run completed.");
+      say("Test run completed.");
   }
 
   Timeline& t_;

@@ -97,6 +97,11 @@ class Timeline {
   // whose bytes start before the workers' release counts their datagrams from there too.
   void begin_now();
 
+  // A timeline beside the test's own on the same clock (--bidir's direction back) says nothing
+  // on the console: the test's own says the phases, and one real-time line is enough.
+  void keep_quiet() { quiet_ = true; }
+  bool says_anything() const { return !quiet_; }
+
  private:
   class Run;  // one run of the phases (timeline.cc)
 
@@ -115,6 +120,7 @@ class Timeline {
   std::optional<std::vector<CounterSnapshot>> begin_from_;
   std::optional<std::vector<udp::FlowRecord>> begin_udp_from_;  // begin_now()'s
   std::optional<SteadyClock::time_point> begin_since_;
+  bool quiet_ = false;
 };
 
 }  // namespace xttcp

@@ -54,6 +54,8 @@ def main():
         "an unknown end cause": lambda d: d["end"].__setitem__("cause", "timeout"),
         "the peer's summary removed": lambda d: d["peer"].pop("summary"),
         "a peer inside the peer": lambda d: d["peer"].__setitem__("peer", copy.deepcopy(d["peer"])),
+        "a direction inside the other direction": lambda d: d.__setitem__(
+            "other_direction", {**copy.deepcopy(d), "other_direction": copy.deepcopy(d)}),
     }
     for what, breaking in breakages.items():
         broken = copy.deepcopy(base)

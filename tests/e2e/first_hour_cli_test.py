@@ -77,7 +77,8 @@ def command_words(xttcp, started):
 def habits(xttcp, started):
     refused(xttcp, ["-c", "127.0.0.1"], "unknown option '-c'", "-s HOST")
     refused(xttcp, ["--client", "127.0.0.1"], "-s HOST")
-    refused(xttcp, ["-R"], "reverse", "one way")
+    refused(xttcp, ["-R"], "reverse mode is --reverse", "--bidir")
+    refused(xttcp, ["-d"], "dual test", "--bidir")
     refused(xttcp, ["-i", "1"], "--interval")
     refused(xttcp, ["-s", "127.0.0.1", "-b", "100Mbps"], "-B RATE")
     refused(xttcp, ["-s", "127.0.0.1", "-l", "128k"], "-b SIZE")

@@ -7,7 +7,10 @@ running test's sender, a silent connection that never says what it is) while the
 unharmed, and a connection one of them opened between tests is closed as the test starts;
 --auth-key's session ties the streams on one port too; mismatched ends and options
 that cannot run on one port stop with one line; --reverse runs the other way over the
-connections the sender made (each end measures its own direction and has the other's result).
+connections the sender made (each end measures its own direction and has the other's result),
+and --bidir both ways at once (each end reports both directions, each with the other end's
+result); a connection going the way its session's test does not is closed at once, and sends
+the receiver will not make are refused at the hello.
 Cases: `one_port_test.py XTTCP [CASE...]`."""
 import json
 import os
@@ -75,12 +78,12 @@ class HelloOnly:
     """A peer that speaks xttcp's sync protocol as far as its hello, is handed a cookie for its
     data connections, and starts no test."""
 
-    def __init__(self, port):
+    def __init__(self, port, **asked):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.sock.sendall(struct.pack("!I", HELLO))
         check(struct.unpack("!I", self._exact(4))[0] == HELLO_ACK, "no HELLO_ACK on one port")
         spec = {"role": "sender", "protocol": "tcp", "base_port": port, "ports": 1,
-                "threads_per_port": 1, "conns_per_thread": 1, "one_port": True}
+                "threads_per_port": 1, "conns_per_thread": 1, "one_port": True, **asked}
         frame = json.dumps({"type": "hello", "spec": spec}).encode()
         self.sock.sendall(struct.pack("!I", len(frame)) + frame)
         length = struct.unpack("!I", self._exact(4))[0]
@@ -234,6 +237,88 @@ def case_reverse(xttcp, started):
     check(rdoc["summary"]["total_bytes"] > 0, "--reverse: the receiver's end sent nothing")
 
 
+def case_bidir(xttcp, started):
+    """--bidir: both directions at once, each on its own connections made by the sender; each
+    end reports both, with the other end's result for each, and the counts agree each way."""
+    base = free_port_block(1)
+    r, rout = receiver(xttcp, started, base, "-t", "2")
+    s, sout = sender(xttcp, started, base, "-t", "2", "--bidir")
+    check(s.wait(60) == 0, "the --bidir sender failed")
+    check(r.wait(60) == 0, "the receiver of a --bidir test failed")
+    check_agree(r, s)  # the console's first block: sender to receiver
+    rdoc, sdoc = load_json(os.path.join(rout, "r.json")), load_json(os.path.join(sout, "s.json"))
+    for name, doc, role, back_role in (("sender", sdoc, "sender", "receiver"),
+                                       ("receiver", rdoc, "receiver", "sender")):
+        back = doc.get("other_direction")
+        check(doc["role"] == role and isinstance(back, dict) and back.get("role") == back_role,
+              f"--bidir: the {name}'s file lacks its {back_role}'s half as other_direction")
+        check(doc["spec"].get("bidir") is True and back["spec"].get("bidir") is True,
+              f"--bidir: the {name}'s file does not say --bidir")
+        check(doc.get("peer", {}).get("role") != role and
+              back.get("peer", {}).get("role") == role,
+              f"--bidir: the {name}'s file lacks the other end's result for a direction")
+        check("other_direction" not in doc["peer"], "--bidir: a peer result holds a direction")
+        check(len(back.get("connections", [])) == 4 and len(doc.get("connections", [])) == 4,
+              f"--bidir: the {name} moved data on {len(doc.get('connections', []))} and "
+              f"{len(back.get('connections', []))} connections, not 4 each way")
+        for d in (doc, back):
+            mine, theirs = d["summary"]["total_bytes"], d["peer"]["summary"]["total_bytes"]
+            check(mine > 0, f"--bidir: the {name}'s {d['role']} half moved nothing")
+            check(counts_agree(mine, theirs, 0.02, 4,
+                               (d["summary"]["duration_s"], d["peer"]["summary"]["duration_s"])),
+                  f"--bidir: the {name}'s {d['role']} half counted {mine}, the other end "
+                  f"{theirs}")
+    check("--bidir, the other direction" in s.stdout() + r.stdout(),
+          "--bidir: the console does not show the other direction")
+
+
+def case_wrong_direction(xttcp, started):
+    """A connection going the way its session's test does not is closed at once: a forward
+    session's connection for the receiver to send on, or a --reverse session's to receive on."""
+    base = free_port_block(1)
+    r, _ = receiver(xttcp, started, base, "-t", "2")
+    peer = HelloOnly(base)
+    try:
+        back = socket.create_connection(("127.0.0.1", base), timeout=5)
+        back.sendall(b"XTR1" + peer.cookie)
+        check(closed_at_once(back), "a forward session's connection to be sent on was kept")
+        back.close()
+        forth = stream(base, peer.cookie)
+        forth.settimeout(2)
+        try:
+            kept = forth.recv(16) != b""
+        except TimeoutError:
+            kept = True
+        check(kept, "a forward session's own data connection was closed")
+        forth.close()
+    finally:
+        peer.close()
+    reverse = HelloOnly(base, reverse=True)
+    try:
+        forth = stream(base, reverse.cookie)
+        check(closed_at_once(forth), "a --reverse session's connection to receive on was kept")
+        forth.close()
+    finally:
+        reverse.close()
+    r.kill()
+
+
+def case_reverse_bounds(xttcp, started):
+    """A --reverse or --bidir sender asking sends the receiver will not make is refused at its
+    hello, with the rule, and the receiver serves on."""
+    base = free_port_block(1)
+    r, _ = receiver(xttcp, started, base, "-t", "1", "-H")
+    for option in ("--reverse", "--bidir"):
+        s, _ = sender(xttcp, started, base, "-t", "1", option, "-b", "32M")
+        check(s.wait(60) not in (0, None), f"{option} -b 32M ran")
+        check(f"{option}: the sender asks for sends of 33554432 bytes" in s.stdout() + s.stderr()
+              and "16 MiB per call" in s.stdout() + s.stderr(),
+              f"{option} -b 32M: not refused with the rule: {s.stdout()}{s.stderr()}")
+    s, _ = sender(xttcp, started, base, "-t", "1", "--bidir")
+    check(s.wait(60) == 0, "the receiver did not serve on after refusing a hello")
+    r.kill()
+
+
 def case_bad_options(xttcp, started):
     for args, words in (
             (["-r", "--one-port", "-u"], "--one-port: carries TCP connections"),
@@ -243,7 +328,12 @@ def case_bad_options(xttcp, started):
             (["-r", "--one-port", "-M"], "--one-port: serves one sender at a time"),
             (["-s", "127.0.0.1", "--reverse", "-u"], "--reverse: TCP streams only"),
             (["-s", "127.0.0.1", "--reverse", "-N"], "--reverse: the receiver learns of it"),
-            (["-r", "--reverse"], "--reverse")):
+            (["-r", "--reverse"], "--reverse"),
+            (["-s", "127.0.0.1", "--bidir", "-u"], "--bidir: TCP streams only"),
+            (["-s", "127.0.0.1", "--bidir", "-N"], "--bidir: the receiver learns of it"),
+            (["-s", "127.0.0.1", "--bidir", "--reverse"], "--bidir already runs the reverse"),
+            (["-s", "127.0.0.1", "--bidir", "--rr"], "--bidir: --rr already runs both ways"),
+            (["-r", "--bidir"], "--bidir")):
         p = Process([xttcp, *args], "xttcp " + " ".join(args))
         started.append(p)
         code = p.wait(30)
@@ -258,6 +348,9 @@ CASES = {
     "strangers": case_strangers,
     "auth": case_auth,
     "reverse": case_reverse,
+    "bidir": case_bidir,
+    "wrong-direction": case_wrong_direction,
+    "reverse-bounds": case_reverse_bounds,
     "mismatch": case_mismatch,
     "bad-options": case_bad_options,
 }

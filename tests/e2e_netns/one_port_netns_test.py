@@ -2,8 +2,10 @@
 """--one-port across a veth pair (netns.py), behind the firewall rule docs/usage.md gives for it:
 namespace a, the receiver's, drops every TCP segment that comes in except those to PORT. A
 one-port test runs through it (4 connections, both ends' counts agree, the bytes crossed the
-veth), and so does a --reverse test (the bytes cross from a to b); a test without --one-port, to the same receiver port, is stopped by it (its sync goes to
-PORT - 1), which shows the rule is what the one-port test went through.
+veth), and so do a --reverse test (the bytes cross from a to b) and a --bidir test (both ways
+at once, each direction's counts agreeing); a test without --one-port, to the same receiver
+port, is stopped by it (its sync goes to PORT - 1), which shows the rule is what the one-port
+test went through.
 Exits 77 when the machine cannot make the namespaces or has no nft."""
 import shutil
 import subprocess
@@ -36,29 +38,44 @@ def dropped(net, side):
     return int(words[words.index("packets") + 1]) if "packets" in words else 0
 
 
+def agree_and_crossed(flag, got_text, sent_text, crossed, receiving):
+    gt, st = parse_totals(got_text), parse_totals(sent_text)
+    check(gt["bytes"] > 0, f"{flag}: the receiving end in {receiving} counted nothing")
+    check(counts_agree(gt["bytes"], st["bytes"], 0.02, 4, (gt["duration"], st["duration"])),
+          f"{flag}: received {gt['bytes']} and sent {st['bytes']} bytes disagree")
+    check(crossed >= gt["bytes"], f"{flag}: the veth in {receiving} received {crossed} B, less "
+          f"than the {gt['bytes']} B counted: the data did not cross the veth pair")
+
+
+def other_direction(text):
+    """--bidir's console: the other direction's blocks, after its heading."""
+    mark = "--bidir, the other direction"
+    check(mark in text, "--bidir: the console does not show the other direction")
+    return text[text.index(mark):]
+
+
 def through_the_rule(xttcp, started, net, flag):
-    """A one-port receiver in a and a sender in b with `flag` (--one-port, or --reverse: the
-    receiver sends): both pass, their counts agree, and the bytes crossed the veth into the
-    receiving side."""
+    """A one-port receiver in a and a sender in b with `flag` (--one-port; --reverse: the
+    receiver sends; --bidir: both): both pass, their counts agree each way, and the bytes
+    crossed the veth into each receiving side."""
     r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
                         "-t", "2", "-Q", "--wait-timeout", "60"], f"one-port receiver ({flag})")
     started.append(r)
     net.wait_listening(r, PORT)
     receiving = "b" if flag == "--reverse" else "a"
-    before = net.link_stats(receiving)["stats64"]["rx"]["bytes"]
+    before = {side: net.link_stats(side)["stats64"]["rx"]["bytes"] for side in ("a", "b")}
     s = net.start("b", [xttcp, "-s", net.ipv4("a"), flag, "-p", str(PORT), "-P", "2", "-n", "2",
                         "-t", "2"], f"{flag} sender")
     started.append(s)
     check(s.wait(60) == 0, f"the {flag} sender failed behind the one-port firewall")
     check(r.wait(60) == 0, f"the receiver of the {flag} test failed behind the firewall")
+    crossed = {side: net.link_stats(side)["stats64"]["rx"]["bytes"] - before[side]
+               for side in ("a", "b")}
     got, sent = (s, r) if receiving == "b" else (r, s)
-    gt, st = parse_totals(got.stdout()), parse_totals(sent.stdout())
-    check(gt["bytes"] > 0, f"{flag}: the receiving end counted nothing")
-    check(counts_agree(gt["bytes"], st["bytes"], 0.02, 4, (gt["duration"], st["duration"])),
-          f"{flag}: received {gt['bytes']} and sent {st['bytes']} bytes disagree")
-    crossed = net.link_stats(receiving)["stats64"]["rx"]["bytes"] - before
-    check(crossed >= gt["bytes"], f"{flag}: the veth in {receiving} received {crossed} B, less "
-          f"than the {gt['bytes']} B counted: the data did not cross the veth pair")
+    agree_and_crossed(flag, got.stdout(), sent.stdout(), crossed[receiving], receiving)
+    if flag == "--bidir":  # and from a to b, at the same time
+        agree_and_crossed(flag, other_direction(s.stdout()), other_direction(r.stdout()),
+                          crossed["b"], "b")
 
 
 def case_firewall(xttcp, started):
@@ -69,6 +86,8 @@ def case_firewall(xttcp, started):
         through_the_rule(xttcp, started, net, "--one-port")
         # --reverse: the sender in b makes every connection, the receiver in a sends on them.
         through_the_rule(xttcp, started, net, "--reverse")
+        # --bidir: both at once, every connection made by the sender in b.
+        through_the_rule(xttcp, started, net, "--bidir")
 
         # The same ends without --one-port: the firewall stops the sync (PORT - 1).
         plain = net.start("a", [xttcp, "-r", net.ipv4("a"), "-p", str(PORT), "-P", "2", "-t",

@@ -272,6 +272,40 @@ def sync_seeds(xttcp, corpus):
     write(corpus, "sync_receiver", "ntttcp-linux.bin", bytes(legacy))
 
 
+def bidir_seeds(xttcp, corpus):
+    """--bidir on one port: both ends' result files (each with its other direction, and that
+    direction's peer), and each end's peer frame as the other reads it (the file's compact form
+    without the peers: render_peer_frame)."""
+    print("bidir: both ways on one port")
+    base = free_port_block(1)
+    work = scratch_dir("xttcp-corpus-")
+    files = {end: os.path.join(work, f"{end}.json") for end in ("receiver", "sender")}
+    common = ["--one-port", "-p", str(base), "-P", "1", "-t", "1", "-Q"]
+    receiver = Process([xttcp, "-r", "127.0.0.1", *common, "--json", files["receiver"]],
+                       "receiver")
+    started = [receiver]
+    try:
+        wait_listening(base)
+        sender = Process([xttcp, "-s", "127.0.0.1", "--bidir", *common, "-n", "1", "-B", "20M",
+                          "--json", files["sender"]], "sender")
+        started.append(sender)
+        for p in (sender, receiver):
+            if p.wait(30) != 0:
+                raise RuntimeError(f"{p.name} failed:\n{p.stdout()}\n{p.stderr()}")
+    finally:
+        for p in started:
+            p.kill()
+    for end, path in files.items():
+        with open(path, "rb") as f:
+            data = f.read()
+        write(corpus, "native_json", f"bidir-{end}.json", data)
+        frame = json.loads(data)
+        frame.pop("peer", None)
+        frame["other_direction"].pop("peer", None)
+        write(corpus, "peer_result", f"bidir-{end}-result.json",
+              json.dumps(frame, separators=(",", ":")).encode())
+
+
 def udp_seeds(xttcp, corpus):
     print("udp: Windows dialect count mode, native and compat payload, 2 threads")
     for payload in ("native", "compat"):
@@ -450,6 +484,7 @@ def main():
     xttcp = os.path.abspath(sys.argv[1])
     corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "corpus")
     sync_seeds(xttcp, corpus)
+    bidir_seeds(xttcp, corpus)
     udp_seeds(xttcp, corpus)
     windows_seeds(xttcp, corpus)
     frame_seeds(corpus)

@@ -18,6 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     peer = xttcp::parse_peer_result(frame, xttcp::Role::receiver);  // the sender's side
   if (!peer) return 0;
   FUZZ_CHECK(peer->peer == nullptr);  // a peer's own "peer" is never read
+  if (peer->other_direction) {        // --bidir: the other role's, one level, no peer either
+    FUZZ_CHECK(peer->other_direction->role != peer->role);
+    FUZZ_CHECK(peer->other_direction->peer == nullptr);
+    FUZZ_CHECK(peer->other_direction->other_direction == nullptr);
+  }
   (void)xttcp::peer_summary_lines(*peer);
   xttcp::Result own;
   own.role = peer->role == xttcp::Role::sender ? xttcp::Role::receiver : xttcp::Role::sender;

@@ -77,8 +77,8 @@ class Receiver {
           FUZZ_CHECK(!client.input.undecided() || client.input.buffered() < 20);
           return;
         case SyncInput::Message::Kind::data_stream:
-          // Only on one port, only as the first message, with the cookie and nothing more.
-          FUZZ_CHECK(one_port_ && message.payload.size() == 16 && !client.input.native());
+          // Only on one port, only as the first message, with the preamble and nothing more.
+          FUZZ_CHECK(one_port_ && message.payload.size() == 20 && !client.input.native());
           return close(slot);  // handed to the data path: never a sync peer
         case SyncInput::Message::Kind::too_many_requests:
         case SyncInput::Message::Kind::frame_too_large: return close(slot);

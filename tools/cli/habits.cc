@@ -16,12 +16,11 @@ struct Habit {
   std::string_view hint;   // what to type here
 };
 
-constexpr std::string_view one_way_hint =
-    "each run sends one way: start the sender (-s ADDR) on the host that should send and the "
-    "receiver (-r) on the other";
+constexpr std::string_view both_ways_hint =
+    "both ways at once is --bidir here (both ends on one port: give the receiver --one-port)";
 constexpr std::string_view reverse_hint =
-    "iperf's reverse mode: each run sends one way, so start the sender (-s ADDR) on the host "
-    "that should send and the receiver (-r) on the other";
+    "iperf's reverse mode is --reverse here (both ends on one port: give the receiver "
+    "--one-port); both ways at once is --bidir";
 constexpr std::string_view socket_buffer_hint =
     "iperf's socket buffer (-w) is left to the kernel in this dialect (--dialect iperf2 has -w); "
     "-W is the warm-up";
@@ -37,10 +36,8 @@ constexpr Habit other_tools[] = {
     {"--client", "the sender is -s HOST here"},
     {"--server", "the receiver is -r here"},
     {"-R", reverse_hint},
-    {"--reverse", reverse_hint},
-    {"--bidir", one_way_hint},
-    {"--dualtest", one_way_hint},
-    {"--full-duplex", one_way_hint},
+    {"--dualtest", both_ways_hint},
+    {"--full-duplex", both_ways_hint},
     {"-J", "iperf 3's JSON: --json FILE writes xttcp's result, -j FILE NTTTCP's"},
     {"-Z", "iperf 3's zero-copy sends: --zerocopy"},
     {"-A", affinity_hint},
@@ -151,7 +148,7 @@ std::optional<std::string> option_habit(std::string_view typed, std::string_view
     return "the report interval is --interval SEC";
   }
   if (typed == "-d")
-    return "iperf 2's dual test: " + std::string(one_way_hint) + "; -D is daemon mode";
+    return "iperf 2's dual test: " + std::string(both_ways_hint) + "; -D is daemon mode";
   for (const Habit& habit : other_tools)
     if (habit.typed == typed) return std::string(habit.hint);
   if (typed.size() > 2 && typed[0] == '-' && typed[1] != '-') {

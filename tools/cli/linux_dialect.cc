@@ -288,21 +288,23 @@ Status check_session(const ParseState& state) {
   return ok();
 }
 
-// --reverse: the receiver sends TCP streams on the connections this end made on one port.
+// --reverse, --bidir: the receiver sends TCP streams on connections this end made on one port.
 Status check_reverse(const ParseState& state) {
   const TestSpec& spec = state.spec();
-  if (!spec.workload.reverse) return ok();
+  if (spec.workload.reverse && spec.workload.bidir)
+    return fail("--reverse and --bidir: --bidir already runs the reverse direction (drop one)");
+  if (!spec.workload.reverse && !spec.workload.bidir) return ok();
+  const std::string name = spec.workload.bidir ? "--bidir" : "--reverse";
   if (spec.control.no_sync)
-    return fail(
-        "--reverse: the receiver learns of it on the sync connection, which -N leaves "
-        "out (drop one of them)");
+    return fail(name +
+                ": the receiver learns of it on the sync connection, which -N leaves out (drop "
+                "one of them)");
   if (spec.workload.protocol == Protocol::udp)
-    return fail(
-        "--reverse: TCP streams only; for UDP start the sending end with -s (drop -u or "
-        "--reverse)");
-  if (spec.rr.on) return fail("--reverse: --rr already runs both ways (drop --reverse)");
+    return fail(name + ": TCP streams only; for UDP start the sending end with -s (drop -u or " +
+                name + ")");
+  if (spec.rr.on) return fail(name + ": --rr already runs both ways (drop " + name + ")");
   if (spec.control.last_client)
-    return fail("--reverse: one sender at a time; -L starts several (drop one of them)");
+    return fail(name + ": one sender at a time; -L starts several (drop one of them)");
   return ok();
 }
 

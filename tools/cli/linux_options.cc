@@ -215,6 +215,13 @@ Status set_reverse(ParseState& state, const Value&) {
   return ok();
 }
 
+// --bidir too: this end makes the connections of both directions.
+Status set_bidir(ParseState& state, const Value&) {
+  state.spec().workload.bidir = true;
+  state.spec().layout.one_port = true;
+  return ok();
+}
+
 Status set_repeat_pause(ParseState& state, const Value& value) {
   auto seconds = parse_seconds(*value, true);
   if (!seconds) return seconds.error();
@@ -524,6 +531,10 @@ const OptionDef table[] = {
    "the receiver sends and this end receives, over connections this end makes on one port "
    "(--one-port, implied; give the receiver --one-port): a sender behind NAT or a firewall "
    "tests the download direction", "off", set_reverse},
+  {0, "bidir", none, "", for_sender, native,
+   "both directions at once, each on its own P x n x l connections, all made by this end on "
+   "one port (--one-port, implied; give the receiver --one-port): each direction measured and "
+   "reported on its own", "off", set_bidir},
   {0, "wait-timeout", required, "SEC", for_receiver | for_local, native,
    "give up waiting for a sender after SEC seconds; 0 = wait forever", "0",
    bind::parsed<&Control::wait_timeout_s, whole_seconds>},

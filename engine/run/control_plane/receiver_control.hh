@@ -59,7 +59,7 @@ struct ReceiverControlContext {
 class StreamDesk {
  public:
   virtual ~StreamDesk() = default;
-  // `reverse`: its sender asked --reverse, and this end sends on it.
+  // `reverse`: its preamble says this end sends on it (--reverse, --bidir).
   virtual void hand_over(UniqueSocket socket, int session, bool reverse) = 0;
   // The session's sync connection closed: its data connections close.
   virtual void session_closed(int session) = 0;
@@ -67,7 +67,8 @@ class StreamDesk {
   virtual void test_starts_with(const std::vector<int>& sessions) = 0;
 };
 
-// A --reverse test: what its sender asked (its hello's spec) and its sync connection.
+// A --reverse or --bidir test: what its sender asked (its hello's spec: workload.bidir says
+// which) and its sync connection.
 struct ReverseTest {
   TestSpec asked;
   int session = 0;

@@ -48,8 +48,10 @@ struct Agreement {
   // the sender chooses its source ports by (engine/rss/spread_flows.hh).
   std::optional<PeerRss> peer_rss;
   std::optional<SocketAddress> control_local;
-  // --auth-key: what every TCP data connection opens with (sync_auth.hh); empty without.
+  // --auth-key, --one-port: what every TCP data connection opens with (sync_auth.hh); empty
+  // without. The return preamble opens those the receiver sends on (--reverse, --bidir).
   std::vector<unsigned char> connection_preamble;
+  std::vector<unsigned char> return_preamble;
 };
 
 class SenderControl {

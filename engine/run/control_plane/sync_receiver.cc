@@ -140,9 +140,10 @@ class SyncReceiver final : public ReceiverControl {
       {
         std::lock_guard lock(phases_mutex_);
         phases_[peer] = phases_of(*sender);
-        if (sender->workload.reverse) reversed_[peer] = ReverseTest{*sender, peer};
-        // One port: its data connections, at most as many as it makes.
-        streams_left_[peer] = sender->sender_connections();
+        if (sender->workload.reverse || sender->workload.bidir)
+          reversed_[peer] = ReverseTest{*sender, peer};
+        // One port: its data connections, at most as many as it makes (each way with --bidir).
+        streams_left_[peer] = sender->sender_connections() * (sender->workload.bidir ? 2 : 1);
       }
       if (flows != nullptr) {
         // A UDP test's native sender declares its flows; one whose hello breaks the rules is
@@ -153,8 +154,9 @@ class SyncReceiver final : public ReceiverControl {
         if (!declared) return declared.error();
         declared_[peer] = *declared;
       }
-      // --reverse: this end would send its workload; what it may not ask is refused now.
-      if (sender->workload.reverse)
+      // --reverse, --bidir: this end would send its workload; what it may not ask is refused
+      // now.
+      if (sender->workload.reverse || sender->workload.bidir)
         if (auto sending = reverse_sending_spec(spec, *sender); !sending) return sending.error();
       // One port without the key: the cookie this sender's data connections must open with.
       std::optional<sync_auth::Cookie> stream_cookie;
@@ -171,7 +173,7 @@ class SyncReceiver final : public ReceiverControl {
     };
     if (spec.layout.one_port)
       hooks.stream = [this](UniqueSocket socket, const SocketAddress& peer,
-                            const sync_auth::Cookie& cookie) {
+                            const sync_auth::Opening& opening) {
         // A cookie no open sync connection was handed (or proved) is a stranger's, and one
         // of a connection that is not the running test's sender would join its test: closed,
         // counted for the result's note.
@@ -182,15 +184,12 @@ class SyncReceiver final : public ReceiverControl {
           (void)admission->count_over_descriptor_reserve();
           return;
         }
-        const std::optional<int> session =
-            admission->admit_stream(peer, cookie, [this](int id) { return takes_stream(id); });
+        const std::optional<int> session = admission->admit_stream(
+            peer, opening.cookie,
+            [this, &opening](int id) { return takes_stream(id, opening.direction); });
         if (!session) return;
-        bool reverse;
-        {
-          std::lock_guard lock(phases_mutex_);
-          reverse = reversed_.count(*session) != 0;
-        }
-        context_.streams->hand_over(std::move(socket), *session, reverse);
+        context_.streams->hand_over(std::move(socket), *session,
+                                    opening.direction == sync_auth::Direction::to_sender);
       };
     hooks.start = [this, flows, &spec](uint32_t cycle_s, const std::vector<int>& native_senders) {
       if (flows != nullptr) flows->declare(flows_of(native_senders));
@@ -220,8 +219,11 @@ class SyncReceiver final : public ReceiverControl {
                             "test exited because sender side was interrupted");
     };
     hooks.peer_result = [this](const std::string& frame) {
-      // A --reverse sender received: its result is a receiver's.
-      auto result = parse_peer_result(frame, reverse_test() ? Role::receiver : Role::sender);
+      // A --reverse sender received: its result is a receiver's (with --bidir, its sending
+      // result, its receiving one inside).
+      const std::optional<ReverseTest> reversed = reverse_test();
+      const bool only_back = reversed && !reversed->asked.workload.bidir;
+      auto result = parse_peer_result(frame, only_back ? Role::receiver : Role::sender);
       if (!result) {
         context_.log.error("sync: the sender's result is ignored: " + result.error().message);
         return peers_.unreadable();
@@ -335,11 +337,16 @@ class SyncReceiver final : public ReceiverControl {
     return flows;
   }
 
-  // One port: whether session `id` may add a data connection now (SyncServer's rule, and no
-  // more than it makes); if so it is counted.
-  bool takes_stream(int id) {
+  // One port: whether session `id` may add a data connection going `direction` now
+  // (SyncServer's rule, no more than it makes, and only the way its test sends); if so it is
+  // counted.
+  bool takes_stream(int id, sync_auth::Direction direction) {
     if (!server_->takes_streams_from(id)) return false;
     std::lock_guard lock(phases_mutex_);
+    const auto reversed = reversed_.find(id);
+    const bool returns = reversed != reversed_.end();
+    const bool forward = !returns || reversed->second.asked.workload.bidir;
+    if (direction == sync_auth::Direction::to_sender ? !returns : !forward) return false;
     auto left = streams_left_.find(id);
     if (left == streams_left_.end() || left->second == 0) return false;
     --left->second;

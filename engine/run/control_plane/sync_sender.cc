@@ -71,8 +71,7 @@ class SyncSender final : public SenderControl {
       if (!key) return key.error();
       auto cookie = sync->authenticate(*key, timeout_);
       if (!cookie) return cookie.error();
-      const sync_auth::Preamble preamble = sync_auth::data_preamble(*cookie);
-      agreement_.connection_preamble.assign(preamble.begin(), preamble.end());
+      set_preambles(*cookie);
       log.debug("sync: --auth-key: both ends proved the key");
     }
     auto native = sync->try_native_hello(timeout_);
@@ -174,9 +173,17 @@ class SyncSender final : public SenderControl {
       return fail(
           "--one-port: the receiver handed out no cookie for the data connections (is it "
           "running with --one-port?)");
-    const sync_auth::Preamble preamble = sync_auth::data_preamble(**cookie);
-    agreement_.connection_preamble.assign(preamble.begin(), preamble.end());
+    set_preambles(**cookie);
     return ok();
+  }
+
+  // What the session's data connections open with, each way (sync_auth.hh).
+  void set_preambles(const sync_auth::Cookie& cookie) {
+    const sync_auth::Preamble to_receiver = sync_auth::data_preamble(cookie);
+    const sync_auth::Preamble to_sender =
+        sync_auth::data_preamble(cookie, sync_auth::Direction::to_sender);
+    agreement_.connection_preamble.assign(to_receiver.begin(), to_receiver.end());
+    agreement_.return_preamble.assign(to_sender.begin(), to_sender.end());
   }
 
   Status start() override {

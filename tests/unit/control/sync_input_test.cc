@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "engine/control/sync_auth.hh"
 #include "engine/control/sync_codes.hh"
 #include "engine/control/sync_wire.hh"
 
@@ -158,7 +159,23 @@ TEST(SyncInput, OnOnePortAPreambleMakesADataConnection) {
   input.append(cookie);
   const SyncInput::Message message = input.next();
   EXPECT_EQ(message.kind, Kind::data_stream);
-  EXPECT_EQ(message.payload, cookie);
+  EXPECT_EQ(message.payload, "XTA1" + cookie);
+}
+
+TEST(SyncInput, OnOnePortAReturnPreambleMakesADataConnectionTheReceiverSendsOn) {
+  SyncInput input(256, false, true);
+  const std::string preamble = "XTR1" + std::string(16, '\x33');
+  input.append(preamble + "more");
+  const SyncInput::Message message = input.next();
+  EXPECT_EQ(message.kind, Kind::data_stream);
+  EXPECT_EQ(message.payload, preamble);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(message.payload.data());
+  const auto opening = sync_auth::opening_in({bytes, message.payload.size()});
+  ASSERT_TRUE(opening);
+  EXPECT_EQ(opening->direction, sync_auth::Direction::to_sender);
+  EXPECT_EQ(opening->cookie[0], 0x33);
+  // A data port takes only connections to the receiver.
+  EXPECT_FALSE(sync_auth::cookie_in({bytes, message.payload.size()}));
 }
 
 TEST(SyncInput, OnOnePortAnythingElseIsASyncConnection) {

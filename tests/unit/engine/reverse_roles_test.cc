@@ -1,8 +1,10 @@
-// A --reverse test's data roles at each end (engine/run/reverse_roles.hh).
+// A --reverse or --bidir test's data roles at each end (engine/run/reverse_roles.hh), and how
+// --bidir's two directions share the CPU figures.
 #include "engine/run/reverse_roles.hh"
 
 #include <gtest/gtest.h>
 
+#include "engine/run/result_builder.hh"
 #include "specs.hh"
 
 namespace xttcp {
@@ -54,6 +56,27 @@ TEST(ReverseRoles, APeerCannotMakeTheReceiverSendHugeBuffers) {
       << refused.error().message;
   asked.workload.send_buffer = max_reverse_send_bytes;
   EXPECT_TRUE(reverse_sending_spec(own, asked));
+  // --bidir's line names --bidir.
+  asked.workload.bidir = true;
+  asked.workload.send_buffer = max_reverse_send_bytes + 1;
+  auto bidir = reverse_sending_spec(own, asked);
+  ASSERT_FALSE(bidir);
+  EXPECT_EQ(bidir.error().message.rfind("--bidir: ", 0), 0u) << bidir.error().message;
+}
+
+// --bidir: the host's CPU moved both directions, so cycles/byte counts both directions' bytes.
+TEST(ReverseRoles, BothDirectionsShareTheHostsCycles) {
+  Result forth;
+  forth.total_bytes = 3'000;
+  forth.cpu.cycles_per_byte = 4.0;  // the whole window's cycles over 3,000 bytes
+  Result back;
+  back.total_bytes = 1'000;
+  back.cpu.cycles_per_byte = 12.0;  // the same cycles over 1,000 bytes
+  share_cpu_between_directions(forth, back);
+  EXPECT_DOUBLE_EQ(forth.cpu.cycles_per_byte, 3.0);
+  EXPECT_DOUBLE_EQ(back.cpu.cycles_per_byte, 3.0);
+  ASSERT_EQ(forth.notes.size(), 1u);
+  EXPECT_NE(forth.notes[0].find("4000 bytes"), std::string::npos) << forth.notes[0];
 }
 
 }  // namespace

@@ -254,6 +254,38 @@ TEST(NativeJson, ThePeerFrameIsCompactAndCarriesAtMostSoManyConnections) {
   expect_same(few, *all);
 }
 
+// --bidir: the other direction's result rides in the file with its own peer, and in the peer
+// frame without it; it is the other role's, one level deep.
+TEST(NativeJson, TheOtherDirectionRoundTripsWithItsPeerAndRidesInThePeerFrame) {
+  Result sender = full_sender();
+  Result back = test::sample_receiver();
+  back.peer = std::make_shared<const Result>(test::sample_sender_verbose());
+  sender.other_direction = std::make_shared<const Result>(back);
+  const std::string text = render_native_json(sender);
+  test::expect_golden("native-sender-bidir.json", text);
+  Expected<Result> parsed = parse_native_json(text);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_TRUE(parsed->other_direction);
+  EXPECT_EQ(parsed->other_direction->role, Role::receiver);
+  ASSERT_TRUE(parsed->other_direction->peer);
+  EXPECT_EQ(text, render_native_json(*parsed));
+
+  sender.peer.reset();
+  Expected<Result> framed = parse_peer_result(render_peer_frame(sender), Role::sender);
+  ASSERT_TRUE(framed) << framed.error().message;
+  ASSERT_TRUE(framed->other_direction);
+  EXPECT_EQ(framed->other_direction->total_bytes, back.total_bytes);
+  EXPECT_FALSE(framed->other_direction->peer);  // a peer's result holds no peer of its own
+
+  // The same role both ways is no other direction.
+  Result same = full_sender();
+  same.other_direction = std::make_shared<const Result>(full_sender());
+  Expected<Result> refused = parse_native_json(render_native_json(same));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("other_direction"), std::string::npos)
+      << refused.error().message;
+}
+
 TEST(NativeJson, SelfDescribing) {
   auto doc = nlohmann::json::parse(render_native_json(test::sample_receiver()));
   EXPECT_EQ(doc["schema"], "xttcp-result");
@@ -571,6 +603,7 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   s.layout.numa_node = 0;
   s.layout.one_port = true;
   s.workload.reverse = true;
+  s.workload.bidir = true;
   s.io = {true,    ZeroCopy::automatic,
           false,   false,
           false,   4,
@@ -599,6 +632,8 @@ TEST(SpecJson, EveryFieldRoundTrips) {
   EXPECT_EQ(j["reverse"], true);
   EXPECT_TRUE(back->layout.one_port);
   EXPECT_TRUE(back->workload.reverse);
+  EXPECT_EQ(j["bidir"], true);
+  EXPECT_TRUE(back->workload.bidir);
   EXPECT_EQ(back->io.outstanding, 4u);
   EXPECT_EQ(back->control.port_assignment, true);
   EXPECT_EQ(back->defaults, Defaults::ntttcp);
