@@ -632,6 +632,9 @@ std::string listening_line(const TestSpec& spec, uint16_t first_data_port) {
       spec.layout.ports == 1
           ? fmt::format("data port {} ({})", first_data_port, data_protocol)
           : fmt::format("data ports {}-{} ({})", first_data_port, last, data_protocol);
+  if (spec.layout.one_port && spec.workload.protocol == Protocol::udp)
+    return fmt::format("listening on {}: one port {} (TCP: the sync; UDP: every data flow)", where,
+                       spec.sync_port());
   if (spec.layout.one_port)
     return fmt::format("listening on {}: one port {} (TCP: the sync and every data connection)",
                        where, spec.sync_port());
@@ -684,13 +687,14 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     std::optional<DeviceSnapshot> snapshot = backend.device_snapshot();
     return snapshot ? snapshot->description : std::nullopt;
   };
-  // One port: the sync listener hands the data connections it admitted to the workers, or to
-  // a --reverse test.
+  // One port, TCP: the sync listener hands the data connections it admitted to the workers, or
+  // to a --reverse test (UDP's datagrams come to the workers' own sockets on the port).
+  const bool takes_streams = spec.layout.one_port && spec.workload.protocol == Protocol::tcp;
   ReverseStreams reverse_streams;
   OnePortDesk desk(reverse_streams);
   const auto control =
       make_receiver_control({spec, plan, *locals, gate, env.clock, log, &admission, &flow_admission,
-                             device, spec.layout.one_port ? &desk : nullptr});
+                             device, takes_streams ? &desk : nullptr});
   SystemProbe probe(spec);
   const HostInfo host = read_host_info();
   std::atomic<uint32_t> flows_done{0};
@@ -708,7 +712,7 @@ int run_receiver(const TestSpec& spec, RunEnv& env) {
     short_at_opening = DescriptorShortfall::of(admission, true);
   });
   desk.serve_with(pool);
-  if (spec.layout.one_port)
+  if (takes_streams)
     if (Status inboxes = pool.open_inboxes(); !inboxes) {
       log.error(inboxes.error().message);
       return exit_code::run_failed;

@@ -103,10 +103,13 @@ Expected<UdpReceiverSockets> open_udp_receiver_sockets(const WorkerContext& cont
   const TestSpec& spec = *context.spec;
   UdpReceiverSockets out;
   bool refused = false;
+  // --one-port: every worker's socket on the one port (the flows are told apart by their ids).
+  const UdpPort port = spec.layout.one_port ? UdpPort::shared : UdpPort::own;
   for (std::size_t k = 0; k < context.plan->flows.size(); ++k) {
     const FlowPlan& flow = context.plan->flows[k];
     Expected<UniqueFd> fd = k < adopted.size() ? Expected<UniqueFd>(std::move(adopted[k]))
-                                               : open_udp_receiver(flow_address(context, flow));
+                                               : open_udp_receiver(flow_address(context, flow),
+                                                                   UdpReceiveTimes::kernel, port);
     if (!fd) return fd.error();
     if (Status made = set_nonblocking(fd->get(), !blocking); !made) return made.error();
     if (Status sized = apply_socket_buffers(fd->get(), spec); !sized) return sized.error();

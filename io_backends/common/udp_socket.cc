@@ -34,11 +34,15 @@ Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOpt
   return fd;
 }
 
-Expected<UniqueFd> open_udp_receiver(const SocketAddress& local, UdpReceiveTimes times) {
+Expected<UniqueFd> open_udp_receiver(const SocketAddress& local, UdpReceiveTimes times,
+                                     UdpPort port) {
   UniqueFd fd(socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd.valid()) return fail("socket: " + errno_text(errno));
   int one = 1;
   setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (port == UdpPort::shared &&
+      setsockopt(fd.get(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0)
+    return fail("port " + std::to_string(local.port()) + ": SO_REUSEPORT: " + errno_text(errno));
   if (local.family() == AF_INET6) setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
   if (bind(fd.get(), local.get(), local.length) != 0)
     return fail("port " + std::to_string(local.port()) + ": " + errno_text(errno));

@@ -18,9 +18,13 @@ Expected<UniqueFd> open_udp_sender(const SocketAddress& remote, const ConnectOpt
                                    bool connected = true);
 // Whether a UDP receiver wants the kernel's receive time of each datagram (SO_TIMESTAMPNS).
 enum class UdpReceiveTimes { kernel, none };
+// Whether a UDP receiver's port is its own, or shared by every worker's socket (--one-port:
+// SO_REUSEPORT, the kernel spreading the flows over them by their addresses and ports).
+enum class UdpPort { own, shared };
 // A non-blocking UDP socket bound to `local` (SO_REUSEADDR), or "port N: <reason>".
 Expected<UniqueFd> open_udp_receiver(const SocketAddress& local,
-                                     UdpReceiveTimes times = UdpReceiveTimes::kernel);
+                                     UdpReceiveTimes times = UdpReceiveTimes::kernel,
+                                     UdpPort port = UdpPort::own);
 
 // UDP_SEGMENT (Linux 4.18): each send of up to 64 x segment bytes leaves as datagrams of
 // `segment` bytes. False when the kernel refuses it.

@@ -5,7 +5,8 @@ result files say the one port; strangers on that port are closed at once and cou
 naming a cookie nobody was handed, one naming the cookie of a sync connection that is not the
 running test's sender, a silent connection that never says what it is) while the real test is
 unharmed, and a connection one of them opened between tests is closed as the test starts;
---auth-key's session ties the streams on one port too; mismatched ends and options
+--auth-key's session ties the streams on one port too; UDP flows share the one port, told
+apart by their flow ids, a stranger's datagrams in no figure; mismatched ends and options
 that cannot run on one port stop with one line; --reverse runs the other way over the
 connections the sender made (each end measures its own direction and has the other's result),
 and --bidir both ways at once (each end reports both directions, each with the other end's
@@ -128,6 +129,48 @@ def case_forward(xttcp, started):
     check(len(rdoc.get("connections", [])) == 4,
           f"the receiver served {len(rdoc.get('connections', []))} connections, not the "
           "sender's 4")
+
+
+def udp_bound(port):
+    """True when a UDP socket of this host is bound to `port` (/proc/net/udp, udp6)."""
+    for path in ("/proc/net/udp", "/proc/net/udp6"):
+        with open(path) as f:
+            for line in f.readlines()[1:]:
+                if int(line.split()[1].rsplit(":", 1)[1], 16) == port:
+                    return True
+    return False
+
+
+def case_udp(xttcp, started):
+    """UDP on one port: the sync on TCP PORT and every flow's datagrams to UDP PORT (the
+    receiver's threads share it), told apart by their flow ids: every flow the sender declared
+    is counted, from the sender's counts, and a stranger's datagrams to the port are in no
+    figure."""
+    base = free_port_block(3)
+    r, rout = receiver(xttcp, started, base, "-t", "2", "-u")
+    check(refused(base - 1) and refused(base + 1) and not udp_bound(base - 1) and
+          not udp_bound(base + 1) and udp_bound(base),
+          "a UDP --one-port receiver is not on PORT alone (TCP and UDP)")
+    check(f"one port {base} (TCP: the sync; UDP: every data flow)" in r.stdout(),
+          "the receiver did not say the one port it listens on")
+    s, sout = sender(xttcp, started, base, "-t", "2", "-u", "-B", "400M")
+    r.wait_output("Network activity progressing")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
+        for _ in range(50):
+            stranger.sendto(b"z" * 100, ("127.0.0.1", base))
+    check(s.wait(60) == 0, "the UDP one-port sender failed")
+    check(r.wait(60) == 0, "the UDP one-port receiver failed")
+    rdoc, sdoc = load_json(os.path.join(rout, "r.json")), load_json(os.path.join(sout, "s.json"))
+    run = rdoc["udp"]["run"]
+    check(rdoc["spec"].get("one_port") is True and sdoc["spec"].get("one_port") is True,
+          "the result files do not say --one-port")
+    check(len(rdoc["udp"]["flows"]) == 4, f"the receiver counted {len(rdoc['udp']['flows'])} "
+          "flows, not the sender's 4")
+    check(run["loss_source"] == "sender count" and 0 < run["received"] <= run["sent"],
+          f"UDP on one port: received {run['received']} of {run['sent']} sent "
+          f"({run['loss_source']})")
+    strangers = run["headerless"]["datagrams"] + run["foreign"]["datagrams"]
+    check(strangers >= 1, "the stranger's datagrams on the one port were not set apart")
 
 
 def case_many(xttcp, started):
@@ -321,7 +364,8 @@ def case_reverse_bounds(xttcp, started):
 
 def case_bad_options(xttcp, started):
     for args, words in (
-            (["-r", "--one-port", "-u"], "--one-port: carries TCP connections"),
+            (["-s", "127.0.0.1", "--one-port", "-u", "--udp-payload", "compat"],
+             "--one-port: UDP flows on one port are told apart by their flow ids"),
             (["-s", "127.0.0.1", "--one-port", "-N"], "--one-port: the data connections open "
                                                       "with a cookie"),
             (["-r", "--one-port", "--rr"], "--one-port: carries streams"),
@@ -344,6 +388,7 @@ def case_bad_options(xttcp, started):
 
 CASES = {
     "forward": case_forward,
+    "udp": case_udp,
     "many": case_many,
     "strangers": case_strangers,
     "auth": case_auth,

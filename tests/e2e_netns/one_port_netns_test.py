@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """--one-port across a veth pair (netns.py), behind the firewall rule docs/usage.md gives for it:
-namespace a, the receiver's, drops every TCP segment that comes in except those to PORT. A
-one-port test runs through it (4 connections, both ends' counts agree, the bytes crossed the
-veth), and so do a --reverse test (the bytes cross from a to b) and a --bidir test (both ways
+namespace a, the receiver's, drops every TCP segment and UDP datagram that comes in except
+those to PORT. A one-port test runs through it (4 connections, both ends' counts agree, the
+bytes crossed the veth), and so do a UDP one-port test (4 flows to UDP PORT), a --reverse test (the bytes cross from a to b) and a --bidir test (both ways
 at once, each direction's counts agreeing); a test without --one-port, to the same receiver
 port, is stopped by it (its sync goes to PORT - 1), which shows the rule is what the one-port
 test went through.
@@ -18,11 +18,12 @@ PORT = 5301  # the namespaces are this test's own: any port is free there
 
 
 def only_port(net, side, port):
-    """The firewall: TCP into `side` only to `port`."""
+    """The firewall: TCP and UDP into `side` only to `port`."""
     rules = f"""table inet one_port {{
   chain in {{
     type filter hook input priority 0; policy accept;
     meta l4proto tcp tcp dport != {port} counter drop
+    meta l4proto udp udp dport != {port} counter drop
   }}
 }}
 """
@@ -54,18 +55,22 @@ def other_direction(text):
     return text[text.index(mark):]
 
 
-def through_the_rule(xttcp, started, net, flag):
+def through_the_rule(xttcp, started, net, flag, udp=False):
     """A one-port receiver in a and a sender in b with `flag` (--one-port; --reverse: the
     receiver sends; --bidir: both): both pass, their counts agree each way, and the bytes
     crossed the veth into each receiving side."""
+    # UDP: a rate the veth carries without loss, so the counts can agree.
+    protocol = ["-u"] if udp else []
+    rate = ["-B", "100M"] if udp else []
     r = net.start("a", [xttcp, "-r", net.ipv4("a"), "--one-port", "-p", str(PORT), "-P", "2",
-                        "-t", "2", "-Q", "--wait-timeout", "60"], f"one-port receiver ({flag})")
+                        "-t", "2", "-Q", "--wait-timeout", "60", *protocol],
+                  f"one-port receiver ({flag})")
     started.append(r)
     net.wait_listening(r, PORT)
     receiving = "b" if flag == "--reverse" else "a"
     before = {side: net.link_stats(side)["stats64"]["rx"]["bytes"] for side in ("a", "b")}
     s = net.start("b", [xttcp, "-s", net.ipv4("a"), flag, "-p", str(PORT), "-P", "2", "-n", "2",
-                        "-t", "2"], f"{flag} sender")
+                        "-t", "2", *protocol, *rate], f"{flag} sender")
     started.append(s)
     check(s.wait(60) == 0, f"the {flag} sender failed behind the one-port firewall")
     check(r.wait(60) == 0, f"the receiver of the {flag} test failed behind the firewall")
@@ -84,6 +89,8 @@ def case_firewall(xttcp, started):
     with VethPair() as net:
         only_port(net, "a", PORT)
         through_the_rule(xttcp, started, net, "--one-port")
+        # UDP: the sync on TCP PORT, every flow's datagrams to UDP PORT.
+        through_the_rule(xttcp, started, net, "--one-port", udp=True)
         # --reverse: the sender in b makes every connection, the receiver in a sends on them.
         through_the_rule(xttcp, started, net, "--reverse")
         # --bidir: both at once, every connection made by the sender in b.

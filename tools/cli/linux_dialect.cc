@@ -317,10 +317,10 @@ Status check_one_port(const ParseState& state) {
     return fail(
         "--one-port: the data connections open with a cookie the sync connection hands out, "
         "which -N leaves out (drop one of them)");
-  if (spec.workload.protocol == Protocol::udp)
+  if (spec.workload.protocol == Protocol::udp && spec.workload.udp_payload == UdpPayload::compat)
     return fail(
-        "--one-port: carries TCP connections; a UDP test uses its data ports (drop -u or "
-        "--one-port)");
+        "--one-port: UDP flows on one port are told apart by their flow ids, which "
+        "--udp-payload compat leaves out (drop one of them)");
   if (spec.rr.on)
     return fail("--one-port: carries streams; --rr uses its data ports (drop one of them)");
   if (spec.control.multi_clients)

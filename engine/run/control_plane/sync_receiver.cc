@@ -171,7 +171,7 @@ class SyncReceiver final : public ReceiverControl {
                                    : rss_to_json(fail("the sync connection's address is unknown")),
                         stream_cookie);
     };
-    if (spec.layout.one_port)
+    if (context_.streams != nullptr)  // one port, TCP
       hooks.stream = [this](UniqueSocket socket, const SocketAddress& peer,
                             const sync_auth::Opening& opening) {
         // A cookie no open sync connection was handed (or proved) is a stranger's, and one
