@@ -203,7 +203,7 @@ struct StreamInterval {
 };
 
 struct IntervalSample {
-  double start_s = 0;  // from the start of the measured window (negative during warm-up)
+  double start_s = 0;  // from the start of the measured window (omitted: of the test)
   double seconds = 0;
   uint64_t bytes = 0;
   // UDP runs (docs/udp.md): datagrams sent (sender) or received (receiver) in the interval, and
@@ -215,6 +215,8 @@ struct IntervalSample {
   // the streams at its end (TCP: connections open; UDP: flows seen).
   uint64_t operations = 0;
   uint32_t streams = 0;
+  // Live reports only: an interval of the warm-up (iperf3's -O omit period), in no window.
+  bool omitted = false;
   // Live reports only: each stream's share of the interval (StreamInterval), in the order the
   // streams began, when the run asks for it (the iperf2 dialect); empty otherwise. A Result keeps
   // it for at most limits::watched_connections streams.

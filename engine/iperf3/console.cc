@@ -38,6 +38,8 @@ std::string out_of_order_line(const std::string& role, double end_s, int64_t cou
 
 // The rows' tail: which end's figures they are.
 const char* tail_of(bool sender) { return sender ? "sender" : "receiver"; }
+// An interval row's tail: "(omitted)" in the omit period (-O), as 3.12 marks it.
+std::string omitted_tail(const IntervalSample& sample) { return sample.omitted ? "(omitted)" : ""; }
 
 bool is_bidir(const auto& groups) {
   return std::any_of(groups.begin(), groups.end(), [](const auto& g) { return !g.role.empty(); });
@@ -131,12 +133,15 @@ void LiveReport::intervals(const std::vector<IntervalSample>& by_group, bool udp
 void LiveReport::udp_rows(const StreamGroup& group, const IntervalSample& sample) {
   const double start = sample.start_s, end = sample.start_s + sample.seconds;
   const bool sender = group.sending;
+  const std::string tail = omitted_tail(sample);
   UdpRow sum{std::nullopt, start, end, sample.bytes, sender};
   sum.role = group.role;
+  sum.tail = tail;
   double jitter_ms = 0;
   for (const StreamInterval& s : sample.per_stream) {
     UdpRow row{id_of(group, s.key), start, end, s.bytes, sender};
     row.role = group.role;
+    row.tail = tail;
     row.jitter_ms = static_cast<double>(s.jitter_ns) / 1e6;
     row.lost = sender ? 0 : static_cast<int64_t>(s.lost);
     row.total = static_cast<int64_t>(sender ? s.datagrams : s.lost + s.datagrams);
@@ -153,10 +158,12 @@ void LiveReport::udp_rows(const StreamGroup& group, const IntervalSample& sample
 void LiveReport::tcp_rows(const StreamGroup& group, const IntervalSample& sample) {
   const double start = sample.start_s, end = sample.start_s + sample.seconds;
   int64_t retransmits = 0;
+  const std::string tail = omitted_tail(sample);
   for (const StreamInterval& s : sample.per_stream) {
     Row row;
     row.id = id_of(group, s.key);
     row.role = group.role;
+    row.tail = tail;
     row.start_s = start;
     row.end_s = end;
     row.bytes = s.bytes;
@@ -170,6 +177,7 @@ void LiveReport::tcp_rows(const StreamGroup& group, const IntervalSample& sample
   if (group.count <= 1 || sample.per_stream.empty()) return;  // empty: it measured none
   Row sum;
   sum.role = group.role;
+  sum.tail = tail;
   sum.start_s = start;
   sum.end_s = end;
   sum.bytes = sample.bytes;

@@ -139,8 +139,9 @@ nlohmann::ordered_json JsonDocument::interval_entries(const StreamGroup& group,
     entry["packets"] = count;
     if (!sending) entry["lost_percent"] = percent(lost_packets, count);
   };
-  // 3.12 keeps TCP_INFO peaks of every stream it reads it on: a sender's, and with --bidir all.
-  const bool peaks = sending || !group.role.empty();
+  // 3.12 keeps TCP_INFO peaks of every stream it reads it on: a sender's, and with --bidir all;
+  // the end's peaks are the measured time's, not the omit period's.
+  const bool peaks = (sending || !group.role.empty()) && !sample.omitted;
   for (const StreamInterval& s : sample.per_stream) {
     const std::size_t index = group.first + s.key;
     Json entry;
@@ -179,7 +180,7 @@ nlohmann::ordered_json JsonDocument::interval_entries(const StreamGroup& group,
         ++p.rtt_count;
       }
     }
-    entry["omitted"] = false;  // the omit period's intervals are not reported (docs/iperf3.md)
+    entry["omitted"] = sample.omitted;  // an interval of the omit period (-O)
     entry["sender"] = sending;
     streams.push_back(std::move(entry));
   }
@@ -193,7 +194,7 @@ nlohmann::ordered_json JsonDocument::interval_entries(const StreamGroup& group,
     udp_figures(sum, lost, packets, group.count ? jitter_ms / static_cast<double>(group.count) : 0);
   else if (sending)
     sum["retransmits"] = retransmits;
-  sum["omitted"] = false;
+  sum["omitted"] = sample.omitted;
   sum["sender"] = sending;
   return sum;
 }

@@ -5,13 +5,21 @@
 
 namespace xttcp::iperf3 {
 
+namespace {
+constexpr int64_t kOmittedKeys = int64_t{1} << 40;  // more intervals than any test has
+}  // namespace
+
 void PairedIntervals::interval(Role role, std::chrono::system_clock::time_point,
                                const IntervalSample& sample, bool udp) {
   const std::lock_guard lock(mutex_);
   udp_ = udp;
   for (std::size_t g = 0; g < sending_.size(); ++g) {
     if (sending_[g] != (role == Role::sender)) continue;
-    const int64_t key = interval_s_ > 0 ? std::llround(sample.start_s / interval_s_) : arrived_[g];
+    // The omit period's intervals are timed from the test's start, the others from the
+    // window's: the omitted ones come first, under keys of their own.
+    const int64_t key =
+        (interval_s_ > 0 ? std::llround(sample.start_s / interval_s_) : arrived_[g]) -
+        (sample.omitted ? kOmittedKeys : 0);
     ++arrived_[g];
     auto& slots = pending_[key];
     slots.resize(sending_.size());
@@ -41,6 +49,7 @@ void PairedIntervals::deliver_ready(bool all) {
     IntervalSample empty;
     empty.start_s = (*present)->start_s;
     empty.seconds = (*present)->seconds;
+    empty.omitted = (*present)->omitted;
     std::vector<IntervalSample> by_group;
     for (std::optional<IntervalSample>& slot : slots)
       by_group.push_back(slot ? std::move(*slot) : empty);

@@ -37,6 +37,7 @@ class PairedIntervals final : public IntervalSink {
         arrived_(sending_.size(), 0),
         target_(target) {}
   bool wants_streams() const override { return true; }
+  bool wants_omitted() const override { return true; }  // 3.12 prints (and lists) -O's too
   void interval(Role role, std::chrono::system_clock::time_point window_start,
                 const IntervalSample& sample, bool udp) override;
   // The timelines ended: an interval only some groups measured (the last, each timeline seeing

@@ -17,7 +17,8 @@ struct JsonLimits {
 };
 
 // xttcp's native result nests at most 6 deep (result > samples[] > sample > udp > flows[] >
-// flow), one more with the peer's result inside: 16 leaves room for a newer schema.
+// flow), two more with --bidir's other direction and its peer's result inside, one more in a
+// set of runs: 16 leaves room for a newer schema.
 inline constexpr JsonLimits native_result_limits{16u * 1024 * 1024, 16};
 
 // Deepest nesting of arrays and objects in `text`, counted outside strings; stops counting

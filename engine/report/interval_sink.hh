@@ -23,6 +23,9 @@ class IntervalSink {
   // Whether the samples should carry each stream's share (IntervalSample::per_stream). Asked
   // once, when the sink is added.
   virtual bool wants_streams() const { return false; }
+  // Whether the warm-up's intervals come too, marked IntervalSample::omitted and timed from
+  // the test's start (iperf3's -O rows). Asked once, when the sink is added.
+  virtual bool wants_omitted() const { return false; }
   // A sender's streams, once every one connected (before its window opens), in flow-slot order.
   virtual void connected(const std::vector<StreamEnds>& streams) { (void)streams; }
   // A receiver's stream seen for the first time (TCP: a watched connection; UDP: a flow its

@@ -18,7 +18,8 @@ OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers) {
                                 spec.dialect == Dialect::windows ? "-m" : "-P", spec.layout.ports);
     return need;
   }
-  const uint64_t connections = spec.sender_connections();  // UDP: one socket per flow
+  // UDP: one socket per flow; --bidir: a second set, for the receiver to send on.
+  const uint64_t connections = spec.sender_connections() * (spec.workload.bidir ? 2 : 1);
   need.files = connections + least;
   need.comfortable = connections + overhead;
   const char* options = spec.dialect == Dialect::windows ? "-m" : "-P (or -m) x -n x -l";

@@ -24,6 +24,7 @@
 #include "engine/run/reverse_roles.hh"
 #include "engine/run/reverse_streams.hh"
 #include "engine/run/run_setup.hh"
+#include "engine/run/second_direction.hh"
 #include "engine/run/run.hh"
 #include "engine/run/start_gate.hh"
 #include "engine/run/timeline.hh"
@@ -254,23 +255,6 @@ std::optional<std::string> describe_shortfall(const DescriptorShortfall& shortfa
       what, limit == UINT64_MAX ? "" : fmt::format(", ulimit -n {}", limit));
 }
 
-// --bidir: the sender's result for the direction back (it received), taken out of its result
-// (where it came as its other direction) and given to `back`, ours for that direction.
-void split_back_peer(Result& sender, Result& back, Log& log) {
-  std::shared_ptr<const Result> sender_back = std::move(sender.other_direction);
-  sender.other_direction.reset();
-  if (!sender_back) {
-    back.notes.push_back("--bidir: the sender sent no result for the direction back");
-    return;
-  }
-  if (std::optional<std::string> refused = refused_peer_result(*sender_back)) {
-    log.error(*refused);
-    back.notes.push_back(std::move(*refused));
-    return;
-  }
-  back.peer = std::move(sender_back);
-}
-
 // `back`: with --bidir, this end's result for the direction back (it sent), published and
 // written as the result's other direction.
 void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
@@ -339,8 +323,14 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
         r.control.sender_results(sender_gone || interrupted ? seconds(0) : seconds(5)), refusals,
         env.log);
   for (std::string& refused : refusals) result.notes.push_back(std::move(refused));
+  if (!results.empty() && !back) drop_other_direction(results.front());
   if (back) {
-    if (!results.empty()) split_back_peer(results.front(), *back, env.log);
+    // The sender's result for the direction back came inside its own.
+    if (!results.empty())
+      if (std::optional<std::string> unusable = take_second_peer(results.front(), *back)) {
+        env.log.error(*unusable);
+        back->notes.push_back(std::move(*unusable));
+      }
     result.other_direction = std::make_shared<const Result>(std::move(*back));
   }
   if (!results.empty()) result.peer = std::make_shared<const Result>(std::move(results.front()));
@@ -385,29 +375,19 @@ void test_not_measured(const Receiver& r, RunEnv& env, int& code) {
 
 // A --reverse or --bidir test's sending side (one port): its sender's workload
 // (reverse_roles.hh) on the connections that sender made for this end to send on, handed over
-// by the sync listener; with --bidir measured by its own timeline on its own thread, beside
-// the test's.
-struct SendingSide {
-  TestSpec spec;
-  Plan plan;
-  std::unique_ptr<WorkerPool> pool;
-  std::unique_ptr<SystemProbe> probe;
-  std::unique_ptr<Timeline> timeline;
-  MeasuredWindow window;
-  std::thread runner;
-};
-
-// Its workers, open and not yet released; an error (one line, naming the option) when the
-// workload cannot be sent or its connections did not all come.
-Expected<std::unique_ptr<SendingSide>> open_sending_side(const Receiver& receiver,
-                                                         const ReverseTest& reverse, RunEnv& env) {
-  const std::string option = reverse.asked.workload.bidir ? "--bidir: " : "--reverse: ";
+// by the sync listener (with --bidir, the test's second direction). Its workers, open and not
+// yet released; an error (one line, naming the option) when the workload cannot be sent or its
+// connections did not all come.
+Expected<std::unique_ptr<SecondDirection>> open_sending_side(const Receiver& receiver,
+                                                             const ReverseTest& reverse,
+                                                             RunEnv& env) {
+  const std::string option = reverse_option(reverse.asked) + std::string(": ");
   auto spec =
       reverse_sending_spec(with_phases(receiver.spec, phases_of(reverse.asked)), reverse.asked);
   if (!spec) return spec.error();
   auto plan = replan(*spec, receiver.plan, *receiver.data_path);
   if (!plan) return fail(option + plan.error().message);
-  auto side = std::make_unique<SendingSide>();
+  auto side = std::make_unique<SecondDirection>();
   side->spec = std::move(*spec);
   side->plan = std::move(*plan);
   // Its sender made every connection before it said go: they are here, or nearly.
@@ -453,7 +433,7 @@ Next run_reverse_test(const Receiver& receiver, const ReverseTest& reverse, uint
   const bool go_on = receiver.spec.control.hold;
   auto opened = open_sending_side(receiver, reverse, env);
   if (!opened) return sending_side_failed(receiver, opened.error().message, env, code);
-  SendingSide& side = **opened;
+  SecondDirection& side = **opened;
   const TestSpec& spec = side.spec;
   std::optional<SteadyClock::time_point> measure_end;
   if (spec.workload.duration_s != 0)
@@ -480,23 +460,10 @@ Next run_reverse_test(const Receiver& receiver, const ReverseTest& reverse, uint
   return go_on && !user_interrupted(env) ? Next::another_test : Next::done;
 }
 
-// --bidir: the sending side's timeline, from `start` over `phases`, on its own thread.
-void start_sending_side(SendingSide& side, const Phases& phases, SteadyClock::time_point start,
-                        RunEnv& env) {
-  side.timeline = std::make_unique<Timeline>(env.clock, *side.pool, *side.probe, env.log,
-                                             side.spec.output.interval_s);
-  side.timeline->keep_quiet();
-  side.timeline->begin_now();
-  side.pool->release();
-  side.runner =
-      std::thread([&side, phases, start] { side.window = side.timeline->run(phases, start); });
-}
-
 // --bidir: the sending side's result, once the test's window ended.
-std::optional<Result> finish_sending_side(const Receiver& r, SendingSide& side, uint32_t cycle,
+std::optional<Result> finish_sending_side(const Receiver& r, SecondDirection& side, uint32_t cycle,
                                           RunEnv& env, int& code) {
-  side.runner.join();
-  const std::vector<WorkerReport> reports = side.pool->stop_and_join();
+  const std::vector<WorkerReport> reports = side.finish();
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
   if (!side.window.measured) return std::nullopt;
   const RunFacts facts{&side.spec, &side.plan, r.backend,
@@ -540,12 +507,16 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   StartGate::Opening opening = r.gate.take_opening();
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
   // --bidir: this end also sends, beside the test it receives.
-  std::unique_ptr<SendingSide> back;
+  std::unique_ptr<SecondDirection> back;
   if (const std::optional<ReverseTest> reverse = r.control.reverse_test()) {
     if (!reverse->asked.workload.bidir)
       return run_reverse_test(r, *reverse, *cycle, start, env, code);
     auto opened = open_sending_side(r, *reverse, env);
-    if (!opened) return sending_side_failed(r, opened.error().message, env, code);
+    if (!opened) {
+      // Its connections to this end close too: its sender stops at once, not after -t.
+      r.pool.close_sessions({reverse->session}, false);
+      return sending_side_failed(r, opened.error().message, env, code);
+    }
     back = std::move(*opened);
   }
   test_start = {start, r.pool.total_bytes(), r.control.starts_on_request()};
@@ -558,7 +529,7 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   if (count_mode(spec)) timeline.begin_from(r.before_release, first_data);
   const Phases phases{spec.workload.warmup_s, spec.workload.duration_s, *cycle,
                       spec.output.sample_s};
-  if (back) start_sending_side(*back, phases, start, env);
+  if (back) back->start(env.clock, env.log, phases, start);
   const MeasuredWindow window = timeline.run(phases, start);
   std::optional<Result> back_result;
   if (back) back_result = finish_sending_side(r, *back, *cycle, env, code);

@@ -15,15 +15,17 @@ TestSpec reverse_receiving_spec(const TestSpec& own) {
 }
 
 Expected<TestSpec> reverse_sending_spec(const TestSpec& own, const TestSpec& asked) {
+  if (asked.workload.protocol != Protocol::tcp || own.workload.protocol != Protocol::tcp)
+    return fail(fmt::format("{}: TCP streams only; this test is UDP", reverse_option(asked)));
   if (asked.workload.send_buffer == 0 || asked.workload.send_buffer > max_reverse_send_bytes)
     return fail(fmt::format(
         "{}: the sender asks for sends of {} bytes (-b); a receiver sends 1 byte to {} MiB per "
         "call for a peer",
-        asked.workload.bidir ? "--bidir" : "--reverse", asked.workload.send_buffer,
-        max_reverse_send_bytes >> 20));
+        reverse_option(asked), asked.workload.send_buffer, max_reverse_send_bytes >> 20));
   TestSpec spec = own;
   spec.role = Role::sender;
-  spec.workload.reverse = true;
+  // What its sender asked, as it asked it: its second direction with --bidir.
+  spec.workload.reverse = asked.workload.reverse;
   spec.workload.bidir = asked.workload.bidir;
   spec.workload.send_buffer = asked.workload.send_buffer;
   spec.workload.rate_limit_bps = asked.workload.rate_limit_bps;

@@ -1,4 +1,4 @@
-// A --reverse test's data roles (docs/usage.md, "Reverse"): the sender (-s) makes the
+// A --reverse or --bidir test's data roles (docs/usage.md, "Reverse"): the sender (-s) makes the
 // connections on the receiver's one port and receives on them; the receiver (-r) sends on them.
 // Each end keeps its control role; these are the specs its workers run. Pure.
 #pragma once
@@ -11,6 +11,11 @@ namespace xttcp {
 // The largest send a --reverse sender may ask the receiver to make per call: the receiver
 // allocates it per worker, for a peer it does not know.
 inline constexpr uint32_t max_reverse_send_bytes = 16u << 20;
+
+// "--bidir" or "--reverse", as a test's sender asked it: the option its lines name.
+inline const char* reverse_option(const TestSpec& asked) {
+  return asked.workload.bidir ? "--bidir" : "--reverse";
+}
 
 // The -s end's workers: they receive, one flow per connection it makes (P x n x l, in flow
 // order), with its own buffer size and placement.

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <thread>
 
 #include "engine/control/windows_token.hh"
 #include "engine/count_mode.hh"
@@ -25,6 +24,7 @@
 #include "engine/run/result_checks.hh"
 #include "engine/run/reverse_roles.hh"
 #include "engine/run/run_setup.hh"
+#include "engine/run/second_direction.hh"
 #include "engine/run/run.hh"
 #include "engine/run/timeline.hh"
 #include "engine/run/worker_pool.hh"
@@ -116,9 +116,14 @@ bool connect_flows(const TestSpec& spec, WorkerPool& pool, Log& log) {
 // --reverse: every flow's connection, made here to the receiver's one port with the session's
 // preamble, in slot order; the receiver sends on them and this end's workers receive. One line
 // naming the flow when one cannot be made.
+// --bidir: the return connections take ephemeral source ports (the plan's, fixed by -f or
+// spread over the receiver's RSS queues, are the forward connections': the same four-tuple
+// twice cannot connect).
 Expected<std::vector<NativeSocket>> connect_reverse_streams(
     const TestSpec& spec, const Plan& plan, const std::vector<SocketAddress>& receivers,
     const SocketAddress& local, const std::vector<unsigned char>& preamble) {
+  const std::string option = reverse_option(spec);
+  const bool plan_ports = !spec.workload.bidir;
   std::vector<const FlowPlan*> flows(plan.flow_count, nullptr);
   for (const WorkerPlan& worker : plan.workers)
     for (const FlowPlan& flow : worker.flows) flows.at(flow.slot) = &flow;
@@ -128,19 +133,20 @@ Expected<std::vector<NativeSocket>> connect_reverse_streams(
     remote.set_port(spec.layout.base_port);
     ConnectOptions options;
     options.no_delay = spec.io.no_delay;
-    if (!spec.layout.source_address.empty() || flow->source_port != 0) {
+    const uint16_t source_port = plan_ports ? flow->source_port : uint16_t{0};
+    if (!spec.layout.source_address.empty() || source_port != 0) {
       SocketAddress source = local;
-      source.set_port(flow->source_port);
+      source.set_port(source_port);
       options.source = source;
     }
     auto socket = connect_tcp(remote, options, seconds(spec.control.connect_timeout_s));
     if (!socket)
-      return fail(fmt::format("--reverse: connection {} to {}: {}", flow->slot + 1,
+      return fail(fmt::format("{}: connection {} to {}: {}", option, flow->slot + 1,
                               remote.to_string(), socket.error().message));
     const SocketTransfer sent =
         send_some(socket->get(), reinterpret_cast<const char*>(preamble.data()), preamble.size());
     if (sent.bytes != static_cast<int64_t>(preamble.size()))
-      return fail(fmt::format("--reverse: connection {} to {}: cannot send its preamble",
+      return fail(fmt::format("{}: connection {} to {}: cannot send its preamble", option,
                               flow->slot + 1, remote.to_string()));
     made.push_back(std::move(*socket));
   }
@@ -164,18 +170,6 @@ std::vector<StreamEnds> stream_ends(const WorkerPool& pool) {
   return ends;
 }
 
-// --bidir: the direction back (the receiver sends), measured by its own timeline on its own
-// thread over the same phases of the same clock, its workers released with the others.
-struct BackDirection {
-  TestSpec spec;
-  Plan plan;
-  std::unique_ptr<WorkerPool> pool;
-  std::unique_ptr<SystemProbe> probe;
-  std::unique_ptr<Timeline> timeline;
-  MeasuredWindow window;
-  std::thread runner;
-};
-
 // The window, from `start`: the instant the receiver said go, as its own window starts when it
 // says so (NTTTCP: the sender's clock starts on reading 'R'). It begins from the counters taken
 // before the workers are released, so a slow start on a loaded host is the same dead time in
@@ -184,26 +178,16 @@ struct BackDirection {
 // window that is just the receiver finishing first.
 MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time_point start,
                        WorkerPool& pool, SenderControl& control, CountModeEnd& count_end,
-                       const SystemProbe& probe, BackDirection* back, RunEnv& env) {
+                       const SystemProbe& probe, SecondDirection* back, RunEnv& env) {
   Timeline timeline(env.clock, pool, probe, env.log, spec.output.interval_s);
   timeline.add_sink(env.intervals, spec.role);
   timeline.add_sink(env.live_report, spec.role);
   const Phases phases{spec.workload.warmup_s, spec.workload.duration_s, cycle_s,
                       spec.output.sample_s};
-  if (back != nullptr) {
-    back->timeline = std::make_unique<Timeline>(env.clock, *back->pool, *back->probe, env.log,
-                                                spec.output.interval_s);
-    back->timeline->keep_quiet();
-    back->timeline->begin_now();
-  }
   timeline.begin_now();
   const int64_t connections_at_start = pool.open_connections();
   pool.release();
-  if (back != nullptr) {
-    back->pool->release();
-    back->runner =
-        std::thread([back, phases, start] { back->window = back->timeline->run(phases, start); });
-  }
+  if (back != nullptr) back->start(env.clock, env.log, phases, start);  // --bidir
   const auto lost_deadline =
       start + seconds(spec.workload.warmup_s + spec.workload.duration_s) - milliseconds(500);
   timeline.set_watch([&]() -> std::optional<StopReason> {
@@ -216,24 +200,7 @@ MeasuredWindow measure(const TestSpec& spec, uint32_t cycle_s, SteadyClock::time
       return StopReason{StopCause::receiver_left, "the receiver closed every connection"};
     return control.receiver_gone();
   });
-  MeasuredWindow window = timeline.run(phases, start);
-  if (back != nullptr) back->runner.join();
-  return window;
-}
-
-// --bidir: the receiver's result for the direction back, taken out of its result (where it
-// came as its other direction) and given to ours; a line when it sent none, or one no run
-// can produce.
-std::optional<std::string> split_back_peer(Result& result, Result& back) {
-  if (!result.peer) return std::nullopt;
-  Result peer = *result.peer;
-  std::shared_ptr<const Result> peer_back = std::move(peer.other_direction);
-  peer.other_direction.reset();
-  result.peer = std::make_shared<const Result>(std::move(peer));
-  if (!peer_back) return "--bidir: the receiver sent no result for the direction back";
-  if (std::optional<std::string> refused = refused_peer_result(*peer_back)) return refused;
-  back.peer = std::move(peer_back);
-  return std::nullopt;
+  return timeline.run(phases, start);
 }
 
 // Our result (with --bidir, both directions') and, from an xttcp receiver, its result; printed
@@ -257,16 +224,20 @@ int report(const RunFacts& facts, const MeasuredWindow& window,
       result.notes.push_back(*refused);
       code = exit_code::run_failed;
     } else {
-      result.peer = std::make_shared<const Result>(std::move(**peer));
+      Result& theirs = **peer;
+      // --bidir: the receiver's result for the direction back came inside its own.
+      if (!back)
+        drop_other_direction(theirs);
+      else if (std::optional<std::string> unusable = take_second_peer(theirs, *back)) {
+        env.log.error(*unusable);
+        back->notes.push_back(*unusable);
+        code = exit_code::run_failed;
+      }
+      result.peer = std::make_shared<const Result>(std::move(theirs));
     }
   }
   std::optional<std::string> back_mismatch;
   if (back) {
-    if (std::optional<std::string> unusable = split_back_peer(result, *back)) {
-      env.log.error(*unusable);
-      back->notes.push_back(*unusable);
-      code = exit_code::run_failed;
-    }
     // The receiver sent, this end received.
     if (back->peer && (back_mismatch = count_mismatch(*back->peer, *back)))
       back->notes.push_back(*back_mismatch);
@@ -363,7 +334,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
   const bool bidir = spec.workload.bidir;
   const TestSpec data_spec = reverse ? reverse_receiving_spec(spec) : spec;
   Plan reverse_plan;
-  std::unique_ptr<BackDirection> back;
+  std::unique_ptr<SecondDirection> back;
   if (reverse || bidir) {
     const TestSpec receiving_spec = reverse_receiving_spec(spec);
     auto receiving = replan(receiving_spec, plan, *setup->run.backend);
@@ -374,7 +345,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     if (reverse) {
       reverse_plan = std::move(*receiving);
     } else {
-      back = std::make_unique<BackDirection>();
+      back = std::make_unique<SecondDirection>();
       back->spec = receiving_spec;
       back->plan = std::move(*receiving);
       back->probe = std::make_unique<SystemProbe>(back->spec);
@@ -410,7 +381,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     auto streams = connect_reverse_streams(spec, plan, setup->receivers, setup->local,
                                            agreement->return_preamble);
     if (!streams) {
-      log.error("--bidir: " + streams.error().message);
+      log.error(streams.error().message);
       return exit_code::run_failed;
     }
     back->pool->adopt(*streams);
@@ -441,7 +412,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                                         count_end, probe, back.get(), env);
   const std::vector<WorkerReport> reports = pool.stop_and_join();
   const std::vector<WorkerReport> back_reports =
-      back ? back->pool->stop_and_join() : std::vector<WorkerReport>{};
+      back ? back->finish() : std::vector<WorkerReport>{};
 
   const bool receiver_lost = window.cut_short && env.clock.cause() == StopCause::receiver_left;
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - start).count();
@@ -468,7 +439,12 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                        pool.udp_gro(),
                        pool.udp_gso_segments()};
   std::optional<Result> back_result;
-  if (back) {
+  if (back && !back->window.measured) {
+    // Cancelled as the window opened: the first direction's thread saw it open, this one not.
+    log.error("--bidir: the test ended before the direction back's window began: " +
+              env.clock.reason().message);
+    code = exit_code::run_failed;
+  } else if (back) {
     const RunFacts back_facts{
         &back->spec, &back->plan,        std::string(setup->run.backend->name()),
         host,        agreement->cycle_s, static_cast<uint32_t>(back->plan.flow_count)};

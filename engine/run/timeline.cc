@@ -148,9 +148,14 @@ class Timeline::Run {
     if (length > 0) {
       if (print && t_.says_anything() && t_.log_.shows_realtime())
         t_.log_.realtime(live_line(live_figures(bytes, operations, length), progress(now)));
-      if (stage_ == Stage::measure) {
-        IntervalSample sample{Seconds(sample_start_ - window_start_).count(), length,
-                              bytes - sample_bytes_};
+      // The warm-up's intervals go only to the sinks that print them marked omitted (iperf3's
+      // -O rows), timed from the test's start as 3.12 times them; they are in no window.
+      const bool measuring = stage_ == Stage::measure;
+      const bool omitted = stage_ == Stage::warmup && t_.omitted_sinks_;
+      if (measuring || omitted) {
+        IntervalSample sample{Seconds(sample_start_ - (measuring ? window_start_ : start_)).count(),
+                              length, bytes - sample_bytes_};
+        sample.omitted = omitted;
         sample.operations = operations - sample_operations_;
         if (t_.count_streams_)
           sample.streams = t_.count_streams_();
@@ -174,13 +179,16 @@ class Timeline::Run {
               stream_figures({t_.pool_.role(), udp_run_, &sample_flows_, &slots, &udp_delta,
                               &readings_, readings ? &*readings : nullptr, &sample.connections,
                               t_.pool_.counts_reads(), t_.pool_.spec().layout.one_port});
-        window_.intervals.push_back(sample);
-        // Each stream's share is for the sinks; the result keeps it for as many streams as it
-        // keeps connections' figures (limits::watched_connections), not for thousands.
-        if (sample.per_stream.size() > limits::watched_connections)
-          window_.intervals.back().per_stream.clear();
+        if (measuring) {
+          window_.intervals.push_back(sample);
+          // Each stream's share is for the sinks; the result keeps it for as many streams as it
+          // keeps connections' figures (limits::watched_connections), not for thousands.
+          if (sample.per_stream.size() > limits::watched_connections)
+            window_.intervals.back().per_stream.clear();
+        }
         for (IntervalSink* sink : t_.sinks_)
-          sink->interval(t_.sink_role_, window_.started_at, sample, udp_run_);
+          if (measuring || sink->wants_omitted())
+            sink->interval(t_.sink_role_, window_.started_at, sample, udp_run_);
       }
     }
     sample_start_ = now;
@@ -422,6 +430,7 @@ void Timeline::add_sink(IntervalSink* sink, Role role) {
   if (sink != nullptr) {
     sinks_.push_back(sink);
     per_stream_ = per_stream_ || sink->wants_streams();
+    omitted_sinks_ = omitted_sinks_ || sink->wants_omitted();
   }
   sink_role_ = role;
 }

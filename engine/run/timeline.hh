@@ -116,7 +116,8 @@ class Timeline {
   std::function<uint32_t()> count_streams_;
   std::vector<IntervalSink*> sinks_;
   Role sink_role_ = Role::receiver;
-  bool per_stream_ = false;  // a sink wants IntervalSample::per_stream
+  bool per_stream_ = false;     // a sink wants IntervalSample::per_stream
+  bool omitted_sinks_ = false;  // a sink wants the warm-up's intervals (wants_omitted)
   std::optional<std::vector<CounterSnapshot>> begin_from_;
   std::optional<std::vector<udp::FlowRecord>> begin_udp_from_;  // begin_now()'s
   std::optional<SteadyClock::time_point> begin_since_;

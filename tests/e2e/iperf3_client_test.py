@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xttcp as an iperf3 client (`iperf3 -c`, a link named iperf3) on loopback, against Debian's
 iperf3 3.12 server (/usr/bin/iperf3 -s -1 -J) and against xttcp's own iperf3 server: TCP with
--P 4, reverse (-R) with -P 2 and -O 1, -n. The server's -J document says the test ran, what it
+-P 4, reverse (-R) with -P 2 and -O 1 (its omitted rows as 3.12 prints them), -n. The server's -J document says the test ran, what it
 counted and what xttcp handed over in iperf3's results message agree within 2 %, and xttcp's
 printed summary is the figure it handed over. The ends of a test that is not the client's: a
 busy server, a server stopped mid-test (SERVER_TERMINATE), a client stopped by Ctrl+C
@@ -95,6 +95,14 @@ def to_iperf3_reverse(xttcp, started):
     check_against_iperf3(c, server_document(s), 2, False)
     check("Reverse mode, remote host 127.0.0.1 is sending" in c.stdout(),
           f"no reverse-mode line:\n{c.stdout()}")
+    # -O 1: the omit period's intervals first, each stream's row and the [SUM]'s, marked as 3.12
+    # marks them and timed from the test's start (how long each is, a loaded host decides).
+    rows = [line for line in c.stdout().splitlines() if re.match(r"\[(SUM|\s*\d+)\]\s+\d", line)]
+    omitted = [line.endswith("(omitted)") for line in rows]
+    first = omitted.count(True)
+    check(first >= 3 and first % 3 == 0 and omitted[:first] == [True] * first and
+          " 0.00-" in rows[0] and rows[first - 1].startswith("[SUM]"),
+          f"no omit period's rows first, from 0.00, 3 by 3:\n{c.stdout()}")
 
 
 def to_iperf3_bytes(xttcp, started):
@@ -181,8 +189,17 @@ def json_as_iperf3s(xttcp, started):
     what it reads agrees (each document's totals within 2 % of its own other end)."""
     need_iperf3()
     s, port = iperf3_server(started, ())  # test after test
-    for direction in ([], ["-R"], ["--bidir"]):
+    for direction in ([], ["-R"], ["--bidir"], ["-O", "1"]):
         for name, doc in both_documents(xttcp, started, port, "-t", "2", "-P", "2", *direction):
+            # -O: the omit period's interval first, marked omitted (its streams' too), and no
+            # other.
+            omitted = [i["sum"]["omitted"] for i in doc["intervals"]]
+            first = omitted.count(True)
+            check(omitted == [True] * first + [False] * (len(omitted) - first) and
+                  (first >= 1) == ("-O" in direction) and
+                  all(s["omitted"] == i["sum"]["omitted"]
+                      for i in doc["intervals"] for s in i["streams"]),
+                  f"{direction} {name}: intervals' omitted {omitted}")
             read = consumer_reads(doc)
             print(f"{direction} {name}: sent {read['sent_bytes']}, received "
                   f"{read['received_bytes']}, {len(read['intervals_bps'])} intervals, CPU "

@@ -315,6 +315,17 @@ def case_bidir(xttcp, started):
           "--bidir: the console does not show the other direction")
 
 
+def case_bidir_source_ports(xttcp, started):
+    """--bidir with -f (fixed source ports): the return connections take ephemeral ones, so no
+    four-tuple is made twice and the test runs."""
+    base = free_port_block(1)
+    source = free_port_block(4)
+    r, _ = receiver(xttcp, started, base, "-t", "1")
+    s, _ = sender(xttcp, started, base, "-t", "1", "--bidir", "-f", str(source))
+    check(s.wait(60) == 0, f"--bidir -f {source} failed:\n{s.stdout()}{s.stderr()}")
+    check(r.wait(60) == 0, "the receiver of --bidir -f failed")
+
+
 def case_wrong_direction(xttcp, started):
     """A connection going the way its session's test does not is closed at once: a forward
     session's connection for the receiver to send on, or a --reverse session's to receive on."""
@@ -394,6 +405,7 @@ CASES = {
     "auth": case_auth,
     "reverse": case_reverse,
     "bidir": case_bidir,
+    "bidir-source-ports": case_bidir_source_ports,
     "wrong-direction": case_wrong_direction,
     "reverse-bounds": case_reverse_bounds,
     "mismatch": case_mismatch,

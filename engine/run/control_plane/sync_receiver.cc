@@ -134,16 +134,19 @@ class SyncReceiver final : public ReceiverControl {
       // reserve would close some at once and the test would not be the one it asked for.
       if (sender->workload.protocol == Protocol::tcp && context_.admission != nullptr)
         if (auto no_room = connections_do_not_fit(
-                sender->sender_connections(), context_.admission->open_files_limit(),
-                context_.admission->kept_for_control(), open_files_in_use()))
+                sender->sender_connections() * (sender->workload.bidir ? 2 : 1),
+                context_.admission->open_files_limit(), context_.admission->kept_for_control(),
+                open_files_in_use()))
           return fail(*no_room);
       {
         std::lock_guard lock(phases_mutex_);
         phases_[peer] = phases_of(*sender);
         if (sender->workload.reverse || sender->workload.bidir)
           reversed_[peer] = ReverseTest{*sender, peer};
-        // One port: its data connections, at most as many as it makes (each way with --bidir).
-        streams_left_[peer] = sender->sender_connections() * (sender->workload.bidir ? 2 : 1);
+        // One port: its data connections, at most as many as it makes each way it asked.
+        const uint64_t made = sender->sender_connections();
+        const bool back = sender->workload.reverse || sender->workload.bidir;
+        streams_left_[peer] = {sender->workload.reverse ? 0 : made, back ? made : 0};
       }
       if (flows != nullptr) {
         // A UDP test's native sender declares its flows; one whose hello breaks the rules is
@@ -343,13 +346,12 @@ class SyncReceiver final : public ReceiverControl {
   bool takes_stream(int id, sync_auth::Direction direction) {
     if (!server_->takes_streams_from(id)) return false;
     std::lock_guard lock(phases_mutex_);
-    const auto reversed = reversed_.find(id);
-    const bool returns = reversed != reversed_.end();
-    const bool forward = !returns || reversed->second.asked.workload.bidir;
-    if (direction == sync_auth::Direction::to_sender ? !returns : !forward) return false;
     auto left = streams_left_.find(id);
-    if (left == streams_left_.end() || left->second == 0) return false;
-    --left->second;
+    if (left == streams_left_.end()) return false;
+    uint64_t& way =
+        direction == sync_auth::Direction::to_sender ? left->second.back : left->second.forward;
+    if (way == 0) return false;
+    --way;
     return true;
   }
 
@@ -374,7 +376,13 @@ class SyncReceiver final : public ReceiverControl {
   // Likewise, the specs of the senders that asked --reverse, and the running test's if it did.
   std::unordered_map<int, ReverseTest> reversed_;
   std::optional<ReverseTest> test_reversed_;
-  std::unordered_map<int, uint64_t> streams_left_;  // one port: data connections still to come
+  // One port: each session's data connections still to come, each way (a way its test does
+  // not go has none).
+  struct StreamsLeft {
+    uint64_t forward = 0;  // to this end
+    uint64_t back = 0;     // for this end to send on (--reverse, --bidir)
+  };
+  std::unordered_map<int, StreamsLeft> streams_left_;
   PeerResults peers_;
   WindowWatch watch_;
   std::unique_ptr<SyncServer> server_;

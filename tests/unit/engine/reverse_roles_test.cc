@@ -64,6 +64,26 @@ TEST(ReverseRoles, APeerCannotMakeTheReceiverSendHugeBuffers) {
   EXPECT_EQ(bidir.error().message.rfind("--bidir: ", 0), 0u) << bidir.error().message;
 }
 
+// A hello asking a UDP receiver (or asking UDP) to send back is refused: its streams are TCP.
+TEST(ReverseRoles, OnlyTcpStreamsGoBack) {
+  TestSpec own = test::sender_spec(1, 1, 1);
+  own.role = Role::receiver;
+  TestSpec asked = test::sender_spec(1, 1, 1);
+  asked.workload.bidir = true;
+  asked.workload.protocol = Protocol::udp;
+  auto refused = reverse_sending_spec(own, asked);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "--bidir: TCP streams only; this test is UDP");
+  asked.workload.protocol = Protocol::tcp;
+  own.workload.protocol = Protocol::udp;
+  EXPECT_FALSE(reverse_sending_spec(own, asked));
+  own.workload.protocol = Protocol::tcp;
+  auto sending = reverse_sending_spec(own, asked);
+  ASSERT_TRUE(sending);
+  EXPECT_TRUE(sending->workload.bidir);
+  EXPECT_FALSE(sending->workload.reverse);  // as its sender asked: --bidir, not --reverse
+}
+
 // --bidir: the host's CPU moved both directions, so cycles/byte counts both directions' bytes.
 TEST(ReverseRoles, BothDirectionsShareTheHostsCycles) {
   Result forth;

@@ -113,6 +113,16 @@ TEST(LiveReport, EachIntervalsRowsThenSumAndSeparator) {
                          separator,
                      }));
   EXPECT_TRUE(live.ended_with_separator());
+  // -O: the omit period's rows are marked, as 3.12 marks them (its server, -O 1 -P 2).
+  printed.clear();
+  sample.omitted = true;
+  live.intervals({sample}, false);
+  ASSERT_EQ(printed.size(), 4u);
+  EXPECT_EQ(printed[0],
+            "[  5]   0.00-1.00   sec  1.86 GBytes  16.0 Gbits/sec                  (omitted)");
+  EXPECT_EQ(printed[2],
+            "[SUM]   0.00-1.00   sec  3.70 GBytes  31.8 Gbits/sec                  (omitted)");
+  sample.omitted = false;
   // A last interval shorter than a tenth of -i that carried nothing is left out, as 3.12 does.
   IntervalSample empty;
   empty.start_s = 1;

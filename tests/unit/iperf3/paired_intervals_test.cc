@@ -54,6 +54,23 @@ TEST(PairedIntervals, AnIntervalALateTimelineSkippedGoesOutWithItsShareEmpty) {
   EXPECT_EQ(seen.intervals_seen[2].second, (std::vector<uint64_t>{12, 22}));  // in step again
 }
 
+// -O: the omit period's intervals are timed from the test's start, the others from the
+// window's, so their times meet; they never pair with each other, and the omitted go first.
+TEST(PairedIntervals, TheOmitPeriodsIntervalsKeepApartAndGoFirst) {
+  Seen seen;
+  PairedIntervals paired({true, false}, 1.0, seen);
+  IntervalSample omitted = at(0, 5);
+  omitted.omitted = true;
+  paired.interval(Role::sender, {}, omitted, false);
+  paired.interval(Role::sender, {}, at(0, 10), false);  // a step ahead of the other group
+  omitted.bytes = 6;
+  paired.interval(Role::receiver, {}, omitted, false);
+  paired.interval(Role::receiver, {}, at(0, 20), false);
+  ASSERT_EQ(seen.intervals_seen.size(), 2u);
+  EXPECT_EQ(seen.intervals_seen[0].second, (std::vector<uint64_t>{5, 6}));
+  EXPECT_EQ(seen.intervals_seen[1].second, (std::vector<uint64_t>{10, 20}));
+}
+
 TEST(PairedIntervals, WhatIsLeftAtTheEndGoesOutInOrder) {
   Seen seen;
   PairedIntervals paired({false, true}, 1.0, seen);
