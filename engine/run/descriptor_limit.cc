@@ -1,5 +1,7 @@
 #include "engine/run/descriptor_limit.hh"
 
+#include "engine/run/reverse_roles.hh"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,7 +21,7 @@ OpenFilesNeed open_files_needed(const TestSpec& spec, uint64_t workers) {
     return need;
   }
   // UDP: one socket per flow; --bidir: a second set, for the receiver to send on.
-  const uint64_t connections = spec.sender_connections() * (spec.workload.bidir ? 2 : 1);
+  const uint64_t connections = connections_made(spec);
   need.files = connections + least;
   need.comfortable = connections + overhead;
   const char* options = spec.dialect == Dialect::windows ? "-m" : "-P (or -m) x -n x -l";

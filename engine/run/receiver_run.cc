@@ -280,7 +280,6 @@ void report(const Receiver& r, const MeasuredWindow& window, uint32_t cycle_s,
                  r.pool.udp_gso_segments()};
   Result result = build_result(facts, window, reports);
   if (back) {
-    result.spec.workload.bidir = true;  // what its sender asked: this end received one way
     share_cpu_between_directions(result, *back);
     result.other_direction = std::make_shared<const Result>(*back);
   }
@@ -465,10 +464,11 @@ std::optional<Result> finish_sending_side(const Receiver& r, SecondDirection& si
                                           RunEnv& env, int& code) {
   const std::vector<WorkerReport> reports = side.finish();
   if (!log_worker_errors(reports, env.log)) code = exit_code::run_failed;
-  if (!side.window.measured) return std::nullopt;
-  const RunFacts facts{&side.spec, &side.plan, r.backend,
-                       r.host,     cycle,      static_cast<uint32_t>(side.plan.flow_count)};
-  return build_result(facts, side.window, reports);
+  auto built = side.result(r.backend, r.host, cycle, reports);
+  if (built) return std::move(*built);
+  env.log.error(built.error().message);
+  code = exit_code::run_failed;
+  return std::nullopt;
 }
 
 // One test: wait for its start, measure, collect, report. `code` is failed on an error.
@@ -494,7 +494,10 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   // A native sender's test runs as it asked (workload_agreement.hh): its phases, not this
   // receiver's own, which are for senders that say nothing of theirs (NTTTCP).
   const std::optional<TestPhases> asked = receiver.control.test_phases();
-  const TestSpec spec = asked ? with_phases(receiver.spec, *asked) : receiver.spec;
+  // --reverse, --bidir: this end sends what its one native sender asked.
+  const std::optional<ReverseTest> reverse = receiver.control.reverse_test();
+  TestSpec spec = asked ? with_phases(receiver.spec, *asked) : receiver.spec;
+  if (reverse && reverse->asked.workload.bidir) spec.workload.bidir = true;  // as it was asked
   if (asked && *asked != phases_of(receiver.spec))
     env.log.info(
         fmt::format("this test runs its sender's {} (this receiver's own {} is for "
@@ -508,7 +511,7 @@ Next run_one_test(const Receiver& receiver, const std::vector<udp::FlowRecord>& 
   const auto start = opening.counts.empty() ? SteadyClock::now() : opening.at;
   // --bidir: this end also sends, beside the test it receives.
   std::unique_ptr<SecondDirection> back;
-  if (const std::optional<ReverseTest> reverse = r.control.reverse_test()) {
+  if (reverse) {
     if (!reverse->asked.workload.bidir)
       return run_reverse_test(r, *reverse, *cycle, start, env, code);
     auto opened = open_sending_side(r, *reverse, env);

@@ -17,6 +17,16 @@ inline const char* reverse_option(const TestSpec& asked) {
   return asked.workload.bidir ? "--bidir" : "--reverse";
 }
 
+// Whether a test's sender asked the receiver to send (--reverse, or --bidir's second direction).
+inline bool receiver_sends(const TestSpec& asked) {
+  return asked.workload.reverse || asked.workload.bidir;
+}
+
+// Every TCP data connection a sender makes: its P x n x l, one set each way with --bidir.
+inline uint64_t connections_made(const TestSpec& asked) {
+  return asked.sender_connections() * (asked.workload.bidir ? 2 : 1);
+}
+
 // The -s end's workers: they receive, one flow per connection it makes (P x n x l, in flow
 // order), with its own buffer size and placement.
 TestSpec reverse_receiving_spec(const TestSpec& own);

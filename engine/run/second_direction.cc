@@ -1,5 +1,6 @@
 #include "engine/run/second_direction.hh"
 
+#include "engine/run/result_builder.hh"
 #include "engine/run/result_checks.hh"
 
 namespace xttcp {
@@ -16,6 +17,17 @@ void SecondDirection::start(PhaseClock& clock, Log& log, const Phases& phases,
 std::vector<WorkerReport> SecondDirection::finish() {
   if (runner.joinable()) runner.join();
   return pool->stop_and_join();
+}
+
+Expected<Result> SecondDirection::result(const std::string& backend, const HostInfo& host,
+                                         uint32_t cycle_s,
+                                         const std::vector<WorkerReport>& reports) const {
+  if (!window.measured)
+    return fail("--bidir: the test ended before the second direction's window began: " +
+                window.stop.message);
+  const RunFacts facts{&spec, &plan,   backend,
+                       host,  cycle_s, static_cast<uint32_t>(plan.flow_count)};
+  return build_result(facts, window, reports);
 }
 
 std::optional<std::string> take_second_peer(Result& peer, Result& own) {

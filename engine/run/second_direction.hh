@@ -33,6 +33,10 @@ struct SecondDirection {
   void start(PhaseClock& clock, Log& log, const Phases& phases, SteadyClock::time_point start);
   // Once the test's own window ended: waits for the timeline, stops the workers, their reports.
   std::vector<WorkerReport> finish();
+  // Its result from finish()'s reports; an error (one line) when its window never opened
+  // (cancelled as the test's own opened: that thread saw it open, this one not).
+  Expected<Result> result(const std::string& backend, const HostInfo& host, uint32_t cycle_s,
+                          const std::vector<WorkerReport>& reports) const;
 };
 
 // --bidir: the other end's result for the second direction, which came inside its result as

@@ -339,7 +339,7 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
     const TestSpec receiving_spec = reverse_receiving_spec(spec);
     auto receiving = replan(receiving_spec, plan, *setup->run.backend);
     if (!receiving) {
-      log.error((bidir ? "--bidir: " : "--reverse: ") + receiving.error().message);
+      log.error(std::string(reverse_option(spec)) + ": " + receiving.error().message);
       return exit_code::run_failed;
     }
     if (reverse) {
@@ -439,16 +439,15 @@ int run_sender(const TestSpec& requested, RunEnv& env) {
                        pool.udp_gro(),
                        pool.udp_gso_segments()};
   std::optional<Result> back_result;
-  if (back && !back->window.measured) {
-    // Cancelled as the window opened: the first direction's thread saw it open, this one not.
-    log.error("--bidir: the test ended before the direction back's window began: " +
-              env.clock.reason().message);
-    code = exit_code::run_failed;
-  } else if (back) {
-    const RunFacts back_facts{
-        &back->spec, &back->plan,        std::string(setup->run.backend->name()),
-        host,        agreement->cycle_s, static_cast<uint32_t>(back->plan.flow_count)};
-    back_result = build_result(back_facts, back->window, back_reports);
+  if (back) {
+    auto built = back->result(std::string(setup->run.backend->name()), host, agreement->cycle_s,
+                              back_reports);
+    if (built) {
+      back_result = std::move(*built);
+    } else {
+      log.error(built.error().message);
+      code = exit_code::run_failed;
+    }
   }
   return report(facts, window, reports, std::move(back_result), source_ports, *control,
                 receiver_lost, env, code);

@@ -9,6 +9,7 @@
 #include "base/units.hh"
 #include "engine/control/sync_auth.hh"
 #include "engine/net/address.hh"
+#include "engine/run/reverse_roles.hh"
 #include "tools/cli/command.hh"
 #include "tools/cli/defaults_profile.hh"
 #include "tools/cli/cpu_count.hh"
@@ -294,7 +295,7 @@ Status check_reverse(const ParseState& state) {
   if (spec.workload.reverse && spec.workload.bidir)
     return fail("--reverse and --bidir: --bidir already runs the reverse direction (drop one)");
   if (!spec.workload.reverse && !spec.workload.bidir) return ok();
-  const std::string name = spec.workload.bidir ? "--bidir" : "--reverse";
+  const std::string name = reverse_option(spec);
   if (spec.control.no_sync)
     return fail(name +
                 ": the receiver learns of it on the sync connection, which -N leaves out (drop "

@@ -134,19 +134,17 @@ class SyncReceiver final : public ReceiverControl {
       // reserve would close some at once and the test would not be the one it asked for.
       if (sender->workload.protocol == Protocol::tcp && context_.admission != nullptr)
         if (auto no_room = connections_do_not_fit(
-                sender->sender_connections() * (sender->workload.bidir ? 2 : 1),
-                context_.admission->open_files_limit(), context_.admission->kept_for_control(),
-                open_files_in_use()))
+                connections_made(*sender), context_.admission->open_files_limit(),
+                context_.admission->kept_for_control(), open_files_in_use()))
           return fail(*no_room);
       {
         std::lock_guard lock(phases_mutex_);
         phases_[peer] = phases_of(*sender);
-        if (sender->workload.reverse || sender->workload.bidir)
-          reversed_[peer] = ReverseTest{*sender, peer};
+        if (receiver_sends(*sender)) reversed_[peer] = ReverseTest{*sender, peer};
         // One port: its data connections, at most as many as it makes each way it asked.
         const uint64_t made = sender->sender_connections();
-        const bool back = sender->workload.reverse || sender->workload.bidir;
-        streams_left_[peer] = {sender->workload.reverse ? 0 : made, back ? made : 0};
+        streams_left_[peer] = {sender->workload.reverse ? 0 : made,
+                               receiver_sends(*sender) ? made : 0};
       }
       if (flows != nullptr) {
         // A UDP test's native sender declares its flows; one whose hello breaks the rules is
@@ -159,7 +157,7 @@ class SyncReceiver final : public ReceiverControl {
       }
       // --reverse, --bidir: this end would send its workload; what it may not ask is refused
       // now.
-      if (sender->workload.reverse || sender->workload.bidir)
+      if (receiver_sends(*sender))
         if (auto sending = reverse_sending_spec(spec, *sender); !sending) return sending.error();
       // One port without the key: the cookie this sender's data connections must open with.
       std::optional<sync_auth::Cookie> stream_cookie;
