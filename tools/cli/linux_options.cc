@@ -523,9 +523,9 @@ const OptionDef table[] = {
    "with the same key (xttcp peers only: NTTTCP's cannot authenticate)", "",
    bind::parsed<&Control::auth_key_file, bind::non_empty<"a key file">>},
   {0, "one-port", none, "", two_hosts, native,
-   "the sync connection and every TCP data connection on port PORT alone (both ends give it): "
-   "one firewall rule; each data connection opens with its test's cookie, handed out on the "
-   "sync connection", "off: sync on PORT - 1, data on PORT..PORT + P - 1",
+   "the sync connection and every data connection on port PORT alone, TCP (and with -u, UDP: "
+   "the flows told apart by their ids); both ends give it: one firewall rule; each data "
+   "connection opens with its test's cookie, handed out on the sync connection", "off: sync on PORT - 1, data on PORT..PORT + P - 1",
    bind::flag<&Layout::one_port>},
   {0, "reverse", none, "", for_sender, native,
    "the receiver sends and this end receives, over connections this end makes on one port "

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/run/result_builder.hh"
+#include "engine/run/second_direction.hh"
 #include "specs.hh"
 
 namespace xttcp {
@@ -82,6 +83,43 @@ TEST(ReverseRoles, OnlyTcpStreamsGoBack) {
   ASSERT_TRUE(sending);
   EXPECT_TRUE(sending->workload.bidir);
   EXPECT_FALSE(sending->workload.reverse);  // as its sender asked: --bidir, not --reverse
+}
+
+// --bidir: the other end's second-direction result comes inside its result and goes to ours;
+// none there is a line; outside --bidir one is dropped.
+TEST(SecondDirection, ThePeersSecondResultIsTakenOutOrDropped) {
+  Result back_peer;
+  back_peer.role = Role::receiver;
+  back_peer.duration_s = 2;
+  back_peer.total_bytes = 1000;
+  Result peer;
+  peer.role = Role::sender;
+  peer.other_direction = std::make_shared<const Result>(back_peer);
+  Result own;
+  own.role = Role::sender;
+  EXPECT_EQ(take_second_peer(peer, own), std::nullopt);
+  EXPECT_FALSE(peer.other_direction);
+  ASSERT_TRUE(own.peer);
+  EXPECT_EQ(own.peer->total_bytes, 1000u);
+  Result none;
+  const std::optional<std::string> missing = take_second_peer(none, own);
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(*missing, "--bidir: the other end sent no result for the second direction");
+  Result stray;
+  stray.other_direction = std::make_shared<const Result>(back_peer);
+  drop_other_direction(stray);
+  EXPECT_FALSE(stray.other_direction);
+}
+
+// A second direction whose window never opened has no result, and says why in one line.
+TEST(SecondDirection, AWindowThatNeverOpenedIsNoResult) {
+  SecondDirection side;
+  side.window.stop = {StopCause::interrupted, "interrupted by signal"};
+  auto built = side.result("epoll", HostInfo{}, 3, {});
+  ASSERT_FALSE(built);
+  EXPECT_EQ(built.error().message,
+            "--bidir: the test ended before the second direction's window began: interrupted by "
+            "signal");
 }
 
 // --bidir: the host's CPU moved both directions, so cycles/byte counts both directions' bytes.

@@ -37,8 +37,9 @@ Json reference(const std::string& name) {
   return Json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
 }
 
-// A two-stream test of one second, as this end saw it and as its peer's results said.
-Json document(bool sending) {
+// A two-stream test of one second, as this end saw it and as its peer's results said; with
+// `omit`, an omit period's interval (-O) first, whose RTT is the highest.
+Json document(bool sending, bool omit = false) {
   JsonDocument doc(one_direction(sending, 2));
   doc.set_sockets({5, 7});
   DocumentStart start;
@@ -60,6 +61,14 @@ Json document(bool sending) {
   tcp.snd_mss = 1000;
   tcp.rtt_us = 48;
   tcp.retransmits = 2;
+  if (omit) {
+    IntervalSample omitted = sample;
+    ConnectionInterval slow = tcp;
+    slow.rtt_us = 99;
+    omitted.per_stream = {{0, 900, 1, 0, 0, 0, 0, slow, {}}, {1, 900, 1, 0, 0, 0, 0, slow, {}}};
+    omitted.omitted = true;
+    doc.intervals({omitted}, false);
+  }
   sample.per_stream = {{0, 1000, 1, 0, 0, 0, 0, tcp, {}}, {1, 2000, 1, 0, 0, 0, 0, tcp, {}}};
   doc.intervals({sample}, false);
   DocumentEnd end;
@@ -103,6 +112,18 @@ TEST(JsonDocument, WhatAConsumerReads) {
   EXPECT_EQ(receiving["end"]["streams"][0]["sender"]["max_rtt"], 0);  // unknown here, as 3.12
   EXPECT_EQ(receiving["start"]["test_start"]["reverse"], 1);
   EXPECT_FALSE(receiving["intervals"][0]["streams"][0].contains("snd_cwnd"));
+}
+
+// -O: the omit period's interval is listed first, it and its streams marked omitted, and its
+// TCP_INFO is in none of the end's peaks.
+TEST(JsonDocument, TheOmitPeriodsIntervalIsListedMarkedAndLeftOutOfThePeaks) {
+  const Json doc = document(true, true);
+  ASSERT_EQ(doc["intervals"].size(), 2u);
+  EXPECT_EQ(doc["intervals"][0]["sum"]["omitted"], true);
+  EXPECT_EQ(doc["intervals"][0]["streams"][1]["omitted"], true);
+  EXPECT_EQ(doc["intervals"][1]["sum"]["omitted"], false);
+  EXPECT_EQ(doc["intervals"][1]["streams"][0]["omitted"], false);
+  EXPECT_EQ(doc["end"]["streams"][0]["sender"]["max_rtt"], 48);
 }
 
 TEST(JsonDocument, TheServersOutputAtTheTopAsClientTcpGetServerOutput) {

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <memory>
 
+#include "engine/report/log.hh"
 #include "engine/report/native_json.hh"
+#include "engine/run/publish.hh"
 #include "tests/unit/report/golden.hh"
 #include "tests/unit/report/sample_results.hh"
 
@@ -21,6 +25,39 @@ Result sender_with_all_show_flags() {
   r.spec.output.show_dev_interrupts = "virtio0-input";
   r.interrupts = Interrupts{"virtio0-input", 40021};
   return r;
+}
+
+// --bidir: this end's block, the other direction's under its heading, then the other end's for
+// each direction, as the console shows them (publish_result).
+TEST(LinuxSummary, BidirSenderConsoleGolden) {
+  Result sender = test::sample_sender_verbose();
+  sender.spec.workload.bidir = true;
+  sender.spec.output.verbose = false;
+  sender.spec.output.xml_file.reset();  // the console only: no file is written
+  sender.spec.output.json_file.reset();
+  sender.peer = std::make_shared<const Result>(test::sample_receiver());
+  Result back = test::sample_receiver();
+  back.spec = sender.spec;
+  back.peer = std::make_shared<const Result>(test::sample_sender_verbose());
+  sender.other_direction = std::make_shared<const Result>(back);
+  FILE* out = std::tmpfile();
+  FILE* err = std::tmpfile();
+  {
+    Log::Options options;
+    options.clock = [] { return std::string("13:01:00"); };
+    options.out = out;
+    options.err = err;
+    auto log = Log::open(options);
+    ASSERT_TRUE(log) << log.error().message;
+    EXPECT_TRUE(publish_result(sender, **log));
+  }
+  std::rewind(out);
+  std::string text;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, out)) text.append(buffer, n);
+  std::fclose(out);
+  std::fclose(err);
+  expect_golden("linux-sender-bidir-console.txt", text);
 }
 
 TEST(LinuxSummary, ReceiverGolden) {

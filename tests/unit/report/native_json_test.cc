@@ -258,7 +258,11 @@ TEST(NativeJson, ThePeerFrameIsCompactAndCarriesAtMostSoManyConnections) {
 // frame without it; it is the other role's, one level deep.
 TEST(NativeJson, TheOtherDirectionRoundTripsWithItsPeerAndRidesInThePeerFrame) {
   Result sender = full_sender();
+  sender.spec.workload.bidir = true;
+  sender.spec.layout.one_port = true;
   Result back = test::sample_receiver();
+  back.spec.workload.bidir = true;
+  back.spec.layout.one_port = true;
   back.peer = std::make_shared<const Result>(test::sample_sender_verbose());
   sender.other_direction = std::make_shared<const Result>(back);
   const std::string text = render_native_json(sender);
@@ -278,6 +282,8 @@ TEST(NativeJson, TheOtherDirectionRoundTripsWithItsPeerAndRidesInThePeerFrame) {
   EXPECT_FALSE(framed->other_direction->peer);  // a peer's result holds no peer of its own
 
   // The same role both ways is no other direction.
+  EXPECT_TRUE(parsed->spec.workload.bidir && parsed->other_direction->spec.workload.bidir);
+
   Result same = full_sender();
   same.other_direction = std::make_shared<const Result>(full_sender());
   Expected<Result> refused = parse_native_json(render_native_json(same));
