@@ -140,7 +140,10 @@ def json_as_iperf3s(xttcp, started):
                   f"{read['sent_bytes']}")
             check(read["packets"] > 0 and 0 <= read["lost"] <= read["packets"] and
                   read["jitter_ms"] >= 0, f"{name}: UDP figures {read}")
-            check(read["intervals_bps"] and all(b > 0 for b in read["intervals_bps"]),
+            # Every interval a number, and data in some: a host not run for a second under
+            # load (CI) leaves an honest empty one, in iperf3's document as in ours.
+            check(read["intervals_bps"] and all(b >= 0 for b in read["intervals_bps"]) and
+                  any(b > 0 for b in read["intervals_bps"]),
                   f"{name}: intervals {read['intervals_bps']}")
             check(read["host_cpu"] > 0 and read["remote_cpu"] > 0, f"{name}: CPU {read}")
     s.kill()

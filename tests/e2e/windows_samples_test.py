@@ -40,7 +40,17 @@ def pair(xttcp, started, extra, threads=2, udp=False):
     return load_json(rjson), load_json(sjson), sender.stdout()
 
 
-def check_samples(doc, who, count, threads):
+def host_paused(*docs):
+    """Whether either end says its host did not run it for part of the window (its clock woke
+    late: result_checks.hh host_pause_note). A sample that fell in that time may count nothing or
+    time no call: CI once had a sender not run for 0.76 s across a sample edge, and the receiver's
+    1 s sample that followed carried nothing. Each such sample is honest, not the rule broken."""
+    return any(note.startswith("this host did not run xttcp") for doc in docs
+               for note in doc.get("notes", []))
+
+
+def check_samples(doc, who, count, threads, paused):
+    """`paused`: host_paused() of the test's two ends."""
     samples = doc.get("samples")
     check(isinstance(samples, list) and len(samples) == count,
           f"{who}: {len(samples) if isinstance(samples, list) else 'no'} samples, not {count}")
@@ -53,11 +63,13 @@ def check_samples(doc, who, count, threads):
     for i, sample in enumerate(samples):
         check(sample["index"] == i, f"{who}: sample {i} has index {sample['index']}")
         check(len(sample["threads"]) == threads, f"{who}: sample {i} has not {threads} threads")
-        check(sample["summary"]["total_bytes"] > 0, f"{who}: sample {i} counted nothing")
+        check(sample["summary"]["total_bytes"] > 0 or paused,
+              f"{who}: sample {i} counted nothing, and neither host says it was paused")
         check(sum(t["bytes"] for t in sample["threads"]) == sample["summary"]["total_bytes"],
               f"{who}: sample {i}: its threads' bytes are not its total")
         for key in ("cpu", "tcp"):
             check(isinstance(sample.get(key), dict), f"{who}: sample {i} has no '{key}'")
+    check(any(s["summary"]["total_bytes"] > 0 for s in samples), f"{who}: no sample counted data")
     check(doc["spec"]["dialect"] == "windows", f"{who}: the spec does not say dialect windows")
     return samples
 
@@ -65,15 +77,16 @@ def check_samples(doc, who, count, threads):
 def tcp(xttcp, started):
     r, s, console = pair(xttcp, started, ["-t", "3", "-sam", "1"])
     for doc, who in ((r, "receiver"), (s, "sender")):
-        check_samples(doc, who, 3, 2)
+        check_samples(doc, who, 3, 2, host_paused(r, s))
         check(doc["spec"]["windows"]["sample_s"] == 1, f"{who}: spec.windows.sample_s is not 1")
     check(console.count("#####  Totals:  #####") == 3, "sender: not 3 console blocks")
 
 
 def udp(xttcp, started):
     r, s, _ = pair(xttcp, started, ["-u", "-t", "2", "-sam", "1"], udp=True)
-    check_samples(s, "sender", 2, 2)
-    samples = check_samples(r, "receiver", 2, 2)
+    paused = host_paused(r, s)
+    check_samples(s, "sender", 2, 2, paused)
+    samples = check_samples(r, "receiver", 2, 2, paused)
     check(all("udp" in sample for sample in samples), "receiver: a UDP sample without 'udp'")
 
 
@@ -81,11 +94,14 @@ def with_latency(xttcp, started):
     """-sam with -lm: each sample times its own calls, and the window's are all of them (every
     sample edge starts a new latency period, so the window must add the samples up)."""
     r, s, _ = pair(xttcp, started, ["-t", "2", "-sam", "1", "-lm", "--backend", "epoll"])
+    paused = host_paused(r, s)
     for doc, who in ((r, "receiver"), (s, "sender")):
-        samples = check_samples(doc, who, 2, 2)
-        latencies = [sample["summary"].get("latency") for sample in samples]
-        check(all(isinstance(l, dict) and l["calls"] > 0 for l in latencies),
-              f"{who}: a sample without timed calls: {latencies}")
+        samples = check_samples(doc, who, 2, 2, paused)
+        timed = [sample["summary"].get("latency") for sample in samples]
+        check(all(isinstance(l, dict) and l["calls"] > 0 for l in timed) or paused,
+              f"{who}: a sample without timed calls, and neither host says it was paused: {timed}")
+        latencies = [l for l in timed if isinstance(l, dict)]
+        check(latencies, f"{who}: no sample timed a call")
         window = doc["summary"].get("latency")
         check(isinstance(window, dict), f"{who}: no window latency")
         calls = sum(l["calls"] for l in latencies)
@@ -105,7 +121,7 @@ def shorter_last_sample(xttcp, started):
     r, s, console = pair(xttcp, started, ["-wu", "1", "-t", "3", "-cd", "1", "-sam", "2"],
                          threads=1)
     for doc, who in ((r, "receiver"), (s, "sender")):
-        first, last = check_samples(doc, who, 2, 1)
+        first, last = check_samples(doc, who, 2, 1, host_paused(r, s))
         window = doc["summary"]["duration_s"]
         check(window >= 3.0, f"{who}: the window lasted {window} s, under -t 3")
         check(first["summary"]["duration_s"] >= 2.0,

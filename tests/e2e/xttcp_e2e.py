@@ -431,8 +431,8 @@ class SkipTest(Exception):
 
 
 def run_case(cases, name, xttcp):
-    """Runs one named case; returns 'PASS', 'FAIL' or 'SKIP' and prints the case's verdict (and
-    its processes' output on failure). Whatever the case started is stopped by PID."""
+    """Runs one named case; returns its verdict ('PASS', 'FAIL' or 'SKIP') and why, and prints
+    both (and its processes' output on failure). Whatever the case started is stopped by PID."""
     started = []
     begin = time.monotonic()
     try:
@@ -449,7 +449,7 @@ def run_case(cases, name, xttcp):
     if verdict == "FAIL":
         for p in started:
             print(p.describe())
-    return verdict
+    return verdict, detail
 
 
 def run_cases(cases, interrupted=()):
@@ -463,13 +463,16 @@ def run_cases(cases, interrupted=()):
         print(f"unknown case {unknown[0]!r}; cases: {', '.join(cases)}", file=sys.stderr)
         return 2
     try:
-        verdicts = {name: run_case(cases, name, xttcp) for name in names}
+        outcomes = {name: run_case(cases, name, xttcp) for name in names}
     except tuple(interrupted) as stop:
         print(f"FAIL: {stop}; everything started was stopped and deleted")
         return 128 + getattr(stop, "signal_number", 0)
+    verdicts = {name: verdict for name, (verdict, _) in outcomes.items()}
     failed = [n for n, v in verdicts.items() if v == "FAIL"]
     if failed:
-        print(f"FAIL: {', '.join(failed)}")
+        # Why, last: a log cut to its last lines (CI's) has the processes' output above it.
+        for name in failed:
+            print(f"FAIL: {name}{outcomes[name][1]}")
         return 1
     if all(v == "SKIP" for v in verdicts.values()):
         print("SKIP: every case skipped (reasons above)")
