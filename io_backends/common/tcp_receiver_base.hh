@@ -120,28 +120,29 @@ class TcpReceiverBase : protected TcpReceiverBook {
     return index;
   }
   // layout.one_port: every connection the control plane made (WorkerContext::adopted), taken
-  // over in flow order as the flows' connections; `serve(index)` then serves each. The sockets
-  // are this worker's from here, whatever fails.
+  // over in flow order as the flows' connections, in blocking mode when `blocking` (io_uring
+  // polls by itself); `serve(index)` then serves each. The sockets are this worker's from
+  // here, whatever fails.
   template <class Serve>
-  Status adopt_connections(Serve&& serve) {
+  Status adopt_connections(bool blocking, Serve&& serve) {
     std::vector<UniqueFd> taken = std::move(adopted_);
     adopted_.clear();
     for (size_t i = 0; i < taken.size(); ++i) {
-      auto index = adopt_one(std::move(taken[i]), context_.plan->flows[i].slot);
+      auto index = adopt_one(std::move(taken[i]), context_.plan->flows[i].slot, blocking);
       if (!index) return index.error();
       serve(*index);
     }
     return ok();
   }
   // layout.one_port, receivers: what the inbox holds since the last call (its pollable() came
-  // back readable): each connection handed is served by `serve(index)` (one that cannot be set
-  // up is closed, its error recorded), then each order closes its sessions' connections by
-  // `close(index)`.
+  // back readable): each connection handed (blocking when `blocking`) is served by
+  // `serve(index)` (one that cannot be set up is closed, its error recorded), then each order
+  // closes its sessions' connections by `close(index)`.
   template <class Serve, class Close>
-  void take_mail(Serve&& serve, Close&& close) {
+  void take_mail(bool blocking, Serve&& serve, Close&& close) {
     ConnectionInbox::Mail mail = context_.inbox->take();
     for (ConnectionInbox::Handed& handed : mail.handed) {
-      auto index = adopt_one(UniqueFd(handed.socket.release()), handed.slot);
+      auto index = adopt_one(UniqueFd(handed.socket.release()), handed.slot, blocking);
       if (!index) {
         record_error(index.error().message);
         continue;
@@ -153,10 +154,10 @@ class TcpReceiverBase : protected TcpReceiverBook {
       for (uint32_t i = 0; i < connections_.size(); ++i)
         if (connections_[i].fd.valid() && order.closes(connections_[i].session)) close(i);
   }
-  // A connection made elsewhere, as flow `slot`'s: non-blocking, -rb/-sb and the TCP options
-  // applied, counted. Its index in connections_.
-  Expected<uint32_t> adopt_one(UniqueFd fd, uint32_t slot) {
-    if (Status mode = set_nonblocking(fd.get(), true); !mode) return mode.error();
+  // A connection made elsewhere, as flow `slot`'s: blocking or not as asked, -rb/-sb and the
+  // TCP options applied, counted. Its index in connections_.
+  Expected<uint32_t> adopt_one(UniqueFd fd, uint32_t slot, bool blocking) {
+    if (Status mode = set_nonblocking(fd.get(), !blocking); !mode) return mode.error();
     if (Status sized = apply_socket_buffers(fd.get(), *context_.spec); !sized) return sized.error();
     if (Status tuned = apply_tcp_tuning(fd.get(), *context_.spec); !tuned) return tuned.error();
     return add_connection_to(slot, fd.release());

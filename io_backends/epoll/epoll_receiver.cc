@@ -54,7 +54,7 @@ Status EpollReceiver::open() {
     return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) + "-byte buffer");
 
   if (!adopted_.empty())
-    return adopt_connections([this](uint32_t index) { serve_connection(index, 0); });
+    return adopt_connections(false, [this](uint32_t index) { serve_connection(index, 0); });
   if (context_.inbox != nullptr) {  // one port: the sync listener hands the connections over
     epoll_event event{};
     event.events = EPOLLIN;
@@ -210,6 +210,7 @@ void EpollReceiver::serve(const std::atomic<bool>& stop) {
       }
       if (tag == inbox_tag) {
         take_mail(
+            false,
             [this](uint32_t index) { serve_connection(index, context_.spec->layout.base_port); },
             [this](uint32_t index) { close_connection(index, 0); });
         continue;

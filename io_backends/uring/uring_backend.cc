@@ -37,7 +37,7 @@ class UringBackend final : public Backend {
     uint32_t flags = cap_tcp | cap_udp | cap_socket_buffers | cap_thread_rate | cap_several_hosts |
                      cap_udp_unconnected | cap_count_mode |
                      cap_udp_receive_coalescing |  // -uro: UDP_GRO (common/udp_flows.cc)
-                     cap_peer_filter | cap_count_reads;
+                     cap_peer_filter | cap_count_reads | cap_adopted_connections;
     if (c.send_zc) flags |= cap_zerocopy_tx;
     if (c.multishot_rx()) flags |= cap_multishot_rx;
     return flags;

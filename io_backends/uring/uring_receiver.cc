@@ -1,6 +1,7 @@
 #include "io_backends/common/tcp_tuning.hh"
 #include "io_backends/uring/uring_receiver.hh"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -41,7 +42,10 @@ Status UringReceiver::open() {
 
   follow_rates_ = spec.io.receive_mark;
   binning_ = ReadSizeBinning(spec.workload.recv_buffer);
-  if (Status opened = open_listeners(true); !opened) return opened;
+  // One port: the connections come made (adopted) or handed over (the inbox), not accepted here.
+  const bool one_port = !adopted_.empty() || context_.inbox != nullptr;
+  if (!one_port)
+    if (Status opened = open_listeners(true); !opened) return opened;
 
   const uint32_t ring_buffers =
       mode_ == UringRecvMode::multishot ? BufferRing::entries_for(spec.workload.recv_buffer) : 0;
@@ -64,6 +68,8 @@ Status UringReceiver::open() {
       return fail("cannot allocate a " + std::to_string(spec.workload.recv_buffer) +
                   "-byte buffer");
   }
+  // Blocking, as accepted ones are: io_uring waits with its own poll. Served once run() begins.
+  if (!adopted_.empty()) return adopt_connections(true, [](uint32_t) {});
   return ok();
 }
 
@@ -107,6 +113,42 @@ void UringReceiver::arm_recv(uint32_t index) {
   ++armed_;
 }
 
+void UringReceiver::arm_inbox() {
+  io_uring_sqe* sqe = ring_.sqe();
+  if (sqe == nullptr) {
+    record_error("io_uring: the kernel takes no more submissions");
+    return;
+  }
+  io_uring_prep_poll_add(sqe, static_cast<int>(context_.inbox->pollable()), POLLIN);
+  sqe->user_data = uring::pack(0, uring::Op::inbox);
+  inbox_armed_ = true;
+  ++armed_;
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::on_inbox(const io_uring_cqe& cqe) {
+  inbox_armed_ = false;
+  --armed_;
+  if (stopping_) return;  // what is still there is closed with the inbox
+  if (cqe.res < 0 && cqe.res != -EINTR && cqe.res != -EAGAIN) {
+    // Polled again it would fail again, at once: no more connections come to this worker.
+    record_error(std::string("io_uring poll on the connection inbox: ") + std::strerror(-cqe.res));
+    return;
+  }
+  if (cqe.res >= 0)
+    take_mail(
+        true, [this](uint32_t index) { serve<Mode>(index); },
+        [this](uint32_t index) { close_connection(index, 0); });
+  arm_inbox();
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::serve(uint32_t index) {
+  arm_recv<Mode>(index);
+  if (context_.on_accept) context_.on_accept();
+  report_data_connection(context_, connections_[index].fd.get());
+}
+
 void UringReceiver::close_connection(uint32_t index, int err) {
   Connection& c = connections_[index];
   connection_ended(c, err);
@@ -141,9 +183,7 @@ void UringReceiver::on_accept(uint32_t index, const io_uring_cqe& cqe) {
       connections_[slot_index].fd.reset();
       free_.push_back(slot_index);
     } else {
-      arm_recv<Mode>(slot_index);
-      if (context_.on_accept) context_.on_accept();
-      report_data_connection(context_, cqe.res);
+      serve<Mode>(slot_index);
     }
   } else if (cqe.res != -ECANCELED && cqe.res != -EINTR && cqe.res != -EAGAIN &&
              cqe.res != -ECONNABORTED) {
@@ -174,6 +214,10 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
   const uint32_t index = uring::index_of(cqe.user_data);
   if (op == uring::Op::accept) {
     on_accept<Mode>(index, cqe);
+    return;
+  }
+  if (op == uring::Op::inbox) {
+    on_inbox<Mode>(cqe);
     return;
   }
   if (op != uring::Op::recv) return;  // a cancel's own completion
@@ -224,6 +268,9 @@ void UringReceiver::on_completion(const io_uring_cqe& cqe) {
 template <UringRecvMode Mode, bool CountReads>
 void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
+  for (uint32_t i = 0; i < connections_.size(); ++i)  // one port: the adopted ones
+    if (connections_[i].fd.valid() && !connections_[i].armed) serve<Mode>(i);
+  if (context_.inbox != nullptr) arm_inbox();
   while (!stop.load(std::memory_order_relaxed)) {
     long long wait_ns = ring_wait_ns;
     if (follow_rates_)
@@ -254,6 +301,7 @@ void UringReceiver::cancel_and_drain() {
     if (listeners_[i].armed) cancel(uring::pack(i, uring::Op::accept));
   for (uint32_t i = 0; i < connections_.size(); ++i)
     if (connections_[i].armed) cancel(uring::pack(i, uring::Op::recv));
+  if (inbox_armed_) cancel(uring::pack(0, uring::Op::inbox));
   const auto deadline = std::chrono::steady_clock::now() + ring_drain_budget;
   while (armed_ > 0 && std::chrono::steady_clock::now() < deadline) {
     ring_.submit_and_wait(ring_drain_wait_ns);

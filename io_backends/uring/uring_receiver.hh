@@ -2,7 +2,9 @@
 // accept; every connection gets a multishot recv that picks buffers from one provided-buffer
 // ring per worker, each buffer recycled as soon as its bytes are counted. Without multishot or
 // buffer rings (probe), or with --skip-rx-copy (MSG_TRUNC), single-shot recvs re-armed per
-// completion.
+// completion. One port (layout.one_port): no listener; the connections the control plane made
+// (WorkerContext::adopted), or those the sync listener hands over while the test runs (a poll
+// on the ConnectionInbox), are served the same way.
 #pragma once
 
 #include "base/unique_fd.hh"
@@ -53,7 +55,14 @@ class UringReceiver final : public DataWorker,
   void on_accept(uint32_t listener, const io_uring_cqe& cqe);
   template <UringRecvMode Mode>
   void arm_recv(uint32_t index);
+  // A connection that joined (accepted, adopted or handed over): its receive armed, announced.
+  template <UringRecvMode Mode>
+  void serve(uint32_t index);
   void arm_accept(uint32_t listener);
+  // One port: a single-shot poll for the inbox's wake signal, armed again after each.
+  void arm_inbox();
+  template <UringRecvMode Mode>
+  void on_inbox(const io_uring_cqe& cqe);
   // Listeners whose rest is over get their accept again.
   void resume_listeners();
   void close_connection(uint32_t index, int err);
@@ -66,7 +75,8 @@ class UringReceiver final : public DataWorker,
   BufferRing buffers_;    // multishot receives
   bool bundles_ = false;  // multishot receives fill several buffers per CQE
   Ring ring_;             // declared after the buffers and sockets: torn down first
-  uint32_t armed_ = 0;    // requests that will still complete (accepts and recvs)
+  uint32_t armed_ = 0;    // requests that will still complete (accepts, recvs, the inbox poll)
+  bool inbox_armed_ = false;
   bool stopping_ = false;
   ReadSizeBinning binning_{1};  // io.count_reads: by -l
 };

@@ -15,6 +15,7 @@ enum class Op : uint8_t {
   recv = 5,         // index = connection
   send_bundle = 6,  // SEND of provided buffers (IORING_RECVSEND_BUNDLE); may post F_MORE CQEs
   poll_out = 7,     // POLL_ADD for POLLOUT after a MSG_DONTWAIT send found no room
+  inbox = 8,        // POLL_ADD for POLLIN on a one-port receiver's ConnectionInbox
 };
 
 constexpr uint64_t pack(uint32_t index, Op op) {

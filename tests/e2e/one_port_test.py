@@ -19,8 +19,9 @@ import socket
 import struct
 import sys
 
-from xttcp_e2e import (Process, check, counts_agree, free_port_block, load_json, load_xml,
-                       parse_totals, recv_exact, run_cases, scratch_dir, wait_listening)
+from xttcp_e2e import (Process, SkipTest, check, counts_agree, free_port_block, load_json,
+                       load_xml, parse_totals, recv_exact, run_cases, scratch_dir, socket_backends,
+                       wait_listening)
 
 HELLO, HELLO_ACK = 0xC0DE7801, 0xC0DE7802
 
@@ -373,6 +374,44 @@ def case_reverse_bounds(xttcp, started):
     r.kill()
 
 
+def case_io_uring(xttcp, started):
+    """The io_uring backend at both ends: its receiver serves the connections the sync listener
+    hands over (a poll on the inbox, in its ring) and those the control plane made (--reverse,
+    --bidir: the sender's end receives on what it connected), and its UDP receiver shares the
+    one port; each way the counts agree and both files say io_uring."""
+    if "io_uring" not in socket_backends(xttcp):
+        raise SkipTest("io_uring is not available here ('xttcp backends')")
+    uring = ("--backend", "io_uring")
+    for name, extra, forward in (("forward", (), True), ("udp", ("-u", "-B", "400M"), True),
+                                 ("--reverse", ("--reverse",), False),
+                                 ("--bidir", ("--bidir",), True)):
+        base = free_port_block(1)
+        r, rout = receiver(xttcp, started, base, "-t", "2", *uring,
+                           *(("-u",) if "-u" in extra else ()))
+        s, sout = sender(xttcp, started, base, "-t", "2", *uring, *extra)
+        check(s.wait(60) == 0, f"io_uring {name}: the sender failed")
+        check(r.wait(60) == 0, f"io_uring {name}: the receiver failed")
+        rdoc, sdoc = load_json(os.path.join(rout, "r.json")), load_json(os.path.join(sout, "s.json"))
+        check(rdoc["backend"] == "io_uring" and sdoc["backend"] == "io_uring",
+              f"io_uring {name}: the ends ran {rdoc['backend']} and {sdoc['backend']}")
+        ways = [sdoc] + ([sdoc["other_direction"]] if "--bidir" in extra else [])
+        for doc in ways:
+            mine, theirs = doc["summary"]["total_bytes"], doc["peer"]["summary"]["total_bytes"]
+            check(mine > 0 and counts_agree(mine, theirs, 0.02, 4,
+                                             (doc["summary"]["duration_s"],
+                                              doc["peer"]["summary"]["duration_s"]))
+                  if "-u" not in extra else 0 < theirs <= mine,
+                  f"io_uring {name}: the sender's end's {doc['role']} half counted {mine}, the "
+                  f"receiver's end {theirs}")
+        receiving = rdoc if forward else sdoc
+        if "-u" not in extra:
+            check(len(receiving.get("connections", [])) == 4,
+                  f"io_uring {name}: {len(receiving.get('connections', []))} connections "
+                  "received on, not 4")
+        r.kill()
+        s.kill()
+
+
 def case_bad_options(xttcp, started):
     for args, words in (
             (["-s", "127.0.0.1", "--one-port", "-u", "--udp-payload", "compat"],
@@ -409,6 +448,7 @@ CASES = {
     "wrong-direction": case_wrong_direction,
     "reverse-bounds": case_reverse_bounds,
     "mismatch": case_mismatch,
+    "io-uring": case_io_uring,
     "bad-options": case_bad_options,
 }
 

@@ -186,6 +186,41 @@ TEST(WindowsOptionCheck, LinuxDialectSpecsAlwaysPass) {
   EXPECT_TRUE(check_backend_options(command->spec, DemoBackend(0, "")));
 }
 
+// One port: the ends that serve connections the control plane made (a receiver, a --reverse or
+// --bidir sender, the iperf3 dialect) need a backend that adopts them; a forward sender connects
+// as always.
+std::string one_port_refusal(const std::string& line, const Backend& backend) {
+  auto command = test::parse(line);
+  EXPECT_TRUE(command.has_value()) << line;
+  if (!command) return "parse";
+  Status status = check_backend_options(command->spec, backend);
+  return status ? "ok" : status.error().message;
+}
+
+TEST(BackendOptionCheck, OnePortNeedsABackendThatAdoptsConnections) {
+  const DemoBackend lacks(cap_tcp | cap_udp, "use --backend x");
+  const std::string refused =
+      "--one-port: the demo backend does not serve connections made on the control port (use "
+      "--backend x)";
+  EXPECT_EQ(one_port_refusal("-r --one-port -t 5", lacks), refused);
+  EXPECT_EQ(one_port_refusal("-s 127.0.0.1 --reverse -t 5", lacks), refused);
+  EXPECT_EQ(one_port_refusal("-s 127.0.0.1 --bidir -t 5", lacks), refused);
+  EXPECT_EQ(one_port_refusal("-s 127.0.0.1 --one-port -t 5", lacks), "ok");
+  const DemoBackend adopts(cap_tcp | cap_udp | cap_adopted_connections, "");
+  for (const char* line : {"-r --one-port -t 5", "-r --one-port -u -t 5",
+                           "-s 127.0.0.1 --reverse -t 5", "-s 127.0.0.1 --bidir -t 5"})
+    EXPECT_EQ(one_port_refusal(line, adopts), "ok") << line;
+#ifndef _WIN32
+  // Both Linux kernel-socket backends adopt (epoll_receiver.cc, uring_receiver.cc).
+  for (const auto& backend : all_backends()) {
+    if ((backend->name() == "epoll" || backend->name() == "io_uring") &&
+        backend->probe().available) {
+      EXPECT_TRUE(backend->capabilities() & cap_adopted_connections) << backend->name();
+    }
+  }
+#endif
+}
+
 TEST(WindowsOptionCheck, ImpliedSendBufferIsMarked) {
   auto implied = parse_windows_dialect(test::words("-s -m 1,*,h -t 5 -a 4"), test::test_cpu_count);
   ASSERT_TRUE(implied.has_value());
