@@ -65,7 +65,7 @@ def calibrate(xttcp, cache):
     check(done.returncode == 0, f"calibrate exited {done.returncode}:\n{done.stdout}{done.stderr}")
     with open(record_path(cache), encoding="utf-8") as f:
         record = json.load(f)
-    check(record["schema"] == "xttcp-auto-backend" and record["schema_version"] == 2,
+    check(record["schema"] == "xttcp-auto-backend" and record["schema_version"] == 3,
           f"the record's schema: {record.get('schema')} {record.get('schema_version')}")
     return done, record
 

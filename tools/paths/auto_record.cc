@@ -147,13 +147,17 @@ bool throughput_decides(const std::vector<MeasuredPath>& paths) {
   return true;
 }
 
+bool as_fast(const MeasuredPath& p, const MeasuredPath& fastest) {
+  return p.throughput_gbps > 0 && !outran(fastest, p) &&
+         p.throughput_gbps >= fastest.throughput_gbps * (1 - auto_tie_margin);
+}
+
 std::string choose_measured(const std::vector<MeasuredPath>& paths) {
   const MeasuredPath* best = fastest(paths);
   if (best == nullptr) return {};
   const MeasuredPath* chosen = best;
   for (const MeasuredPath& p : paths)
-    if (p.throughput_gbps > 0 && !outran(*best, p) && p.cpu_s_per_gb > 0 &&
-        p.cpu_s_per_gb < chosen->cpu_s_per_gb)
+    if (as_fast(p, *best) && p.cpu_s_per_gb > 0 && p.cpu_s_per_gb < chosen->cpu_s_per_gb)
       chosen = &p;
   return chosen->backend;
 }
@@ -173,14 +177,21 @@ std::string auto_reason(const AutoEntry& entry) {
   std::string versus;
   if (chosen != nullptr && runner_up != nullptr && runner_up->throughput_gbps > 0) {
     const uint32_t runs = std::min(chosen->runs, runner_up->runs);
+    const double ratio = chosen->throughput_gbps / runner_up->throughput_gbps;
+    const MeasuredPath& faster = ratio >= 1 ? *chosen : *runner_up;
+    const MeasuredPath& slower = ratio >= 1 ? *runner_up : *chosen;
     if (throughput_decides(entry.paths))
-      versus = fmt::format("{:.2f}x {}'s throughput, faster in every one of {} runs,",
-                           chosen->throughput_gbps / runner_up->throughput_gbps, runner_up->backend,
-                           runs);
+      versus = fmt::format("{:.2f}x {}'s throughput, faster in every one of {} runs,", ratio,
+                           runner_up->backend, runs);
+    else if (!as_fast(slower, faster))
+      versus = fmt::format(
+          "{:.2f}x {}'s throughput by the medians of {} runs each (their runs overlap; more than "
+          "{:.0f} % apart),",
+          ratio, runner_up->backend, runs, auto_tie_margin * 100);
     else
       versus = fmt::format(
-          "as fast as {} within the spread of {} runs each, and {:.2f}x its CPU-s/GB,",
-          runner_up->backend, runs,
+          "as fast as {} (medians within {:.0f} %, {} runs each), and {:.2f}x its CPU-s/GB,",
+          runner_up->backend, auto_tie_margin * 100, runs,
           runner_up->cpu_s_per_gb > 0 ? chosen->cpu_s_per_gb / runner_up->cpu_s_per_gb : 1.0);
   } else {
     versus = "the only data path measured,";

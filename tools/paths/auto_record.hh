@@ -1,10 +1,11 @@
 // What `--backend auto` learned on this host (docs/data-paths.md, "How auto chooses"): `xttcp
 // calibrate` measures each kernel-socket data path on loopback for a few workload shapes and
-// records, per shape, the one that moved the most bytes, when its runs beat every run of the
-// others; when the runs overlap, throughput cannot tell them apart and the cheaper in CPU-s/GB
-// is recorded. A later run whose shape was measured on the same host, kernel, CPU and xttcp
-// build takes that one and says why. The record is a small JSON file in the user's cache
-// directory that a user may read and delete. Pure: text in, decisions out.
+// records, per shape, the one that moved the most bytes (the highest median); only a path whose
+// runs overlap the fastest's and whose median is within 5 % of it (the margin auto is held to)
+// is as fast, and then the cheaper in CPU-s/GB is recorded. A later run whose shape was measured on
+// the same host, kernel, CPU and xttcp build takes that one and says why. The record is a small
+// JSON file in the user's cache directory that a user may read and delete. Pure: text in, decisions
+// out.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,9 @@
 namespace xttcp {
 
 inline constexpr const char* auto_record_schema_name = "xttcp-auto-backend";
-inline constexpr int auto_record_schema_version = 2;  // 2: each path's run range and count
+// 2: each path's run range and count; 3: a tie needs medians within auto_tie_margin (a version 2
+// record's choice may be one this rule does not make: calibrate again).
+inline constexpr int auto_record_schema_version = 3;
 // The record is read whole: anything larger, or with more entries, is not ours to trust.
 inline constexpr std::size_t auto_record_max_bytes = 256 * 1024;
 inline constexpr std::size_t auto_record_max_entries = 64;
@@ -74,13 +77,22 @@ struct AutoEntry {
   std::string chosen;
 };
 
-// The path to take from measurements: the one with the highest median throughput when it
-// outran every other; otherwise, among it and the paths it did not outrun (a tie), the lowest
-// CPU-s/GB. Empty when nothing moved data.
+// How far below the fastest median a path may be and still be as fast: the margin `--backend
+// auto` is held to (issue 30: within 5 % of the best path). Runs that overlap are not enough:
+// on a 2-vCPU VM one path's runs spread by 15-28 %, so a path 15 % slower by its medians
+// overlapped, was called a tie and taken for its CPU (0.69x the best in a 3-s check).
+inline constexpr double auto_tie_margin = 0.05;
+
+// `p` is as fast as `fastest`: not outrun by it, and its median within auto_tie_margin.
+bool as_fast(const MeasuredPath& p, const MeasuredPath& fastest);
+
+// The path to take from measurements: the one with the highest median throughput, unless
+// another is as fast (as_fast: a tie), and then, among the tied, the lowest CPU-s/GB. Empty
+// when nothing moved data.
 std::string choose_measured(const std::vector<MeasuredPath>& paths);
 
-// Whether the measurement decides by throughput (the fastest outran the rest); false is a tie
-// that CPU-s/GB settles, and calibrate measures more rounds before it accepts one.
+// Whether the measurement decides by throughput (the fastest outran the rest); false while
+// some runs overlap, and calibrate measures more rounds before it accepts the overlap.
 bool throughput_decides(const std::vector<MeasuredPath>& paths);
 
 // The console's and the result's reason, e.g. "io_uring: 1.15x epoll's throughput, faster in

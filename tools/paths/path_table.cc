@@ -203,6 +203,7 @@ std::string render_paths_json(const PathTable& table) {
   workload["ports"] = w.ports;
   workload["threads_per_port"] = w.threads_per_port;
   workload["duration_s"] = number(w.seconds);
+  if (w.warmup_s > 0) workload["warmup_s"] = w.warmup_s;
   workload["repeat"] = w.repeat;
   ordered_json rows = ordered_json::array();
   for (const PathRow& row : table.rows) {

@@ -31,6 +31,7 @@ struct PathWorkload {
   double seconds = 0;                        // -t of every run
   uint32_t repeat = 1;
   bool receive_copy = false;  // the receiver copies what it reads (--skip-rx-copy=off)
+  uint32_t warmup_s = 0;      // -W of every run: not measured, before -t
 };
 
 // The figures of one run, from the sender's result and its peer's (both processes' CPU).

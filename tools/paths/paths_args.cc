@@ -97,6 +97,10 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
       auto v = counted(1, 3600);
       if (!v) return v.error();
       w.seconds = static_cast<double>(*v);
+    } else if (word == "-W") {
+      auto v = counted(0, 3600);
+      if (!v) return v.error();
+      w.warmup_s = static_cast<uint32_t>(*v);
     } else if (word == "--repeat") {
       auto v = counted(1, 100);
       if (!v) return v.error();
@@ -159,10 +163,10 @@ Expected<PathsRequest> parse_paths_args(const std::vector<std::string>& args) {
 
 std::string paths_help() {
   return "xttcp compare-paths [--backends LIST] [-u] [--rr] [-b SIZE] [--response-size SIZE]\n"
-         "                    [--rr-depth N] [-P N] [-n N] [-t SEC] [--repeat N] [-p PORT]\n"
-         "                    [--json FILE|-] [--runs-dir DIR] [--to ADDR] [--from ADDR]\n"
-         "                    [--netns RECV_NS,SEND_NS] [--receiver-dpdk-args A]\n"
-         "                    [--sender-dpdk-args A]\n"
+         "                    [--rr-depth N] [-P N] [-n N] [-W SEC] [-t SEC] [--repeat N]\n"
+         "                    [-p PORT] [--json FILE|-] [--runs-dir DIR] [--to ADDR]\n"
+         "                    [--from ADDR] [--netns RECV_NS,SEND_NS]\n"
+         "                    [--receiver-dpdk-args A] [--sender-dpdk-args A]\n"
          "  Runs one workload (a stream, or request/response with --rr; TCP, or UDP with -u) on\n"
          "  each backend in turn as a receiver and sender process pair (on 127.0.0.1, or\n"
          "  --to/--from addresses between two --netns namespaces), the\n"
@@ -172,6 +176,8 @@ std::string paths_help() {
          "  --rr, and every figure's ratio to epoll's.\n"
          "  --backends   comma-separated (default: epoll and io_uring, where available)\n"
          "  -P, -n       ports, and sender threads per port (default 1 and 1)\n"
+         "  -W           seconds of warm-up before each run's window (default 0): the\n"
+         "               first second can differ from the steady state (calibrate uses 1)\n"
          "  -t           seconds per run (default 5)\n"
          "  --json       the table as JSON (schema xttcp-paths); '-' prints it instead\n"
          "  --runs-dir   every backend's runs as DIR/BACKEND.json, which 'xttcp compare' reads\n"

@@ -43,6 +43,7 @@ std::vector<std::string> common_args(const PathWorkload& w, const std::string& b
                                 "-p",        std::to_string(port),
                                 "-P",        std::to_string(w.ports),
                                 "-t",        fmt::format("{:g}", w.seconds)};
+  if (w.warmup_s > 0) args.insert(args.end(), {"-W", std::to_string(w.warmup_s)});
   if (w.protocol == Protocol::udp) args.push_back("-u");
   if (w.buffer_bytes > 0) args.insert(args.end(), {"-b", std::to_string(w.buffer_bytes)});
   if (w.rr) {
@@ -107,7 +108,7 @@ std::variant<MeasuredPaths, PathsFailure> measure_paths(const PathsRequest& requ
   measured.sets.resize(names.size());
   const std::string load_before = machine_load();
   const PathWorkload& w = request.workload;
-  const double timeout_s = w.seconds + 60;
+  const double timeout_s = w.warmup_s + w.seconds + 60;
   for (uint32_t round = 1; round <= w.repeat; ++round) {
     for (size_t b = 0; b < names.size(); ++b) {
       const std::string& name = names[b];

@@ -24,6 +24,7 @@ TEST(PathsArgs, Defaults) {
   EXPECT_EQ(r->workload.ports, 1u);
   EXPECT_EQ(r->workload.threads_per_port, 1u);
   EXPECT_EQ(r->workload.seconds, 5);
+  EXPECT_EQ(r->workload.warmup_s, 0u);
   EXPECT_EQ(r->workload.repeat, 3u);
   EXPECT_EQ(r->workload.buffer_bytes, 0u);  // the sender's own default
   EXPECT_EQ(r->port, 0);
@@ -46,6 +47,8 @@ TEST(PathsArgs, EveryOption) {
                   "3",
                   "-t",
                   "7",
+                  "-W",
+                  "2",
                   "--repeat",
                   "5",
                   "-p",
@@ -64,6 +67,7 @@ TEST(PathsArgs, EveryOption) {
   EXPECT_EQ(r->workload.ports, 2u);
   EXPECT_EQ(r->workload.threads_per_port, 3u);
   EXPECT_EQ(r->workload.seconds, 7);
+  EXPECT_EQ(r->workload.warmup_s, 2u);
   EXPECT_EQ(r->workload.repeat, 5u);
   EXPECT_EQ(r->port, 30000);
   EXPECT_EQ(*r->json_file, "-");
@@ -95,6 +99,8 @@ TEST(PathsArgs, BadValuesNameTheOption) {
   EXPECT_NE(error_of({"--repeat", "0"}).find("--repeat: '0' is not a whole number from 1"),
             std::string::npos);
   EXPECT_NE(error_of({"-t", "x"}).find("-t:"), std::string::npos);
+  EXPECT_NE(error_of({"-W", "-1"}).find("-W:"), std::string::npos);
+  EXPECT_NE(error_of({"-W", "3601"}).find("-W:"), std::string::npos);
   EXPECT_NE(error_of({"-b", "0"}).find("-b: '0' is not a size"), std::string::npos);
   EXPECT_NE(error_of({"--backends", "epoll,,io_uring"}).find("an empty name"), std::string::npos);
   EXPECT_NE(error_of({"--backends", "epoll,epoll"}).find("'epoll' is named twice"),
