@@ -137,14 +137,21 @@ class DemoBackend final : public Backend {
   std::string_view instead_;
 };
 
-// check_backend_options: what a backend's capabilities do not list is refused, naming option
-// and backend.
-std::string backend_refusal(const std::string& line, const DemoBackend& backend) {
-  auto command = parse_windows_dialect(test::words(line), test::test_cpu_count);
+// check_backend_options' verdict on `line`, parsed as `command`: "ok", or its one line.
+template <class Parsed>
+std::string options_verdict(const Parsed& command, const std::string& line,
+                            const Backend& backend) {
   EXPECT_TRUE(command.has_value()) << line;
   if (!command) return "parse";
   Status status = check_backend_options(command->spec, backend);
   return status ? "ok" : status.error().message;
+}
+
+// check_backend_options: what a backend's capabilities do not list is refused, naming option
+// and backend.
+std::string backend_refusal(const std::string& line, const DemoBackend& backend) {
+  return options_verdict(parse_windows_dialect(test::words(line), test::test_cpu_count), line,
+                         backend);
 }
 
 TEST(WindowsOptionCheck, RefusesWhatTheBackendDoesNotListNamingBoth) {
@@ -190,11 +197,7 @@ TEST(WindowsOptionCheck, LinuxDialectSpecsAlwaysPass) {
 // --bidir sender, the iperf3 dialect) need a backend that adopts them; a forward sender connects
 // as always.
 std::string one_port_refusal(const std::string& line, const Backend& backend) {
-  auto command = test::parse(line);
-  EXPECT_TRUE(command.has_value()) << line;
-  if (!command) return "parse";
-  Status status = check_backend_options(command->spec, backend);
-  return status ? "ok" : status.error().message;
+  return options_verdict(test::parse(line), line, backend);
 }
 
 TEST(BackendOptionCheck, OnePortNeedsABackendThatAdoptsConnections) {
