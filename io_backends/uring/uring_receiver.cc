@@ -44,6 +44,7 @@ Status UringReceiver::open() {
   binning_ = ReadSizeBinning(spec.workload.recv_buffer);
   // One port: the connections come made (adopted) or handed over (the inbox), not accepted here.
   const bool one_port = !adopted_.empty() || context_.inbox != nullptr;
+  serves_inbox_ = context_.inbox != nullptr && adopted_.empty();  // as the epoll receiver
   if (!one_port)
     if (Status opened = open_listeners(true); !opened) return opened;
 
@@ -117,6 +118,7 @@ void UringReceiver::arm_inbox() {
   io_uring_sqe* sqe = ring_.sqe();
   if (sqe == nullptr) {
     record_error("io_uring: the kernel takes no more submissions");
+    inbox_unpolled_ = true;
     return;
   }
   io_uring_prep_poll_add(sqe, static_cast<int>(context_.inbox->pollable()), POLLIN);
@@ -131,15 +133,20 @@ void UringReceiver::on_inbox(const io_uring_cqe& cqe) {
   --armed_;
   if (stopping_) return;  // what is still there is closed with the inbox
   if (cqe.res < 0 && cqe.res != -EINTR && cqe.res != -EAGAIN) {
-    // Polled again it would fail again, at once: no more connections come to this worker.
+    // Polled again it would fail again, at once: read every turn of the loop from now on.
     record_error(std::string("io_uring poll on the connection inbox: ") + std::strerror(-cqe.res));
+    inbox_unpolled_ = true;
     return;
   }
-  if (cqe.res >= 0)
-    take_mail(
-        true, [this](uint32_t index) { serve<Mode>(index); },
-        [this](uint32_t index) { close_connection(index, 0); });
+  if (cqe.res >= 0) take_inbox_mail<Mode>();
   arm_inbox();
+}
+
+template <UringRecvMode Mode>
+void UringReceiver::take_inbox_mail() {
+  take_mail(
+      true, [this](uint32_t index) { serve<Mode>(index); },
+      [this](uint32_t index) { close_connection(index, 0); });
 }
 
 template <UringRecvMode Mode>
@@ -153,7 +160,9 @@ void UringReceiver::close_connection(uint32_t index, int err) {
   Connection& c = connections_[index];
   connection_ended(c, err);
   if (c.armed) {
-    // The request holds the socket open: end it, the slot is freed by its last completion.
+    // The request holds the socket open: end it, the slot is freed by its last completion. The
+    // shutdown ends the peer's sending (an inbox order's stranger) even if no SQE is free.
+    ::shutdown(c.fd.get(), SHUT_RDWR);
     if (io_uring_sqe* sqe = ring_.sqe()) {
       io_uring_prep_cancel64(sqe, uring::pack(index, uring::Op::recv), 0);
       sqe->user_data = uring::pack(0, uring::Op::cancel);
@@ -270,7 +279,7 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
   for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
   for (uint32_t i = 0; i < connections_.size(); ++i)  // one port: the adopted ones
     if (connections_[i].fd.valid() && !connections_[i].armed) serve<Mode>(i);
-  if (context_.inbox != nullptr) arm_inbox();
+  if (serves_inbox_) arm_inbox();
   while (!stop.load(std::memory_order_relaxed)) {
     long long wait_ns = ring_wait_ns;
     if (follow_rates_)
@@ -280,6 +289,7 @@ void UringReceiver::receive_loop(const std::atomic<bool>& stop) {
       break;
     }
     ring_.reap([&](io_uring_cqe& done) { on_completion<Mode, CountReads>(done); });
+    if (inbox_unpolled_) take_inbox_mail<Mode>();
     if constexpr (Mode == UringRecvMode::multishot) buffers_.publish();
     if (resting_ > 0) resume_listeners();  // the wait above lasts at most ~100 ms
   }

@@ -62,6 +62,8 @@ class UringReceiver final : public DataWorker,
   // One port: a single-shot poll for the inbox's wake signal, armed again after each.
   void arm_inbox();
   template <UringRecvMode Mode>
+  void take_inbox_mail();
+  template <UringRecvMode Mode>
   void on_inbox(const io_uring_cqe& cqe);
   // Listeners whose rest is over get their accept again.
   void resume_listeners();
@@ -76,7 +78,12 @@ class UringReceiver final : public DataWorker,
   bool bundles_ = false;  // multishot receives fill several buffers per CQE
   Ring ring_;             // declared after the buffers and sockets: torn down first
   uint32_t armed_ = 0;    // requests that will still complete (accepts, recvs, the inbox poll)
+  // One port: connections come handed over (the inbox), not made before the test (adopted).
+  bool serves_inbox_ = false;
   bool inbox_armed_ = false;
+  // The inbox's poll failed (or found no SQE): the inbox is read every turn of the loop
+  // instead (it wakes at least every ring_wait_ns), so no handed connection waits unread.
+  bool inbox_unpolled_ = false;
   bool stopping_ = false;
   ReadSizeBinning binning_{1};  // io.count_reads: by -l
 };

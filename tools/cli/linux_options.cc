@@ -469,9 +469,9 @@ const OptionDef table[] = {
    "SO_PREFER_BUSY_POLL; only NAPI devices, not loopback, have a queue to poll); bare: 50",
    "off", set_busy_poll},
   {0, "receive-mark", optional, "on|off", for_receiver | for_local, native,
-   "epoll TCP receive: wake the reader once ~250 us of the connection's measured rate is "
-   "queued (SO_RCVLOWAT re-measured every 5 ms; flows under ~2 Gbit/s keep the kernel's "
-   "wakeups); io_uring's receiver does not use it (it measured slower there)",
+   "TCP receive (epoll and io_uring): wake the reader once ~250 us of the connection's "
+   "measured rate is queued (SO_RCVLOWAT re-measured every 5 ms; flows under ~2 Gbit/s keep "
+   "the kernel's wakeups)",
    "on", set_receive_mark},
   {0, "dpdk-args", required, "\"ARGS\"", for_any, native,
    "dpdk: EAL arguments, e.g. \"--no-huge --no-pci -m 512 --vdev net_ring0\" (a --file-prefix "

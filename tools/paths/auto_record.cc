@@ -180,7 +180,8 @@ std::string auto_reason(const AutoEntry& entry) {
     const double ratio = chosen->throughput_gbps / runner_up->throughput_gbps;
     const MeasuredPath& faster = ratio >= 1 ? *chosen : *runner_up;
     const MeasuredPath& slower = ratio >= 1 ? *runner_up : *chosen;
-    if (throughput_decides(entry.paths))
+    // The sentence is about this pair, whatever a third path did.
+    if (outran(faster, slower))
       versus = fmt::format("{:.2f}x {}'s throughput, faster in every one of {} runs,", ratio,
                            runner_up->backend, runs);
     else if (!as_fast(slower, faster))

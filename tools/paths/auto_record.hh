@@ -79,8 +79,8 @@ struct AutoEntry {
 
 // How far below the fastest median a path may be and still be as fast: the margin `--backend
 // auto` is held to (issue 30: within 5 % of the best path). Runs that overlap are not enough:
-// on a 2-vCPU VM one path's runs spread by 15-28 %, so a path 15 % slower by its medians
-// overlapped, was called a tie and taken for its CPU (0.69x the best in a 3-s check).
+// on the Xeon model 167, 64 connections' runs overlapped with medians 6 % apart; called a tie,
+// the cheaper in CPU was taken and ran at 0.69x the best in a 3-s check.
 inline constexpr double auto_tie_margin = 0.05;
 
 // `p` is as fast as `fastest`: not outrun by it, and its median within auto_tie_margin.

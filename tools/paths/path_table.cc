@@ -50,9 +50,11 @@ std::string workload_line(const PathWorkload& w) {
       w.rr ? fmt::format("{} request/response, {} B requests, {} B responses, depth {}",
                          to_string(w.protocol), w.buffer_bytes, w.response_bytes, w.depth)
            : fmt::format("{} stream, {} B buffers", to_string(w.protocol), w.buffer_bytes);
-  return fmt::format("{}, {} flow{} ({} port{} x {}), {:g} s x {} run{} per backend, alternating",
+  const std::string warmup =
+      w.warmup_s > 0 ? fmt::format(" after {} s of warm-up", w.warmup_s) : "";
+  return fmt::format("{}, {} flow{} ({} port{} x {}), {:g} s{} x {} run{} per backend, alternating",
                      what, flows, flows == 1 ? "" : "s", w.ports, w.ports == 1 ? "" : "s",
-                     w.threads_per_port, w.seconds, w.repeat, w.repeat == 1 ? "" : "s");
+                     w.threads_per_port, w.seconds, warmup, w.repeat, w.repeat == 1 ? "" : "s");
 }
 
 ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }

@@ -117,6 +117,15 @@ TEST(AutoRecord, TheReasonSaysTheRatioTheRunsTheShapeAndTheDate) {
             "epoll: 1.06x io_uring's throughput by the medians of 4 runs each (their runs "
             "overlap; more than 5 % apart), for many TCP connections, no receive copy, measured "
             "on this host on 2026-12-06 ('xttcp calibrate' measures again)");
+  // A third path's overlap does not change what the sentence says of the chosen and the next
+  // fastest: epoll outran io_uring in every run.
+  const AutoEntry three = entry_for(
+      "tcp/1/no-copy", {spread("epoll", 100, 99, 101, 0.10), spread("io_uring", 97, 96, 98, 0.12),
+                        spread("other", 96, 80, 110, 0.11)});
+  EXPECT_EQ(three.chosen, "epoll");
+  EXPECT_TRUE(auto_reason(three).starts_with(
+      "epoll: 1.03x io_uring's throughput, faster in every one of 3 runs,"))
+      << auto_reason(three);
   const AutoEntry alone = entry_for("tcp/1/copy", {steady("epoll", 50, 0.2)});
   EXPECT_EQ(auto_reason(alone),
             "epoll: the only data path measured, for 1 TCP connection, receive copy, measured on "
