@@ -154,10 +154,11 @@ TEST(UringBackend, RefusesSqpollWhenMissing) {
 
 TEST(UringBackend, CapabilitiesFollowTheProbe) {
   SKIP_WITHOUT_IO_URING();
-  // The options it honours on any ring; -d, -wa, -lm and -uso are not among them.
+  // The options it honours on any ring; -d, -wa, -lm and -uso are not among them. It serves
+  // connections made on the control port (one port: adopted or handed over).
   const uint32_t options = cap_socket_buffers | cap_thread_rate | cap_several_hosts |
                            cap_udp_unconnected | cap_count_mode | cap_udp_receive_coalescing |
-                           cap_count_reads;
+                           cap_count_reads | cap_adopted_connections;
   EXPECT_EQ(
       make_uring_backend(machine())->capabilities(),
       uint32_t{cap_tcp | cap_udp | cap_zerocopy_tx | cap_multishot_rx | options | cap_peer_filter});
