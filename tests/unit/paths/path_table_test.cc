@@ -207,5 +207,13 @@ TEST(PathTable, GoldenJson) {
   expect_golden("rr.json", render_paths_json(rr_table()));
 }
 
+// -W: the console's workload line and the JSON's workload say the warm-up (calibrate's runs).
+TEST(PathTable, GoldenWarmup) {
+  PathTable table = stream_table();
+  table.workload.warmup_s = 1;
+  expect_golden("stream-warmup.txt", render_paths_table(table));
+  expect_golden("stream-warmup.json", render_paths_json(table));
+}
+
 }  // namespace
 }  // namespace xttcp
