@@ -50,6 +50,9 @@ struct CpuSplit {
   double cycles_per_byte = 0;
   double process_busy = 0;  // this process's CPU time / wall time (can exceed 100)
   double process_user_s = 0, process_system_s = 0;
+  // The host's softirq threads (ksoftirqd) over the window: receive work the kernel deferred,
+  // in no process's time above. On loopback it is mostly the test's own. Linux only.
+  std::optional<double> softirq_threads_s;
 };
 
 // Deltas of /proc/net/snmp and /proc/net/netstat over the window.

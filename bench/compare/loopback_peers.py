@@ -8,7 +8,8 @@ gives no stream option to any tool: each runs at its own defaults (xttcp and NTT
 connections; iperf2 and iperf3: 1).
 Reported per tool: the receiver's throughput (median over rounds, with the rounds' range), CPU
 seconds per GB received for the sender and for the receiver separately (each process's rusage),
-their context switches per GB (sleeps and preemptions: what a data path saves by waking less),
+the host's ksoftirqd threads per GB (softirq work the kernel deferred, in neither rusage), their
+context switches per GB (sleeps and preemptions: what a data path saves by waking less),
 and the ratio to the best peer at the same streams and write size.
 
   bench/compare/loopback_peers.py --xttcp build/xttcp [--seconds 5] [--rounds 3]
@@ -129,11 +130,31 @@ class Children:
         return False
 
 
+def softirq_threads_seconds():
+    """CPU seconds of the kernel's ksoftirqd/N threads: softirq work deferred from whichever
+    task raised it, in no process's rusage (io_uring's 64 connections: a fifth of 2 CPUs)."""
+    ticks = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name, _, rest = text.partition("(")[2].rpartition(")")
+        if name.startswith("ksoftirqd/"):
+            fields = rest.split()
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 class Sample:
     def __init__(self, nbytes, seconds, sender, receiver):
         self.nbytes, self.seconds = nbytes, seconds
         self.sender_cpu, self.receiver_cpu = sender.cpu, receiver.cpu
         self.sender_switches, self.receiver_switches = sender.switches, receiver.switches
+        self.softirq_threads_cpu = None  # the host's ksoftirqd over the pair's lifetime
 
     def bps(self):
         return self.nbytes * 8 / self.seconds if self.seconds else 0.0
@@ -398,7 +419,10 @@ def main():
                 for name in order:
                     port = free_port((streams or 16) + 1)
                     try:
-                        samples[name].append(tools[name](streams, size, args.seconds, port, tmp))
+                        before = softirq_threads_seconds()
+                        sample = tools[name](streams, size, args.seconds, port, tmp)
+                        sample.softirq_threads_cpu = softirq_threads_seconds() - before
+                        samples[name].append(sample)
                     except (RuntimeError, OSError, ValueError, KeyError) as error:
                         print(f"note: {name}, {streams or 'default'} streams, "
                               f"size {size or 'default'}, "
@@ -414,6 +438,7 @@ def main():
                 rx = median_or_none([s.cpu_per_gb(s.receiver_cpu) for s in values])
                 tx_sw = median_or_none([s.per_gb(s.sender_switches) for s in values])
                 rx_sw = median_or_none([s.per_gb(s.receiver_switches) for s in values])
+                kso = median_or_none([s.cpu_per_gb(s.softirq_threads_cpu) for s in values])
                 results.append({
                     "streams": streams or "default", "size": size or "default", "tool": name,
                     "gbps": round(gbps / 1e9, 2) if gbps is not None else None,
@@ -421,6 +446,7 @@ def main():
                     "gbps_max": round(max(rates), 2) if rates else None,
                     "sender_cpu_s_per_gb": round(tx, 3) if tx is not None else None,
                     "receiver_cpu_s_per_gb": round(rx, 3) if rx is not None else None,
+                    "ksoftirqd_cpu_s_per_gb": round(kso, 3) if kso is not None else None,
                     "sender_switches_per_gb": round(tx_sw) if tx_sw is not None else None,
                     "receiver_switches_per_gb": round(rx_sw) if rx_sw is not None else None,
                     "vs_best_peer": round(gbps / best_peer, 2) if gbps and best_peer else None,
@@ -431,7 +457,7 @@ def main():
         return "-" if value is None else f"{value:.{digits}f}"
 
     print(f"{'streams':>7} {'size':>7} {'tool':<19} {'Gbit/s':>7} {'min-max':>13} "
-          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'tx sw/GB':>8} {'rx sw/GB':>8} "
+          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'kso CPU-s/GB':>12} {'tx sw/GB':>8} {'rx sw/GB':>8} "
           f"{'vs best peer':>12} {'load':>9}")
     for row in results:
         ratio = f"{row['vs_best_peer']:.2f}x" if row["vs_best_peer"] else "-"
@@ -440,13 +466,15 @@ def main():
               f"{number(row['gbps'], 2):>7} {spread:>13} "
               f"{number(row['sender_cpu_s_per_gb'], 3):>11} "
               f"{number(row['receiver_cpu_s_per_gb'], 3):>11} "
+              f"{number(row['ksoftirqd_cpu_s_per_gb'], 3):>12} "
               f"{number(row['sender_switches_per_gb'], 0):>8} "
               f"{number(row['receiver_switches_per_gb'], 0):>8} {ratio:>12} "
               f"{row['load_1m'][0]:>4.1f}-{row['load_1m'][1]:<4.1f}")
     print(f"CPU: {cpu}; congestion control: "
           f"{args.congestion or read_sysctl('net/ipv4/tcp_congestion_control') + ' (the system default)'}; "
-          "load = the 1-minute load average before-after each cell; sw/GB = the process's "
-          "context switches (sleeps and preemptions) per GB")
+          "load = the 1-minute load average before-after each cell; kso = the host's ksoftirqd "
+          "threads (softirq work deferred from either process, in neither's CPU-s/GB); "
+          "sw/GB = the process's context switches (sleeps and preemptions) per GB")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"schema": 2,

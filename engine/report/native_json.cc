@@ -198,7 +198,7 @@ ordered_json threads_json(const Result& r) {
 }
 
 ordered_json cpu_json(const CpuSplit& cpu) {
-  return {
+  ordered_json json = {
       {"user_pct", number(cpu.user)},
       {"system_pct", number(cpu.system)},
       {"idle_pct", number(cpu.idle)},
@@ -209,6 +209,8 @@ ordered_json cpu_json(const CpuSplit& cpu) {
       {"process_user_s", number(cpu.process_user_s)},
       {"process_system_s", number(cpu.process_system_s)},
   };
+  if (cpu.softirq_threads_s) json["softirq_threads_s"] = number(*cpu.softirq_threads_s);
+  return json;
 }
 
 // The system-wide retransmit counters; the whole window adds our own connections' figures.

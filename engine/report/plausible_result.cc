@@ -81,6 +81,8 @@ void check_cpu(const FigureCheck& c, const CpuSplit& cpu) {
   c.figure("cpu.process_busy_pct", cpu.process_busy, 0, 100 * max_cpus);
   c.figure("cpu.process_user_s", cpu.process_user_s, 0, max_cpus * max_seconds);
   c.figure("cpu.process_system_s", cpu.process_system_s, 0, max_cpus * max_seconds);
+  if (cpu.softirq_threads_s)
+    c.figure("cpu.softirq_threads_s", *cpu.softirq_threads_s, 0, max_cpus * max_seconds);
 }
 
 void check_udp(const FigureCheck& c, const UdpResult& u, double seconds) {

@@ -220,6 +220,26 @@ std::string parse_cpu_model(std::string_view cpuinfo) {
   return model;
 }
 
+Expected<TaskTicks> parse_task_stat(std::string_view text) {
+  // comm sits between the first '(' and the last ')': a name may itself hold ')'.
+  const std::size_t open = text.find('(');
+  const std::size_t close = text.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    return fail("task stat: no '(name)'");
+  TaskTicks task{std::string(text.substr(open + 1, close - open - 1)), 0};
+  // After the name: state (field 3) ... utime (14) and stime (15), the 12th and 13th here.
+  std::istringstream fields{std::string(text.substr(close + 1))};
+  std::string field;
+  uint64_t utime = 0, stime = 0;
+  for (int index = 1; index <= 13; ++index) {
+    if (!(fields >> field)) return fail("task stat: fewer than 15 fields");
+    if ((index == 12 && !parse_u64(field, utime)) || (index == 13 && !parse_u64(field, stime)))
+      return fail(fmt::format("task stat: utime or stime '{}' is not a number", field));
+  }
+  task.ticks = utime + stime;
+  return task;
+}
+
 Expected<NetSoftirqs> parse_proc_softirqs(std::string_view text) {
   std::istringstream lines{std::string(text)};
   std::string line;

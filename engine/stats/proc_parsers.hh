@@ -62,6 +62,14 @@ struct NetSoftirqs {
 // Fails without the "CPU0 ..." header or the NET_RX/NET_TX lines, or with a short line.
 Expected<NetSoftirqs> parse_proc_softirqs(std::string_view text);
 
+// One task's /proc/<pid>/stat: its name (comm, which may hold spaces and parentheses) and its
+// utime + stime in clock ticks. Fails on text without "(name)" followed by at least 13 fields.
+struct TaskTicks {
+  std::string name;
+  uint64_t ticks = 0;
+};
+Expected<TaskTicks> parse_task_stat(std::string_view text);
+
 // The first "cpu MHz" of /proc/cpuinfo (current frequency of CPU0, as NTTTCP-for-Linux reads it);
 // 0 when there is none (some ARM kernels).
 double parse_cpu_mhz(std::string_view cpuinfo);

@@ -41,6 +41,9 @@ void apply_system_deltas(const SystemSnapshot& begin, const SystemSnapshot& end,
   cpu.process_system_s = std::max(0.0, end.process_system_s - begin.process_system_s);
   cpu.process_busy =
       seconds > 0 ? (cpu.process_user_s + cpu.process_system_s) / seconds * 100.0 : 0.0;
+  cpu.softirq_threads_s.reset();
+  if (begin.softirq_threads_s && end.softirq_threads_s)
+    cpu.softirq_threads_s = std::max(0.0, *end.softirq_threads_s - *begin.softirq_threads_s);
 
   const TcpRetransmits& tb = begin.tcp;
   const TcpRetransmits& te = end.tcp;

@@ -13,6 +13,7 @@ SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::strin
       nic_(spec.output.show_nic_packets),
       interrupt_pattern_(spec.output.show_dev_interrupts),
       udp_(spec.workload.protocol == Protocol::udp),
-      queues_(spec, proc_root_) {}
+      queues_(spec, proc_root_),
+      softirq_thread_stats_(find_softirq_threads(proc_root_)) {}
 
 }  // namespace xttcp

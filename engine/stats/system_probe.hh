@@ -30,7 +30,10 @@ struct SystemSnapshot {
   std::optional<TransportCounters> transport;
   std::optional<uint64_t> dpcs;                     // Windows only
   double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
-  std::optional<QueueSnapshot> queues;              // the watched NIC's queues (queue_probe.hh)
+  // CPU time of the kernel's softirq threads (Linux ksoftirqd/N), all of them: receive work the
+  // kernel deferred from whichever task raised it. No process's own time holds it.
+  std::optional<double> softirq_threads_s;
+  std::optional<QueueSnapshot> queues;  // the watched NIC's queues (queue_probe.hh)
   std::chrono::steady_clock::time_point at;
   // Files that could not be read or parsed ("/proc/net/netstat: no 'TcpExt:' section"); their
   // counters stay 0. The caller decides whether to print them.
@@ -50,7 +53,12 @@ class SystemProbe {
   std::string interrupt_pattern_;  // "" = not probed
   bool udp_ = false;               // transport: UDP datagrams rather than TCP segments (Linux)
   QueueProbe queues_;
+  std::vector<std::string> softirq_thread_stats_;  // <proc>/<pid>/stat of each ksoftirqd/N
 };
+
+// The stat files of the kernel's softirq threads under proc_root ("ksoftirqd/0", ...), found once
+// (they live as long as their CPU is online); none on Windows or when /proc cannot be listed.
+std::vector<std::string> find_softirq_threads(const std::string& proc_root);
 
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
 // NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,

@@ -1,6 +1,7 @@
 // Linux: system counters from /proc and /sys, host facts from uname and /proc/cpuinfo.
 #include "engine/stats/system_probe.hh"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -129,7 +130,43 @@ void read_tcp_counters(const std::string& proc_root, bool udp, SystemSnapshot& s
   }
 }
 
+// Every ksoftirqd thread's utime + stime, or nothing when one cannot be read (a CPU went offline:
+// a sum without it would run backwards).
+std::optional<double> softirq_threads_seconds(const std::vector<std::string>& stat_paths) {
+  if (stat_paths.empty()) return std::nullopt;
+  static const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
+  if (ticks_per_s <= 0) return std::nullopt;
+  uint64_t ticks = 0;
+  for (const std::string& path : stat_paths) {
+    Expected<std::string> text = read_text_file(path);
+    if (!text) return std::nullopt;
+    Expected<TaskTicks> task = parse_task_stat(*text);
+    if (!task) return std::nullopt;
+    ticks += task->ticks;
+  }
+  return static_cast<double>(ticks) / static_cast<double>(ticks_per_s);
+}
+
 }  // namespace
+
+std::vector<std::string> find_softirq_threads(const std::string& proc_root) {
+  std::vector<std::string> paths;
+  DIR* dir = ::opendir(proc_root.c_str());
+  if (dir == nullptr) return paths;
+  // Kernel threads start early: their pids are small, but nothing promises an order.
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string_view::npos) continue;
+    std::string path = proc_root + "/" + std::string(name) + "/stat";
+    Expected<std::string> text = read_text_file(path);
+    if (!text) continue;
+    Expected<TaskTicks> task = parse_task_stat(*text);
+    if (task && task->name.rfind("ksoftirqd/", 0) == 0) paths.push_back(std::move(path));
+  }
+  ::closedir(dir);
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
 
 SystemSnapshot SystemProbe::take() const {
   SystemSnapshot snapshot;
@@ -142,6 +179,7 @@ SystemSnapshot SystemProbe::take() const {
       snapshot.process_user_s = seconds_of(usage.ru_utime);
       snapshot.process_system_s = seconds_of(usage.ru_stime);
     }
+    snapshot.softirq_threads_s = softirq_threads_seconds(softirq_thread_stats_);
 
     std::string stat_path = proc_root_ + "/stat";
     if (Expected<std::string> text = read_text_file(stat_path); !text) {

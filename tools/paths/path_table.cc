@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -96,6 +97,11 @@ PathRun path_run_from_result(const Result& sender, CycleUnit unit, double clock_
     run.cpu_s += both_cpu_s(*sender.peer);
     run.peer_cpu = true;
   }
+  // The host's, so once: the sender's window, or the receiver's when only it measured them.
+  run.softirq_threads_s = sender.cpu.softirq_threads_s;
+  if (!run.softirq_threads_s && sender.peer)
+    run.softirq_threads_s = sender.peer->cpu.softirq_threads_s;
+  if (run.softirq_threads_s) run.cpu_s += *run.softirq_threads_s;
   double units = 0;
   if (sender.rr) {
     run.packets_per_s = sender.rr->transactions_per_s;
@@ -150,11 +156,18 @@ std::string render_paths_table(const PathTable& table) {
   std::string out = fmt::format("compare-paths: {}\n", workload_line(table.workload));
   out += fmt::format("cpu: {} ({} CPUs)\n", table.cpu_model.empty() ? "unknown" : table.cpu_model,
                      table.cpus);
+  // ksoftirqd's time is in every figure where a run measured it (Linux).
+  const bool softirq_threads =
+      std::any_of(table.rows.begin(), table.rows.end(), [](const PathRow& row) {
+        return std::any_of(row.runs.begin(), row.runs.end(),
+                           [](const PathRun& run) { return run.softirq_threads_s.has_value(); });
+      });
+  const char* whose = softirq_threads ? "both processes and ksoftirqd" : "both processes";
   if (table.clock_mhz > 0)
     out += fmt::format(
-        "cycles: CPU time of both processes x {:.1f} MHz ({}); no hardware "
+        "cycles: CPU time of {} x {:.1f} MHz ({}); no hardware "
         "counters are read\n",
-        table.clock_mhz, table.clock_source);
+        whose, table.clock_mhz, table.clock_source);
   else
     out += "cycles: not computed (no CPU clock known)\n";
   const char* rate = rr ? "trans/s" : "pkt/s";
@@ -210,17 +223,20 @@ std::string render_paths_json(const PathTable& table) {
   ordered_json rows = ordered_json::array();
   for (const PathRow& row : table.rows) {
     ordered_json runs = ordered_json::array();
-    for (const PathRun& run : row.runs)
-      runs.push_back({{"seconds", number(run.seconds)},
-                      {"throughput_gbps", number(run.throughput_gbps)},
-                      {"packets_per_s", optional_number(run.packets_per_s)},
-                      {"cpu_s", number(run.cpu_s)},
-                      {"receiver_cpu_included", run.peer_cpu},
-                      {"cycles_per_unit", optional_number(run.cycles_per_unit)},
-                      {"cpu_s_per_gb", optional_number(run.cpu_s_per_gb)},
-                      {"p50_us", optional_number(run.p50_us)},
-                      {"p99_us", optional_number(run.p99_us)},
-                      {"p99_9_us", optional_number(run.p999_us)}});
+    for (const PathRun& run : row.runs) {
+      ordered_json json = {{"seconds", number(run.seconds)},
+                           {"throughput_gbps", number(run.throughput_gbps)},
+                           {"packets_per_s", optional_number(run.packets_per_s)},
+                           {"cpu_s", number(run.cpu_s)},
+                           {"receiver_cpu_included", run.peer_cpu}};
+      if (run.softirq_threads_s) json["softirq_threads_s"] = number(*run.softirq_threads_s);
+      json.update(ordered_json{{"cycles_per_unit", optional_number(run.cycles_per_unit)},
+                               {"cpu_s_per_gb", optional_number(run.cpu_s_per_gb)},
+                               {"p50_us", optional_number(run.p50_us)},
+                               {"p99_us", optional_number(run.p99_us)},
+                               {"p99_9_us", optional_number(run.p999_us)}});
+      runs.push_back(std::move(json));
+    }
     const auto& r = row.vs_baseline;
     rows.push_back({{"backend", row.backend},
                     {"runs", runs},

@@ -39,7 +39,11 @@ struct PathRun {
   double seconds = 0;
   double throughput_gbps = 0;
   std::optional<double> packets_per_s;  // UDP datagrams, --rr transactions, or none (TCP stream)
-  double cpu_s = 0;                     // user + system of both processes over their windows
+  // user + system of both processes over their windows, and the host's softirq threads over the
+  // sender's window: both ends run on this host, and work the kernel deferred to ksoftirqd is
+  // theirs (io_uring's 64 connections on loopback: a fifth of the machine's CPU).
+  double cpu_s = 0;
+  std::optional<double> softirq_threads_s;  // that last part, when it was measured
   std::optional<double> cycles_per_unit;
   std::optional<double> cpu_s_per_gb;
   std::optional<double> p50_us, p99_us, p999_us;  // --rr round trips

@@ -71,6 +71,34 @@ TEST(PathRun, StreamCyclesCountBothProcesses) {
   EXPECT_FALSE(run.p50_us);
 }
 
+// A stream_sender whose host's ksoftirqd time each end measured (nullopt: that end did not).
+Result with_softirq_threads(std::optional<double> sender_s, std::optional<double> receiver_s) {
+  Result r = stream_sender(1'000'000'000, 1.5, 0.5);
+  auto peer = std::make_shared<Result>(*r.peer);
+  peer->cpu.softirq_threads_s = receiver_s;
+  r.peer = peer;
+  r.cpu.softirq_threads_s = sender_s;
+  return r;
+}
+
+TEST(PathRun, SoftirqThreadsCountOnceForTheHost) {
+  // Both ends ran on this host: its ksoftirqd time is added once, the sender's window first.
+  PathRun run = path_run_from_result(with_softirq_threads(0.25, 0.75), CycleUnit::byte, 1000);
+  EXPECT_DOUBLE_EQ(run.cpu_s, 2.25);
+  ASSERT_TRUE(run.softirq_threads_s);
+  EXPECT_DOUBLE_EQ(*run.softirq_threads_s, 0.25);
+  EXPECT_DOUBLE_EQ(*run.cpu_s_per_gb, 2.25);
+  EXPECT_DOUBLE_EQ(*run.cycles_per_unit, 2.25);
+  // Only the receiver measured them.
+  run = path_run_from_result(with_softirq_threads(std::nullopt, 0.75), CycleUnit::byte, 1000);
+  EXPECT_DOUBLE_EQ(run.cpu_s, 2.75);
+  // Nobody did (Windows): the processes alone.
+  run =
+      path_run_from_result(with_softirq_threads(std::nullopt, std::nullopt), CycleUnit::byte, 1000);
+  EXPECT_DOUBLE_EQ(run.cpu_s, 2.0);
+  EXPECT_FALSE(run.softirq_threads_s);
+}
+
 TEST(PathRun, UdpCountsWhatTheReceiverGot) {
   Result sender = stream_sender(0, 1, 1);
   sender.total_bytes = 3'000'000;  // sent; the receiver got a third of it

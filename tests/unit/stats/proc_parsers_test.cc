@@ -190,6 +190,27 @@ TEST(SumInterrupts, FollowsNtttcpTokenRules) {
   EXPECT_EQ(sum_interrupts("  5 eth 6", "eth"), 11u);
 }
 
+TEST(ParseTaskStat, NameAndUserPlusSystemTicks) {
+  // Fields 14 and 15 (utime 28451, stime 17) of a kernel thread's /proc/<pid>/stat.
+  auto task = parse_task_stat(
+      "14 (ksoftirqd/0) S 2 0 0 0 -1 69238848 0 0 0 0 28451 17 0 0 20 0 1 0 9 0 0\n");
+  ASSERT_TRUE(task) << task.error().message;
+  EXPECT_EQ(task->name, "ksoftirqd/0");
+  EXPECT_EQ(task->ticks, 28468u);
+  // A name holds what a program chose: spaces and ')' too; the last ')' ends it.
+  task = parse_task_stat("77 (a) b (c)) R 1 1 1 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 9");
+  ASSERT_TRUE(task) << task.error().message;
+  EXPECT_EQ(task->name, "a) b (c)");
+  EXPECT_EQ(task->ticks, 11u);
+}
+
+TEST(ParseTaskStat, RefusesWhatIsNotOne) {
+  EXPECT_FALSE(parse_task_stat(""));
+  EXPECT_FALSE(parse_task_stat("14 ksoftirqd/0 S 2 0 0 0 -1 0 0 0 0 0 1 2"));
+  EXPECT_FALSE(parse_task_stat("14 (ksoftirqd/0) S 2 0 0 0 -1 0 0 0 0 0 1"));  // no stime
+  EXPECT_FALSE(parse_task_stat("14 (x) S 2 0 0 0 -1 0 0 0 0 0 -1 2 0"));       // utime < 0
+}
+
 TEST(ParseCpuInfo, ReadsFirstMhzAndModel) {
   const std::string text = fixture("cpuinfo");
   EXPECT_DOUBLE_EQ(parse_cpu_mhz(text), 2100.0);

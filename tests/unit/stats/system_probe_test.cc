@@ -2,6 +2,7 @@
 #include "engine/stats/system_probe.hh"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -167,6 +168,49 @@ TEST_F(FakeRoots, DeltasBetweenTwoSnapshots) {
   EXPECT_EQ(result.interrupts->total, 300u);
 }
 
+// A kernel thread's /proc/<pid>/stat with `ticks` of utime and none of stime.
+std::string task_stat(int pid, const std::string& name, uint64_t ticks) {
+  return fmt::format("{} ({}) S 2 0 0 0 -1 69238848 0 0 0 0 {} 0 0 0 20 0 1 0 9 0 0\n", pid, name,
+                     ticks);
+}
+
+TEST_F(FakeRoots, SoftirqThreadsOfEveryCpuOverTheWindow) {
+  write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
+  write_file(root_ / "proc/14/stat", task_stat(14, "ksoftirqd/0", 100));
+  write_file(root_ / "proc/24/stat", task_stat(24, "ksoftirqd/1", 200));
+  write_file(root_ / "proc/30/stat", task_stat(30, "kworker/0:1", 5000));  // not one of them
+  write_file(root_ / "proc/self/stat", task_stat(31, "ksoftirqd/9", 7));   // not a pid
+  const std::vector<std::string> found = find_softirq_threads(proc());
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0], proc() + "/14/stat");
+
+  TestSpec spec;
+  SystemProbe probe(spec, proc(), sys());
+  const double tick = 1.0 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  SystemSnapshot begin = probe.take();
+  ASSERT_TRUE(begin.softirq_threads_s);
+  EXPECT_NEAR(*begin.softirq_threads_s, 300 * tick, 1e-9);
+  write_file(root_ / "proc/24/stat", task_stat(24, "ksoftirqd/1", 450));
+  SystemSnapshot end = probe.take();
+  Result result;
+  apply_system_deltas(begin, end, 2.0, 1'000'000'000, HostInfo{}, result);
+  ASSERT_TRUE(result.cpu.softirq_threads_s);
+  EXPECT_NEAR(*result.cpu.softirq_threads_s, 250 * tick, 1e-9);
+
+  // A CPU went offline (its thread's file is gone): no figure, rather than one that shrank.
+  fs::remove(root_ / "proc/14/stat");
+  EXPECT_FALSE(probe.take().softirq_threads_s);
+  apply_system_deltas(begin, probe.take(), 2.0, 1'000'000'000, HostInfo{}, result);
+  EXPECT_FALSE(result.cpu.softirq_threads_s);
+}
+
+TEST_F(FakeRoots, NoSoftirqThreadsNoFigure) {
+  write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
+  TestSpec spec;
+  SystemProbe probe(spec, proc(), sys());
+  EXPECT_FALSE(probe.take().softirq_threads_s);
+}
+
 TEST_F(FakeRoots, HostInfoFromProcRoot) {
   write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
   write_file(fs::path(proc()) / "cpuinfo",
@@ -297,6 +341,7 @@ TEST(SystemProbe, RealProcIsReadable) {
   EXPECT_GT(snapshot.cpu.total(), 0u);
   EXPECT_GE(snapshot.cpu.cores, 1u);
   ASSERT_TRUE(snapshot.nic);
+  EXPECT_TRUE(snapshot.softirq_threads_s);  // a Linux kernel has a ksoftirqd per CPU
 }
 
 }  // namespace
