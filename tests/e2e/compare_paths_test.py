@@ -32,8 +32,8 @@ def compare_paths(xttcp, started, *workload, unit):
     for backend in backends:
         check(any(line.startswith(backend + " ") for line in out.splitlines()),
               f"no {backend} row:\n{out}")
-    check("ratio to epoll" in out and "cycles: CPU time of both processes" in out,
-          f"table lacks its ratio block or its clock line:\n{out}")
+    check("ratio to epoll" in out and "cycles: CPU time of both processes and ksoftirqd" in out,
+          f"table lacks its ratio block or its clock line (with ksoftirqd, on Linux):\n{out}")
     j = load_json(table)
     check(j["schema"] == "xttcp-paths" and j["schema_version"] == 1, f"schema: {j['schema']}")
     check(j["tool"]["name"] == "xttcp" and j["tool"]["version"], f"tool: {j['tool']}")
@@ -45,6 +45,9 @@ def compare_paths(xttcp, started, *workload, unit):
         for r in row["runs"]:
             check(r["throughput_gbps"] > 0 and r["cpu_s"] > 0, f"{row['backend']}: {r}")
             check(r["receiver_cpu_included"], f"{row['backend']}: the receiver's CPU is missing")
+            # The host's ksoftirqd time is measured on Linux, and is part of cpu_s.
+            check(0 <= r.get("softirq_threads_s", -1) <= r["cpu_s"],
+                  f"{row['backend']}: softirq_threads_s missing or above cpu_s: {r}")
             check(r["cycles_per_unit"] > 0 and r["cpu_s_per_gb"] > 0, f"{row['backend']}: {r}")
             if rr or "-u" in workload:
                 check(r["packets_per_s"] > 0, f"{row['backend']}: no rate: {r}")

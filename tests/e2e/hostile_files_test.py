@@ -346,6 +346,12 @@ CASES = {
                                          ["above the ceiling of 1e+13 bit/s"]),
     "compare-cpu-huge": absurd_file_case(lambda d: d["cpu"].__setitem__("cycles_per_byte", 1e308),
                                          "cpu.cycles_per_byte", ["1e+308 is outside 0 to 1e+15"]),
+    "compare-softirq-threads-negative": absurd_file_case(
+        lambda d: d["cpu"].__setitem__("softirq_threads_s", -5), "cpu.softirq_threads_s",
+        ["-5 is outside 0 to"]),
+    "compare-softirq-threads-not-a-number": absurd_file_case(
+        lambda d: d["cpu"].__setitem__("softirq_threads_s", "lots"), "cpu.softirq_threads_s",
+        []),
     "report-single-runs": report_single_runs,
     "report-deep-nesting": report_refuses(deep, "nested more than 18 deep"),
     "report-mathtext-role": report_refuses(mathtext_role, "role: expected"),
