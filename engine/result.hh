@@ -51,7 +51,8 @@ struct CpuSplit {
   double process_busy = 0;  // this process's CPU time / wall time (can exceed 100)
   double process_user_s = 0, process_system_s = 0;
   // The host's softirq threads (ksoftirqd) over the window: receive work the kernel deferred,
-  // in no process's time above. On loopback it is mostly the test's own. Linux only.
+  // in no process's time above. On loopback it is mostly the test's own. Linux only; nullopt
+  // when not measured (docs/native-json.md).
   std::optional<double> softirq_threads_s;
 };
 

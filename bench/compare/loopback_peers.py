@@ -138,13 +138,14 @@ def softirq_threads_seconds():
         if not pid.isdigit():
             continue
         try:
-            with open(f"/proc/{pid}/stat") as f:
+            with open(f"/proc/{pid}/stat", "rb") as f:  # a program's name need not be UTF-8
                 text = f.read()
         except OSError:
             continue
-        name, _, rest = text.partition("(")[2].rpartition(")")
-        if name.startswith("ksoftirqd/"):
-            fields = rest.split()
+        name, _, rest = text.partition(b"(")[2].rpartition(b")")
+        fields = rest.split()
+        # A kernel thread (PF_KTHREAD in flags): a program may call itself ksoftirqd/0.
+        if name.startswith(b"ksoftirqd/") and len(fields) > 12 and int(fields[6]) & 0x00200000:
             ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 

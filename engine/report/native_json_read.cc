@@ -339,11 +339,7 @@ void read_window_sections(const ordered_json& j, const std::string& prefix, Resu
     read(*c, "process_busy_pct", r.cpu.process_busy, where);
     read(*c, "process_user_s", r.cpu.process_user_s, where);
     read(*c, "process_system_s", r.cpu.process_system_s, where);
-    if (c->contains("softirq_threads_s")) {
-      double seconds = 0;
-      read(*c, "softirq_threads_s", seconds, where);
-      r.cpu.softirq_threads_s = seconds;
-    }
+    read(*c, "softirq_threads_s", r.cpu.softirq_threads_s, where);  // absent or null: not measured
   }
   if (const auto* t = object_member(j, "tcp", parent)) {
     const std::string where = prefix + "tcp";

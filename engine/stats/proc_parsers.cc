@@ -227,14 +227,16 @@ Expected<TaskTicks> parse_task_stat(std::string_view text) {
   if (open == std::string_view::npos || close == std::string_view::npos || close < open)
     return fail("task stat: no '(name)'");
   TaskTicks task{std::string(text.substr(open + 1, close - open - 1)), 0};
-  // After the name: state (field 3) ... utime (14) and stime (15), the 12th and 13th here.
+  // After the name: state (field 3), ..., flags (9), ..., utime (14) and stime (15): the 7th,
+  // 12th and 13th here.
   std::istringstream fields{std::string(text.substr(close + 1))};
   std::string field;
   uint64_t utime = 0, stime = 0;
   for (int index = 1; index <= 13; ++index) {
     if (!(fields >> field)) return fail("task stat: fewer than 15 fields");
-    if ((index == 12 && !parse_u64(field, utime)) || (index == 13 && !parse_u64(field, stime)))
-      return fail(fmt::format("task stat: utime or stime '{}' is not a number", field));
+    if ((index == 7 && !parse_u64(field, task.flags)) ||
+        (index == 12 && !parse_u64(field, utime)) || (index == 13 && !parse_u64(field, stime)))
+      return fail(fmt::format("task stat: flags, utime or stime '{}' is not a number", field));
   }
   task.ticks = utime + stime;
   return task;

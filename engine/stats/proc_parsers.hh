@@ -62,12 +62,15 @@ struct NetSoftirqs {
 // Fails without the "CPU0 ..." header or the NET_RX/NET_TX lines, or with a short line.
 Expected<NetSoftirqs> parse_proc_softirqs(std::string_view text);
 
-// One task's /proc/<pid>/stat: its name (comm, which may hold spaces and parentheses) and its
-// utime + stime in clock ticks. Fails on text without "(name)" followed by at least 13 fields.
+// One task's /proc/<pid>/stat: its name (comm, which may hold spaces and parentheses), its flags
+// and its utime + stime in clock ticks. Fails on text without "(name)" followed by at least 13
+// fields.
 struct TaskTicks {
   std::string name;
+  uint64_t flags = 0;  // PF_*: PF_KTHREAD marks a kernel thread, which no program can pose as
   uint64_t ticks = 0;
 };
+inline constexpr uint64_t task_flag_kthread = 0x00200000;  // PF_KTHREAD (include/linux/sched.h)
 Expected<TaskTicks> parse_task_stat(std::string_view text);
 
 // The first "cpu MHz" of /proc/cpuinfo (current frequency of CPU0, as NTTTCP-for-Linux reads it);

@@ -14,6 +14,6 @@ SystemProbe::SystemProbe(const TestSpec& spec, std::string proc_root, std::strin
       interrupt_pattern_(spec.output.show_dev_interrupts),
       udp_(spec.workload.protocol == Protocol::udp),
       queues_(spec, proc_root_),
-      softirq_thread_stats_(find_softirq_threads(proc_root_)) {}
+      softirq_thread_stat_paths_(softirq_threads_of(proc_root_)) {}
 
 }  // namespace xttcp

@@ -31,7 +31,8 @@ struct SystemSnapshot {
   std::optional<uint64_t> dpcs;                     // Windows only
   double process_user_s = 0, process_system_s = 0;  // getrusage(RUSAGE_SELF) / GetProcessTimes
   // CPU time of the kernel's softirq threads (Linux ksoftirqd/N), all of them: receive work the
-  // kernel deferred from whichever task raised it. No process's own time holds it.
+  // kernel deferred from whichever task raised it. No process's own time holds it. nullopt when
+  // there are none to read, or one no longer is what the scan found.
   std::optional<double> softirq_threads_s;
   std::optional<QueueSnapshot> queues;  // the watched NIC's queues (queue_probe.hh)
   std::chrono::steady_clock::time_point at;
@@ -53,12 +54,19 @@ class SystemProbe {
   std::string interrupt_pattern_;  // "" = not probed
   bool udp_ = false;               // transport: UDP datagrams rather than TCP segments (Linux)
   QueueProbe queues_;
-  std::vector<std::string> softirq_thread_stats_;  // <proc>/<pid>/stat of each ksoftirqd/N
+  std::vector<std::string> softirq_thread_stat_paths_;  // <proc>/<pid>/stat of each ksoftirqd/N
 };
 
-// The stat files of the kernel's softirq threads under proc_root ("ksoftirqd/0", ...), found once
-// (they live as long as their CPU is online); none on Windows or when /proc cannot be listed.
+// The stat files of the kernel's softirq threads under proc_root: kernel threads (PF_KTHREAD, so
+// no program named "ksoftirqd/0" counts) named ksoftirqd/<cpu>. The kernel makes one when a CPU
+// first comes online and parks it, never frees it, when the CPU goes offline; a CPU added after
+// the scan is not counted. None on Windows, or where /proc does not show kernel threads (a
+// container's own pid namespace, hidepid): then no figure is given.
 std::vector<std::string> find_softirq_threads(const std::string& proc_root);
+// The same, scanned once per process for each proc_root (a scan reads every task's stat file).
+const std::vector<std::string>& softirq_threads_of(const std::string& proc_root);
+// Whether a task's stat names one of them (what a scan keeps and each snapshot checks again).
+bool is_softirq_thread(const TaskTicks& task);
 
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
 // NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -130,8 +131,8 @@ void read_tcp_counters(const std::string& proc_root, bool udp, SystemSnapshot& s
   }
 }
 
-// Every ksoftirqd thread's utime + stime, or nothing when one cannot be read (a CPU went offline:
-// a sum without it would run backwards).
+// Every ksoftirqd thread's utime + stime, or nothing when one cannot be read or is no longer one
+// (a sum without it would run backwards, one with another task's time would be wrong).
 std::optional<double> softirq_threads_seconds(const std::vector<std::string>& stat_paths) {
   if (stat_paths.empty()) return std::nullopt;
   static const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
@@ -141,13 +142,30 @@ std::optional<double> softirq_threads_seconds(const std::vector<std::string>& st
     Expected<std::string> text = read_text_file(path);
     if (!text) return std::nullopt;
     Expected<TaskTicks> task = parse_task_stat(*text);
-    if (!task) return std::nullopt;
+    if (!task || !is_softirq_thread(*task)) return std::nullopt;
     ticks += task->ticks;
   }
   return static_cast<double>(ticks) / static_cast<double>(ticks_per_s);
 }
 
 }  // namespace
+
+bool is_softirq_thread(const TaskTicks& task) {
+  constexpr std::string_view prefix = "ksoftirqd/";
+  const std::string_view name = task.name;
+  return (task.flags & task_flag_kthread) != 0 && name.size() > prefix.size() &&
+         name.substr(0, prefix.size()) == prefix &&
+         name.find_first_not_of("0123456789", prefix.size()) == std::string_view::npos;
+}
+
+const std::vector<std::string>& softirq_threads_of(const std::string& proc_root) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> found;  // never shrinks: a few roots
+  std::lock_guard lock(mutex);
+  auto it = found.find(proc_root);
+  if (it == found.end()) it = found.emplace(proc_root, find_softirq_threads(proc_root)).first;
+  return it->second;
+}
 
 std::vector<std::string> find_softirq_threads(const std::string& proc_root) {
   std::vector<std::string> paths;
@@ -161,7 +179,7 @@ std::vector<std::string> find_softirq_threads(const std::string& proc_root) {
     Expected<std::string> text = read_text_file(path);
     if (!text) continue;
     Expected<TaskTicks> task = parse_task_stat(*text);
-    if (task && task->name.rfind("ksoftirqd/", 0) == 0) paths.push_back(std::move(path));
+    if (task && is_softirq_thread(*task)) paths.push_back(std::move(path));
   }
   ::closedir(dir);
   std::sort(paths.begin(), paths.end());
@@ -179,7 +197,7 @@ SystemSnapshot SystemProbe::take() const {
       snapshot.process_user_s = seconds_of(usage.ru_utime);
       snapshot.process_system_s = seconds_of(usage.ru_stime);
     }
-    snapshot.softirq_threads_s = softirq_threads_seconds(softirq_thread_stats_);
+    snapshot.softirq_threads_s = softirq_threads_seconds(softirq_thread_stat_paths_);
 
     std::string stat_path = proc_root_ + "/stat";
     if (Expected<std::string> text = read_text_file(stat_path); !text) {

@@ -57,6 +57,17 @@ def main():
         "a direction inside the other direction": lambda d: d.__setitem__(
             "other_direction", {**copy.deepcopy(d), "other_direction": copy.deepcopy(d)}),
     }
+    # Keys a result has only sometimes: valid with them (a Linux run measures its ksoftirqd).
+    additions = {
+        "the host's ksoftirqd time": lambda d: d["cpu"].__setitem__("softirq_threads_s", 0.42),
+    }
+    for what, adding in additions.items():
+        added = copy.deepcopy(base)
+        adding(added)
+        found = errors(validator, added)
+        print(f"with {what}: {'valid' if not found else 'INVALID'}")
+        failed += [f"with {what}: {e}" for e in found[:5]]
+    breakages["a negative ksoftirqd time"] = lambda d: d["cpu"].__setitem__("softirq_threads_s", -1)
     for what, breaking in breakages.items():
         broken = copy.deepcopy(base)
         breaking(broken)

@@ -351,7 +351,7 @@ CASES = {
         ["-5 is outside 0 to"]),
     "compare-softirq-threads-not-a-number": absurd_file_case(
         lambda d: d["cpu"].__setitem__("softirq_threads_s", "lots"), "cpu.softirq_threads_s",
-        []),
+        ["expected a number"]),
     "report-single-runs": report_single_runs,
     "report-deep-nesting": report_refuses(deep, "nested more than 18 deep"),
     "report-mathtext-role": report_refuses(mathtext_role, "role: expected"),

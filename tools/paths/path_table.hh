@@ -40,8 +40,8 @@ struct PathRun {
   double throughput_gbps = 0;
   std::optional<double> packets_per_s;  // UDP datagrams, --rr transactions, or none (TCP stream)
   // user + system of both processes over their windows, and the host's softirq threads over the
-  // sender's window: both ends run on this host, and work the kernel deferred to ksoftirqd is
-  // theirs (io_uring's 64 connections on loopback: a fifth of the machine's CPU).
+  // sender's window: compare-paths runs both ends on this host (loopback or its own namespaces),
+  // so work the kernel deferred to ksoftirqd is theirs (docs/compare-paths.md).
   double cpu_s = 0;
   std::optional<double> softirq_threads_s;  // that last part, when it was measured
   std::optional<double> cycles_per_unit;

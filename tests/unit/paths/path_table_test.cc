@@ -225,6 +225,24 @@ TEST(PathTable, RrRatiosOfPercentiles) {
   EXPECT_DOUBLE_EQ(*t.rows[1].vs_baseline.packets_per_s, 1.0);
 }
 
+TEST(PathTable, ClockLineSaysWhoseCpuTimeTheCyclesCount) {
+  auto clock_line = [](const PathTable& t) {
+    const std::string out = render_paths_table(t);
+    const size_t at = out.find("cycles: ");
+    return out.substr(at, out.find('\n', at) - at);
+  };
+  PathTable t = stream_table();
+  EXPECT_NE(clock_line(t).find("CPU time of both processes x 1000.0 MHz"), std::string::npos);
+  for (PathRow& row : t.rows)
+    for (PathRun& run : row.runs) run.softirq_threads_s = 0.1;
+  EXPECT_NE(clock_line(t).find("CPU time of both processes and ksoftirqd x 1000.0 MHz"),
+            std::string::npos)
+      << clock_line(t);
+  t.rows[1].runs[2].softirq_threads_s.reset();  // one run could not read a thread
+  EXPECT_NE(clock_line(t).find("and ksoftirqd (measured in 5 of 6 runs) x"), std::string::npos)
+      << clock_line(t);
+}
+
 TEST(PathTable, GoldenConsole) {
   expect_golden("stream.txt", render_paths_table(stream_table()));
   expect_golden("rr.txt", render_paths_table(rr_table()));

@@ -210,6 +210,18 @@ Result sender_with_softirq_threads() {
   return r;
 }
 
+TEST(NativeJson, SoftirqThreadsNullOrAbsentIsNotMeasured) {
+  auto doc = nlohmann::json::parse(render_native_json(sender_with_softirq_threads()));
+  doc["cpu"]["softirq_threads_s"] = nullptr;
+  Expected<Result> parsed = parse_native_json(doc.dump());
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_FALSE(parsed->cpu.softirq_threads_s);
+  doc["cpu"].erase("softirq_threads_s");
+  parsed = parse_native_json(doc.dump());
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_FALSE(parsed->cpu.softirq_threads_s);
+}
+
 TEST(NativeJson, RoundTripsEverything) {
   for (const Result& original : {test::sample_receiver(), full_sender(),
                                  windows_sender_with_latency(), sender_with_softirq_threads()}) {

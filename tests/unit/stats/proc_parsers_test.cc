@@ -196,6 +196,8 @@ TEST(ParseTaskStat, NameAndUserPlusSystemTicks) {
       "14 (ksoftirqd/0) S 2 0 0 0 -1 69238848 0 0 0 0 28451 17 0 0 20 0 1 0 9 0 0\n");
   ASSERT_TRUE(task) << task.error().message;
   EXPECT_EQ(task->name, "ksoftirqd/0");
+  EXPECT_EQ(task->flags, 69238848u);
+  EXPECT_NE(task->flags & task_flag_kthread, 0u);
   EXPECT_EQ(task->ticks, 28468u);
   // A name holds what a program chose: spaces and ')' too; the last ')' ends it.
   task = parse_task_stat("77 (a) b (c)) R 1 1 1 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 9");

@@ -168,18 +168,21 @@ TEST_F(FakeRoots, DeltasBetweenTwoSnapshots) {
   EXPECT_EQ(result.interrupts->total, 300u);
 }
 
-// A kernel thread's /proc/<pid>/stat with `ticks` of utime and none of stime.
-std::string task_stat(int pid, const std::string& name, uint64_t ticks) {
-  return fmt::format("{} ({}) S 2 0 0 0 -1 69238848 0 0 0 0 {} 0 0 0 20 0 1 0 9 0 0\n", pid, name,
-                     ticks);
+// A task's /proc/<pid>/stat with `ticks` of utime and none of stime: a kernel thread (its flags
+// hold PF_KTHREAD), or a program's when `kernel` is false.
+std::string task_stat(int pid, const std::string& name, uint64_t ticks, bool kernel = true) {
+  return fmt::format("{} ({}) S 2 0 0 0 -1 {} 0 0 0 0 {} 0 0 0 20 0 1 0 9 0 0\n", pid, name,
+                     kernel ? 69238848 : 4194560, ticks);
 }
 
 TEST_F(FakeRoots, SoftirqThreadsOfEveryCpuOverTheWindow) {
   write_counters(100, 1000, 27, 3, 500, 600, 10, 20);
   write_file(root_ / "proc/14/stat", task_stat(14, "ksoftirqd/0", 100));
   write_file(root_ / "proc/24/stat", task_stat(24, "ksoftirqd/1", 200));
-  write_file(root_ / "proc/30/stat", task_stat(30, "kworker/0:1", 5000));  // not one of them
-  write_file(root_ / "proc/self/stat", task_stat(31, "ksoftirqd/9", 7));   // not a pid
+  write_file(root_ / "proc/30/stat", task_stat(30, "kworker/0:1", 5000));      // not one of them
+  write_file(root_ / "proc/self/stat", task_stat(31, "ksoftirqd/9", 7));       // not a pid
+  write_file(root_ / "proc/40/stat", task_stat(40, "ksoftirqd/2", 9, false));  // a program posing
+  write_file(root_ / "proc/41/stat", task_stat(41, "ksoftirqd/x", 9));  // not ksoftirqd/<cpu>
   const std::vector<std::string> found = find_softirq_threads(proc());
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0], proc() + "/14/stat");
@@ -197,7 +200,12 @@ TEST_F(FakeRoots, SoftirqThreadsOfEveryCpuOverTheWindow) {
   ASSERT_TRUE(result.cpu.softirq_threads_s);
   EXPECT_NEAR(*result.cpu.softirq_threads_s, 250 * tick, 1e-9);
 
-  // A CPU went offline (its thread's file is gone): no figure, rather than one that shrank.
+  // A pid that is no longer a softirq thread: no figure, rather than another task's time.
+  write_file(root_ / "proc/24/stat", task_stat(24, "ksoftirqd/1", 500, false));
+  EXPECT_FALSE(probe.take().softirq_threads_s);
+  // One that cannot be read: no figure, rather than one that shrank.
+  write_file(root_ / "proc/24/stat", task_stat(24, "ksoftirqd/1", 500));
+  EXPECT_TRUE(probe.take().softirq_threads_s);
   fs::remove(root_ / "proc/14/stat");
   EXPECT_FALSE(probe.take().softirq_threads_s);
   apply_system_deltas(begin, probe.take(), 2.0, 1'000'000'000, HostInfo{}, result);
@@ -341,7 +349,8 @@ TEST(SystemProbe, RealProcIsReadable) {
   EXPECT_GT(snapshot.cpu.total(), 0u);
   EXPECT_GE(snapshot.cpu.cores, 1u);
   ASSERT_TRUE(snapshot.nic);
-  EXPECT_TRUE(snapshot.softirq_threads_s);  // a Linux kernel has a ksoftirqd per CPU
+  // A Linux kernel has a ksoftirqd per CPU; /proc hides them in a container's own pid namespace.
+  EXPECT_EQ(snapshot.softirq_threads_s.has_value(), !find_softirq_threads("/proc").empty());
 }
 
 }  // namespace
