@@ -132,7 +132,7 @@ class Children:
 
 def softirq_threads_seconds():
     """CPU seconds of the kernel's ksoftirqd/N threads: softirq work deferred from whichever
-    task raised it, in no process's rusage (io_uring's 64 connections: a fifth of 2 CPUs)."""
+    task raised it, in no process's rusage."""
     ticks = 0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
@@ -458,7 +458,8 @@ def main():
         return "-" if value is None else f"{value:.{digits}f}"
 
     print(f"{'streams':>7} {'size':>7} {'tool':<19} {'Gbit/s':>7} {'min-max':>13} "
-          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'kso CPU-s/GB':>12} {'tx sw/GB':>8} {'rx sw/GB':>8} "
+          f"{'tx CPU-s/GB':>11} {'rx CPU-s/GB':>11} {'kso CPU-s/GB':>12} "
+          f"{'tx sw/GB':>8} {'rx sw/GB':>8} "
           f"{'vs best peer':>12} {'load':>9}")
     for row in results:
         ratio = f"{row['vs_best_peer']:.2f}x" if row["vs_best_peer"] else "-"

@@ -65,8 +65,6 @@ class SystemProbe {
 std::vector<std::string> find_softirq_threads(const std::string& proc_root);
 // The same, scanned once per process for each proc_root (a scan reads every task's stat file).
 const std::vector<std::string>& softirq_threads_of(const std::string& proc_root);
-// Whether a task's stat names one of them (what a scan keeps and each snapshot checks again).
-bool is_softirq_thread(const TaskTicks& task);
 
 // Fills result.cpu (split in percent, cycles/byte with host.cpu_mhz and host.cpu_cores as
 // NTTTCP-for-Linux computes it, process_busy = process CPU seconds / seconds * 100), result.tcp,

@@ -13,9 +13,10 @@
 #include <charconv>
 #include <cstring>
 #include <map>
-#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -131,25 +132,7 @@ void read_tcp_counters(const std::string& proc_root, bool udp, SystemSnapshot& s
   }
 }
 
-// Every ksoftirqd thread's utime + stime, or nothing when one cannot be read or is no longer one
-// (a sum without it would run backwards, one with another task's time would be wrong).
-std::optional<double> softirq_threads_seconds(const std::vector<std::string>& stat_paths) {
-  if (stat_paths.empty()) return std::nullopt;
-  static const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
-  if (ticks_per_s <= 0) return std::nullopt;
-  uint64_t ticks = 0;
-  for (const std::string& path : stat_paths) {
-    Expected<std::string> text = read_text_file(path);
-    if (!text) return std::nullopt;
-    Expected<TaskTicks> task = parse_task_stat(*text);
-    if (!task || !is_softirq_thread(*task)) return std::nullopt;
-    ticks += task->ticks;
-  }
-  return static_cast<double>(ticks) / static_cast<double>(ticks_per_s);
-}
-
-}  // namespace
-
+// A kernel thread (PF_KTHREAD: no program can pose as one) named ksoftirqd/<cpu>.
 bool is_softirq_thread(const TaskTicks& task) {
   constexpr std::string_view prefix = "ksoftirqd/";
   const std::string_view name = task.name;
@@ -158,31 +141,44 @@ bool is_softirq_thread(const TaskTicks& task) {
          name.find_first_not_of("0123456789", prefix.size()) == std::string_view::npos;
 }
 
-const std::vector<std::string>& softirq_threads_of(const std::string& proc_root) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<std::string>> found;  // never shrinks: a few roots
-  std::lock_guard lock(mutex);
-  auto it = found.find(proc_root);
-  if (it == found.end()) it = found.emplace(proc_root, find_softirq_threads(proc_root)).first;
-  return it->second;
+// The utime + stime of the task whose stat file this is, when it is a softirq thread.
+std::optional<uint64_t> softirq_thread_ticks(const std::string& stat_path) {
+  Expected<std::string> text = read_text_file(stat_path);
+  if (!text) return std::nullopt;
+  Expected<TaskTicks> task = parse_task_stat(*text);
+  if (!task || !is_softirq_thread(*task)) return std::nullopt;
+  return task->ticks;
 }
+
+// Every ksoftirqd thread's utime + stime, or nothing when one cannot be read or is no longer one
+// (a sum without it would run backwards, one with another task's time would be wrong).
+std::optional<double> softirq_threads_seconds(const std::vector<std::string>& stat_paths) {
+  if (stat_paths.empty()) return std::nullopt;
+  static const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
+  if (ticks_per_s <= 0) return std::nullopt;
+  uint64_t ticks = 0;
+  for (const std::string& path : stat_paths) {
+    const std::optional<uint64_t> thread = softirq_thread_ticks(path);
+    if (!thread) return std::nullopt;
+    ticks += *thread;
+  }
+  return static_cast<double>(ticks) / static_cast<double>(ticks_per_s);
+}
+
+}  // namespace
 
 std::vector<std::string> find_softirq_threads(const std::string& proc_root) {
   std::vector<std::string> paths;
   DIR* dir = ::opendir(proc_root.c_str());
   if (dir == nullptr) return paths;
-  // Kernel threads start early: their pids are small, but nothing promises an order.
   while (const dirent* entry = ::readdir(dir)) {
     const std::string_view name = entry->d_name;
     if (name.empty() || name.find_first_not_of("0123456789") != std::string_view::npos) continue;
     std::string path = proc_root + "/" + std::string(name) + "/stat";
-    Expected<std::string> text = read_text_file(path);
-    if (!text) continue;
-    Expected<TaskTicks> task = parse_task_stat(*text);
-    if (task && is_softirq_thread(*task)) paths.push_back(std::move(path));
+    if (softirq_thread_ticks(path)) paths.push_back(std::move(path));
   }
   ::closedir(dir);
-  std::sort(paths.begin(), paths.end());
+  std::sort(paths.begin(), paths.end());  // readdir promises no order
   return paths;
 }
 

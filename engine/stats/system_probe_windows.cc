@@ -155,11 +155,6 @@ std::string registry_text(HKEY key, const char* value) {
 
 // Windows runs its deferred work (DPCs) in no thread of its own: they are counted apart (dpcs).
 std::vector<std::string> find_softirq_threads(const std::string&) { return {}; }
-const std::vector<std::string>& softirq_threads_of(const std::string&) {
-  static const std::vector<std::string> none;
-  return none;
-}
-bool is_softirq_thread(const TaskTicks&) { return false; }
 
 SystemSnapshot SystemProbe::take() const {
   SystemSnapshot snapshot;

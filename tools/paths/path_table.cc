@@ -227,7 +227,7 @@ std::string render_paths_json(const PathTable& table) {
   ordered_json rows = ordered_json::array();
   for (const PathRow& row : table.rows) {
     ordered_json runs = ordered_json::array();
-    for (const PathRun& run : row.runs) {
+    for (const PathRun& run : row.runs)
       runs.push_back({{"seconds", number(run.seconds)},
                       {"throughput_gbps", number(run.throughput_gbps)},
                       {"packets_per_s", optional_number(run.packets_per_s)},
@@ -239,7 +239,6 @@ std::string render_paths_json(const PathTable& table) {
                       {"p50_us", optional_number(run.p50_us)},
                       {"p99_us", optional_number(run.p99_us)},
                       {"p99_9_us", optional_number(run.p999_us)}});
-    }
     const auto& r = row.vs_baseline;
     rows.push_back({{"backend", row.backend},
                     {"runs", runs},
