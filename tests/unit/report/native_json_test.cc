@@ -210,6 +210,11 @@ Result sender_with_softirq_threads() {
   return r;
 }
 
+TEST(NativeJson, SoftirqThreadsGolden) {
+  test::expect_golden("native-sender-softirq-threads.json",
+                      render_native_json(sender_with_softirq_threads()));
+}
+
 TEST(NativeJson, SoftirqThreadsNullOrAbsentIsNotMeasured) {
   auto doc = nlohmann::json::parse(render_native_json(sender_with_softirq_threads()));
   doc["cpu"]["softirq_threads_s"] = nullptr;
